@@ -1,0 +1,105 @@
+import type { Operation } from './schemas.ts';
+
+/**
+ * The error hierarchy of the platform client. Every error has a stable `code`, names the operation,
+ * keeps the `cause`, and never carries a key: messages are built from the operation, status and the
+ * platform's own `Message`, never from request headers.
+ */
+export class ApiError extends Error {
+  readonly code: string = 'E_API';
+  readonly operation: Operation;
+  /** Whether the same request may be sent again (429, 5xx, timeouts, network). */
+  readonly retryable: boolean;
+  /** Milliseconds the server asked us to wait (Retry-After), if it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(
+    operation: Operation,
+    message: string,
+    options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number } = {},
+  ) {
+    super(`${operation}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.operation = operation;
+    this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+/** The envelope said `Success: false` or `Code != 200`. */
+export class PlatformError extends ApiError {
+  override readonly code = 'E_PLATFORM';
+  readonly platformCode: number | undefined;
+  readonly platformMessage: string;
+  constructor(operation: Operation, platformCode: number | undefined, platformMessage: string) {
+    super(operation, `platform answered Code ${platformCode ?? '?'}: ${platformMessage || '(no message)'}`, {
+      retryable: platformCode === 429 || (platformCode !== undefined && platformCode >= 500),
+    });
+    this.platformCode = platformCode;
+    this.platformMessage = platformMessage;
+  }
+}
+
+/** A non-2xx HTTP status. */
+export class HttpError extends ApiError {
+  override readonly code = 'E_HTTP';
+  readonly status: number;
+  constructor(operation: Operation, status: number, options: { cause?: unknown; retryAfterMs?: number } = {}) {
+    super(operation, `HTTP ${status}`, { ...options, retryable: status === 429 || status >= 500 });
+    this.status = status;
+  }
+}
+
+export class TimeoutError extends ApiError {
+  override readonly code = 'E_TIMEOUT';
+  constructor(operation: Operation, timeoutMs: number, cause?: unknown) {
+    super(operation, `no answer within ${timeoutMs} ms`, { cause, retryable: true });
+  }
+}
+
+export class NetworkError extends ApiError {
+  override readonly code = 'E_NETWORK';
+  constructor(operation: Operation, detail: string, cause?: unknown) {
+    super(operation, `network error: ${detail}`, { cause, retryable: true });
+  }
+}
+
+export class InvalidJsonError extends ApiError {
+  override readonly code = 'E_INVALID_JSON';
+  constructor(operation: Operation, cause?: unknown) {
+    // Malformed JSON usually means a proxy or a half-written answer: worth one more try.
+    super(operation, 'response is not valid JSON', { cause, retryable: true });
+  }
+}
+
+/** The response was JSON but did not fit the operation's schema. */
+export class SchemaError extends ApiError {
+  override readonly code = 'E_SCHEMA';
+  readonly field: string;
+  constructor(operation: Operation, field: string, detail: string) {
+    super(operation, `unexpected response: ${field}: ${detail}`);
+    this.field = field;
+  }
+}
+
+/**
+ * A create failed after the request was sent (timeout, 5xx, dropped connection): the listing may or
+ * may not exist now. Never retried blindly; the sync looks the listing up first.
+ */
+export class AmbiguousCreateError extends ApiError {
+  override readonly code = 'E_AMBIGUOUS';
+  constructor(cause: ApiError) {
+    super('create', `outcome unknown after ${cause.code} (${cause.message}); look it up before retrying`, { cause });
+  }
+}
+
+export class AbortedError extends ApiError {
+  override readonly code = 'E_ABORTED';
+  constructor(operation: Operation) {
+    super(operation, 'aborted');
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

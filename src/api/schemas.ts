@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { KEY_TYPES, listingSchema, SALE_TYPES } from '../normalize/listing-schema.ts';
+
+/**
+ * Schemas of every request and response of the platform API (spec section 4).
+ * Responses are read tolerantly: unknown fields pass through (looseObject), and where the spec
+ * says a value is a string but a number would mean the same (or the reverse), both are accepted.
+ */
+
+/** The common envelope of spec 4.0. `Data` is validated per operation. */
+export const envelopeSchema = z.looseObject({
+  Data: z.unknown().optional(),
+  Version: z.string().optional(),
+  Success: z.boolean().optional(),
+  Code: z.coerce.number().int().optional(),
+  Message: z.string().nullish(),
+});
+export type Envelope = z.infer<typeof envelopeSchema>;
+
+const serial = z.string().min(1);
+/** Accept an integer sent as a JSON number or as a numeric string. */
+const intLike = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+
+// 4.1 Edit chatbot settings. The settings themselves are validated by src/settings before they get here.
+export const editRequestSchema = z.looseObject({ serialNumber: serial });
+export const editDataSchema = intLike;
+
+// GetSession: referred to but not shown by the spec; the platform's public documentation gives
+// `POST /chat/Chatbot/GetSession` with `{serialNumber}` answering `Data.SessionID`.
+export const sessionRequestSchema = z.object({ serialNumber: serial });
+export const sessionDataSchema = z.union([
+  intLike.transform((SessionID) => ({ SessionID })),
+  z.looseObject({ SessionID: intLike }),
+  z.looseObject({ sessionID: intLike }).transform((d) => ({ ...d, SessionID: d.sessionID })),
+]);
+
+// 4.2 Message a chatbot.
+export const ASK_TYPES = ['Text', 'Audio', 'Image', 'Video'] as const;
+export const askRequestSchema = z.object({
+  sessionID: z.number().int(),
+  content: z.string(),
+  chatAskType: z.enum(ASK_TYPES).nullish(),
+  stream: z.boolean().optional(),
+  fileIds: z.array(z.number().int()).optional(),
+});
+export type AskRequest = z.infer<typeof askRequestSchema>;
+export const askDataSchema = z.looseObject({
+  messageid: intLike.optional(),
+  content: z.string(),
+  totalToken: intLike.optional(),
+  noAnswer: z.boolean().optional(),
+});
+export type AskAnswer = z.infer<typeof askDataSchema>;
+
+// 4.3 Create. The spec's required fields are enforced by the listing schema.
+export const createRequestSchema = listingSchema.extend({ SerialNumber: serial });
+export type CreateRequest = z.infer<typeof createRequestSchema>;
+export const createDataSchema = z.union([z.string(), z.number()]).transform(String);
+
+// 4.4 Update by key. The whole record is sent (the spec marks the fields required here too).
+export const updateRequestSchema = createRequestSchema.extend({
+  Key: z.string().min(1),
+  KeyType: z.enum(KEY_TYPES),
+});
+export type UpdateRequest = z.infer<typeof updateRequestSchema>;
+export const updateDataSchema = intLike;
+
+// 4.5 List one page.
+export const listRequestSchema = z.object({
+  SerialNumber: serial,
+  CityName: z.string().optional(),
+  SaleType: z.enum(SALE_TYPES).optional(),
+  MLSNumber: z.string().optional(),
+  PageNumber: z.number().int().positive().optional(),
+  PageSize: z.number().int().positive().optional(),
+});
+export type ListRequest = z.infer<typeof listRequestSchema>;
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+/** One entry of `Data.List`, as returned (spec 2.4, second table): numbers as strings, quirks and all. */
+export const remoteRecordSchema = z.looseObject({
+  ID: intLike,
+  MLSNumber: scalar.optional(),
+  Url: scalar.optional(),
+  ExtensionColumn: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),
+  Images: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),
+});
+export type RemoteRecord = z.infer<typeof remoteRecordSchema>;
+export const listDataSchema = z.looseObject({
+  List: z.array(remoteRecordSchema).nullish().transform((list) => list ?? []),
+  VirtualCount: intLike.optional(),
+});
+export type ListPage = z.infer<typeof listDataSchema>;
+
+// 4.6 Delete.
+export const deleteRequestSchema = z.object({
+  SerialNumber: serial,
+  Keys: z.array(z.string().min(1)).min(1),
+  KeyType: z.enum(KEY_TYPES),
+});
+export type DeleteRequest = z.infer<typeof deleteRequestSchema>;
+export const deleteDataSchema = z.looseObject({ SuccessCount: intLike });
+
+/** The path of each operation, relative to the configured base URL. */
+export const PATHS = {
+  edit: '/chat/Chatbot/Edit',
+  session: '/chat/Chatbot/GetSession',
+  ask: '/chat/Chat/ClientAsk',
+  create: '/chat/Chatbot/RealEstateCreate',
+  update: '/chat/Chatbot/RealEstateUpdate',
+  list: '/chat/Chatbot/RealEstateList',
+  delete: '/chat/Chatbot/RealEstateDelete',
+} as const;
+export type Operation = keyof typeof PATHS;

@@ -1,0 +1,6 @@
+import type { Command } from 'commander';
+import { registerAsk } from './ask.ts';
+import { registerValidate } from './validate.ts';
+
+/** Every command of the `feed-sync` binary. One file per command; add yours here. */
+export const COMMANDS: ((program: Command) => void)[] = [registerAsk, registerValidate];

@@ -1,0 +1,53 @@
+import { type Command, Option } from 'commander';
+import { ConfigError, loadConfig } from '../config/load.ts';
+import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
+import type { Config } from '../config/schema.ts';
+import { isApiError } from '../api/errors.ts';
+import { createLogger, type Logger } from '../logger.ts';
+
+/** Options every command accepts. */
+export interface GlobalOptions {
+  config?: string;
+  json?: boolean;
+}
+
+/** `--config FILE` (default `feed-sync.yaml` or `FEED_SYNC_CONFIG`) on every command. */
+export function withConfigOption(command: Command): Command {
+  return command.addOption(
+    new Option('-c, --config <file>', 'config file (YAML or JSON)').env('FEED_SYNC_CONFIG').default(DEFAULT_CONFIG_FILE),
+  );
+}
+
+/** `--json` on the reporting commands. */
+export function withJsonOption(command: Command): Command {
+  return command.option('--json', 'machine-readable output on stdout');
+}
+
+export async function loadCliConfig(options: GlobalOptions): Promise<Config> {
+  return loadConfig(options.config ?? DEFAULT_CONFIG_FILE);
+}
+
+export function cliLogger(): Logger {
+  return createLogger({ level: readEnv().LOG_LEVEL });
+}
+
+/** Print a value: JSON when asked, else the text rendering. */
+export function print(options: GlobalOptions, value: unknown, text: () => string): void {
+  process.stdout.write(options.json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
+}
+
+/** A command failed: one line naming the reason on stderr, exit code 1. Never a stack, never a key. */
+export class CliExit extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof ConfigError) return `invalid config: ${error.message}`;
+  if (isApiError(error)) return `${error.code}: ${error.message}`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

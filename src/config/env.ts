@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Process-level settings that come from the environment rather than the config file. */
+export const envSchema = z.object({
+  FEED_SYNC_CONFIG: z.string().optional(),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  UI_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  UI_HOST: z.string().default('127.0.0.1'),
+  UI_USER: z.string().optional(),
+  UI_PASSWORD: z.string().optional(),
+  CHATBOT_SECRET_KEY: z.string().optional(),
+  CHATBOT_SESSION_KEY: z.string().optional(),
+});
+export type EnvSettings = z.infer<typeof envSchema>;
+
+export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvSettings {
+  return envSchema.parse(env);
+}
+
+export const DEFAULT_CONFIG_FILE = 'feed-sync.yaml';

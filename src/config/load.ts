@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { type InterpolationIssue, interpolate } from './interpolate.ts';
+import { type Config, configSchema } from './schema.ts';
+
+/** Bad configuration: every issue names its key path. Never retried. */
+export class ConfigError extends Error {
+  readonly code = 'E_CONFIG';
+  readonly issues: string[];
+  constructor(source: string, issues: string[]) {
+    super(`${source}: ${issues.join('; ')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+/** `feeds[0].source.url` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  return out || '(root)';
+}
+
+function describe(issues: readonly (z.core.$ZodIssue | InterpolationIssue)[]): string[] {
+  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+}
+
+export interface ParseOptions {
+  /** Names the file in error messages. */
+  source?: string;
+  /** Base for relative `source.path` entries. Default: the current directory. */
+  baseDir?: string;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** Parse and validate a config text (YAML or JSON, YAML being a superset). Pure but for nothing. */
+export function parseConfig(text: string, options: ParseOptions = {}): Config {
+  const source = options.source ?? 'config';
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (error) {
+    throw new ConfigError(source, [`not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`]);
+  }
+  const issues: InterpolationIssue[] = [];
+  const interpolated = interpolate(raw, options.env ?? {}, issues);
+  if (issues.length > 0) throw new ConfigError(source, describe(issues));
+  const result = configSchema.safeParse(interpolated);
+  if (!result.success) throw new ConfigError(source, describe(result.error.issues));
+  return resolvePaths(result.data, options.baseDir);
+}
+
+function resolvePaths(config: Config, baseDir: string | undefined): Config {
+  if (!baseDir) return config;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+  return {
+    ...config,
+    stateFile: abs(config.stateFile),
+    feeds: config.feeds.map((feed) =>
+      feed.source.path ? { ...feed, source: { ...feed.source, path: abs(feed.source.path) } } : feed,
+    ),
+  };
+}
+
+/** Read, interpolate and validate the config file. The only place that reads `process.env` for config. */
+export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ConfigError(file, [code === 'ENOENT' ? 'file not found' : `cannot read (${code})`]);
+  }
+  return parseConfig(text, { source: file, baseDir: dirname(resolve(file)), env });
+}

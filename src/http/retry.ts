@@ -1,0 +1,31 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type BackoffOptions, retryDelay } from './retry-delay.ts';
+
+/** The one retry policy, shared by the platform client and the feed transports. */
+export interface RetryOptions {
+  /** Retries after the first attempt. */
+  retries: number;
+  isRetryable: (error: unknown) => boolean;
+  retryAfterMs?: (error: unknown) => number | undefined;
+  signal?: AbortSignal;
+  backoff?: BackoffOptions;
+  random?: () => number;
+  /** Called before each wait, e.g. to log or to pause a shared limiter. */
+  onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+}
+
+/** Run `attempt` until it succeeds, fails with a non-retryable error, or the retries are spent. */
+export async function withRetries<T>(attempt: (n: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      if (n > options.retries || !options.isRetryable(error) || options.signal?.aborted) throw error;
+      const delay = retryDelay(n, options.retryAfterMs?.(error), options.random, options.backoff);
+      options.onRetry?.(error, n, delay);
+      await sleep(delay, undefined, options.signal ? { signal: options.signal } : undefined).catch(() => {
+        throw error;
+      });
+    }
+  }
+}

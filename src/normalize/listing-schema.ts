@@ -1,0 +1,78 @@
+import { z } from 'zod';
+
+/** Enumerations of spec section 2.4 (input form). */
+export const SALE_TYPES = ['for_sale', 'for_rent'] as const;
+export const STATUSES = ['Active', 'PreOnMarket', 'Sold'] as const;
+export const AREA_UNITS = ['Square Feet', 'Square Meters'] as const;
+export const TOURS = ['OpenHouse', '3D'] as const;
+export const SPACE_TYPES = ['Entire place', 'Room'] as const;
+/** Which kind of key `Key`/`Keys` hold on update and delete (spec 4.4, 4.6). NewOaks is the platform's own `ID`. */
+export const KEY_TYPES = ['NewOaks', 'MLSNumber', 'URL'] as const;
+
+export type SaleType = (typeof SALE_TYPES)[number];
+export type ListingStatus = (typeof STATUSES)[number];
+export type AreaUnit = (typeof AREA_UNITS)[number];
+export type KeyType = (typeof KEY_TYPES)[number];
+
+const count = z.number().finite().nonnegative();
+const money = z.number().finite().nonnegative();
+/** Plausible construction years; a feed sending 0 or 20015 is a data error, not a listing from year 0. */
+const year = z.number().int().min(1600).max(2100);
+
+export const extensionEntrySchema = z.object({ Key: z.string().min(1), value: z.string() });
+export type ExtensionEntry = z.infer<typeof extensionEntrySchema>;
+
+/**
+ * The canonical listing: the input form of create/update (spec 2.4) without `SerialNumber`, which
+ * belongs to the chatbot the listing is sent to, not to the listing. Every stage speaks this type:
+ * normalize produces it, the canonicalizer turns list records back into it, the plan compares it.
+ */
+export const listingSchema = z.object({
+  SaleType: z.enum(SALE_TYPES),
+  Status: z.enum(STATUSES),
+  CurrencySymbol: z.string().min(1),
+  PropertyType: z.string().min(1),
+  Bedrooms: count,
+  Bathrooms: count,
+  Url: z.url({ protocol: /^https?$/ }),
+  MLSNumber: z.string().min(1),
+  YearBuilt: year,
+  DaysOnMarket: count,
+  LotArea: count,
+  BuildingArea: count,
+  AreaUnit: z.enum(AREA_UNITS),
+  Images: z.array(z.string().min(1)).optional(),
+  Tours: z.enum(TOURS).optional(),
+  ParkingSpots: count,
+  Description: z.string().optional(),
+  ExtensionColumn: z.array(extensionEntrySchema).optional(),
+  Location: z.string().optional(),
+  Address: z.string().optional(),
+  City: z.string().optional(),
+  State: z.string().optional(),
+  ZIP: z.string().optional(),
+  Latitude: z.number().min(-90).max(90).optional(),
+  Longitude: z.number().min(-180).max(180).optional(),
+  SalePrice: money.optional(),
+  UnitAreaPrice: money.optional(),
+  HOAMonth: money.optional(),
+  EstimatePrice: money.optional(),
+  RentPrice: money.optional(),
+  SpaceType: z.enum(SPACE_TYPES).optional(),
+  DepositFee: money.optional(),
+});
+
+export type Listing = z.infer<typeof listingSchema>;
+export type ListingField = keyof Listing;
+export const LISTING_FIELDS = Object.keys(listingSchema.shape) as ListingField[];
+
+/** Fields the spec marks required on create. */
+export const REQUIRED_FIELDS: readonly ListingField[] = LISTING_FIELDS.filter(
+  (field) => !listingSchema.shape[field].safeParse(undefined).success,
+);
+
+/** Numeric fields of the canonical listing (the list operation returns these as strings). */
+export const NUMERIC_FIELDS: readonly ListingField[] = [
+  'Bedrooms', 'Bathrooms', 'YearBuilt', 'DaysOnMarket', 'LotArea', 'BuildingArea', 'ParkingSpots',
+  'Latitude', 'Longitude', 'SalePrice', 'UnitAreaPrice', 'HOAMonth', 'EstimatePrice', 'RentPrice', 'DepositFee',
+];

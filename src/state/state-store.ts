@@ -1,0 +1,51 @@
+/**
+ * State that must outlive a run. The worker keeps it in Redis under the queue prefix; the one-shot
+ * CLI keeps it in a local JSON file; tests use the in-memory store. One interface for all three.
+ */
+export interface FeedState {
+  /** Conditional-GET validators of the last successful run. */
+  etag?: string;
+  lastModified?: string;
+  /** RESO incremental watermark: ISO timestamp of the newest ModificationTimestamp applied. */
+  resoWatermark?: string;
+  /** ISO time of the last full (non-incremental) run. */
+  lastFullRunAt?: string;
+  /** The last run report, as JSON. */
+  lastReport?: unknown;
+}
+
+export interface StateStore {
+  getFeed(feedId: string): Promise<FeedState>;
+  /** Shallow-merge `patch` into the feed's state; a key set to undefined is removed. */
+  updateFeed(feedId: string, patch: Partial<FeedState>): Promise<void>;
+  getSettingsFingerprint(serialNumber: string): Promise<string | undefined>;
+  setSettingsFingerprint(serialNumber: string, fingerprint: string): Promise<void>;
+}
+
+export function createMemoryStateStore(): StateStore {
+  const feeds = new Map<string, FeedState>();
+  const fingerprints = new Map<string, string>();
+  return {
+    async getFeed(feedId) {
+      return { ...feeds.get(feedId) };
+    },
+    async updateFeed(feedId, patch) {
+      feeds.set(feedId, mergeFeedState(feeds.get(feedId) ?? {}, patch));
+    },
+    async getSettingsFingerprint(serial) {
+      return fingerprints.get(serial);
+    },
+    async setSettingsFingerprint(serial, fingerprint) {
+      fingerprints.set(serial, fingerprint);
+    },
+  };
+}
+
+export function mergeFeedState(current: FeedState, patch: Partial<FeedState>): FeedState {
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) delete next[key];
+    else next[key] = value;
+  }
+  return next as FeedState;
+}
