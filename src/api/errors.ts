@@ -12,17 +12,25 @@ export class ApiError extends Error {
   readonly retryable: boolean;
   /** Milliseconds the server asked us to wait (Retry-After), if it said. */
   readonly retryAfterMs: number | undefined;
+  /** False only when the request provably never reached the server (connection refused, DNS). */
+  readonly requestSent: boolean;
 
   constructor(
     operation: Operation,
     message: string,
-    options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number } = {},
+    options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number; requestSent?: boolean } = {},
   ) {
     super(`${operation}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.operation = operation;
     this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
+    this.requestSent = options.requestSent ?? true;
+  }
+
+  /** The server refused the request for its rate (HTTP 429 or envelope Code 429): nothing was done. */
+  get rateLimited(): boolean {
+    return false;
   }
 }
 
@@ -38,6 +46,10 @@ export class PlatformError extends ApiError {
     this.platformCode = platformCode;
     this.platformMessage = platformMessage;
   }
+
+  override get rateLimited(): boolean {
+    return this.platformCode === 429;
+  }
 }
 
 /** A non-2xx HTTP status. */
@@ -47,6 +59,10 @@ export class HttpError extends ApiError {
   constructor(operation: Operation, status: number, options: { cause?: unknown; retryAfterMs?: number } = {}) {
     super(operation, `HTTP ${status}`, { ...options, retryable: status === 429 || status >= 500 });
     this.status = status;
+  }
+
+  override get rateLimited(): boolean {
+    return this.status === 429;
   }
 }
 
@@ -59,8 +75,8 @@ export class TimeoutError extends ApiError {
 
 export class NetworkError extends ApiError {
   override readonly code = 'E_NETWORK';
-  constructor(operation: Operation, detail: string, cause?: unknown) {
-    super(operation, `network error: ${detail}`, { cause, retryable: true });
+  constructor(operation: Operation, detail: string, cause?: unknown, requestSent = true) {
+    super(operation, `network error: ${detail}`, { cause, retryable: true, requestSent });
   }
 }
 

@@ -1,0 +1,124 @@
+import {
+  type ExtensionEntry,
+  type Listing,
+  type ListingField,
+  NUMERIC_FIELDS,
+  SALE_TYPES,
+  SPACE_TYPES,
+  STATUSES,
+  TOURS,
+} from '../normalize/listing-schema.ts';
+import type { RemoteRecord } from './schemas.ts';
+
+/** A listing as read back from RealEstateList, in canonical form, with the platform's own ID. */
+export interface RemoteListing {
+  /** The platform's ID: the key of `KeyType: NewOaks`. */
+  id: number;
+  /** Only the fields the list operation returned with a value. AreaUnit and Location are never returned. */
+  listing: Partial<Listing>;
+}
+
+/** Fields of the canonical listing that the list operation returns (spec 2.4, second table). */
+export const RETURNED_FIELDS: readonly ListingField[] = [
+  'PropertyType', 'SaleType', 'Status', 'Images', 'CurrencySymbol', 'State', 'City', 'Address', 'ZIP', 'Url',
+  'Tours', 'Description', 'SpaceType', 'Bathrooms', 'Bedrooms', 'YearBuilt', 'MLSNumber', 'DaysOnMarket',
+  'LotArea', 'BuildingArea', 'ParkingSpots', 'RentPrice', 'DepositFee', 'SalePrice', 'UnitAreaPrice',
+  'EstimatePrice', 'HOAMonth', 'Latitude', 'Longitude', 'ExtensionColumn',
+];
+
+const TEXT_FIELDS: readonly ListingField[] = [
+  'PropertyType', 'CurrencySymbol', 'State', 'City', 'Address', 'ZIP', 'Url', 'Description', 'MLSNumber',
+];
+
+/** `""`, null and undefined are all "unset" in a list record. */
+function isUnset(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** `"1250000"`, `"1,250,000.00"`, `2.5` → number; anything else → undefined. */
+export function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+  if (typeof value !== 'string' || isUnset(value)) return undefined;
+  const n = Number(value.trim().replace(/,/g, ''));
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** Compare enum spellings ignoring case, spaces, hyphens and underscores: `For Sale` = `for_sale` = `FOR-SALE`. */
+function fold(value: string): string {
+  return value.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** Map a display form onto the enum; an unknown value is kept as sent, so it compares unequal, visibly. */
+export function toEnum<T extends string>(values: readonly T[], value: unknown): T | undefined {
+  if (isUnset(value)) return undefined;
+  const text = String(value).trim();
+  return values.find((v) => fold(v) === fold(text)) ?? (text as T);
+}
+
+/** `Images` comes back as one string: a JSON array, or URLs separated by commas, `|`, `;` or newlines. */
+export function toImages(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.map(String).filter((s) => s.trim() !== '');
+  if (isUnset(value) || typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return toImages(parsed);
+    } catch {
+      // Not JSON after all: fall through to the separators.
+    }
+  }
+  const urls = text.split(/\s*[,|;\n]\s*(?=\S)/).map((s) => s.trim()).filter(Boolean);
+  return urls.length > 0 ? urls : undefined;
+}
+
+/** `ExtensionColumn` comes back as a JSON string of `{Key, value}` objects (keys matched loosely). */
+export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined {
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    if (isUnset(value)) return undefined;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  const entries: ExtensionEntry[] = [];
+  for (const item of parsed) {
+    if (!item || typeof item !== 'object') continue;
+    const o = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]));
+    if (o.key === undefined || o.key === null) continue;
+    entries.push({ Key: String(o.key), value: o.value === undefined || o.value === null ? '' : String(o.value) });
+  }
+  return entries.length > 0 ? entries : undefined;
+}
+
+/** Turn one record of `Data.List` back into the canonical listing (the quirks of spec 2.4). Pure. */
+export function canonicalizeRemote(record: RemoteRecord): RemoteListing {
+  const r = record as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of NUMERIC_FIELDS) {
+    const source = field === 'Latitude' ? (r.LATITUDE ?? r.Latitude) : field === 'Longitude' ? (r.LONGITUDE ?? r.Longitude) : r[field];
+    const n = toNumber(source);
+    if (n !== undefined) out[field] = n;
+  }
+  for (const field of TEXT_FIELDS) {
+    if (!isUnset(r[field])) out[field] = String(r[field]).trim();
+  }
+  const enums = [
+    ['SaleType', SALE_TYPES],
+    ['Status', STATUSES],
+    ['Tours', TOURS],
+    ['SpaceType', SPACE_TYPES],
+  ] as const;
+  for (const [field, values] of enums) {
+    const v = toEnum<string>(values, r[field]);
+    if (v !== undefined) out[field] = v;
+  }
+  const images = toImages(r.Images);
+  if (images) out.Images = images;
+  const extension = toExtensionColumn(r.ExtensionColumn);
+  if (extension) out.ExtensionColumn = extension;
+  return { id: Number(record.ID), listing: out as Partial<Listing> };
+}

@@ -1,0 +1,186 @@
+import type { z } from 'zod';
+import type { BackoffOptions } from '../http/retry-delay.ts';
+import { withRetries } from '../http/retry.ts';
+import { type Limiter, unlimited } from '../http/limiter.ts';
+import { AmbiguousCreateError, type ApiError, isApiError, SchemaError } from './errors.ts';
+import { parseJson, unwrapEnvelope } from './envelope.ts';
+import { askStream, type AskInput } from './ask-stream.ts';
+import type { AnswerEvent } from './stream-parser.ts';
+import {
+  type AskAnswer,
+  askDataSchema,
+  askRequestSchema,
+  createDataSchema,
+  type CreateRequest,
+  createRequestSchema,
+  deleteDataSchema,
+  type DeleteRequest,
+  deleteRequestSchema,
+  editDataSchema,
+  editRequestSchema,
+  type ListPage,
+  listDataSchema,
+  type ListRequest,
+  listRequestSchema,
+  type Operation,
+  PATHS,
+  sessionDataSchema,
+  sessionRequestSchema,
+  type UpdateRequest,
+  updateDataSchema,
+  updateRequestSchema,
+} from './schemas.ts';
+import { httpError, postJson, type TransportOptions } from './transport.ts';
+
+/** One attempt of one call, for reports and metrics. */
+export interface CallEvent {
+  operation: Operation;
+  durationMs: number;
+  /** `ok`, or the error's stable code (E_HTTP, E_PLATFORM, E_TIMEOUT…). */
+  outcome: string;
+  status?: number;
+  platformCode?: number;
+}
+
+export interface ClientOptions extends TransportOptions {
+  /** Retries after the first attempt for 429, 5xx, timeouts, network errors. Default 4. */
+  retries?: number;
+  backoff?: BackoffOptions;
+  /** Bounds every attempt of every call (in flight and per second). Default: none. */
+  limiter?: Limiter;
+  /** Called after every attempt. */
+  onCall?: (event: CallEvent) => void;
+  /** Called before every retry wait. */
+  onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type { AskInput };
+export interface AskResult extends AskAnswer {
+  sessionID: number;
+}
+
+/** The platform: one typed function per operation of the spec, and the only code that talks to it. */
+export interface PlatformClient {
+  editSettings(serialNumber: string, settings: Record<string, unknown>, options?: CallOptions): Promise<number>;
+  getSession(serialNumber: string, options?: CallOptions): Promise<number>;
+  ask(input: AskInput, options?: CallOptions): Promise<AskResult>;
+  askStream(input: AskInput, options?: CallOptions): AsyncGenerator<AnswerEvent>;
+  createListing(request: CreateRequest, options?: CallOptions): Promise<string>;
+  updateListing(request: UpdateRequest, options?: CallOptions): Promise<number>;
+  listListings(request: ListRequest, options?: CallOptions): Promise<ListPage>;
+  deleteListings(request: DeleteRequest, options?: CallOptions): Promise<number>;
+}
+
+/** Validate a request before it leaves: a bad request is our bug or bad data, never worth a round trip. */
+function checkRequest<S extends z.ZodType>(operation: Operation, schema: S, body: unknown): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new SchemaError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
+}
+
+export function createClient(options: ClientOptions): PlatformClient {
+  const limiter = options.limiter ?? unlimited;
+  const retries = options.retries ?? 4;
+
+  /** One attempt: limiter slot, POST, envelope, Data schema. */
+  async function attempt<S extends z.ZodType>(operation: Operation, body: unknown, schema: S, signal?: AbortSignal) {
+    return limiter.run(async () => {
+      const started = performance.now();
+      const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
+      try {
+        const response = await postJson(operation, PATHS[operation], body, options, signal);
+        event.status = response.statusCode;
+        if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
+        return unwrapEnvelope(operation, parseJson(operation, response.body), schema);
+      } catch (error) {
+        if (isApiError(error)) event.outcome = error.code;
+        const platformCode = (error as { platformCode?: number }).platformCode;
+        if (platformCode !== undefined) event.platformCode = platformCode;
+        throw error;
+      } finally {
+        event.durationMs = performance.now() - started;
+        options.onCall?.(event);
+      }
+    }, signal);
+  }
+
+  /**
+   * Every operation goes through here. A create is retried only when the server provably did not
+   * act on it (rate-limited, or never reached); any other failure after sending is ambiguous and
+   * surfaces as AmbiguousCreateError for the sync to resolve by looking the listing up.
+   */
+  async function call<S extends z.ZodType>(operation: Operation, body: unknown, schema: S, callOptions: CallOptions = {}) {
+    const { signal } = callOptions;
+    const safeToRepeat = (error: ApiError) => operation !== 'create' || error.rateLimited || !error.requestSent;
+    try {
+      return await withRetries(() => attempt(operation, body, schema, signal), {
+        retries,
+        isRetryable: (error) => isApiError(error) && error.retryable && safeToRepeat(error),
+        retryAfterMs: (error) => (isApiError(error) ? error.retryAfterMs : undefined),
+        ...(signal ? { signal } : {}),
+        ...(options.backoff ? { backoff: options.backoff } : {}),
+        ...(options.random ? { random: options.random } : {}),
+        onRetry: (error, n, delayMs) => {
+          if (isApiError(error) && error.rateLimited) limiter.pause(delayMs);
+          if (isApiError(error)) options.onRetry?.(error, n, delayMs);
+        },
+      });
+    } catch (error) {
+      if (operation === 'create' && isApiError(error) && error.retryable && !safeToRepeat(error)) {
+        throw new AmbiguousCreateError(error);
+      }
+      throw error;
+    }
+  }
+
+  const client: PlatformClient = {
+    async editSettings(serialNumber, settings, callOptions) {
+      const body = checkRequest('edit', editRequestSchema, { ...settings, serialNumber });
+      return call('edit', body, editDataSchema, callOptions);
+    },
+    async getSession(serialNumber, callOptions) {
+      const body = checkRequest('session', sessionRequestSchema, { serialNumber });
+      const data = await call('session', body, sessionDataSchema, callOptions);
+      return data.SessionID;
+    },
+    async ask(input, callOptions) {
+      const sessionID = input.sessionID ?? (await client.getSession(input.serialNumber ?? '', callOptions));
+      const body = checkRequest('ask', askRequestSchema, { ...toAskBody(input), sessionID, stream: false });
+      const answer = await call('ask', body, askDataSchema, callOptions);
+      return { ...answer, sessionID };
+    },
+    async *askStream(input, callOptions = {}) {
+      const sessionID = input.sessionID ?? (await client.getSession(input.serialNumber ?? '', callOptions));
+      const body = checkRequest('ask', askRequestSchema, { ...toAskBody(input), sessionID, stream: true });
+      yield* askStream(body, options, callOptions.signal);
+    },
+    async createListing(request, callOptions) {
+      return call('create', checkRequest('create', createRequestSchema, request), createDataSchema, callOptions);
+    },
+    async updateListing(request, callOptions) {
+      return call('update', checkRequest('update', updateRequestSchema, request), updateDataSchema, callOptions);
+    },
+    async listListings(request, callOptions) {
+      return call('list', checkRequest('list', listRequestSchema, request), listDataSchema, callOptions);
+    },
+    async deleteListings(request, callOptions) {
+      const data = await call('delete', checkRequest('delete', deleteRequestSchema, request), deleteDataSchema, callOptions);
+      return data.SuccessCount;
+    },
+  };
+  return client;
+}
+
+function toAskBody(input: AskInput) {
+  return {
+    content: input.content,
+    ...(input.chatAskType ? { chatAskType: input.chatAskType } : {}),
+    ...(input.fileIds ? { fileIds: input.fileIds } : {}),
+  };
+}

@@ -1,0 +1,24 @@
+export { type RemoteListing, RETURNED_FIELDS, canonicalizeRemote, toNumber } from './canonicalize.ts';
+export {
+  type AskInput,
+  type AskResult,
+  type CallEvent,
+  type CallOptions,
+  type ClientOptions,
+  createClient,
+  type PlatformClient,
+} from './client.ts';
+export {
+  AbortedError,
+  AmbiguousCreateError,
+  ApiError,
+  HttpError,
+  InvalidJsonError,
+  isApiError,
+  NetworkError,
+  PlatformError,
+  SchemaError,
+  TimeoutError,
+} from './errors.ts';
+export type { CreateRequest, DeleteRequest, ListPage, ListRequest, Operation, RemoteRecord, UpdateRequest } from './schemas.ts';
+export { type AnswerEvent, AnswerStreamParser } from './stream-parser.ts';

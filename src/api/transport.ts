@@ -1,0 +1,99 @@
+import got, { type Response } from 'got';
+import type { Readable } from 'node:stream';
+import { parseRetryAfter } from '../http/retry-delay.ts';
+import { AbortedError, type ApiError, HttpError, NetworkError, TimeoutError } from './errors.ts';
+import type { Operation } from './schemas.ts';
+
+/** Connection settings of the platform. */
+export interface TransportOptions {
+  baseUrl: string;
+  secretKey?: string | undefined;
+  sessionKey?: string | undefined;
+  /** Per-attempt timeout, ms. */
+  timeoutMs: number;
+}
+
+/**
+ * Headers of every call. The spec (section 5) conflicts with itself on which header each operation
+ * takes, so both are sent wherever they are configured.
+ */
+export function authHeaders(options: TransportOptions): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (options.secretKey) headers.authorization = options.secretKey;
+  if (options.sessionKey) headers['chatrobot-sessionkey'] = options.sessionKey;
+  return headers;
+}
+
+export function urlOf(options: TransportOptions, path: string): string {
+  return `${options.baseUrl.replace(/\/+$/, '')}${path}`;
+}
+
+/** Codes that mean the request never reached the server, so even a create may be sent again. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** What went wrong on the wire, as one of our errors (`requestSent` false when the server cannot have acted). */
+export function mapGotError(operation: Operation, error: unknown, options: TransportOptions, signal?: AbortSignal): ApiError {
+  const code = (error as { code?: string }).code ?? '';
+  if (signal?.aborted || code === 'ERR_ABORTED' || (error as Error).name === 'AbortError') return new AbortedError(operation);
+  if (code === 'ETIMEDOUT') return new TimeoutError(operation, options.timeoutMs, error);
+  return new NetworkError(operation, code || (error as Error).message, error, !NOT_SENT.has(code));
+}
+
+export function httpError(operation: Operation, response: Pick<Response, 'statusCode' | 'headers'>): HttpError {
+  const retryAfterMs = parseRetryAfter(response.headers['retry-after'] as string | undefined);
+  return new HttpError(operation, response.statusCode, retryAfterMs === undefined ? {} : { retryAfterMs });
+}
+
+/** One POST with a JSON body, answered as text. No retries here: the client owns the policy. */
+export async function postJson(
+  operation: Operation,
+  path: string,
+  body: unknown,
+  options: TransportOptions,
+  signal?: AbortSignal,
+): Promise<Response<string>> {
+  try {
+    return await got.post(urlOf(options, path), {
+      json: body,
+      headers: authHeaders(options),
+      timeout: { request: options.timeoutMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    throw mapGotError(operation, error, options, signal);
+  }
+}
+
+/** Open a POST whose answer is read as a stream (ClientAsk with stream: true). */
+export async function postStream(
+  operation: Operation,
+  path: string,
+  body: unknown,
+  options: TransportOptions,
+  signal?: AbortSignal,
+): Promise<{ response: Response; body: Readable }> {
+  const stream = got.stream.post(urlOf(options, path), {
+    json: body,
+    headers: { ...authHeaders(options), accept: 'text/event-stream, application/json' },
+    // Between bytes, not for the whole answer: a long answer may stream for minutes.
+    timeout: { response: options.timeoutMs, socket: options.timeoutMs },
+    retry: { limit: 0 },
+    throwHttpErrors: false,
+    followRedirect: false,
+    ...(signal ? { signal } : {}),
+  });
+  try {
+    const response = await new Promise<Response>((resolve, reject) => {
+      stream.once('response', resolve);
+      stream.once('error', reject);
+    });
+    return { response, body: stream };
+  } catch (error) {
+    stream.destroy();
+    throw mapGotError(operation, error, options, signal);
+  }
+}
