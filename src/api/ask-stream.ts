@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
-import { ApiError, PlatformError } from './errors.ts';
 import { parseJson, unwrapEnvelope } from './envelope.ts';
-import { askDataSchema, type AskRequest, PATHS } from './schemas.ts';
+import { ApiError, PlatformError } from './errors.ts';
+import { type AskRequest, askDataSchema, PATHS } from './schemas.ts';
 import { type AnswerEvent, AnswerStreamParser } from './stream-parser.ts';
 import { httpError, postStream, type TransportOptions } from './transport.ts';
 
@@ -24,7 +24,11 @@ async function readAll(body: AsyncIterable<Buffer | string>): Promise<string> {
  * ClientAsk with `stream: true`: partial pieces as they arrive, then the final object. A server that
  * answers plain JSON instead (an error envelope, or a non-streaming answer) is read as such.
  */
-export async function* askStream(body: AskRequest, options: TransportOptions, signal?: AbortSignal): AsyncGenerator<AnswerEvent> {
+export async function* askStream(
+  body: AskRequest,
+  options: TransportOptions,
+  signal?: AbortSignal,
+): AsyncGenerator<AnswerEvent> {
   const { response, body: stream } = await postStream('ask', PATHS.ask, body, options, signal);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     stream.resume();
@@ -33,7 +37,11 @@ export async function* askStream(body: AskRequest, options: TransportOptions, si
   const type = String(response.headers['content-type'] ?? '');
   if (type.includes('application/json')) {
     const data = unwrapEnvelope('ask', parseJson('ask', await readAll(stream)), askDataSchema);
-    yield { type: 'final', answer: data.content, ...(data.messageid === undefined ? {} : { answerId: data.messageid }) };
+    yield {
+      type: 'final',
+      answer: data.content,
+      ...(data.messageid === undefined ? {} : { answerId: data.messageid }),
+    };
     return;
   }
   const parser = new AnswerStreamParser();

@@ -20,14 +20,48 @@ export interface RemoteListing {
 
 /** Fields of the canonical listing that the list operation returns (spec 2.4, second table). */
 export const RETURNED_FIELDS: readonly ListingField[] = [
-  'PropertyType', 'SaleType', 'Status', 'Images', 'CurrencySymbol', 'State', 'City', 'Address', 'ZIP', 'Url',
-  'Tours', 'Description', 'SpaceType', 'Bathrooms', 'Bedrooms', 'YearBuilt', 'MLSNumber', 'DaysOnMarket',
-  'LotArea', 'BuildingArea', 'ParkingSpots', 'RentPrice', 'DepositFee', 'SalePrice', 'UnitAreaPrice',
-  'EstimatePrice', 'HOAMonth', 'Latitude', 'Longitude', 'ExtensionColumn',
+  'PropertyType',
+  'SaleType',
+  'Status',
+  'Images',
+  'CurrencySymbol',
+  'State',
+  'City',
+  'Address',
+  'ZIP',
+  'Url',
+  'Tours',
+  'Description',
+  'SpaceType',
+  'Bathrooms',
+  'Bedrooms',
+  'YearBuilt',
+  'MLSNumber',
+  'DaysOnMarket',
+  'LotArea',
+  'BuildingArea',
+  'ParkingSpots',
+  'RentPrice',
+  'DepositFee',
+  'SalePrice',
+  'UnitAreaPrice',
+  'EstimatePrice',
+  'HOAMonth',
+  'Latitude',
+  'Longitude',
+  'ExtensionColumn',
 ];
 
 const TEXT_FIELDS: readonly ListingField[] = [
-  'PropertyType', 'CurrencySymbol', 'State', 'City', 'Address', 'ZIP', 'Url', 'Description', 'MLSNumber',
+  'PropertyType',
+  'CurrencySymbol',
+  'State',
+  'City',
+  'Address',
+  'ZIP',
+  'Url',
+  'Description',
+  'MLSNumber',
 ];
 
 /** `""`, null and undefined are all "unset" in a list record. */
@@ -68,7 +102,10 @@ export function toImages(value: unknown): string[] | undefined {
       // Not JSON after all: fall through to the separators.
     }
   }
-  const urls = text.split(/\s*[,|;\n]\s*(?=\S)/).map((s) => s.trim()).filter(Boolean);
+  const urls = text
+    .split(/\s*[,|;\n]\s*(?=\S)/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return urls.length > 0 ? urls : undefined;
 }
 
@@ -89,7 +126,10 @@ export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined 
     if (!item || typeof item !== 'object') continue;
     const o = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]));
     if (o.key === undefined || o.key === null) continue;
-    entries.push({ Key: String(o.key), value: o.value === undefined || o.value === null ? '' : String(o.value) });
+    entries.push({
+      Key: String(o.key),
+      value: o.value === undefined || o.value === null ? '' : String(o.value),
+    });
   }
   return entries.length > 0 ? entries : undefined;
 }
@@ -99,7 +139,12 @@ export function canonicalizeRemote(record: RemoteRecord): RemoteListing {
   const r = record as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const field of NUMERIC_FIELDS) {
-    const source = field === 'Latitude' ? (r.LATITUDE ?? r.Latitude) : field === 'Longitude' ? (r.LONGITUDE ?? r.Longitude) : r[field];
+    const source =
+      field === 'Latitude'
+        ? (r.LATITUDE ?? r.Latitude)
+        : field === 'Longitude'
+          ? (r.LONGITUDE ?? r.Longitude)
+          : r[field];
     const n = toNumber(source);
     if (n !== undefined) out[field] = n;
   }

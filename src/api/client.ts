@@ -1,26 +1,25 @@
 import type { z } from 'zod';
-import type { BackoffOptions } from '../http/retry-delay.ts';
-import { withRetries } from '../http/retry.ts';
 import { type Limiter, unlimited } from '../http/limiter.ts';
-import { AmbiguousCreateError, type ApiError, isApiError, SchemaError } from './errors.ts';
+import { withRetries } from '../http/retry.ts';
+import type { BackoffOptions } from '../http/retry-delay.ts';
+import { type AskInput, askStream } from './ask-stream.ts';
 import { parseJson, unwrapEnvelope } from './envelope.ts';
-import { askStream, type AskInput } from './ask-stream.ts';
-import type { AnswerEvent } from './stream-parser.ts';
+import { AmbiguousCreateError, type ApiError, isApiError, SchemaError } from './errors.ts';
 import {
   type AskAnswer,
   askDataSchema,
   askRequestSchema,
-  createDataSchema,
   type CreateRequest,
+  createDataSchema,
   createRequestSchema,
-  deleteDataSchema,
   type DeleteRequest,
+  deleteDataSchema,
   deleteRequestSchema,
   editDataSchema,
   editRequestSchema,
   type ListPage,
-  listDataSchema,
   type ListRequest,
+  listDataSchema,
   listRequestSchema,
   type Operation,
   PATHS,
@@ -30,6 +29,7 @@ import {
   updateDataSchema,
   updateRequestSchema,
 } from './schemas.ts';
+import type { AnswerEvent } from './stream-parser.ts';
 import { httpError, postJson, type TransportOptions } from './transport.ts';
 
 /** One attempt of one call, for reports and metrics. */
@@ -66,7 +66,11 @@ export interface AskResult extends AskAnswer {
 
 /** The platform: one typed function per operation of the spec, and the only code that talks to it. */
 export interface PlatformClient {
-  editSettings(serialNumber: string, settings: Record<string, unknown>, options?: CallOptions): Promise<number>;
+  editSettings(
+    serialNumber: string,
+    settings: Record<string, unknown>,
+    options?: CallOptions,
+  ): Promise<number>;
   getSession(serialNumber: string, options?: CallOptions): Promise<number>;
   ask(input: AskInput, options?: CallOptions): Promise<AskResult>;
   askStream(input: AskInput, options?: CallOptions): AsyncGenerator<AnswerEvent>;
@@ -89,7 +93,12 @@ export function createClient(options: ClientOptions): PlatformClient {
   const retries = options.retries ?? 4;
 
   /** One attempt: limiter slot, POST, envelope, Data schema. */
-  async function attempt<S extends z.ZodType>(operation: Operation, body: unknown, schema: S, signal?: AbortSignal) {
+  async function attempt<S extends z.ZodType>(
+    operation: Operation,
+    body: unknown,
+    schema: S,
+    signal?: AbortSignal,
+  ) {
     return limiter.run(async () => {
       const started = performance.now();
       const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
@@ -115,9 +124,15 @@ export function createClient(options: ClientOptions): PlatformClient {
    * act on it (rate-limited, or never reached); any other failure after sending is ambiguous and
    * surfaces as AmbiguousCreateError for the sync to resolve by looking the listing up.
    */
-  async function call<S extends z.ZodType>(operation: Operation, body: unknown, schema: S, callOptions: CallOptions = {}) {
+  async function call<S extends z.ZodType>(
+    operation: Operation,
+    body: unknown,
+    schema: S,
+    callOptions: CallOptions = {},
+  ) {
     const { signal } = callOptions;
-    const safeToRepeat = (error: ApiError) => operation !== 'create' || error.rateLimited || !error.requestSent;
+    const safeToRepeat = (error: ApiError) =>
+      operation !== 'create' || error.rateLimited || !error.requestSent;
     try {
       return await withRetries(() => attempt(operation, body, schema, signal), {
         retries,
@@ -161,16 +176,31 @@ export function createClient(options: ClientOptions): PlatformClient {
       yield* askStream(body, options, callOptions.signal);
     },
     async createListing(request, callOptions) {
-      return call('create', checkRequest('create', createRequestSchema, request), createDataSchema, callOptions);
+      return call(
+        'create',
+        checkRequest('create', createRequestSchema, request),
+        createDataSchema,
+        callOptions,
+      );
     },
     async updateListing(request, callOptions) {
-      return call('update', checkRequest('update', updateRequestSchema, request), updateDataSchema, callOptions);
+      return call(
+        'update',
+        checkRequest('update', updateRequestSchema, request),
+        updateDataSchema,
+        callOptions,
+      );
     },
     async listListings(request, callOptions) {
       return call('list', checkRequest('list', listRequestSchema, request), listDataSchema, callOptions);
     },
     async deleteListings(request, callOptions) {
-      const data = await call('delete', checkRequest('delete', deleteRequestSchema, request), deleteDataSchema, callOptions);
+      const data = await call(
+        'delete',
+        checkRequest('delete', deleteRequestSchema, request),
+        deleteDataSchema,
+        callOptions,
+      );
       return data.SuccessCount;
     },
   };

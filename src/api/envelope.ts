@@ -20,11 +20,19 @@ export function parseJson(operation: Operation, text: string): unknown {
  * PlatformError; otherwise `Data` is validated with the operation's schema. A missing `Success`
  * with Code 200 is read as success (tolerant reading).
  */
-export function unwrapEnvelope<S extends z.ZodType>(operation: Operation, body: unknown, dataSchema: S): z.output<S> {
+export function unwrapEnvelope<S extends z.ZodType>(
+  operation: Operation,
+  body: unknown,
+  dataSchema: S,
+): z.output<S> {
   const envelope = envelopeSchema.safeParse(body);
   if (!envelope.success) {
     const issue = envelope.error.issues[0];
-    throw new SchemaError(operation, issue ? pathOf(issue, '(envelope)') : '(envelope)', issue?.message ?? 'not an object');
+    throw new SchemaError(
+      operation,
+      issue ? pathOf(issue, '(envelope)') : '(envelope)',
+      issue?.message ?? 'not an object',
+    );
   }
   const { Success, Code, Message, Data } = envelope.data;
   if (Success === false || (Code !== undefined && Code !== 200)) {

@@ -56,7 +56,11 @@ export class PlatformError extends ApiError {
 export class HttpError extends ApiError {
   override readonly code = 'E_HTTP';
   readonly status: number;
-  constructor(operation: Operation, status: number, options: { cause?: unknown; retryAfterMs?: number } = {}) {
+  constructor(
+    operation: Operation,
+    status: number,
+    options: { cause?: unknown; retryAfterMs?: number } = {},
+  ) {
     super(operation, `HTTP ${status}`, { ...options, retryable: status === 429 || status >= 500 });
     this.status = status;
   }
@@ -105,7 +109,9 @@ export class SchemaError extends ApiError {
 export class AmbiguousCreateError extends ApiError {
   override readonly code = 'E_AMBIGUOUS';
   constructor(cause: ApiError) {
-    super('create', `outcome unknown after ${cause.code} (${cause.message}); look it up before retrying`, { cause });
+    super('create', `outcome unknown after ${cause.code} (${cause.message}); look it up before retrying`, {
+      cause,
+    });
   }
 }
 

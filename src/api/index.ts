@@ -1,4 +1,4 @@
-export { type RemoteListing, RETURNED_FIELDS, canonicalizeRemote, toNumber } from './canonicalize.ts';
+export { canonicalizeRemote, RETURNED_FIELDS, type RemoteListing, toNumber } from './canonicalize.ts';
 export {
   type AskInput,
   type AskResult,
@@ -20,5 +20,14 @@ export {
   SchemaError,
   TimeoutError,
 } from './errors.ts';
-export type { CreateRequest, DeleteRequest, ListPage, ListRequest, Operation, RemoteRecord, UpdateRequest } from './schemas.ts';
+export { clientFromConfig } from './from-config.ts';
+export type {
+  CreateRequest,
+  DeleteRequest,
+  ListPage,
+  ListRequest,
+  Operation,
+  RemoteRecord,
+  UpdateRequest,
+} from './schemas.ts';
 export { type AnswerEvent, AnswerStreamParser } from './stream-parser.ts';

@@ -19,7 +19,13 @@ export type Envelope = z.infer<typeof envelopeSchema>;
 
 const serial = z.string().min(1);
 /** Accept an integer sent as a JSON number or as a numeric string. */
-const intLike = z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]);
+const intLike = z.union([
+  z.number().int(),
+  z
+    .string()
+    .regex(/^-?\d+$/)
+    .transform(Number),
+]);
 
 // 4.1 Edit chatbot settings. The settings themselves are validated by src/settings before they get here.
 export const editRequestSchema = z.looseObject({ serialNumber: serial });
@@ -87,7 +93,10 @@ export const remoteRecordSchema = z.looseObject({
 });
 export type RemoteRecord = z.infer<typeof remoteRecordSchema>;
 export const listDataSchema = z.looseObject({
-  List: z.array(remoteRecordSchema).nullish().transform((list) => list ?? []),
+  List: z
+    .array(remoteRecordSchema)
+    .nullish()
+    .transform((list) => list ?? []),
   VirtualCount: intLike.optional(),
 });
 export type ListPage = z.infer<typeof listDataSchema>;

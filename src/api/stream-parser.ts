@@ -94,7 +94,10 @@ function toEvent(json: string): AnswerEvent | undefined {
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
   const o = lowerKeys(parsed as Record<string, unknown>);
-  if (o.success === false || (o.code !== undefined && int(o.code) !== 200 && !('content' in o) && !('answer' in o))) {
+  if (
+    o.success === false ||
+    (o.code !== undefined && int(o.code) !== 200 && !('content' in o) && !('answer' in o))
+  ) {
     return { type: 'error', code: int(o.code), message: String(o.message ?? 'stream error') };
   }
   // An envelope around the payload: unwrap it.

@@ -1,5 +1,5 @@
-import got, { type Response } from 'got';
 import type { Readable } from 'node:stream';
+import got, { type Response } from 'got';
 import { parseRetryAfter } from '../http/retry-delay.ts';
 import { AbortedError, type ApiError, HttpError, NetworkError, TimeoutError } from './errors.ts';
 import type { Operation } from './schemas.ts';
@@ -32,14 +32,23 @@ export function urlOf(options: TransportOptions, path: string): string {
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /** What went wrong on the wire, as one of our errors (`requestSent` false when the server cannot have acted). */
-export function mapGotError(operation: Operation, error: unknown, options: TransportOptions, signal?: AbortSignal): ApiError {
+export function mapGotError(
+  operation: Operation,
+  error: unknown,
+  options: TransportOptions,
+  signal?: AbortSignal,
+): ApiError {
   const code = (error as { code?: string }).code ?? '';
-  if (signal?.aborted || code === 'ERR_ABORTED' || (error as Error).name === 'AbortError') return new AbortedError(operation);
+  if (signal?.aborted || code === 'ERR_ABORTED' || (error as Error).name === 'AbortError')
+    return new AbortedError(operation);
   if (code === 'ETIMEDOUT') return new TimeoutError(operation, options.timeoutMs, error);
   return new NetworkError(operation, code || (error as Error).message, error, !NOT_SENT.has(code));
 }
 
-export function httpError(operation: Operation, response: Pick<Response, 'statusCode' | 'headers'>): HttpError {
+export function httpError(
+  operation: Operation,
+  response: Pick<Response, 'statusCode' | 'headers'>,
+): HttpError {
   const retryAfterMs = parseRetryAfter(response.headers['retry-after'] as string | undefined);
   return new HttpError(operation, response.statusCode, retryAfterMs === undefined ? {} : { retryAfterMs });
 }

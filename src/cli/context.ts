@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
-import { ConfigError, loadConfig } from '../config/load.ts';
-import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
-import type { Config } from '../config/schema.ts';
 import { isApiError } from '../api/errors.ts';
+import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
+import { ConfigError, loadConfig } from '../config/load.ts';
+import type { Config } from '../config/schema.ts';
 import { createLogger, type Logger } from '../logger.ts';
 
 /** Options every command accepts. */
@@ -14,7 +14,9 @@ export interface GlobalOptions {
 /** `--config FILE` (default `feed-sync.yaml` or `FEED_SYNC_CONFIG`) on every command. */
 export function withConfigOption(command: Command): Command {
   return command.addOption(
-    new Option('-c, --config <file>', 'config file (YAML or JSON)').env('FEED_SYNC_CONFIG').default(DEFAULT_CONFIG_FILE),
+    new Option('-c, --config <file>', 'config file (YAML or JSON)')
+      .env('FEED_SYNC_CONFIG')
+      .default(DEFAULT_CONFIG_FILE),
   );
 }
 

@@ -5,7 +5,7 @@ import { CliExit, describeError } from './context.ts';
 
 export function buildProgram(): Command {
   const program = new Command('feed-sync')
-    .description('Keep a chatbot platform\'s real estate listings equal to their MLS, CSV and XML feeds.')
+    .description("Keep a chatbot platform's real estate listings equal to their MLS, CSV and XML feeds.")
     .showHelpAfterError()
     .exitOverride();
   for (const register of COMMANDS) register(program);

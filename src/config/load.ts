@@ -19,7 +19,8 @@ export class ConfigError extends Error {
 /** `feeds[0].source.url` */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  for (const part of path)
+    out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
   return out || '(root)';
 }
 

@@ -76,7 +76,8 @@ export const configSchema = z
   .superRefine((config, ctx) => {
     const seen = new Set<string>();
     config.feeds.forEach((feed, i) => {
-      if (seen.has(feed.id)) ctx.addIssue({ code: 'custom', path: ['feeds', i, 'id'], message: `duplicate feed id "${feed.id}"` });
+      if (seen.has(feed.id))
+        ctx.addIssue({ code: 'custom', path: ['feeds', i, 'id'], message: `duplicate feed id "${feed.id}"` });
       seen.add(feed.id);
     });
   });

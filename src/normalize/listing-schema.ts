@@ -73,6 +73,19 @@ export const REQUIRED_FIELDS: readonly ListingField[] = LISTING_FIELDS.filter(
 
 /** Numeric fields of the canonical listing (the list operation returns these as strings). */
 export const NUMERIC_FIELDS: readonly ListingField[] = [
-  'Bedrooms', 'Bathrooms', 'YearBuilt', 'DaysOnMarket', 'LotArea', 'BuildingArea', 'ParkingSpots',
-  'Latitude', 'Longitude', 'SalePrice', 'UnitAreaPrice', 'HOAMonth', 'EstimatePrice', 'RentPrice', 'DepositFee',
+  'Bedrooms',
+  'Bathrooms',
+  'YearBuilt',
+  'DaysOnMarket',
+  'LotArea',
+  'BuildingArea',
+  'ParkingSpots',
+  'Latitude',
+  'Longitude',
+  'SalePrice',
+  'UnitAreaPrice',
+  'HOAMonth',
+  'EstimatePrice',
+  'RentPrice',
+  'DepositFee',
 ];

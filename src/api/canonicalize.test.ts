@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { SALE_TYPES } from '../normalize/listing-schema.ts';
+import { canonicalizeRemote, toEnum, toExtensionColumn, toImages, toNumber } from './canonicalize.ts';
+
+describe('canonicalizeRemote', () => {
+  it('undoes every quirk of the list operation (spec 2.4)', () => {
+    const remote = canonicalizeRemote({
+      ID: 17,
+      PropertyType: 'Condo',
+      SaleType: 'For Sale',
+      Status: 'active',
+      Images: 'https://img.example/1.jpg,https://img.example/2.jpg',
+      CurrencySymbol: '$',
+      City: 'Austin',
+      State: '',
+      Url: 'https://acme.example/l/1',
+      MLSNumber: '  A100 ',
+      Bedrooms: '3',
+      Bathrooms: '2.5',
+      YearBuilt: '1999',
+      SalePrice: '1,250,000.00',
+      RentPrice: '',
+      HOAMonth: null,
+      LATITUDE: 30.2672,
+      LONGITUDE: -97.7431,
+      ExtensionColumn: '[{"Key":"feed-sync:feed","value":"acme"},{"key":"Agent","Value":"Jo"}]',
+      Price: '1250000',
+      Area: '1200',
+    });
+    expect(remote).toEqual({
+      id: 17,
+      listing: {
+        PropertyType: 'Condo',
+        SaleType: 'for_sale',
+        Status: 'Active',
+        Images: ['https://img.example/1.jpg', 'https://img.example/2.jpg'],
+        CurrencySymbol: '$',
+        City: 'Austin',
+        Url: 'https://acme.example/l/1',
+        MLSNumber: 'A100',
+        Bedrooms: 3,
+        Bathrooms: 2.5,
+        YearBuilt: 1999,
+        SalePrice: 1_250_000,
+        Latitude: 30.2672,
+        Longitude: -97.7431,
+        ExtensionColumn: [
+          { Key: 'feed-sync:feed', value: 'acme' },
+          { Key: 'Agent', value: 'Jo' },
+        ],
+      },
+    });
+  });
+
+  it.each([
+    ['For Sale', 'for_sale'],
+    ['for sale', 'for_sale'],
+    ['FOR_RENT', 'for_rent'],
+    ['For-Rent', 'for_rent'],
+    ['for_rent', 'for_rent'],
+    ['Auction', 'Auction'],
+  ])('SaleType %j → %j', (input, output) => {
+    expect(toEnum(SALE_TYPES, input)).toBe(output);
+  });
+
+  it.each([
+    ['42', 42],
+    ['2.50', 2.5],
+    ['1,250,000', 1_250_000],
+    [7, 7],
+    ['', undefined],
+    ['  ', undefined],
+    ['n/a', undefined],
+    [null, undefined],
+  ])('number %j → %j', (input, output) => {
+    expect(toNumber(input)).toBe(output);
+  });
+
+  it.each([
+    ['', undefined],
+    ['["a.jpg","b.jpg"]', ['a.jpg', 'b.jpg']],
+    ['a.jpg|b.jpg', ['a.jpg', 'b.jpg']],
+    ['a.jpg; b.jpg\nc.jpg', ['a.jpg', 'b.jpg', 'c.jpg']],
+    [['x.jpg', ''], ['x.jpg']],
+  ])('Images %j → %j', (input, output) => {
+    expect(toImages(input)).toEqual(output);
+  });
+
+  it.each([
+    ['', undefined],
+    ['not json', undefined],
+    ['[]', undefined],
+    ['[{"Key":"a","value":1}]', [{ Key: 'a', value: '1' }]],
+    [[{ KEY: 'b', VALUE: null }], [{ Key: 'b', value: '' }]],
+  ])('ExtensionColumn %j → %j', (input, output) => {
+    expect(toExtensionColumn(input)).toEqual(output);
+  });
+
+  it('leaves out unset values instead of inventing zeros', () => {
+    expect(canonicalizeRemote({ ID: 1, Bedrooms: '', Status: '', Images: '' }).listing).toEqual({});
+  });
+});

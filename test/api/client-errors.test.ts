@@ -1,0 +1,165 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AmbiguousCreateError,
+  type CallEvent,
+  createClient,
+  HttpError,
+  InvalidJsonError,
+  NetworkError,
+  PlatformError,
+  SchemaError,
+  TimeoutError,
+} from '../../src/api/index.ts';
+import { type Handler, ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
+
+const listing = {
+  SerialNumber: 'bot-1',
+  SaleType: 'for_sale',
+  Status: 'Active',
+  CurrencySymbol: '$',
+  PropertyType: 'House',
+  Bedrooms: 3,
+  Bathrooms: 2,
+  Url: 'https://acme.example/l/1',
+  MLSNumber: 'A1',
+  YearBuilt: 1990,
+  DaysOnMarket: 4,
+  LotArea: 5000,
+  BuildingArea: 1800,
+  AreaUnit: 'Square Feet',
+  ParkingSpots: 2,
+} as const;
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function clientFor(
+  handler: Handler,
+  extra: { timeoutMs?: number; retries?: number; events?: CallEvent[] } = {},
+) {
+  server = await withServer(handler);
+  return createClient({
+    baseUrl: server.url,
+    secretKey: 'sk-test-secret',
+    sessionKey: 'sess-test-key',
+    timeoutMs: extra.timeoutMs ?? 2000,
+    retries: extra.retries ?? 3,
+    backoff: { baseMs: 5, maxMs: 20 },
+    onCall: (event) => extra.events?.push(event),
+  });
+}
+
+describe('platform client errors', () => {
+  it('sends both auth headers raw and the JSON body', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, ok({ SuccessCount: 2 })));
+    await expect(
+      client.deleteListings({ SerialNumber: 'bot-1', Keys: ['1', '2'], KeyType: 'NewOaks' }),
+    ).resolves.toBe(2);
+    const [request] = server!.requests;
+    expect(request?.path).toBe('/chat/Chatbot/RealEstateDelete');
+    expect(request?.headers.authorization).toBe('sk-test-secret');
+    expect(request?.headers['chatrobot-sessionkey']).toBe('sess-test-key');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.body).toEqual({ SerialNumber: 'bot-1', Keys: ['1', '2'], KeyType: 'NewOaks' });
+  });
+
+  it('turns Success: false into a PlatformError with Code and Message, without the key', async () => {
+    const client = await clientFor((_req, res) =>
+      sendJson(res, 200, { Data: null, Success: false, Code: 401, Message: 'invalid key', Version: '1' }),
+    );
+    const error = await client.listListings({ SerialNumber: 'bot-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({
+      code: 'E_PLATFORM',
+      operation: 'list',
+      platformCode: 401,
+      platformMessage: 'invalid key',
+      retryable: false,
+    });
+    expect(String((error as Error).message)).not.toContain('sk-test-secret');
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('retries 429 honouring Retry-After, then succeeds', async () => {
+    const started = Date.now();
+    const events: CallEvent[] = [];
+    const client = await clientFor(
+      (_req, res, _body, n) =>
+        n === 1
+          ? sendJson(res, 429, ok(null), { 'retry-after': '1' })
+          : sendJson(res, 200, ok({ List: [], VirtualCount: 0 })),
+      { events },
+    );
+    await expect(client.listListings({ SerialNumber: 'bot-1' })).resolves.toMatchObject({
+      List: [],
+      VirtualCount: 0,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(events.map((e) => e.outcome)).toEqual(['E_HTTP', 'ok']);
+  });
+
+  it('retries 5xx with backoff and gives up with an HttpError after the retries', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 503, 'busy'), { retries: 2 });
+    const error = await client
+      .updateListing({ ...listing, Key: '1', KeyType: 'NewOaks' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error).toMatchObject({ code: 'E_HTTP', status: 503, retryable: true });
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('reports malformed JSON as InvalidJsonError', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, '{"Data": {"List": ['), { retries: 0 });
+    await expect(client.listListings({ SerialNumber: 'bot-1' })).rejects.toBeInstanceOf(InvalidJsonError);
+  });
+
+  it('reports a response that does not fit as SchemaError naming the field', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, ok({ List: [{ Name: 'no ID' }] })));
+    const error = await client.listListings({ SerialNumber: 'bot-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).field).toBe('Data.List.0.ID');
+  });
+
+  it('times out a hanging request with TimeoutError, and retries it', async () => {
+    const client = await clientFor(() => {}, { timeoutMs: 150, retries: 1 });
+    const error = await client.listListings({ SerialNumber: 'bot-1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('never retries a create blindly: a 5xx after sending is ambiguous', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 502, 'bad gateway'));
+    const error = await client.createListing(listing).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousCreateError);
+    expect(error).toMatchObject({ code: 'E_AMBIGUOUS', operation: 'create' });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('does retry a create refused with 429: the server did nothing', async () => {
+    const client = await clientFor((_req, res, _b, n) =>
+      n === 1 ? sendJson(res, 429, ok(null), { 'retry-after': '0' }) : sendJson(res, 200, ok('981')),
+    );
+    await expect(client.createListing(listing)).resolves.toBe('981');
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it('rejects an invalid request before sending it', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, ok('1')));
+    const error = await client
+      .createListing({ ...listing, SaleType: 'auction' as 'for_sale' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SchemaError);
+    expect((error as SchemaError).field).toBe('request.SaleType');
+    expect(server!.requests).toHaveLength(0);
+  });
+
+  it('maps a refused connection to NetworkError, marked as not sent', async () => {
+    const client = createClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000, retries: 0 });
+    const error = await client.listListings({ SerialNumber: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ code: 'E_NETWORK', requestSent: false });
+  });
+});
