@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { clientFromConfig } from '../../queue/platform.ts';
+import { type PushResult, pushAllSettings } from '../../settings/index.ts';
+import { createFileStateStore } from '../../state/index.ts';
+import {
+  CliExit,
+  cliLogger,
+  type GlobalOptions,
+  loadCliConfig,
+  print,
+  withConfigOption,
+  withJsonOption,
+} from '../context.ts';
+
+interface PushSettingsOptions extends GlobalOptions {
+  chatbot?: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+function render(results: PushResult[]): string {
+  if (results.length === 0) return 'no chatbots in config';
+  return results
+    .map((r) => `${r.serialNumber}: ${r.outcome}${r.fields.length ? ` (${r.fields.join(', ')})` : ''}`)
+    .join('\n');
+}
+
+export function registerPushSettings(program: Command): void {
+  const command = program
+    .command('push-settings')
+    .description('push chatbot settings from config (Edit) when they changed since the last push')
+    .option('--chatbot <serial>', 'only this chatbot')
+    .option('--force', 'push even when unchanged since the last push')
+    .option('--dry-run', 'show what would be pushed, send nothing');
+  withJsonOption(withConfigOption(command)).action(async (options: PushSettingsOptions) => {
+    const config = await loadCliConfig(options);
+    const logger = cliLogger();
+    const deps = { client: clientFromConfig(config), state: createFileStateStore(config.stateFile), logger };
+    let results: PushResult[];
+    try {
+      results = await pushAllSettings(config, deps, {
+        ...(options.chatbot ? { chatbot: options.chatbot } : {}),
+        force: options.force ?? false,
+        dryRun: options.dryRun ?? false,
+      });
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('no chatbot')) throw new CliExit(error.message);
+      throw error;
+    }
+    print(options, results, () => render(results));
+  });
+}

@@ -1,0 +1,77 @@
+import type { PlatformClient } from '../api/index.ts';
+import type { ChatbotConfig, Config } from '../config/schema.ts';
+import type { Logger } from '../logger.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { fingerprintSettings } from './fingerprint.ts';
+
+/** What a settings push did for one chatbot. */
+export interface PushResult {
+  serialNumber: string;
+  /** `pushed`; `unchanged` (same fingerprint as the last push); `would-push` (dry run); `no-settings`. */
+  outcome: 'pushed' | 'unchanged' | 'would-push' | 'no-settings';
+  fingerprint?: string;
+  /** The fields sent (or that would be sent). */
+  fields: string[];
+}
+
+export interface PushDeps {
+  client: PlatformClient;
+  state: StateStore;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export interface PushOptions {
+  /** Push even when the fingerprint matches the last push. */
+  force?: boolean;
+  /** Decide, but send nothing and record nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * Push one chatbot's settings (Edit) when they differ from the last successful push, or when
+ * forced. Only the fields set in config are sent. The fingerprint is recorded after the platform
+ * accepted the push, so a failed push is tried again next time.
+ */
+export async function pushSettings(
+  chatbot: ChatbotConfig,
+  deps: PushDeps,
+  options: PushOptions = {},
+): Promise<PushResult> {
+  const { serialNumber, settings } = chatbot;
+  if (!settings || Object.keys(settings).length === 0)
+    return { serialNumber, outcome: 'no-settings', fields: [] };
+  const fingerprint = fingerprintSettings(settings);
+  const fields = Object.keys(settings).sort();
+  const last = await deps.state.getSettingsFingerprint(serialNumber);
+  if (last === fingerprint && !options.force)
+    return { serialNumber, outcome: 'unchanged', fingerprint, fields };
+  if (options.dryRun) return { serialNumber, outcome: 'would-push', fingerprint, fields };
+  await deps.client.editSettings(serialNumber, settings, deps.signal ? { signal: deps.signal } : {});
+  await deps.state.setSettingsFingerprint(serialNumber, fingerprint);
+  deps.logger.info({ chatbot: serialNumber, fields }, 'chatbot settings pushed');
+  return { serialNumber, outcome: 'pushed', fingerprint, fields };
+}
+
+/** The chatbots of `config` to push: all, or the one named. Throws when the serial is unknown. */
+export function selectChatbots(config: Config, serialNumber?: string): ChatbotConfig[] {
+  if (serialNumber === undefined) return config.chatbots;
+  const chatbot = config.chatbots.find((c) => c.serialNumber === serialNumber);
+  if (!chatbot)
+    throw new Error(
+      `no chatbot "${serialNumber}" in config (known: ${config.chatbots.map((c) => c.serialNumber).join(', ') || 'none'})`,
+    );
+  return [chatbot];
+}
+
+/** Push every selected chatbot in turn; the first failure stops the run (and is thrown). */
+export async function pushAllSettings(
+  config: Config,
+  deps: PushDeps,
+  options: PushOptions & { chatbot?: string } = {},
+): Promise<PushResult[]> {
+  const results: PushResult[] = [];
+  for (const chatbot of selectChatbots(config, options.chatbot))
+    results.push(await pushSettings(chatbot, deps, options));
+  return results;
+}
