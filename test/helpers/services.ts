@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
+
+/**
+ * Which real services this machine has. On a developer's fresh machine (only Node and npm) the
+ * tests that need Redis or Chromium are skipped with a visible reason; under CI (CI=true) a
+ * missing service fails the run instead, so nothing is skipped silently there.
+ */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function reachable(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(500);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+function required(name: string, present: boolean): boolean {
+  if (!present && process.env.CI) throw new Error(`${name} is required under CI but is not available`);
+  if (!present) console.warn(`[tests] ${name} not available: its tests are skipped`);
+  return present;
+}
+
+export const redisAvailable = required(`Redis at ${REDIS_URL}`, await reachable(REDIS_URL));
+export const chromiumAvailable = required(`Chromium at ${CHROMIUM_PATH}`, existsSync(CHROMIUM_PATH));
+
+/** A key prefix of our own per test, so tests never see each other's keys (BullMQ tests do the same). */
+export function testPrefix(): string {
+  return `{feed-sync-test-${randomUUID().slice(0, 8)}}`;
+}
