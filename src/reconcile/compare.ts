@@ -1,0 +1,105 @@
+import { RETURNED_FIELDS } from '../api/canonicalize.ts';
+import type { ExtensionEntry, Listing, ListingField } from '../normalize/listing-schema.ts';
+import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
+import type { FieldChange } from './plan-types.ts';
+
+/**
+ * How far apart two numbers may be and still be equal. The list operation returns numbers as
+ * strings and may round them (spec 2.4): coordinates to about six decimals, money and areas to
+ * cents. A difference below these never triggers an update, so rounding cannot make a run flap.
+ */
+export function tolerance(field: ListingField, value: number): number {
+  if (field === 'Latitude' || field === 'Longitude') return 1e-6;
+  return Math.max(0.005, Math.abs(value) * 1e-9);
+}
+
+const NUMERIC = new Set<string>(NUMERIC_FIELDS);
+
+/** Text compared the way the canonicalizer reads it back: trimmed, inner runs of whitespace folded. */
+function text(value: unknown): string {
+  return String(value).trim().replace(/\s+/g, ' ');
+}
+
+/** Enum spellings compared ignoring case, spaces, hyphens and underscores (`For Sale` = `for_sale`). */
+function fold(value: unknown): string {
+  return String(value)
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '');
+}
+
+const ENUMS = new Set<string>(['SaleType', 'Status', 'Tours', 'SpaceType']);
+
+/** Order-insensitive: the platform keeps ExtensionColumn as a serialized array, in whatever order. */
+export function extensionKey(entries: readonly ExtensionEntry[] | undefined): string {
+  return (entries ?? [])
+    .map((e) => `${text(e.Key)}\u0000${text(e.value)}`)
+    .sort()
+    .join('\u0001');
+}
+
+/** Is the desired value unset (so not compared, and not a reason to touch the remote)? */
+export function isUnset(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+/** Equal in canonical form, for one field. */
+export function sameValue(field: ListingField, desired: unknown, remote: unknown): boolean {
+  if (isUnset(remote)) return isUnset(desired);
+  if (NUMERIC.has(field)) {
+    const a = Number(desired);
+    const b = Number(remote);
+    return Math.abs(a - b) <= tolerance(field, a);
+  }
+  if (ENUMS.has(field)) return fold(desired) === fold(remote);
+  if (field === 'ExtensionColumn') {
+    return extensionKey(desired as ExtensionEntry[]) === extensionKey(remote as ExtensionEntry[]);
+  }
+  if (field === 'Images') {
+    const a = (desired as string[]).map(text);
+    const b = (remote as string[]).map(text);
+    return a.length === b.length && a.every((v, i) => v === b[i]);
+  }
+  return text(desired) === text(remote);
+}
+
+/**
+ * The fields that differ between the desired listing and what the remote returned. Only fields the
+ * list returns are compared, and only those the feed sets: a field the feed leaves unset is not the
+ * feed's to clear. Fields the list never returns (AreaUnit, Location) are covered by the record hash
+ * carried in ExtensionColumn.
+ */
+export function diffListing(desired: Listing, remote: Partial<Listing>): FieldChange[] {
+  const changes: FieldChange[] = [];
+  for (const field of RETURNED_FIELDS) {
+    const want = desired[field];
+    if (isUnset(want)) continue;
+    const have = remote[field];
+    if (sameValue(field, want, have)) continue;
+    if (field === 'ExtensionColumn')
+      changes.push(...diffExtension(want as ExtensionEntry[], have as ExtensionEntry[]));
+    else changes.push({ field, from: have, to: want });
+  }
+  return changes;
+}
+
+/** ExtensionColumn entry by entry (`ExtensionColumn[feed-sync:hash]`), so a plan shows which tag moved. */
+function diffExtension(
+  desired: readonly ExtensionEntry[],
+  remote: readonly ExtensionEntry[] | undefined,
+): FieldChange[] {
+  const have = new Map((remote ?? []).map((e) => [text(e.Key), text(e.value)]));
+  const want = new Map(desired.map((e) => [text(e.Key), text(e.value)]));
+  const changes: FieldChange[] = [];
+  for (const [key, value] of want) {
+    if (have.get(key) !== value)
+      changes.push({ field: `ExtensionColumn[${key}]`, from: have.get(key), to: value });
+  }
+  for (const [key, value] of have) {
+    if (!want.has(key)) changes.push({ field: `ExtensionColumn[${key}]`, from: value, to: undefined });
+  }
+  // Same keys and values but a different multiset (an entry repeated): show the whole column.
+  return changes.length > 0 ? changes : [{ field: 'ExtensionColumn', from: remote, to: desired }];
+}

@@ -1,0 +1,99 @@
+import type { Listing } from '../normalize/listing-schema.ts';
+
+/** Why a remote listing is deleted. */
+export type DeleteReason = 'gone' | 'removed' | 'duplicate';
+
+/** One field that differs, in canonical form. `from` is what the remote returned (undefined = unset). */
+export interface FieldChange {
+  field: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface PlannedCreate {
+  key: string;
+  /** The whole record to send, ownership tags included. */
+  listing: Listing;
+}
+
+export interface PlannedUpdate {
+  key: string;
+  /** The platform's ID (`KeyType: NewOaks`). */
+  id: number;
+  listing: Listing;
+  changes: FieldChange[];
+  /** True when the remote listing was not ours yet (a hand-added one whose key is in the feed). */
+  adopt: boolean;
+}
+
+export interface PlannedDelete {
+  key: string;
+  id: number;
+  reason: DeleteReason;
+}
+
+/** A remote listing this feed does not own and leaves alone. */
+export interface ForeignListing {
+  id: number;
+  key: string;
+  /** The feed that owns it, when tagged by another feed. */
+  owner?: string;
+}
+
+/** A feed listing that is neither created nor updated because a listing it does not own holds its key. */
+export interface SkippedListing {
+  key: string;
+  id: number;
+  reason: 'adopt-disabled' | 'owned-by-other-feed';
+  owner?: string;
+}
+
+export type GuardName = 'source-failed' | 'empty-feed' | 'max-delete-share' | 'incremental';
+
+/** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */
+export interface GuardDecision {
+  guard: GuardName;
+  tripped: boolean;
+  overridden?: boolean;
+  message: string;
+}
+
+/** Everything a run would do, as plain data: printing it is the dry run, applying it is a loop over it. */
+export interface Plan {
+  feedId: string;
+  chatbot: string;
+  keyField: 'MLSNumber' | 'Url';
+  mode: 'full' | 'incremental';
+  creates: PlannedCreate[];
+  updates: PlannedUpdate[];
+  deletes: PlannedDelete[];
+  /** Deletes a guard held back: reported, never applied. */
+  heldDeletes: PlannedDelete[];
+  unchanged: string[];
+  foreign: ForeignListing[];
+  skipped: SkippedListing[];
+  guards: GuardDecision[];
+  /** Listings this feed owned on the remote before the run (the base of `maxDeleteShare`). */
+  ownedCount: number;
+}
+
+/** What the plan needs to know about the feed and the run. */
+export interface PlanPolicy {
+  feedId: string;
+  chatbot: string;
+  keyField: 'MLSNumber' | 'Url';
+  /** ExtensionColumn key naming the owning feed (`config.ownerKey`). */
+  ownerKey: string;
+  /** ExtensionColumn key holding the hash of the desired record. Default `feed-sync:hash`. */
+  hashKey?: string;
+  ownership: 'tagged' | 'all';
+  adopt: boolean;
+  maxDeleteShare: number;
+  allowMassDelete?: boolean;
+  /** Incremental feeds only list changes: a listing missing from them is not gone. */
+  mode: 'full' | 'incremental';
+  /** Keys whose feed status says the listing is removed. */
+  removals?: readonly string[];
+  /** The source failed: nothing may be deleted. */
+  sourceFailed?: boolean;
+}

@@ -1,0 +1,58 @@
+import type { RunReport } from './report-types.ts';
+
+const MARK: Record<RunReport['outcome'], string> = {
+  ok: '✓',
+  failed: '✗',
+  guarded: '!',
+  skipped: '=',
+  cancelled: '⏹',
+};
+
+/** A run report for a terminal: outcome, counts, calls, then failures, guards and drift. */
+export function renderReport(report: RunReport): string {
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  const lines = [
+    `${MARK[report.outcome]} ${report.feedId} → ${report.chatbot}: ${report.outcome}${report.dryRun ? ' (dry run)' : ''}` +
+      ` in ${seconds}s${report.reason ? ` — ${report.reason}` : ''}`,
+  ];
+  if (report.outcome === 'skipped') return lines[0] ?? '';
+  const verb = report.dryRun ? 'would be ' : '';
+  lines.push(
+    `  ${verb}created ${report.created}, ${verb}updated ${report.updated}, ${verb}deleted ${report.deleted}, ` +
+      `unchanged ${report.unchanged}, rejected ${report.rejected}, foreign ${report.foreign}, ` +
+      `adopted ${report.adopted}, failed ${report.failed.length}`,
+  );
+  const extras = [
+    report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
+    report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
+    report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
+    report.skipped.length ? `${report.skipped.length} feed listings skipped (key held by another owner)` : '',
+  ].filter(Boolean);
+  if (extras.length > 0) lines.push(`  ${extras.join('; ')}`);
+  const calls = Object.entries(report.apiCalls).filter(([, n]) => n > 0);
+  lines.push(`  API calls: ${calls.length ? calls.map(([op, n]) => `${op} ${n}`).join(', ') : 'none'}`);
+  if (report.snapshot) {
+    const s = report.snapshot;
+    const capped = s.pageSize !== s.requestedPageSize ? ` (asked ${s.requestedPageSize}, server capped)` : '';
+    lines.push(`  remote: ${s.remoteCount} listings in ${s.pages} pages of ${s.pageSize}${capped}`);
+  }
+  for (const g of report.guards)
+    lines.push(
+      `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
+    );
+  for (const d of report.drift) lines.push(`  drift: ${d}`);
+  for (const f of report.failed.slice(0, 20)) {
+    lines.push(
+      `  failed ${f.operation} ${f.key}${f.id ? ` (ID ${f.id})` : ''}: ${f.code}${f.platformCode ? ` Code ${f.platformCode}` : ''} ${f.message}`,
+    );
+  }
+  if (report.failed.length > 20)
+    lines.push(`  … and ${report.failed.length - 20} more failures (--json for all)`);
+  if (report.notApplied) {
+    const n = report.notApplied;
+    lines.push(
+      `  not applied: ${n.creates.length} creates, ${n.updates.length} updates, ${n.deletes.length} deletes (the next run repairs them)`,
+    );
+  }
+  return lines.join('\n');
+}

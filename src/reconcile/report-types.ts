@@ -1,0 +1,69 @@
+import type { Operation } from '../api/schemas.ts';
+import type { GuardDecision } from './plan-types.ts';
+
+/** One listing the run could not write, with what the platform said. */
+export interface Failure {
+  key: string;
+  operation: Operation;
+  /** The remote ID, for updates and deletes. */
+  id?: number;
+  /** Our stable error code (E_PLATFORM, E_HTTP, E_TIMEOUT, E_NOT_FOUND…). */
+  code: string;
+  /** The platform's envelope `Code`, when it answered one. */
+  platformCode?: number;
+  message: string;
+}
+
+/** Keys of the planned writes a cancelled run did not issue. */
+export interface NotApplied {
+  creates: string[];
+  updates: string[];
+  deletes: string[];
+}
+
+export type RunOutcome = 'ok' | 'failed' | 'guarded' | 'skipped' | 'cancelled';
+
+/** What a sync run did. Plain JSON: saved as the feed's `lastReport`, printed by `sync --json`. */
+export interface RunReport {
+  feedId: string;
+  chatbot: string;
+  /** ISO times. */
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  outcome: RunOutcome;
+  /** Why the run did not end `ok`. */
+  reason?: string;
+  /** Full feeds may delete what they no longer list; incremental ones only delete removals. */
+  mode?: 'full' | 'incremental';
+  /** Planned only: nothing was written. The counts are what a real run would do. */
+  dryRun: boolean;
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  /** Feed records rejected by validation (see `rejections`). */
+  rejected: number;
+  /** Remote listings this feed does not own and left alone. */
+  foreign: number;
+  /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */
+  adopted: number;
+  /** Feed listings not written because another owner holds the key (see `skipped`). */
+  skipped: { key: string; reason: string; id: number; owner?: string }[];
+  /** Remote duplicates of one key deleted (counted in `deleted` too). */
+  duplicatesDeleted: number;
+  /** Deletes a guard held back. */
+  heldDeletes: number;
+  /** Creates whose outcome was ambiguous and that a lookup found already done. */
+  ambiguousResolved: number;
+  failed: Failure[];
+  guards: GuardDecision[];
+  /** Logical calls per operation (a retried call counts once). */
+  apiCalls: Record<Operation, number>;
+  notApplied?: NotApplied;
+  /** The first rejections, as ingestion reported them. */
+  rejections: unknown[];
+  /** The remote list moved under the read. */
+  drift: string[];
+  snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };
+}

@@ -1,0 +1,128 @@
+import pLimit from 'p-limit';
+import { canonicalizeRemote, type RemoteListing } from '../api/canonicalize.ts';
+import type { PlatformClient } from '../api/client.ts';
+import type { ListPage, RemoteRecord } from '../api/schemas.ts';
+
+/** A page read that would not end: the snapshot is refused rather than used partial. */
+export class SnapshotError extends Error {
+  readonly code = 'E_SNAPSHOT';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SnapshotError';
+  }
+}
+
+export interface SnapshotOptions {
+  serialNumber: string;
+  /** Requested PageSize. */
+  pageSize: number;
+  /** Pages read at once after the first. */
+  concurrency: number;
+  /** Hard ceiling of pages; reaching it is an error. Default 10,000. */
+  maxPages?: number;
+  signal?: AbortSignal;
+}
+
+/** Every listing of a chatbot, in canonical form, and what the read saw. */
+export interface Snapshot {
+  listings: RemoteListing[];
+  /** `VirtualCount` of the first page. */
+  virtualCount: number | undefined;
+  requestedPageSize: number;
+  /** The page size the server actually used (it may cap the request silently). */
+  pageSize: number;
+  pages: number;
+  /** The listings changed under the read: IDs seen twice, counts that disagree. */
+  drift: string[];
+}
+
+/**
+ * Read every page of RealEstateList. The first page tells `VirtualCount` and the real page size;
+ * the rest are then read concurrently (the client's limiter bounds them). A full last page means the
+ * list grew under the read, so reading carries on one page at a time until a short or empty page.
+ */
+export async function readSnapshot(client: PlatformClient, options: SnapshotOptions): Promise<Snapshot> {
+  const maxPages = options.maxPages ?? 10_000;
+  const read = (page: number) => readPage(client, options, page, maxPages);
+  const first = await read(1);
+  const virtualCount = first.VirtualCount;
+  const requested = options.pageSize;
+  // Capped silently: fewer than asked although more exist. The first page's length is the real size.
+  const capped =
+    first.List.length < requested && virtualCount !== undefined && virtualCount > first.List.length;
+  const pageSize = capped ? first.List.length : requested;
+  const pages: RemoteRecord[][] = [first.List];
+  const drift: string[] = [];
+
+  if (first.List.length >= pageSize && pageSize > 0) {
+    const expected = virtualCount === undefined ? 1 : Math.ceil(virtualCount / pageSize);
+    if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
+    const limit = pLimit(Math.max(1, options.concurrency));
+    const rest = await Promise.all(
+      Array.from({ length: Math.max(0, expected - 1) }, (_, i) => limit(() => read(i + 2))),
+    );
+    for (const page of rest) pages.push(page.List);
+    // Keep reading while the last page is full and should not have been (the list grew under the
+    // read), or while VirtualCount was not given. A full last page that VirtualCount predicted ends it.
+    const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
+    while ((pages.at(-1)?.length ?? 0) >= pageSize && grew()) {
+      if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
+      const next = await read(pages.length + 1);
+      pages.push(next.List);
+      if (virtualCount !== undefined && next.List.length > 0)
+        drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
+    }
+  }
+  return {
+    ...collect(pages, pageSize, virtualCount, drift),
+    requestedPageSize: requested,
+    pageSize,
+    pages: pages.length,
+  };
+}
+
+async function readPage(
+  client: PlatformClient,
+  options: SnapshotOptions,
+  page: number,
+  maxPages: number,
+): Promise<ListPage> {
+  if (page > maxPages) throw pageLimit(maxPages, undefined);
+  return client.listListings(
+    { SerialNumber: options.serialNumber, PageNumber: page, PageSize: options.pageSize },
+    options.signal ? { signal: options.signal } : {},
+  );
+}
+
+function pageLimit(maxPages: number, virtualCount: number | undefined): SnapshotError {
+  const told = virtualCount === undefined ? '' : ` (VirtualCount ${virtualCount})`;
+  return new SnapshotError(
+    `listing read exceeds the hard limit of ${maxPages} pages${told}; refusing a partial snapshot`,
+  );
+}
+
+/** Dedupe by ID and note anything that says the list moved while it was read. */
+function collect(
+  pages: RemoteRecord[][],
+  pageSize: number,
+  virtualCount: number | undefined,
+  drift: string[],
+) {
+  const seen = new Map<number, RemoteListing>();
+  let twice = 0;
+  pages.forEach((page, index) => {
+    const isLast = index === pages.length - 1;
+    if (!isLast && page.length < pageSize)
+      drift.push(`page ${index + 1} returned ${page.length} of ${pageSize} listings`);
+    for (const record of page) {
+      const listing = canonicalizeRemote(record);
+      if (seen.has(listing.id)) twice++;
+      else seen.set(listing.id, listing);
+    }
+  });
+  if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);
+  if (virtualCount !== undefined && seen.size !== virtualCount) {
+    drift.push(`VirtualCount said ${virtualCount}, the pages held ${seen.size} distinct listings`);
+  }
+  return { listings: [...seen.values()], virtualCount, drift };
+}

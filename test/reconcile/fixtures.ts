@@ -1,0 +1,72 @@
+import type { RemoteListing } from '../../src/api/canonicalize.ts';
+import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
+import { type Config, configSchema, type FeedConfig } from '../../src/config/schema.ts';
+import type { Listing } from '../../src/normalize/listing-schema.ts';
+import type { IngestResult } from '../../src/reconcile/index.ts';
+import { toListRecord } from '../../src/sandbox/index.ts';
+
+/** A valid listing numbered `n`; MLS numbers `MLS-0001`… */
+export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
+  const mls = `MLS-${String(n).padStart(4, '0')}`;
+  return {
+    SaleType: 'for_sale',
+    Status: 'Active',
+    CurrencySymbol: '$',
+    PropertyType: 'Single Family',
+    Bedrooms: 3,
+    Bathrooms: 2.5,
+    Url: `https://homes.example/listing/${mls}`,
+    MLSNumber: mls,
+    YearBuilt: 1990 + (n % 30),
+    DaysOnMarket: n % 60,
+    LotArea: 5000 + n,
+    BuildingArea: 1800 + n,
+    AreaUnit: 'Square Feet',
+    ParkingSpots: 2,
+    Address: `${n} Main St`,
+    City: 'Springfield',
+    State: 'IL',
+    ZIP: '62701',
+    Latitude: 39.78 + n / 10_000,
+    Longitude: -89.65 - n / 10_000,
+    SalePrice: 250_000 + n * 1000 + 0.33,
+    Images: [`https://img.example/${mls}/1.jpg`, `https://img.example/${mls}/2.jpg`],
+    Description: `A fine home, number ${n}.`,
+    ...overrides,
+  };
+}
+
+export function listings(from: number, to: number): Listing[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => listing(from + i));
+}
+
+/** What the list operation would return for a stored listing, canonicalized, with ID `id`. */
+export function remote(id: number, stored: Listing): RemoteListing {
+  const record = toListRecord({ ...stored, ID: id, SerialNumber: 'SN' });
+  return canonicalizeRemote({ ...record });
+}
+
+export function makeConfig(feeds: Partial<FeedConfig>[], api: Record<string, unknown> = {}): Config {
+  return configSchema.parse({
+    api: { baseUrl: 'http://127.0.0.1:1', concurrency: 4, pageSize: 50, timeoutMs: 2000, ...api },
+    feeds: feeds.map((f, i) => ({
+      id: `feed${i + 1}`,
+      chatbot: 'SN-1',
+      source: { format: 'csv', path: 'unused.csv' },
+      ...f,
+    })),
+  });
+}
+
+export function ingested(feedId: string, items: Listing[], extra: Partial<IngestResult> = {}): IngestResult {
+  return {
+    feedId,
+    notModified: false,
+    mode: 'full',
+    listings: items,
+    removals: [],
+    rejections: [],
+    statePatch: {},
+    ...extra,
+  };
+}

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { makePlan, type PlanPolicy, withTags } from '../../src/reconcile/index.ts';
+import { listing, listings, remote } from './fixtures.ts';
+
+const policy: PlanPolicy = {
+  feedId: 'acme',
+  chatbot: 'SN-1',
+  keyField: 'MLSNumber',
+  ownerKey: 'feed-sync:feed',
+  ownership: 'tagged',
+  adopt: true,
+  maxDeleteShare: 0.2,
+  mode: 'full',
+};
+const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+/** A listing as this feed would have stored it. */
+const ours = (id: number, n: number, feedId = 'acme') => remote(id, withTags(listing(n), feedId, tags));
+const summary = (p: ReturnType<typeof makePlan>) => ({
+  creates: p.creates.map((c) => c.key),
+  updates: p.updates.map((u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
+  deletes: p.deletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
+  held: p.heldDeletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
+  unchanged: p.unchanged.length,
+  foreign: p.foreign.map((f) => f.id),
+  skipped: p.skipped.map((s) => `${s.key} ${s.reason}`),
+});
+
+describe('makePlan', () => {
+  it('creates everything on an empty chatbot', () => {
+    const plan = makePlan(listings(1, 3), [], policy);
+    expect(summary(plan).creates).toEqual(['MLS-0001', 'MLS-0002', 'MLS-0003']);
+    expect(plan.creates[0]?.listing.ExtensionColumn?.map((e) => e.Key)).toEqual([
+      'feed-sync:feed',
+      'feed-sync:hash',
+    ]);
+  });
+
+  it('writes nothing when the remote equals the feed, whatever the list quirks', () => {
+    const plan = makePlan(
+      listings(1, 5),
+      [1, 2, 3, 4, 5].map((n) => ours(n, n)),
+      policy,
+    );
+    expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], unchanged: 5 });
+  });
+
+  it.each([
+    ['a price', { SalePrice: 999_999 }, ['SalePrice']],
+    ['the status', { Status: 'Sold' as const }, ['Status']],
+    [
+      'a field the list never returns (AreaUnit)',
+      { AreaUnit: 'Square Meters' as const },
+      ['ExtensionColumn[feed-sync:hash]'],
+    ],
+    ['Location, also never returned', { Location: 'Near the park' }, ['ExtensionColumn[feed-sync:hash]']],
+  ])('updates by remote ID when %s changes', (_, change, fields) => {
+    const plan = makePlan([listing(1, change)], [ours(7, 1)], policy);
+    expect(plan.updates).toHaveLength(1);
+    expect(plan.updates[0]?.id).toBe(7);
+    expect(plan.updates[0]?.changes.map((c) => c.field)).toEqual(expect.arrayContaining(fields));
+  });
+
+  it.each([
+    ['price within a cent of rounding', { SalePrice: 251_000.334 }],
+    ['whitespace around text', { City: '  Springfield ' }],
+    ['coordinates past six decimals', { Latitude: 39.7801 + 1e-8 }],
+  ])('ignores %s', (_, change) => {
+    const plan = makePlan([listing(1, change)], [remote(7, withTags(listing(1), 'acme', tags))], policy);
+    expect(plan.updates.map((u) => u.changes)).toEqual([]);
+  });
+
+  it('does not compare fields the feed leaves unset', () => {
+    // Someone wrote a description by hand; the feed has none, so it is not the feed's to clear.
+    const stored = {
+      ...withTags(listing(1, { Description: undefined }), 'acme', tags),
+      Description: 'by hand',
+    };
+    const plan = makePlan([listing(1, { Description: undefined })], [remote(7, stored)], policy);
+    expect(plan.updates).toEqual([]);
+  });
+
+  it('is not sensitive to the order of ExtensionColumn entries', () => {
+    const stored = withTags(listing(1, { ExtensionColumn: [{ Key: 'agent', value: 'Jo' }] }), 'acme', tags);
+    const reversed = { ...stored, ExtensionColumn: [...(stored.ExtensionColumn ?? [])].reverse() };
+    const plan = makePlan(
+      [listing(1, { ExtensionColumn: [{ Key: 'agent', value: 'Jo' }] })],
+      [remote(3, reversed)],
+      policy,
+    );
+    expect(plan.unchanged).toEqual(['MLS-0001']);
+  });
+
+  it('deletes what is gone from a full feed, and leaves foreign listings alone', () => {
+    const hand = remote(99, listing(50));
+    const plan = makePlan(
+      listings(1, 9),
+      [...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ours(n, n)), hand],
+      policy,
+    );
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0010#10 gone'], foreign: [99], unchanged: 9 });
+  });
+
+  it('adopts a hand-added listing whose key is in the feed, or skips it with adopt: false', () => {
+    const hand = remote(4, listing(1));
+    expect(summary(makePlan([listing(1)], [hand], policy)).updates).toEqual(['MLS-0001#4 adopt']);
+    expect(summary(makePlan([listing(1)], [hand], { ...policy, adopt: false }))).toMatchObject({
+      creates: [],
+      updates: [],
+      skipped: ['MLS-0001 adopt-disabled'],
+      foreign: [4],
+    });
+  });
+
+  it('never touches listings of another feed on the same chatbot', () => {
+    const theirs = [ours(1, 1, 'other'), ours(2, 2, 'other')];
+    const plan = makePlan([listing(2), listing(3)], theirs, policy);
+    expect(summary(plan)).toMatchObject({
+      creates: ['MLS-0003'],
+      updates: [],
+      deletes: [],
+      skipped: ['MLS-0002 owned-by-other-feed'],
+      foreign: [1, 2],
+    });
+  });
+
+  it('ownership: all owns untagged listings (and tags them), never another feed’s', () => {
+    const plan = makePlan([listing(1)], [remote(1, listing(1)), remote(2, listing(2)), ours(3, 3, 'other')], {
+      ...policy,
+      ownership: 'all',
+      maxDeleteShare: 1,
+    });
+    expect(summary(plan)).toMatchObject({
+      updates: ['MLS-0001#1 adopt'],
+      deletes: ['MLS-0002#2 gone'],
+      foreign: [3],
+    });
+  });
+
+  it('keeps one of several remote duplicates (an unchanged one) and deletes the rest', () => {
+    const stale = remote(3, withTags(listing(1, { SalePrice: 1 }), 'acme', tags));
+    const plan = makePlan([listing(1)], [stale, ours(5, 1), ours(8, 1)], policy);
+    expect(summary(plan)).toMatchObject({
+      updates: [],
+      unchanged: 1,
+      deletes: ['MLS-0001#3 duplicate', 'MLS-0001#8 duplicate'],
+    });
+  });
+
+  it('deletes removed-status listings, and in incremental mode nothing else', () => {
+    const remoteAll = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ours(n, n));
+    const plan = makePlan([listing(1)], remoteAll, {
+      ...policy,
+      mode: 'incremental',
+      removals: ['MLS-0002'],
+    });
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0002#2 removed'], unchanged: 1 });
+    expect(plan.guards.map((g) => g.guard)).toContain('incremental');
+  });
+
+  it('holds deletes above maxDeleteShare, unless overridden; creates and updates still go', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const feed = [listing(1, { SalePrice: 5 }), listing(2), listing(6)];
+    const plan = makePlan(feed, remoteAll, policy);
+    expect(summary(plan)).toMatchObject({
+      creates: ['MLS-0006'],
+      updates: ['MLS-0001#1'],
+      deletes: [],
+      held: ['MLS-0003#3 gone', 'MLS-0004#4 gone', 'MLS-0005#5 gone'],
+    });
+    expect(plan.guards.find((g) => g.guard === 'max-delete-share')?.tripped).toBe(true);
+    const forced = makePlan(feed, remoteAll, { ...policy, allowMassDelete: true });
+    expect(summary(forced).deletes).toHaveLength(3);
+    expect(forced.guards.find((g) => g.guard === 'max-delete-share')).toMatchObject({
+      tripped: false,
+      overridden: true,
+    });
+  });
+
+  it.each([
+    ['an empty feed', [], {}, 'empty-feed'],
+    ['a failed source', listings(1, 1), { sourceFailed: true }, 'source-failed'],
+  ])('deletes nothing after %s', (_, feed, extra, guard) => {
+    const plan = makePlan(
+      feed,
+      [1, 2, 3].map((n) => ours(n, n)),
+      { ...policy, ...extra, maxDeleteShare: 1 },
+    );
+    expect(plan.deletes).toEqual([]);
+    expect(plan.heldDeletes.length).toBeGreaterThan(0);
+    expect(plan.guards.find((g) => g.guard === guard)?.tripped).toBe(true);
+  });
+
+  it('matches by Url when the feed says so', () => {
+    const moved = listing(1, { MLSNumber: 'NEW-1' });
+    const plan = makePlan([moved], [ours(1, 1)], { ...policy, keyField: 'Url' });
+    expect(plan.updates[0]?.changes.map((c) => c.field)).toContain('MLSNumber');
+  });
+});
