@@ -30,7 +30,9 @@ function reason(issue: Issue): string {
   const hasInput = 'input' in issue && issue.input !== undefined;
   switch (issue.code) {
     case 'invalid_type':
-      return hasInput ? `expected ${issue.expected}, got ${typeName(issue.input)}` : 'required';
+      if (!hasInput) return 'required';
+      if (issue.expected === 'int') return `expected an integer, got ${JSON.stringify(issue.input)}`;
+      return `expected ${issue.expected}, got ${typeName(issue.input)}`;
     case 'invalid_value':
       if (!hasInput) return 'required';
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(issue.input)}`;
@@ -48,12 +50,11 @@ function reason(issue: Issue): string {
 }
 
 function bound(origin: string, operator: string, limit: number | bigint, words: string): string {
-  if (origin === 'string')
-    return Number(limit) === 1 && words === 'at least'
-      ? 'must not be empty'
-      : `must have ${words} ${limit} characters`;
-  if (origin === 'array' || origin === 'set') return `must have ${words} ${limit} items`;
-  return `must be ${operator} ${limit}`;
+  const unit =
+    origin === 'string' ? 'characters' : origin === 'array' || origin === 'set' ? 'items' : undefined;
+  if (unit === undefined) return `must be ${operator} ${limit}`;
+  if (Number(limit) === 1 && words === 'at least') return 'must not be empty';
+  return `must have ${words} ${limit} ${unit}`;
 }
 
 function typeName(value: unknown): string {
