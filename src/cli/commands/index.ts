@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { registerAsk } from './ask.ts';
 import { registerPushSettings } from './push-settings.ts';
+import { registerSandbox } from './sandbox.ts';
 import { registerValidate } from './validate.ts';
 
 /** Every command of the `feed-sync` binary. One file per command; add yours here. */
-export const COMMANDS: ((program: Command) => void)[] = [registerAsk, registerValidate, registerPushSettings];
+export const COMMANDS: ((program: Command) => void)[] = [
+  registerAsk,
+  registerValidate,
+  registerPushSettings,
+  registerSandbox,
+];
