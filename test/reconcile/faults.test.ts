@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { listing, listings } from './fixtures.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+const writes = (r: { apiCalls: Record<string, number> }) =>
+  r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** The chatbot holds exactly the feed: every key once, none missing. */
+function expectExactly(harness: Harness, keys: string[]) {
+  expect(harness.keys()).toEqual([...keys].sort());
+}
+
+describe('sync under faults', () => {
+  it.each([
+    ['10% HTTP 500', { error500Rate: 0.1 }],
+    ['10% ambiguous creates', { ambiguousCreateRate: 0.1 }],
+    ['10% malformed JSON', { malformedJsonRate: 0.1 }],
+    ['429 bursts with Retry-After', { rate429Rate: 0.15, retryAfterSeconds: 0 }],
+    ['hanging requests', { hangRate: 0.03, hangMs: 5000 }],
+  ])('%s: converges with no duplicate and no lost listing', async (_, faults) => {
+    h = await startHarness(
+      [{}],
+      { faults, seed: 7 },
+      { concurrency: 4, pageSize: 25, timeoutMs: 250, retries: 6 },
+    );
+    const feed = listings(1, 80);
+    const first = await h.sync(h.feed(), feed);
+    expect(Object.values(h.sandbox.stats().faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(first.failed).toEqual([]);
+    expect(first.outcome).toBe('ok');
+    expectExactly(
+      h,
+      feed.map((l) => l.MLSNumber),
+    );
+    const changed = [
+      ...listings(1, 75).map((l, i) => (i % 10 === 0 ? { ...l, SalePrice: 1 } : l)),
+      listing(81),
+    ];
+    const second = await h.sync(h.feed(), changed);
+    expect(second.outcome).toBe('ok');
+    expectExactly(
+      h,
+      changed.map((l) => l.MLSNumber),
+    );
+    h.sandbox.configure({
+      faults: { error500Rate: 0, rate429Rate: 0, hangRate: 0, malformedJsonRate: 0, ambiguousCreateRate: 0 },
+    });
+    expect(writes(await h.sync(h.feed(), changed))).toBe(0);
+  });
+
+  it('honours Retry-After on a 429 burst: the whole client waits, then converges', async () => {
+    h = await startHarness(
+      [{}],
+      { faults: { rate429Rate: 0.1, retryAfterSeconds: 1 }, seed: 11 },
+      { concurrency: 4 },
+    );
+    const report = await h.sync(h.feed(), listings(1, 20));
+    const throttled = h.sandbox.stats().faults.rate429;
+    expect(throttled).toBeGreaterThan(0);
+    expect(report.durationMs).toBeGreaterThanOrEqual(1000);
+    expect(report).toMatchObject({ outcome: 'ok', created: 20 });
+    expectExactly(
+      h,
+      listings(1, 20).map((l) => l.MLSNumber),
+    );
+  });
+
+  it('resolves ambiguous creates by looking them up, not by creating twice', async () => {
+    h = await startHarness([{}], { faults: { ambiguousCreateRate: 0.5 }, seed: 3 }, { concurrency: 4 });
+    const report = await h.sync(h.feed(), listings(1, 30));
+    expect(report.ambiguousResolved).toBeGreaterThan(0);
+    expect(report.created).toBe(30);
+    expectExactly(
+      h,
+      listings(1, 30).map((l) => l.MLSNumber),
+    );
+  });
+
+  it('never has more requests in flight than api.concurrency, whatever the mix', async () => {
+    h = await startHarness([{}], { latencyMs: 10 }, { concurrency: 3, pageSize: 10, deleteBatchSize: 5 });
+    await h.sync(h.feed(), listings(1, 60));
+    expect(h.sandbox.stats().peakInFlight).toBe(3);
+    h.sandbox.resetStats();
+    const mixed = [
+      ...listings(1, 40).map((l, i) => (i % 2 ? { ...l, SalePrice: 2 } : l)),
+      ...listings(61, 80),
+    ];
+    await h.sync(h.feed(), mixed, { allowMassDelete: true });
+    const stats = h.sandbox.stats();
+    expect(stats.peakInFlight).toBeLessThanOrEqual(3);
+    expect(stats.requests).toMatchObject({ create: 20, update: 20, delete: 4 });
+  });
+
+  it('cancelled mid-apply: stops issuing, reports what was not applied; the next run repairs', async () => {
+    h = await startHarness([{}], { latencyMs: 5 }, { concurrency: 2 });
+    const controller = new AbortController();
+    const report = await h.sync(
+      h.feed(),
+      listings(1, 60),
+      {},
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.phase === 'applying' && p.detail === '20/60') controller.abort();
+        },
+      },
+    );
+    expect(report.outcome).toBe('cancelled');
+    const missing = report.notApplied?.creates ?? [];
+    expect(missing.length).toBeGreaterThan(0);
+    expect(report.created + missing.length).toBe(60);
+    expect(h.keys()).toHaveLength(report.created);
+    expect((await h.state.getFeed('feed1')).lastReport).toMatchObject({ outcome: 'cancelled' });
+    const repair = await h.sync(h.feed(), listings(1, 60));
+    expect(repair).toMatchObject({ outcome: 'ok', created: missing.length, unchanged: report.created });
+    expectExactly(
+      h,
+      listings(1, 60).map((l) => l.MLSNumber),
+    );
+  });
+
+  it('turns a runaway page read into an error, never a partial snapshot', async () => {
+    h = await startHarness([{}], {}, { pageSize: 1 });
+    h.sandbox.seed('SN-1', listings(1, 3));
+    const { readSnapshot } = await import('../../src/reconcile/index.ts');
+    await expect(
+      readSnapshot(h.client, { serialNumber: 'SN-1', pageSize: 1, concurrency: 2, maxPages: 2 }),
+    ).rejects.toThrow(/hard limit of 2 pages/);
+  });
+});

@@ -1,0 +1,81 @@
+import { createClient, type PlatformClient } from '../../src/api/index.ts';
+import type { Config, FeedConfig } from '../../src/config/schema.ts';
+import { createLocalLimiter } from '../../src/http/limiter.ts';
+import { silentLogger } from '../../src/logger.ts';
+import type { Listing } from '../../src/normalize/listing-schema.ts';
+import {
+  type IngestResult,
+  type RunReport,
+  type SyncDeps,
+  type SyncOptions,
+  syncFeed,
+} from '../../src/reconcile/index.ts';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.ts';
+import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
+import { ingested, makeConfig } from './fixtures.ts';
+
+export interface Harness {
+  sandbox: Sandbox;
+  config: Config;
+  client: PlatformClient;
+  state: StateStore;
+  feed(id?: string): FeedConfig;
+  /** Sync `feed` as if its source had yielded `items` (or whatever `ingest` returns). */
+  sync(
+    feed: FeedConfig,
+    items: Listing[] | (() => Promise<IngestResult>),
+    options?: SyncOptions,
+    deps?: Partial<SyncDeps>,
+  ): Promise<RunReport>;
+  /** MLS numbers stored on the sandbox for the chatbot, sorted. */
+  keys(serial?: string): string[];
+  close(): Promise<void>;
+}
+
+/** A sandbox on a random port and a client wired like production (one limiter), with fast retries. */
+export async function startHarness(
+  feeds: Partial<FeedConfig>[] = [{}],
+  sandboxOptions: SandboxOptions = {},
+  api: Record<string, unknown> = {},
+): Promise<Harness> {
+  const sandbox = await startSandbox({ latencyMs: 1, ...sandboxOptions });
+  const config = makeConfig(feeds, { baseUrl: sandbox.url, ...api });
+  const limiter = createLocalLimiter({
+    concurrency: config.api.concurrency,
+    requestsPerSecond: config.api.requestsPerSecond,
+  });
+  const client = createClient({
+    baseUrl: sandbox.url,
+    timeoutMs: config.api.timeoutMs,
+    retries: config.api.retries,
+    limiter,
+    backoff: { baseMs: 5, maxMs: 50 },
+  });
+  const state = createMemoryStateStore();
+  return {
+    sandbox,
+    config,
+    client,
+    state,
+    feed: (id = 'feed1') => config.feeds.find((f) => f.id === id) as FeedConfig,
+    sync: (feed, items, options, deps) =>
+      syncFeed(
+        config,
+        feed,
+        {
+          client,
+          state,
+          logger: silentLogger,
+          ingest: typeof items === 'function' ? items : async () => ingested(feed.id, items),
+          ...deps,
+        },
+        options,
+      ),
+    keys: (serial = 'SN-1') =>
+      sandbox
+        .listings(serial)
+        .map((l) => l.MLSNumber)
+        .sort(),
+    close: () => sandbox.close(),
+  };
+}

@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { withTags } from '../../src/reconcile/index.ts';
+import { ingested, listing, listings } from './fixtures.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+const writes = (r: { apiCalls: Record<string, number> }) =>
+  r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('syncFeed against the sandbox', () => {
+  it('creates everything, then a second run writes nothing and reads only the pages it needs', async () => {
+    h = await startHarness([{}], {}, { pageSize: 50 });
+    const feed = h.feed();
+    const first = await h.sync(feed, listings(1, 120));
+    expect(first).toMatchObject({ outcome: 'ok', created: 120, updated: 0, deleted: 0, failed: [] });
+    expect(h.keys()).toEqual(listings(1, 120).map((l) => l.MLSNumber));
+    h.sandbox.resetStats();
+    const second = await h.sync(feed, listings(1, 120));
+    expect(second).toMatchObject({ outcome: 'ok', created: 0, updated: 0, deleted: 0, unchanged: 120 });
+    expect(second.apiCalls).toMatchObject({ list: 3, create: 0, update: 0, delete: 0 });
+    expect(h.sandbox.stats().requests).toMatchObject({ list: 3, create: 0, update: 0, delete: 0 });
+    expect((await h.state.getFeed('feed1')).lastReport).toEqual(second);
+  });
+
+  it('detects a silently capped page size and still reads exactly the pages needed', async () => {
+    h = await startHarness([{}], { maxPageSize: 20 }, { pageSize: 50 });
+    await h.sync(h.feed(), listings(1, 90));
+    h.sandbox.resetStats();
+    const again = await h.sync(h.feed(), listings(1, 90));
+    expect(again.snapshot).toEqual({ remoteCount: 90, pages: 5, pageSize: 20, requestedPageSize: 50 });
+    expect(h.sandbox.stats().requests.list).toBe(5);
+    expect(writes(again)).toBe(0);
+  });
+
+  it('applies a next-day feed: new prices, a sold listing, a dropped one, a new one', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 20));
+    const next = [...listings(1, 19), listing(21)].map((l) =>
+      l.MLSNumber === 'MLS-0003'
+        ? { ...l, SalePrice: 199_000 }
+        : l.MLSNumber === 'MLS-0004'
+          ? { ...l, Status: 'Sold' as const }
+          : l,
+    );
+    const report = await h.sync(h.feed(), next);
+    expect(report).toMatchObject({ outcome: 'ok', created: 1, updated: 2, deleted: 1, unchanged: 17 });
+    const stored = h.sandbox.listings('SN-1');
+    expect(stored.find((l) => l.MLSNumber === 'MLS-0003')?.SalePrice).toBe(199_000);
+    expect(stored.find((l) => l.MLSNumber === 'MLS-0004')?.Status).toBe('Sold');
+    expect(h.keys()).not.toContain('MLS-0020');
+    expect(writes(await h.sync(h.feed(), next))).toBe(0);
+  });
+
+  it('detects a change of a field the list never returns (AreaUnit)', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 3));
+    const next = [listing(1, { AreaUnit: 'Square Meters' }), listing(2), listing(3)];
+    expect(await h.sync(h.feed(), next)).toMatchObject({ updated: 1, unchanged: 2 });
+    expect(h.sandbox.listings('SN-1')[0]?.AreaUnit).toBe('Square Meters');
+  });
+
+  it('leaves hand-added listings untouched and counts them as foreign', async () => {
+    h = await startHarness();
+    h.sandbox.seed('SN-1', [listing(500), listing(501)]);
+    const before = h.sandbox.listings('SN-1');
+    const report = await h.sync(h.feed(), listings(1, 5));
+    expect(report).toMatchObject({ outcome: 'ok', created: 5, foreign: 2, deleted: 0 });
+    expect(h.sandbox.listings('SN-1').slice(0, 2)).toEqual(before);
+  });
+
+  it('adopts a hand-added listing whose key is in the feed instead of duplicating it', async () => {
+    h = await startHarness();
+    h.sandbox.seed('SN-1', [listing(1, { SalePrice: 1 })]);
+    const report = await h.sync(h.feed(), listings(1, 2));
+    expect(report).toMatchObject({ created: 1, updated: 1, adopted: 1, foreign: 0 });
+    expect(h.keys()).toEqual(['MLS-0001', 'MLS-0002']);
+    expect(writes(await h.sync(h.feed(), listings(1, 2)))).toBe(0);
+  });
+
+  it('keeps two feeds on one chatbot apart', async () => {
+    h = await startHarness([{ id: 'a' }, { id: 'b' }], {}, {});
+    await h.sync(h.feed('a'), listings(1, 10));
+    await h.sync(h.feed('b'), listings(101, 110));
+    expect(h.keys()).toHaveLength(20);
+    const a2 = await h.sync(h.feed('a'), listings(1, 9));
+    expect(a2).toMatchObject({ deleted: 1, foreign: 10, unchanged: 9 });
+    const b2 = await h.sync(h.feed('b'), listings(101, 110));
+    expect(b2).toMatchObject({ deleted: 0, foreign: 9, unchanged: 10 });
+    expect(writes(b2)).toBe(0);
+    // Feed b listing a key that feed a owns: reported and skipped, never duplicated or taken over.
+    const b3 = await h.sync(h.feed('b'), [...listings(101, 110), listing(1)]);
+    expect(b3.skipped).toEqual([
+      expect.objectContaining({ key: 'MLS-0001', reason: 'owned-by-other-feed', owner: 'a' }),
+    ]);
+    expect(h.keys().filter((k) => k === 'MLS-0001')).toHaveLength(1);
+  });
+
+  it('keeps one of several remote duplicates and deletes the extras by ID', async () => {
+    h = await startHarness();
+    const tagged = withTags(listing(1), 'feed1', tags);
+    h.sandbox.seed('SN-1', [tagged, tagged, tagged, withTags(listing(2), 'feed1', tags)]);
+    const report = await h.sync(h.feed(), listings(1, 2));
+    expect(report).toMatchObject({ outcome: 'ok', deleted: 2, duplicatesDeleted: 2, unchanged: 2 });
+    expect(h.sandbox.listings('SN-1').map((l) => l.ID)).toEqual([1, 4]);
+  });
+
+  describe('delete guards', () => {
+    it('an empty feed deletes nothing', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 10));
+      const report = await h.sync(h.feed(), []);
+      expect(report).toMatchObject({ outcome: 'guarded', deleted: 0, heldDeletes: 10 });
+      expect(h.keys()).toHaveLength(10);
+    });
+
+    it('a failed source deletes nothing and ends failed', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 10));
+      class FeedError extends Error {
+        override name = 'FeedError';
+      }
+      const report = await h.sync(h.feed(), async () => {
+        throw new FeedError('HTTP 503 from the feed');
+      });
+      expect(report).toMatchObject({ outcome: 'failed', deleted: 0, reason: 'feed: HTTP 503 from the feed' });
+      expect(report.apiCalls.list + writes(report)).toBe(0);
+      expect(h.keys()).toHaveLength(10);
+    });
+
+    it('over maxDeleteShare: creates and updates go, deletes wait for the override', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 10), {});
+      const next = [...listings(1, 5), listing(11)];
+      const guarded = await h.sync(h.feed(), next);
+      expect(guarded).toMatchObject({ outcome: 'guarded', created: 1, deleted: 0, heldDeletes: 5 });
+      expect(h.keys()).toHaveLength(11);
+      const forced = await h.sync(h.feed(), next, { allowMassDelete: true });
+      expect(forced).toMatchObject({ outcome: 'ok', deleted: 5 });
+      expect(h.keys()).toEqual(next.map((l) => l.MLSNumber));
+    });
+  });
+
+  it('saves validators only after a run that succeeded, and skips an unmodified feed without a call', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 10));
+    await h.sync(h.feed(), async () => ingested('feed1', [], { statePatch: { etag: '"v2"' } }));
+    expect((await h.state.getFeed('feed1')).etag).toBeUndefined();
+    await h.sync(h.feed(), async () => ingested('feed1', listings(1, 10), { statePatch: { etag: '"v3"' } }));
+    expect((await h.state.getFeed('feed1')).etag).toBe('"v3"');
+    const skipped = await h.sync(h.feed(), async () => ingested('feed1', [], { notModified: true }));
+    expect(skipped.outcome).toBe('skipped');
+    expect(skipped.apiCalls.list + writes(skipped)).toBe(0);
+  });
+
+  it('a dry run plans but writes nothing', async () => {
+    h = await startHarness();
+    const report = await h.sync(h.feed(), listings(1, 5), { dryRun: true });
+    expect(report).toMatchObject({ outcome: 'ok', dryRun: true, created: 5 });
+    expect(h.keys()).toEqual([]);
+    expect((await h.state.getFeed('feed1')).lastReport).toBeUndefined();
+  });
+});
