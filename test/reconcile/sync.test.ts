@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
 import { ingested, listing, listings } from './fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
-const writes = (r: { apiCalls: Record<string, number> }) =>
-  r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
+const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
