@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import { registerAsk } from './ask.ts';
 import { registerPushSettings } from './push-settings.ts';
 import { registerSandbox } from './sandbox.ts';
+import { registerUi } from './ui.ts';
 import { registerValidate } from './validate.ts';
+import { registerWorker } from './worker.ts';
 
 /** Every command of the `feed-sync` binary. One file per command; add yours here. */
 export const COMMANDS: ((program: Command) => void)[] = [
@@ -10,4 +12,6 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerValidate,
   registerPushSettings,
   registerSandbox,
+  registerWorker,
+  registerUi,
 ];

@@ -1,0 +1,26 @@
+import type { Queue } from 'bullmq';
+import type { PlatformClient } from '../src/api/index.ts';
+import type { Config } from '../src/config/schema.ts';
+import type { Logger } from '../src/logger.ts';
+import type { SyncFeed } from '../src/queue/sync-contract.ts';
+import type { RunReport } from '../src/reconcile/report-types.ts';
+import type { StateStore } from '../src/state/state-store.ts';
+
+/** What every processor gets from the worker. */
+export interface JobContext {
+  /** The running config; replaced on reload, so read it at the start of each job. */
+  getConfig(): Config;
+  client: PlatformClient;
+  state: StateStore;
+  logger: Logger;
+  queue: Queue;
+  sync: SyncFeed;
+  /** Aborted when the worker is shutting down and the grace period is over. */
+  shutdownSignal: AbortSignal;
+  /** True from the first SIGTERM/SIGINT on. */
+  isShuttingDown(): boolean;
+  /** Hold back the whole worker for `ms` (a 429 with Retry-After). */
+  rateLimit(ms: number): Promise<void>;
+  /** Called with every finished run report (metrics, alerts). Errors are logged, never thrown. */
+  onReport?: (report: RunReport) => Promise<void>;
+}

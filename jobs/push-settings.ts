@@ -1,0 +1,56 @@
+import type { Job } from 'bullmq';
+import { z } from 'zod';
+import { enqueueSettingsPush } from '../src/queue/enqueue.ts';
+import { type PushResult, pushSettings } from '../src/settings/push.ts';
+import type { JobContext } from './job-context.ts';
+import { mapJobError } from './map-error.ts';
+import { parsePayload } from './sync-feed.ts';
+
+export const pushSettingsPayloadSchema = z.strictObject({
+  serialNumber: z.string().min(1),
+  trigger: z.enum(['schedule', 'manual', 'config', 'repair']).default('manual'),
+  /** Push even when unchanged since the last push. */
+  force: z.boolean().optional(),
+});
+export type PushSettingsJobData = z.infer<typeof pushSettingsPayloadSchema>;
+
+export type PushSettingsResult =
+  | PushResult
+  | { serialNumber: string; forwardedTo: string | undefined }
+  | { serialNumber: string; outcome: 'skipped'; reason: string };
+
+/** `push-settings`: one chatbot's settings from config, pushed when changed since the last push or forced. */
+export function createPushSettingsProcessor(ctx: JobContext) {
+  return async function pushSettingsJob(
+    job: Job,
+    _token?: string,
+    signal?: AbortSignal,
+  ): Promise<PushSettingsResult> {
+    try {
+      const payload = parsePayload(pushSettingsPayloadSchema, job.data);
+      if (!job.deduplicationId) {
+        const forwardedTo = await enqueueSettingsPush(ctx.queue, payload);
+        await job.log(`forwarded to job ${forwardedTo ?? '(follow-up of the active push)'}`);
+        return { serialNumber: payload.serialNumber, forwardedTo };
+      }
+      const chatbot = ctx.getConfig().chatbots.find((c) => c.serialNumber === payload.serialNumber);
+      if (!chatbot)
+        return {
+          serialNumber: payload.serialNumber,
+          outcome: 'skipped',
+          reason: 'chatbot is not in the config',
+        };
+      const deps = {
+        client: ctx.client,
+        state: ctx.state,
+        logger: ctx.logger.child({ chatbot: chatbot.serialNumber, job: job.id }),
+        signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
+      };
+      const result = await pushSettings(chatbot, deps, { force: payload.force ?? false });
+      await job.log(`${result.outcome}${result.fields.length ? `: ${result.fields.join(', ')}` : ''}`);
+      return result;
+    } catch (error) {
+      throw await mapJobError(error, ctx.rateLimit);
+    }
+  };
+}

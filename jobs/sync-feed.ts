@@ -1,0 +1,134 @@
+import type { Job } from 'bullmq';
+import { z } from 'zod';
+import { enqueueFeedSync } from '../src/queue/enqueue.ts';
+import type { SyncProgress } from '../src/queue/sync-contract.ts';
+import type { RunReport } from '../src/reconcile/report-types.ts';
+import type { JobContext } from './job-context.ts';
+import { mapJobError, PayloadError } from './map-error.ts';
+
+export const syncFeedPayloadSchema = z.strictObject({
+  feedId: z.string().min(1),
+  trigger: z.enum(['schedule', 'manual', 'config', 'repair']).default('manual'),
+  /** Ignore the RESO watermark and conditional GET: read the whole feed. */
+  forceFull: z.boolean().optional(),
+  /** Plan only; the report says what a real run would do. */
+  dryRun: z.boolean().optional(),
+  /** Let this one run delete past the feed's `maxDeleteShare`. */
+  allowMassDelete: z.boolean().optional(),
+});
+export type SyncFeedJobData = z.infer<typeof syncFeedPayloadSchema>;
+
+/** A kick that was not deduplicated (a scheduler tick, the UI's add form) hands over to one that is. */
+export interface Forwarded {
+  forwardedTo: string | undefined;
+  feedId: string;
+}
+export type SyncFeedResult = RunReport | Forwarded | { feedId: string; outcome: 'skipped'; reason: string };
+
+/** Lines of rejections and failures written to the job log; the report has the rest. */
+const LOG_FIRST = 20;
+
+export function parsePayload<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  throw new PayloadError(
+    `invalid job data: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`,
+  );
+}
+
+/**
+ * `sync-feed`: one run of one feed (ingest → snapshot → plan → apply), the same run as
+ * `feed-sync sync`. The result is the run report; progress is the phase and percent.
+ */
+export function createSyncFeedProcessor(ctx: JobContext) {
+  return async function syncFeedJob(
+    job: Job,
+    _token?: string,
+    signal?: AbortSignal,
+  ): Promise<SyncFeedResult> {
+    try {
+      const payload = parsePayload(syncFeedPayloadSchema, job.data);
+      // Only deduplicated jobs run: that is what keeps one run per feed across every worker.
+      if (!job.deduplicationId) {
+        const forwardedTo = await enqueueFeedSync(ctx.queue, payload);
+        await job.log(
+          `forwarded to job ${forwardedTo ?? '(follow-up of the active run)'}: one run per feed at a time`,
+        );
+        return { forwardedTo, feedId: payload.feedId };
+      }
+      const config = ctx.getConfig();
+      const feed = config.feeds.find((f) => f.id === payload.feedId);
+      if (!feed || !feed.enabled) {
+        const reason = feed ? 'feed is disabled' : 'feed is not in the config';
+        await job.log(`skipped: ${reason}`);
+        return { feedId: payload.feedId, outcome: 'skipped', reason };
+      }
+      const logger = ctx.logger.child({ feed: feed.id, job: job.id });
+      const report = await ctx.sync(
+        config,
+        feed,
+        {
+          client: ctx.client,
+          state: ctx.state,
+          logger,
+          signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
+          onProgress: progressReporter(job),
+        },
+        {
+          dryRun: payload.dryRun ?? false,
+          allowMassDelete: payload.allowMassDelete ?? false,
+          forceFull: payload.forceFull ?? false,
+        },
+      );
+      await logReport(job, report);
+      if (!report.dryRun) await ctx.state.updateFeed(feed.id, { lastReport: report });
+      await ctx
+        .onReport?.(report)
+        .catch((error: unknown) => logger.warn({ err: error }, 'report hook failed'));
+      if (report.outcome === 'cancelled' && ctx.isShuttingDown()) {
+        // The next worker repairs what this run did not apply, without waiting for the schedule.
+        await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: 'repair' });
+        await job.log('cancelled by shutdown: a repair run is queued');
+      }
+      return report;
+    } catch (error) {
+      throw await mapJobError(error, ctx.rateLimit);
+    }
+  };
+}
+
+/** Progress updates in phase order, at most one in flight, only on a phase change or a 5-point step. */
+function progressReporter(job: Job): (progress: SyncProgress) => void {
+  let last: SyncProgress | undefined;
+  let chain: Promise<unknown> = Promise.resolve();
+  return (progress) => {
+    if (
+      last &&
+      last.phase === progress.phase &&
+      progress.percent - last.percent < 5 &&
+      progress.percent < 100
+    )
+      return;
+    last = progress;
+    const value = {
+      phase: progress.phase,
+      percent: Math.round(progress.percent),
+      ...(progress.detail ? { detail: progress.detail } : {}),
+    };
+    chain = chain.then(() => job.updateProgress(value)).catch(() => {});
+  };
+}
+
+async function logReport(job: Job, report: RunReport): Promise<void> {
+  for (const guard of report.guards) await job.log(`guard: ${JSON.stringify(guard)}`);
+  for (const rejection of report.rejections.slice(0, LOG_FIRST))
+    await job.log(`rejected: ${JSON.stringify(rejection)}`);
+  for (const failure of report.failed.slice(0, LOG_FIRST)) {
+    await job.log(`failed: ${failure.operation} ${failure.key}: ${failure.code} ${failure.message}`);
+  }
+  const { created, updated, deleted, unchanged, rejected } = report;
+  await job.log(
+    `${report.outcome}${report.reason ? ` (${report.reason})` : ''}: ${created} created, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged, ${rejected} rejected`,
+  );
+}

@@ -1,0 +1,58 @@
+import type { RunReport } from '../reconcile/report-types.ts';
+
+export type IncidentKind = 'failed' | 'guarded' | 'rejected';
+
+export interface Incident {
+  feedId: string;
+  kind: IncidentKind;
+  /** One line for people (Slack's `text`). */
+  text: string;
+}
+
+/** Share of the feed's records that validation rejected. */
+export function rejectedShareOf(report: RunReport): number {
+  const total = report.rejected + report.created + report.updated + report.unchanged + report.skipped.length;
+  return total === 0 ? 0 : report.rejected / total;
+}
+
+/** The incidents a report shows, and the kinds it shows to be over. Pure. */
+export function incidentsOf(
+  report: RunReport,
+  maxRejectedShare: number,
+): { open: Incident[]; resolved: IncidentKind[] } {
+  const open: Incident[] = [];
+  const feed = report.feedId;
+  if (report.outcome === 'failed') {
+    const first = report.failed[0];
+    const detail =
+      report.reason ??
+      (first ? `${first.operation} ${first.key}: ${first.code} ${first.message}` : 'see the report');
+    open.push({
+      feedId: feed,
+      kind: 'failed',
+      text: `feed-sync: run of feed ${feed} failed (${report.failed.length} failed writes): ${detail}`,
+    });
+  }
+  if (report.outcome === 'guarded' || report.heldDeletes > 0) {
+    open.push({
+      feedId: feed,
+      kind: 'guarded',
+      text: `feed-sync: delete guard tripped for feed ${feed}: ${report.heldDeletes} deletes held back${report.reason ? ` (${report.reason})` : ''}`,
+    });
+  }
+  const share = rejectedShareOf(report);
+  if (share > maxRejectedShare) {
+    open.push({
+      feedId: feed,
+      kind: 'rejected',
+      text: `feed-sync: feed ${feed} rejected ${report.rejected} records (${Math.round(share * 100)}%, over ${Math.round(maxRejectedShare * 100)}%)`,
+    });
+  }
+  const kinds = new Set(open.map((i) => i.kind));
+  // A cancelled or skipped run says nothing about whether the incident is over.
+  const conclusive = report.outcome !== 'cancelled' && report.outcome !== 'skipped' && !report.dryRun;
+  const resolved = conclusive
+    ? (['failed', 'guarded', 'rejected'] as const).filter((k) => !kinds.has(k))
+    : [];
+  return { open, resolved };
+}

@@ -1,0 +1,2 @@
+export { type Incident, type IncidentKind, incidentsOf, rejectedShareOf } from './incidents.ts';
+export { type Alerter, type AlerterOptions, createAlerter } from './webhook.ts';

@@ -1,0 +1,87 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.ts';
+import type { RunReport } from '../reconcile/report-types.ts';
+import { type Incident, incidentsOf } from './incidents.ts';
+
+export interface AlerterOptions {
+  webhookUrl: string;
+  /** Alert when more than this share of a feed's records were rejected. */
+  rejectedShare: number;
+  redis: Redis;
+  /** Queue prefix; open incidents live at `<prefix>:alerts:open`. */
+  prefix: string;
+  logger: Logger;
+  /** Per-post timeout, ms. Default 10 s. */
+  timeoutMs?: number;
+}
+
+export interface Alerter {
+  onReport(report: RunReport): Promise<void>;
+  /** A job that failed for good (no report: it threw). */
+  onJobFailed(info: { name: string; data: unknown; error: Error }): Promise<void>;
+}
+
+/**
+ * Posts a JSON summary (with a Slack-compatible `text`) to the webhook once per incident: the
+ * incident is recorded in Redis when it opens, so retries, later runs and other workers stay
+ * quiet until a run shows it is over.
+ */
+export function createAlerter(options: AlerterOptions): Alerter {
+  const key = `${options.prefix}:alerts:open`;
+
+  async function open(incident: Incident, details: Record<string, unknown>): Promise<void> {
+    const isNew = await options.redis.hsetnx(
+      key,
+      `${incident.feedId}:${incident.kind}`,
+      new Date().toISOString(),
+    );
+    if (isNew === 0) return;
+    const body = { text: incident.text, feedId: incident.feedId, kind: incident.kind, ...details };
+    try {
+      const response = await fetch(options.webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      options.logger.info({ feed: incident.feedId, kind: incident.kind }, 'alert sent');
+    } catch (error) {
+      // Not sent: forget the incident so the next occurrence tries again.
+      await options.redis.hdel(key, `${incident.feedId}:${incident.kind}`);
+      options.logger.warn(
+        { feed: incident.feedId, kind: incident.kind, err: (error as Error).message },
+        'alert webhook failed',
+      );
+    }
+  }
+
+  return {
+    async onReport(report) {
+      const { open: incidents, resolved } = incidentsOf(report, options.rejectedShare);
+      if (resolved.length > 0)
+        await options.redis.hdel(key, ...resolved.map((kind) => `${report.feedId}:${kind}`));
+      const summary = {
+        outcome: report.outcome,
+        reason: report.reason,
+        counts: {
+          created: report.created,
+          updated: report.updated,
+          deleted: report.deleted,
+          rejected: report.rejected,
+          failed: report.failed.length,
+        },
+        guards: report.guards,
+      };
+      for (const incident of incidents) await open(incident, summary);
+    },
+    async onJobFailed({ name, data, error }) {
+      const feedId = (data as { feedId?: unknown }).feedId;
+      if (name !== 'sync-feed' || typeof feedId !== 'string') return;
+      await open(
+        { feedId, kind: 'failed', text: `feed-sync: run of feed ${feedId} failed: ${error.message}` },
+        { outcome: 'failed', reason: error.message },
+      );
+    },
+  };
+}

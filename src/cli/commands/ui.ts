@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { readEnv } from '../../config/env.ts';
+import { DEFAULT_PREFIX } from '../../queue/names.ts';
+import { startStandaloneUi } from '../../ui/index.ts';
+import { cliLogger } from '../context.ts';
+
+/** `feed-sync ui`: the queue UI on its own (UI_HOST, UI_PORT default 3000, UI_USER/UI_PASSWORD). */
+export function registerUi(program: Command): void {
+  program
+    .command('ui')
+    .description('serve the queue UI (bull-board) with /healthz and /metrics')
+    .option('--port <port>', 'port (default UI_PORT or 3000)')
+    .action(async (options: { port?: string }) => {
+      const env = readEnv();
+      const logger = cliLogger();
+      const port = options.port ? Number(options.port) : env.UI_PORT;
+      const ui = await startStandaloneUi({
+        redisUrl: env.REDIS_URL,
+        prefix: DEFAULT_PREFIX,
+        env: { ...env, UI_PORT: port },
+        logger,
+      });
+      process.stderr.write(`queue UI on ${ui.url}\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGTERM', () => resolve());
+        process.once('SIGINT', () => resolve());
+      });
+      await ui.close();
+    });
+}

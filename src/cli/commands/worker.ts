@@ -1,0 +1,56 @@
+import type { Command } from 'commander';
+import { readEnv } from '../../config/env.ts';
+import { watchConfig } from '../../queue/config-watch.ts';
+import { startWorkerService } from '../../queue/worker-service.ts';
+import { syncFeed } from '../../reconcile/index.ts';
+import { createMetrics, startUi, type UiServer } from '../../ui/index.ts';
+import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption } from '../context.ts';
+
+/**
+ * `feed-sync worker`: runs every feed on its schedule and pushes chatbot settings, until SIGTERM or
+ * SIGINT. Serves the queue UI too when UI_PORT is set. Exits 0 after a clean shutdown.
+ */
+export function registerWorker(program: Command): void {
+  const command = program
+    .command('worker')
+    .description('run scheduled syncs and settings pushes (BullMQ on Redis)');
+  withConfigOption(command).action(async (options: GlobalOptions) => {
+    const env = readEnv();
+    const logger = cliLogger();
+    const config = await loadCliConfig(options);
+    const metrics = createMetrics();
+    const service = await startWorkerService({
+      config,
+      redisUrl: env.REDIS_URL,
+      logger,
+      sync: syncFeed,
+      metrics,
+    });
+    const stopWatching = watchConfig(options.config ?? 'feed-sync.yaml', config, {
+      onValid: async (next) => {
+        logger.info('config changed: applying');
+        await service
+          .applyConfig(next)
+          .catch((error: unknown) => logger.error({ err: (error as Error).message }, 'config apply failed'));
+      },
+      onInvalid: (error) =>
+        logger.error({ issues: error.issues }, 'config change refused: the running config stays'),
+    });
+    let ui: UiServer | undefined;
+    if (env.UI_PORT !== undefined) ui = await startUi({ service, env, logger, metrics });
+    logger.info({ feeds: config.feeds.length, ui: ui?.url }, 'worker started');
+
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals) => {
+        logger.info({ signal }, 'stopping: no new jobs, running ones finish');
+        resolve();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+    stopWatching();
+    await service.close();
+    await ui?.close();
+    logger.info('worker stopped');
+  });
+}

@@ -1,0 +1,57 @@
+import { type FSWatcher, watch } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { ConfigError, loadConfig } from '../config/load.ts';
+import type { Config } from '../config/schema.ts';
+
+export interface ConfigWatchHandlers {
+  /** A changed file that validates. */
+  onValid(config: Config): Promise<void> | void;
+  /** A changed file that does not: the running config stays. */
+  onInvalid(error: ConfigError): void;
+}
+
+/**
+ * Watch the config file and reload it when it changes. Watches the directory, not the file:
+ * editors and Kubernetes ConfigMaps replace the file (rename), which a file watch would lose.
+ * Changes within `debounceMs` are one reload.
+ */
+export function watchConfig(
+  file: string,
+  running: Config,
+  handlers: ConfigWatchHandlers,
+  options: { env?: NodeJS.ProcessEnv; debounceMs?: number } = {},
+): () => void {
+  const { env = process.env, debounceMs = 150 } = options;
+  const path = resolve(file);
+  const name = basename(path);
+  let timer: NodeJS.Timeout | undefined;
+  let last = JSON.stringify(running);
+  let chain: Promise<void> = Promise.resolve();
+
+  const reload = () => {
+    chain = chain.then(async () => {
+      let config: Config;
+      try {
+        config = await loadConfig(path, env);
+      } catch (error) {
+        if (error instanceof ConfigError) handlers.onInvalid(error);
+        return;
+      }
+      const text = JSON.stringify(config);
+      if (text === last) return;
+      last = text;
+      await handlers.onValid(config);
+    });
+  };
+
+  const watcher: FSWatcher = watch(dirname(path), (_event, changed) => {
+    // ConfigMaps swap a `..data` symlink rather than the file itself, so any change may be ours.
+    if (changed && changed !== name && !String(changed).startsWith('..')) return;
+    clearTimeout(timer);
+    timer = setTimeout(reload, debounceMs);
+  });
+  return () => {
+    clearTimeout(timer);
+    watcher.close();
+  };
+}

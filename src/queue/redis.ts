@@ -1,0 +1,52 @@
+import { Redis } from 'ioredis';
+
+/** Redis could not be reached: one line naming the URL (without its password) and the reason. */
+export class RedisUnavailableError extends Error {
+  readonly code = 'E_REDIS';
+  constructor(url: string, reason: string) {
+    super(`cannot reach Redis at ${redactUrl(url)}: ${reason}`);
+    this.name = 'RedisUnavailableError';
+  }
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return 'REDIS_URL (unparseable)';
+  }
+}
+
+/**
+ * A connection for the worker: `maxRetriesPerRequest: null` as BullMQ requires of worker
+ * connections (a blocking command must wait through a reconnect instead of failing).
+ */
+export function connectRedis(url: string, name = 'feed-sync'): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, connectionName: name, lazyConnect: false });
+}
+
+/**
+ * Try Redis once, before anything else, so an unreachable server is one clear error instead of
+ * a stack of reconnect attempts.
+ */
+export async function checkRedis(url: string, timeoutMs = 3000): Promise<void> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    enableOfflineQueue: false,
+  });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new RedisUnavailableError(url, code ?? (error as Error).message.split('\n')[0] ?? 'unknown error');
+  } finally {
+    probe.disconnect();
+  }
+}

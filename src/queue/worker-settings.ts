@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Config } from '../config/schema.ts';
+
+const keep = z.strictObject({
+  /** Keep at most this many jobs. */
+  count: z.number().int().min(0),
+  /** Keep jobs at most this many seconds. */
+  age: z.number().int().min(0),
+});
+
+/**
+ * The `worker:` section of the config: how jobs run, retry and are kept. Every field has a
+ * default, so the section is optional.
+ */
+export const workerSettingsSchema = z.strictObject({
+  /** Jobs one worker process runs at once (different feeds; one feed never runs twice). Default 2. */
+  concurrency: z.number().int().min(1).max(64).default(2),
+  /** Attempts of a job before it fails for good (5xx, timeouts, network). Default 5. */
+  attempts: z.number().int().min(1).max(50).default(5),
+  /** First retry delay in ms; doubles every attempt, with jitter. Default 10 s. */
+  backoffMs: z.number().int().min(0).default(10_000),
+  /** Completed jobs kept for the UI. Default 200 jobs, 7 days. */
+  removeOnComplete: keep.default({ count: 200, age: 7 * 24 * 3600 }),
+  /** Failed jobs kept for the UI. Default 1000 jobs, 30 days. */
+  removeOnFail: keep.default({ count: 1000, age: 30 * 24 * 3600 }),
+  /** On SIGTERM, how long a running sync may go on before it is told to stop issuing calls. Default 10 s. */
+  shutdownGraceMs: z.number().int().min(0).default(10_000),
+  /** How often stalled jobs (of a crashed worker) are looked for, ms. Default 30 s. */
+  stalledIntervalMs: z.number().int().min(1000).default(30_000),
+  /** Lock of an active job, renewed while it runs; a worker that dies loses it after this long. Default 30 s. */
+  lockDurationMs: z.number().int().min(1000).default(30_000),
+  alerts: z
+    .strictObject({
+      /** Where alerts are POSTed (JSON with a Slack-compatible `text`). */
+      webhookUrl: z.url(),
+      /** Alert when more than this share of a feed's records were rejected. Default 0.1. */
+      rejectedShare: z.number().min(0).max(1).default(0.1),
+    })
+    .optional(),
+});
+export type WorkerSettings = z.infer<typeof workerSettingsSchema>;
+
+/**
+ * The worker settings of a config. Reads `config.worker` when the config schema carries it
+ * (it is meant to: `worker: workerSettingsSchema.default({})`), defaults otherwise.
+ */
+export function workerSettingsOf(config: Config, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
+  const section = (config as Config & { worker?: unknown }).worker;
+  return { ...workerSettingsSchema.parse(section ?? {}), ...overrides };
+}

@@ -1,0 +1,75 @@
+import { Queue } from 'bullmq';
+import type { EnvSettings } from '../config/env.ts';
+import type { Logger } from '../logger.ts';
+import { QUEUE_NAME } from '../queue/names.ts';
+import { checkRedis, connectRedis } from '../queue/redis.ts';
+import type { WorkerService } from '../queue/worker-service.ts';
+import { createMetrics, type Metrics } from './metrics.ts';
+import { serveUi, type UiServer } from './server.ts';
+
+export { type Credentials, isLoopback } from './basic-auth.ts';
+export { createMetrics, type Metrics } from './metrics.ts';
+export { serveUi, UiExposureError, type UiOptions, type UiServer } from './server.ts';
+
+type UiEnv = Pick<EnvSettings, 'UI_HOST' | 'UI_PORT' | 'UI_USER' | 'UI_PASSWORD'>;
+
+function credentialsOf(env: UiEnv) {
+  return env.UI_USER && env.UI_PASSWORD ? { user: env.UI_USER, password: env.UI_PASSWORD } : undefined;
+}
+
+/** The UI inside the worker process: its queue, its health, its metrics. */
+export function startUi(options: {
+  service: WorkerService;
+  env: UiEnv;
+  logger: Logger;
+  metrics?: Metrics;
+}): Promise<UiServer> {
+  const metrics = options.metrics ?? createMetrics();
+  metrics.watchQueue(options.service.queue);
+  return serveUi({
+    queue: options.service.queue,
+    host: options.env.UI_HOST,
+    port: options.env.UI_PORT ?? 3000,
+    credentials: credentialsOf(options.env),
+    health: () => options.service.healthy(),
+    registry: metrics.registry,
+    logger: options.logger,
+  });
+}
+
+/** The UI on its own (`feed-sync ui`): the queue only, healthy when Redis answers. */
+export async function startStandaloneUi(options: {
+  redisUrl: string;
+  prefix: string;
+  env: UiEnv;
+  logger: Logger;
+}): Promise<UiServer> {
+  await checkRedis(options.redisUrl);
+  const redis = connectRedis(options.redisUrl, 'feed-sync-ui');
+  const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: options.prefix });
+  const metrics = createMetrics();
+  metrics.watchQueue(queue);
+  const server = await serveUi({
+    queue,
+    host: options.env.UI_HOST,
+    port: options.env.UI_PORT ?? 3000,
+    credentials: credentialsOf(options.env),
+    health: async () => {
+      const redisOk = await redis.ping().then(
+        () => true,
+        () => false,
+      );
+      return { ok: redisOk, redis: redisOk };
+    },
+    registry: metrics.registry,
+    logger: options.logger,
+  });
+  return {
+    url: server.url,
+    async close() {
+      await server.close();
+      await queue.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { ExpressAdapter } from '@bull-board/express';
+import type { Queue } from 'bullmq';
+import express from 'express';
+import type { Registry } from 'prom-client';
+import { z } from 'zod';
+import { pushSettingsPayloadSchema, syncFeedPayloadSchema } from '../../jobs/index.ts';
+import type { Logger } from '../logger.ts';
+import { basicAuth, type Credentials, isLoopback } from './basic-auth.ts';
+
+export interface UiOptions {
+  queue: Queue;
+  host: string;
+  port: number;
+  /** Both set: full UI behind basic auth. Unset: read-only, and loopback only. */
+  credentials?: Credentials | undefined;
+  /** `/healthz`: 200 when ok, 503 otherwise, with the details as JSON. */
+  health: () => Promise<{ ok: boolean } & Record<string, unknown>>;
+  /** `/metrics`, in Prometheus text format. */
+  registry: Registry;
+  logger: Logger;
+}
+
+export interface UiServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Refused before anything listens: a queue UI that can start syncs must not be open to a network. */
+export class UiExposureError extends Error {
+  readonly code = 'E_UI_EXPOSED';
+}
+
+/** The add-job form's payloads: `sync-feed` `{feedId}` or `push-settings` `{serialNumber}`. */
+const jobDataSchema = {
+  oneOf: [
+    z.toJSONSchema(syncFeedPayloadSchema, { io: 'input' }),
+    z.toJSONSchema(pushSettingsPayloadSchema, { io: 'input' }),
+  ],
+};
+
+/**
+ * bull-board on the queue at `/`, beside `/healthz` (open, for the container's health check) and
+ * `/metrics` (behind the same auth as the board).
+ */
+export async function serveUi(options: UiOptions): Promise<UiServer> {
+  const { credentials, host } = options;
+  if (!credentials && !isLoopback(host)) {
+    throw new UiExposureError(
+      `refusing to serve the queue UI on ${host} without UI_USER and UI_PASSWORD (loopback only without them)`,
+    );
+  }
+  const board = new ExpressAdapter();
+  board.setBasePath('/');
+  createBullBoard({
+    queues: [
+      new BullMQAdapter(options.queue, {
+        readOnlyMode: !credentials,
+        allowRetries: Boolean(credentials),
+        description: 'sync-feed {feedId}: one feed run · push-settings {serialNumber}: one chatbot',
+        jobDataSchema,
+      }),
+    ],
+    // @bull-board/express 9.10.1 pins its own @bull-board/api 9.10.1 beside our 9.10.2: same shape,
+    // separate declarations. Aligning the two versions in package.json removes this cast.
+    serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    options: { uiConfig: { boardTitle: 'feed-sync' } },
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', async (_req, res) => {
+    const health = await options
+      .health()
+      .catch((error: unknown) => ({ ok: false, error: (error as Error).message }));
+    res.status(health.ok ? 200 : 503).json(health);
+  });
+  if (credentials) app.use(basicAuth(credentials));
+  app.get('/metrics', async (_req, res) => {
+    res.set('content-type', options.registry.contentType).send(await options.registry.metrics());
+  });
+  app.use('/', board.getRouter());
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(options.port, host, (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  options.logger.info({ url, readOnly: !credentials }, 'queue UI listening');
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { parseConfig } from '../../src/config/load.ts';
+import type { Config } from '../../src/config/schema.ts';
+import type { RunReport } from '../../src/reconcile/report-types.ts';
+
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** A prefix of its own per test, Cluster-safe like the real one. */
+export function uniquePrefix(): string {
+  return `{feed-sync-test-${randomUUID().slice(0, 8)}}`;
+}
+
+/** Delete every key under the prefix. */
+export async function cleanupPrefix(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+interface FeedSpec {
+  id: string;
+  cron?: string;
+  timezone?: string;
+  enabled?: boolean;
+}
+
+/** A config with file feeds (never read by the fake sync) and optional chatbots. */
+export function testConfig(feeds: FeedSpec[], extra = ''): Config {
+  const lines = ['api: { baseUrl: "http://127.0.0.1:9", concurrency: 4 }', 'feeds:'];
+  for (const feed of feeds) {
+    lines.push(`  - id: ${feed.id}`, '    chatbot: BOT1', '    source: { format: csv, path: /dev/null }');
+    if (feed.enabled === false) lines.push('    enabled: false');
+    if (feed.cron) lines.push(`    schedule: { cron: "${feed.cron}", timezone: ${feed.timezone ?? 'UTC'} }`);
+  }
+  if (feeds.length === 0) lines[1] = 'feeds: []';
+  return parseConfig(`${lines.join('\n')}\n${extra}`);
+}
+
+/** A run report as the real sync would return it. */
+export function fakeReport(feedId: string, overrides: Partial<RunReport> = {}): RunReport {
+  const now = new Date().toISOString();
+  return {
+    feedId,
+    chatbot: 'BOT1',
+    startedAt: now,
+    finishedAt: now,
+    durationMs: 1,
+    outcome: 'ok',
+    dryRun: false,
+    created: 1,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    rejected: 0,
+    foreign: 0,
+    adopted: 0,
+    skipped: [],
+    duplicatesDeleted: 0,
+    heldDeletes: 0,
+    ambiguousResolved: 0,
+    failed: [],
+    guards: [],
+    apiCalls: { edit: 0, session: 0, ask: 0, create: 1, update: 0, list: 1, delete: 0 },
+    rejections: [],
+    drift: [],
+    ...overrides,
+  };
+}
+
+/** Poll until `check` returns a truthy value or time runs out. */
+export async function waitFor<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
