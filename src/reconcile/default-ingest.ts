@@ -1,14 +1,10 @@
-import type { Ingest, IngestResult } from './ingest-contract.ts';
+import type { Ingest } from './ingest-contract.ts';
 
-// Ingestion (src/sources) lands separately; until its module exists this resolves it at run time.
-// TODO: a static `import { ingestFeed } from '../sources/index.ts'` once it is in the tree.
-const SOURCES = '../sources/index.ts';
-
-/** The production ingest: `ingestFeed` of src/sources. */
+/**
+ * The production ingest: `ingestFeed` of src/sources, loaded on first use so that code syncing
+ * listings it already has (tests, the bench) does not load every feed format.
+ */
 export const defaultIngest: Ingest = async (feed, context) => {
-  const mod = (await import(SOURCES)) as {
-    ingestFeed?: (feed: unknown, deps: unknown) => Promise<IngestResult>;
-  };
-  if (!mod.ingestFeed) throw new Error('src/sources does not export ingestFeed');
-  return mod.ingestFeed(feed, context);
+  const { ingestFeed } = await import('../sources/index.ts');
+  return ingestFeed(feed, context);
 };

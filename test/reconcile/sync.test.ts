@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
+import { FeedError } from '../../src/sources/feed-error.ts';
 import { ingested, listing, listings } from './fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
@@ -121,13 +122,14 @@ describe('syncFeed against the sandbox', () => {
     it('a failed source deletes nothing and ends failed', async () => {
       h = await startHarness();
       await h.sync(h.feed(), listings(1, 10));
-      class FeedError extends Error {
-        override name = 'FeedError';
-      }
       const report = await h.sync(h.feed(), async () => {
-        throw new FeedError('HTTP 503 from the feed');
+        throw new FeedError('E_FEED_FETCH', 'feed1', 'HTTP 503 from the feed');
       });
-      expect(report).toMatchObject({ outcome: 'failed', deleted: 0, reason: 'feed: HTTP 503 from the feed' });
+      expect(report).toMatchObject({
+        outcome: 'failed',
+        deleted: 0,
+        reason: 'feed: feed feed1: HTTP 503 from the feed',
+      });
       expect(report.apiCalls.list + writes(report)).toBe(0);
       expect(h.keys()).toHaveLength(10);
     });
