@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { registerAsk } from './ask.ts';
+import { registerPlan } from './plan.ts';
 import { registerPushSettings } from './push-settings.ts';
 import { registerSandbox } from './sandbox.ts';
+import { registerSync } from './sync.ts';
 import { registerUi } from './ui.ts';
 import { registerValidate } from './validate.ts';
 import { registerWorker } from './worker.ts';
@@ -14,4 +16,6 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerSandbox,
   registerWorker,
   registerUi,
+  registerPlan,
+  registerSync,
 ];
