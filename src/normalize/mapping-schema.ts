@@ -1,5 +1,99 @@
 import { z } from 'zod';
+import { AREA_UNITS, LISTING_FIELDS, type ListingField } from './listing-schema.ts';
 
-// Placeholder owned by the ingestion work (issue 3): the declarative mapping language lives here.
-export const mappingSchema = z.looseObject({ preset: z.string().optional() });
+/** Presets shipped with the project (src/normalize/presets), written in this same mapping language. */
+export const PRESET_NAMES = ['reso', 'reaxml', 'kyero', 'listhub', 'zillow'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+/** Listing fields whose values go through an enum map (`maps.<Field>`). */
+export const MAPPED_ENUM_FIELDS = ['Status', 'SaleType', 'PropertyType', 'Tours', 'SpaceType'] as const;
+export type MappedEnumField = (typeof MAPPED_ENUM_FIELDS)[number];
+
+const listingField = z.enum(LISTING_FIELDS as [ListingField, ...ListingField[]]);
+/** A path into a record: `ListPrice`, `Location.City`, `price.@display`, `images.image.url`, `commons:City`. */
+const path = z.string().min(1);
+const paths = z.union([path, z.array(path).min(1)]);
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+/** Apply a rule only when the value at `path` is (or is not) one of the listed values (compared normalized). */
+export const conditionSchema = z.strictObject({
+  path,
+  in: z.array(z.string()).optional(),
+  notIn: z.array(z.string()).optional(),
+});
+
+/** How one listing field is produced. A bare string is a source path; `null` drops a preset's rule. */
+export const fieldRuleObjectSchema = z.strictObject({
+  /** Source path, or several: the first that is set wins (or all of them, with `join`). */
+  from: paths.optional(),
+  /** A constant value. */
+  const: scalar.optional(),
+  /** `https://acme.example/listing/{ListingId}`: placeholders are paths; an unset one leaves the field unset. */
+  template: z.string().optional(),
+  /** Join every set value of `from` with this separator (address parts). */
+  join: z.string().optional(),
+  /** Every condition must hold, else the rule gives nothing. */
+  when: z.union([conditionSchema, z.array(conditionSchema)]).optional(),
+  /** Inline enum map for this rule, merged over `maps.<Field>` and the defaults. Key `*` catches the rest. */
+  map: z.record(z.string(), z.string()).optional(),
+  /** Used when the rule produces no value. */
+  default: scalar.optional(),
+  /** Area unit of the value (`sqft`, `m2`, `acres`, `ha`, `square`), converted to the feed's `areaUnit`. */
+  unit: z.string().optional(),
+  /** Path of the unit, for feeds that send it per record. */
+  unitFrom: path.optional(),
+  /** Money per period (`month`, `week`, `year`, `quarter`) converted to per month. */
+  period: z.string().optional(),
+  periodFrom: path.optional(),
+  /** Bathrooms: counts added when the total (`from`) is unset. Half counts 0.5, three-quarter 0.75, quarter 0.25. */
+  full: path.optional(),
+  half: path.optional(),
+  threeQuarter: path.optional(),
+  quarter: path.optional(),
+  /** Images: split string values on this separator. */
+  split: z.string().optional(),
+  /** Images: the URL's path inside each item (`MediaURL`), and the order key (`Order`). */
+  url: path.optional(),
+  order: path.optional(),
+  /** Multiply numeric values (e.g. 0.01 for cents). */
+  scale: z.number().optional(),
+});
+const singleRule = z.union([path, fieldRuleObjectSchema]);
+/** A path, a rule, a list of alternatives (the first that gives a value wins), or `null` to drop a preset's rule. */
+export const fieldRuleSchema = z.union([singleRule, z.array(singleRule).min(1), z.null()]);
+export type SingleRule = z.infer<typeof singleRule>;
+export type FieldRuleObject = z.infer<typeof fieldRuleObjectSchema>;
+export type FieldRule = z.infer<typeof fieldRuleSchema>;
+export type Condition = z.infer<typeof conditionSchema>;
+
+export const extensionsSchema = z.strictObject({
+  /** `ExtensionColumn` Key → source path. */
+  fields: z.record(z.string(), path).optional(),
+  /** Also add every top-level source field that no rule reads. Default false. */
+  unmapped: z.boolean().optional(),
+  /** Fields never copied by `unmapped`; a trailing `*` matches a prefix (`NST_*`). */
+  exclude: z.array(z.string()).optional(),
+});
+
+/**
+ * The declarative mapping of one feed (`feeds[].mapping`). Every key is optional and merges over
+ * the preset (field by field, map by map), so `mapping: { preset: reso }` is a whole mapping.
+ */
+export const mappingSchema = z.strictObject({
+  preset: z.enum(PRESET_NAMES).optional(),
+  /** Listing field → rule. */
+  fields: z.partialRecord(listingField, fieldRuleSchema).optional(),
+  /** Enum maps (source value → listing value) for Status, SaleType, PropertyType, Tours, SpaceType. Keys are
+   * compared normalized (case, spaces, hyphens, underscores). A Status mapped to `remove` means "no longer listed". */
+  maps: z.partialRecord(z.enum(MAPPED_ENUM_FIELDS), z.record(z.string(), z.string())).optional(),
+  /** The unit BuildingArea and LotArea are converted to. Default `Square Feet`. */
+  areaUnit: z.enum(AREA_UNITS).optional(),
+  /** Numbers use a decimal comma (`84,5`). Default false. */
+  decimalComma: z.boolean().optional(),
+  /** Most images kept per listing. Default 50. */
+  maxImages: z.number().int().positive().optional(),
+  /** Values for required fields the feed does not carry (land has no YearBuilt). Used only when unset. */
+  defaults: z.partialRecord(listingField, scalar).optional(),
+  extensions: extensionsSchema.optional(),
+});
 export type MappingConfig = z.infer<typeof mappingSchema>;

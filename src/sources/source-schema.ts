@@ -1,11 +1,90 @@
 import { z } from 'zod';
 
-// Placeholder owned by the ingestion work (issue 3): the full transport and format options live here.
+/** Secrets come from `${ENV}` through the config loader's interpolation, never literally. */
+export const authSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('basic'), username: z.string(), password: z.string() }),
+  z.strictObject({ type: z.literal('bearer'), token: z.string().min(1) }),
+  /** A custom header, e.g. `X-Api-Key`. */
+  z.strictObject({ type: z.literal('header'), name: z.string().min(1), value: z.string() }),
+  /** OAuth2 client credentials (RESO): the token is fetched, cached until it expires, refreshed on 401. */
+  z.strictObject({
+    type: z.literal('oauth2'),
+    tokenUrl: z.url(),
+    clientId: z.string().min(1),
+    clientSecret: z.string().min(1),
+    scope: z.string().optional(),
+  }),
+]);
+export type AuthConfig = z.infer<typeof authSchema>;
+
+export const csvOptionsSchema = z.strictObject({
+  /** Field delimiter; default sniffed from the header line among `,` `;` TAB `|`. */
+  delimiter: z.string().min(1).max(4).optional(),
+  /** Noise lines before the header (titles, export dates). Default 0. */
+  skipRows: z.number().int().min(0).default(0),
+  /** Quote character. Default `"`. */
+  quote: z.string().length(1).default('"'),
+});
+
+export const xmlOptionsSchema = z.strictObject({
+  /** Dot path of the record elements from the root: `Listings.Listing`; `*` matches any element name. */
+  recordPath: z.string().min(1).optional(),
+  /** Largest record accepted, in bytes. Default 8 MiB. */
+  maxRecordBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
+});
+
+export const resoOptionsSchema = z.strictObject({
+  /** OData resource. Default `Property`. */
+  resource: z.string().min(1).default('Property'),
+  /** The feed's own `$filter` (e.g. `StandardStatus ne 'Incomplete'`), combined with the incremental one. */
+  filter: z.string().optional(),
+  select: z.array(z.string().min(1)).optional(),
+  /** Page size (`$top`). Default 200. */
+  top: z.number().int().min(1).max(10_000).default(200),
+  /** `incremental`: only records modified since the last run (minus `overlapMinutes`); absent ones are kept. */
+  mode: z.enum(['full', 'incremental']).default('full'),
+  /** Re-read records modified this long before the watermark, for clock skew and late commits. Default 15. */
+  overlapMinutes: z.number().min(0).default(15),
+  /** In incremental mode, a full run still happens this often to catch silent removals. Default 24. */
+  fullEveryHours: z.number().positive().default(24),
+  /** Requests per second ceiling (MLS vendors enforce e.g. 2/s). Default 2. */
+  requestsPerSecond: z.number().positive().default(2),
+  /** `expand`: `$expand=Media`; `fetch`: one Media query per page of records; `none`. Default expand. */
+  media: z.enum(['expand', 'fetch', 'none']).default('expand'),
+  /** Hard cap on pages followed in one run. Default 10,000. */
+  maxPages: z.number().int().positive().default(10_000),
+});
+
 export const sourceSchema = z
-  .looseObject({
+  .strictObject({
     format: z.enum(['csv', 'xml', 'reso']),
-    url: z.url().optional(),
+    /** HTTP(S) URL of the feed (for `reso`: the OData service root, e.g. `https://api.mls.example/odata`). */
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    /** Local file (relative to the config file); `.gz` accepted. For `reso`, a JSON file with a `value` array. */
     path: z.string().min(1).optional(),
+    /** Name used in messages (`Row 812 of acme.csv`); default the file name of `path`/`url`. */
+    name: z.string().min(1).optional(),
+    auth: authSchema.optional(),
+    /** Extra request headers. */
+    headers: z.record(z.string(), z.string()).optional(),
+    /** Per-attempt timeout: connect, first byte and idle socket, in milliseconds. Default 60 s. */
+    timeoutMs: z.number().int().positive().default(60_000),
+    /** Retries after the first attempt on 429, 5xx, timeouts and network errors. Default 3. */
+    retries: z.number().int().min(0).max(20).default(3),
+    /** Send If-None-Match / If-Modified-Since from the last successful run. Default true. */
+    conditional: z.boolean().default(true),
+    /** Text encoding; `auto` = UTF-8, or Windows-1252 when the bytes are not valid UTF-8. */
+    encoding: z.enum(['auto', 'utf-8', 'windows-1252', 'latin1']).default('auto'),
+    csv: csvOptionsSchema.optional(),
+    xml: xmlOptionsSchema.optional(),
+    reso: resoOptionsSchema.optional(),
   })
   .refine((s) => Boolean(s.url) !== Boolean(s.path), { message: 'give exactly one of url or path' });
 export type SourceConfig = z.infer<typeof sourceSchema>;
+export type CsvOptions = z.infer<typeof csvOptionsSchema>;
+export type XmlOptions = z.infer<typeof xmlOptionsSchema>;
+export type ResoOptions = z.infer<typeof resoOptionsSchema>;

@@ -1,0 +1,222 @@
+import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
+import { compileSource, ruleObject } from './compile-rule.ts';
+import { REMOVE } from './enum-maps.ts';
+import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
+import { type FieldProblem, problem } from './field-problem.ts';
+import type { AreaUnit, ListingField } from './listing-schema.ts';
+import type { FieldRuleObject } from './mapping-schema.ts';
+import { currencySymbol, perMonthFactor } from './money.ts';
+import { normalizeToken } from './normalize-token.ts';
+import { isUnsetText, parseNumber } from './parse-number.ts';
+
+/** What mapping one record produced, before validation. */
+export interface MappedRecord {
+  /** Candidate listing: only set fields. */
+  listing: Record<string, unknown>;
+  /** The feed's raw value behind each listing field, for rejection messages. */
+  raw: Record<string, unknown>;
+  problems: FieldProblem[];
+  /** The Status maps to "no longer listed". */
+  remove: boolean;
+}
+
+export interface FieldContext {
+  areaUnit: AreaUnit;
+  decimalComma: boolean;
+  maxImages: number;
+  /** Normalized enum map of this field (defaults, preset, feed, rule merged). */
+  enumMap?: Map<string, string>;
+  /** Values the listing schema accepts for this enum field. */
+  enumValues?: readonly string[];
+  /** `mapping.defaults[field]`. */
+  fallback?: string | number | boolean | undefined;
+}
+
+export type FieldWriter = (record: RawFields, out: MappedRecord) => void;
+export type FieldKind =
+  | 'string'
+  | 'url'
+  | 'number'
+  | 'area'
+  | 'money'
+  | 'bathrooms'
+  | 'enum'
+  | 'currency'
+  | 'images';
+
+/** Compile one field's rule into a writer. Returns the paths it reads too. */
+export function compileField(
+  field: ListingField,
+  kind: FieldKind,
+  rawRule: string | FieldRuleObject,
+  ctx: FieldContext,
+): { write: FieldWriter; paths: string[] } {
+  const rule = ruleObject(rawRule);
+  const source = compileSource(rule, kind === 'url');
+  const paths = [...source.paths];
+  const read = (record: RawFields): unknown => {
+    const value = source.read(record);
+    // "N/A" and friends are as good as absent, so the per-feed default applies to them too.
+    return isSet(value) && !(typeof value === 'string' && isUnsetText(value)) ? value : ctx.fallback;
+  };
+  const extra = (path: string | undefined) => {
+    if (path === undefined) return undefined;
+    paths.push(path);
+    const reader = compilePath(path);
+    return (record: RawFields) => firstScalar(reader, record);
+  };
+
+  if (kind === 'images') return { write: compileImages(field, rule, ctx, paths), paths };
+  if (kind === 'bathrooms') {
+    // The first `from` path is the total; the counts come next; further `from` paths (an integer total) last.
+    const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
+    const primary =
+      from[0] === undefined ? () => undefined : compileSource({ ...rule, from: from[0] }, false).read;
+    const rest =
+      from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false).read : () => undefined;
+    const parts = [
+      extra(rule.full),
+      extra(rule.half),
+      extra(rule.threeQuarter),
+      extra(rule.quarter),
+    ] as const;
+    const weights = [1, 0.5, 0.75, 0.25];
+    return {
+      paths,
+      write(record, out) {
+        const total = primary(record);
+        if (isSet(total)) return writeNumber(field, total, ctx, out, rule.scale);
+        let sum: number | undefined;
+        for (let i = 0; i < parts.length; i++) {
+          const value = parts[i]?.(record);
+          if (value === undefined) continue;
+          const parsed = parseNumber(value, ctx.decimalComma);
+          if (!parsed.ok)
+            return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+          if (parsed.value !== undefined) sum = (sum ?? 0) + parsed.value * weights[i]!;
+        }
+        if (sum !== undefined) {
+          out.listing[field] = sum;
+          return;
+        }
+        const fallback = isSet(rest(record)) ? rest(record) : ctx.fallback;
+        if (isSet(fallback)) writeNumber(field, fallback, ctx, out, rule.scale);
+      },
+    };
+  }
+  if (kind === 'area') {
+    const unitOf = extra(rule.unitFrom);
+    const target = listingUnit(ctx.areaUnit);
+    return {
+      paths,
+      write(record, out) {
+        const value = read(record);
+        if (!isSet(value)) return;
+        out.raw[field] = value;
+        const parsed = parseNumber(value, ctx.decimalComma);
+        if (!parsed.ok)
+          return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+        if (parsed.value === undefined) return;
+        const unitText = (unitOf?.(record) as string | undefined) ?? (parsed.suffix || rule.unit);
+        const unit = unitText ? normalizeAreaUnit(String(unitText)) : target;
+        if (!unit)
+          return void out.problems.push(
+            problem(field, value, 'unknown_unit', `has an unknown unit "${unitText}"`),
+          );
+        out.listing[field] = convertArea(parsed.value * (rule.scale ?? 1), unit, target);
+      },
+    };
+  }
+  if (kind === 'money' || kind === 'number') {
+    const periodOf = extra(rule.periodFrom);
+    return {
+      paths,
+      write(record, out) {
+        const value = read(record);
+        if (!isSet(value)) return;
+        const periodText = (periodOf?.(record) as string | undefined) ?? rule.period;
+        let factor = 1;
+        if (periodText !== undefined && isSet(periodText)) {
+          const found = perMonthFactor(String(periodText));
+          if (found === undefined) {
+            out.raw[field] = value;
+            return void out.problems.push(
+              problem(field, value, 'unknown_period', `has an unknown period "${periodText}"`),
+            );
+          }
+          factor = found;
+        }
+        writeNumber(field, value, ctx, out, (rule.scale ?? 1) * factor);
+      },
+    };
+  }
+  if (kind === 'enum') {
+    return {
+      paths,
+      write(record, out) {
+        const value = read(record);
+        if (!isSet(value)) return;
+        out.raw[field] = value;
+        const text = String(value).trim();
+        const mapped = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
+        if (field === 'Status' && mapped === REMOVE) out.remove = true;
+        else if (mapped !== undefined) out.listing[field] = mapped;
+        else if (!ctx.enumValues || ctx.enumValues.includes(text)) out.listing[field] = text;
+        else if (field === 'Status')
+          out.problems.push(problem(field, value, 'unknown_status', 'is not a known status'));
+        else out.listing[field] = text;
+      },
+    };
+  }
+  return {
+    paths,
+    write(record, out) {
+      const value = read(record);
+      if (!isSet(value)) return;
+      out.raw[field] = value;
+      const text = String(value).trim();
+      out.listing[field] = kind === 'currency' ? currencySymbol(text) : text;
+    },
+  };
+}
+
+function writeNumber(field: string, value: unknown, ctx: FieldContext, out: MappedRecord, scale = 1): void {
+  out.raw[field] = value;
+  const parsed = parseNumber(value, ctx.decimalComma);
+  if (!parsed.ok) return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+  if (parsed.value === undefined) return;
+  out.listing[field] = scale === 1 ? parsed.value : Math.round(parsed.value * scale * 100) / 100;
+}
+
+/** Images from repeated elements, delimited strings or RESO `Media` objects (ordered by `order`). */
+function compileImages(
+  field: string,
+  rule: FieldRuleObject,
+  ctx: FieldContext,
+  paths: string[],
+): FieldWriter {
+  const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
+  paths.push(...from);
+  const readers = from.map(compilePath);
+  const urlOf = rule.url ? compilePath(rule.url) : undefined;
+  const orderOf = rule.order ? compilePath(rule.order) : undefined;
+  return (record, out) => {
+    const items: { url: string; order: number; at: number }[] = [];
+    for (const reader of readers) {
+      for (const item of reader(record)) {
+        const url = urlOf ? firstScalar(urlOf, item as RawFields) : scalarOf(item);
+        if (!isSet(url)) continue;
+        const order = orderOf ? Number(firstScalar(orderOf, item as RawFields)) : Number.NaN;
+        const texts = rule.split !== undefined ? String(url).split(rule.split) : [String(url)];
+        for (const text of texts) {
+          if (text.trim())
+            items.push({ url: text.trim(), order: Number.isNaN(order) ? Infinity : order, at: items.length });
+        }
+      }
+    }
+    if (items.length === 0) return;
+    if (orderOf) items.sort((a, b) => a.order - b.order || a.at - b.at);
+    const urls = [...new Set(items.map((item) => item.url))].slice(0, ctx.maxImages);
+    out.listing[field] = urls;
+  };
+}

@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { compileMapping } from './compile-mapping.ts';
+import { inferCsvMapping } from './infer-csv-mapping.ts';
+import type { MappingConfig } from './mapping-schema.ts';
+import { validateListing } from './validate-listing.ts';
+
+const base: MappingConfig = {
+  fields: {
+    MLSNumber: 'id',
+    Url: { template: 'https://acme.example/l/{id}' },
+    Status: 'status',
+    SaleType: { const: 'for_sale' },
+    PropertyType: { const: 'House' },
+    CurrencySymbol: { const: 'USD' },
+    Bedrooms: 'beds',
+    Bathrooms: { from: 'baths', full: 'full', half: 'half', threeQuarter: 'tq' },
+    YearBuilt: 'year',
+    DaysOnMarket: { const: 1 },
+    ParkingSpots: { const: 0 },
+    BuildingArea: { from: 'area', unitFrom: 'unit' },
+    LotArea: { from: 'lot', unit: 'acres' },
+  },
+};
+const good = {
+  id: 'X1',
+  status: 'Active',
+  beds: '3',
+  baths: '2',
+  year: '1999',
+  area: '100',
+  unit: 'm2',
+  lot: '1',
+};
+const map = (record: Record<string, unknown>, mapping: MappingConfig = base) =>
+  compileMapping(mapping).map(record);
+
+describe('compileMapping', () => {
+  it('maps a complete record to a valid listing, converting areas to the feed unit', () => {
+    const result = validateListing(map(good));
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.listing).toMatchObject({
+      MLSNumber: 'X1',
+      Url: 'https://acme.example/l/X1',
+      CurrencySymbol: '$',
+      BuildingArea: 1076.39,
+      LotArea: 43_560,
+      AreaUnit: 'Square Feet',
+    });
+  });
+  it.each([
+    ['Active', 'Active'],
+    ['Active Under Contract', 'Active'],
+    ['ACTIVE-UNDER-CONTRACT', 'Active'],
+    ['ComingSoon', 'PreOnMarket'],
+    ['Coming Soon', 'PreOnMarket'],
+    ['Closed', 'Sold'],
+    ['sold', 'Sold'],
+  ])('Status %s → %s', (status, expected) => expect(map({ ...good, status }).listing.Status).toBe(expected));
+  it.each(['Withdrawn', 'Canceled', 'Cancelled', 'Expired', 'Delete', 'off market'])(
+    'Status %s removes',
+    (status) => {
+      expect(map({ ...good, status }).remove).toBe(true);
+    },
+  );
+  it('rejects an unknown status, and feed maps override the defaults', () => {
+    expect(map({ ...good, status: 'Bogus' }).problems[0]).toMatchObject({
+      field: 'Status',
+      reason: 'unknown_status',
+    });
+    const custom = { ...base, maps: { Status: { Bogus: 'Sold', Active: 'remove' } } };
+    expect(map({ ...good, status: 'bogus' }, custom).listing.Status).toBe('Sold');
+    expect(map(good, custom).remove).toBe(true);
+  });
+  it.each([
+    [{ baths: '2.5' }, 2.5],
+    [{ baths: '', full: '2', half: '1' }, 2.5],
+    [{ baths: undefined, full: '1', half: '2', tq: '1' }, 2.75],
+  ])('bathrooms %j → %d', (parts, expected) =>
+    expect(map({ ...good, ...parts }).listing.Bathrooms).toBe(expected),
+  );
+  it('reports a number that is not one, naming field and value', () => {
+    expect(validateListing(map({ ...good, beds: 'three' }))).toMatchObject({
+      ok: false,
+      problems: [
+        {
+          field: 'Bedrooms',
+          value: 'three',
+          reason: 'not_a_number',
+          message: 'Bedrooms "three" is not a number',
+        },
+      ],
+    });
+  });
+  it.each([
+    [{ year: '20015' }, 'YearBuilt', 'out_of_range'],
+    [{ id: undefined }, 'MLSNumber', 'missing'],
+    [{ beds: '-1' }, 'Bedrooms', 'out_of_range'],
+    [{ unit: 'furlongs' }, 'BuildingArea', 'unknown_unit'],
+    [{ year: '1999.5' }, 'YearBuilt', 'not_an_integer'],
+  ])('rejects %j as %s %s', (change, field, reason) => {
+    const result = validateListing(map({ ...good, ...change }));
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems.find((p) => p.field === field)).toMatchObject({ field, reason });
+  });
+  it('uses per-feed defaults only when the feed gives nothing', () => {
+    const mapping = { ...base, defaults: { YearBuilt: 1900 } };
+    expect(map({ ...good, year: 'N/A' }, mapping).listing.YearBuilt).toBe(1900);
+    expect(map(good, mapping).listing.YearBuilt).toBe(1999);
+  });
+  it('applies conditions, alternatives, periods and enum maps with a catch-all', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        SaleType: { from: 'freq', map: { sale: 'for_sale', '*': 'for_rent' } },
+        SalePrice: { from: 'price', when: { path: 'freq', in: ['sale'] } },
+        RentPrice: { from: 'price', periodFrom: 'freq', when: { path: 'freq', notIn: ['sale'] } },
+        LotArea: [
+          { from: 'lotSqft', unit: 'sqft' },
+          { from: 'lotAcres', unit: 'acres' },
+        ],
+      },
+    };
+    expect(map({ freq: 'sale', price: '100', lotAcres: '2' }, mapping).listing).toMatchObject({
+      SaleType: 'for_sale',
+      SalePrice: 100,
+      LotArea: 87_120,
+    });
+    const rent = map({ freq: 'week', price: '300', lotSqft: '500', lotAcres: '2' }, mapping).listing;
+    expect(rent).toMatchObject({ SaleType: 'for_rent', RentPrice: 1300, LotArea: 500 });
+    expect(rent.SalePrice).toBeUndefined();
+  });
+  it('collects images from delimited strings and ordered media, capped', () => {
+    const split = map(
+      { photos: 'a.jpg| b.jpg |a.jpg' },
+      { fields: { Images: { from: 'photos', split: '|' } } },
+    );
+    expect(split.listing.Images).toEqual(['a.jpg', 'b.jpg']);
+    const media = [
+      { MediaURL: 'c.jpg', Order: 3 },
+      { MediaURL: 'a.jpg', Order: 1 },
+      { MediaURL: 'b.jpg', Order: 2 },
+    ];
+    const ordered = map(
+      { Media: media },
+      { maxImages: 2, fields: { Images: { from: 'Media', url: 'MediaURL', order: 'Order' } } },
+    );
+    expect(ordered.listing.Images).toEqual(['a.jpg', 'b.jpg']);
+  });
+  it('adds ExtensionColumn entries from named and unmapped fields, excluding local ones', () => {
+    const mapping: MappingConfig = {
+      fields: { MLSNumber: 'id' },
+      extensions: { fields: { Agent: 'agent.name' }, unmapped: true, exclude: ['NST_*'] },
+    };
+    const out = map(
+      { id: '1', agent: { name: 'Pat' }, Features: 'Pool', NST_Local: 'x', Empty: '' },
+      mapping,
+    );
+    expect(out.listing.ExtensionColumn).toEqual([
+      { Key: 'Agent', value: 'Pat' },
+      { Key: 'Features', value: 'Pool' },
+    ]);
+  });
+  it('drops 0,0 coordinates', () => {
+    const out = map({ lat: '0', lng: '0' }, { fields: { Latitude: 'lat', Longitude: 'lng' } });
+    expect(out.listing.Latitude).toBeUndefined();
+  });
+  it('decimal comma when configured', () => {
+    expect(
+      map({ a: '84,5' }, { decimalComma: true, areaUnit: 'Square Meters', fields: { BuildingArea: 'a' } })
+        .listing.BuildingArea,
+    ).toBe(84.5);
+  });
+});
+
+describe('inferCsvMapping', () => {
+  it('maps header synonyms to listing fields', () => {
+    const mapping = inferCsvMapping([
+      'MLS #',
+      'Beds',
+      'List Price',
+      '# Bathrooms',
+      'Sq. Ft.',
+      'Photos',
+      'Agent',
+      'Lot Acres',
+    ]);
+    expect(mapping.fields).toMatchObject({
+      MLSNumber: 'MLS #',
+      Bedrooms: 'Beds',
+      SalePrice: 'List Price',
+      Bathrooms: '# Bathrooms',
+      BuildingArea: 'Sq. Ft.',
+      Images: { from: 'Photos', split: '|' },
+      LotArea: { from: 'Lot Acres', unit: 'acres' },
+    });
+    expect(mapping.extensions).toEqual({ unmapped: true });
+  });
+  it.each(['MLS#', 'List Number', 'mls number'])('%s → MLSNumber', (header) => {
+    expect(inferCsvMapping([header]).fields?.MLSNumber).toBe(header);
+  });
+});

@@ -1,0 +1,197 @@
+import {
+  compileField,
+  type FieldContext,
+  type FieldKind,
+  type FieldWriter,
+  type MappedRecord,
+} from './compile-field.ts';
+import { DEFAULT_MAPS } from './enum-maps.ts';
+import { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
+import { type ListingField, SALE_TYPES, SPACE_TYPES, STATUSES, TOURS } from './listing-schema.ts';
+import {
+  MAPPED_ENUM_FIELDS,
+  type MappedEnumField,
+  type MappingConfig,
+  type SingleRule,
+} from './mapping-schema.ts';
+import { normalizeMap } from './normalize-token.ts';
+import { resolveMapping } from './resolve-mapping.ts';
+
+export type { MappedRecord } from './compile-field.ts';
+
+const KINDS: Readonly<Record<ListingField, FieldKind>> = {
+  SaleType: 'enum',
+  Status: 'enum',
+  PropertyType: 'enum',
+  Tours: 'enum',
+  SpaceType: 'enum',
+  CurrencySymbol: 'currency',
+  Url: 'url',
+  Images: 'images',
+  Bathrooms: 'bathrooms',
+  Bedrooms: 'number',
+  YearBuilt: 'number',
+  DaysOnMarket: 'number',
+  ParkingSpots: 'number',
+  Latitude: 'number',
+  Longitude: 'number',
+  LotArea: 'area',
+  BuildingArea: 'area',
+  SalePrice: 'money',
+  UnitAreaPrice: 'money',
+  HOAMonth: 'money',
+  EstimatePrice: 'money',
+  RentPrice: 'money',
+  DepositFee: 'money',
+  MLSNumber: 'string',
+  Description: 'string',
+  Location: 'string',
+  Address: 'string',
+  City: 'string',
+  State: 'string',
+  ZIP: 'string',
+  AreaUnit: 'string',
+  ExtensionColumn: 'string',
+};
+
+const ENUM_VALUES: Readonly<Record<MappedEnumField, readonly string[] | undefined>> = {
+  Status: STATUSES,
+  SaleType: SALE_TYPES,
+  Tours: TOURS,
+  SpaceType: SPACE_TYPES,
+  PropertyType: undefined,
+};
+
+/** Fields the mapping itself decides rather than the feed. */
+const COMPUTED = new Set<string>(['AreaUnit', 'ExtensionColumn']);
+/** Never copied into ExtensionColumn: parser bookkeeping and OData annotations. */
+const ALWAYS_EXCLUDED = ['$tag', '@odata.*', '#text'];
+
+export interface CompiledMapping {
+  /** The resolved mapping (preset merged), as data for `validate` to print. */
+  mapping: MappingConfig;
+  map(record: RawFields): MappedRecord;
+}
+
+/** Compile a feed's mapping once; `map` then runs per record with no further parsing of the config. */
+export function compileMapping(config: MappingConfig): CompiledMapping {
+  const mapping = resolveMapping(config);
+  const areaUnit = mapping.areaUnit ?? 'Square Feet';
+  const writers: FieldWriter[] = [];
+  const used = new Set<string>();
+  for (const [field, rule] of Object.entries(mapping.fields ?? {}) as [ListingField, unknown][]) {
+    if (rule === null || rule === undefined || COMPUTED.has(field)) continue;
+    const enumField = (MAPPED_ENUM_FIELDS as readonly string[]).includes(field)
+      ? (field as MappedEnumField)
+      : undefined;
+    const alternatives = (Array.isArray(rule) ? rule : [rule]) as SingleRule[];
+    const ctx: FieldContext = {
+      areaUnit,
+      decimalComma: mapping.decimalComma ?? false,
+      maxImages: mapping.maxImages ?? 50,
+    };
+    if (enumField) {
+      ctx.enumMap = normalizeMap(DEFAULT_MAPS[enumField], mapping.maps?.[enumField]);
+      ctx.enumValues = ENUM_VALUES[enumField];
+    }
+    const compiled = alternatives.map((alternative, i) => {
+      // The per-feed default applies once every alternative has given nothing.
+      const last = i === alternatives.length - 1;
+      const fieldCtx = last ? { ...ctx, fallback: mapping.defaults?.[field] } : ctx;
+      const enumMap =
+        enumField && typeof alternative === 'object' && alternative.map
+          ? normalizeMap(DEFAULT_MAPS[enumField], mapping.maps?.[enumField], alternative.map)
+          : ctx.enumMap;
+      return compileField(field, KINDS[field], alternative, { ...fieldCtx, ...(enumMap ? { enumMap } : {}) });
+    });
+    for (const c of compiled) for (const path of c.paths) used.add(path.split('.')[0]!);
+    if (compiled.length === 1) {
+      writers.push(compiled[0]!.write);
+      continue;
+    }
+    writers.push((record, out) => {
+      const problems = out.problems.length;
+      for (const c of compiled) {
+        c.write(record, out);
+        if (out.listing[field] !== undefined || out.remove || out.problems.length > problems) return;
+      }
+    });
+  }
+  const defaultsOnly = Object.entries(mapping.defaults ?? {}).filter(
+    ([field]) => !mapping.fields?.[field as ListingField],
+  );
+  for (const [field, value] of defaultsOnly) {
+    writers.push(
+      compileField(
+        field as ListingField,
+        KINDS[field as ListingField],
+        { const: value },
+        {
+          areaUnit,
+          decimalComma: false,
+          maxImages: 50,
+        },
+      ).write,
+    );
+  }
+  const extensions = compileExtensions(mapping, used);
+  return {
+    mapping,
+    map(record) {
+      const out: MappedRecord = { listing: { AreaUnit: areaUnit }, raw: {}, problems: [], remove: false };
+      for (const write of writers) write(record, out);
+      // Many MLS exports send 0,0 for "no coordinates": that is not a point in the Gulf of Guinea.
+      if (out.listing.Latitude === 0 && out.listing.Longitude === 0) {
+        delete out.listing.Latitude;
+        delete out.listing.Longitude;
+      }
+      const entries = extensions(record);
+      if (entries.length > 0) out.listing.ExtensionColumn = entries;
+      return out;
+    },
+  };
+}
+
+function compileExtensions(
+  mapping: MappingConfig,
+  used: Set<string>,
+): (record: RawFields) => { Key: string; value: string }[] {
+  const named = Object.entries(mapping.extensions?.fields ?? {}).map(
+    ([key, path]) => [key, compilePath(path)] as const,
+  );
+  for (const [, path] of Object.entries(mapping.extensions?.fields ?? {})) used.add(path.split('.')[0]!);
+  const unmapped = mapping.extensions?.unmapped ?? false;
+  const excluded = [...ALWAYS_EXCLUDED, ...(mapping.extensions?.exclude ?? [])];
+  const isExcluded = (key: string) =>
+    excluded.some((pattern) =>
+      pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern,
+    );
+  return (record) => {
+    const entries: { Key: string; value: string }[] = [];
+    for (const [key, reader] of named) {
+      const values = reader(record).map(extensionValue).filter(isSet);
+      if (values.length > 0) entries.push({ Key: key, value: values.map(stringify).join(', ') });
+    }
+    if (unmapped) {
+      for (const [key, value] of Object.entries(record)) {
+        if (used.has(key) || isExcluded(key) || !isSet(value)) continue;
+        entries.push({ Key: key, value: stringify(value) });
+      }
+    }
+    return entries;
+  };
+}
+
+function stringify(value: unknown): string {
+  return typeof value === 'string'
+    ? value.trim()
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+}
+
+/** An element's text, or the whole object (as JSON later) when it has only children. */
+function extensionValue(value: unknown): unknown {
+  const scalar = scalarOf(value);
+  return scalar === undefined && value !== null && typeof value === 'object' ? value : scalar;
+}

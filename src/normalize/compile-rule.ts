@@ -1,0 +1,94 @@
+import { compilePath, firstScalar, isSet, type PathReader, type RawFields, scalarOf } from './field-path.ts';
+import type { Condition, FieldRuleObject } from './mapping-schema.ts';
+import { normalizeToken } from './normalize-token.ts';
+import { compileTemplate } from './template.ts';
+
+/** Produces the raw value of a rule from a record, before any typing: a scalar or undefined. */
+export type ValueSource = (record: RawFields) => unknown;
+
+export interface CompiledSource {
+  read: ValueSource;
+  /** Every path the rule reads, so `extensions.unmapped` can leave them out. */
+  paths: string[];
+}
+
+/** `from` / `const` / `template` / `join` / `when` / `default` of a rule, compiled once per feed. */
+export function compileSource(rule: FieldRuleObject, encodeTemplate: boolean): CompiledSource {
+  const paths: string[] = [];
+  let read: ValueSource = () => undefined;
+  if (rule.const !== undefined) {
+    const value = rule.const;
+    read = () => value;
+  } else if (rule.template !== undefined) {
+    const template = compileTemplate(rule.template, encodeTemplate);
+    paths.push(...template.paths);
+    read = template.render;
+  } else if (rule.from !== undefined) {
+    const from = typeof rule.from === 'string' ? [rule.from] : rule.from;
+    paths.push(...from);
+    const readers = from.map(compilePath);
+    read = rule.join === undefined ? firstOf(readers) : joinOf(readers, rule.join);
+  }
+  if (rule.default !== undefined) {
+    const fallback = rule.default;
+    const inner = read;
+    read = (record) => {
+      const value = inner(record);
+      return isSet(value) ? value : fallback;
+    };
+  }
+  if (rule.when) {
+    const conditions = Array.isArray(rule.when) ? rule.when : [rule.when];
+    const tests = conditions.map(compileCondition);
+    const test = (record: RawFields) => tests.every((t) => t(record));
+    paths.push(...conditions.map((c) => c.path));
+    const inner = read;
+    read = (record) => (test(record) ? inner(record) : undefined);
+  }
+  return { read, paths };
+}
+
+function firstOf(readers: PathReader[]): ValueSource {
+  if (readers.length === 1) {
+    const reader = readers[0]!;
+    return (record) => firstScalar(reader, record);
+  }
+  return (record) => {
+    for (const reader of readers) {
+      const value = firstScalar(reader, record);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  };
+}
+
+function joinOf(readers: PathReader[], separator: string): ValueSource {
+  return (record) => {
+    const parts: string[] = [];
+    for (const reader of readers) {
+      for (const value of reader(record)) {
+        const scalar = scalarOf(value);
+        if (isSet(scalar)) parts.push(String(scalar).trim());
+      }
+    }
+    return parts.length > 0 ? parts.join(separator) : undefined;
+  };
+}
+
+export function compileCondition(condition: Condition): (record: RawFields) => boolean {
+  const reader = compilePath(condition.path);
+  const inSet = condition.in ? new Set(condition.in.map(normalizeToken)) : undefined;
+  const notIn = condition.notIn ? new Set(condition.notIn.map(normalizeToken)) : undefined;
+  return (record) => {
+    const value = firstScalar(reader, record);
+    const token = value === undefined ? '' : normalizeToken(String(value));
+    if (inSet && !inSet.has(token)) return false;
+    if (notIn?.has(token)) return false;
+    return true;
+  };
+}
+
+/** A rule as an object: a bare path becomes `{ from: path }`. */
+export function ruleObject(rule: string | FieldRuleObject): FieldRuleObject {
+  return typeof rule === 'string' ? { from: rule } : rule;
+}

@@ -1,0 +1,11 @@
+export { type CompiledMapping, compileMapping, type MappedRecord } from './compile-mapping.ts';
+export { REMOVE } from './enum-maps.ts';
+export type { RawFields } from './field-path.ts';
+export type { FieldProblem } from './field-problem.ts';
+export { inferCsvMapping } from './infer-csv-mapping.ts';
+export { type MappingConfig, mappingSchema, PRESET_NAMES, type PresetName } from './mapping-schema.ts';
+export { parseNumber } from './parse-number.ts';
+export { parseTimestamp } from './parse-timestamp.ts';
+export { PRESET_RECORD_PATHS, PRESETS } from './presets/index.ts';
+export { mergeMappings, resolveMapping } from './resolve-mapping.ts';
+export { type Validation, validateListing } from './validate-listing.ts';

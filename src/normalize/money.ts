@@ -1,0 +1,69 @@
+import { normalizeToken } from './normalize-token.ts';
+
+const symbols = new Map<string, string>();
+
+/**
+ * `EUR` → `€`, `USD` → `$`, `GBP` → `£` (the narrow symbol a local reader expects). Anything that is not a
+ * three-letter ISO code is taken as the symbol itself.
+ */
+export function currencySymbol(value: string): string {
+  const code = value.trim();
+  if (!/^[A-Za-z]{3}$/.test(code)) return code;
+  const upper = code.toUpperCase();
+  let symbol = symbols.get(upper);
+  if (symbol === undefined) {
+    try {
+      const parts = new Intl.NumberFormat('en', {
+        style: 'currency',
+        currency: upper,
+        currencyDisplay: 'narrowSymbol',
+      });
+      symbol = parts.formatToParts(0).find((part) => part.type === 'currency')?.value ?? upper;
+    } catch {
+      symbol = upper;
+    }
+    symbols.set(upper, symbol);
+  }
+  return symbol;
+}
+
+/** Periods per month. */
+const PER_MONTH: Readonly<Record<string, number>> = {
+  month: 1,
+  monthly: 1,
+  mo: 1,
+  pcm: 1,
+  permonth: 1,
+  m: 1,
+  week: 52 / 12,
+  weekly: 52 / 12,
+  wk: 52 / 12,
+  pw: 52 / 12,
+  perweek: 52 / 12,
+  w: 52 / 12,
+  day: 365 / 12,
+  daily: 365 / 12,
+  night: 365 / 12,
+  year: 1 / 12,
+  yearly: 1 / 12,
+  annual: 1 / 12,
+  annually: 1 / 12,
+  peryear: 1 / 12,
+  pa: 1 / 12,
+  y: 1 / 12,
+  quarter: 1 / 3,
+  quarterly: 1 / 3,
+  semiannual: 1 / 6,
+  semiannually: 1 / 6,
+  biannual: 1 / 6,
+  halfyear: 1 / 6,
+  biweekly: 26 / 12,
+  fortnight: 26 / 12,
+  fortnightly: 26 / 12,
+  bimonthly: 1 / 2,
+};
+
+/** Factor turning an amount per `period` into an amount per month, or undefined when unknown. */
+export function perMonthFactor(period: string): number | undefined {
+  return PER_MONTH[normalizeToken(period)];
+}

@@ -1,0 +1,70 @@
+import type { MappingConfig } from '../mapping-schema.ts';
+
+const LEASES = ['ResidentialLease', 'CommercialLease'];
+const notLease = { path: 'PropertyType', notIn: LEASES };
+const lease = { path: 'PropertyType', in: LEASES };
+
+/**
+ * RESO Data Dictionary `Property`. Local fields (`NST_…`) are simply never read. RESO has no
+ * standard listing URL: `ListingURL` is what most vendors send; otherwise give `fields.Url` a template.
+ */
+export const reso: MappingConfig = {
+  areaUnit: 'Square Feet',
+  fields: {
+    MLSNumber: { from: ['ListingId', 'ListingKey'] },
+    Url: { from: ['ListingURL'] },
+    Status: { from: ['StandardStatus', 'MlsStatus'] },
+    SaleType: {
+      from: 'PropertyType',
+      map: { ResidentialLease: 'for_rent', CommercialLease: 'for_rent', '*': 'for_sale' },
+    },
+    PropertyType: { from: ['PropertySubType', 'PropertyType'] },
+    CurrencySymbol: { const: '$' },
+    Bedrooms: { from: ['BedroomsTotal'] },
+    Bathrooms: {
+      from: ['BathroomsTotalDecimal', 'BathroomsTotalInteger'],
+      full: 'BathroomsFull',
+      half: 'BathroomsHalf',
+      threeQuarter: 'BathroomsThreeQuarter',
+      quarter: 'BathroomsOneQuarter',
+    },
+    YearBuilt: 'YearBuilt',
+    DaysOnMarket: { from: ['DaysOnMarket', 'CumulativeDaysOnMarket'] },
+    ParkingSpots: { from: ['ParkingTotal', 'GarageSpaces'] },
+    BuildingArea: { from: 'LivingArea', unitFrom: 'LivingAreaUnits', unit: 'sqft' },
+    LotArea: [
+      { from: 'LotSizeSquareFeet', unit: 'sqft' },
+      { from: 'LotSizeAcres', unit: 'acres' },
+      { from: 'LotSizeArea', unitFrom: 'LotSizeUnits', unit: 'sqft' },
+    ],
+    SalePrice: [
+      { from: 'ClosePrice', when: [{ path: 'StandardStatus', in: ['Closed'] }, notLease] },
+      { from: 'ListPrice', when: notLease },
+    ],
+    RentPrice: { from: ['LeaseAmount', 'ListPrice'], periodFrom: 'LeaseAmountFrequency', when: lease },
+    HOAMonth: { from: 'AssociationFee', periodFrom: 'AssociationFeeFrequency' },
+    Address: [
+      { from: 'UnparsedAddress' },
+      {
+        from: [
+          'StreetNumber',
+          'StreetDirPrefix',
+          'StreetName',
+          'StreetSuffix',
+          'StreetDirSuffix',
+          'UnitNumber',
+        ],
+        join: ' ',
+      },
+    ],
+    City: 'City',
+    State: 'StateOrProvince',
+    ZIP: 'PostalCode',
+    Location: { from: ['SubdivisionName', 'MLSAreaMajor'] },
+    Latitude: 'Latitude',
+    Longitude: 'Longitude',
+    Description: 'PublicRemarks',
+    Tours: { const: '3D', when: { path: 'VirtualTourURLUnbranded', notIn: [''] } },
+    Images: { from: 'Media', url: 'MediaURL', order: 'Order' },
+  },
+};

@@ -1,0 +1,30 @@
+import type { MappingConfig } from './mapping-schema.ts';
+import { PRESETS } from './presets/index.ts';
+
+/**
+ * The mapping in effect: the preset (if any) with the feed's own mapping merged over it, field by
+ * field and map by map. A feed field set to `null` drops the preset's rule.
+ */
+export function resolveMapping(config: MappingConfig): MappingConfig {
+  const base: MappingConfig = config.preset ? PRESETS[config.preset] : {};
+  return mergeMappings(base, config);
+}
+
+export function mergeMappings(base: MappingConfig, over: MappingConfig): MappingConfig {
+  const maps: NonNullable<MappingConfig['maps']> = { ...base.maps };
+  for (const [field, map] of Object.entries(over.maps ?? {}) as [
+    keyof typeof maps,
+    Record<string, string>,
+  ][]) {
+    maps[field] = { ...maps[field], ...map };
+  }
+  const merged: MappingConfig = {
+    ...base,
+    ...over,
+    fields: { ...base.fields, ...over.fields },
+    maps,
+    defaults: { ...base.defaults, ...over.defaults },
+  };
+  if (base.extensions || over.extensions) merged.extensions = { ...base.extensions, ...over.extensions };
+  return merged;
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { convertArea, normalizeAreaUnit } from './area-units.ts';
+import { compilePath } from './field-path.ts';
+import { currencySymbol, perMonthFactor } from './money.ts';
+import { normalizeToken } from './normalize-token.ts';
+import { parseNumber } from './parse-number.ts';
+import { parseTimestamp } from './parse-timestamp.ts';
+import { compileTemplate } from './template.ts';
+
+describe('parseNumber', () => {
+  it.each([
+    ['$1,250,000', false, 1_250_000],
+    ['1,250,000.00', false, 1_250_000],
+    ['6,534 sqft', false, 6534],
+    ['84,5', true, 84.5],
+    ['1.250.000,75', true, 1_250_000.75],
+    ['1.250.000', false, 1_250_000],
+    ['€ 250 000', false, 250_000],
+    ['EUR 99', false, 99],
+    ['2.5', false, 2.5],
+    ['-3', false, -3],
+    [42, false, 42],
+  ] as const)('%s → %d', (raw, decimalComma, expected) => {
+    expect(parseNumber(raw, decimalComma)).toMatchObject({ ok: true, value: expected });
+  });
+  it.each(['', '  ', 'N/A', 'n/a', '-', 'null', 'NULL', 'none'])('%j is unset', (raw) => {
+    expect(parseNumber(raw)).toEqual({ ok: true, value: undefined, suffix: '' });
+  });
+  it.each(['three', '3-4', 'approx 300', '12abc34', 'TBD soon'])('%j is not a number', (raw) => {
+    expect(parseNumber(raw).ok).toBe(false);
+  });
+  it('returns a unit suffix', () => {
+    expect(parseNumber('6,534 sqft')).toEqual({ ok: true, value: 6534, suffix: 'sqft' });
+    expect(parseNumber('120 m²')).toEqual({ ok: true, value: 120, suffix: 'm²' });
+  });
+});
+
+describe('area units', () => {
+  it.each([
+    ['sq ft', 'sqft'],
+    ['Square Feet', 'sqft'],
+    ['SquareFeet', 'sqft'],
+    ['m²', 'sqm'],
+    ['squareMeter', 'sqm'],
+    ['Square Metres', 'sqm'],
+    ['Acres', 'acre'],
+    ['ha', 'ha'],
+    ['hectare', 'ha'],
+    ['square', 'square'],
+    ['furlong', undefined],
+  ])('%s → %s', (unit, expected) => expect(normalizeAreaUnit(unit)).toBe(expected));
+  it.each([
+    [1, 'acre', 'sqft', 43_560],
+    [1, 'ha', 'sqm', 10_000],
+    [100, 'sqm', 'sqft', 1076.39],
+    [1000, 'sqft', 'sqm', 92.9],
+    [20, 'square', 'sqm', 185.81],
+    [5, 'sqm', 'sqm', 5],
+  ])('%d %s → %s', (value, from, to, expected) => expect(convertArea(value, from, to)).toBe(expected));
+});
+
+describe('money', () => {
+  it.each([
+    ['EUR', '€'],
+    ['usd', '$'],
+    ['GBP', '£'],
+    ['AUD', '$'],
+    ['$', '$'],
+    ['R$', 'R$'],
+  ])('%s → %s', (code, symbol) => expect(currencySymbol(code)).toBe(symbol));
+  it('per-month factors', () => {
+    expect(perMonthFactor('Monthly')).toBe(1);
+    expect(perMonthFactor('week')).toBeCloseTo(4.333, 3);
+    expect(perMonthFactor('Annually')).toBeCloseTo(1 / 12);
+    expect(perMonthFactor('Semi-Annually')).toBeCloseTo(1 / 6);
+    expect(perMonthFactor('fortnightly')).toBeCloseTo(26 / 12);
+    expect(perMonthFactor('sometimes')).toBeUndefined();
+  });
+});
+
+describe('tokens, paths, templates, timestamps', () => {
+  it('normalizes status spellings alike', () => {
+    const forms = [
+      'Active Under Contract',
+      'ActiveUnderContract',
+      'active-under-contract',
+      'ACTIVE_UNDER_CONTRACT',
+    ];
+    expect(new Set(forms.map(normalizeToken)).size).toBe(1);
+  });
+  it('reads nested paths, attributes, arrays and prefixed names', () => {
+    const record = {
+      'Sq. Ft.': '1200',
+      price: { '#text': '500000', '@display': 'no' },
+      images: { image: [{ url: 'a.jpg' }, { url: 'b.jpg' }] },
+      Address: { City: 'Springfield' },
+    };
+    expect(compilePath('Sq. Ft.')(record)).toEqual(['1200']);
+    expect(compilePath('price.@display')(record)).toEqual(['no']);
+    expect(compilePath('images.image.url')(record)).toEqual(['a.jpg', 'b.jpg']);
+    expect(compilePath('Address.commons:City')(record)).toEqual(['Springfield']);
+    expect(compilePath('nothing.here')(record)).toEqual([]);
+  });
+  it('renders templates, unset when a placeholder is missing, encoding for URLs', () => {
+    const template = compileTemplate('https://acme.example/listing/{ListingId}', true);
+    expect(template.render({ ListingId: 'A 1/2' })).toBe('https://acme.example/listing/A%201%2F2');
+    expect(template.render({})).toBeUndefined();
+  });
+  it.each([
+    ['2024-03-05T14:30:00Z', Date.UTC(2024, 2, 5, 14, 30)],
+    ['2024-03-05T14:30:00.000Z', Date.UTC(2024, 2, 5, 14, 30)],
+    ['2024-03-05T14:30:00+00:00', Date.UTC(2024, 2, 5, 14, 30)],
+    ['2024-03-05T16:30:00+02:00', Date.UTC(2024, 2, 5, 14, 30)],
+    ['2024-03-05T14:30:00', Date.UTC(2024, 2, 5, 14, 30)],
+    ['2024-03-05-14:30', Date.UTC(2024, 2, 5, 14, 30)],
+    ['2024-03-05-14:30:09', Date.UTC(2024, 2, 5, 14, 30, 9)],
+  ])('parses %s', (text, ms) => expect(parseTimestamp(text)).toBe(ms));
+  it('orders timestamps as instants, not strings', () => {
+    // As strings, "…00.5Z" < "…00Z"; as instants it is later.
+    expect(parseTimestamp('2024-01-01T00:00:00.5Z')! > parseTimestamp('2024-01-01T00:00:00Z')!).toBe(true);
+  });
+});

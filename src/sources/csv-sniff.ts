@@ -1,0 +1,47 @@
+const CANDIDATES = [',', ';', '\t', '|'] as const;
+
+/** The delimiter occurring most often outside quotes in the header line; `,` when none occurs. */
+export function sniffDelimiter(headerLine: string, quote = '"'): string {
+  const counts = new Map<string, number>();
+  let quoted = false;
+  for (const char of headerLine) {
+    if (char === quote) quoted = !quoted;
+    else if (!quoted && (CANDIDATES as readonly string[]).includes(char))
+      counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  let best = ',';
+  let bestCount = 0;
+  for (const candidate of CANDIDATES) {
+    const count = counts.get(candidate) ?? 0;
+    if (count > bestCount) {
+      best = candidate;
+      bestCount = count;
+    }
+  }
+  return best;
+}
+
+/**
+ * Column names from the header record: trimmed; trailing empty columns dropped; an empty name in the
+ * middle becomes `Column 7`; a repeated name becomes `Name (2)` so no value silently overwrites another.
+ */
+export function headerNames(header: readonly string[]): string[] {
+  const names = header.map((name) => name.trim());
+  while (names.length > 0 && names[names.length - 1] === '') names.pop();
+  const seen = new Map<string, number>();
+  return names.map((name, i) => {
+    const base = name || `Column ${i + 1}`;
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return count === 1 ? base : `${base} (${count})`;
+  });
+}
+
+/** Newlines inside a record's fields: a quoted field can span lines, and rows are numbered by their first line. */
+export function countNewlines(fields: readonly string[]): number {
+  let count = 0;
+  for (const field of fields) {
+    for (let i = field.indexOf('\n'); i >= 0; i = field.indexOf('\n', i + 1)) count++;
+  }
+  return count;
+}

@@ -1,0 +1,103 @@
+import got, { type Request } from 'got';
+import { withRetries } from '../http/retry.ts';
+import type { Logger } from '../logger.ts';
+import type { FeedState } from '../state/state-store.ts';
+import { FeedError, safeUrl } from './feed-error.ts';
+import { authHeaders } from './http-auth.ts';
+import { describeHttpError, HttpStatusError, isRetryableHttpError, retryAfterOf } from './http-errors.ts';
+import type { SourceConfig } from './source-schema.ts';
+
+export type HttpOpen =
+  | { notModified: true; validators: Partial<FeedState> }
+  | { notModified: false; validators: Partial<FeedState>; body: AsyncIterable<Uint8Array> };
+
+export interface HttpOpenOptions {
+  feedId: string;
+  source: SourceConfig;
+  /** Validators of the last successful run; omit to fetch unconditionally. */
+  state?: FeedState;
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+/**
+ * GET a feed as a byte stream through got: gzip/deflate, redirects, per-phase timeouts, the one retry
+ * policy, static auth, and conditional GET. Resolves once the status is known, so a 4xx/5xx fails
+ * (after retries) before any record is read.
+ */
+export async function openHttp(options: HttpOpenOptions): Promise<HttpOpen> {
+  const { source, feedId, signal } = options;
+  const url = source.url!;
+  const headers: Record<string, string> = { ...source.headers, ...authHeaders(source.auth) };
+  if (source.conditional && options.state?.etag) headers['if-none-match'] = options.state.etag;
+  if (source.conditional && options.state?.lastModified)
+    headers['if-modified-since'] = options.state.lastModified;
+  try {
+    return await withRetries(() => attempt(url, headers, source.timeoutMs, signal), {
+      retries: source.retries,
+      isRetryable: isRetryableHttpError,
+      retryAfterMs: retryAfterOf,
+      ...(signal ? { signal } : {}),
+      onRetry: (error, n, delayMs) =>
+        options.logger?.warn(
+          { feedId, attempt: n, delayMs, reason: describeHttpError(error) },
+          'feed fetch retry',
+        ),
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)}: ${describeHttpError(error)}`, {
+      cause: error,
+      retryable: isRetryableHttpError(error),
+    });
+  }
+}
+
+async function attempt(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<HttpOpen> {
+  const stream: Request = got.stream(url, {
+    headers,
+    decompress: true,
+    followRedirect: true,
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: {
+      lookup: timeoutMs,
+      connect: timeoutMs,
+      secureConnect: timeoutMs,
+      response: timeoutMs,
+      socket: timeoutMs,
+    },
+    ...(signal ? { signal } : {}),
+  });
+  const response = await new Promise<{
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
+  }>((resolve, reject) => {
+    stream.once('response', resolve);
+    stream.once('error', reject);
+  });
+  const validators: Partial<FeedState> = {};
+  const etag = response.headers.etag;
+  const lastModified = response.headers['last-modified'];
+  if (typeof etag === 'string') validators.etag = etag;
+  if (typeof lastModified === 'string') validators.lastModified = lastModified;
+  if (response.statusCode === 304) {
+    stream.destroy();
+    return { notModified: true, validators };
+  }
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    stream.destroy();
+    const retryAfter = response.headers['retry-after'];
+    throw new HttpStatusError(
+      response.statusCode,
+      safeUrl(url),
+      typeof retryAfter === 'string' ? retryAfter : undefined,
+    );
+  }
+  return { notModified: false, validators, body: stream };
+}

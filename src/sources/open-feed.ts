@@ -1,0 +1,68 @@
+import type { FeedConfig } from '../config/schema.ts';
+import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
+import type { FeedState } from '../state/state-store.ts';
+import { FeedError } from './feed-error.ts';
+import { openSource, sourceName } from './open-source.ts';
+import { readCsv } from './read-csv.ts';
+import { readXml } from './read-xml.ts';
+import { openResoApi } from './reso/read-reso-api.ts';
+import { readResoFile } from './reso/read-reso-file.ts';
+import type { IngestDeps, RawRecord } from './types.ts';
+
+/** An opened feed: its records (not yet read), or the news that it has not changed. */
+export interface FeedSession {
+  notModified: boolean;
+  mode: 'full' | 'incremental';
+  /** Name used in messages (`acme.csv`). */
+  name: string;
+  records: AsyncIterable<RawRecord>;
+  /**
+   * What to remember after a successful run. Complete only once `records` is exhausted (the RESO
+   * watermark is the newest timestamp read).
+   */
+  statePatch: Partial<FeedState>;
+}
+
+/** Open a feed by its transport and format. Fails early (before any record) when it cannot be fetched. */
+export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {
+  const { source } = feed;
+  const name = sourceName(source, feed.id);
+  if (source.format === 'reso' && source.url) return openResoApi(feed, deps, name);
+  const opened = await openSource({
+    feedId: feed.id,
+    source,
+    state: deps.state,
+    ...(deps.forceFull ? { forceFull: true } : {}),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+  const statePatch: Partial<FeedState> = source.url
+    ? { etag: opened.validators.etag, lastModified: opened.validators.lastModified }
+    : {};
+  if (opened.notModified) return { notModified: true, mode: 'full', name, records: empty(), statePatch: {} };
+  const records = recordsOf(feed, opened.text);
+  return { notModified: false, mode: 'full', name, records, statePatch };
+}
+
+function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord> {
+  const { source } = feed;
+  switch (source.format) {
+    case 'csv':
+      return readCsv(feed.id, text, source.csv);
+    case 'xml': {
+      const preset = feed.mapping.preset;
+      const recordPath = source.xml?.recordPath ?? (preset ? PRESET_RECORD_PATHS[preset] : undefined);
+      if (!recordPath)
+        throw new FeedError(
+          'E_FEED_CONFIG',
+          feed.id,
+          'an XML source needs xml.recordPath (e.g. Listings.Listing)',
+        );
+      return readXml(feed.id, text, { maxRecordBytes: 8 * 1024 * 1024, ...source.xml, recordPath });
+    }
+    case 'reso':
+      return readResoFile(feed.id, text);
+  }
+}
+
+async function* empty(): AsyncGenerator<RawRecord> {}

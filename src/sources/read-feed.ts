@@ -1,0 +1,78 @@
+import type { FeedConfig } from '../config/schema.ts';
+import { type CompiledMapping, compileMapping } from '../normalize/compile-mapping.ts';
+import { inferCsvMapping } from '../normalize/infer-csv-mapping.ts';
+import { mergeMappings } from '../normalize/resolve-mapping.ts';
+import { validateListing } from '../normalize/validate-listing.ts';
+import { FeedError, isFeedError } from './feed-error.ts';
+import { type FeedSession, openFeed } from './open-feed.ts';
+import type { FeedItem, IngestDeps, RawRecord, RecordRef } from './types.ts';
+
+/** Opened feed plus the mapping in use, known once the first record (the CSV header) is read. */
+export interface FeedRun {
+  session: FeedSession;
+  mapping?: CompiledMapping;
+}
+
+/**
+ * Every record of a feed as a listing, a removal or a rejection, in feed order. Yields nothing when
+ * the feed has not changed (304). Throws FeedError when the feed cannot be fetched or parsed.
+ */
+export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenerator<FeedItem> {
+  const session = await openFeed(feed, deps);
+  yield* itemsOf(feed, { session }, deps);
+}
+
+export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps): AsyncGenerator<FeedItem> {
+  try {
+    for await (const record of run.session.records) {
+      deps.signal?.throwIfAborted();
+      run.mapping ??= mappingFor(feed, record);
+      yield toItem(feed, run.session.name, run.mapping, record);
+    }
+  } catch (error) {
+    if (isFeedError(error) || (error as Error).name === 'AbortError') throw error;
+    throw new FeedError('E_FEED_PARSE', feed.id, `reading the feed failed: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** The configured mapping; a CSV feed with neither preset nor fields gets one inferred from its header. */
+export function mappingFor(feed: FeedConfig, first: RawRecord | undefined): CompiledMapping {
+  const { mapping } = feed;
+  const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
+  if (feed.source.format === 'csv' && !hasRules && first) {
+    return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping));
+  }
+  return compileMapping(mapping);
+}
+
+function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
+  const mapped = mapping.map(record.fields);
+  const keyValue = mapped.listing[feed.key];
+  const key = typeof keyValue === 'string' && keyValue !== '' ? keyValue : undefined;
+  const ref: RecordRef = { feedId: feed.id, index: record.index };
+  if (record.row !== undefined) ref.row = record.row;
+  if (key !== undefined) ref.key = key;
+  const where =
+    record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  if (mapped.remove) {
+    if (key !== undefined) return { kind: 'remove', key, ref };
+    const message = `${where}: the status says "remove" but ${feed.key} is missing`;
+    return { kind: 'rejected', rejection: { ...ref, field: feed.key, reason: 'missing', message } };
+  }
+  const result = validateListing(mapped);
+  if (result.ok) return { kind: 'listing', listing: result.listing, ref };
+  const first = result.problems[0]!;
+  const label = key !== undefined && record.row === undefined ? `${where} (${feed.key} ${key})` : where;
+  const rejection = {
+    ...ref,
+    field: first.field,
+    reason: first.reason,
+    message: `${label}: ${first.message}`,
+  };
+  return {
+    kind: 'rejected',
+    rejection: first.value === undefined ? rejection : { ...rejection, value: first.value },
+  };
+}

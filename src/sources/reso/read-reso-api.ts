@@ -1,0 +1,97 @@
+import type { FeedConfig } from '../../config/schema.ts';
+import { createLocalLimiter } from '../../http/limiter.ts';
+import { parseTimestamp } from '../../normalize/parse-timestamp.ts';
+import type { FeedState } from '../../state/state-store.ts';
+import { FeedError, safeUrl } from '../feed-error.ts';
+import type { FeedSession } from '../open-feed.ts';
+import { type ResoOptions, resoOptionsSchema } from '../source-schema.ts';
+import type { IngestDeps, RawRecord } from '../types.ts';
+import { createResoClient, type ResoClient } from './reso-client.ts';
+import { firstPageUrl, mediaUrl, planResoRun, sameOrigin } from './reso-query.ts';
+
+/** Keys per Media query: an `or` chain longer than this makes URLs some vendors refuse. */
+const MEDIA_BATCH = 20;
+
+/**
+ * A RESO Web API feed: pages of `{endpoint}/Property` followed by `@odata.nextLink`, full or
+ * incremental. The watermark (newest ModificationTimestamp read, compared as instants) lands in
+ * `statePatch` once every page has been read.
+ */
+export async function openResoApi(feed: FeedConfig, deps: IngestDeps, name: string): Promise<FeedSession> {
+  const { source } = feed;
+  const endpoint = source.url!;
+  const options: ResoOptions = source.reso ?? resoOptionsSchema.parse({});
+  const now = deps.now?.() ?? new Date();
+  const plan = planResoRun(options, deps.state, now, deps.forceFull ?? false, parseTimestamp);
+  const limiter = createLocalLimiter({ concurrency: 1, requestsPerSecond: options.requestsPerSecond });
+  const client = createResoClient(feed.id, source, limiter, {
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    ...(deps.logger ? { logger: deps.logger } : {}),
+  });
+  const statePatch: Partial<FeedState> = {};
+  if (plan.mode === 'full') statePatch.lastFullRunAt = now.toISOString();
+  // Fetch the first page now, so an unreachable endpoint fails before any record is read.
+  const first = await client.getPage(firstPageUrl(endpoint, options, plan.since));
+  const records = readPages(feed.id, endpoint, options, client, first, (ms) => {
+    const current = parseTimestamp(statePatch.resoWatermark ?? deps.state.resoWatermark);
+    if (current === undefined || ms > current) statePatch.resoWatermark = new Date(ms).toISOString();
+  });
+  return { notModified: false, mode: plan.mode, name, records, statePatch };
+}
+
+async function* readPages(
+  feedId: string,
+  endpoint: string,
+  options: ResoOptions,
+  client: ResoClient,
+  first: { value: Record<string, unknown>[]; nextLink?: string },
+  onTimestamp: (ms: number) => void,
+): AsyncGenerator<RawRecord> {
+  let page = first;
+  let index = 0;
+  for (let pages = 1; ; pages++) {
+    if (options.media === 'fetch') await attachMedia(endpoint, client, page.value);
+    for (const fields of page.value) {
+      const ms = parseTimestamp(fields.ModificationTimestamp);
+      if (ms !== undefined) onTimestamp(ms);
+      yield { index: index++, fields };
+    }
+    if (!page.nextLink) return;
+    if (!sameOrigin(page.nextLink, endpoint)) {
+      throw new FeedError(
+        'E_FEED_UNSAFE',
+        feedId,
+        `nextLink leaves the endpoint's host (${safeUrl(page.nextLink)}); refusing to send the token there`,
+      );
+    }
+    if (pages >= options.maxPages)
+      throw new FeedError('E_FEED_FETCH', feedId, `more than ${options.maxPages} pages (reso.maxPages)`);
+    page = await client.getPage(page.nextLink);
+  }
+}
+
+/** `media: fetch`: one Media query per batch of keys, attached as each record's `Media`, ordered by `Order`. */
+async function attachMedia(
+  endpoint: string,
+  client: ResoClient,
+  records: Record<string, unknown>[],
+): Promise<void> {
+  const byKey = new Map<string, Record<string, unknown>>();
+  for (const record of records)
+    if (typeof record.ListingKey === 'string') byKey.set(record.ListingKey, record);
+  const keys = [...byKey.keys()];
+  for (let i = 0; i < keys.length; i += MEDIA_BATCH) {
+    let url: string | undefined = mediaUrl(endpoint, keys.slice(i, i + MEDIA_BATCH));
+    while (url) {
+      const page = await client.getPage(url);
+      for (const media of page.value) {
+        const owner = byKey.get(String(media.ResourceRecordKey));
+        if (!owner) continue;
+        const list = Array.isArray(owner.Media) ? (owner.Media as unknown[]) : [];
+        list.push(media);
+        owner.Media = list;
+      }
+      url = page.nextLink && sameOrigin(page.nextLink, endpoint) ? page.nextLink : undefined;
+    }
+  }
+}

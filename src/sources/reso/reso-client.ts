@@ -1,0 +1,126 @@
+import got from 'got';
+import type { Limiter } from '../../http/limiter.ts';
+import { withRetries } from '../../http/retry.ts';
+import type { Logger } from '../../logger.ts';
+import { FeedError, safeUrl } from '../feed-error.ts';
+import { authHeaders } from '../http-auth.ts';
+import { describeHttpError, HttpStatusError, isRetryableHttpError, retryAfterOf } from '../http-errors.ts';
+import type { SourceConfig } from '../source-schema.ts';
+import { getToken, TokenError } from './reso-token.ts';
+
+/** One OData page: `value` and the link to the next page, if any. */
+export interface ODataPage {
+  value: Record<string, unknown>[];
+  nextLink?: string;
+}
+
+export interface ResoClient {
+  getPage(url: string): Promise<ODataPage>;
+}
+
+/**
+ * GETs OData pages through got under the feed's rate ceiling, with the one retry policy. With OAuth2,
+ * a 401 fetches a fresh token and tries once more. Redirects are not followed: a token must not be
+ * sent to a host the feed did not name.
+ */
+export function createResoClient(
+  feedId: string,
+  source: SourceConfig,
+  limiter: Limiter,
+  options: { signal?: AbortSignal; logger?: Logger },
+): ResoClient {
+  const { signal } = options;
+  const auth = source.auth;
+  const bearer = async (refresh: boolean): Promise<Record<string, string>> => {
+    if (auth?.type !== 'oauth2') return authHeaders(auth);
+    const token = await limiter.run(
+      () => getToken(auth, { refresh, timeoutMs: source.timeoutMs, ...(signal ? { signal } : {}) }),
+      signal,
+    );
+    return { authorization: `Bearer ${token}` };
+  };
+
+  const fetchOnce = async (
+    url: string,
+    refresh: boolean,
+  ): Promise<{ status: number; body: string; retryAfter?: string }> => {
+    const headers = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate',
+      ...source.headers,
+      ...(await bearer(refresh)),
+    };
+    const response = await limiter.run(
+      () =>
+        got(url, {
+          headers,
+          decompress: true,
+          followRedirect: false,
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+          responseType: 'text',
+          timeout: { request: source.timeoutMs },
+          ...(signal ? { signal } : {}),
+        }),
+      signal,
+    );
+    const retryAfter = response.headers['retry-after'];
+    return { status: response.statusCode, body: response.body, ...(retryAfter ? { retryAfter } : {}) };
+  };
+
+  const attempt = async (url: string): Promise<ODataPage> => {
+    let answer = await fetchOnce(url, false);
+    if (answer.status === 401 && auth?.type === 'oauth2') answer = await fetchOnce(url, true);
+    if (answer.status === 429) {
+      const error = new HttpStatusError(429, safeUrl(url), answer.retryAfter);
+      if (error.retryAfterMs) limiter.pause(error.retryAfterMs);
+      throw error;
+    }
+    if (answer.status < 200 || answer.status > 299)
+      throw new HttpStatusError(answer.status, safeUrl(url), answer.retryAfter);
+    return parsePage(feedId, url, answer.body);
+  };
+
+  return {
+    async getPage(url) {
+      try {
+        return await withRetries(() => attempt(url), {
+          retries: source.retries,
+          isRetryable: isRetryableHttpError,
+          retryAfterMs: retryAfterOf,
+          ...(signal ? { signal } : {}),
+          onRetry: (error, n, delayMs) =>
+            options.logger?.warn(
+              { feedId, attempt: n, delayMs, reason: describeHttpError(error) },
+              'RESO request retry',
+            ),
+        });
+      } catch (error) {
+        if (error instanceof FeedError || signal?.aborted) throw error;
+        const reason = error instanceof TokenError ? error.message : describeHttpError(error);
+        throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)}: ${reason}`, {
+          cause: error,
+          retryable: isRetryableHttpError(error),
+        });
+      }
+    },
+  };
+}
+
+function parsePage(feedId: string, url: string, body: string): ODataPage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    throw new FeedError('E_FEED_PARSE', feedId, `${safeUrl(url)} did not answer JSON`, { cause: error });
+  }
+  const page = parsed as { value?: unknown; '@odata.nextLink'?: unknown };
+  if (!page || !Array.isArray(page.value)) {
+    throw new FeedError('E_FEED_PARSE', feedId, `${safeUrl(url)} answered JSON without a "value" array`);
+  }
+  const next = page['@odata.nextLink'];
+  return {
+    value: page.value as Record<string, unknown>[],
+    ...(typeof next === 'string' && next ? { nextLink: next } : {}),
+  };
+}

@@ -1,0 +1,77 @@
+import type { Logger } from '../logger.ts';
+import type { RawFields } from '../normalize/field-path.ts';
+import type { Listing } from '../normalize/listing-schema.ts';
+import type { FeedState } from '../state/state-store.ts';
+
+/** A record as a source yields it, before mapping. */
+export interface RawRecord {
+  /** Line of the record in the file, as a person counts (CSV). */
+  row?: number;
+  /** 0-based position among the feed's records. */
+  index: number;
+  fields: RawFields;
+}
+
+/** Where a record came from, for messages and duplicate reports. */
+export interface RecordRef {
+  feedId: string;
+  row?: number;
+  index: number;
+  key?: string;
+}
+
+/** One record that could not become a listing, and why. */
+export interface Rejection {
+  feedId: string;
+  row?: number;
+  index: number;
+  key?: string;
+  field?: string;
+  /** The raw value from the feed. */
+  value?: unknown;
+  /** Stable code: missing, not_a_number, unknown_status, unknown_unit, invalid_enum, out_of_range, invalid_url, … */
+  reason: string;
+  /** `Row 812 of acme.csv: Bedrooms "three" is not a number` */
+  message: string;
+}
+
+export type FeedItem =
+  | { kind: 'listing'; listing: Listing; ref: RecordRef }
+  | { kind: 'remove'; key: string; ref: RecordRef }
+  | { kind: 'rejected'; rejection: Rejection };
+
+export interface IngestDeps {
+  /** The feed's state from the last successful run (validators, watermark). */
+  state: FeedState;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** Clock, for the RESO watermark and full-run interval. Default `() => new Date()`. */
+  now?: () => Date;
+  /** Ignore validators and the RESO watermark: fetch everything. */
+  forceFull?: boolean;
+}
+
+export interface DuplicateKey {
+  key: string;
+  /** Every record carrying the key, in feed order; the last one is kept. */
+  refs: RecordRef[];
+}
+
+export interface IngestResult {
+  feedId: string;
+  /** Conditional GET answered 304: nothing else is meaningful, the run skips. */
+  notModified: boolean;
+  /** `incremental` (RESO) means absent listings must NOT be deleted. */
+  mode: 'full' | 'incremental';
+  /** Valid listings, deduped by the feed's key, last wins. */
+  listings: Listing[];
+  /** Keys whose feed status says "no longer listed". */
+  removals: string[];
+  rejections: Rejection[];
+  duplicates: DuplicateKey[];
+  stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
+  /** Save ONLY after the whole run succeeded. */
+  statePatch: Partial<FeedState>;
+  /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
+  mapping: unknown;
+}

@@ -1,0 +1,224 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { FeedError, type FeedItem, ingestFeed, readFeed } from '../../src/sources/index.ts';
+import { feed, fixture } from './helpers.ts';
+
+const ACME_MAPPING = {
+  fields: {
+    MLSNumber: 'MLS #',
+    Status: 'Status',
+    SaleType: { const: 'for_sale' },
+    PropertyType: 'Type',
+    SalePrice: 'List Price',
+    Bedrooms: 'Beds',
+    Bathrooms: { full: 'Baths Full', half: 'Baths Half' },
+    BuildingArea: 'Sq Ft',
+    LotArea: { from: 'Lot Acres', unit: 'acres' },
+    YearBuilt: 'Year Built',
+    DaysOnMarket: 'DOM',
+    ParkingSpots: 'Garage',
+    Address: 'Address',
+    City: 'City',
+    State: 'State',
+    ZIP: 'Zip',
+    Description: 'Remarks',
+    Images: { from: 'Photos', split: '|' },
+    Url: { template: 'https://acme.example/listing/{MLS #}' },
+    CurrencySymbol: { const: 'USD' },
+  },
+  defaults: { YearBuilt: 1900, LotArea: 0 },
+  extensions: { fields: { Agent: 'Agent' } },
+};
+
+const acme = (path = fixture('csv/acme-listings.csv')) =>
+  feed({ id: 'acme', source: { format: 'csv', path, csv: { skipRows: 2 } }, mapping: ACME_MAPPING });
+
+describe('CSV feeds', () => {
+  it('reads the acme export: BOM, noise rows, quoted newlines, blank lines, duplicates, removals', async () => {
+    const result = await ingestFeed(acme(), { state: {} });
+    expect(result.notModified).toBe(false);
+    expect(result.mode).toBe('full');
+    expect(result.stats).toEqual({ records: 8, valid: 3, rejected: 3, removed: 1, duplicates: 1 });
+    const { records, valid, rejected, removed, duplicates } = result.stats;
+    expect(valid + rejected + removed + duplicates).toBe(records);
+    expect(result.listings.map((l) => l.MLSNumber).sort()).toEqual(['A-1001', 'A-1002', 'A-1005']);
+    // Last wins: the second A-1001 row carries the reduced price.
+    expect(result.listings.find((l) => l.MLSNumber === 'A-1001')).toMatchObject({
+      SalePrice: 1_199_000,
+      Bathrooms: 2.5,
+      BuildingArea: 3120,
+      LotArea: 10_890,
+      Images: ['https://img.acme.example/a1001/1.jpg'],
+      ExtensionColumn: [{ Key: 'Agent', value: 'Pat Example' }],
+    });
+    expect(result.listings.find((l) => l.MLSNumber === 'A-1002')).toMatchObject({
+      Status: 'Active',
+      Description: 'Quoted remarks\nspanning two lines, with a comma',
+      LotArea: 0,
+    });
+    expect(result.removals).toEqual(['A-1004']);
+    expect(result.duplicates).toEqual([
+      {
+        key: 'A-1001',
+        refs: [
+          { feedId: 'acme', index: 0, row: 4, key: 'A-1001' },
+          { feedId: 'acme', index: 5, row: 11, key: 'A-1001' },
+        ],
+      },
+    ]);
+    expect(result.rejections).toEqual([
+      expect.objectContaining({
+        row: 8,
+        key: 'A-1003',
+        field: 'Bedrooms',
+        value: 'three',
+        reason: 'not_a_number',
+        message: 'Row 8 of acme-listings.csv: Bedrooms "three" is not a number',
+      }),
+      expect.objectContaining({
+        row: 12,
+        key: 'A-1006',
+        field: 'YearBuilt',
+        value: '20015',
+        reason: 'out_of_range',
+      }),
+      expect.objectContaining({ row: 14, key: 'A-1007', field: 'DaysOnMarket', reason: 'missing' }),
+    ]);
+  });
+
+  it('streams items from readFeed in feed order', async () => {
+    const kinds: FeedItem['kind'][] = [];
+    for await (const item of readFeed(acme(), { state: {} })) kinds.push(item.kind);
+    expect(kinds).toEqual([
+      'listing',
+      'listing',
+      'rejected',
+      'remove',
+      'listing',
+      'listing',
+      'rejected',
+      'rejected',
+    ]);
+  });
+
+  it('reads a gzipped file the same', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
+    const path = join(dir, 'acme.csv.gz');
+    await writeFile(path, gzipSync(await readFile(fixture('csv/acme-listings.csv'))));
+    expect((await ingestFeed(acme(path), { state: {} })).stats.valid).toBe(3);
+  });
+
+  it('reads Windows-1252 with semicolons and decimal commas', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'csv', path: fixture('csv/euro-semicolon-1252.csv') },
+        mapping: {
+          areaUnit: 'Square Meters',
+          decimalComma: true,
+          maps: {
+            Status: { Disponible: 'Active', Reservado: 'Active', Vendido: 'Sold', Retirado: 'remove' },
+          },
+          fields: {
+            MLSNumber: 'Referencia',
+            Status: 'Estado',
+            PropertyType: 'Tipo',
+            SalePrice: 'Precio',
+            CurrencySymbol: 'Moneda',
+            SaleType: { const: 'for_sale' },
+            Bedrooms: 'Dormitorios',
+            Bathrooms: 'Baños',
+            BuildingArea: { from: 'Superficie', unitFrom: 'Unidad' },
+            LotArea: { from: 'Parcela', unit: 'ha', default: 0 },
+            YearBuilt: 'Año',
+            DaysOnMarket: 'Días',
+            ParkingSpots: 'Plazas',
+            Address: 'Dirección',
+            City: 'Población',
+            Description: 'Descripción',
+            Url: { template: 'https://inmo.example/{Referencia}' },
+          },
+        },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.removals).toEqual(['ES-204']);
+    expect(result.listings[0]).toMatchObject({
+      MLSNumber: 'ES-201',
+      SalePrice: 249_500,
+      CurrencySymbol: '€',
+      BuildingArea: 84.5,
+      City: 'Málaga',
+      Description: 'Piso luminoso; céntrico',
+      AreaUnit: 'Square Meters',
+    });
+    expect(result.listings[1]).toMatchObject({ PropertyType: 'Ático', Bathrooms: 1.5 });
+    expect(result.listings[2]).toMatchObject({ SalePrice: 1_150_000, LotArea: 2500, Status: 'Sold' });
+  });
+
+  it('infers a mapping from a tab-separated header and keeps the other columns as extensions', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'csv', path: fixture('csv/tab-inferred.tsv') },
+        mapping: { defaults: { CurrencySymbol: '$' } },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.mapping).toMatchObject({
+      fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds', SalePrice: 'List Price' },
+    });
+    expect(result.listings[0]).toMatchObject({
+      MLSNumber: 'T-1',
+      SalePrice: 450_000,
+      Bathrooms: 2,
+      Url: 'https://tabs.example/T-1',
+      Images: ['https://img.tabs.example/1a.jpg', 'https://img.tabs.example/1b.jpg'],
+      ExtensionColumn: [
+        { Key: 'Features', value: 'Pool; Fireplace' },
+        { Key: 'Price Text', value: 'Offers over 450k' },
+      ],
+    });
+    expect(result.listings[2]).toMatchObject({ SaleType: 'for_rent' });
+  });
+
+  it('fails with E_FEED_EMPTY on a header-only file, never an empty result', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
+    const path = join(dir, 'empty.csv');
+    await writeFile(path, 'MLS #,Status\r\n\r\n');
+    await expect(ingestFeed(feed({ source: { format: 'csv', path } }), { state: {} })).rejects.toMatchObject({
+      code: 'E_FEED_EMPTY',
+      feedId: 'test-feed',
+    });
+  });
+
+  it('fails with E_FEED_PARSE when the file is not CSV', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
+    const path = join(dir, 'login.csv');
+    await writeFile(path, '<!doctype html><html><body>Please log in</body></html>\n');
+    const error = await ingestFeed(feed({ source: { format: 'csv', path } }), { state: {} }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(FeedError);
+    expect(error).toMatchObject({ code: 'E_FEED_PARSE' });
+    expect((error as Error).message).toMatch(/not CSV/);
+  });
+
+  it('fails with E_FEED_PARSE on an unterminated quote', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
+    const path = join(dir, 'broken.csv');
+    await writeFile(path, 'MLS #,Remarks\nA,"never closed\nB,ok\n');
+    await expect(ingestFeed(feed({ source: { format: 'csv', path } }), { state: {} })).rejects.toMatchObject({
+      code: 'E_FEED_PARSE',
+    });
+  });
+
+  it('fails with E_FEED_FETCH on a missing file', async () => {
+    await expect(ingestFeed(acme('/nonexistent/feed.csv'), { state: {} })).rejects.toMatchObject({
+      code: 'E_FEED_FETCH',
+    });
+  });
+});
