@@ -22,13 +22,25 @@ export function show(value: unknown): string {
 function headline(listing: Listing): string {
   const place = [listing.Address, listing.City].filter(Boolean).join(', ');
   const price = listing.SaleType === 'for_rent' ? listing.RentPrice : listing.SalePrice;
-  return [place, listing.Status, price === undefined ? '' : `${listing.CurrencySymbol}${price}`]
-    .filter(Boolean)
-    .join(' · ');
+  const shown = price === undefined ? '' : `${listing.CurrencySymbol}${price.toLocaleString('en-US')}`;
+  return [place, listing.Status, shown].filter(Boolean).join(' · ');
 }
 
 function changeLine(change: FieldChange): string {
   return `      ${change.field}: ${show(change.from)} → ${show(change.to)}`;
+}
+
+/**
+ * The record hash moves with every change; it is worth a line only when nothing else shows why
+ * (a change to AreaUnit or Location, which the list never returns).
+ */
+function changeLines(changes: readonly FieldChange[]): string[] {
+  const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
+  const visible = changes.filter((c) => !isHash(c));
+  if (visible.length > 0) return visible.map(changeLine);
+  return [
+    '      (a field the list does not return, such as AreaUnit or Location, changed: record hash differs)',
+  ];
 }
 
 /** The one-line summary, terraform style. */
@@ -55,7 +67,7 @@ export function renderPlan(plan: Plan): string {
   for (const c of plan.creates) lines.push(`  + create  ${c.key}  ${headline(c.listing)}`);
   for (const u of plan.updates) {
     lines.push(`  ~ ${u.adopt ? 'adopt ' : 'update'}  ${u.key}  (ID ${u.id})`);
-    for (const change of u.changes) lines.push(changeLine(change));
+    lines.push(...changeLines(u.changes));
   }
   for (const d of plan.deletes)
     lines.push(`  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`);

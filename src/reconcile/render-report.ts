@@ -34,7 +34,7 @@ export function renderReport(report: RunReport): string {
   if (report.snapshot) {
     const s = report.snapshot;
     const capped = s.pageSize !== s.requestedPageSize ? ` (asked ${s.requestedPageSize}, server capped)` : '';
-    lines.push(`  remote: ${s.remoteCount} listings in ${s.pages} pages of ${s.pageSize}${capped}`);
+    lines.push(`  remote: ${s.remoteCount} listing(s) in ${s.pages} page(s) of ${s.pageSize}${capped}`);
   }
   for (const g of report.guards)
     lines.push(

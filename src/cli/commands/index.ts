@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerAsk } from './ask.ts';
+import { registerDemo } from './demo.ts';
 import { registerPlan } from './plan.ts';
 import { registerPushSettings } from './push-settings.ts';
 import { registerSandbox } from './sandbox.ts';
@@ -18,4 +19,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerUi,
   registerPlan,
   registerSync,
+  registerDemo,
 ];
