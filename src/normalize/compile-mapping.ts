@@ -121,18 +121,8 @@ export function compileMapping(config: MappingConfig): CompiledMapping {
     ([field]) => !mapping.fields?.[field as ListingField],
   );
   for (const [field, value] of defaultsOnly) {
-    writers.push(
-      compileField(
-        field as ListingField,
-        KINDS[field as ListingField],
-        { const: value },
-        {
-          areaUnit,
-          decimalComma: false,
-          maxImages: 50,
-        },
-      ).write,
-    );
+    const ctx: FieldContext = { areaUnit, decimalComma: false, maxImages: 50, fallback: value };
+    writers.push(compileField(field as ListingField, KINDS[field as ListingField], {}, ctx).write);
   }
   const extensions = compileExtensions(mapping, used);
   return {

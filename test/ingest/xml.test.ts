@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/sources/index.ts';
+import { feed, fixture } from './helpers.ts';
+
+/** Required fields these formats do not carry, given per feed as the docs say. */
+const NOT_IN_FEED = {
+  YearBuilt: 1900,
+  DaysOnMarket: 0,
+  ParkingSpots: 0,
+  Bedrooms: 0,
+  Bathrooms: 0,
+  LotArea: 0,
+  BuildingArea: 0,
+};
+
+describe('XML presets', () => {
+  it('reaxml: record kinds by element, status attribute, hidden prices, weekly rent, units, id-only withdrawals', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'xml', path: fixture('xml/reaxml.xml') },
+        mapping: { preset: 'reaxml', defaults: NOT_IN_FEED },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.removals).toEqual(['XNWXNW-R0999', 'XNWXNW-L1999']);
+    const [house, rental, land, sold] = result.listings;
+    expect(house).toMatchObject({
+      MLSNumber: 'XNWXNW-R1001',
+      Status: 'Active',
+      SaleType: 'for_sale',
+      PropertyType: 'House',
+      CurrencySymbol: '$',
+      SalePrice: 850_000,
+      Bedrooms: 4,
+      Bathrooms: 2,
+      ParkingSpots: 2,
+      BuildingArea: 204.39,
+      LotArea: 650,
+      AreaUnit: 'Square Meters',
+      Address: '2 39 Sample Street',
+      City: 'Exampleton',
+      State: 'VIC',
+      ZIP: '3000',
+      Url: 'https://agency.example/listing/R1001',
+      Images: ['https://img.agency.example/r1001/m.jpg', 'https://img.agency.example/r1001/a.jpg'],
+      Description: 'Four bedrooms & two bathrooms.<br/>Walk to <b>schools</b>.',
+    });
+    expect(house?.ExtensionColumn).toEqual(
+      expect.arrayContaining([
+        { Key: 'Price view', value: 'Offers over $850,000' },
+        { Key: 'Agent', value: 'Alex Sample' },
+      ]),
+    );
+    expect(rental).toMatchObject({
+      SaleType: 'for_rent',
+      RentPrice: 2383.33,
+      DepositFee: 2200,
+      PropertyType: 'Unit',
+    });
+    expect(land).toMatchObject({ PropertyType: 'Land', LotArea: 15_000 });
+    expect(land?.SalePrice).toBeUndefined();
+    expect(sold).toMatchObject({ Status: 'Sold', MLSNumber: 'XNWXNW-R1002' });
+  });
+
+  it('kyero: sale and weekly rent from one price, currency codes, ordered images, multilingual text', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'xml', path: fixture('xml/kyero.xml') },
+        mapping: { preset: 'kyero', defaults: NOT_IN_FEED },
+      }),
+      { state: {} },
+    );
+    expect(result.listings).toHaveLength(2);
+    expect(result.listings[0]).toMatchObject({
+      MLSNumber: 'KY-AL-01',
+      SaleType: 'for_sale',
+      SalePrice: 325_000,
+      CurrencySymbol: '€',
+      BuildingArea: 145,
+      LotArea: 600,
+      Latitude: 38.3452,
+      Url: 'https://kyero-agent.example/en/KY-AL-01',
+      Description: 'Villa with <b>pool</b> & sea views.',
+      Images: [
+        'https://img.kyero-agent.example/ky-al-01/1.jpg',
+        'https://img.kyero-agent.example/ky-al-01/2.jpg',
+      ],
+    });
+    expect(result.listings[0]?.ExtensionColumn).toContainEqual({ Key: 'Features', value: 'Pool, Sea views' });
+    expect(result.listings[1]).toMatchObject({
+      SaleType: 'for_rent',
+      RentPrice: 3033.33,
+      Url: 'https://kyero-agent.example/es/KY-AL-02',
+    });
+    expect(result.rejections).toEqual([
+      expect.objectContaining({
+        index: 2,
+        key: 'KY-AL-03',
+        field: 'Bedrooms',
+        value: 'two',
+        reason: 'not_a_number',
+        message: 'Record 3 of kyero.xml (MLSNumber KY-AL-03): Bedrooms "two" is not a number',
+      }),
+    ]);
+  });
+
+  it('listhub: commons: namespaces, empty Bathrooms beside full/half, weekly rent, cancelled removal', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'xml', path: fixture('xml/listhub.xml') },
+        mapping: { preset: 'listhub', defaults: { DaysOnMarket: 0 } },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.removals).toEqual(['LH-3']);
+    expect(result.listings[0]).toMatchObject({
+      MLSNumber: 'LH-1',
+      Address: '100 Sample Blvd',
+      City: 'Exampleville',
+      State: 'CO',
+      ZIP: '80000',
+      Bathrooms: 2.5,
+      SalePrice: 575_000,
+      CurrencySymbol: '$',
+      PropertyType: 'Single Family Detached',
+      LotArea: 8712,
+      ParkingSpots: 2,
+      Images: ['https://img.broker.example/lh-1/1.jpg', 'https://img.broker.example/lh-1/2.jpg'],
+    });
+    expect(result.listings[1]).toMatchObject({
+      SaleType: 'for_rent',
+      RentPrice: 1950,
+      Address: '5 Rental Row #2',
+    });
+  });
+
+  it('zillow: year-built element, empty Bathrooms, For Rent status, acres, annual HOA to monthly, tours', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'xml', path: fixture('xml/zillow.xml') },
+        mapping: { preset: 'zillow', defaults: { DaysOnMarket: 0, LotArea: 0 } },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.removals).toEqual(['Z-3']);
+    expect(result.listings[0]).toMatchObject({
+      MLSNumber: 'Z-1',
+      YearBuilt: 1924,
+      Bathrooms: 3.25,
+      LotArea: 8712,
+      HOAMonth: 100,
+      Tours: '3D',
+      Address: '12 Test Lane',
+      Images: ['https://img.brokerage.example/z-1/1.jpg', 'https://img.brokerage.example/z-1/2.jpg'],
+    });
+    expect(result.listings[1]).toMatchObject({
+      Status: 'Active',
+      SaleType: 'for_rent',
+      RentPrice: 2350,
+      Address: '400 Rent Ave Apt 5',
+    });
+  });
+});
+
+describe('generic XML', () => {
+  it('reads prefixed elements, attributes, CDATA and entities', async () => {
+    const result = await ingestFeed(
+      feed({
+        source: {
+          format: 'xml',
+          path: fixture('xml/generic-namespaces.xml'),
+          xml: { recordPath: 'feed:export.feed:items.feed:item' },
+        },
+        mapping: {
+          areaUnit: 'Square Meters',
+          fields: {
+            MLSNumber: '@id',
+            Status: '@status',
+            SaleType: { const: 'for_sale' },
+            PropertyType: { const: 'Home' },
+            SalePrice: 'price',
+            CurrencySymbol: 'price.@currency',
+            BuildingArea: { from: 'size', unitFrom: 'size.@unit' },
+            Latitude: 'geo:point.geo:lat',
+            Longitude: 'point.lng',
+            Url: 'link',
+            Images: 'photo',
+            Description: 'title',
+          },
+          defaults: NOT_IN_FEED,
+        },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.listings[0]).toMatchObject({
+      MLSNumber: 'G-1',
+      Description: 'Loft <with> "quotes" & ampersands',
+      SalePrice: 450_000,
+      CurrencySymbol: '£',
+      BuildingArea: 95,
+      Latitude: 51.5,
+      Longitude: -0.12,
+      Url: 'https://generic.example/items/G-1?a=1&b=2',
+      Images: ['https://img.generic.example/g-1/1.jpg', 'https://img.generic.example/g-1/2.jpg'],
+    });
+    expect(result.listings[1]).toMatchObject({ Status: 'Sold', BuildingArea: 102.19 });
+  });
+
+  it('refuses a billion-laughs file with a clear error', async () => {
+    const run = ingestFeed(
+      feed({
+        source: {
+          format: 'xml',
+          path: fixture('xml/billion-laughs.xml'),
+          xml: { recordPath: 'Listings.Listing' },
+        },
+      }),
+      { state: {} },
+    );
+    await expect(run).rejects.toMatchObject({
+      code: 'E_FEED_UNSAFE',
+      message: expect.stringMatching(/DOCTYPE/),
+    });
+  });
+
+  it('fails on malformed XML and on a record path that matches nothing', async () => {
+    await expect(
+      ingestFeed(
+        feed({
+          source: {
+            format: 'xml',
+            path: fixture('xml/malformed.xml'),
+            xml: { recordPath: 'Listings.Listing' },
+          },
+        }),
+        { state: {} },
+      ),
+    ).rejects.toMatchObject({
+      code: 'E_FEED_PARSE',
+      message: expect.stringMatching(/<MlsId> closed by <\/MlsID>/),
+    });
+    await expect(
+      ingestFeed(
+        feed({
+          source: {
+            format: 'xml',
+            path: fixture('xml/zillow.xml'),
+            xml: { recordPath: 'Listings.Property' },
+          },
+        }),
+        { state: {} },
+      ),
+    ).rejects.toMatchObject({ code: 'E_FEED_EMPTY' });
+  });
+
+  it('fails when the file is not XML at all', async () => {
+    await expect(
+      ingestFeed(
+        feed({
+          source: { format: 'xml', path: fixture('csv/tab-inferred.tsv'), xml: { recordPath: 'a.b' } },
+        }),
+        { state: {} },
+      ),
+    ).rejects.toMatchObject({ code: 'E_FEED_PARSE', message: expect.stringMatching(/not XML/) });
+  });
+});
