@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
+import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
+import { syncFeed } from '../../src/reconcile/index.ts';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
+import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from './helpers.ts';
+
+const FAST = {
+  backoffMs: 50,
+  attempts: 3,
+  shutdownGraceMs: 100,
+  stalledIntervalMs: 1000,
+  lockDurationMs: 2000,
+};
+const services: WorkerService[] = [];
+let sandbox: Sandbox | undefined;
+let prefix = '';
+
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.close()));
+  await sandbox?.close();
+  await cleanupPrefix(prefix);
+});
+
+/** The real sync, fed listings built in code instead of a feed file. */
+const realSync =
+  (count: number): SyncFeed =>
+  (config, feed, deps, options) =>
+    syncFeed(config, feed, { ...deps, ingest: async () => ingested(feed.id, listings(1, count)) }, options);
+
+async function start(sync: SyncFeed, feeds: number, api: Record<string, unknown> = {}) {
+  const config = makeConfig(
+    Array.from({ length: feeds }, () => ({})),
+    { baseUrl: sandbox!.url, ...api },
+  );
+  const service = await startWorkerService({
+    config,
+    redisUrl: REDIS_URL,
+    prefix,
+    logger: silentLogger,
+    sync,
+    settings: FAST,
+  });
+  services.push(service);
+  return service;
+}
+
+describe('the worker against the sandbox', () => {
+  it('SIGTERM mid-apply stops the run, records the partial report, and the next worker converges', async () => {
+    prefix = uniquePrefix();
+    sandbox = await startSandbox({ latencyMs: 25 });
+    const first = await start(realSync(40), 1, { concurrency: 2 });
+    await enqueueFeedSync(first.queue, { feedId: 'feed1' });
+    await waitFor(() => sandbox!.listings('SN-1').length >= 4, 10_000, 'the apply to start');
+    const started = Date.now();
+    await first.close();
+    services.splice(services.indexOf(first), 1);
+    expect(Date.now() - started).toBeLessThan(3000);
+    const written = sandbox.listings('SN-1').length;
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(40);
+    const next = await start(realSync(40), 1, { concurrency: 2 });
+    // The cancelled run's report was recorded, and kept across the restart (Redis state).
+    expect((await next.state.getFeed('feed1')).lastReport).toMatchObject({
+      feedId: 'feed1',
+      outcome: 'cancelled',
+    });
+    // The repair run queued at shutdown converges without waiting for the schedule.
+    const outcome = async () =>
+      ((await next.state.getFeed('feed1')).lastReport as { outcome?: string }).outcome;
+    await waitFor(async () => (await outcome()) === 'ok', 15_000, 'the repair run');
+    expect(sandbox.listings('SN-1')).toHaveLength(40);
+  });
+
+  it('two workers: one run per feed, and api.concurrency holds for both together', async () => {
+    prefix = uniquePrefix();
+    sandbox = await startSandbox({ latencyMs: 20 });
+    const active = new Map<string, number>();
+    let overlap = 0;
+    const sync: SyncFeed = async (config, feed, deps, options) => {
+      active.set(feed.id, (active.get(feed.id) ?? 0) + 1);
+      if (active.get(feed.id)! > 1) overlap++;
+      try {
+        // Many calls at once: only the shared limiter keeps the platform under the ceiling.
+        await Promise.all(
+          Array.from({ length: 12 }, (_, i) => deps.client.editSettings('SN-1', { Name: `n${i}` })),
+        );
+        return await realSync(3)(config, feed, deps, options);
+      } finally {
+        active.set(feed.id, active.get(feed.id)! - 1);
+      }
+    };
+    const a = await start(sync, 4, { concurrency: 3 });
+    const b = await start(sync, 4, { concurrency: 3 });
+    sandbox.resetStats();
+    for (let round = 0; round < 3; round++) {
+      for (const feedId of ['feed1', 'feed2', 'feed3', 'feed4'])
+        await enqueueFeedSync(round % 2 ? a.queue : b.queue, { feedId });
+    }
+    await waitFor(
+      async () => {
+        const counts = await a.queue.getJobCounts('waiting', 'active', 'delayed', 'completed');
+        return counts.completed >= 4 && counts.waiting + counts.active + counts.delayed === 0;
+      },
+      20_000,
+      'every run',
+    );
+    expect(overlap).toBe(0);
+    const stats = sandbox.stats();
+    expect(stats.requests.edit).toBeGreaterThanOrEqual(48);
+    expect(stats.peakInFlight).toBeLessThanOrEqual(3);
+    expect(stats.peakInFlight).toBeGreaterThanOrEqual(2);
+  });
+});
