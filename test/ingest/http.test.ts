@@ -1,0 +1,83 @@
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/sources/index.ts';
+import { feed, fixture, type TestServer, withServer } from './helpers.ts';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const TSV = () => readFile(fixture('csv/tab-inferred.tsv'));
+const tsvFeed = (url: string, source: Record<string, unknown> = {}) =>
+  feed({
+    source: { format: 'csv', url, retries: 2, ...source },
+    mapping: { defaults: { CurrencySymbol: '$' } },
+  });
+
+describe('HTTP transport', () => {
+  it('sends validators and reports 304 as not modified, saving new validators only from a 200', async () => {
+    const body = await TSV();
+    server = await withServer((req, res) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        res.writeHead(304).end();
+        return;
+      }
+      res.writeHead(200, { etag: '"v1"', 'last-modified': 'Wed, 01 May 2024 06:00:00 GMT' }).end(body);
+    });
+    const first = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: {} });
+    expect(first.notModified).toBe(false);
+    expect(first.statePatch).toEqual({ etag: '"v1"', lastModified: 'Wed, 01 May 2024 06:00:00 GMT' });
+    const second = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: first.statePatch });
+    expect(second).toMatchObject({ notModified: true, listings: [], statePatch: {} });
+    expect(server.requests[1]?.headers['if-modified-since']).toBe('Wed, 01 May 2024 06:00:00 GMT');
+    const forced = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), {
+      state: first.statePatch,
+      forceFull: true,
+    });
+    expect(forced.notModified).toBe(false);
+  });
+
+  it('decompresses gzip content-encoding and .gz bodies, follows redirects, sends basic auth', async () => {
+    const body = await TSV();
+    server = await withServer((req, res) => {
+      if (req.url === '/old') return void res.writeHead(301, { location: '/feed.tsv' }).end();
+      if (req.headers.authorization !== `Basic ${Buffer.from('user:s3cret').toString('base64')}`) {
+        return void res.writeHead(401).end();
+      }
+      if (req.url === '/feed.tsv.gz')
+        return void res.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync(body));
+      res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(body));
+    });
+    const auth = { type: 'basic', username: 'user', password: 's3cret' };
+    expect((await ingestFeed(tsvFeed(`${server.url}/old`, { auth }), { state: {} })).stats.valid).toBe(3);
+    expect(
+      (await ingestFeed(tsvFeed(`${server.url}/feed.tsv.gz`, { auth }), { state: {} })).stats.valid,
+    ).toBe(3);
+  });
+
+  it('retries 503 with the one retry policy, honouring Retry-After', async () => {
+    const body = await TSV();
+    server = await withServer((_req, res, n) => {
+      if (n < 3) return void res.writeHead(503, { 'retry-after': '0' }).end();
+      res.writeHead(200).end(body);
+    });
+    const result = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: {} });
+    expect(result.stats.valid).toBe(3);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('fails with E_FEED_FETCH naming the status, without credentials or query', async () => {
+    server = await withServer((_req, res) => void res.writeHead(404).end('nope'));
+    const url = `${server.url.replace('http://', 'http://user:pw@')}/feed.tsv?token=SECRET`;
+    const error = (await ingestFeed(tsvFeed(url, { auth: { type: 'bearer', token: 'TOKEN123' } }), {
+      state: {},
+    }).catch((e: unknown) => e)) as Error & { code: string };
+    expect(error.code).toBe('E_FEED_FETCH');
+    expect(error.message).toMatch(/HTTP 404/);
+    expect(error.message).not.toMatch(/SECRET|TOKEN123|pw/);
+    expect(server.requests).toHaveLength(1);
+  });
+});
