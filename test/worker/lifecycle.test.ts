@@ -102,8 +102,13 @@ describe('the worker against the sandbox', () => {
     }
     await waitFor(
       async () => {
-        const counts = await a.queue.getJobCounts('waiting', 'active', 'delayed', 'completed');
-        return counts.completed >= 4 && counts.waiting + counts.active + counts.delayed === 0;
+        const {
+          waiting = 0,
+          active = 0,
+          delayed = 0,
+          completed = 0,
+        } = await a.queue.getJobCounts('waiting', 'active', 'delayed', 'completed');
+        return completed >= 4 && waiting + active + delayed === 0;
       },
       20_000,
       'every run',
