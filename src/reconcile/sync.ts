@@ -80,6 +80,23 @@ export async function syncFeed(
     deps.onProgress?.({ phase, percent, ...(detail ? { detail } : {}) });
   const done = async (report: RunReport) => {
     progress('done', 100, report.outcome);
+    const { outcome, reason, created, updated, deleted, unchanged, durationMs } = report;
+    const level = outcome === 'ok' || outcome === 'skipped' ? 'info' : 'warn';
+    deps.logger[level](
+      {
+        feedId: feed.id,
+        chatbot: feed.chatbot,
+        outcome,
+        reason,
+        created,
+        updated,
+        deleted,
+        unchanged,
+        failed: report.failed.length,
+        durationMs,
+      },
+      'sync finished',
+    );
     if (!options.dryRun) await deps.state.updateFeed(feed.id, { lastReport: report });
     return report;
   };
