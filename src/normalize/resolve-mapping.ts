@@ -18,13 +18,13 @@ export function mergeMappings(base: MappingConfig, over: MappingConfig): Mapping
   ][]) {
     maps[field] = { ...maps[field], ...map };
   }
-  const merged: MappingConfig = {
-    ...base,
-    ...over,
-    fields: { ...base.fields, ...over.fields },
-    maps,
-    defaults: { ...base.defaults, ...over.defaults },
-  };
+  const merged: MappingConfig = { ...base, ...over, fields: { ...base.fields, ...over.fields } };
+  const defaults = { ...base.defaults, ...over.defaults };
+  // Empty sections are left out, so the mapping `validate` prints is only what is in effect.
+  if (Object.keys(maps).length > 0) merged.maps = maps;
+  else delete merged.maps;
+  if (Object.keys(defaults).length > 0) merged.defaults = defaults;
+  else delete merged.defaults;
   if (base.extensions || over.extensions) merged.extensions = { ...base.extensions, ...over.extensions };
   return merged;
 }
