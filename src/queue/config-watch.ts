@@ -2,6 +2,7 @@ import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
+import type { Logger } from '../logger.ts';
 
 export interface ConfigWatchHandlers {
   /** A changed file that validates. */
@@ -54,4 +55,33 @@ export function watchConfig(
     clearTimeout(timer);
     watcher.close();
   };
+}
+
+/**
+ * The worker's reload: a valid change is applied (schedulers, settings pushes, limits); an invalid
+ * one is refused with its errors logged, and the running config stays.
+ */
+export function reloadOnChange(
+  file: string,
+  service: { config(): Config; applyConfig(next: Config): Promise<void> },
+  logger: Logger,
+  options: { env?: NodeJS.ProcessEnv; debounceMs?: number } = {},
+): () => void {
+  return watchConfig(
+    file,
+    service.config(),
+    {
+      onValid: async (next) => {
+        try {
+          await service.applyConfig(next);
+          logger.info({ file }, 'config reloaded and applied');
+        } catch (error) {
+          logger.error({ file, err: (error as Error).message }, 'config reloaded but not applied');
+        }
+      },
+      onInvalid: (error) =>
+        logger.error({ file, issues: error.issues }, 'config change refused: the running config stays'),
+    },
+    options,
+  );
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readEnv } from '../../config/env.ts';
-import { watchConfig } from '../../queue/config-watch.ts';
+import { reloadOnChange } from '../../queue/config-watch.ts';
 import { startWorkerService } from '../../queue/worker-service.ts';
 import { syncFeed } from '../../reconcile/index.ts';
 import { createMetrics, startUi, type UiServer } from '../../ui/index.ts';
@@ -26,16 +26,7 @@ export function registerWorker(program: Command): void {
       sync: syncFeed,
       metrics,
     });
-    const stopWatching = watchConfig(options.config ?? 'feed-sync.yaml', config, {
-      onValid: async (next) => {
-        logger.info('config changed: applying');
-        await service
-          .applyConfig(next)
-          .catch((error: unknown) => logger.error({ err: (error as Error).message }, 'config apply failed'));
-      },
-      onInvalid: (error) =>
-        logger.error({ issues: error.issues }, 'config change refused: the running config stays'),
-    });
+    const stopWatching = reloadOnChange(options.config ?? 'feed-sync.yaml', service, logger);
     let ui: UiServer | undefined;
     if (env.UI_PORT !== undefined) ui = await startUi({ service, env, logger, metrics });
     logger.info({ feeds: config.feeds.length, ui: ui?.url }, 'worker started');

@@ -1,0 +1,264 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HttpError } from '../../src/api/index.ts';
+import { loadConfig } from '../../src/config/load.ts';
+import { createLogger, silentLogger } from '../../src/logger.ts';
+import { reloadOnChange } from '../../src/queue/config-watch.ts';
+import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
+import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
+import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
+import { createFileStateStore } from '../../src/state/index.ts';
+import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
+import { cleanupPrefix, fakeReport, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
+
+const FAST = {
+  backoffMs: 30,
+  attempts: 3,
+  shutdownGraceMs: 100,
+  stalledIntervalMs: 1000,
+  lockDurationMs: 2000,
+};
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function start(
+  sync: SyncFeed,
+  extra: Partial<typeof FAST> & { alerts?: { webhookUrl: string; rejectedShare: number } } = {},
+) {
+  const prefix = uniquePrefix();
+  const service = await startWorkerService({
+    config: testConfig([{ id: 'a' }]),
+    redisUrl: REDIS_URL,
+    prefix,
+    logger: silentLogger,
+    sync,
+    settings: { ...FAST, ...extra },
+  });
+  cleanups.push(
+    () => cleanupPrefix(prefix),
+    () => service.close(),
+  );
+  return service;
+}
+
+async function runOnce(service: WorkerService, count: number) {
+  await enqueueFeedSync(service.queue, { feedId: 'a' });
+  await waitFor(
+    async () => (await service.queue.getJobs(['completed', 'failed'])).length >= count,
+    10_000,
+    `${count} settled runs`,
+  );
+}
+
+describe('alerts', () => {
+  let hook: TestServer;
+  const posts = () => hook.requests.map((r) => r.body as { text: string; kind: string; feedId: string });
+
+  it('posts once per incident, with a Slack text, and again after it was over', async () => {
+    hook = await withServer((_req, res) => sendJson(res, 200, { ok: true }));
+    cleanups.push(() => hook.close());
+    const reports: Partial<RunReport>[] = [
+      {
+        outcome: 'failed',
+        failed: [{ key: 'MLS-1', operation: 'create', code: 'E_PLATFORM', message: 'refused' }],
+      },
+      { outcome: 'failed', reason: 'still failing' },
+      { outcome: 'ok' },
+      { outcome: 'guarded', heldDeletes: 12, reason: 'would delete 60% of the feed' },
+      { outcome: 'ok', rejected: 5, created: 5 },
+    ];
+    let n = 0;
+    const service = await start(async (_c, feed) => fakeReport(feed.id, reports[n++]), {
+      alerts: { webhookUrl: `${hook.url}/hook`, rejectedShare: 0.2 },
+    });
+    for (let i = 1; i <= reports.length; i++) await runOnce(service, i);
+    await sleep(100);
+    expect(posts().map((p) => p.kind)).toEqual(['failed', 'guarded', 'rejected']);
+    expect(posts()[0]).toMatchObject({
+      feedId: 'a',
+      outcome: 'failed',
+      text: expect.stringContaining('run of feed a failed'),
+    });
+    expect(posts()[1]?.text).toContain('12 deletes held back');
+    expect(posts()[2]?.text).toContain('rejected 5 records (50%');
+  });
+
+  it('a run that fails for good alerts once, not once per retry', async () => {
+    hook = await withServer((_req, res) => sendJson(res, 200, { ok: true }));
+    cleanups.push(() => hook.close());
+    let attempts = 0;
+    const service = await start(
+      async () => {
+        attempts++;
+        throw new HttpError('list', 503);
+      },
+      { alerts: { webhookUrl: hook.url, rejectedShare: 0.1 } },
+    );
+    await enqueueFeedSync(service.queue, { feedId: 'a' });
+    await waitFor(
+      async () => (await service.queue.getJobs(['failed'])).length === 1,
+      10_000,
+      'the final failure',
+    );
+    await enqueueFeedSync(service.queue, { feedId: 'a' });
+    await waitFor(
+      async () => (await service.queue.getJobs(['failed'])).length === 2,
+      10_000,
+      'the second failure',
+    );
+    await sleep(100);
+    expect(attempts).toBe(6);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]?.text).toBe('feed-sync: run of feed a failed: list: HTTP 503');
+  });
+});
+
+describe('config reload', () => {
+  it('applies a valid change, refuses an invalid one and keeps the running config', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-reload-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'feed-sync.yaml');
+    const feedYaml = (id: string, cron: string, extra = '') =>
+      `  - { id: ${id}, chatbot: BOT1, source: { format: csv, path: x.csv }, schedule: { cron: "${cron}" }${extra} }`;
+    await writeFile(file, ['feeds:', feedYaml('a', '0 1 * * *'), feedYaml('b', '0 2 * * *')].join('\n'));
+    const prefix = uniquePrefix();
+    const service = await startWorkerService({
+      config: await loadConfig(file),
+      redisUrl: REDIS_URL,
+      prefix,
+      logger: silentLogger,
+      sync: async (_c, feed) => fakeReport(feed.id),
+      settings: FAST,
+    });
+    cleanups.push(
+      () => cleanupPrefix(prefix),
+      () => service.close(),
+    );
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    });
+    const stop = reloadOnChange(file, service, logger, { debounceMs: 30 });
+    cleanups.push(async () => stop());
+    const schedulers = async () =>
+      (await service.queue.getJobSchedulers(0, -1)).map((s) => `${s.key} ${s.pattern}`).sort();
+    expect(await schedulers()).toEqual(['sync-feed:a 0 1 * * *', 'sync-feed:b 0 2 * * *']);
+
+    await writeFile(file, ['feeds:', feedYaml('a', '30 1 * * *')].join('\n'));
+    await waitFor(async () => (await schedulers()).join() === 'sync-feed:a 30 1 * * *', 5000, 'the reload');
+    expect(service.config().feeds.map((f) => f.id)).toEqual(['a']);
+
+    await writeFile(file, ['feeds:', feedYaml('a', '30 1 * * *', ', maxDeleteShare: 7')].join('\n'));
+    await waitFor(() => lines.some((l) => l.includes('config change refused')), 5000, 'the refusal');
+    expect(lines.find((l) => l.includes('refused'))).toContain('maxDeleteShare');
+    expect(await schedulers()).toEqual(['sync-feed:a 30 1 * * *']);
+    expect(service.config().feeds[0]?.maxDeleteShare).toBe(0.2);
+  });
+});
+
+describe('state stores', () => {
+  it('the file store keeps state across a restart, merging patches', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-state-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const file = join(dir, 'state.json');
+    const first = createFileStateStore(file);
+    await Promise.all([
+      first.updateFeed('a', { etag: '"1"', resoWatermark: '2024-01-01T00:00:00Z' }),
+      first.setSettingsFingerprint('BOT1', 'v1:abc'),
+    ]);
+    await first.updateFeed('a', { etag: undefined, lastFullRunAt: '2024-01-02T00:00:00Z' });
+    const second = createFileStateStore(file);
+    expect(await second.getFeed('a')).toEqual({
+      resoWatermark: '2024-01-01T00:00:00Z',
+      lastFullRunAt: '2024-01-02T00:00:00Z',
+    });
+    expect(await second.getSettingsFingerprint('BOT1')).toBe('v1:abc');
+    expect(await second.getFeed('missing')).toEqual({});
+  });
+
+  it('the Redis store keeps state across a worker restart, under the queue prefix', async () => {
+    const sync: SyncFeed = async (_c, feed, deps) => {
+      await deps.state.updateFeed(feed.id, { etag: '"v2"', lastFullRunAt: '2024-05-01T00:00:00Z' });
+      return fakeReport(feed.id);
+    };
+    const prefix = uniquePrefix();
+    const options = {
+      config: testConfig([{ id: 'a' }]),
+      redisUrl: REDIS_URL,
+      prefix,
+      logger: silentLogger,
+      sync,
+      settings: FAST,
+    };
+    const first = await startWorkerService(options);
+    cleanups.push(() => cleanupPrefix(prefix));
+    await first.state.setSettingsFingerprint('BOT1', 'v1:f00');
+    await runOnce(first, 1);
+    await first.close();
+    const second = await startWorkerService(options);
+    cleanups.push(() => second.close());
+    expect(await second.state.getFeed('a')).toMatchObject({
+      etag: '"v2"',
+      lastFullRunAt: '2024-05-01T00:00:00Z',
+      lastReport: { feedId: 'a', outcome: 'ok' },
+    });
+    expect(await second.state.getSettingsFingerprint('BOT1')).toBe('v1:f00');
+    expect(await second.redis.exists(`${prefix}:state:feed:a`)).toBe(1);
+  });
+});
+
+describe('settings pushes from the worker', () => {
+  it('pushes on start, not again for the same settings, again when the config changes them', async () => {
+    const platform = await withServer((_req, res) => sendJson(res, 200, ok(1)));
+    cleanups.push(() => platform.close());
+    const config = (name: string) =>
+      testConfig(
+        [],
+        `chatbots:\n  - serialNumber: BOT9\n    settings: { Name: "${name}", TimeZone: Europe/Paris }\n`,
+      );
+    const base = config('One');
+    base.api.baseUrl = platform.url;
+    const prefix = uniquePrefix();
+    const service = await startWorkerService({
+      config: base,
+      redisUrl: REDIS_URL,
+      prefix,
+      logger: silentLogger,
+      sync: async (_c, f) => fakeReport(f.id),
+      settings: FAST,
+    });
+    cleanups.push(
+      () => cleanupPrefix(prefix),
+      () => service.close(),
+    );
+    await waitFor(() => platform.requests.length === 1, 5000, 'the first push');
+    await service.applyConfig({ ...base });
+    await waitFor(
+      async () => (await service.queue.getJobs(['completed'])).length === 2,
+      5000,
+      'the second push job',
+    );
+    expect(platform.requests).toHaveLength(1);
+    const changed = config('Two');
+    changed.api.baseUrl = platform.url;
+    await service.applyConfig(changed);
+    await waitFor(() => platform.requests.length === 2, 5000, 'the push of the change');
+    expect(platform.requests[1]?.body).toEqual({
+      serialNumber: 'BOT9',
+      Name: 'Two',
+      TimeZone: 'Europe/Paris',
+    });
+  });
+});
