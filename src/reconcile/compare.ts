@@ -47,6 +47,7 @@ export function isUnset(value: unknown): boolean {
 
 /** Equal in canonical form, for one field. */
 export function sameValue(field: ListingField, desired: unknown, remote: unknown): boolean {
+  if (desired === remote) return true;
   if (isUnset(remote)) return isUnset(desired);
   if (NUMERIC.has(field)) {
     const a = Number(desired);

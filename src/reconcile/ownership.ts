@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ExtensionEntry, Listing } from '../normalize/listing-schema.ts';
+import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';
 
@@ -20,39 +20,45 @@ export function hashOf(listing: Partial<Listing>, keys: TagKeys): string | undef
   return listing.ExtensionColumn?.find((e) => e.Key.trim() === keys.hashKey)?.value.trim();
 }
 
+const SORTED_FIELDS = [...LISTING_FIELDS].sort();
+const COORDINATES = new Set<string>(['Latitude', 'Longitude']);
+
 /**
- * JSON with sorted object keys, trimmed text and numbers rounded the way the remote keeps them
- * (cents; coordinates to six decimals), so jitter the comparison tolerates does not move the hash.
+ * One field as hashed: text trimmed with whitespace folded, numbers rounded the way the remote keeps
+ * them (cents; coordinates to six decimals), so jitter the comparison tolerates does not move the hash.
  */
-function stableJson(value: unknown, field = ''): string {
-  if (Array.isArray(value)) return `[${value.map((v) => stableJson(v)).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined && v !== '')
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v, k)}`).join(',')}}`;
-  }
+function hashValue(field: string, value: unknown): string {
   if (typeof value === 'number') {
-    const scale = field === 'Latitude' || field === 'Longitude' ? 1e6 : 100;
+    const scale = COORDINATES.has(field) ? 1e6 : 100;
     return String(Math.round(value * scale) / scale);
   }
-  if (typeof value === 'string') return JSON.stringify(value.trim().replace(/\s+/g, ' '));
-  return JSON.stringify(value);
+  if (typeof value === 'string') return value.trim().replace(/\s+/g, ' ');
+  if (Array.isArray(value)) return value.map((v) => String(v).trim()).join('\u0001');
+  return String(value);
 }
 
 /**
  * A short hash of the whole desired record. The list operation never returns AreaUnit or Location,
  * so a change to them could not be seen by comparing fields; the hash, stored beside the owner tag,
  * changes with them. 12 hex digits: collisions between two versions of one listing are negligible.
+ * Fields in a fixed order, so the order a mapping produced them in does not matter.
  */
 export function recordHash(listing: Listing, keys: TagKeys): string {
-  const ours = new Set([keys.ownerKey, keys.hashKey]);
-  const extension = (listing.ExtensionColumn ?? [])
-    .filter((e) => !ours.has(e.Key))
-    .map((e) => `${e.Key}\u0000${e.value}`)
-    .sort();
-  const body = stableJson({ ...listing, ExtensionColumn: extension });
-  return createHash('sha256').update(body).digest('hex').slice(0, 12);
+  const parts: string[] = [];
+  for (const field of SORTED_FIELDS) {
+    if (field === 'ExtensionColumn') {
+      const entries = (listing.ExtensionColumn ?? [])
+        .filter((e) => e.Key !== keys.ownerKey && e.Key !== keys.hashKey)
+        .map((e) => `${e.Key}\u0000${e.value}`)
+        .sort();
+      if (entries.length > 0) parts.push(`${field}=${entries.join('\u0001')}`);
+      continue;
+    }
+    const value = listing[field];
+    if (value === undefined || value === '') continue;
+    parts.push(`${field}=${hashValue(field, value)}`);
+  }
+  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
 }
 
 /** The record feed-sync sends: the feed's listing plus the owner tag and the record hash. */

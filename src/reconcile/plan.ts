@@ -130,6 +130,7 @@ function groupByKey(
 /** Of several owned listings with one key, keep an unchanged one if any (no write), else the oldest. */
 function pickKeeper(mine: RemoteListing[], target: Listing): [RemoteListing, ...RemoteListing[]] {
   const sorted = [...mine].sort(byId);
+  if (sorted.length === 1) return [sorted[0] as RemoteListing];
   const clean = sorted.findIndex((r) => diffListing(target, r.listing).length === 0);
   const index = clean === -1 ? 0 : clean;
   const keeper = sorted[index] as RemoteListing;
