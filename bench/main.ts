@@ -4,6 +4,7 @@
  */
 const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void> }>> = {
   sync: () => import('./sync.ts'),
+  ingest: () => import('./ingest.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -151,6 +151,14 @@ export function compileField(
     };
   }
   if (kind === 'enum') {
+    // Feeds repeat a handful of values; remember their lookups (bounded, values are feed-controlled).
+    const memo = new Map<string, string | undefined>();
+    const lookup = (text: string): string | undefined => {
+      if (memo.has(text)) return memo.get(text);
+      const found = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
+      if (memo.size < 1000) memo.set(text, found);
+      return found;
+    };
     return {
       paths,
       write(record, out) {
@@ -158,7 +166,7 @@ export function compileField(
         if (!isSet(value)) return;
         out.raw[field] = value;
         const text = String(value).trim();
-        const mapped = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
+        const mapped = lookup(text);
         if (field === 'Status' && mapped === REMOVE) out.remove = true;
         else if (mapped !== undefined) out.listing[field] = mapped;
         else if (!ctx.enumValues || ctx.enumValues.includes(text)) out.listing[field] = text;

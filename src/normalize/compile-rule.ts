@@ -1,4 +1,12 @@
-import { compilePath, firstScalar, isSet, type PathReader, type RawFields, scalarOf } from './field-path.ts';
+import {
+  compileFirst,
+  compilePath,
+  firstScalar,
+  isSet,
+  type PathReader,
+  type RawFields,
+  scalarOf,
+} from './field-path.ts';
 import type { Condition, FieldRuleObject } from './mapping-schema.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { compileTemplate } from './template.ts';
@@ -26,8 +34,7 @@ export function compileSource(rule: FieldRuleObject, encodeTemplate: boolean): C
   } else if (rule.from !== undefined) {
     const from = typeof rule.from === 'string' ? [rule.from] : rule.from;
     paths.push(...from);
-    const readers = from.map(compilePath);
-    read = rule.join === undefined ? firstOf(readers) : joinOf(readers, rule.join);
+    read = rule.join === undefined ? firstOf(from) : joinOf(from.map(compilePath), rule.join);
   }
   if (rule.default !== undefined) {
     const fallback = rule.default;
@@ -48,14 +55,12 @@ export function compileSource(rule: FieldRuleObject, encodeTemplate: boolean): C
   return { read, paths };
 }
 
-function firstOf(readers: PathReader[]): ValueSource {
-  if (readers.length === 1) {
-    const reader = readers[0]!;
-    return (record) => firstScalar(reader, record);
-  }
+function firstOf(paths: string[]): ValueSource {
+  const readers = paths.map(compileFirst);
+  if (readers.length === 1) return readers[0]!;
   return (record) => {
     for (const reader of readers) {
-      const value = firstScalar(reader, record);
+      const value = reader(record);
       if (value !== undefined) return value;
     }
     return undefined;

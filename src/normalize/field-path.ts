@@ -56,6 +56,21 @@ export function isSet(value: unknown): boolean {
   return true;
 }
 
+/**
+ * The first set scalar at a path, compiled: the common single-key path (a CSV column, a JSON
+ * property) reads the record directly, without building arrays.
+ */
+export function compileFirst(path: string): (record: RawFields) => unknown {
+  const reader = compilePath(path);
+  if (path.includes('.') || path.includes(':')) return (record) => firstScalar(reader, record);
+  return (record) => {
+    const value = record[path];
+    if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+    if (typeof value === 'number' || typeof value === 'boolean') return value;
+    return value === undefined || value === null ? undefined : firstScalar(reader, record);
+  };
+}
+
 /** The first set scalar at a path. */
 export function firstScalar(read: PathReader, record: RawFields): unknown {
   for (const value of read(record)) {

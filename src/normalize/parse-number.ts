@@ -2,13 +2,16 @@
 const UNSET = new Set(['', 'n/a', 'na', '-', '--', 'null', 'none', 'nil', 'undefined', 'tbd', '?']);
 
 export function isUnsetText(value: string): boolean {
-  return UNSET.has(value.trim().toLowerCase());
+  // The longest marker is 9 characters; most values are longer and need no lowercasing.
+  return value.length <= 12 && UNSET.has(value.trim().toLowerCase());
 }
 
 export type ParsedNumber =
   | { ok: true; value: number | undefined; suffix: string }
   | { ok: false; reason: 'not_a_number' };
 
+/** Most feed numbers are plain: skip the general parse for them. */
+const PLAIN = /^-?\d+(?:\.\d+)?$/;
 const SHAPE = /^[^\d+\-.]*?([+-]?\.?\d[\d.,\s'\u00a0\u202f]*)(.*)$/s;
 
 /**
@@ -19,6 +22,7 @@ export function parseNumber(raw: unknown, decimalComma = false): ParsedNumber {
   if (raw === undefined || raw === null) return { ok: true, value: undefined, suffix: '' };
   if (typeof raw === 'number') return Number.isFinite(raw) ? { ok: true, value: raw, suffix: '' } : notNumber;
   if (typeof raw !== 'string') return notNumber;
+  if (PLAIN.test(raw)) return { ok: true, value: Number(raw), suffix: '' };
   if (isUnsetText(raw)) return { ok: true, value: undefined, suffix: '' };
   const match = SHAPE.exec(raw.trim());
   if (!match) return notNumber;

@@ -3,7 +3,7 @@ import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
 import { type FeedRun, itemsOf, mappingFor } from './read-feed.ts';
-import type { IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
+import type { DuplicateKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
 
 /**
  * Read a whole feed into the run's inputs: valid listings deduped by the feed's key (last wins),
@@ -17,13 +17,15 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
 
   const kept = new Map<string, { listing: Listing; ref: RecordRef }>();
   const removed = new Map<string, RecordRef>();
-  const refsByKey = new Map<string, RecordRef[]>();
+  // One ref per key until a key repeats: an array per key would double the memory of a large feed.
+  const refsByKey = new Map<string, RecordRef | RecordRef[]>();
   const rejections: Rejection[] = [];
   let records = 0;
   const seen = (key: string, ref: RecordRef) => {
     const refs = refsByKey.get(key);
-    if (refs) refs.push(ref);
-    else refsByKey.set(key, [ref]);
+    if (refs === undefined) refsByKey.set(key, ref);
+    else if (Array.isArray(refs)) refs.push(ref);
+    else refsByKey.set(key, [refs, ref]);
   };
   for await (const item of itemsOf(feed, run, deps)) {
     records++;
@@ -42,9 +44,8 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   if (records === 0) {
     throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${session.name})`);
   }
-  const duplicates = [...refsByKey]
-    .filter(([, refs]) => refs.length > 1)
-    .map(([key, refs]) => ({ key, refs }));
+  const duplicates: DuplicateKey[] = [];
+  for (const [key, refs] of refsByKey) if (Array.isArray(refs)) duplicates.push({ key, refs });
   const dropped = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
   return {
     feedId: feed.id,
