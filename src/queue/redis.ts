@@ -39,13 +39,17 @@ export async function checkRedis(url: string, timeoutMs = 3000): Promise<void> {
     connectTimeout: timeoutMs,
     enableOfflineQueue: false,
   });
-  probe.on('error', () => {});
+  // ioredis reports the socket's error here and rejects connect() with "Connection is closed".
+  let socketError: NodeJS.ErrnoException | undefined;
+  probe.on('error', (error: NodeJS.ErrnoException) => {
+    socketError ??= error;
+  });
   try {
     await probe.connect();
     await probe.ping();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new RedisUnavailableError(url, code ?? (error as Error).message.split('\n')[0] ?? 'unknown error');
+    const cause = socketError ?? (error as NodeJS.ErrnoException);
+    throw new RedisUnavailableError(url, cause.code ?? cause.message.split('\n')[0] ?? 'unknown error');
   } finally {
     probe.disconnect();
   }

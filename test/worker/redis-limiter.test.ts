@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisLimiter } from '../../src/queue/redis-limiter.ts';
+import { cleanupPrefix, REDIS_URL, uniquePrefix } from './helpers.ts';
+
+let redis: Redis;
+let prefix: string;
+beforeAll(() => {
+  redis = new Redis(REDIS_URL);
+});
+afterAll(() => redis.disconnect());
+afterEach(() => cleanupPrefix(prefix));
+
+/** Runs `count` tasks of `ms` each through `limiters` in turn; returns the peak in flight and start times. */
+async function load(limiters: ReturnType<typeof createRedisLimiter>[], count: number, ms: number) {
+  let inFlight = 0;
+  let peak = 0;
+  const starts: number[] = [];
+  await Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      limiters[i % limiters.length]!.run(async () => {
+        starts.push(Date.now());
+        peak = Math.max(peak, ++inFlight);
+        await sleep(ms);
+        inFlight--;
+      }),
+    ),
+  );
+  return { peak, starts: starts.sort((a, b) => a - b) };
+}
+
+describe('the Redis limiter', () => {
+  it('holds the in-flight bound for several limiters (processes) together', async () => {
+    prefix = uniquePrefix();
+    const limiters = [1, 2, 3].map(() => createRedisLimiter(redis, { prefix, concurrency: 2, pollMs: 10 }));
+    const { peak } = await load(limiters, 12, 30);
+    expect(peak).toBe(2);
+    expect(await redis.zcard(`${prefix}:limiter:in-flight`)).toBe(0);
+  });
+
+  it('holds the per-second ceiling', async () => {
+    prefix = uniquePrefix();
+    const limiters = [1, 2].map(() =>
+      createRedisLimiter(redis, { prefix, concurrency: 10, requestsPerSecond: 5 }),
+    );
+    const { starts } = await load(limiters, 8, 1);
+    // 8 starts at 5 per second: the 6th waits for the first second to pass.
+    expect(starts[7]! - starts[0]!).toBeGreaterThanOrEqual(900);
+    for (let i = 5; i < starts.length; i++) expect(starts[i]! - starts[i - 5]!).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a crashed worker does not leak its slot: the lease expires', async () => {
+    prefix = uniquePrefix();
+    // A slot taken by a process that died mid-call (never released, never renewed).
+    await redis.zadd(`${prefix}:limiter:in-flight`, Date.now() + 300, 'dead-worker-lease');
+    const limiter = createRedisLimiter(redis, { prefix, concurrency: 1, pollMs: 10 });
+    const started = Date.now();
+    await limiter.run(async () => {});
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('a live call keeps its lease past the lease time', async () => {
+    prefix = uniquePrefix();
+    const a = createRedisLimiter(redis, { prefix, concurrency: 1, leaseMs: 150, pollMs: 10 });
+    const b = createRedisLimiter(redis, { prefix, concurrency: 1, leaseMs: 150, pollMs: 10 });
+    let overlap = false;
+    let aRunning = false;
+    const first = a.run(async () => {
+      aRunning = true;
+      await sleep(500);
+      aRunning = false;
+    });
+    await sleep(20);
+    await b.run(async () => {
+      overlap = aRunning;
+    });
+    await first;
+    expect(overlap).toBe(false);
+  });
+
+  it('a pause (429) holds every limiter back', async () => {
+    prefix = uniquePrefix();
+    const a = createRedisLimiter(redis, { prefix, concurrency: 5 });
+    const b = createRedisLimiter(redis, { prefix, concurrency: 5 });
+    a.pause(300);
+    await sleep(20);
+    const started = Date.now();
+    await b.run(async () => {});
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+  });
+});
+
+describe('Redis unreachable', () => {
+  it('the worker says so in one line and exits 1', async () => {
+    const run = promisify(execFile);
+    const error = await run(
+      join(process.cwd(), 'node_modules/.bin/node'),
+      ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
+      {
+        env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1' },
+        timeout: 20_000,
+      },
+    ).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error?.code).toBe(1);
+    expect(error?.stderr).toBe('feed-sync: cannot reach Redis at redis://127.0.0.1:1: ECONNREFUSED\n');
+  });
+});
