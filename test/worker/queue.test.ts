@@ -136,6 +136,43 @@ describe('one run per feed', () => {
   });
 });
 
+describe('stalled jobs', () => {
+  it('a worker that dies mid-run loses its job to another worker, which runs it again', async () => {
+    const prefix = uniquePrefix();
+    const runs: string[] = [];
+    const crashed = await start(
+      async () => {
+        runs.push('crashed');
+        return new Promise<never>(() => {});
+      },
+      testConfig([{ id: 'a' }]),
+      prefix,
+    );
+    await enqueueFeedSync(crashed.queue, { feedId: 'a' });
+    await waitFor(() => runs.length === 1, 5000, 'the first run');
+    // A crash: no lock renewal, no completion, the job stays active.
+    await crashed.worker?.close(true);
+    const survivor = await start(
+      async (_c, feed) => {
+        runs.push('survivor');
+        return fakeReport(feed.id);
+      },
+      testConfig([{ id: 'a' }]),
+      prefix,
+    );
+    const [job] = await waitFor(
+      async () => {
+        const jobs = await survivor.queue.getJobs(['completed']);
+        return jobs.length ? jobs : undefined;
+      },
+      10_000,
+      'the recovered run',
+    );
+    expect(runs).toEqual(['crashed', 'survivor']);
+    expect((job?.returnvalue as { outcome: string }).outcome).toBe('ok');
+  });
+});
+
 describe('errors', () => {
   it('a 5xx is retried with backoff, a 4xx fails at once, a platform refusal too', async () => {
     const attempts: Record<string, number> = {};
