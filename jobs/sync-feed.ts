@@ -59,7 +59,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       }
       const config = ctx.getConfig();
       const feed = config.feeds.find((f) => f.id === payload.feedId);
-      if (!feed || !feed.enabled) {
+      if (!feed?.enabled) {
         const reason = feed ? 'feed is disabled' : 'feed is not in the config';
         await job.log(`skipped: ${reason}`);
         return { feedId: payload.feedId, outcome: 'skipped', reason };

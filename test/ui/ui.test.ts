@@ -156,7 +156,7 @@ describe.skipIf(!existsSync(CHROMIUM))(
       await page.goto(`${ui.url}/queue/feed-sync?status=completed`);
       const body = page.locator('body');
       await body.getByText('dedup sync-feed:feed1').first().waitFor();
-      const text = await body.innerText();
+      const text = (await body.textContent()) ?? '';
       expect(text).toContain('outcome:"ok"');
       expect(text).toContain('feedId:"feed1"');
       await context.close();
