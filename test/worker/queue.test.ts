@@ -169,7 +169,7 @@ describe('stalled jobs', () => {
       'the recovered run',
     );
     expect(runs).toEqual(['crashed', 'survivor']);
-    expect((job?.returnvalue as { outcome: string }).outcome).toBe('ok');
+    expect(job?.returnvalue).toMatchObject({ outcome: 'ok' });
   });
 });
 
