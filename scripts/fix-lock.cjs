@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Run after any `npm install`: `npm run lock:fix`.
 // Adds lockfile entries for optional platform packages the registry mirror does not serve (npm/cli#9846).
-const fs = require('fs');
+const fs = require('node:fs');
 const lock = JSON.parse(fs.readFileSync('package-lock.json', 'utf8'));
 const pk = lock.packages;
 for (const meta of Object.values(pk)) {

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 
 /**
