@@ -5,7 +5,7 @@ import { type Config, configSchema } from '../src/config/schema.ts';
 import { createLocalLimiter } from '../src/http/limiter.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { Listing } from '../src/normalize/listing-schema.ts';
-import { type RunReport, syncFeed } from '../src/reconcile/index.ts';
+import { ingestResultOf, type RunReport, syncFeed } from '../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.ts';
 import { createMemoryStateStore } from '../src/state/state-store.ts';
 import { changedFeed, initialFeed } from './sync-scenarios.ts';
@@ -39,15 +39,7 @@ async function sync(
   const client = createClient({ baseUrl: sandbox.url, timeoutMs: 30_000, limiter });
   const feed = config.feeds[0];
   if (!feed) throw new Error('no feed');
-  const ingest = async () => ({
-    feedId: feed.id,
-    notModified: false,
-    mode: 'full' as const,
-    listings,
-    removals: [],
-    rejections: [],
-    statePatch: {},
-  });
+  const ingest = async () => ingestResultOf(feed.id, listings);
   const started = performance.now();
   const report = await syncFeed(config, feed, {
     client,

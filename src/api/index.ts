@@ -20,7 +20,7 @@ export {
   SchemaError,
   TimeoutError,
 } from './errors.ts';
-export { clientFromConfig } from './from-config.ts';
+export { clientFromConfig, type PlatformOptions } from './from-config.ts';
 export type {
   CreateRequest,
   DeleteRequest,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mappingSchema } from '../normalize/mapping-schema.ts';
+import { workerSettingsSchema } from '../queue/worker-settings.ts';
 import { settingsSchema } from '../settings/settings-schema.ts';
 import { sourceSchema } from '../sources/source-schema.ts';
 
@@ -72,6 +73,8 @@ export const configSchema = z
     ownerKey: z.string().min(1).default('feed-sync:feed'),
     /** Where the one-shot CLI keeps run state (validators, watermarks, fingerprints). */
     stateFile: z.string().default('.feed-sync-state.json'),
+    /** How the background worker runs, retries and keeps jobs; alerts. See docs/worker.md. */
+    worker: workerSettingsSchema.default(workerSettingsSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { AREA_UNITS, LISTING_FIELDS, type ListingField } from './listing-schema.ts';
 
-/** Presets shipped with the project (src/normalize/presets), written in this same mapping language. */
-export const PRESET_NAMES = ['reso', 'reaxml', 'kyero', 'listhub', 'zillow'] as const;
+/**
+ * Presets shipped with the project (src/normalize/presets), written in this same mapping language.
+ * `mls-csv` is the CSV export of an MLS or a brokerage tool: its mapping is inferred from the header
+ * by known synonyms (`MLS #`, `Beds`, `List Price`…), with the feed's own fields merged over it.
+ */
+export const PRESET_NAMES = ['reso', 'reaxml', 'kyero', 'listhub', 'zillow', 'mls-csv'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /** Listing fields whose values go through an enum map (`maps.<Field>`). */

@@ -11,7 +11,6 @@ export {
   type Trigger,
 } from './enqueue.ts';
 export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FEED } from './names.ts';
-export { clientFromConfig } from './platform.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
 export { createRedisLimiter, type RedisLimiterOptions } from './redis-limiter.ts';
 export { applySchedulers, type SchedulerChanges, wantedSchedulers } from './schedulers.ts';

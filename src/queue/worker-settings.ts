@@ -40,11 +40,7 @@ export const workerSettingsSchema = z.strictObject({
 });
 export type WorkerSettings = z.infer<typeof workerSettingsSchema>;
 
-/**
- * The worker settings of a config. Reads `config.worker` when the config schema carries it
- * (it is meant to: `worker: workerSettingsSchema.default({})`), defaults otherwise.
- */
+/** The worker settings of a config (the `worker:` section, defaults filled in by the loader). */
 export function workerSettingsOf(config: Config, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
-  const section = (config as Config & { worker?: unknown }).worker;
-  return { ...workerSettingsSchema.parse(section ?? {}), ...overrides };
+  return { ...config.worker, ...overrides };
 }

@@ -1,42 +1,32 @@
 import type { FeedConfig } from '../config/schema.ts';
-import type { Logger } from '../logger.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { FeedState } from '../state/state-store.ts';
+import type { IngestDeps, IngestResult } from '../sources/types.ts';
+
+export { isFeedError } from '../sources/feed-error.ts';
+export type { IngestResult };
 
 /**
- * What the sync needs from ingestion (src/sources `ingestFeed`), stated here so the reconcile side
- * depends on the shape, not on the module: tests and the bench pass listings built in code.
+ * How the sync gets its listings: `ingestFeed` of src/sources in production (see default-ingest.ts),
+ * a function returning listings built in code in tests and the bench.
  */
-export interface IngestResult {
-  feedId: string;
-  /** The source answered 304 / unchanged validators: nothing to do. */
-  notModified: boolean;
-  mode: 'full' | 'incremental';
-  /** Valid listings, deduped by the feed's key. */
-  listings: Listing[];
-  /** Keys whose feed status means the listing is removed. */
-  removals: string[];
-  rejections: unknown[];
-  duplicates?: unknown;
-  stats?: unknown;
-  /** Validators and watermark to save once the run succeeded. */
-  statePatch: Partial<FeedState>;
-}
+export type Ingest = (feed: FeedConfig, deps: IngestDeps) => Promise<IngestResult>;
 
-export interface IngestContext {
-  state: FeedState;
-  logger: Logger;
-  signal?: AbortSignal | undefined;
-  forceFull?: boolean | undefined;
-  now?: (() => Date) | undefined;
-}
-
-export type Ingest = (feed: FeedConfig, context: IngestContext) => Promise<IngestResult>;
-
-/** A feed that could not be fetched, parsed, or was empty: the run fails and deletes nothing. */
-export function isFeedError(error: unknown): error is Error {
-  return (
-    error instanceof Error &&
-    (error.name === 'FeedError' || (error as { code?: string }).code?.startsWith('E_FEED') === true)
-  );
+/** An ingest result for listings that are already normalized (tests, the bench, other callers). */
+export function ingestResultOf(
+  feedId: string,
+  listings: IngestResult['listings'],
+  extra: Partial<IngestResult> = {},
+): IngestResult {
+  return {
+    feedId,
+    notModified: false,
+    mode: 'full',
+    listings,
+    removals: [],
+    rejections: [],
+    duplicates: [],
+    stats: { records: listings.length, valid: listings.length, rejected: 0, removed: 0, duplicates: 0 },
+    statePatch: {},
+    mapping: undefined,
+    ...extra,
+  };
 }

@@ -37,11 +37,15 @@ export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps)
   }
 }
 
-/** The configured mapping; a CSV feed with neither preset nor fields gets one inferred from its header. */
+/**
+ * The configured mapping. A CSV feed with neither preset nor fields, or with `preset: mls-csv`, gets
+ * one inferred from its header, with the feed's own fields merged over it.
+ */
 export function mappingFor(feed: FeedConfig, first: RawRecord | undefined): CompiledMapping {
   const { mapping } = feed;
   const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
-  if (feed.source.format === 'csv' && !hasRules && first) {
+  const infer = mapping.preset === 'mls-csv' || !hasRules;
+  if (feed.source.format === 'csv' && infer && first) {
     return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping));
   }
   return compileMapping(mapping);

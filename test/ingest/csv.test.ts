@@ -185,6 +185,23 @@ describe('CSV feeds', () => {
     expect(result.listings[2]).toMatchObject({ SaleType: 'for_rent' });
   });
 
+  it("preset mls-csv infers from the header and merges the feed's own fields over it", async () => {
+    const result = await ingestFeed(
+      feed({
+        source: { format: 'csv', path: fixture('csv/tab-inferred.tsv') },
+        mapping: {
+          preset: 'mls-csv',
+          fields: { Url: { template: 'https://acme.example/listing/{MLS#}' } },
+          defaults: { CurrencySymbol: '$' },
+        },
+      }),
+      { state: {} },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.mapping).toMatchObject({ fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds' } });
+    expect(result.listings[0]).toMatchObject({ MLSNumber: 'T-1', Url: 'https://acme.example/listing/T-1' });
+  });
+
   it('fails with E_FEED_EMPTY on a header-only file, never an empty result', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
     const path = join(dir, 'empty.csv');

@@ -2,7 +2,7 @@ import type { RemoteListing } from '../../src/api/canonicalize.ts';
 import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
 import { type Config, configSchema, type FeedConfig } from '../../src/config/schema.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import type { IngestResult } from '../../src/reconcile/index.ts';
+import { type IngestResult, ingestResultOf } from '../../src/reconcile/index.ts';
 import { toListRecord } from '../../src/sandbox/index.ts';
 
 /** A valid listing numbered `n`; MLS numbers `MLS-0001`… */
@@ -59,14 +59,5 @@ export function makeConfig(feeds: Partial<FeedConfig>[], api: Record<string, unk
 }
 
 export function ingested(feedId: string, items: Listing[], extra: Partial<IngestResult> = {}): IngestResult {
-  return {
-    feedId,
-    notModified: false,
-    mode: 'full',
-    listings: items,
-    removals: [],
-    rejections: [],
-    statePatch: {},
-    ...extra,
-  };
+  return ingestResultOf(feedId, items, extra);
 }

@@ -18,7 +18,7 @@ export function registerAsk(program: Command): void {
     .option('--session <id>', 'reuse a chat session instead of opening one', (v) => Number.parseInt(v, 10));
   withJsonOption(withConfigOption(command)).action(async (question: string, options: AskOptions) => {
     const config = await loadCliConfig(options);
-    const { client } = clientFromConfig(config.api);
+    const client = clientFromConfig(config);
     const input = {
       serialNumber: options.chatbot,
       content: question,

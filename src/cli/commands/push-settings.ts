@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { clientFromConfig } from '../../queue/platform.ts';
+import { clientFromConfig } from '../../api/index.ts';
 import { type PushResult, pushAllSettings } from '../../settings/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {

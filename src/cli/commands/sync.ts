@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { clientFromConfig } from '../../api/index.ts';
 import type { Config, FeedConfig } from '../../config/schema.ts';
-import { clientFromConfig } from '../../queue/platform.ts';
 import { type RunReport, renderReport, syncFeed } from '../../reconcile/index.ts';
 import { progressLine } from '../../reconcile/progress-line.ts';
 import { createFileStateStore } from '../../state/index.ts';

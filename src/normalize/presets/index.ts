@@ -6,7 +6,15 @@ import { reso } from './reso.ts';
 import { zillow } from './zillow.ts';
 
 /** Mappings shipped with the project. Each is plain mapping-language data, printable by `validate`. */
-export const PRESETS: Readonly<Record<PresetName, MappingConfig>> = { reso, reaxml, kyero, listhub, zillow };
+export const PRESETS: Readonly<Record<PresetName, MappingConfig>> = {
+  reso,
+  reaxml,
+  kyero,
+  listhub,
+  zillow,
+  // Inferred from each file's header (see infer-csv-mapping.ts); nothing fixed.
+  'mls-csv': {},
+};
 
 /** Where a preset's records live, for XML sources that do not say. */
 export const PRESET_RECORD_PATHS: Readonly<Partial<Record<PresetName, string>>> = {
