@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
@@ -8,10 +7,10 @@ import { startWorkerService, type WorkerService } from '../../src/queue/worker-s
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createMetrics, serveUi, startUi, UiExposureError, type UiServer } from '../../src/ui/index.ts';
+import { CHROMIUM_PATH as CHROMIUM, chromiumAvailable, redisAvailable } from '../helpers/services.ts';
 import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from '../worker/helpers.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const AUTH = `Basic ${Buffer.from('operator:s3cret').toString('base64')}`;
 
 let sandbox: Sandbox;
@@ -22,144 +21,148 @@ const prefix = uniquePrefix();
 const sync: SyncFeed = (config, feed, deps, options) =>
   syncFeed(config, feed, { ...deps, ingest: async () => ingested(feed.id, listings(1, 3)) }, options);
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  const config = makeConfig([{ schedule: { cron: '0 3 * * *', timezone: 'UTC' } }], { baseUrl: sandbox.url });
-  const metrics = createMetrics();
-  service = await startWorkerService({
-    config,
-    redisUrl: REDIS_URL,
-    prefix,
-    logger: silentLogger,
-    sync,
-    metrics,
-  });
-  const env = { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: 'operator', UI_PASSWORD: 's3cret' };
-  ui = await startUi({ service, env, logger: silentLogger, metrics });
-});
-
-afterAll(async () => {
-  await ui?.close();
-  await service?.close();
-  await sandbox?.close();
-  await cleanupPrefix(prefix);
-});
-
-describe('queue UI over HTTP', () => {
-  it('answers 401 without credentials, serves the board with them', async () => {
-    const anonymous = await fetch(ui.url);
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
-    expect(
-      (
-        await fetch(ui.url, {
-          headers: { authorization: `Basic ${Buffer.from('operator:wrong').toString('base64')}` },
-        })
-      ).status,
-    ).toBe(401);
-    expect((await fetch(`${ui.url}/metrics`)).status).toBe(401);
-    const board = await fetch(ui.url, { headers: { authorization: AUTH } });
-    expect(board.status).toBe(200);
-    expect(await board.text()).toContain('<html');
-  });
-
-  it('/healthz is open and says Redis and the worker are up', async () => {
-    const response = await fetch(`${ui.url}/healthz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true, redis: true, worker: true });
-  });
-
-  it('/metrics counts runs by feed and outcome, listings and API calls', async () => {
-    await enqueueFeedSync(service.queue, { feedId: 'feed1' });
-    await waitFor(async () => (await service.state.getFeed('feed1')).lastReport, 10_000, 'a run');
-    const text = await waitFor(async () => {
-      const body = await (await fetch(`${ui.url}/metrics`, { headers: { authorization: AUTH } })).text();
-      return body.includes('feed_sync_runs_total{') ? body : undefined;
+describe.skipIf(!redisAvailable)('queue UI', () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    const config = makeConfig([{ schedule: { cron: '0 3 * * *', timezone: 'UTC' } }], {
+      baseUrl: sandbox.url,
     });
-    expect(text).toMatch(/feed_sync_runs_total\{feed="feed1",outcome="ok"\} 1/);
-    expect(text).toMatch(/feed_sync_listings_total\{feed="feed1",change="created"\} 3/);
-    expect(text).toMatch(/feed_sync_api_calls_total\{operation="create"\} 3/);
-    expect(text).toMatch(/feed_sync_run_duration_seconds_count\{feed="feed1"\} 1/);
-    expect(text).toMatch(/feed_sync_jobs\{state="completed"\}/);
-  });
-
-  it('refuses a non-loopback address without credentials; read-only on loopback', async () => {
-    const base = {
-      queue: service.queue,
-      port: 0,
-      health: async () => ({ ok: true }),
-      registry: createMetrics().registry,
+    const metrics = createMetrics();
+    service = await startWorkerService({
+      config,
+      redisUrl: REDIS_URL,
+      prefix,
       logger: silentLogger,
-    };
-    await expect(serveUi({ ...base, host: '0.0.0.0' })).rejects.toBeInstanceOf(UiExposureError);
-    const readOnly = await serveUi({ ...base, host: '127.0.0.1' });
-    try {
-      const added = await fetch(`${readOnly.url}/api/queues/feed-sync/add`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'sync-feed', data: { feedId: 'feed1' } }),
-      });
-      expect(added.status).toBeGreaterThanOrEqual(400);
-    } finally {
-      await readOnly.close();
-    }
+      sync,
+      metrics,
+    });
+    const env = { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: 'operator', UI_PASSWORD: 's3cret' };
+    ui = await startUi({ service, env, logger: silentLogger, metrics });
   });
+
+  afterAll(async () => {
+    await ui?.close();
+    await service?.close();
+    await sandbox?.close();
+    await cleanupPrefix(prefix);
+  });
+
+  describe.skipIf(!redisAvailable)('queue UI over HTTP', () => {
+    it('answers 401 without credentials, serves the board with them', async () => {
+      const anonymous = await fetch(ui.url);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('www-authenticate')).toMatch(/^Basic/);
+      expect(
+        (
+          await fetch(ui.url, {
+            headers: { authorization: `Basic ${Buffer.from('operator:wrong').toString('base64')}` },
+          })
+        ).status,
+      ).toBe(401);
+      expect((await fetch(`${ui.url}/metrics`)).status).toBe(401);
+      const board = await fetch(ui.url, { headers: { authorization: AUTH } });
+      expect(board.status).toBe(200);
+      expect(await board.text()).toContain('<html');
+    });
+
+    it('/healthz is open and says Redis and the worker are up', async () => {
+      const response = await fetch(`${ui.url}/healthz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ok: true, redis: true, worker: true });
+    });
+
+    it('/metrics counts runs by feed and outcome, listings and API calls', async () => {
+      await enqueueFeedSync(service.queue, { feedId: 'feed1' });
+      await waitFor(async () => (await service.state.getFeed('feed1')).lastReport, 10_000, 'a run');
+      const text = await waitFor(async () => {
+        const body = await (await fetch(`${ui.url}/metrics`, { headers: { authorization: AUTH } })).text();
+        return body.includes('feed_sync_runs_total{') ? body : undefined;
+      });
+      expect(text).toMatch(/feed_sync_runs_total\{feed="feed1",outcome="ok"\} 1/);
+      expect(text).toMatch(/feed_sync_listings_total\{feed="feed1",change="created"\} 3/);
+      expect(text).toMatch(/feed_sync_api_calls_total\{operation="create"\} 3/);
+      expect(text).toMatch(/feed_sync_run_duration_seconds_count\{feed="feed1"\} 1/);
+      expect(text).toMatch(/feed_sync_jobs\{state="completed"\}/);
+    });
+
+    it('refuses a non-loopback address without credentials; read-only on loopback', async () => {
+      const base = {
+        queue: service.queue,
+        port: 0,
+        health: async () => ({ ok: true }),
+        registry: createMetrics().registry,
+        logger: silentLogger,
+      };
+      await expect(serveUi({ ...base, host: '0.0.0.0' })).rejects.toBeInstanceOf(UiExposureError);
+      const readOnly = await serveUi({ ...base, host: '127.0.0.1' });
+      try {
+        const added = await fetch(`${readOnly.url}/api/queues/feed-sync/add`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'sync-feed', data: { feedId: 'feed1' } }),
+        });
+        expect(added.status).toBeGreaterThanOrEqual(400);
+      } finally {
+        await readOnly.close();
+      }
+    });
+  });
+
+  describe.skipIf(!redisAvailable || !chromiumAvailable)(
+    `queue UI in headless Chromium (${CHROMIUM}; skipped when missing)`,
+    () => {
+      let browser: Browser;
+      beforeAll(async () => {
+        browser = await chromium.launch({
+          executablePath: CHROMIUM,
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        });
+      });
+      afterAll(async () => browser?.close());
+
+      it('without credentials the browser gets 401', async () => {
+        const page = await browser.newPage();
+        const statuses: number[] = [];
+        page.on('response', (response) => statuses.push(response.status()));
+        // With no credentials to answer the challenge, headless Chromium ends the navigation on the 401.
+        await expect(page.goto(ui.url)).rejects.toThrow(/ERR_INVALID_AUTH_CREDENTIALS/);
+        expect(statuses).toEqual([401]);
+        await page.close();
+      });
+
+      it("an operator starts a feed's sync from the scheduler and sees the job complete with its report", async () => {
+        const context = await browser.newContext({
+          httpCredentials: { username: 'operator', password: 's3cret' },
+        });
+        const page = await context.newPage();
+        await page.goto(`${ui.url}/`);
+        await page.getByText('Schedulers').first().click();
+        await page.getByText('sync-feed:feed1').waitFor();
+        const before = (await service.queue.getJobs(['completed'])).length;
+        await page.getByRole('button', { name: 'Run now' }).click();
+        await page.getByRole('button', { name: 'Confirm' }).click();
+        await waitFor(
+          async () => (await service.queue.getJobs(['completed'])).length >= before + 2,
+          10_000,
+          'the run to complete',
+        );
+        await page.goto(`${ui.url}/queue/feed-sync?status=completed`);
+        const body = page.locator('body');
+        await body.getByText('dedup sync-feed:feed1').first().waitFor();
+        const text = (await body.textContent()) ?? '';
+        expect(text).toContain('outcome:"ok"');
+        expect(text).toContain('feedId:"feed1"');
+        await context.close();
+      });
+    },
+  );
 });
-
-describe.skipIf(!existsSync(CHROMIUM))(
-  `queue UI in headless Chromium (${CHROMIUM}; skipped when missing)`,
-  () => {
-    let browser: Browser;
-    beforeAll(async () => {
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      });
-    });
-    afterAll(async () => browser?.close());
-
-    it('without credentials the browser gets 401', async () => {
-      const page = await browser.newPage();
-      const statuses: number[] = [];
-      page.on('response', (response) => statuses.push(response.status()));
-      // With no credentials to answer the challenge, headless Chromium ends the navigation on the 401.
-      await expect(page.goto(ui.url)).rejects.toThrow(/ERR_INVALID_AUTH_CREDENTIALS/);
-      expect(statuses).toEqual([401]);
-      await page.close();
-    });
-
-    it("an operator starts a feed's sync from the scheduler and sees the job complete with its report", async () => {
-      const context = await browser.newContext({
-        httpCredentials: { username: 'operator', password: 's3cret' },
-      });
-      const page = await context.newPage();
-      await page.goto(`${ui.url}/`);
-      await page.getByText('Schedulers').first().click();
-      await page.getByText('sync-feed:feed1').waitFor();
-      const before = (await service.queue.getJobs(['completed'])).length;
-      await page.getByRole('button', { name: 'Run now' }).click();
-      await page.getByRole('button', { name: 'Confirm' }).click();
-      await waitFor(
-        async () => (await service.queue.getJobs(['completed'])).length >= before + 2,
-        10_000,
-        'the run to complete',
-      );
-      await page.goto(`${ui.url}/queue/feed-sync?status=completed`);
-      const body = page.locator('body');
-      await body.getByText('dedup sync-feed:feed1').first().waitFor();
-      const text = (await body.textContent()) ?? '';
-      expect(text).toContain('outcome:"ok"');
-      expect(text).toContain('feedId:"feed1"');
-      await context.close();
-    });
-  },
-);

@@ -12,6 +12,7 @@ import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
 import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
+import { redisAvailable } from '../helpers/services.ts';
 import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 import { cleanupPrefix, fakeReport, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
 
@@ -56,7 +57,7 @@ async function runOnce(service: WorkerService, count: number) {
   );
 }
 
-describe('alerts', () => {
+describe.skipIf(!redisAvailable)('alerts', () => {
   let hook: TestServer;
   const posts = () => hook.requests.map((r) => r.body as { text: string; kind: string; feedId: string });
 
@@ -119,7 +120,7 @@ describe('alerts', () => {
   });
 });
 
-describe('config reload', () => {
+describe.skipIf(!redisAvailable)('config reload', () => {
   it('applies a valid change, refuses an invalid one and keeps the running config', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-reload-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -168,7 +169,7 @@ describe('config reload', () => {
   });
 });
 
-describe('state stores', () => {
+describe.skipIf(!redisAvailable)('state stores', () => {
   it('the file store keeps state across a restart, merging patches', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-state-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
@@ -219,7 +220,7 @@ describe('state stores', () => {
   });
 });
 
-describe('settings pushes from the worker', () => {
+describe.skipIf(!redisAvailable)('settings pushes from the worker', () => {
   it('pushes on start, not again for the same settings, again when the config changes them', async () => {
     const platform = await withServer((_req, res) => sendJson(res, 200, ok(1)));
     cleanups.push(() => platform.close());

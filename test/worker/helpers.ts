@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config } from '../../src/config/schema.ts';
 import type { RunReport } from '../../src/reconcile/report-types.ts';
+import { REDIS_URL } from '../helpers/services.ts';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
-
-/** A prefix of its own per test, Cluster-safe like the real one. */
-export function uniquePrefix(): string {
-  return `{feed-sync-test-${randomUUID().slice(0, 8)}}`;
-}
+export { REDIS_URL, testPrefix as uniquePrefix } from '../helpers/services.ts';
 
 /** Delete every key under the prefix. */
 export async function cleanupPrefix(prefix: string): Promise<void> {

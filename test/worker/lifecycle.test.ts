@@ -5,6 +5,7 @@ import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { redisAvailable } from '../helpers/services.ts';
 import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from './helpers.ts';
 
@@ -48,7 +49,7 @@ async function start(sync: SyncFeed, feeds: number, api: Record<string, unknown>
   return service;
 }
 
-describe('the worker against the sandbox', () => {
+describe.skipIf(!redisAvailable)('the worker against the sandbox', () => {
   it('SIGTERM mid-apply stops the run, records the partial report, and the next worker converges', async () => {
     prefix = uniquePrefix();
     sandbox = await startSandbox({ latencyMs: 25 });

@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
+import { redisAvailable } from '../helpers/services.ts';
 import { cleanupPrefix, fakeReport, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
 
 const FAST = {
@@ -42,7 +43,7 @@ async function start(
   return service;
 }
 
-describe('job schedulers from config', () => {
+describe.skipIf(!redisAvailable)('job schedulers from config', () => {
   it('are created, changed and removed with the config', async () => {
     const service = await start(
       async (_c, feed) => fakeReport(feed.id),
@@ -102,7 +103,7 @@ describe('job schedulers from config', () => {
   });
 });
 
-describe('one run per feed', () => {
+describe.skipIf(!redisAvailable)('one run per feed', () => {
   it('a kick during a run queues exactly one follow-up', async () => {
     let release!: () => void;
     let active = 0;
@@ -136,7 +137,7 @@ describe('one run per feed', () => {
   });
 });
 
-describe('stalled jobs', () => {
+describe.skipIf(!redisAvailable)('stalled jobs', () => {
   it('a worker that dies mid-run loses its job to another worker, which runs it again', async () => {
     const prefix = uniquePrefix();
     const runs: string[] = [];
@@ -173,7 +174,7 @@ describe('stalled jobs', () => {
   });
 });
 
-describe('errors', () => {
+describe.skipIf(!redisAvailable)('errors', () => {
   it('a 5xx is retried with backoff, a 4xx fails at once, a platform refusal too', async () => {
     const attempts: Record<string, number> = {};
     const service = await start(

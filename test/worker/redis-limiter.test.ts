@@ -5,15 +5,11 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisLimiter } from '../../src/queue/redis-limiter.ts';
+import { redisAvailable } from '../helpers/services.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix } from './helpers.ts';
 
 let redis: Redis;
 let prefix: string;
-beforeAll(() => {
-  redis = new Redis(REDIS_URL);
-});
-afterAll(() => redis.disconnect());
-afterEach(() => cleanupPrefix(prefix));
 
 /** Runs `count` tasks of `ms` each through `limiters` in turn; returns the peak in flight and start times. */
 async function load(limiters: ReturnType<typeof createRedisLimiter>[], count: number, ms: number) {
@@ -33,7 +29,13 @@ async function load(limiters: ReturnType<typeof createRedisLimiter>[], count: nu
   return { peak, starts: starts.sort((a, b) => a - b) };
 }
 
-describe('the Redis limiter', () => {
+describe.skipIf(!redisAvailable)('the Redis limiter', () => {
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(() => redis.disconnect());
+  afterEach(() => cleanupPrefix(prefix));
+
   it('holds the in-flight bound for several limiters (processes) together', async () => {
     prefix = uniquePrefix();
     const limiters = [1, 2, 3].map(() => createRedisLimiter(redis, { prefix, concurrency: 2, pollMs: 10 }));
