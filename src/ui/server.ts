@@ -64,9 +64,7 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
         jobDataSchema,
       }),
     ],
-    // @bull-board/express 9.10.1 pins its own @bull-board/api 9.10.1 beside our 9.10.2: same shape,
-    // separate declarations. Aligning the two versions in package.json removes this cast.
-    serverAdapter: board as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    serverAdapter: board,
     options: { uiConfig: { boardTitle: 'feed-sync' } },
   });
 
