@@ -73,7 +73,8 @@ function isUnset(value: unknown): boolean {
 export function toNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   if (typeof value !== 'string' || isUnset(value)) return undefined;
-  const n = Number(value.trim().replace(/,/g, ''));
+  // Number() already ignores surrounding white space; only thousands separators need removing.
+  const n = Number(value.includes(',') ? value.replace(/,/g, '') : value);
   return Number.isFinite(n) ? n : undefined;
 }
 
@@ -82,11 +83,19 @@ function fold(value: string): string {
   return value.toLowerCase().replace(/[\s_-]+/g, '');
 }
 
+/** Folded spelling → enum value, built once per enum. */
+const foldedEnums = new WeakMap<readonly string[], Map<string, string>>();
+
 /** Map a display form onto the enum; an unknown value is kept as sent, so it compares unequal, visibly. */
 export function toEnum<T extends string>(values: readonly T[], value: unknown): T | undefined {
   if (isUnset(value)) return undefined;
   const text = String(value).trim();
-  return values.find((v) => fold(v) === fold(text)) ?? (text as T);
+  let folded = foldedEnums.get(values);
+  if (!folded) {
+    folded = new Map(values.map((v) => [fold(v), v]));
+    foldedEnums.set(values, folded);
+  }
+  return (folded.get(fold(text)) ?? text) as T;
 }
 
 /** `Images` comes back as one string: a JSON array, or URLs separated by commas, `|`, `;` or newlines. */
@@ -132,6 +141,11 @@ export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined 
     });
   }
   return entries.length > 0 ? entries : undefined;
+}
+
+function lookup(o: Record<string, unknown>, lowerName: string): unknown {
+  for (const k in o) if (k.toLowerCase() === lowerName) return o[k];
+  return undefined;
 }
 
 /** Turn one record of `Data.List` back into the canonical listing (the quirks of spec 2.4). Pure. */
