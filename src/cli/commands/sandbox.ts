@@ -1,10 +1,13 @@
+import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
+import { loadCliConfig, withConfigOption } from '../context.ts';
 
 /** Default port of `feed-sync sandbox`, so a config can point at it; `--port 0` picks a free one. */
 export const DEFAULT_SANDBOX_PORT = 4010;
 
 interface SandboxCliOptions {
+  config?: string;
   port: number;
   host: string;
   latency?: number;
@@ -44,8 +47,12 @@ function list(value: string): string[] {
 }
 
 export function registerSandbox(program: Command): void {
-  program
-    .command('sandbox')
+  const command = program.command('sandbox');
+  withConfigOption(command)
+    .addHelpText(
+      'before',
+      "Keys: the flags, else the environment, else the config file's api keys when it exists.\n",
+    )
     .description('run a local, in-memory stand-in for the chatbot platform (tests, benchmarks, the demo)')
     .addOption(
       new Option('-p, --port <n>', 'port; 0 picks a free one')
@@ -88,6 +95,12 @@ export function registerSandbox(program: Command): void {
         'GET /__sandbox/listings?serialNumber=…, GET /__sandbox/settings?serialNumber=…, POST /__sandbox/seed.\n',
     )
     .action(async (options: SandboxCliOptions) => {
+      if (!options.secretKey && !options.sessionKey && options.config && existsSync(options.config)) {
+        // Accept the keys the config sends, so `sync` against the sandbox works with the same file.
+        const { api } = await loadCliConfig(options);
+        options.secretKey = api.secretKey;
+        options.sessionKey = api.sessionKey;
+      }
       const sandbox = await startSandbox(toSandboxOptions(options));
       process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
       const auth =
