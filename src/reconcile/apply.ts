@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 import type { PlatformClient } from '../api/client.ts';
-import { isApiError } from '../api/errors.ts';
+import { isApiError, PlatformError } from '../api/errors.ts';
 import type { Operation } from '../api/schemas.ts';
 import { createListing } from './create-listing.ts';
 import type { TagKeys } from './ownership.ts';
@@ -40,13 +40,19 @@ interface Task {
 /** A write that did not happen, as a report entry. Programming errors are not failures: they throw. */
 function toFailure(error: unknown, operation: Operation, key: string, id?: number): Failure {
   if (!isApiError(error)) throw error;
-  const platformCode = (error as { platformCode?: number }).platformCode;
+  const platform =
+    error instanceof PlatformError
+      ? {
+          ...(error.platformCode === undefined ? {} : { platformCode: error.platformCode }),
+          platformMessage: error.platformMessage,
+        }
+      : {};
   return {
     key,
     operation,
     ...(id === undefined ? {} : { id }),
     code: error.code,
-    ...(platformCode === undefined ? {} : { platformCode }),
+    ...platform,
     message: error.message,
   };
 }
@@ -154,6 +160,8 @@ export async function applyPlan(
   );
   const crash = settled.find((s) => s.status === 'rejected');
   if (crash) throw crash.reason;
+  // In key order, not completion order: two runs of one plan report alike.
+  result.failures.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return result;
 }
 

@@ -2,20 +2,28 @@ import type { SyncDeps } from './sync.ts';
 
 type Progress = NonNullable<SyncDeps['onProgress']>;
 
+/** What the progress line needs of a stream (process.stderr, or a test double). */
+export interface ProgressStream {
+  isTTY?: boolean;
+  columns?: number;
+  write(text: string): unknown;
+}
+
 /**
  * A one-line progress display for a terminal, redrawn in place on stderr, at most ten times a
  * second. Off the terminal it writes nothing, so logs and pipes stay clean.
  */
 export function progressLine(
   label: string,
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: ProgressStream = process.stderr,
+  clock: () => number = Date.now,
 ): { onProgress: Progress; clear(): void } {
   if (!stream.isTTY) return { onProgress: () => {}, clear: () => {} };
   let last = 0;
   let shown = false;
   return {
     onProgress: (p) => {
-      const now = Date.now();
+      const now = clock();
       if (p.phase !== 'done' && now - last < 100) return;
       last = now;
       shown = true;

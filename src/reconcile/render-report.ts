@@ -1,5 +1,8 @@
 import type { RunReport } from './report-types.ts';
 
+/** Rejections and failures shown in full in the text; `--json` carries the rest. */
+export const SHOWN = 10;
+
 const MARK: Record<RunReport['outcome'], string> = {
   ok: '✓',
   failed: '✗',
@@ -8,7 +11,10 @@ const MARK: Record<RunReport['outcome'], string> = {
   cancelled: '⏹',
 };
 
-/** A run report for a terminal: outcome, counts, calls, then failures, guards and drift. */
+/**
+ * A run report for a terminal: outcome, counts, calls, guards and drift, then what was wrong: the
+ * first rejected feed records and failed writes, each in full.
+ */
 export function renderReport(report: RunReport): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
   const lines = [
@@ -41,13 +47,7 @@ export function renderReport(report: RunReport): string {
       `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
     );
   for (const d of report.drift) lines.push(`  drift: ${d}`);
-  for (const f of report.failed.slice(0, 20)) {
-    lines.push(
-      `  failed ${f.operation} ${f.key}${f.id ? ` (ID ${f.id})` : ''}: ${f.code}${f.platformCode ? ` Code ${f.platformCode}` : ''} ${f.message}`,
-    );
-  }
-  if (report.failed.length > 20)
-    lines.push(`  … and ${report.failed.length - 20} more failures (--json for all)`);
+  lines.push(...rejectionLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;
     lines.push(
@@ -55,4 +55,31 @@ export function renderReport(report: RunReport): string {
     );
   }
   return lines.join('\n');
+}
+
+/** What was wrong with the feed, row by row, as ingestion worded it: feed, row, field, value, reason. */
+function rejectionLines(report: RunReport): string[] {
+  if (report.rejected === 0) return [];
+  const shown = report.rejections.slice(0, SHOWN);
+  const lines = [`  rejected ${report.rejected} feed record(s):`, ...shown.map((r) => `    ${r.message}`)];
+  const more = report.rejected - shown.length;
+  if (more > 0)
+    lines.push(`    … and ${more} more; \`feed-sync validate --feed ${report.feedId}\` lists them all`);
+  return lines;
+}
+
+/** Each write that failed: operation, key, remote ID, and what the platform answered. */
+function failureLines(report: RunReport): string[] {
+  if (report.failed.length === 0) return [];
+  const lines = [`  failed ${report.failed.length} write(s):`];
+  for (const f of report.failed.slice(0, SHOWN)) {
+    const what =
+      f.platformCode !== undefined || f.platformMessage
+        ? `platform Code ${f.platformCode ?? '?'}: ${JSON.stringify(f.platformMessage ?? '')}`
+        : f.message.replace(`${f.operation}: `, '');
+    lines.push(`    ${f.operation} ${f.key}${f.id ? ` (ID ${f.id})` : ''}: ${what} [${f.code}]`);
+  }
+  if (report.failed.length > SHOWN)
+    lines.push(`    … and ${report.failed.length - SHOWN} more; --json lists them all`);
+  return lines;
 }

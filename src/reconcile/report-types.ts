@@ -1,5 +1,9 @@
 import type { Operation } from '../api/schemas.ts';
+import type { Rejection } from '../sources/types.ts';
 import type { GuardDecision } from './plan-types.ts';
+
+/** How many rejections a report carries in full. */
+export const REJECTIONS_KEPT = 20;
 
 /** One listing the run could not write, with what the platform said. */
 export interface Failure {
@@ -11,6 +15,9 @@ export interface Failure {
   code: string;
   /** The platform's envelope `Code`, when it answered one. */
   platformCode?: number;
+  /** The platform's envelope `Message`, when it answered one. */
+  platformMessage?: string;
+  /** The whole error, e.g. `update: platform answered Code 1003: …` or `create: no answer within 30000 ms`. */
   message: string;
 }
 
@@ -61,8 +68,12 @@ export interface RunReport {
   /** Logical calls per operation (a retried call counts once). */
   apiCalls: Record<Operation, number>;
   notApplied?: NotApplied;
-  /** The first rejections, as ingestion reported them. */
-  rejections: unknown[];
+  /**
+   * The first `REJECTIONS_KEPT` rejections, as ingestion reported them (each names the feed, row,
+   * field and value). Capped so the report saved as `lastReport` stays small; `rejected` is the full
+   * count and `feed-sync validate --feed ID` lists them all.
+   */
+  rejections: Rejection[];
   /** The remote list moved under the read. */
   drift: string[];
   snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };

@@ -11,7 +11,7 @@ import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
 import { finishReport, outcomeOf, type ReportDraft, startReport } from './report.ts';
-import type { RunReport } from './report-types.ts';
+import { REJECTIONS_KEPT, type RunReport } from './report-types.ts';
 import { readSnapshot, SnapshotError } from './snapshot.ts';
 
 export type SyncPhase = 'fetching' | 'normalizing' | 'snapshot' | 'planning' | 'applying' | 'done';
@@ -124,7 +124,7 @@ export async function syncFeed(
   progress('normalizing', 20, `${ingest.listings.length} listings, ${ingest.rejections.length} rejected`);
   draft.mode = ingest.mode;
   draft.rejected = ingest.rejections.length;
-  draft.rejections = ingest.rejections.slice(0, 20);
+  draft.rejections = ingest.rejections.slice(0, REJECTIONS_KEPT);
   if (ingest.notModified) {
     if (!options.dryRun) await deps.state.updateFeed(feed.id, ingest.statePatch);
     return done(finishReport(draft, now(), 'skipped', 'the feed has not changed since the last run'));

@@ -77,6 +77,54 @@ describe('feed-sync plan / sync', () => {
     expect(out).toContain('API calls: list 1');
   });
 
+  it('plan prints per-listing field changes and deletes, terraform style; --json has all of it', async () => {
+    await feed([1, 2, 3, 4, 5, 6].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
+    await feed([row(1), row(2, 250_000), row(4), row(5), row(6), row(7)].join(''));
+    out = '';
+    expect(await cli('plan', '--feed', 'cli-feed')).toBe(0);
+    expect(out).toContain('Plan: 1 to create, 1 to update, 1 to delete, 4 unchanged, 0 foreign.');
+    expect(out).toContain('  + create  M-7');
+    expect(out).toMatch(/ {2}~ update {2}M-2 {2}\(ID \d+\)\n {6}SalePrice: 300000 → 250000\n/);
+    expect(out).toMatch(/ {2}- delete {2}M-3 {2}\(ID \d+\): gone from the feed/);
+    expect(out).toContain('✓ max-delete-share: deleting 1 of 6 owned listings (16.7%; limit 20%)');
+
+    out = '';
+    expect(await cli('plan', '--feed', 'cli-feed', '--json')).toBe(0);
+    const { plan, report } = JSON.parse(out);
+    expect(plan).toMatchObject({
+      creates: [{ key: 'M-7' }],
+      updates: [
+        {
+          key: 'M-2',
+          changes: [
+            { field: 'SalePrice', from: 300_000, to: 250_000 },
+            { field: 'ExtensionColumn[feed-sync:hash]', from: expect.any(String), to: expect.any(String) },
+          ],
+        },
+      ],
+      deletes: [{ key: 'M-3', reason: 'gone' }],
+      unchanged: ['M-1', 'M-4', 'M-5', 'M-6'],
+    });
+    expect(report).toMatchObject({ dryRun: true, outcome: 'ok', created: 1, updated: 1, deleted: 1 });
+    expect(sandbox.listings('CLI-BOT')).toHaveLength(6);
+    expect(sandbox.stats().requests).toMatchObject({ create: 6, update: 0, delete: 0 });
+  });
+
+  it('sync names each rejected row and field in the text report; --json has the rejections', async () => {
+    await feed(`${row(1)}M-2,Active,Condo,cheap,2,1,900,0,1990,3,1,https://cli.example/l/M-2\n`);
+    expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
+    expect(out).toContain(
+      'rejected 1 feed record(s):\n    Row 3 of feed.csv: SalePrice "cheap" is not a number',
+    );
+    out = '';
+    expect(await cli('sync', '--feed', 'cli-feed', '--json', '--force-full')).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({
+      rejected: 1,
+      rejections: [{ row: 3, key: 'M-2', field: 'SalePrice', value: 'cheap', reason: 'not_a_number' }],
+    });
+  });
+
   it('exits 2 when a guard holds deletes back, 0 with the override', async () => {
     await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
@@ -110,5 +158,9 @@ describe('feed-sync demo', () => {
     expect(text).toContain('Run 3 made 0 writes');
     expect(text).toContain('- delete  HH-2410');
     expect(text).toMatch(/Status: "Active" → "Sold"/);
+    // The deliberately bad row, named by feed file, row, field and value.
+    expect(text).toContain(
+      'rejected 1 feed record(s):\n    Row 14 of harbor-homes.csv: Bedrooms "three" is not a number',
+    );
   });
 });

@@ -47,6 +47,8 @@ describe('sync under faults', () => {
       h,
       changed.map((l) => l.MLSNumber),
     );
+    // Retries, Retry-After pauses and timed-out hangs included: never more than api.concurrency at once.
+    expect(h.sandbox.stats().peakInFlight).toBeLessThanOrEqual(4);
     h.sandbox.configure({
       faults: { error500Rate: 0, rate429Rate: 0, hangRate: 0, malformedJsonRate: 0, ambiguousCreateRate: 0 },
     });
@@ -62,6 +64,7 @@ describe('sync under faults', () => {
     const report = await h.sync(h.feed(), listings(1, 20));
     const throttled = h.sandbox.stats().faults.rate429;
     expect(throttled).toBeGreaterThan(0);
+    expect(h.sandbox.stats().peakInFlight).toBeLessThanOrEqual(4);
     expect(report.durationMs).toBeGreaterThanOrEqual(1000);
     expect(report).toMatchObject({ outcome: 'ok', created: 20 });
     expectExactly(
@@ -74,6 +77,7 @@ describe('sync under faults', () => {
     h = await startHarness([{}], { faults: { ambiguousCreateRate: 0.5 }, seed: 3 }, { concurrency: 4 });
     const report = await h.sync(h.feed(), listings(1, 30));
     expect(report.ambiguousResolved).toBeGreaterThan(0);
+    expect(h.sandbox.stats().peakInFlight).toBeLessThanOrEqual(4);
     expect(report.created).toBe(30);
     expectExactly(
       h,

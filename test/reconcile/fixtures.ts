@@ -1,6 +1,7 @@
+import type { z } from 'zod';
 import type { RemoteListing } from '../../src/api/canonicalize.ts';
 import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
-import { type Config, configSchema, type FeedConfig } from '../../src/config/schema.ts';
+import { type Config, configSchema, type feedConfigSchema } from '../../src/config/schema.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { type IngestResult, ingestResultOf } from '../../src/reconcile/index.ts';
 import { toListRecord } from '../../src/sandbox/index.ts';
@@ -46,7 +47,10 @@ export function remote(id: number, stored: Listing): RemoteListing {
   return canonicalizeRemote({ ...record });
 }
 
-export function makeConfig(feeds: Partial<FeedConfig>[], api: Record<string, unknown> = {}): Config {
+/** A feed as written in a config file (before defaults): what `makeConfig` takes. */
+export type FeedInput = Partial<z.input<typeof feedConfigSchema>>;
+
+export function makeConfig(feeds: FeedInput[], api: Record<string, unknown> = {}): Config {
   return configSchema.parse({
     api: { baseUrl: 'http://127.0.0.1:1', concurrency: 4, pageSize: 50, timeoutMs: 2000, ...api },
     feeds: feeds.map((f, i) => ({

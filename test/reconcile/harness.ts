@@ -12,7 +12,7 @@ import {
 } from '../../src/reconcile/index.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.ts';
 import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
-import { ingested, makeConfig } from './fixtures.ts';
+import { type FeedInput, ingested, makeConfig } from './fixtures.ts';
 
 export interface Harness {
   sandbox: Sandbox;
@@ -34,7 +34,7 @@ export interface Harness {
 
 /** A sandbox on a random port and a client wired like production (one limiter), with fast retries. */
 export async function startHarness(
-  feeds: Partial<FeedConfig>[] = [{}],
+  feeds: FeedInput[] = [{}],
   sandboxOptions: SandboxOptions = {},
   api: Record<string, unknown> = {},
 ): Promise<Harness> {

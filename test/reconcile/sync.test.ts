@@ -110,12 +110,112 @@ describe('syncFeed against the sandbox', () => {
     expect(h.sandbox.listings('SN-1').map((l) => l.ID)).toEqual([1, 4]);
   });
 
+  describe('failed writes', () => {
+    it('one failing listing never stops the others; the failure names key, operation and ID', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 10));
+      const next = [...listings(1, 10).map((l) => ({ ...l, SalePrice: 99_000 })), listing(11)];
+      const client = h.client;
+      // The listing of MLS-0004 vanishes between the snapshot and its update.
+      const vanish = h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0004')?.ID;
+      const report = await h.sync(
+        h.feed(),
+        next,
+        {},
+        {
+          client: {
+            ...client,
+            updateListing: async (request, options) => {
+              if (request.Key === String(vanish))
+                await client.deleteListings({
+                  SerialNumber: 'SN-1',
+                  Keys: [request.Key],
+                  KeyType: 'NewOaks',
+                });
+              return client.updateListing(request, options);
+            },
+          },
+        },
+      );
+      expect(report).toMatchObject({
+        outcome: 'failed',
+        created: 1,
+        updated: 9,
+        reason: '1 write(s) failed',
+      });
+      expect(report.failed).toEqual([
+        {
+          key: 'MLS-0004',
+          operation: 'update',
+          id: vanish,
+          code: 'E_NOT_FOUND',
+          message: expect.any(String),
+        },
+      ]);
+      const repair = await h.sync(h.feed(), next);
+      expect(repair).toMatchObject({ outcome: 'ok', created: 1, updated: 0, unchanged: 10 });
+      expect(h.keys()).toEqual(next.map((l) => l.MLSNumber));
+    });
+
+    it('reports the platform Code and Message of each failed write, and the next run repairs', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 4));
+      const next = [...listings(2, 4).map((l) => ({ ...l, SalePrice: 1 })), listing(5)];
+      // The key is rotated after the snapshot: every write answers Code 401.
+      const rotate = () => h?.sandbox.configure({ secretKey: 'rotated' });
+      const report = await h.sync(h.feed(), next, { allowMassDelete: true }, { onPlan: rotate });
+      expect(report).toMatchObject({ outcome: 'failed', created: 0, updated: 0, deleted: 0 });
+      const denied = {
+        code: 'E_PLATFORM',
+        platformCode: 401,
+        platformMessage: expect.stringContaining('Unauthorized'),
+      };
+      expect(report.failed).toEqual([
+        { key: 'MLS-0001', operation: 'delete', id: 1, ...denied, message: expect.any(String) },
+        {
+          key: 'MLS-0002',
+          operation: 'update',
+          id: 2,
+          ...denied,
+          message: expect.stringMatching(/^update: /),
+        },
+        { key: 'MLS-0003', operation: 'update', id: 3, ...denied, message: expect.any(String) },
+        { key: 'MLS-0004', operation: 'update', id: 4, ...denied, message: expect.any(String) },
+        { key: 'MLS-0005', operation: 'create', ...denied, message: expect.stringMatching(/^create: /) },
+      ]);
+      h.sandbox.configure({ secretKey: null });
+      const repair = await h.sync(h.feed(), next, { allowMassDelete: true });
+      expect(repair).toMatchObject({ outcome: 'ok', created: 1, updated: 3, deleted: 1, failed: [] });
+      expect(h.keys()).toEqual(next.map((l) => l.MLSNumber));
+    });
+  });
+
   describe('delete guards', () => {
     it('an empty feed deletes nothing', async () => {
       h = await startHarness();
       await h.sync(h.feed(), listings(1, 10));
       const report = await h.sync(h.feed(), []);
       expect(report).toMatchObject({ outcome: 'guarded', deleted: 0, heldDeletes: 10 });
+      expect(h.keys()).toHaveLength(10);
+    });
+
+    it('a feed whose every row is rejected deletes nothing and says which rows and why', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 10));
+      const rejections = Array.from({ length: 30 }, (_, i) => ({
+        feedId: 'feed1',
+        row: i + 2,
+        index: i,
+        field: 'SalePrice',
+        value: 'call',
+        reason: 'not_a_number',
+        message: `Row ${i + 2} of feed1.csv: SalePrice "call" is not a number`,
+      }));
+      const report = await h.sync(h.feed(), async () => ingested('feed1', [], { rejections }));
+      expect(report).toMatchObject({ outcome: 'guarded', deleted: 0, heldDeletes: 10, rejected: 30 });
+      expect(report.guards).toEqual([expect.objectContaining({ guard: 'empty-feed', tripped: true })]);
+      expect(report.rejections).toEqual(rejections.slice(0, 20));
+      expect(writes(report)).toBe(0);
       expect(h.keys()).toHaveLength(10);
     });
 

@@ -86,6 +86,8 @@ export async function runDemo(
       `Feeds ${config.feeds.map((f) => f.id).join(' and ')} both go to chatbot ${serial}, which already holds`,
     );
     out('one listing added by hand (HAND-7): no feed owns it, so no run may touch it.');
+    out('harbor-homes.csv also holds a row typed by hand with a bad value (HH-2499): each run rejects');
+    out('it, naming the row and the field, and syncs the rest.');
 
     const first = await runAll(demo, 'Run 1: the first sync');
     await copyFile(join(FIXTURES, 'harbor-homes.next-day.csv'), join(dir, 'harbor-homes.csv'));

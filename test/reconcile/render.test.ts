@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeOf } from '../../src/cli/commands/sync.ts';
+import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
+import { progressLine } from '../../src/reconcile/progress-line.ts';
+import { finishReport, startReport } from '../../src/reconcile/report.ts';
+import type { Rejection } from '../../src/sources/types.ts';
+import { makeConfig } from './fixtures.ts';
+
+const feed = makeConfig([{}]).feeds[0];
+const calls = { edit: 0, session: 0, ask: 0, create: 2, update: 1, list: 1, delete: 0 };
+
+function report(patch: Partial<RunReport> = {}): RunReport {
+  if (!feed) throw new Error('no feed');
+  const draft = startReport(feed, new Date('2024-05-01T06:00:00Z'), calls, false);
+  return { ...finishReport(draft, new Date('2024-05-01T06:00:01.5Z'), 'ok'), ...patch };
+}
+
+const rejection = (row: number): Rejection => ({
+  feedId: 'feed1',
+  row,
+  index: row - 2,
+  key: `A-${row}`,
+  field: 'Bedrooms',
+  value: 'three',
+  reason: 'not_a_number',
+  message: `Row ${row} of acme.csv: Bedrooms "three" is not a number`,
+});
+
+const failure = (n: number): Failure => ({
+  key: `MLS-${n}`,
+  operation: 'update',
+  id: n,
+  code: 'E_PLATFORM',
+  platformCode: 1003,
+  platformMessage: 'Listing not found',
+  message: 'update: platform answered Code 1003: Listing not found',
+});
+
+describe('renderReport', () => {
+  it('names what was rejected: feed, row, field and value, as ingestion worded it', () => {
+    const text = renderReport(report({ rejected: 2, rejections: [rejection(8), rejection(12)] }));
+    expect(text).toContain('rejected 2, foreign 0');
+    expect(text).toContain(
+      [
+        '  rejected 2 feed record(s):',
+        '    Row 8 of acme.csv: Bedrooms "three" is not a number',
+        '    Row 12 of acme.csv: Bedrooms "three" is not a number',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('more;');
+  });
+
+  it('shows the first 10 rejections, then how many more and where to see them all', () => {
+    const kept = Array.from({ length: 20 }, (_, i) => rejection(i + 2));
+    const text = renderReport(report({ rejected: 25, rejections: kept }));
+    expect(text.split('\n').filter((l) => l.startsWith('    Row '))).toHaveLength(10);
+    expect(text).toContain('Row 11 of acme.csv');
+    expect(text).not.toContain('Row 12 of acme.csv');
+    expect(text).toContain('    … and 15 more; `feed-sync validate --feed feed1` lists them all');
+  });
+
+  it('lists failed writes with key, operation, remote ID and the platform Code/Message', () => {
+    const timeout: Failure = {
+      key: 'MLS-9',
+      operation: 'create',
+      code: 'E_TIMEOUT',
+      message: 'create: no answer within 250 ms',
+    };
+    const text = renderReport(report({ outcome: 'failed', failed: [failure(3), timeout] }));
+    expect(text).toContain(
+      [
+        '  failed 2 write(s):',
+        '    update MLS-3 (ID 3): platform Code 1003: "Listing not found" [E_PLATFORM]',
+        '    create MLS-9: no answer within 250 ms [E_TIMEOUT]',
+      ].join('\n'),
+    );
+  });
+
+  it('shows the first 10 failures; --json has them all', () => {
+    const failed = Array.from({ length: 12 }, (_, i) => failure(i + 1));
+    const r = report({ outcome: 'failed', failed });
+    const text = renderReport(r);
+    expect(text).toContain('    update MLS-10 (ID 10)');
+    expect(text).not.toContain('MLS-11');
+    expect(text).toContain('    … and 2 more; --json lists them all');
+    expect(JSON.parse(JSON.stringify(r)).failed).toHaveLength(12);
+  });
+
+  it('a clean run shows no rejection or failure section', () => {
+    const text = renderReport(report());
+    expect(text).toMatch(/^✓ feed1 → SN-1: ok in 1\.5s\n {2}created 0, updated 0, deleted 0/);
+    expect(text).toContain('API calls: create 2, update 1, list 1');
+    expect(text).not.toContain('feed record(s)');
+    expect(text).not.toContain('write(s)');
+  });
+});
+
+describe('exitCodeOf', () => {
+  it.each([
+    [['ok', 'skipped'], 0],
+    [['ok', 'guarded'], 2],
+    [['guarded', 'failed'], 1],
+    [['cancelled'], 1],
+    [[], 0],
+  ] as const)('%j → %i', (outcomes, code) => {
+    expect(exitCodeOf(outcomes.map((outcome) => report({ outcome })))).toBe(code);
+  });
+});
+
+describe('progressLine', () => {
+  const stream = (isTTY: boolean) => {
+    const written: string[] = [];
+    return { written, isTTY, columns: 40, write: (t: string) => written.push(t) };
+  };
+
+  it('redraws one line in place on a terminal, at most every 100 ms, and clears it', () => {
+    const tty = stream(true);
+    let now = 1000;
+    const line = progressLine('acme', tty, () => now);
+    line.onProgress({ phase: 'snapshot', percent: 25 });
+    now += 50;
+    line.onProgress({ phase: 'planning', percent: 35 });
+    now += 100;
+    line.onProgress({ phase: 'applying', percent: 40, detail: '120 creates, 4 updates, 1 deletes' });
+    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.clear();
+    expect(tty.written).toEqual([
+      '\r\x1b[2Kacme: snapshot 25%',
+      '\r\x1b[2Kacme: applying 40% 120 creates, 4 updat',
+      '\r\x1b[2Kacme: done 100% ok',
+      '\r\x1b[2K',
+    ]);
+  });
+
+  it('writes nothing off a terminal', () => {
+    const pipe = stream(false);
+    const line = progressLine('acme', pipe);
+    line.onProgress({ phase: 'done', percent: 100 });
+    line.clear();
+    expect(pipe.written).toEqual([]);
+  });
+});
