@@ -1,6 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import { HttpError, isApiError } from '../src/api/index.ts';
 import { ConfigError } from '../src/config/load.ts';
+import { isFeedError } from '../src/sources/feed-error.ts';
 
 /** A job payload that does not fit its schema: retrying cannot fix it. */
 export class PayloadError extends Error {
@@ -16,12 +17,17 @@ export const DEFAULT_RATE_LIMIT_MS = 5_000;
  *   `UnrecoverableError` (fails now, no more attempts);
  * - 429 → the worker's rate limit for Retry-After, and BullMQ's rate-limit error (the job goes
  *   back to wait without spending an attempt);
+ * - a feed that could not be fetched (network, 5xx, the feed host's 429) → retried: the feed host's
+ *   429 is not the platform's, so it must not hold back the whole worker;
+ * - a feed that cannot be read (parse error, empty, unsafe, its config) → `UnrecoverableError`:
+ *   the same file fails the same way until someone fixes it;
  * - 5xx, timeouts, network, anything unknown → the error itself: BullMQ retries it with the
  *   queue's exponential backoff and jitter.
  */
 export async function mapJobError(error: unknown, rateLimit: (ms: number) => Promise<void>): Promise<Error> {
   if (error instanceof UnrecoverableError) return error;
   if (error instanceof ConfigError || error instanceof PayloadError) return unrecoverable(error);
+  if (isFeedError(error)) return error.retryable ? error : unrecoverable(error);
   if (isApiError(error)) {
     if (error.rateLimited) {
       await rateLimit(error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS);

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
+import type { PlatformClient } from '../src/api/index.ts';
 import { enqueueFeedSync } from '../src/queue/enqueue.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
@@ -65,15 +66,17 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         return { feedId: payload.feedId, outcome: 'skipped', reason };
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
+      const reads = watchReads(ctx.client);
+      const progress = progressReporter(job);
       const report = await ctx.sync(
         config,
         feed,
         {
-          client: ctx.client,
+          client: reads.client,
           state: ctx.state,
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
-          onProgress: progressReporter(job),
+          onProgress: progress.report,
         },
         {
           dryRun: payload.dryRun ?? false,
@@ -81,6 +84,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           forceFull: payload.forceFull ?? false,
         },
       );
+      await progress.flush();
       await logReport(job, report);
       if (!report.dryRun) await ctx.state.updateFeed(feed.id, { lastReport: report });
       await ctx
@@ -91,6 +95,12 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: 'repair' });
         await job.log('cancelled by shutdown: a repair run is queued');
       }
+      const cause = runFailureCause(report, reads.lastError());
+      if (cause) {
+        // The report is recorded; the job now takes BullMQ's meaning of the cause (retry, rate limit, fail).
+        await job.log(`run failed before its plan: ${cause.message}`);
+        throw cause;
+      }
       return report;
     } catch (error) {
       throw await mapJobError(error, ctx.rateLimit);
@@ -98,11 +108,40 @@ export function createSyncFeedProcessor(ctx: JobContext) {
   };
 }
 
-/** Progress updates in phase order, at most one in flight, only on a phase change or a 5-point step. */
-function progressReporter(job: Job): (progress: SyncProgress) => void {
+/**
+ * The sync ends a run it could not plan in a `failed` report instead of throwing, so a platform
+ * outage during the snapshot would otherwise complete the job: the reads' last error is kept so
+ * that such a run is retried (5xx, timeouts, network), rate-limited (429) or failed now (4xx).
+ */
+function watchReads(client: PlatformClient): { client: PlatformClient; lastError(): unknown } {
+  let last: unknown;
+  return {
+    client: {
+      ...client,
+      listListings: (request, options) =>
+        client.listListings(request, options).catch((error: unknown) => {
+          last = error;
+          throw error;
+        }),
+    },
+    lastError: () => last,
+  };
+}
+
+/** A failed run that never got its snapshot, and the read error that stopped it. */
+function runFailureCause(report: RunReport, readError: unknown): Error | undefined {
+  if (report.outcome !== 'failed' || report.snapshot !== undefined) return undefined;
+  return readError instanceof Error ? readError : undefined;
+}
+
+/**
+ * Progress updates in phase order, at most one in flight, only on a phase change or a 5-point step.
+ * `flush` waits for the last one, so a finished job never shows an older phase.
+ */
+function progressReporter(job: Job): { report(progress: SyncProgress): void; flush(): Promise<unknown> } {
   let last: SyncProgress | undefined;
   let chain: Promise<unknown> = Promise.resolve();
-  return (progress) => {
+  const report = (progress: SyncProgress) => {
     if (
       last &&
       last.phase === progress.phase &&
@@ -118,6 +157,7 @@ function progressReporter(job: Job): (progress: SyncProgress) => void {
     };
     chain = chain.then(() => job.updateProgress(value)).catch(() => {});
   };
+  return { report, flush: () => chain };
 }
 
 async function logReport(job: Job, report: RunReport): Promise<void> {

@@ -9,11 +9,12 @@ import { serveUi, type UiServer } from './server.ts';
 
 export { type Credentials, isLoopback } from './basic-auth.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
-export { serveUi, UiExposureError, type UiOptions, type UiServer } from './server.ts';
+export { checkUiExposure, serveUi, UiExposureError, type UiOptions, type UiServer } from './server.ts';
 
 type UiEnv = Pick<EnvSettings, 'UI_HOST' | 'UI_PORT' | 'UI_USER' | 'UI_PASSWORD'>;
 
-function credentialsOf(env: UiEnv) {
+/** UI_USER and UI_PASSWORD, when both are set. */
+export function credentialsOf(env: UiEnv) {
   return env.UI_USER && env.UI_PASSWORD ? { user: env.UI_USER, password: env.UI_PASSWORD } : undefined;
 }
 

@@ -34,6 +34,15 @@ export class UiExposureError extends Error {
   readonly code = 'E_UI_EXPOSED';
 }
 
+/** Throws `UiExposureError` when the UI would listen beyond loopback without credentials. */
+export function checkUiExposure(host: string, credentials: Credentials | undefined): void {
+  if (!credentials && !isLoopback(host)) {
+    throw new UiExposureError(
+      `refusing to serve the queue UI on ${host} without UI_USER and UI_PASSWORD (loopback only without them)`,
+    );
+  }
+}
+
 /** The add-job form's payloads: `sync-feed` `{feedId}` or `push-settings` `{serialNumber}`. */
 const jobDataSchema = {
   oneOf: [
@@ -48,11 +57,7 @@ const jobDataSchema = {
  */
 export async function serveUi(options: UiOptions): Promise<UiServer> {
   const { credentials, host } = options;
-  if (!credentials && !isLoopback(host)) {
-    throw new UiExposureError(
-      `refusing to serve the queue UI on ${host} without UI_USER and UI_PASSWORD (loopback only without them)`,
-    );
-  }
+  checkUiExposure(host, credentials);
   const board = new ExpressAdapter();
   board.setBasePath('/');
   createBullBoard({

@@ -107,13 +107,16 @@ describe.skipIf(!redisAvailable)('alerts', () => {
       10_000,
       'the final failure',
     );
+    // The post follows the job's move to failed (an event): wait for it, not a fixed time.
+    await waitFor(() => posts().length === 1, 5000, 'the alert');
     await enqueueFeedSync(service.queue, { feedId: 'a' });
     await waitFor(
       async () => (await service.queue.getJobs(['failed'])).length === 2,
       10_000,
       'the second failure',
     );
-    await sleep(100);
+    // Nothing to wait for here: a second post would be a bug; give one a moment to show up.
+    await sleep(200);
     expect(attempts).toBe(6);
     expect(posts()).toHaveLength(1);
     expect(posts()[0]?.text).toBe('feed-sync: run of feed a failed: list: HTTP 503');

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { clientFromConfig, HttpError, type PlatformClient } from '../../src/api/index.ts';
+import type { Config } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
@@ -32,7 +34,12 @@ const realSync =
   (config, feed, deps, options) =>
     syncFeed(config, feed, { ...deps, ingest: async () => ingested(feed.id, listings(1, count)) }, options);
 
-async function start(sync: SyncFeed, feeds: number, api: Record<string, unknown> = {}) {
+async function start(
+  sync: SyncFeed,
+  feeds: number,
+  api: Record<string, unknown> = {},
+  client?: (config: Config) => PlatformClient,
+) {
   const config = makeConfig(
     Array.from({ length: feeds }, () => ({})),
     { baseUrl: sandbox!.url, ...api },
@@ -44,6 +51,7 @@ async function start(sync: SyncFeed, feeds: number, api: Record<string, unknown>
     logger: silentLogger,
     sync,
     settings: FAST,
+    ...(client ? { client: client(config) } : {}),
   });
   services.push(service);
   return service;
@@ -74,6 +82,50 @@ describe.skipIf(!redisAvailable)('the worker against the sandbox', () => {
       ((await next.state.getFeed('feed1')).lastReport as { outcome?: string }).outcome;
     await waitFor(async () => (await outcome()) === 'ok', 15_000, 'the repair run');
     expect(sandbox.listings('SN-1')).toHaveLength(40);
+  });
+
+  it('a run the platform stopped before its plan is retried (5xx) or failed at once (4xx)', async () => {
+    prefix = uniquePrefix();
+    sandbox = await startSandbox();
+    // The platform's answers to the snapshot's reads, in order; then the sandbox answers.
+    const outages: Record<string, number[]> = { feed1: [503, 503], feed2: [401] };
+    const listCalls: Record<string, number> = {};
+    const failing = (config: Config): PlatformClient => {
+      const client = clientFromConfig(config);
+      return {
+        ...client,
+        listListings: (request, options) => {
+          const feedId = request.SerialNumber === 'SN-1' ? 'feed1' : 'feed2';
+          listCalls[feedId] = (listCalls[feedId] ?? 0) + 1;
+          const status = outages[feedId]?.shift();
+          return status
+            ? Promise.reject(new HttpError('list', status))
+            : client.listListings(request, options);
+        },
+      };
+    };
+    const service = await start(realSync(3), 0, {}, failing);
+    await service.applyConfig(makeConfig([{}, { chatbot: 'SN-2' }], { baseUrl: sandbox.url }));
+    await enqueueFeedSync(service.queue, { feedId: 'feed1' });
+    await enqueueFeedSync(service.queue, { feedId: 'feed2' });
+    const settled = async () => {
+      const [done] = await service.queue.getJobs(['completed']);
+      const [failed] = await service.queue.getJobs(['failed']);
+      return done && failed ? { done, failed } : undefined;
+    };
+    const { done, failed } = await waitFor(settled, 15_000, 'both runs to settle');
+    expect(done.data).toMatchObject({ feedId: 'feed1' });
+    expect(done.attemptsMade).toBe(3);
+    expect(done.returnvalue).toMatchObject({ outcome: 'ok', created: 3 });
+    expect(sandbox.listings('SN-1')).toHaveLength(3);
+    expect(failed.data).toMatchObject({ feedId: 'feed2' });
+    expect(failed.failedReason).toBe('E_HTTP: list: HTTP 401');
+    expect(failed.attemptsMade).toBe(1);
+    // Each failed attempt still recorded its report.
+    expect((await service.state.getFeed('feed2')).lastReport).toMatchObject({ outcome: 'failed' });
+    expect(await service.queue.getJobLogs(failed.id!)).toMatchObject({
+      logs: expect.arrayContaining(['run failed before its plan: list: HTTP 401']),
+    });
   });
 
   it('two workers: one run per feed, and api.concurrency holds for both together', async () => {

@@ -1,11 +1,13 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { QueueEvents } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpError, PlatformError } from '../../src/api/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import { QUEUE_NAME } from '../../src/queue/names.ts';
+import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
 import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { redisAvailable } from '../helpers/services.ts';
+import { ok, sendJson, withServer } from '../helpers/with-server.ts';
 import { cleanupPrefix, fakeReport, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
 
 const FAST = {
@@ -78,6 +80,62 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
     expect(await list()).toEqual([]);
   });
 
+  it("a chatbot's settings push gets a scheduler of its own, changed and removed with the config", async () => {
+    const chatbot = (schedule: string) =>
+      `chatbots:\n  - serialNumber: BOT9\n${schedule}    settings: { Name: "Nine" }\n`;
+    const service = await start(
+      async (_c, feed) => fakeReport(feed.id),
+      testConfig([], chatbot('    schedule: { cron: "0 4 * * *", timezone: Europe/Paris }\n')),
+      uniquePrefix(),
+      false,
+    );
+    const list = async () =>
+      (await service.queue.getJobSchedulers(0, -1)).map((s) => ({
+        key: s.key,
+        name: s.name,
+        pattern: s.pattern,
+        tz: s.tz,
+      }));
+    expect(await list()).toEqual([
+      { key: 'push-settings:BOT9', name: 'push-settings', pattern: '0 4 * * *', tz: 'Europe/Paris' },
+    ]);
+    await service.applyConfig(testConfig([], chatbot('    schedule: { cron: "15 5 * * 1" }\n')));
+    expect(await list()).toEqual([
+      { key: 'push-settings:BOT9', name: 'push-settings', pattern: '15 5 * * 1', tz: 'UTC' },
+    ]);
+    await service.applyConfig(testConfig([], chatbot('')));
+    expect(await list()).toEqual([]);
+  });
+
+  it('a settings push runs on its own schedule, through the deduplicated path', async () => {
+    const platform = await withServer((_req, res) => sendJson(res, 200, ok(1)));
+    try {
+      const config = testConfig(
+        [],
+        'chatbots:\n  - serialNumber: BOT9\n    schedule: { cron: "* * * * * *" }\n    settings: { Name: "Nine" }\n',
+      );
+      config.api.baseUrl = platform.url;
+      const service = await start(async (_c, feed) => fakeReport(feed.id), config);
+      // The config push at start-up, then a tick of the every-second scheduler finds nothing changed.
+      const scheduled = await waitFor(
+        async () =>
+          (await service.queue.getJobs(['completed'])).find(
+            (j) =>
+              j.name === 'push-settings' &&
+              j.deduplicationId !== undefined &&
+              (j.data as { trigger?: string }).trigger === 'schedule',
+          ),
+        10_000,
+        'a scheduled push',
+      );
+      expect(scheduled.returnvalue).toMatchObject({ serialNumber: 'BOT9', outcome: 'unchanged' });
+      expect(platform.requests).toHaveLength(1);
+      expect(platform.requests[0]?.body).toEqual({ serialNumber: 'BOT9', Name: 'Nine' });
+    } finally {
+      await platform.close();
+    }
+  });
+
   it('a scheduled tick runs the feed through the deduplicated path', async () => {
     const runs: string[] = [];
     const service = await start(
@@ -120,20 +178,124 @@ describe.skipIf(!redisAvailable)('one run per feed', () => {
     });
     await enqueueFeedSync(service.queue, { feedId: 'a' });
     await waitFor(() => runs.length === 1, 5000, 'the first run');
-    for (let i = 0; i < 5; i++) await enqueueFeedSync(service.queue, { feedId: 'a', trigger: 'manual' });
-    await sleep(200);
-    expect(runs).toHaveLength(1);
-    release();
-    await waitFor(() => runs.length === 2, 5000, 'the follow-up');
-    await sleep(300);
+    try {
+      for (let i = 0; i < 5; i++) await enqueueFeedSync(service.queue, { feedId: 'a', trigger: 'manual' });
+      // Nothing a worker could start: BullMQ keeps the one follow-up aside until the active run ends.
+      expect(await service.queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized')).toEqual({
+        active: 1,
+        waiting: 0,
+        delayed: 0,
+        prioritized: 0,
+      });
+      expect(runs).toHaveLength(1);
+    } finally {
+      release();
+    }
+    // The follow-up is added as the run completes, in the same step: once two are completed and
+    // nothing waits, no third run can appear.
+    await waitFor(
+      async () => {
+        const counts = await service.queue.getJobCounts('completed', 'active', 'waiting', 'delayed');
+        return (
+          counts.completed === 2 && (counts.active ?? 0) + (counts.waiting ?? 0) + (counts.delayed ?? 0) === 0
+        );
+      },
+      10_000,
+      'the follow-up',
+    );
     expect(runs).toHaveLength(2);
     expect(maxActive).toBe(1);
     const completed = await service.queue.getJobs(['completed']);
     expect(completed.map((j) => (j.returnvalue as { outcome: string }).outcome)).toEqual(['ok', 'ok']);
-    const [first] = completed.sort((x, y) => Number(x.id) - Number(y.id));
-    expect(first?.progress).toEqual({ phase: 'applying', percent: 50 });
     const state = await service.state.getFeed('a');
     expect((state.lastReport as { feedId: string }).feedId).toBe('a');
+  });
+});
+
+describe.skipIf(!redisAvailable)('progress, logs, retention', () => {
+  it('reports phases and percent, logs guards, the first 20 rejections and failures, keeps jobs as configured', async () => {
+    const service = await start(async (_c, feed, deps) => {
+      for (const [phase, percent] of [
+        ['fetching', 0],
+        ['normalizing', 20],
+        ['snapshot', 25],
+        ['applying', 40],
+        ['applying', 41],
+        ['applying', 70],
+        ['done', 100],
+      ] as const)
+        deps.onProgress?.({ phase, percent });
+      return fakeReport(feed.id, {
+        outcome: 'failed',
+        rejected: 25,
+        rejections: Array.from({ length: 25 }, (_, i) => ({ row: i + 1, reason: 'Bedrooms "three"' })),
+        guards: [{ guard: 'max-delete-share', tripped: false, message: 'deletes 1% of 100' }],
+        failed: [{ key: 'MLS-7', operation: 'update', code: 'E_PLATFORM', message: 'refused' }],
+      } as Partial<RunReport>);
+    });
+    const events = new QueueEvents(QUEUE_NAME, { connection: { url: REDIS_URL }, prefix: service.prefix });
+    const seen: unknown[] = [];
+    events.on('progress', ({ data }) => seen.push(data));
+    await events.waitUntilReady();
+    const id = await enqueueFeedSync(service.queue, { feedId: 'a' });
+    const job = await waitFor(async () => {
+      const found = id ? await service.queue.getJob(id) : undefined;
+      return found && (await found.isCompleted()) ? found : undefined;
+    });
+    const { logs } = await service.queue.getJobLogs(job.id!);
+    expect(logs.filter((l) => l.startsWith('guard: '))).toEqual([
+      'guard: {"guard":"max-delete-share","tripped":false,"message":"deletes 1% of 100"}',
+    ]);
+    expect(logs.filter((l) => l.startsWith('rejected: '))).toHaveLength(20);
+    expect(logs).toContain('failed: update MLS-7: E_PLATFORM refused');
+    expect(logs.at(-1)).toBe('failed: 1 created, 0 updated, 0 deleted, 0 unchanged, 25 rejected');
+    expect(job.progress).toEqual({ phase: 'done', percent: 100 });
+    // Every phase change, and steps of 5 points or more within a phase (41 % is not worth a write).
+    await waitFor(() => seen.length >= 6, 5000, 'the progress events');
+    await events.close();
+    expect(seen).toEqual([
+      { phase: 'fetching', percent: 0 },
+      { phase: 'normalizing', percent: 20 },
+      { phase: 'snapshot', percent: 25 },
+      { phase: 'applying', percent: 40 },
+      { phase: 'applying', percent: 70 },
+      { phase: 'done', percent: 100 },
+    ]);
+    expect(job.opts).toMatchObject({
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 50, jitter: 0.5 },
+      removeOnComplete: { count: 200, age: 604_800 },
+      removeOnFail: { count: 1000, age: 2_592_000 },
+    });
+  });
+
+  it('retention comes from the config', async () => {
+    const config = testConfig(
+      [{ id: 'a' }],
+      'worker: { removeOnComplete: { count: 2, age: 60 }, removeOnFail: { count: 3, age: 120 } }\n',
+    );
+    let runs = 0;
+    const service = await start(async (_c, feed) => {
+      runs++;
+      return fakeReport(feed.id);
+    }, config);
+    for (let i = 1; i <= 4; i++) {
+      await enqueueFeedSync(service.queue, { feedId: 'a' });
+      await waitFor(
+        async () => {
+          const { active, waiting } = await service.queue.getJobCounts('active', 'waiting');
+          return runs === i && active === 0 && waiting === 0;
+        },
+        5000,
+        `run ${i}`,
+      );
+    }
+    const [job] = await service.queue.getJobs(['completed']);
+    expect(job?.opts).toMatchObject({
+      removeOnComplete: { count: 2, age: 60 },
+      removeOnFail: { count: 3, age: 120 },
+    });
+    expect((await service.queue.getJobCounts('completed')).completed).toBe(2);
   });
 });
 

@@ -114,4 +114,24 @@ describe('Redis unreachable', () => {
     expect(error?.code).toBe(1);
     expect(error?.stderr).toBe('feed-sync: cannot reach Redis at redis://127.0.0.1:1: ECONNREFUSED\n');
   });
+
+  it('a UI beyond loopback without credentials is refused before anything starts, exit 1', async () => {
+    const run = promisify(execFile);
+    const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', UI_HOST: '0.0.0.0' };
+    env.UI_PORT = '3999';
+    delete env.UI_USER;
+    delete env.UI_PASSWORD;
+    const error = await run(
+      join(process.cwd(), 'node_modules/.bin/node'),
+      ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
+      { env, timeout: 20_000 },
+    ).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error?.code).toBe(1);
+    expect(error?.stderr).toBe(
+      'feed-sync: refusing to serve the queue UI on 0.0.0.0 without UI_USER and UI_PASSWORD (loopback only without them)\n',
+    );
+  });
 });

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { readEnv } from '../../config/env.ts';
+import { DEFAULT_CONFIG_FILE, readEnv } from '../../config/env.ts';
 import { reloadOnChange } from '../../queue/config-watch.ts';
 import { startWorkerService } from '../../queue/worker-service.ts';
 import { syncFeed } from '../../reconcile/index.ts';
-import { createMetrics, startUi, type UiServer } from '../../ui/index.ts';
+import { checkUiExposure, createMetrics, credentialsOf, startUi, type UiServer } from '../../ui/index.ts';
 import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption } from '../context.ts';
 
 /**
@@ -18,6 +18,8 @@ export function registerWorker(program: Command): void {
     const env = readEnv();
     const logger = cliLogger();
     const config = await loadCliConfig(options);
+    // Refused before anything starts: a worker running without its UI would look healthy to no one.
+    if (env.UI_PORT !== undefined) checkUiExposure(env.UI_HOST, credentialsOf(env));
     const metrics = createMetrics();
     const service = await startWorkerService({
       config,
@@ -26,9 +28,17 @@ export function registerWorker(program: Command): void {
       sync: syncFeed,
       metrics,
     });
-    const stopWatching = reloadOnChange(options.config ?? 'feed-sync.yaml', service, logger);
+    let stopWatching: (() => void) | undefined;
     let ui: UiServer | undefined;
-    if (env.UI_PORT !== undefined) ui = await startUi({ service, env, logger, metrics });
+    try {
+      stopWatching = reloadOnChange(options.config ?? DEFAULT_CONFIG_FILE, service, logger);
+      if (env.UI_PORT !== undefined) ui = await startUi({ service, env, logger, metrics });
+    } catch (error) {
+      // Without this, the open Redis connections keep a half-started worker alive after the error.
+      stopWatching?.();
+      await service.close();
+      throw error;
+    }
     logger.info({ feeds: config.feeds.length, ui: ui?.url }, 'worker started');
 
     await new Promise<void>((resolve) => {

@@ -1,0 +1,75 @@
+import { UnrecoverableError } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import {
+  AbortedError,
+  HttpError,
+  NetworkError,
+  PlatformError,
+  SchemaError,
+  TimeoutError,
+} from '../src/api/index.ts';
+import { ConfigError } from '../src/config/load.ts';
+import { FeedError } from '../src/sources/feed-error.ts';
+import { DEFAULT_RATE_LIMIT_MS, mapJobError, PayloadError } from './map-error.ts';
+
+type Meaning = 'unrecoverable' | 'rate-limited' | 'retry';
+
+async function meaningOf(error: unknown): Promise<{ meaning: Meaning; waitedMs?: number; message: string }> {
+  let waitedMs: number | undefined;
+  const mapped = await mapJobError(error, async (ms) => {
+    waitedMs = ms;
+  });
+  const meaning: Meaning =
+    mapped instanceof UnrecoverableError
+      ? 'unrecoverable'
+      : mapped.message === 'bullmq:rateLimitExceeded'
+        ? 'rate-limited'
+        : 'retry';
+  return { meaning, message: mapped.message, ...(waitedMs === undefined ? {} : { waitedMs }) };
+}
+
+describe('mapJobError', () => {
+  it.each<[string, unknown, Meaning]>([
+    ['bad config', new ConfigError('feed-sync.yaml', ['feeds[0].id: required']), 'unrecoverable'],
+    ['bad payload', new PayloadError('invalid job data: feedId'), 'unrecoverable'],
+    ['HTTP 400', new HttpError('create', 400), 'unrecoverable'],
+    ['HTTP 401', new HttpError('list', 401), 'unrecoverable'],
+    ['HTTP 404', new HttpError('update', 404), 'unrecoverable'],
+    ['platform refusal', new PlatformError('create', 400, 'bad field'), 'unrecoverable'],
+    ['unexpected response shape', new SchemaError('list', 'Data', 'expected array'), 'unrecoverable'],
+    ['HTTP 500', new HttpError('list', 500), 'retry'],
+    ['HTTP 503', new HttpError('list', 503), 'retry'],
+    ['platform Code 500', new PlatformError('list', 500, 'busy'), 'retry'],
+    ['timeout', new TimeoutError('list', 30_000), 'retry'],
+    ['network', new NetworkError('list', 'ECONNRESET'), 'retry'],
+    ['aborted (shutdown)', new AbortedError('list'), 'retry'],
+    ['feed fetch failed', new FeedError('E_FEED_FETCH', 'acme', 'HTTP 503', { retryable: true }), 'retry'],
+    ['feed parse failed', new FeedError('E_FEED_PARSE', 'acme', 'row 3: bad quote'), 'unrecoverable'],
+    ['feed empty', new FeedError('E_FEED_EMPTY', 'acme', 'no records'), 'unrecoverable'],
+    ['unknown error', new Error('boom'), 'retry'],
+    ['not an Error', 'boom', 'retry'],
+  ])('%s → %s', async (_name, error, meaning) => {
+    expect((await meaningOf(error)).meaning).toBe(meaning);
+  });
+
+  it('a 429 sets the worker rate limit to Retry-After, or a default without it', async () => {
+    expect(await meaningOf(new HttpError('list', 429, { retryAfterMs: 7_000 }))).toMatchObject({
+      meaning: 'rate-limited',
+      waitedMs: 7_000,
+    });
+    expect(await meaningOf(new HttpError('create', 429))).toMatchObject({
+      meaning: 'rate-limited',
+      waitedMs: DEFAULT_RATE_LIMIT_MS,
+    });
+    expect(await meaningOf(new PlatformError('create', 429, 'slow down'))).toMatchObject({
+      meaning: 'rate-limited',
+    });
+  });
+
+  it('an unrecoverable error keeps the code and the cause', async () => {
+    const cause = new HttpError('list', 401);
+    const mapped = await mapJobError(cause, async () => {});
+    expect(mapped.message).toBe('E_HTTP: list: HTTP 401');
+    expect(mapped.cause).toBe(cause);
+  });
+});
