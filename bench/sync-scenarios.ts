@@ -55,3 +55,41 @@ export function changedFeed(count: number): Listing[] {
   const added = Array.from({ length: gone }, (_, i) => benchListing(count + i + 1));
   return [...changed, ...added];
 }
+
+/** Calls per operation, as a run report counts them. */
+export interface CallCounts {
+  list: number;
+  create: number;
+  update: number;
+  delete: number;
+}
+
+/**
+ * The fewest calls that take a chatbot holding exactly `before` (tagged by its feed) to `after`,
+ * counted from the feeds themselves rather than from a run: every page of the remote read once
+ * (one call for an empty chatbot), one create per new key, one update per changed listing, deletes
+ * in batches of `deleteBatchSize`.
+ */
+export function minimumCalls(
+  before: readonly Listing[],
+  after: readonly Listing[],
+  pageSize: number,
+  deleteBatchSize = 100,
+): CallCounts {
+  const old = new Map(before.map((l) => [l.MLSNumber, JSON.stringify(l)]));
+  const keys = new Set(after.map((l) => l.MLSNumber));
+  let create = 0;
+  let update = 0;
+  for (const listing of after) {
+    const was = old.get(listing.MLSNumber);
+    if (was === undefined) create++;
+    else if (was !== JSON.stringify(listing)) update++;
+  }
+  const gone = before.filter((l) => !keys.has(l.MLSNumber)).length;
+  return {
+    list: Math.max(1, Math.ceil(before.length / pageSize)),
+    create,
+    update,
+    delete: Math.ceil(gone / deleteBatchSize),
+  };
+}

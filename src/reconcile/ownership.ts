@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';
@@ -44,21 +44,26 @@ function hashValue(field: string, value: unknown): string {
  * Fields in a fixed order, so the order a mapping produced them in does not matter.
  */
 export function recordHash(listing: Listing, keys: TagKeys): string {
-  const parts: string[] = [];
+  // One string and a one-shot digest: this runs for every listing of every run. The bytes hashed
+  // must never change, or every listing would be rewritten once after an upgrade.
+  let text = '';
   for (const field of SORTED_FIELDS) {
+    let part: string;
     if (field === 'ExtensionColumn') {
       const entries = (listing.ExtensionColumn ?? [])
         .filter((e) => e.Key !== keys.ownerKey && e.Key !== keys.hashKey)
         .map((e) => `${e.Key}\u0000${e.value}`)
         .sort();
-      if (entries.length > 0) parts.push(`${field}=${entries.join('\u0001')}`);
-      continue;
+      if (entries.length === 0) continue;
+      part = entries.join('\u0001');
+    } else {
+      const value = listing[field];
+      if (value === undefined || value === '') continue;
+      part = hashValue(field, value);
     }
-    const value = listing[field];
-    if (value === undefined || value === '') continue;
-    parts.push(`${field}=${hashValue(field, value)}`);
+    text = text === '' ? `${field}=${part}` : `${text}\n${field}=${part}`;
   }
-  return createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 12);
+  return hash('sha256', text, 'hex').slice(0, 12);
 }
 
 /** The record feed-sync sends: the feed's listing plus the owner tag and the record hash. */

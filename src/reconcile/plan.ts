@@ -41,8 +41,10 @@ export function makePlan(
   policy: PlanPolicy,
 ): Plan {
   const tags: TagKeys = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
+  // Owner tags read once per remote listing: the plan asks about each several times.
+  const owners = new Map(remote.map((r) => [r.id, ownerOf(r.listing, tags)]));
   const isMine = (r: RemoteListing) => {
-    const owner = ownerOf(r.listing, tags);
+    const owner = owners.get(r.id);
     return owner === policy.feedId || (policy.ownership === 'all' && owner === undefined);
   };
   const ctx: Context = { policy, tags, isMine };
