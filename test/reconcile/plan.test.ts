@@ -176,6 +176,22 @@ describe('makePlan', () => {
     });
   });
 
+  it('counts removed-status deletes toward maxDeleteShare, in full and incremental mode', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0003', 'MLS-0004'];
+    const full = makePlan(listings(1, 2), remoteAll, { ...policy, removals });
+    expect(summary(full)).toMatchObject({
+      deletes: [],
+      held: ['MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
+    });
+    const incremental = makePlan(listings(1, 1), remoteAll, { ...policy, mode: 'incremental', removals });
+    expect(summary(incremental)).toMatchObject({
+      deletes: [],
+      held: ['MLS-0003#3 removed', 'MLS-0004#4 removed'],
+    });
+    expect(incremental.guards.find((g) => g.guard === 'max-delete-share')?.tripped).toBe(true);
+  });
+
   it.each([
     ['an empty feed', [], {}, 'empty-feed'],
     ['a failed source', listings(1, 1), { sourceFailed: true }, 'source-failed'],
