@@ -47,6 +47,16 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 /** Canonical unit name (`sqft`, `sqm`, `acre`, `ha`, `square`), or undefined when unknown. */
 export function normalizeAreaUnit(unit: string): string | undefined {
+  // A feed spells its units a few ways, once per record: remember them (bounded, feed-controlled).
+  if (known.has(unit)) return known.get(unit);
+  const canonical = canonicalUnit(unit);
+  if (known.size < 1000) known.set(unit, canonical);
+  return canonical;
+}
+
+const known = new Map<string, string | undefined>();
+
+function canonicalUnit(unit: string): string | undefined {
   const token = normalizeToken(unit);
   if (token === 'squarefeet' || token === 'squarefoot') return 'sqft';
   if (token === 'squaremeters' || token === 'squaremetres') return 'sqm';

@@ -11,10 +11,13 @@ import { isUnsetText, parseNumber } from './parse-number.ts';
 
 /** What mapping one record produced, before validation. */
 export interface MappedRecord {
-  /** Candidate listing: only set fields. */
+  /** Candidate listing: every listing field, `undefined` when unset. */
   listing: Record<string, unknown>;
-  /** The feed's raw value behind each listing field, for rejection messages. */
-  raw: Record<string, unknown>;
+  /**
+   * The feed's raw value behind each listing field, for rejection messages. Only when mapping with
+   * `explain`: the hot path skips it, and a record that fails is mapped again to explain why.
+   */
+  raw?: Record<string, unknown>;
   problems: FieldProblem[];
   /** The Status maps to "no longer listed". */
   remove: boolean;
@@ -112,7 +115,7 @@ export function compileField(
       write(record, out) {
         const value = read(record);
         if (!isSet(value)) return;
-        out.raw[field] = value;
+        if (out.raw) out.raw[field] = value;
         const parsed = parseNumber(value, ctx.decimalComma);
         if (!parsed.ok)
           return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
@@ -139,7 +142,7 @@ export function compileField(
         if (periodText !== undefined && isSet(periodText)) {
           const found = perMonthFactor(String(periodText));
           if (found === undefined) {
-            out.raw[field] = value;
+            if (out.raw) out.raw[field] = value;
             return void out.problems.push(
               problem(field, value, 'unknown_period', `has an unknown period "${periodText}"`),
             );
@@ -151,28 +154,26 @@ export function compileField(
     };
   }
   if (kind === 'enum') {
-    // Feeds repeat a handful of values; remember their lookups (bounded, values are feed-controlled).
-    const memo = new Map<string, string | undefined>();
-    const lookup = (text: string): string | undefined => {
-      if (memo.has(text)) return memo.get(text);
-      const found = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
-      if (memo.size < 1000) memo.set(text, found);
-      return found;
+    // Feeds repeat a handful of values: decide each distinct value once (bounded, values are feed-controlled).
+    const memo = new Map<unknown, EnumOutcome>();
+    const decide = (value: unknown): EnumOutcome => {
+      let outcome = memo.get(value);
+      if (outcome !== undefined) return outcome;
+      outcome = enumOutcome(field, String(value).trim(), ctx);
+      if (memo.size < 1000) memo.set(value, outcome);
+      return outcome;
     };
     return {
       paths,
       write(record, out) {
         const value = read(record);
         if (!isSet(value)) return;
-        out.raw[field] = value;
-        const text = String(value).trim();
-        const mapped = lookup(text);
-        if (field === 'Status' && mapped === REMOVE) out.remove = true;
-        else if (mapped !== undefined) out.listing[field] = mapped;
-        else if (!ctx.enumValues || ctx.enumValues.includes(text)) out.listing[field] = text;
-        else if (field === 'Status')
+        if (out.raw) out.raw[field] = value;
+        const outcome = decide(value);
+        if (outcome === REMOVE_OUTCOME) out.remove = true;
+        else if (outcome === UNKNOWN_STATUS)
           out.problems.push(problem(field, value, 'unknown_status', 'is not a known status'));
-        else out.listing[field] = text;
+        else out.listing[field] = outcome;
       },
     };
   }
@@ -181,15 +182,28 @@ export function compileField(
     write(record, out) {
       const value = read(record);
       if (!isSet(value)) return;
-      out.raw[field] = value;
+      if (out.raw) out.raw[field] = value;
       const text = String(value).trim();
       out.listing[field] = kind === 'currency' ? currencySymbol(text) : text;
     },
   };
 }
 
+const REMOVE_OUTCOME: unique symbol = Symbol('remove');
+const UNKNOWN_STATUS: unique symbol = Symbol('unknown status');
+/** The listing value of an enum text, or what else it means. */
+type EnumOutcome = string | typeof REMOVE_OUTCOME | typeof UNKNOWN_STATUS;
+
+function enumOutcome(field: ListingField, text: string, ctx: FieldContext): EnumOutcome {
+  const mapped = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
+  if (field === 'Status' && mapped === REMOVE) return REMOVE_OUTCOME;
+  if (mapped !== undefined) return mapped;
+  if (!ctx.enumValues || ctx.enumValues.includes(text)) return text;
+  return field === 'Status' ? UNKNOWN_STATUS : text;
+}
+
 function writeNumber(field: string, value: unknown, ctx: FieldContext, out: MappedRecord, scale = 1): void {
-  out.raw[field] = value;
+  if (out.raw) out.raw[field] = value;
   const parsed = parseNumber(value, ctx.decimalComma);
   if (!parsed.ok) return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
   if (parsed.value === undefined) return;
@@ -209,7 +223,9 @@ function compileImages(
   const urlOf = rule.url ? compilePath(rule.url) : undefined;
   const orderOf = rule.order ? compilePath(rule.order) : undefined;
   return (record, out) => {
-    const items: { url: string; order: number; at: number }[] = [];
+    // Ordered items only when an order key is configured; otherwise plain URLs in feed order.
+    const items: { url: string; order: number; at: number }[] | undefined = orderOf ? [] : undefined;
+    let urls: string[] = [];
     for (const reader of readers) {
       for (const item of reader(record)) {
         const url = urlOf ? firstScalar(urlOf, item as RawFields) : scalarOf(item);
@@ -217,14 +233,31 @@ function compileImages(
         const order = orderOf ? Number(firstScalar(orderOf, item as RawFields)) : Number.NaN;
         const texts = rule.split !== undefined ? String(url).split(rule.split) : [String(url)];
         for (const text of texts) {
-          if (text.trim())
-            items.push({ url: text.trim(), order: Number.isNaN(order) ? Infinity : order, at: items.length });
+          const trimmed = text.trim();
+          if (!trimmed) continue;
+          if (items)
+            items.push({ url: trimmed, order: Number.isNaN(order) ? Infinity : order, at: items.length });
+          else urls.push(trimmed);
         }
       }
     }
-    if (items.length === 0) return;
-    if (orderOf) items.sort((a, b) => a.order - b.order || a.at - b.at);
-    const urls = [...new Set(items.map((item) => item.url))].slice(0, ctx.maxImages);
-    out.listing[field] = urls;
+    if (items) {
+      items.sort((a, b) => a.order - b.order || a.at - b.at);
+      urls = items.map((item) => item.url);
+    }
+    if (urls.length > 0) out.listing[field] = distinct(urls, ctx.maxImages);
   };
+}
+
+/** The first `max` distinct values, in order. */
+function distinct(values: string[], max: number): string[] {
+  const seen = values.length > 16 ? new Set<string>() : undefined;
+  const out: string[] = [];
+  for (const value of values) {
+    if (seen ? seen.has(value) : out.includes(value)) continue;
+    seen?.add(value);
+    out.push(value);
+    if (out.length >= max) break;
+  }
+  return out;
 }

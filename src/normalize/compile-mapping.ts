@@ -7,7 +7,14 @@ import {
 } from './compile-field.ts';
 import { DEFAULT_MAPS } from './enum-maps.ts';
 import { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
-import { type ListingField, SALE_TYPES, SPACE_TYPES, STATUSES, TOURS } from './listing-schema.ts';
+import {
+  LISTING_FIELDS,
+  type ListingField,
+  SALE_TYPES,
+  SPACE_TYPES,
+  STATUSES,
+  TOURS,
+} from './listing-schema.ts';
 import {
   MAPPED_ENUM_FIELDS,
   type MappedEnumField,
@@ -64,13 +71,23 @@ const ENUM_VALUES: Readonly<Record<MappedEnumField, readonly string[] | undefine
 
 /** Fields the mapping itself decides rather than the feed. */
 const COMPUTED = new Set<string>(['AreaUnit', 'ExtensionColumn']);
+/**
+ * Every listing field, unset. Each record's candidate listing and raw values start as a copy of it:
+ * fields then only change value, and V8 keeps such an object compact and fast, where fields added
+ * one by one past ~18 would turn it into a dictionary.
+ */
+const UNSET_FIELDS: Readonly<Record<string, unknown>> = Object.fromEntries(
+  LISTING_FIELDS.map((field) => [field, undefined]),
+);
+
 /** Never copied into ExtensionColumn: parser bookkeeping and OData annotations. */
 const ALWAYS_EXCLUDED = ['$tag', '@odata.*', '#text'];
 
 export interface CompiledMapping {
   /** The resolved mapping (preset merged), as data for `validate` to print. */
   mapping: MappingConfig;
-  map(record: RawFields): MappedRecord;
+  /** Map one record; `explain` also keeps the raw value behind each field, for messages. */
+  map(record: RawFields, explain?: boolean): MappedRecord;
 }
 
 /** Compile a feed's mapping once; `map` then runs per record with no further parsing of the config. */
@@ -127,13 +144,15 @@ export function compileMapping(config: MappingConfig): CompiledMapping {
   const extensions = compileExtensions(mapping, used);
   return {
     mapping,
-    map(record) {
-      const out: MappedRecord = { listing: { AreaUnit: areaUnit }, raw: {}, problems: [], remove: false };
+    map(record, explain = false) {
+      const out: MappedRecord = { listing: { ...UNSET_FIELDS }, problems: [], remove: false };
+      if (explain) out.raw = { ...UNSET_FIELDS };
+      out.listing.AreaUnit = areaUnit;
       for (const write of writers) write(record, out);
       // Many MLS exports send 0,0 for "no coordinates": that is not a point in the Gulf of Guinea.
       if (out.listing.Latitude === 0 && out.listing.Longitude === 0) {
-        delete out.listing.Latitude;
-        delete out.listing.Longitude;
+        out.listing.Latitude = undefined;
+        out.listing.Longitude = undefined;
       }
       const entries = extensions(record);
       if (entries.length > 0) out.listing.ExtensionColumn = entries;
@@ -147,7 +166,7 @@ function compileExtensions(
   used: Set<string>,
 ): (record: RawFields) => { Key: string; value: string }[] {
   const named = Object.entries(mapping.extensions?.fields ?? {}).map(
-    ([key, path]) => [key, compilePath(path)] as const,
+    ([key, path]) => [key, compilePath(path), /[.:]/.test(path) ? undefined : path] as const,
   );
   for (const [, path] of Object.entries(mapping.extensions?.fields ?? {})) used.add(path.split('.')[0]!);
   const unmapped = mapping.extensions?.unmapped ?? false;
@@ -158,7 +177,14 @@ function compileExtensions(
     );
   return (record) => {
     const entries: { Key: string; value: string }[] = [];
-    for (const [key, reader] of named) {
+    for (const [key, reader, column] of named) {
+      // A CSV column holds one text: no arrays to build.
+      const text = column === undefined ? undefined : record[column];
+      if (typeof text === 'string') {
+        const value = text.trim();
+        if (value !== '') entries.push({ Key: key, value });
+        continue;
+      }
       const values = reader(record).map(extensionValue).filter(isSet);
       if (values.length > 0) entries.push({ Key: key, value: values.map(stringify).join(', ') });
     }

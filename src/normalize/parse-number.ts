@@ -2,16 +2,23 @@
 const UNSET = new Set(['', 'n/a', 'na', '-', '--', 'null', 'none', 'nil', 'undefined', 'tbd', '?']);
 
 export function isUnsetText(value: string): boolean {
-  // The longest marker is 9 characters; most values are longer and need no lowercasing.
-  return value.length <= 12 && UNSET.has(value.trim().toLowerCase());
+  // Most values start with a digit or a letter no marker starts with: no trimming, no lowercasing.
+  const first = value.charCodeAt(0);
+  if ((first >= 48 && first <= 57) || (MARKER_START[first & ~0x20] === 0 && first > 64 && first < 123))
+    return false;
+  const text = value.trim();
+  // The longest marker is 9 characters.
+  return text.length <= 9 && UNSET.has(text.toLowerCase());
 }
+
+/** Upper-case first letters of the markers (N/A, NULL, NONE, NIL, UNDEFINED, TBD), indexed by char code. */
+const MARKER_START = new Uint8Array(128);
+for (const letter of 'NUT') MARKER_START[letter.charCodeAt(0)] = 1;
 
 export type ParsedNumber =
   | { ok: true; value: number | undefined; suffix: string }
   | { ok: false; reason: 'not_a_number' };
 
-/** Most feed numbers are plain: skip the general parse for them. */
-const PLAIN = /^-?\d+(?:\.\d+)?$/;
 const SHAPE = /^[^\d+\-.]*?([+-]?\.?\d[\d.,\s'\u00a0\u202f]*)(.*)$/s;
 
 /**
@@ -22,7 +29,11 @@ export function parseNumber(raw: unknown, decimalComma = false): ParsedNumber {
   if (raw === undefined || raw === null) return { ok: true, value: undefined, suffix: '' };
   if (typeof raw === 'number') return Number.isFinite(raw) ? { ok: true, value: raw, suffix: '' } : notNumber;
   if (typeof raw !== 'string') return notNumber;
-  if (PLAIN.test(raw)) return { ok: true, value: Number(raw), suffix: '' };
+  return quickNumber(raw, decimalComma) ?? parseText(raw, decimalComma);
+}
+
+/** The general parse of a text; `parseNumber` skips it for the common shapes. Exported for tests. */
+export function parseText(raw: string, decimalComma: boolean): ParsedNumber {
   if (isUnsetText(raw)) return { ok: true, value: undefined, suffix: '' };
   const match = SHAPE.exec(raw.trim());
   if (!match) return notNumber;
@@ -42,4 +53,63 @@ function clean(digits: string, decimalComma: boolean): string {
   // "1.250.000" without commas: dots are thousands separators.
   if (dots > 1 && !digits.includes(',')) return digits.replace(/\./g, '');
   return digits.replace(/,/g, '');
+}
+
+const ZERO = 48;
+const DOLLAR = 36;
+const EURO = 0x20ac;
+const POUND = 0xa3;
+
+/**
+ * The common shapes without regular expressions: `1250000`, `-3`, `2.5`, `$1,250,000.00`,
+ * `1,234 sqft` (with `decimalComma` the separators swap: `1.250.000,75`). Anything else, including
+ * more than 15 digits, is left to the general parse (undefined), which gives the same result for
+ * these shapes: this is only a shortcut. Up to 15 digits, the integer of all digits divided by a
+ * power of ten is exactly what `Number()` gives for the decimal text.
+ */
+function quickNumber(raw: string, decimalComma: boolean): ParsedNumber | undefined {
+  const thousands = decimalComma ? 46 : 44; // '.' : ','
+  const point = decimalComma ? 44 : 46;
+  const length = raw.length;
+  let i = 0;
+  let code = raw.charCodeAt(0);
+  if (code === DOLLAR || code === EURO || code === POUND) code = raw.charCodeAt(++i);
+  const negative = code === 45 && i === 0;
+  if (negative) code = raw.charCodeAt(++i);
+  if (!(code >= ZERO && code <= ZERO + 9)) return undefined;
+  let digits = 0;
+  let value = 0;
+  let scale = 1;
+  let fraction = false;
+  for (; i < length; i++) {
+    code = raw.charCodeAt(i);
+    if (code >= ZERO && code <= ZERO + 9) {
+      value = value * 10 + (code - ZERO);
+      if (fraction) scale *= 10;
+      if (++digits > 15) return undefined;
+      continue;
+    }
+    const next = raw.charCodeAt(i + 1);
+    const digitNext = next >= ZERO && next <= ZERO + 9;
+    if (code === thousands && !fraction && digitNext) continue;
+    if (code === point && !fraction && digitNext) {
+      fraction = true;
+      continue;
+    }
+    break;
+  }
+  let suffix = '';
+  if (i < length) {
+    // A unit such as ` sqft`: spaces, then ASCII letters only.
+    let start = i;
+    while (start < length && raw.charCodeAt(start) === 32) start++;
+    if (start === length || start === i) return undefined;
+    for (let j = start; j < length; j++) {
+      const letter = raw.charCodeAt(j) | 0x20;
+      if (letter < 97 || letter > 122) return undefined;
+    }
+    suffix = raw.slice(start);
+  }
+  const number = value / scale;
+  return { ok: true, value: negative ? -number : number, suffix };
 }

@@ -1,4 +1,4 @@
-import { compilePath, firstScalar, type PathReader, type RawFields } from './field-path.ts';
+import { compileFirst, type RawFields } from './field-path.ts';
 
 const PLACEHOLDER = /\{([^{}]+)\}/g;
 
@@ -13,12 +13,12 @@ export function compileTemplate(
   render: (record: RawFields) => string | undefined;
   paths: string[];
 } {
-  const parts: (string | PathReader)[] = [];
+  const parts: (string | ((record: RawFields) => unknown))[] = [];
   const paths: string[] = [];
   let last = 0;
   for (const match of template.matchAll(PLACEHOLDER)) {
     parts.push(template.slice(last, match.index));
-    parts.push(compilePath(match[1]!.trim()));
+    parts.push(compileFirst(match[1]!.trim()));
     paths.push(match[1]!.trim());
     last = match.index + match[0].length;
   }
@@ -32,7 +32,7 @@ export function compileTemplate(
           out += part;
           continue;
         }
-        const value = firstScalar(part, record);
+        const value = part(record);
         if (value === undefined) return undefined;
         const text = String(value).trim();
         out += encode ? encodeURIComponent(text) : text;

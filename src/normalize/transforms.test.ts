@@ -3,7 +3,7 @@ import { convertArea, normalizeAreaUnit } from './area-units.ts';
 import { compilePath } from './field-path.ts';
 import { currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
-import { parseNumber } from './parse-number.ts';
+import { isUnsetText, parseNumber, parseText } from './parse-number.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
 import { compileTemplate } from './template.ts';
 
@@ -28,6 +28,57 @@ describe('parseNumber', () => {
   });
   it.each(['three', '3-4', 'approx 300', '12abc34', 'TBD soon'])('%j is not a number', (raw) => {
     expect(parseNumber(raw).ok).toBe(false);
+  });
+  it('reads dots as thousands with decimalComma, even for plain-looking numbers', () => {
+    expect(parseNumber('1.250', true)).toEqual({ ok: true, value: 1250, suffix: '' });
+    expect(parseNumber('249.500', true)).toEqual({ ok: true, value: 249_500, suffix: '' });
+  });
+  it('treats markers padded with spaces as unset', () => {
+    expect(isUnsetText('   N/A          ')).toBe(true);
+    expect(isUnsetText('Nantucket')).toBe(false);
+    expect(isUnsetText('3')).toBe(false);
+  });
+  // The shortcut for common shapes must give exactly what the general parse gives.
+  it.each([
+    '0',
+    '-0',
+    '7',
+    '-3',
+    '2.5',
+    '0.1',
+    '0.30',
+    '1250000',
+    '1,250,000',
+    '1,250,000.00',
+    '$1,250,000',
+    '€250,000',
+    '£99.95',
+    '6,534 sqft',
+    '6534 SqFt',
+    '3,120  sq',
+    '84,5',
+    '1.250.000,75',
+    '1.250',
+    '1.2.3',
+    '12 34',
+    '100sqft',
+    '5 m²',
+    '3 ',
+    '$-5',
+    '-$5',
+    '123456789012345',
+    '1234567890123456',
+    '9007199254740993',
+    '1,',
+    '1.',
+    '.5',
+    '1,,2',
+    '12abc34',
+    '3 bd2',
+  ])('%j: the shortcut agrees with the general parse', (raw) => {
+    for (const decimalComma of [false, true]) {
+      expect(parseNumber(raw, decimalComma)).toEqual(parseText(raw, decimalComma));
+    }
   });
   it('returns a unit suffix', () => {
     expect(parseNumber('6,534 sqft')).toEqual({ ok: true, value: 6534, suffix: 'sqft' });

@@ -1,16 +1,31 @@
 import type { z } from 'zod';
+import { compileObjectCheck } from './compile-check.ts';
 import type { MappedRecord } from './compile-field.ts';
 import { type FieldProblem, problem } from './field-problem.ts';
 import { type Listing, listingSchema } from './listing-schema.ts';
 
 export type Validation = { ok: true; listing: Listing } | { ok: false; problems: FieldProblem[] };
 
+/** The listing schema compiled to plain checks: the hot path. zod judges whatever it does not accept. */
+const quickCheck = compileObjectCheck(listingSchema);
+
+/**
+ * The listing when the compiled check accepts the record (the hot path); undefined when it has
+ * problems or the check leaves it to zod: then `validateListing` says why (map with `explain`).
+ */
+export function acceptListing(mapped: MappedRecord): Listing | undefined {
+  if (mapped.problems.length > 0) return undefined;
+  return quickCheck(mapped.listing) as Listing | undefined;
+}
+
 /**
  * Validate a mapped record with the canonical listing schema. Mapping problems (a number that is not
  * one) come first; schema issues are then named by field with the feed's raw value and a reason code.
  */
 export function validateListing(mapped: MappedRecord): Validation {
-  const result = listingSchema.safeParse(mapped.listing);
+  const listing = acceptListing(mapped);
+  if (listing !== undefined) return { ok: true, listing };
+  const result = listingSchema.safeParse(setFields(mapped.listing));
   const problems = [...mapped.problems];
   if (!result.success) {
     const seen = new Set(problems.map((p) => p.field));
@@ -26,7 +41,7 @@ export function validateListing(mapped: MappedRecord): Validation {
 }
 
 function describeIssue(field: string, issue: z.core.$ZodIssue, mapped: MappedRecord): FieldProblem {
-  const value = field in mapped.raw ? mapped.raw[field] : mapped.listing[field];
+  const value = mapped.raw?.[field] !== undefined ? mapped.raw[field] : mapped.listing[field];
   if (mapped.listing[field] === undefined) {
     // "N/A", "-", "" in a required column: unset, so the problem is that it is missing.
     return value === undefined
@@ -57,4 +72,11 @@ function describeIssue(field: string, issue: z.core.$ZodIssue, mapped: MappedRec
     default:
       return problem(field, value, 'invalid', issue.message);
   }
+}
+
+/** The candidate without its unset fields, as zod would see a record that never had them. */
+function setFields(listing: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(listing)) if (value !== undefined) out[field] = value;
+  return out;
 }

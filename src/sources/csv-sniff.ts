@@ -37,11 +37,26 @@ export function headerNames(header: readonly string[]): string[] {
   });
 }
 
-/** Newlines inside a record's fields: a quoted field can span lines, and rows are numbered by their first line. */
-export function countNewlines(fields: readonly string[]): number {
+/**
+ * Line breaks inside a record's fields: a quoted field can span lines, and rows are numbered by
+ * their first line. `\n` and `\r\n` count once, a lone `\r` too unless it ends the record (the
+ * first half of a `\r\n` when the parser split records on `\n`).
+ */
+export function countLineBreaks(fields: readonly string[]): number {
   let count = 0;
-  for (const field of fields) {
+  const last = fields.length - 1;
+  for (let f = 0; f <= last; f++) {
+    const field = fields[f]!;
     for (let i = field.indexOf('\n'); i >= 0; i = field.indexOf('\n', i + 1)) count++;
+    for (let i = field.indexOf('\r'); i >= 0; i = field.indexOf('\r', i + 1)) {
+      if (field[i + 1] !== '\n' && !(f === last && i === field.length - 1)) count++;
+    }
   }
   return count;
+}
+
+/** A blank line, or a row of empty (or blank) fields only: `,,,`. */
+export function isBlankRecord(fields: readonly string[]): boolean {
+  for (const field of fields) if (field.length > 0 && field.trim() !== '') return false;
+  return true;
 }

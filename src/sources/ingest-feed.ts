@@ -15,17 +15,19 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   const { session } = run;
   if (session.notModified) return emptyResult(feed, session.mode, mappingFor(feed, undefined).mapping);
 
-  const kept = new Map<string, { listing: Listing; ref: RecordRef }>();
+  const kept = new Map<string, Listing>();
   const removed = new Map<string, RecordRef>();
   // One ref per key until a key repeats: an array per key would double the memory of a large feed.
   const refsByKey = new Map<string, RecordRef | RecordRef[]>();
   const rejections: Rejection[] = [];
   let records = 0;
-  const seen = (key: string, ref: RecordRef) => {
+  /** Remember where the key was seen; true when it was seen before. */
+  const seen = (key: string, ref: RecordRef): boolean => {
     const refs = refsByKey.get(key);
     if (refs === undefined) refsByKey.set(key, ref);
     else if (Array.isArray(refs)) refs.push(ref);
     else refsByKey.set(key, [refs, ref]);
+    return refs !== undefined;
   };
   for await (const item of itemsOf(feed, run, deps)) {
     records++;
@@ -34,11 +36,13 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       continue;
     }
     const key = item.kind === 'listing' ? (item.listing[feed.key] as string) : item.key;
-    seen(key, item.ref);
-    // Last wins: a later record of the same key replaces an earlier listing or removal.
-    kept.delete(key);
-    removed.delete(key);
-    if (item.kind === 'listing') kept.set(key, { listing: item.listing, ref: item.ref });
+    // Last wins: a later record of the same key replaces an earlier listing or removal (and takes
+    // its place at the end of the order).
+    if (seen(key, item.ref)) {
+      kept.delete(key);
+      removed.delete(key);
+    }
+    if (item.kind === 'listing') kept.set(key, item.listing);
     else removed.set(key, item.ref);
   }
   if (records === 0) {
@@ -51,7 +55,7 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
     feedId: feed.id,
     notModified: false,
     mode: session.mode,
-    listings: [...kept.values()].map((entry) => entry.listing),
+    listings: [...kept.values()],
     removals: [...removed.keys()],
     rejections,
     duplicates,

@@ -1,20 +1,15 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
-import { countNewlines, headerNames, sniffDelimiter } from './csv-sniff.ts';
+import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { FeedError } from './feed-error.ts';
 import type { CsvOptions } from './source-schema.ts';
 import type { RawRecord } from './types.ts';
 
-interface CsvRecord {
-  record: string[];
-  info: { lines: number };
-}
-
 /**
  * CSV text → raw records keyed by header name, streamed through csv-parse. Skips `skipRows` noise
  * lines, sniffs the delimiter from the header line, and numbers each record by the file line it
- * starts on, as a person counts.
+ * starts on, as a person counts: blank and all-empty lines are counted here rather than skipped by
+ * the parser, and a quoted field spanning lines moves the count on by its line breaks. (csv-parse's
+ * `info` would give the same numbers at the cost of an object per record.)
  */
 export async function* readCsv(
   feedId: string,
@@ -23,7 +18,7 @@ export async function* readCsv(
 ): AsyncGenerator<RawRecord> {
   const iterator = text[Symbol.asyncIterator]();
   const { head, done } = await readHead(iterator, options.skipRows + 1);
-  const headerLine = head.split(/\r?\n/)[options.skipRows] ?? '';
+  const headerLine = head.split(/\r\n|\r|\n/)[options.skipRows] ?? '';
   const start = headerLine.trimStart()[0];
   if (start === '<' || start === '{' || start === '[') {
     throw new FeedError(
@@ -39,34 +34,47 @@ export async function* readCsv(
     from_line: options.skipRows + 1,
     relax_column_count: true,
     relax_quotes: true,
-    skip_empty_lines: true,
-    skip_records_with_empty_values: true,
-    info: true,
   });
-  const source = Readable.from(
-    (async function* () {
-      if (head) yield head;
-      if (!done)
-        for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-    })(),
-  );
-  const piping = pipeline(source, parser).catch(() => {});
+  // Failures are read from `parser.errored` and the final iteration; this only keeps an 'error'
+  // event from going unhandled.
+  parser.on('error', () => {});
   let names: string[] | undefined;
+  // Every column, unset: each record starts as a copy, so V8 keeps records compact (a record built
+  // key by key turns into a slow dictionary past ~18 columns). A short row leaves columns undefined.
+  let columns: Readonly<Record<string, string | undefined>> = {};
   let index = 0;
+  let line = options.skipRows + 1;
+  const toRecord = (record: string[]): RawRecord | undefined => {
+    const row = line;
+    line += 1 + countLineBreaks(record);
+    if (isBlankRecord(record)) return undefined;
+    if (!names) {
+      names = headerNames(record);
+      if (names.length === 0)
+        throw new FeedError('E_FEED_PARSE', feedId, 'not CSV: the header line is empty');
+      columns = Object.fromEntries(names.map((name) => [name, undefined]));
+      return undefined;
+    }
+    const fields: Record<string, string | undefined> = { ...columns };
+    const count = Math.min(names.length, record.length);
+    for (let i = 0; i < count; i++) fields[names[i]!] = record[i];
+    return { row, index: index++, fields };
+  };
   try {
-    for await (const { record, info } of parser as AsyncIterable<CsvRecord>) {
-      if (!names) {
-        names = headerNames(record);
-        if (names.length === 0)
-          throw new FeedError('E_FEED_PARSE', feedId, 'not CSV: the header line is empty');
-        continue;
+    // The parser is driven by hand: each chunk written, its records read back synchronously, with
+    // no promise per record (an async iterator over the parser costs as much as the mapping).
+    for await (const chunk of chunksOf(head, done, iterator)) {
+      parser.write(chunk);
+      if (parser.errored) throw parser.errored;
+      for (let record = parser.read() as string[] | null; record !== null; record = parser.read()) {
+        const raw = toRecord(record);
+        if (raw) yield raw;
       }
-      const fields: Record<string, string> = {};
-      for (let i = 0; i < names.length; i++) {
-        const value = record[i];
-        if (value !== undefined) fields[names[i]!] = value;
-      }
-      yield { row: info.lines - countNewlines(record), index: index++, fields };
+    }
+    parser.end();
+    for await (const record of parser as AsyncIterable<string[]>) {
+      const raw = toRecord(record);
+      if (raw) yield raw;
     }
   } catch (error) {
     if (error instanceof FeedError || (error as Error).name === 'AbortError') throw error;
@@ -75,8 +83,13 @@ export async function* readCsv(
     });
   } finally {
     parser.destroy();
-    await piping;
   }
+}
+
+/** The head read for sniffing, then the rest of the text; stopping early closes the source. */
+async function* chunksOf(head: string, done: boolean, rest: AsyncIterator<string>): AsyncGenerator<string> {
+  if (head) yield head;
+  if (!done) yield* { [Symbol.asyncIterator]: () => rest };
 }
 
 /** Read text until it holds `lines` complete lines (or the end), to find and sniff the header. */
@@ -93,8 +106,10 @@ async function readHead(
   return { head, done: false };
 }
 
+/** Complete lines in `text`: `\n` and `\r\n` end a line, and so does a lone `\r` (classic Mac files). */
 function countLines(text: string): number {
   let count = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) if (text[i + 1] !== '\n') count++;
   return count;
 }

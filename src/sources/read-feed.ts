@@ -2,7 +2,7 @@ import type { FeedConfig } from '../config/schema.ts';
 import { type CompiledMapping, compileMapping } from '../normalize/compile-mapping.ts';
 import { inferCsvMapping } from '../normalize/infer-csv-mapping.ts';
 import { mergeMappings } from '../normalize/resolve-mapping.ts';
-import { validateListing } from '../normalize/validate-listing.ts';
+import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
 import { type FeedSession, openFeed } from './open-feed.ts';
 import type { FeedItem, IngestDeps, RawRecord, RecordRef } from './types.ts';
@@ -65,7 +65,10 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
     const message = `${where}: the status says "remove" but ${feed.key} is missing`;
     return { kind: 'rejected', rejection: { ...ref, field: feed.key, reason: 'missing', message } };
   }
-  const result = validateListing(mapped);
+  const listing = acceptListing(mapped);
+  if (listing !== undefined) return { kind: 'listing', listing, ref };
+  // Rejected (or left to zod): map again keeping the raw values, to say which value and why.
+  const result = validateListing(mapping.map(record.fields, true));
   if (result.ok) return { kind: 'listing', listing: result.listing, ref };
   const first = result.problems[0]!;
   const label = key !== undefined && record.row === undefined ? `${where} (${feed.key} ${key})` : where;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FeedError, type FeedItem, ingestFeed, readFeed } from '../../src/sources/index.ts';
+import { readCsv } from '../../src/sources/read-csv.ts';
 import { feed, fixture } from './helpers.ts';
 
 const ACME_MAPPING = {
@@ -101,6 +102,41 @@ describe('CSV feeds', () => {
       'listing',
       'rejected',
       'rejected',
+    ]);
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+    ['CR', '\r'],
+  ])('numbers rows by the line they start on, as a person counts (%s)', async (_, eol) => {
+    const lines = [
+      'Export of 2026-01-01',
+      'MLS #,Remarks,Beds',
+      'A,plain,1',
+      '',
+      'B,"two',
+      'lines",2',
+      ',,',
+      '   ',
+      'C,"three',
+      '',
+      'lines",3',
+      'D,last,4',
+    ];
+    // Chunks cut anywhere, even between the \r and \n of a line break.
+    const text = lines.join(eol);
+    const chunks = (async function* () {
+      for (let i = 0; i < text.length; i += 7) yield text.slice(i, i + 7);
+    })();
+    const rows: [unknown, number | undefined][] = [];
+    for await (const record of readCsv('rows', chunks, { skipRows: 1, quote: '"' }))
+      rows.push([record.fields['MLS #'], record.row]);
+    expect(rows).toEqual([
+      ['A', 3],
+      ['B', 5],
+      ['C', 9],
+      ['D', 12],
     ]);
   });
 
