@@ -1,6 +1,5 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import type { PlatformClient } from '../src/api/index.ts';
 import { enqueueFeedSync } from '../src/queue/enqueue.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
@@ -66,17 +65,20 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         return { feedId: payload.feedId, outcome: 'skipped', reason };
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
-      const reads = watchReads(ctx.client);
+      let runError: unknown;
       const progress = progressReporter(job);
       const report = await ctx.sync(
         config,
         feed,
         {
-          client: reads.client,
+          client: ctx.client,
           state: ctx.state,
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
           onProgress: progress.report,
+          onRunError: (error) => {
+            runError = error;
+          },
         },
         {
           dryRun: payload.dryRun ?? false,
@@ -95,43 +97,16 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: 'repair' });
         await job.log('cancelled by shutdown: a repair run is queued');
       }
-      const cause = runFailureCause(report, reads.lastError());
-      if (cause) {
+      if (report.outcome === 'failed' && runError instanceof Error) {
         // The report is recorded; the job now takes BullMQ's meaning of the cause (retry, rate limit, fail).
-        await job.log(`run failed before its plan: ${cause.message}`);
-        throw cause;
+        await job.log(`run failed before its plan: ${runError.message}`);
+        throw runError;
       }
       return report;
     } catch (error) {
       throw await mapJobError(error, ctx.rateLimit);
     }
   };
-}
-
-/**
- * The sync ends a run it could not plan in a `failed` report instead of throwing, so a platform
- * outage during the snapshot would otherwise complete the job: the reads' last error is kept so
- * that such a run is retried (5xx, timeouts, network), rate-limited (429) or failed now (4xx).
- */
-function watchReads(client: PlatformClient): { client: PlatformClient; lastError(): unknown } {
-  let last: unknown;
-  return {
-    client: {
-      ...client,
-      listListings: (request, options) =>
-        client.listListings(request, options).catch((error: unknown) => {
-          last = error;
-          throw error;
-        }),
-    },
-    lastError: () => last,
-  };
-}
-
-/** A failed run that never got its snapshot, and the read error that stopped it. */
-function runFailureCause(report: RunReport, readError: unknown): Error | undefined {
-  if (report.outcome !== 'failed' || report.snapshot !== undefined) return undefined;
-  return readError instanceof Error ? readError : undefined;
 }
 
 /**
@@ -161,9 +136,11 @@ function progressReporter(job: Job): { report(progress: SyncProgress): void; flu
 }
 
 async function logReport(job: Job, report: RunReport): Promise<void> {
-  for (const guard of report.guards) await job.log(`guard: ${JSON.stringify(guard)}`);
+  for (const guard of report.guards) {
+    await job.log(`guard ${guard.guard}: ${guard.tripped ? 'tripped' : 'ok'} — ${guard.message}`);
+  }
   for (const rejection of report.rejections.slice(0, LOG_FIRST))
-    await job.log(`rejected: ${JSON.stringify(rejection)}`);
+    await job.log(`rejected: ${rejection.message}`);
   for (const failure of report.failed.slice(0, LOG_FIRST)) {
     await job.log(`failed: ${failure.operation} ${failure.key}: ${failure.code} ${failure.message}`);
   }

@@ -29,6 +29,11 @@ export interface SyncDeps {
   ingest?: Ingest;
   /** Sees the plan before it is applied (`feed-sync plan` prints it). */
   onPlan?: (plan: Plan) => void;
+  /**
+   * Sees the error that stopped the run before its plan (the feed could not be read, the snapshot
+   * failed). The report still ends `failed`; the worker uses the error to retry, back off or give up.
+   */
+  onRunError?: (error: unknown) => void;
 }
 
 export interface SyncOptions {
@@ -114,6 +119,7 @@ export async function syncFeed(
     });
   } catch (error) {
     if (!isFeedError(error)) throw error;
+    deps.onRunError?.(error);
     const guard = {
       guard: 'source-failed' as const,
       tripped: true,
@@ -203,6 +209,7 @@ async function planRun(
     return plan;
   } catch (error) {
     if (!(error instanceof SnapshotError) && !isApiError(error)) throw error;
+    deps.onRunError?.(error);
     draft.reason = `snapshot: ${error.message}`;
     return undefined;
   }

@@ -228,7 +228,15 @@ describe.skipIf(!redisAvailable)('progress, logs, retention', () => {
       return fakeReport(feed.id, {
         outcome: 'failed',
         rejected: 25,
-        rejections: Array.from({ length: 25 }, (_, i) => ({ row: i + 1, reason: 'Bedrooms "three"' })),
+        rejections: Array.from({ length: 25 }, (_, i) => ({
+          feedId: feed.id,
+          index: i,
+          row: i + 2,
+          field: 'Bedrooms',
+          value: 'three',
+          reason: 'not-a-number',
+          message: `Row ${i + 2} of a.csv: Bedrooms "three" is not a number`,
+        })),
         guards: [{ guard: 'max-delete-share', tripped: false, message: 'deletes 1% of 100' }],
         failed: [{ key: 'MLS-7', operation: 'update', code: 'E_PLATFORM', message: 'refused' }],
       } as Partial<RunReport>);
@@ -243,10 +251,11 @@ describe.skipIf(!redisAvailable)('progress, logs, retention', () => {
       return found && (await found.isCompleted()) ? found : undefined;
     });
     const { logs } = await service.queue.getJobLogs(job.id!);
-    expect(logs.filter((l) => l.startsWith('guard: '))).toEqual([
-      'guard: {"guard":"max-delete-share","tripped":false,"message":"deletes 1% of 100"}',
+    expect(logs.filter((l) => l.startsWith('guard '))).toEqual([
+      'guard max-delete-share: ok — deletes 1% of 100',
     ]);
     expect(logs.filter((l) => l.startsWith('rejected: '))).toHaveLength(20);
+    expect(logs).toContain('rejected: Row 2 of a.csv: Bedrooms "three" is not a number');
     expect(logs).toContain('failed: update MLS-7: E_PLATFORM refused');
     expect(logs.at(-1)).toBe('failed: 1 created, 0 updated, 0 deleted, 0 unchanged, 25 rejected');
     expect(job.progress).toEqual({ phase: 'done', percent: 100 });
