@@ -98,6 +98,16 @@ describe('compileObjectCheck', () => {
     expect(Object.keys(fast ?? {})).toEqual(Object.keys(listingSchema.parse(valid)));
   });
 
+  it('keeps entries already as zod outputs them, and copies the others as zod would', () => {
+    const entry = { Key: 'Agent', value: 'A. Person' };
+    const kept = check({ ...valid, ExtensionColumn: [entry] });
+    expect(kept?.ExtensionColumn).toEqual([entry]);
+    expect((kept?.ExtensionColumn as unknown[] | undefined)?.[0]).toBe(entry);
+    const extra = { Key: 'Agent', value: 'A. Person', note: 'x' };
+    const copied = check({ ...valid, ExtensionColumn: [extra] });
+    expect(copied?.ExtensionColumn).toStrictEqual([entry]);
+  });
+
   it('drops keys the schema does not know, like zod', () => {
     expect(check({ ...valid, Extra: 'x' })).toStrictEqual(listingSchema.parse({ ...valid, Extra: 'x' }));
   });

@@ -36,6 +36,7 @@ const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: D
  */
 export function compileObjectCheck(
   schema: z.ZodObject,
+  options: { reuse?: boolean } = {},
 ): (input: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined {
   const fields = Object.entries(defOf(schema).shape ?? {}).map(([key, field]) => {
     const def = defOf(field);
@@ -57,6 +58,8 @@ export function compileObjectCheck(
   const values: unknown[] = new Array(fields.length);
   return (input) => {
     let mask = 0;
+    let present = 0;
+    let same = true;
     for (let i = 0; i < fields.length; i++) {
       const { key, optional, check } = fields[i]!;
       const value = input[key];
@@ -69,7 +72,17 @@ export function compileObjectCheck(
       if (checked === INVALID) return undefined;
       values[i] = checked;
       mask |= 1 << i;
+      present++;
+      if (checked !== value) same = false;
     }
+    // An element already exactly as zod would output it (`{Key, value}` entries) is kept, not copied.
+    if (
+      options.reuse &&
+      same &&
+      Object.getPrototypeOf(input) === Object.prototype &&
+      countKeys(input) === present
+    )
+      return input as Record<string, unknown>;
     // A mask holds 32 fields; a larger schema copies its dictionary into a compact object instead.
     const out: Record<string, unknown> = fields.length <= 32 ? { ...templateOf(mask) } : {};
     for (let i = 0; i < fields.length; i++) if (values[i] !== undefined) out[fields[i]!.key] = values[i];
@@ -127,7 +140,7 @@ export function compileCheck(schema: z.ZodType): Check {
       };
     }
     case 'object': {
-      const object = compileObjectCheck(schema as z.ZodObject);
+      const object = compileObjectCheck(schema as z.ZodObject, { reuse: true });
       return (value) => {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return INVALID;
         return object(value as Record<string, unknown>) ?? INVALID;
@@ -136,6 +149,12 @@ export function compileCheck(schema: z.ZodType): Check {
     default:
       return byZod;
   }
+}
+
+function countKeys(object: object): number {
+  let count = 0;
+  for (const key in object) if (Object.hasOwn(object, key)) count++;
+  return count;
 }
 
 function delegate(schema: z.ZodType): Check {

@@ -7,7 +7,7 @@ import type { AreaUnit, ListingField } from './listing-schema.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
 import { currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
-import { isUnsetText, parseNumber } from './parse-number.ts';
+import { isUnsetText, numberValue, parseNumber } from './parse-number.ts';
 
 /** What mapping one record produced, before validation. */
 export interface MappedRecord {
@@ -93,10 +93,10 @@ export function compileField(
         for (let i = 0; i < parts.length; i++) {
           const value = parts[i]?.(record);
           if (value === undefined) continue;
-          const parsed = parseNumber(value, ctx.decimalComma);
-          if (!parsed.ok)
+          const parsed = numberValue(value, ctx.decimalComma);
+          if (Number.isNaN(parsed))
             return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
-          if (parsed.value !== undefined) sum = (sum ?? 0) + parsed.value * weights[i]!;
+          if (parsed !== undefined) sum = (sum ?? 0) + parsed * weights[i]!;
         }
         if (sum !== undefined) {
           out.listing[field] = sum;
@@ -204,10 +204,11 @@ function enumOutcome(field: ListingField, text: string, ctx: FieldContext): Enum
 
 function writeNumber(field: string, value: unknown, ctx: FieldContext, out: MappedRecord, scale = 1): void {
   if (out.raw) out.raw[field] = value;
-  const parsed = parseNumber(value, ctx.decimalComma);
-  if (!parsed.ok) return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
-  if (parsed.value === undefined) return;
-  out.listing[field] = scale === 1 ? parsed.value : Math.round(parsed.value * scale * 100) / 100;
+  const parsed = numberValue(value, ctx.decimalComma);
+  if (Number.isNaN(parsed))
+    return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+  if (parsed === undefined) return;
+  out.listing[field] = scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100;
 }
 
 /** Images from repeated elements, delimited strings or RESO `Media` objects (ordered by `order`). */

@@ -29,7 +29,22 @@ export function parseNumber(raw: unknown, decimalComma = false): ParsedNumber {
   if (raw === undefined || raw === null) return { ok: true, value: undefined, suffix: '' };
   if (typeof raw === 'number') return Number.isFinite(raw) ? { ok: true, value: raw, suffix: '' } : notNumber;
   if (typeof raw !== 'string') return notNumber;
-  return quickNumber(raw, decimalComma) ?? parseText(raw, decimalComma);
+  const quick = quickValue(raw, decimalComma);
+  if (quick !== undefined) return { ok: true, value: quick, suffix: trailingLetters(raw) };
+  return parseText(raw, decimalComma);
+}
+
+/**
+ * The value alone, without allocating for the common shapes: a number, `undefined` when unset
+ * (`N/A`, empty), `NaN` when not a number. Same verdicts as `parseNumber`.
+ */
+export function numberValue(raw: unknown, decimalComma = false): number | undefined {
+  if (typeof raw === 'string') {
+    const quick = quickValue(raw, decimalComma);
+    if (quick !== undefined) return quick;
+  }
+  const parsed = parseNumber(raw, decimalComma);
+  return parsed.ok ? parsed.value : Number.NaN;
 }
 
 /** The general parse of a text; `parseNumber` skips it for the common shapes. Exported for tests. */
@@ -67,7 +82,7 @@ const POUND = 0xa3;
  * these shapes: this is only a shortcut. Up to 15 digits, the integer of all digits divided by a
  * power of ten is exactly what `Number()` gives for the decimal text.
  */
-function quickNumber(raw: string, decimalComma: boolean): ParsedNumber | undefined {
+function quickValue(raw: string, decimalComma: boolean): number | undefined {
   const thousands = decimalComma ? 46 : 44; // '.' : ','
   const point = decimalComma ? 44 : 46;
   const length = raw.length;
@@ -98,18 +113,22 @@ function quickNumber(raw: string, decimalComma: boolean): ParsedNumber | undefin
     }
     break;
   }
-  let suffix = '';
   if (i < length) {
     // A unit such as ` sqft`: spaces, then ASCII letters only.
     let start = i;
     while (start < length && raw.charCodeAt(start) === 32) start++;
     if (start === length || start === i) return undefined;
-    for (let j = start; j < length; j++) {
-      const letter = raw.charCodeAt(j) | 0x20;
-      if (letter < 97 || letter > 122) return undefined;
-    }
-    suffix = raw.slice(start);
+    for (let j = start; j < length; j++) if (!isAsciiLetter(raw.charCodeAt(j))) return undefined;
   }
   const number = value / scale;
-  return { ok: true, value: negative ? -number : number, suffix };
+  return negative ? -number : number;
+}
+
+const isAsciiLetter = (code: number) => (code | 0x20) >= 97 && (code | 0x20) <= 122;
+
+/** The unit after a number of the quick shape: its trailing letters (`sqft`), or ''. */
+function trailingLetters(raw: string): string {
+  let start = raw.length;
+  while (start > 0 && isAsciiLetter(raw.charCodeAt(start - 1))) start--;
+  return start === raw.length ? '' : raw.slice(start);
 }

@@ -3,7 +3,7 @@ import { convertArea, normalizeAreaUnit } from './area-units.ts';
 import { compilePath } from './field-path.ts';
 import { currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
-import { isUnsetText, parseNumber, parseText } from './parse-number.ts';
+import { isUnsetText, numberValue, parseNumber, parseText } from './parse-number.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
 import { compileTemplate } from './template.ts';
 
@@ -77,7 +77,9 @@ describe('parseNumber', () => {
     '3 bd2',
   ])('%j: the shortcut agrees with the general parse', (raw) => {
     for (const decimalComma of [false, true]) {
-      expect(parseNumber(raw, decimalComma)).toEqual(parseText(raw, decimalComma));
+      const general = parseText(raw, decimalComma);
+      expect(parseNumber(raw, decimalComma)).toEqual(general);
+      expect(numberValue(raw, decimalComma)).toEqual(general.ok ? general.value : Number.NaN);
     }
   });
   it('returns a unit suffix', () => {

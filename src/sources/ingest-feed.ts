@@ -2,7 +2,7 @@ import type { FeedConfig } from '../config/schema.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
-import { type FeedRun, itemsOf, mappingFor } from './read-feed.ts';
+import { type FeedRun, itemMaker, mappingFor, readFailure } from './read-feed.ts';
 import type { DuplicateKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
 
 /**
@@ -15,60 +15,76 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   const { session } = run;
   if (session.notModified) return emptyResult(feed, session.mode, mappingFor(feed, undefined).mapping);
 
-  const kept = new Map<string, Listing>();
-  const removed = new Map<string, RecordRef>();
-  // One ref per key until a key repeats: an array per key would double the memory of a large feed.
-  const refsByKey = new Map<string, RecordRef | RecordRef[]>();
+  // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
+  // per key until a key repeats: an array per key would double the memory of a large feed.
+  const byKey = new Map<string, Latest>();
   const rejections: Rejection[] = [];
   let records = 0;
-  /** Remember where the key was seen; true when it was seen before. */
-  const seen = (key: string, ref: RecordRef): boolean => {
-    const refs = refsByKey.get(key);
-    if (refs === undefined) refsByKey.set(key, ref);
-    else if (Array.isArray(refs)) refs.push(ref);
-    else refsByKey.set(key, [refs, ref]);
-    return refs !== undefined;
-  };
-  for await (const item of itemsOf(feed, run, deps)) {
-    records++;
-    if (item.kind === 'rejected') {
-      rejections.push(item.rejection);
-      continue;
+  const itemOf = itemMaker(feed, run);
+  try {
+    for await (const record of session.records) {
+      deps.signal?.throwIfAborted();
+      const item = itemOf(record);
+      records++;
+      if (item.kind === 'rejected') rejections.push(item.rejection);
+      else if (item.kind === 'listing') keep(byKey, item.listing[feed.key] as string, item.listing, item.ref);
+      else keep(byKey, item.key, undefined, item.ref);
     }
-    const key = item.kind === 'listing' ? (item.listing[feed.key] as string) : item.key;
-    // Last wins: a later record of the same key replaces an earlier listing or removal (and takes
-    // its place at the end of the order).
-    if (seen(key, item.ref)) {
-      kept.delete(key);
-      removed.delete(key);
-    }
-    if (item.kind === 'listing') kept.set(key, item.listing);
-    else removed.set(key, item.ref);
+  } catch (error) {
+    throw readFailure(feed, error);
   }
   if (records === 0) {
     throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${session.name})`);
   }
+  const listings: Listing[] = [];
+  const removals: string[] = [];
   const duplicates: DuplicateKey[] = [];
-  for (const [key, refs] of refsByKey) if (Array.isArray(refs)) duplicates.push({ key, refs });
+  for (const [key, latest] of byKey) {
+    if (latest.listing) listings.push(latest.listing);
+    else removals.push(key);
+    if (Array.isArray(latest.refs)) duplicates.push({ key, refs: latest.refs });
+  }
+  // Duplicates in the order their keys first appeared.
+  duplicates.sort((a, b) => a.refs[0]!.index - b.refs[0]!.index);
   const dropped = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
   return {
     feedId: feed.id,
     notModified: false,
     mode: session.mode,
-    listings: [...kept.values()],
-    removals: [...removed.keys()],
+    listings,
+    removals,
     rejections,
     duplicates,
     stats: {
       records,
-      valid: kept.size,
+      valid: listings.length,
       rejected: rejections.length,
-      removed: removed.size,
+      removed: removals.length,
       duplicates: dropped,
     },
     statePatch: session.statePatch,
     mapping: (run.mapping ?? mappingFor(feed, undefined)).mapping,
   };
+}
+
+/** The last record of a key: a listing, or a removal (`listing` unset); and every record with the key. */
+interface Latest {
+  listing: Listing | undefined;
+  refs: RecordRef | RecordRef[];
+}
+
+/** Last wins: a later record of a key replaces the earlier one and takes its place at the end of the order. */
+function keep(byKey: Map<string, Latest>, key: string, listing: Listing | undefined, ref: RecordRef): void {
+  const latest = byKey.get(key);
+  if (latest === undefined) {
+    byKey.set(key, { listing, refs: ref });
+    return;
+  }
+  byKey.delete(key);
+  latest.listing = listing;
+  if (Array.isArray(latest.refs)) latest.refs.push(ref);
+  else latest.refs = [latest.refs, ref];
+  byKey.set(key, latest);
 }
 
 function emptyResult(feed: FeedConfig, mode: 'full' | 'incremental', mapping: unknown): IngestResult {

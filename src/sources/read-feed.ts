@@ -23,18 +23,31 @@ export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenera
 }
 
 export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps): AsyncGenerator<FeedItem> {
+  const itemOf = itemMaker(feed, run);
   try {
     for await (const record of run.session.records) {
       deps.signal?.throwIfAborted();
-      run.mapping ??= mappingFor(feed, record);
-      yield toItem(feed, run.session.name, run.mapping, record);
+      yield itemOf(record);
     }
   } catch (error) {
-    if (isFeedError(error) || (error as Error).name === 'AbortError') throw error;
-    throw new FeedError('E_FEED_PARSE', feed.id, `reading the feed failed: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw readFailure(feed, error);
   }
+}
+
+/** Record → item, synchronously; the mapping is decided by the first record (a CSV header). */
+export function itemMaker(feed: FeedConfig, run: FeedRun): (record: RawRecord) => FeedItem {
+  return (record) => {
+    run.mapping ??= mappingFor(feed, record);
+    return toItem(feed, run.session.name, run.mapping, record);
+  };
+}
+
+/** A failure while reading records, as the FeedError the run fails with. */
+export function readFailure(feed: FeedConfig, error: unknown): Error {
+  if (isFeedError(error) || (error as Error).name === 'AbortError') return error as Error;
+  return new FeedError('E_FEED_PARSE', feed.id, `reading the feed failed: ${(error as Error).message}`, {
+    cause: error,
+  });
 }
 
 /**
