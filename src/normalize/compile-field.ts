@@ -8,6 +8,7 @@ import type { FieldRuleObject } from './mapping-schema.ts';
 import { currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber } from './parse-number.ts';
+import { daysSince } from './parse-timestamp.ts';
 
 /** What mapping one record produced, before validation. */
 export interface MappedRecord {
@@ -33,6 +34,8 @@ export interface FieldContext {
   enumValues?: readonly string[];
   /** `mapping.defaults[field]`. */
   fallback?: string | number | boolean | undefined;
+  /** The run's clock (epoch ms), for `daysSince`. Passed in: normalize never reads the clock. */
+  now?: number;
 }
 
 export type FieldWriter = (record: RawFields, out: MappedRecord) => void;
@@ -127,6 +130,26 @@ export function compileField(
             problem(field, value, 'unknown_unit', `has an unknown unit "${unitText}"`),
           );
         out.listing[field] = convertArea(parsed.value * (rule.scale ?? 1), unit, target);
+      },
+    };
+  }
+  if (rule.daysSince !== undefined && (kind === 'money' || kind === 'number')) {
+    const { now } = ctx;
+    if (now === undefined) throw new Error(`${field}: a daysSince rule needs the run's clock`);
+    const dateOf = extra(rule.daysSince)!;
+    return {
+      paths,
+      write(record, out) {
+        const value = dateOf(record);
+        if (!isSet(value) || (typeof value === 'string' && isUnsetText(value))) {
+          if (isSet(ctx.fallback)) writeNumber(field, ctx.fallback, ctx, out);
+          return;
+        }
+        if (out.raw) out.raw[field] = value;
+        const days = daysSince(value, now);
+        if (days === undefined)
+          return void out.problems.push(problem(field, value, 'not_a_date', 'is not a date (YYYY-MM-DD)'));
+        out.listing[field] = days;
       },
     };
   }

@@ -107,6 +107,35 @@ describe('compileMapping', () => {
     expect(map({ ...good, year: 'N/A' }, mapping).listing.YearBuilt).toBe(1900);
     expect(map(good, mapping).listing.YearBuilt).toBe(1999);
   });
+  describe('daysSince', () => {
+    const now = new Date('2024-05-10T08:00:00Z');
+    const mapping: MappingConfig = {
+      ...base,
+      fields: { ...base.fields, DaysOnMarket: [{ from: 'dom' }, { daysSince: 'listed' }] },
+      defaults: { DaysOnMarket: 0 },
+    };
+    const days = (record: Record<string, unknown>) =>
+      compileMapping(mapping, { now }).map({ ...good, ...record });
+    it.each([
+      ['2024-05-01', 9],
+      ['2024-05-09T23:30:00Z', 1],
+      ['2024-05-10T07:00:00+00:00', 0],
+      ['2024-05-03-14:30', 7],
+      ['2024-06-01', 0],
+    ])('%s → %d days before the run', (listed, expected) => {
+      expect(days({ listed }).listing.DaysOnMarket).toBe(expected);
+    });
+    it('prefers the feed’s own count, falls back to the default, rejects what is not a date', () => {
+      expect(days({ dom: '3', listed: '2024-05-01' }).listing.DaysOnMarket).toBe(3);
+      expect(days({ listed: 'N/A' }).listing.DaysOnMarket).toBe(0);
+      expect(days({ listed: '05/01/2024' }).problems).toEqual([
+        expect.objectContaining({ field: 'DaysOnMarket', reason: 'not_a_date', value: '05/01/2024' }),
+      ]);
+    });
+    it('needs the clock passed in: normalize never reads it', () => {
+      expect(() => compileMapping(mapping)).toThrow(/daysSince rule needs the run's clock/);
+    });
+  });
   it('applies conditions, alternatives, periods and enum maps with a catch-all', () => {
     const mapping: MappingConfig = {
       fields: {

@@ -90,8 +90,14 @@ export interface CompiledMapping {
   map(record: RawFields, explain?: boolean): MappedRecord;
 }
 
+export interface CompileOptions {
+  /** The run's clock, for `daysSince` rules (the caller reads it: normalize stays pure). */
+  now?: Date;
+}
+
 /** Compile a feed's mapping once; `map` then runs per record with no further parsing of the config. */
-export function compileMapping(config: MappingConfig): CompiledMapping {
+export function compileMapping(config: MappingConfig, options: CompileOptions = {}): CompiledMapping {
+  const now = options.now?.getTime();
   const mapping = resolveMapping(config);
   const areaUnit = mapping.areaUnit ?? 'Square Feet';
   const writers: FieldWriter[] = [];
@@ -106,6 +112,7 @@ export function compileMapping(config: MappingConfig): CompiledMapping {
       areaUnit,
       decimalComma: mapping.decimalComma ?? false,
       maxImages: mapping.maxImages ?? 50,
+      ...(now === undefined ? {} : { now }),
     };
     if (enumField) {
       ctx.enumMap = normalizeMap(DEFAULT_MAPS[enumField], mapping.maps?.[enumField]);

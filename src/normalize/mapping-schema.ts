@@ -59,6 +59,11 @@ export const fieldRuleObjectSchema = z.strictObject({
   /** Images: the URL's path inside each item (`MediaURL`), and the order key (`Order`). */
   url: path.optional(),
   order: path.optional(),
+  /**
+   * Whole days from the date at this path (ISO `2024-05-01`, or a timestamp) to the day of the run,
+   * for `DaysOnMarket` when a feed sends a listing date instead. A date in the future counts 0.
+   */
+  daysSince: path.optional(),
   /** Multiply numeric values (e.g. 0.01 for cents). */
   scale: z.number().optional(),
 });

@@ -13,14 +13,14 @@ import type { DuplicateKey, IngestDeps, IngestResult, RecordRef, Rejection } fro
 export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<IngestResult> {
   const run: FeedRun = { session: await openFeed(feed, deps) };
   const { session } = run;
-  if (session.notModified) return emptyResult(feed, session.mode, mappingFor(feed, undefined).mapping);
+  if (session.notModified) return emptyResult(feed, session.mode, mappingFor(feed, undefined, deps).mapping);
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
   const byKey = new Map<string, Latest>();
   const rejections: Rejection[] = [];
   let records = 0;
-  const itemOf = itemMaker(feed, run);
+  const itemOf = itemMaker(feed, run, deps);
   try {
     for await (const record of session.records) {
       deps.signal?.throwIfAborted();
@@ -63,7 +63,7 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       duplicates: dropped,
     },
     statePatch: session.statePatch,
-    mapping: (run.mapping ?? mappingFor(feed, undefined)).mapping,
+    mapping: (run.mapping ?? mappingFor(feed, undefined, deps)).mapping,
   };
 }
 

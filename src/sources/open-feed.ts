@@ -36,9 +36,10 @@ export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<Feed
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
-  const statePatch: Partial<FeedState> = source.url
-    ? { etag: opened.validators.etag, lastModified: opened.validators.lastModified }
-    : {};
+  const statePatch: Partial<FeedState> = {
+    etag: opened.validators.etag,
+    lastModified: opened.validators.lastModified,
+  };
   if (opened.notModified) return { notModified: true, mode: 'full', name, records: empty(), statePatch: {} };
   const records = recordsOf(feed, opened.text);
   return { notModified: false, mode: 'full', name, records, statePatch };

@@ -38,7 +38,14 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
     bytes = opened.body;
     validators = opened.validators;
   } else {
-    bytes = await openFile(feedId, source.path!, options.signal);
+    const file = await openFile(feedId, source.path!, options.signal);
+    validators = { etag: file.etag };
+    // A local file unchanged since the last successful run (same size and mtime): skip, like a 304.
+    if (source.conditional && !options.forceFull && options.state.etag === file.etag) {
+      await file.close();
+      return { notModified: true, validators };
+    }
+    bytes = file.bytes;
   }
   const onFallback = () =>
     options.logger?.warn({ feedId }, 'feed is not valid UTF-8: reading it as Windows-1252');

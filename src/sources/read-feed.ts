@@ -23,7 +23,7 @@ export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenera
 }
 
 export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps): AsyncGenerator<FeedItem> {
-  const itemOf = itemMaker(feed, run);
+  const itemOf = itemMaker(feed, run, deps);
   try {
     for await (const record of run.session.records) {
       deps.signal?.throwIfAborted();
@@ -35,9 +35,9 @@ export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps)
 }
 
 /** Record → item, synchronously; the mapping is decided by the first record (a CSV header). */
-export function itemMaker(feed: FeedConfig, run: FeedRun): (record: RawRecord) => FeedItem {
+export function itemMaker(feed: FeedConfig, run: FeedRun, deps: IngestDeps): (record: RawRecord) => FeedItem {
   return (record) => {
-    run.mapping ??= mappingFor(feed, record);
+    run.mapping ??= mappingFor(feed, record, deps);
     return toItem(feed, run.session.name, run.mapping, record);
   };
 }
@@ -54,14 +54,20 @@ export function readFailure(feed: FeedConfig, error: unknown): Error {
  * The configured mapping. A CSV feed with neither preset nor fields, or with `preset: mls-csv`, gets
  * one inferred from its header, with the feed's own fields merged over it.
  */
-export function mappingFor(feed: FeedConfig, first: RawRecord | undefined): CompiledMapping {
+export function mappingFor(
+  feed: FeedConfig,
+  first: RawRecord | undefined,
+  deps: IngestDeps,
+): CompiledMapping {
   const { mapping } = feed;
+  // The run's clock, read once here at the edge, for `daysSince` rules.
+  const options = { now: deps.now?.() ?? new Date() };
   const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
   const infer = mapping.preset === 'mls-csv' || !hasRules;
   if (feed.source.format === 'csv' && infer && first) {
-    return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping));
+    return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping), options);
   }
-  return compileMapping(mapping);
+  return compileMapping(mapping, options);
 }
 
 function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {

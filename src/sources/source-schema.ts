@@ -75,7 +75,10 @@ export const sourceSchema = z
     timeoutMs: z.number().int().positive().default(60_000),
     /** Retries after the first attempt on 429, 5xx, timeouts and network errors. Default 3. */
     retries: z.number().int().min(0).max(20).default(3),
-    /** Send If-None-Match / If-Modified-Since from the last successful run. Default true. */
+    /**
+     * Send If-None-Match / If-Modified-Since from the last successful run (for `path:`, compare the
+     * file's size and modification time): an unchanged feed skips the run. Default true.
+     */
     conditional: z.boolean().default(true),
     /** Text encoding; `auto` = UTF-8, or Windows-1252 when the bytes are not valid UTF-8. */
     encoding: z.enum(['auto', 'utf-8', 'windows-1252', 'latin1']).default('auto'),

@@ -45,7 +45,7 @@ export interface IngestDeps {
   state: FeedState;
   signal?: AbortSignal;
   logger?: Logger;
-  /** Clock, for the RESO watermark and full-run interval. Default `() => new Date()`. */
+  /** Clock, for the RESO watermark, the full-run interval and `daysSince` rules. Default `() => new Date()`. */
   now?: () => Date;
   /** Ignore validators and the RESO watermark: fetch everything. */
   forceFull?: boolean;

@@ -140,6 +140,62 @@ describe('CSV feeds', () => {
     ]);
   });
 
+  it('skips a local file unchanged since the last successful run, like a 304', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
+    const path = join(dir, 'acme.csv');
+    await writeFile(path, await readFile(fixture('csv/acme-listings.csv')));
+    const first = await ingestFeed(acme(path), { state: {} });
+    expect(first.notModified).toBe(false);
+    expect(first.statePatch.etag).toMatch(/^file:\d+-\d+$/);
+    const state = first.statePatch;
+    expect(await ingestFeed(acme(path), { state })).toMatchObject({ notModified: true, listings: [] });
+    expect((await ingestFeed(acme(path), { state, forceFull: true })).notModified).toBe(false);
+    const unconditional = feed({
+      id: 'acme',
+      source: { format: 'csv', path, conditional: false, csv: { skipRows: 2 } },
+      mapping: ACME_MAPPING,
+    });
+    expect((await ingestFeed(unconditional, { state })).notModified).toBe(false);
+    await writeFile(path, `${await readFile(path, 'utf8')}A-1009,Active,House,"$1",1,1,0,1,,2001,1,1\n`);
+    const changed = await ingestFeed(acme(path), { state });
+    expect(changed.notModified).toBe(false);
+    expect(changed.statePatch.etag).not.toBe(state.etag);
+  });
+
+  it("counts DaysOnMarket from a listing date with the run's clock (deps.now)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
+    const path = join(dir, 'dated.csv');
+    await writeFile(path, 'MLS #,Listed\nD-1,2024-04-30\nD-2,2024-05-10\n');
+    const fields = { ...ACME_MAPPING.fields, DaysOnMarket: { daysSince: 'Listed' } };
+    const result = await ingestFeed(
+      feed({
+        id: 'dated',
+        source: { format: 'csv', path },
+        mapping: {
+          fields: { MLSNumber: 'MLS #', DaysOnMarket: fields.DaysOnMarket, Url: fields.Url },
+          defaults: {
+            Status: 'Active',
+            SaleType: 'for_sale',
+            PropertyType: 'House',
+            CurrencySymbol: '$',
+            Bedrooms: 1,
+            Bathrooms: 1,
+            YearBuilt: 2000,
+            LotArea: 0,
+            BuildingArea: 500,
+            ParkingSpots: 0,
+          },
+        },
+      }),
+      { state: {}, now: () => new Date('2024-05-10T12:00:00Z') },
+    );
+    expect(result.rejections).toEqual([]);
+    expect(result.listings.map((l) => [l.MLSNumber, l.DaysOnMarket])).toEqual([
+      ['D-1', 10],
+      ['D-2', 0],
+    ]);
+  });
+
   it('reads a gzipped file the same', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
     const path = join(dir, 'acme.csv.gz');

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ingestFeed } from '../../src/sources/index.ts';
 import { feed, fixture, type TestServer, withServer } from './helpers.ts';
@@ -56,6 +56,38 @@ describe('HTTP transport', () => {
     expect(
       (await ingestFeed(tsvFeed(`${server.url}/feed.tsv.gz`, { auth }), { state: {} })).stats.valid,
     ).toBe(3);
+  });
+
+  it('sends bearer and custom-header auth, and decompresses deflate', async () => {
+    const body = await TSV();
+    server = await withServer((req, res) => {
+      if (req.headers.authorization !== 'Bearer T0K3N' && req.headers['x-api-key'] !== 'K3Y')
+        return void res.writeHead(401).end();
+      res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(body));
+    });
+    const bearer = { type: 'bearer', token: 'T0K3N' };
+    const header = { type: 'header', name: 'X-Api-Key', value: 'K3Y' };
+    for (const auth of [bearer, header]) {
+      const result = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`, { auth }), { state: {} });
+      expect(result.stats.valid).toBe(3);
+    }
+    expect(server.requests.map((r) => r.headers['accept-encoding'])).toEqual([
+      expect.stringContaining('deflate'),
+      expect.stringContaining('deflate'),
+    ]);
+  });
+
+  it('times out a server that never answers, as a retryable E_FEED_FETCH', async () => {
+    server = await withServer((_req, res) => {
+      // Headers never sent: got's response timeout fires.
+      setTimeout(() => res.destroy(), 5_000).unref();
+    });
+    const error = (await ingestFeed(tsvFeed(`${server.url}/feed.tsv`, { timeoutMs: 150, retries: 0 }), {
+      state: {},
+    }).catch((e: unknown) => e)) as Error & { code: string; retryable: boolean };
+    expect(error.code).toBe('E_FEED_FETCH');
+    expect(error.message).toMatch(/timeout/);
+    expect(error.retryable).toBe(true);
   });
 
   it('retries 503 with the one retry policy, honouring Retry-After', async () => {

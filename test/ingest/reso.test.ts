@@ -139,6 +139,7 @@ describe('RESO Web API', () => {
       mode: 'incremental',
       overlapMinutes: 30,
       filter: "PropertyType ne 'Land'",
+      select: ['ListingKey', 'StandardStatus', 'ListPrice'],
     });
     const result = await ingestFeed(feedConfig, { state, now: () => now });
     expect(result.mode).toBe('incremental');
@@ -148,6 +149,9 @@ describe('RESO Web API', () => {
     expect(url).toContain(
       "$filter=(PropertyType ne 'Land') and ModificationTimestamp gt 2024-05-01T08:30:00.000Z",
     );
+    // $select keeps what paging and the watermark need; $top is the page size.
+    expect(url).toContain('$select=ListingKey,StandardStatus,ListPrice,ModificationTimestamp&');
+    expect(url).toContain('$top=2&');
     const later = new Date('2024-05-03T00:00:00Z');
     expect((await ingestFeed(feedConfig, { state, now: () => later })).mode).toBe('full');
     expect((await ingestFeed(feedConfig, { state, now: () => now, forceFull: true })).mode).toBe('full');
