@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { readCsv } from '../../src/sources/read-csv.ts';
+import { readXml } from '../../src/sources/read-xml.ts';
+
+/** A feed that never ends: a reader that waited for the whole text would never yield. */
+async function* endless(head: string, record: (i: number) => string): AsyncGenerator<string> {
+  yield head;
+  for (let i = 0; ; i++) yield record(i);
+}
+
+async function firstThree<T>(records: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const record of records) {
+    out.push(record);
+    if (out.length === 3) break;
+  }
+  return out;
+}
+
+describe('sources stream record by record', () => {
+  it('CSV', async () => {
+    const text = endless('MLS #,Beds\n', (i) => `S-${i},${i % 5}\n`);
+    const records = await firstThree(readCsv('endless', text));
+    expect(records.map((r) => [r.fields['MLS #'], r.row])).toEqual([
+      ['S-0', 2],
+      ['S-1', 3],
+      ['S-2', 4],
+    ]);
+  });
+
+  it('XML', async () => {
+    const text = endless(
+      '<?xml version="1.0"?><Listings>',
+      (i) => `<Listing id="S-${i}"><Beds>2</Beds></Listing>`,
+    );
+    const records = await firstThree(
+      readXml('endless', text, { recordPath: 'Listings.Listing', maxRecordBytes: 1 << 20 }),
+    );
+    expect(records.map((r) => r.fields['@id'])).toEqual(['S-0', 'S-1', 'S-2']);
+  });
+});
