@@ -32,6 +32,10 @@ export async function* readCsv(
     delimiter,
     quote: options.quote,
     from_line: options.skipRows + 1,
+    // Any line ending ends a record, even mixed in one file (a row pasted in with a bare LF into a
+    // CRLF export): csv-parse would otherwise take the first ending it sees as the only one and glue
+    // the next row into a field, losing it.
+    record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
     relax_quotes: true,
   });

@@ -140,6 +140,22 @@ describe('CSV feeds', () => {
     ]);
   });
 
+  it('keeps every row when line endings are mixed in one file (a bare LF inside a CRLF export)', async () => {
+    const text = 'MLS #,Remarks,Beds\r\nA,"two\nlines",1\nB,plain,2\rC,plain,3\r\nD,last,4\n';
+    const rows: [unknown, unknown, number | undefined][] = [];
+    const chunks = (async function* () {
+      yield text;
+    })();
+    for await (const record of readCsv('mixed', chunks, { skipRows: 0, quote: '"' }))
+      rows.push([record.fields['MLS #'], record.fields.Beds, record.row]);
+    expect(rows).toEqual([
+      ['A', '1', 2],
+      ['B', '2', 4],
+      ['C', '3', 5],
+      ['D', '4', 6],
+    ]);
+  });
+
   it('skips a local file unchanged since the last successful run, like a 304', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
     const path = join(dir, 'acme.csv');
