@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { parseConfig } from '../../src/config/load.ts';
-import type { Config } from '../../src/config/schema.ts';
+import type { Config, FeedConfig } from '../../src/config/schema.ts';
+import { finishReport, startReport } from '../../src/reconcile/report.ts';
 import type { RunReport } from '../../src/reconcile/report-types.ts';
 import { REDIS_URL } from '../helpers/services.ts';
 
@@ -41,35 +42,12 @@ export function testConfig(feeds: FeedSpec[], extra = ''): Config {
   return parseConfig(`${lines.join('\n')}\n${extra}`);
 }
 
-/** A run report as the real sync would return it. */
+/** A run report as the real sync would return it (one create, one list call), with overrides. */
 export function fakeReport(feedId: string, overrides: Partial<RunReport> = {}): RunReport {
-  const now = new Date().toISOString();
-  return {
-    feedId,
-    chatbot: 'BOT1',
-    startedAt: now,
-    finishedAt: now,
-    durationMs: 1,
-    outcome: 'ok',
-    dryRun: false,
-    created: 1,
-    updated: 0,
-    deleted: 0,
-    unchanged: 0,
-    rejected: 0,
-    foreign: 0,
-    adopted: 0,
-    skipped: [],
-    duplicatesDeleted: 0,
-    heldDeletes: 0,
-    ambiguousResolved: 0,
-    failed: [],
-    guards: [],
-    apiCalls: { edit: 0, session: 0, ask: 0, create: 1, update: 0, list: 1, delete: 0 },
-    rejections: [],
-    drift: [],
-    ...overrides,
-  };
+  const now = new Date();
+  const apiCalls = { edit: 0, session: 0, ask: 0, create: 1, update: 0, list: 1, delete: 0 };
+  const draft = startReport({ id: feedId, chatbot: 'BOT1' } as FeedConfig, now, apiCalls, false);
+  return { ...finishReport({ ...draft, created: 1 }, now, 'ok'), durationMs: 1, ...overrides };
 }
 
 /** Poll until `check` returns a truthy value or time runs out. */
