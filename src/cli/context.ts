@@ -29,8 +29,13 @@ export async function loadCliConfig(options: GlobalOptions): Promise<Config> {
   return loadConfig(options.config ?? DEFAULT_CONFIG_FILE);
 }
 
-export function cliLogger(): Logger {
-  return createLogger({ level: readEnv().LOG_LEVEL });
+/**
+ * The one logger, for commands. Services (`worker`, `ui`) log at `info` by default; one-shot
+ * commands print their own report, so they log only warnings unless LOG_LEVEL says otherwise.
+ */
+export function cliLogger(kind: 'service' | 'command' = 'command'): Logger {
+  const level = readEnv().LOG_LEVEL ?? (kind === 'service' ? 'info' : 'warn');
+  return createLogger({ level });
 }
 
 /** Print a value: JSON when asked, else the text rendering. */

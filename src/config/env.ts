@@ -4,7 +4,8 @@ import { z } from 'zod';
 export const envSchema = z.object({
   FEED_SYNC_CONFIG: z.string().optional(),
   REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Default: info for services (worker, ui), warn for one-shot commands, which print their own report. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   UI_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   UI_HOST: z.string().default('127.0.0.1'),
   UI_USER: z.string().optional(),

@@ -12,7 +12,7 @@ export function registerUi(program: Command): void {
     .option('--port <port>', 'port (default UI_PORT or 3000)')
     .action(async (options: { port?: string }) => {
       const env = readEnv();
-      const logger = cliLogger();
+      const logger = cliLogger('service');
       const port = options.port ? Number(options.port) : env.UI_PORT;
       const ui = await startStandaloneUi({
         redisUrl: env.REDIS_URL,

@@ -16,7 +16,7 @@ export function registerWorker(program: Command): void {
     .description('run scheduled syncs and settings pushes (BullMQ on Redis)');
   withConfigOption(command).action(async (options: GlobalOptions) => {
     const env = readEnv();
-    const logger = cliLogger();
+    const logger = cliLogger('service');
     const config = await loadCliConfig(options);
     // Refused before anything starts: a worker running without its UI would look healthy to no one.
     if (env.UI_PORT !== undefined) checkUiExposure(env.UI_HOST, credentialsOf(env));
