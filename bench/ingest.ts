@@ -12,8 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse';
 import { XMLParser } from 'fast-xml-parser';
-import { feedConfigSchema } from '../src/config/schema.ts';
+import { type FeedConfig, feedConfigSchema } from '../src/config/schema.ts';
 import { ingestFeed, readFeed } from '../src/sources/index.ts';
+import { fixtureFeed } from '../test/helpers/fixture-feeds.ts';
 
 type Format = 'csv' | 'xml';
 type Mode = 'raw' | 'ingest' | 'stream';
@@ -50,56 +51,45 @@ async function generate(format: Format, count: number): Promise<string> {
   return file;
 }
 
-const MAPPINGS: Record<Format, unknown> = {
-  csv: {
-    fields: {
-      MLSNumber: 'MLS #',
-      Status: 'Status',
-      SaleType: { const: 'for_sale' },
-      PropertyType: 'Type',
-      SalePrice: 'List Price',
-      Bedrooms: 'Beds',
-      Bathrooms: { full: 'Baths Full', half: 'Baths Half' },
-      BuildingArea: 'Sq Ft',
-      LotArea: { from: 'Lot Acres', unit: 'acres' },
-      YearBuilt: 'Year Built',
-      DaysOnMarket: 'DOM',
-      ParkingSpots: 'Garage',
-      Address: 'Address',
-      City: 'City',
-      State: 'State',
-      ZIP: 'Zip',
-      Description: 'Remarks',
-      Images: { from: 'Photos', split: '|' },
-      Url: { template: 'https://bench.example/l/{MLS #}' },
-      CurrencySymbol: { const: 'USD' },
-    },
-    extensions: { fields: { Agent: 'Agent' } },
-  },
-  xml: {
-    fields: {
-      MLSNumber: '@id',
-      Status: 'Status',
-      SaleType: { const: 'for_sale' },
-      PropertyType: 'Type',
-      SalePrice: 'Price',
-      CurrencySymbol: 'Price.@currency',
-      Bedrooms: 'Beds',
-      Bathrooms: { full: 'Baths.Full', half: 'Baths.Half' },
-      BuildingArea: { from: 'Size', unitFrom: 'Size.@unit' },
-      LotArea: { from: 'Lot', unitFrom: 'Lot.@unit' },
-      YearBuilt: 'YearBuilt',
-      DaysOnMarket: 'DOM',
-      ParkingSpots: 'Garage',
-      Address: 'Address.Street',
-      City: 'Address.City',
-      State: 'Address.State',
-      Description: 'Remarks',
-      Images: 'Photos.Photo',
-      Url: { template: 'https://bench.example/l/{@id}' },
-    },
+/** The generated XML is no fixture's format: its own mapping. */
+const XML_MAPPING = {
+  fields: {
+    MLSNumber: '@id',
+    Status: 'Status',
+    SaleType: { const: 'for_sale' },
+    PropertyType: 'Type',
+    SalePrice: 'Price',
+    CurrencySymbol: 'Price.@currency',
+    Bedrooms: 'Beds',
+    Bathrooms: { full: 'Baths.Full', half: 'Baths.Half' },
+    BuildingArea: { from: 'Size', unitFrom: 'Size.@unit' },
+    LotArea: { from: 'Lot', unitFrom: 'Lot.@unit' },
+    YearBuilt: 'YearBuilt',
+    DaysOnMarket: 'DOM',
+    ParkingSpots: 'Garage',
+    Address: 'Address.Street',
+    City: 'Address.City',
+    State: 'Address.State',
+    Description: 'Remarks',
+    Images: 'Photos.Photo',
+    Url: { template: 'https://bench.example/l/{@id}' },
   },
 };
+
+/**
+ * The generated CSV has the acme fixture's columns, without its noise lines: it is read with that
+ * feed's config from fixtures/feeds/feed-sync.yaml.
+ */
+function benchFeed(format: Format, file: string): FeedConfig {
+  if (format === 'csv')
+    return fixtureFeed('acme', { id: 'bench', source: { path: file, csv: { skipRows: 0 } } });
+  return feedConfigSchema.parse({
+    id: 'bench',
+    chatbot: 'SN-BENCH',
+    source: { format, path: file, xml: { recordPath: 'Listings.Listing' } },
+    mapping: XML_MAPPING,
+  });
+}
 
 /** One measurement, in this (child) process. */
 async function measure(mode: Mode, format: Format, file: string): Promise<Measure> {
@@ -116,16 +106,7 @@ async function measure(mode: Mode, format: Format, file: string): Promise<Measur
     };
     records = doc.Listings.Listing.length;
   } else {
-    const feed = feedConfigSchema.parse({
-      id: 'bench',
-      chatbot: 'SN-BENCH',
-      source: {
-        format,
-        path: file,
-        ...(format === 'xml' ? { xml: { recordPath: 'Listings.Listing' } } : {}),
-      },
-      mapping: MAPPINGS[format],
-    });
+    const feed = benchFeed(format, file);
     if (mode === 'ingest') {
       const result = await ingestFeed(feed, { state: {} });
       records = result.stats.records;

@@ -5,37 +5,11 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FeedError, type FeedItem, ingestFeed, readFeed } from '../../src/sources/index.ts';
 import { readCsv } from '../../src/sources/read-csv.ts';
+import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
 
-const ACME_MAPPING = {
-  fields: {
-    MLSNumber: 'MLS #',
-    Status: 'Status',
-    SaleType: { const: 'for_sale' },
-    PropertyType: 'Type',
-    SalePrice: 'List Price',
-    Bedrooms: 'Beds',
-    Bathrooms: { full: 'Baths Full', half: 'Baths Half' },
-    BuildingArea: 'Sq Ft',
-    LotArea: { from: 'Lot Acres', unit: 'acres' },
-    YearBuilt: 'Year Built',
-    DaysOnMarket: 'DOM',
-    ParkingSpots: 'Garage',
-    Address: 'Address',
-    City: 'City',
-    State: 'State',
-    ZIP: 'Zip',
-    Description: 'Remarks',
-    Images: { from: 'Photos', split: '|' },
-    Url: { template: 'https://acme.example/listing/{MLS #}' },
-    CurrencySymbol: { const: 'USD' },
-  },
-  defaults: { YearBuilt: 1900, LotArea: 0 },
-  extensions: { fields: { Agent: 'Agent' } },
-};
-
-const acme = (path = fixture('csv/acme-listings.csv')) =>
-  feed({ id: 'acme', source: { format: 'csv', path, csv: { skipRows: 2 } }, mapping: ACME_MAPPING });
+/** The acme export as fixtures/feeds/feed-sync.yaml reads it, from `path` (a copy, or a missing file). */
+const acme = (path?: string) => fixtureFeed('acme', path ? { source: { path } } : {});
 
 describe('CSV feeds', () => {
   it('reads the acme export: BOM, noise rows, quoted newlines, blank lines, duplicates, removals', async () => {
@@ -166,11 +140,7 @@ describe('CSV feeds', () => {
     const state = first.statePatch;
     expect(await ingestFeed(acme(path), { state })).toMatchObject({ notModified: true, listings: [] });
     expect((await ingestFeed(acme(path), { state, forceFull: true })).notModified).toBe(false);
-    const unconditional = feed({
-      id: 'acme',
-      source: { format: 'csv', path, conditional: false, csv: { skipRows: 2 } },
-      mapping: ACME_MAPPING,
-    });
+    const unconditional = fixtureFeed('acme', { source: { path, conditional: false } });
     expect((await ingestFeed(unconditional, { state })).notModified).toBe(false);
     await writeFile(path, `${await readFile(path, 'utf8')}A-1009,Active,House,"$1",1,1,0,1,,2001,1,1\n`);
     const changed = await ingestFeed(acme(path), { state });
@@ -182,13 +152,16 @@ describe('CSV feeds', () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
     const path = join(dir, 'dated.csv');
     await writeFile(path, 'MLS #,Listed\nD-1,2024-04-30\nD-2,2024-05-10\n');
-    const fields = { ...ACME_MAPPING.fields, DaysOnMarket: { daysSince: 'Listed' } };
     const result = await ingestFeed(
       feed({
         id: 'dated',
         source: { format: 'csv', path },
         mapping: {
-          fields: { MLSNumber: 'MLS #', DaysOnMarket: fields.DaysOnMarket, Url: fields.Url },
+          fields: {
+            MLSNumber: 'MLS #',
+            DaysOnMarket: { daysSince: 'Listed' },
+            Url: { template: 'https://acme.example/listing/{MLS #}' },
+          },
           defaults: {
             Status: 'Active',
             SaleType: 'for_sale',
@@ -220,38 +193,7 @@ describe('CSV feeds', () => {
   });
 
   it('reads Windows-1252 with semicolons and decimal commas', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'csv', path: fixture('csv/euro-semicolon-1252.csv') },
-        mapping: {
-          areaUnit: 'Square Meters',
-          decimalComma: true,
-          maps: {
-            Status: { Disponible: 'Active', Reservado: 'Active', Vendido: 'Sold', Retirado: 'remove' },
-          },
-          fields: {
-            MLSNumber: 'Referencia',
-            Status: 'Estado',
-            PropertyType: 'Tipo',
-            SalePrice: 'Precio',
-            CurrencySymbol: 'Moneda',
-            SaleType: { const: 'for_sale' },
-            Bedrooms: 'Dormitorios',
-            Bathrooms: 'Baños',
-            BuildingArea: { from: 'Superficie', unitFrom: 'Unidad' },
-            LotArea: { from: 'Parcela', unit: 'ha', default: 0 },
-            YearBuilt: 'Año',
-            DaysOnMarket: 'Días',
-            ParkingSpots: 'Plazas',
-            Address: 'Dirección',
-            City: 'Población',
-            Description: 'Descripción',
-            Url: { template: 'https://inmo.example/{Referencia}' },
-          },
-        },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('euro-1252'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.removals).toEqual(['ES-204']);
     expect(result.listings[0]).toMatchObject({
@@ -268,13 +210,7 @@ describe('CSV feeds', () => {
   });
 
   it('infers a mapping from a tab-separated header and keeps the other columns as extensions', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'csv', path: fixture('csv/tab-inferred.tsv') },
-        mapping: { defaults: { CurrencySymbol: '$' } },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('tab-inferred'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.mapping).toMatchObject({
       fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds', SalePrice: 'List Price' },
@@ -294,17 +230,10 @@ describe('CSV feeds', () => {
   });
 
   it("preset mls-csv infers from the header and merges the feed's own fields over it", async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'csv', path: fixture('csv/tab-inferred.tsv') },
-        mapping: {
-          preset: 'mls-csv',
-          fields: { Url: { template: 'https://acme.example/listing/{MLS#}' } },
-          defaults: { CurrencySymbol: '$' },
-        },
-      }),
-      { state: {} },
-    );
+    const mlsCsv = fixtureFeed('tab-inferred', {
+      mapping: { preset: 'mls-csv', fields: { Url: { template: 'https://acme.example/listing/{MLS#}' } } },
+    });
+    const result = await ingestFeed(mlsCsv, { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.mapping).toMatchObject({ fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds' } });
     expect(result.listings[0]).toMatchObject({ MLSNumber: 'T-1', Url: 'https://acme.example/listing/T-1' });

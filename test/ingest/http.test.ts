@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ingestFeed } from '../../src/sources/index.ts';
-import { feed, fixture, type TestServer, withServer } from './helpers.ts';
+import { type FeedOverrides, fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { fixture, type TestServer, withServer } from './helpers.ts';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -11,11 +12,9 @@ afterEach(async () => {
 });
 
 const TSV = () => readFile(fixture('csv/tab-inferred.tsv'));
-const tsvFeed = (url: string, source: Record<string, unknown> = {}) =>
-  feed({
-    source: { format: 'csv', url, retries: 2, ...source },
-    mapping: { defaults: { CurrencySymbol: '$' } },
-  });
+/** The tab-inferred fixture feed, served at `url` instead of read from its file. */
+const tsvFeed = (url: string, source: FeedOverrides['source'] = {}) =>
+  fixtureFeed('tab-inferred', { source: { path: undefined, url, retries: 2, ...source } });
 
 describe('HTTP transport', () => {
   it('sends validators and reports 304 as not modified, saving new validators only from a 200', async () => {
@@ -51,7 +50,7 @@ describe('HTTP transport', () => {
         return void res.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync(body));
       res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(body));
     });
-    const auth = { type: 'basic', username: 'user', password: 's3cret' };
+    const auth = { type: 'basic', username: 'user', password: 's3cret' } as const;
     expect((await ingestFeed(tsvFeed(`${server.url}/old`, { auth }), { state: {} })).stats.valid).toBe(3);
     expect(
       (await ingestFeed(tsvFeed(`${server.url}/feed.tsv.gz`, { auth }), { state: {} })).stats.valid,
@@ -65,8 +64,8 @@ describe('HTTP transport', () => {
         return void res.writeHead(401).end();
       res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync(body));
     });
-    const bearer = { type: 'bearer', token: 'T0K3N' };
-    const header = { type: 'header', name: 'X-Api-Key', value: 'K3Y' };
+    const bearer = { type: 'bearer', token: 'T0K3N' } as const;
+    const header = { type: 'header', name: 'X-Api-Key', value: 'K3Y' } as const;
     for (const auth of [bearer, header]) {
       const result = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`, { auth }), { state: {} });
       expect(result.stats.valid).toBe(3);

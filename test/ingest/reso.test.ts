@@ -4,7 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ingestFeed } from '../../src/sources/index.ts';
 import { clearTokenCache } from '../../src/sources/reso/reso-token.ts';
-import { feed, fixture, type TestServer, withServer } from './helpers.ts';
+import { type FeedOverrides, fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { fixture, type TestServer, withServer } from './helpers.ts';
 
 let server: TestServer | undefined;
 beforeEach(() => clearTokenCache());
@@ -61,22 +62,16 @@ async function odataServer(
 }
 
 const oauth = (url: string) => ({
-  type: 'oauth2',
+  type: 'oauth2' as const,
   tokenUrl: `${url}/token`,
   clientId: 'cid',
   clientSecret: 'shh',
 });
+/** The reso fixture feed, served by the test OData endpoint at `url` instead of read from its file. */
+const servedReso = (url: string, source: FeedOverrides['source']) =>
+  fixtureFeed('reso', { source: { path: undefined, url: `${url}/odata`, ...source } });
 const resoFeed = (url: string, reso: Record<string, unknown> = {}) =>
-  feed({
-    source: {
-      format: 'reso',
-      url: `${url}/odata`,
-      auth: oauth(url),
-      retries: 1,
-      reso: { top: 2, requestsPerSecond: 50, ...reso },
-    },
-    mapping: { preset: 'reso' },
-  });
+  servedReso(url, { auth: oauth(url), retries: 1, reso: { top: 2, requestsPerSecond: 50, ...reso } });
 
 describe('RESO Web API', () => {
   it('pages by nextLink with gzip, refreshes the token on 401, maps the reso preset', async () => {
@@ -177,14 +172,9 @@ describe('RESO Web API', () => {
   it('fails with E_FEED_FETCH when the token is refused, without the secret', async () => {
     const odata = await odataServer(await records());
     server = odata.served;
-    const config = feed({
-      source: {
-        format: 'reso',
-        url: `${server.url}/odata`,
-        auth: { ...oauth(server.url), clientSecret: 'wrong-secret' },
-        retries: 0,
-      },
-      mapping: { preset: 'reso' },
+    const config = servedReso(server.url, {
+      auth: { ...oauth(server.url), clientSecret: 'wrong-secret' },
+      retries: 0,
     });
     const error = (await ingestFeed(config, { state: {} }).catch((e: unknown) => e)) as Error & {
       code: string;
@@ -210,14 +200,9 @@ describe('RESO Web API', () => {
       expect(url.searchParams.get('$expand')).toBeNull();
       sendJson(req, res, { value: values });
     });
-    const config = feed({
-      source: {
-        format: 'reso',
-        url: `${server.url}/odata`,
-        auth: { type: 'bearer', token: 't' },
-        reso: { media: 'fetch', requestsPerSecond: 50 },
-      },
-      mapping: { preset: 'reso' },
+    const config = servedReso(server.url, {
+      auth: { type: 'bearer', token: 't' },
+      reso: { media: 'fetch', requestsPerSecond: 50 },
     });
     const result = await ingestFeed(config, { state: {} });
     expect(result.listings[0]?.Images).toEqual([
@@ -229,12 +214,7 @@ describe('RESO Web API', () => {
 
 describe('RESO JSON file', () => {
   it('streams the value array of a saved OData page', async () => {
-    const result = await ingestFeed(
-      feed({ source: { format: 'reso', path: fixture('reso/property.json') }, mapping: { preset: 'reso' } }),
-      {
-        state: {},
-      },
-    );
+    const result = await ingestFeed(fixtureFeed('reso'), { state: {} });
     expect(result.stats).toEqual({ records: 5, valid: 3, rejected: 1, removed: 1, duplicates: 0 });
   });
 });

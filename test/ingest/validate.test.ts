@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { FIXTURE_CONFIG } from '../helpers/fixture-feeds.ts';
 import { fixture } from './helpers.ts';
 
 async function run(args: string[]): Promise<{ code: number; out: string }> {
@@ -21,39 +22,10 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
   }
 }
 
-/** The acme export and its mapping (as in csv.test.ts): rejections of three reasons and a duplicate key. */
-const ACME = {
-  id: 'acme',
-  chatbot: 'SN1',
-  source: { format: 'csv', path: fixture('csv/acme-listings.csv'), csv: { skipRows: 2 } },
-  mapping: {
-    fields: {
-      MLSNumber: 'MLS #',
-      Status: 'Status',
-      SaleType: { const: 'for_sale' },
-      PropertyType: 'Type',
-      SalePrice: 'List Price',
-      CurrencySymbol: { const: 'USD' },
-      Bedrooms: 'Beds',
-      Bathrooms: { full: 'Baths Full', half: 'Baths Half' },
-      BuildingArea: 'Sq Ft',
-      LotArea: { from: 'Lot Acres', unit: 'acres' },
-      YearBuilt: 'Year Built',
-      DaysOnMarket: 'DOM',
-      ParkingSpots: 'Garage',
-      Url: { template: 'https://acme.example/listing/{MLS #}' },
-    },
-    defaults: { YearBuilt: 1900, LotArea: 0 },
-  },
-};
-
 describe('feed-sync validate', () => {
   it('groups rejections by field and reason, lists duplicate keys; --json carries listings and all', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-validate-'));
-    const config = join(dir, 'feed-sync.yaml');
-    // YAML is a superset of JSON.
-    await writeFile(config, JSON.stringify({ feeds: [ACME] }));
-    const text = await run(['validate', '-c', config]);
+    // The acme export as fixtures/feeds/feed-sync.yaml configures it, run as fixtures/feeds/README.md says.
+    const text = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'acme']);
     expect(text.code).toBe(0);
     expect(text.out).toContain('✓ acme: 8 records: 3 valid, 3 rejected, 1 to remove, 1 duplicate (full)');
     expect(text.out).toContain('  Bedrooms not_a_number (1):');
@@ -62,7 +34,7 @@ describe('feed-sync validate', () => {
     expect(text.out).toContain('  DaysOnMarket missing (1):');
     expect(text.out).toContain('  duplicate key A-1001: row 4, row 11 (the last is kept)');
     expect(text.out).toContain('  mapping in use:\n    mapping:\n      fields:\n        MLSNumber: "MLS #"');
-    const json = await run(['validate', '-c', config, '--json']);
+    const json = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'acme', '--json']);
     const [report] = (
       JSON.parse(json.out) as {
         feeds: { ok: boolean; result: { listings: { MLSNumber: string }[]; rejections: unknown[] } }[];

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ingestFeed } from '../../src/sources/index.ts';
+import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
-
-/** Required fields these formats do not carry, given per feed as the docs say. */
-const NOT_IN_FEED = {
-  YearBuilt: 1900,
-  DaysOnMarket: 0,
-  ParkingSpots: 0,
-  Bedrooms: 0,
-  Bathrooms: 0,
-  LotArea: 0,
-  BuildingArea: 0,
-};
 
 describe('XML presets', () => {
   it('reaxml: record kinds by element, status attribute, hidden prices, weekly rent, units, id-only withdrawals', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'xml', path: fixture('xml/reaxml.xml') },
-        mapping: { preset: 'reaxml', defaults: NOT_IN_FEED },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('reaxml'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.removals).toEqual(['XNWXNW-R0999', 'XNWXNW-L1999']);
     const [house, rental, land, sold] = result.listings;
@@ -64,13 +48,7 @@ describe('XML presets', () => {
   });
 
   it('kyero: sale and weekly rent from one price, currency codes, ordered images, multilingual text', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'xml', path: fixture('xml/kyero.xml') },
-        mapping: { preset: 'kyero', defaults: NOT_IN_FEED },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('kyero'), { state: {} });
     expect(result.listings).toHaveLength(2);
     expect(result.listings[0]).toMatchObject({
       MLSNumber: 'KY-AL-01',
@@ -106,13 +84,7 @@ describe('XML presets', () => {
   });
 
   it('listhub: commons: namespaces, empty Bathrooms beside full/half, weekly rent, cancelled removal', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'xml', path: fixture('xml/listhub.xml') },
-        mapping: { preset: 'listhub', defaults: { DaysOnMarket: 0 } },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('listhub'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.removals).toEqual(['LH-3']);
     expect(result.listings[0]).toMatchObject({
@@ -137,13 +109,7 @@ describe('XML presets', () => {
   });
 
   it('zillow: year-built element, empty Bathrooms, For Rent status, acres, annual HOA to monthly, tours', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: { format: 'xml', path: fixture('xml/zillow.xml') },
-        mapping: { preset: 'zillow', defaults: { DaysOnMarket: 0, LotArea: 0 } },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('zillow'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.removals).toEqual(['Z-3']);
     expect(result.listings[0]).toMatchObject({
@@ -167,34 +133,7 @@ describe('XML presets', () => {
 
 describe('generic XML', () => {
   it('reads prefixed elements, attributes, CDATA and entities', async () => {
-    const result = await ingestFeed(
-      feed({
-        source: {
-          format: 'xml',
-          path: fixture('xml/generic-namespaces.xml'),
-          xml: { recordPath: 'feed:export.feed:items.feed:item' },
-        },
-        mapping: {
-          areaUnit: 'Square Meters',
-          fields: {
-            MLSNumber: '@id',
-            Status: '@status',
-            SaleType: { const: 'for_sale' },
-            PropertyType: { const: 'Home' },
-            SalePrice: 'price',
-            CurrencySymbol: 'price.@currency',
-            BuildingArea: { from: 'size', unitFrom: 'size.@unit' },
-            Latitude: 'geo:point.geo:lat',
-            Longitude: 'point.lng',
-            Url: 'link',
-            Images: 'photo',
-            Description: 'title',
-          },
-          defaults: NOT_IN_FEED,
-        },
-      }),
-      { state: {} },
-    );
+    const result = await ingestFeed(fixtureFeed('generic-xml'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.listings[0]).toMatchObject({
       MLSNumber: 'G-1',

@@ -1,8 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { FeedConfig } from '../../src/config/schema.ts';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { ingestFeed } from '../../src/sources/index.ts';
-import { FIXTURE_FEEDS } from './fixture-feeds.ts';
+import { FIXTURE_FEED_IDS, fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type Harness, startHarness } from './harness.ts';
+
+/** Every feed of fixtures/feeds/feed-sync.yaml, and the tab-separated one read with preset mls-csv too. */
+const FIXTURE_FEEDS: [name: string, feed: FeedConfig][] = [
+  ...FIXTURE_FEED_IDS.map((id): [string, FeedConfig] => [id, fixtureFeed(id)]),
+  [
+    'tab-inferred (preset mls-csv)',
+    fixtureFeed('tab-inferred', {
+      mapping: { preset: 'mls-csv', fields: { Url: { template: 'https://acme.example/listing/{MLS#}' } } },
+    }),
+  ],
+];
 
 const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 let h: Harness | undefined;
@@ -18,9 +30,9 @@ afterEach(async () => {
  * string in either format, ExtensionColumn as JSON, money in cents, coordinates to 6 decimals).
  */
 describe.each(['comma', 'json'] as const)('every fixture feed, Images as %s', (imagesFormat) => {
-  it.each(FIXTURE_FEEDS)('%s: the second run writes nothing', async (_, partial) => {
-    h = await startHarness([partial], { latencyMs: 0, imagesFormat }, { pageSize: 2 });
-    const feed = h.feed();
+  it.each(FIXTURE_FEEDS)('%s: the second run writes nothing', async (_, fixture) => {
+    h = await startHarness([fixture], { latencyMs: 0, imagesFormat }, { pageSize: 2 });
+    const feed = h.feed(fixture.id);
     const ingest = () => ingestFeed(feed, { state: {}, forceFull: true });
     const { listings } = await ingest();
     expect(listings.length).toBeGreaterThan(0);
