@@ -1,10 +1,10 @@
-import got, { type Request } from 'got';
-import { withRetries } from '../http/retry.ts';
+import type { Request } from 'got';
 import type { Logger } from '../logger.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { FeedError, safeUrl } from './feed-error.ts';
+import { safeUrl } from './feed-error.ts';
+import { feedGot, withFeedRetries } from './feed-http.ts';
 import { authHeaders } from './http-auth.ts';
-import { describeHttpError, HttpStatusError, isRetryableHttpError, retryAfterOf } from './http-errors.ts';
+import { HttpStatusError } from './http-errors.ts';
 import type { SourceConfig } from './source-schema.ts';
 
 export type HttpOpen =
@@ -26,31 +26,15 @@ export interface HttpOpenOptions {
  * (after retries) before any record is read.
  */
 export async function openHttp(options: HttpOpenOptions): Promise<HttpOpen> {
-  const { source, feedId, signal } = options;
+  const { source, signal } = options;
   const url = source.url!;
   const headers: Record<string, string> = { ...source.headers, ...authHeaders(source.auth) };
   if (source.conditional && options.state?.etag) headers['if-none-match'] = options.state.etag;
   if (source.conditional && options.state?.lastModified)
     headers['if-modified-since'] = options.state.lastModified;
-  try {
-    return await withRetries(() => attempt(url, headers, source.timeoutMs, signal), {
-      retries: source.retries,
-      isRetryable: isRetryableHttpError,
-      retryAfterMs: retryAfterOf,
-      ...(signal ? { signal } : {}),
-      onRetry: (error, n, delayMs) =>
-        options.logger?.warn(
-          { feedId, attempt: n, delayMs, reason: describeHttpError(error) },
-          'feed fetch retry',
-        ),
-    });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)}: ${describeHttpError(error)}`, {
-      cause: error,
-      retryable: isRetryableHttpError(error),
-    });
-  }
+  return withFeedRetries(options, url, () => attempt(url, headers, source.timeoutMs, signal), {
+    retryMessage: 'feed fetch retry',
+  });
 }
 
 async function attempt(
@@ -59,12 +43,9 @@ async function attempt(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<HttpOpen> {
-  const stream: Request = got.stream(url, {
+  const stream: Request = feedGot.stream(url, {
     headers,
-    decompress: true,
     followRedirect: true,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
     timeout: {
       lookup: timeoutMs,
       connect: timeoutMs,

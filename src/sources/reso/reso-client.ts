@@ -1,10 +1,9 @@
-import got from 'got';
 import type { Limiter } from '../../http/limiter.ts';
-import { withRetries } from '../../http/retry.ts';
 import type { Logger } from '../../logger.ts';
 import { FeedError, safeUrl } from '../feed-error.ts';
+import { feedGot, withFeedRetries } from '../feed-http.ts';
 import { authHeaders } from '../http-auth.ts';
-import { describeHttpError, HttpStatusError, isRetryableHttpError, retryAfterOf } from '../http-errors.ts';
+import { describeHttpError, HttpStatusError } from '../http-errors.ts';
 import type { SourceConfig } from '../source-schema.ts';
 import { getToken, TokenError } from './reso-token.ts';
 
@@ -52,12 +51,9 @@ export function createResoClient(
     };
     const response = await limiter.run(
       () =>
-        got(url, {
+        feedGot(url, {
           headers,
-          decompress: true,
           followRedirect: false,
-          throwHttpErrors: false,
-          retry: { limit: 0 },
           responseType: 'text',
           timeout: { request: source.timeoutMs },
           ...(signal ? { signal } : {}),
@@ -83,26 +79,10 @@ export function createResoClient(
 
   return {
     async getPage(url) {
-      try {
-        return await withRetries(() => attempt(url), {
-          retries: source.retries,
-          isRetryable: isRetryableHttpError,
-          retryAfterMs: retryAfterOf,
-          ...(signal ? { signal } : {}),
-          onRetry: (error, n, delayMs) =>
-            options.logger?.warn(
-              { feedId, attempt: n, delayMs, reason: describeHttpError(error) },
-              'RESO request retry',
-            ),
-        });
-      } catch (error) {
-        if (error instanceof FeedError || signal?.aborted) throw error;
-        const reason = error instanceof TokenError ? error.message : describeHttpError(error);
-        throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)}: ${reason}`, {
-          cause: error,
-          retryable: isRetryableHttpError(error),
-        });
-      }
+      return withFeedRetries({ feedId, source, ...options }, url, () => attempt(url), {
+        retryMessage: 'RESO request retry',
+        describe: (error) => (error instanceof TokenError ? error.message : describeHttpError(error)),
+      });
     },
   };
 }

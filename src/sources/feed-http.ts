@@ -1,0 +1,63 @@
+import got from 'got';
+import { withRetries } from '../http/retry.ts';
+import type { Logger } from '../logger.ts';
+import { FeedError, safeUrl } from './feed-error.ts';
+import { describeHttpError, isRetryableHttpError, retryAfterOf } from './http-errors.ts';
+import type { SourceConfig } from './source-schema.ts';
+
+/**
+ * got as every feed request uses it. Bodies are decompressed. A 4xx/5xx answer is returned, not
+ * thrown: the caller turns it into an `HttpStatusError`, which keeps `Retry-After`. got's own retries
+ * are off, because `withFeedRetries` runs the project's one retry policy. Redirects and timeouts stay
+ * per request: the RESO client must not follow a redirect with its token.
+ */
+export const feedGot = got.extend({ decompress: true, throwHttpErrors: false, retry: { limit: 0 } });
+
+export interface FeedRequestContext {
+  feedId: string;
+  /** Gives `retries`, the retries after the first attempt. */
+  source: SourceConfig;
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+export interface FeedRetryOptions {
+  /** Log message of each retry, e.g. `feed fetch retry`. */
+  retryMessage: string;
+  /** The reason in the final error message. Default `describeHttpError` (status or network code). */
+  describe?: (error: unknown) => string;
+}
+
+/**
+ * Run `attempt` on `url` under the source's retry policy (408, 429, 5xx, timeouts and network errors,
+ * honouring `Retry-After`), logging each retry. A failure that is not already a `FeedError` becomes
+ * `E_FEED_FETCH` naming the URL without credentials, the cause kept; an abort is rethrown as is.
+ */
+export async function withFeedRetries<T>(
+  context: FeedRequestContext,
+  url: string,
+  attempt: () => Promise<T>,
+  options: FeedRetryOptions,
+): Promise<T> {
+  const { feedId, signal } = context;
+  try {
+    return await withRetries(attempt, {
+      retries: context.source.retries,
+      isRetryable: isRetryableHttpError,
+      retryAfterMs: retryAfterOf,
+      ...(signal ? { signal } : {}),
+      onRetry: (error, n, delayMs) =>
+        context.logger?.warn(
+          { feedId, attempt: n, delayMs, reason: describeHttpError(error) },
+          options.retryMessage,
+        ),
+    });
+  } catch (error) {
+    if (error instanceof FeedError || signal?.aborted) throw error;
+    const reason = (options.describe ?? describeHttpError)(error);
+    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)}: ${reason}`, {
+      cause: error,
+      retryable: isRetryableHttpError(error),
+    });
+  }
+}
