@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// The published entry: runs the built CLI (npm run build), or the sources on Node 24's type stripping.
+// The `feed-sync` binary: the TypeScript sources on Node 24's type stripping when they are here (a
+// checkout), the built CLI otherwise (the container image, which ships dist/ only).
 import { existsSync } from 'node:fs';
 
+const sources = new URL('../src/cli/main.ts', import.meta.url);
 const built = new URL('../dist/src/cli/main.js', import.meta.url);
-await import(existsSync(built) ? built.href : new URL('../src/cli/main.ts', import.meta.url).href);
+const { main } = await import(existsSync(sources) ? sources.href : built.href);
+process.exitCode = await main(process.argv);
