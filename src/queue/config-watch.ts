@@ -22,7 +22,8 @@ export function watchConfig(
   handlers: ConfigWatchHandlers,
   options: { env?: NodeJS.ProcessEnv; debounceMs?: number } = {},
 ): () => void {
-  const { env = process.env, debounceMs = 150 } = options;
+  // The loader reads the environment when `env` is not given: it is the only reader of process.env.
+  const { env, debounceMs = 150 } = options;
   const path = resolve(file);
   const name = basename(path);
   let timer: NodeJS.Timeout | undefined;
