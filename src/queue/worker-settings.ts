@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config/schema.ts';
+import { DEFAULT_PREFIX } from './names.ts';
 
 const keep = z.strictObject({
   /** Keep at most this many jobs. */
@@ -29,6 +30,14 @@ export const workerSettingsSchema = z.strictObject({
   stalledIntervalMs: z.number().int().min(1000).default(30_000),
   /** Lock of an active job, renewed while it runs; a worker that dies loses it after this long. Default 30 s. */
   lockDurationMs: z.number().int().min(1000).default(30_000),
+  /**
+   * Redis key prefix of the queue, the state and the limiter. Workers share jobs and limits only
+   * when they share the prefix. A Redis Cluster hash tag (`{…}`). Read at start-up. Default `{feed-sync}`.
+   */
+  prefix: z
+    .string()
+    .regex(/^\{[^{}]+\}$/, 'a Redis Cluster hash tag in braces, e.g. {feed-sync}')
+    .default(DEFAULT_PREFIX),
   alerts: z
     .strictObject({
       /** Where alerts are POSTed (JSON with a Slack-compatible `text`). */

@@ -24,6 +24,7 @@ export function registerWorker(program: Command): void {
     const service = await startWorkerService({
       config,
       redisUrl: env.REDIS_URL,
+      prefix: config.worker.prefix,
       logger,
       sync: syncFeed,
       metrics,
