@@ -1,22 +1,30 @@
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { readEnv } from '../../config/env.ts';
 import { DEFAULT_PREFIX } from '../../queue/names.ts';
 import { startStandaloneUi } from '../../ui/index.ts';
-import { cliLogger } from '../context.ts';
+import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption } from '../context.ts';
 
 /** `feed-sync ui`: the queue UI on its own (UI_HOST, UI_PORT default 3000, UI_USER/UI_PASSWORD). */
 export function registerUi(program: Command): void {
-  program
+  const command = program
     .command('ui')
     .description('serve the queue UI (bull-board) with /healthz and /metrics')
-    .option('--port <port>', 'port (default UI_PORT or 3000)')
-    .action(async (options: { port?: string }) => {
+    .option('--port <port>', 'port (default UI_PORT or 3000)');
+  withConfigOption(command)
+    .addHelpText('after', "\nThe queue prefix is the config's worker.prefix when the config file exists.\n")
+    .action(async (options: GlobalOptions & { port?: string }) => {
       const env = readEnv();
       const logger = cliLogger('service');
       const port = options.port ? Number(options.port) : env.UI_PORT;
+      // Same queue as the worker: its prefix comes from the same config file.
+      const prefix =
+        options.config && existsSync(options.config)
+          ? (await loadCliConfig(options)).worker.prefix
+          : DEFAULT_PREFIX;
       const ui = await startStandaloneUi({
         redisUrl: env.REDIS_URL,
-        prefix: DEFAULT_PREFIX,
+        prefix,
         env: { ...env, UI_PORT: port },
         logger,
       });
