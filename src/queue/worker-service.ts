@@ -122,6 +122,9 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       stalledInterval: settings.stalledIntervalMs,
       lockDuration: settings.lockDurationMs,
       maxStalledCount: 2,
+      // No job-rate limit of our own (the platform's limits are the Redis limiter's job), but BullMQ
+      // only honours `worker.rateLimit()` (our 429 → Retry-After pause) when a limiter max is set.
+      limiter: { max: Number.MAX_SAFE_INTEGER - 1, duration: 1000 },
     });
     worker.on('error', (error) => logger.warn({ err: error.message }, 'worker error'));
     worker.on('failed', (job, error) => {
