@@ -1,3 +1,4 @@
+import got from 'got';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
 import type { RunReport } from '../reconcile/report-types.ts';
@@ -38,13 +39,12 @@ export function createAlerter(options: AlerterOptions): Alerter {
     if (isNew === 0) return;
     const body = { text: incident.text, feedId: incident.feedId, kind: incident.kind, ...details };
     try {
-      const response = await fetch(options.webhookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      // The project's one HTTP client; no retry here: a failed post is retried at the next occurrence.
+      await got.post(options.webhookUrl, {
+        json: body,
+        timeout: { request: options.timeoutMs ?? 10_000 },
+        retry: { limit: 0 },
       });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
       options.logger.info({ feed: incident.feedId, kind: incident.kind }, 'alert sent');
     } catch (error) {
       // Not sent: forget the incident so the next occurrence tries again.
