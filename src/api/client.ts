@@ -120,16 +120,18 @@ export function createClient(options: ClientOptions): PlatformClient {
   }
 
   /**
-   * Every operation goes through here. A create is retried only when the server provably did not
-   * act on it (rate-limited, or never reached); any other failure after sending is ambiguous and
-   * surfaces as AmbiguousCreateError for the sync to resolve by looking the listing up.
+   * Every operation goes through here: the request is validated before it leaves, then sent with
+   * the retry policy. A create is retried only when the server provably did not act on it
+   * (rate-limited, or never reached); any other failure after sending is ambiguous and surfaces as
+   * AmbiguousCreateError for the sync to resolve by looking the listing up.
    */
   async function call<S extends z.ZodType>(
     operation: Operation,
-    body: unknown,
+    request: { schema: z.ZodType; body: unknown },
     schema: S,
     callOptions: CallOptions = {},
   ) {
+    const body = checkRequest(operation, request.schema, request.body);
     const { signal } = callOptions;
     const safeToRepeat = (error: ApiError) =>
       operation !== 'create' || error.rateLimited || !error.requestSent;
@@ -156,52 +158,35 @@ export function createClient(options: ClientOptions): PlatformClient {
 
   const client: PlatformClient = {
     async editSettings(serialNumber, settings, callOptions) {
-      const body = checkRequest('edit', editRequestSchema, { ...settings, serialNumber });
-      return call('edit', body, editDataSchema, callOptions);
+      const request = { schema: editRequestSchema, body: { ...settings, serialNumber } };
+      return call('edit', request, editDataSchema, callOptions);
     },
     async getSession(serialNumber, callOptions) {
-      const body = checkRequest('session', sessionRequestSchema, { serialNumber });
-      const data = await call('session', body, sessionDataSchema, callOptions);
-      return data.SessionID;
+      const request = { schema: sessionRequestSchema, body: { serialNumber } };
+      return (await call('session', request, sessionDataSchema, callOptions)).SessionID;
     },
     async ask(input, callOptions) {
       const sessionID = input.sessionID ?? (await client.getSession(input.serialNumber ?? '', callOptions));
-      const body = checkRequest('ask', askRequestSchema, { ...toAskBody(input), sessionID, stream: false });
-      const answer = await call('ask', body, askDataSchema, callOptions);
-      return { ...answer, sessionID };
+      const request = { schema: askRequestSchema, body: { ...toAskBody(input), sessionID, stream: false } };
+      return { ...(await call('ask', request, askDataSchema, callOptions)), sessionID };
     },
     async *askStream(input, callOptions = {}) {
       const sessionID = input.sessionID ?? (await client.getSession(input.serialNumber ?? '', callOptions));
       const body = checkRequest('ask', askRequestSchema, { ...toAskBody(input), sessionID, stream: true });
       yield* askStream(body, options, callOptions.signal);
     },
-    async createListing(request, callOptions) {
-      return call(
-        'create',
-        checkRequest('create', createRequestSchema, request),
-        createDataSchema,
-        callOptions,
-      );
+    async createListing(body, callOptions) {
+      return call('create', { schema: createRequestSchema, body }, createDataSchema, callOptions);
     },
-    async updateListing(request, callOptions) {
-      return call(
-        'update',
-        checkRequest('update', updateRequestSchema, request),
-        updateDataSchema,
-        callOptions,
-      );
+    async updateListing(body, callOptions) {
+      return call('update', { schema: updateRequestSchema, body }, updateDataSchema, callOptions);
     },
-    async listListings(request, callOptions) {
-      return call('list', checkRequest('list', listRequestSchema, request), listDataSchema, callOptions);
+    async listListings(body, callOptions) {
+      return call('list', { schema: listRequestSchema, body }, listDataSchema, callOptions);
     },
-    async deleteListings(request, callOptions) {
-      const data = await call(
-        'delete',
-        checkRequest('delete', deleteRequestSchema, request),
-        deleteDataSchema,
-        callOptions,
-      );
-      return data.SuccessCount;
+    async deleteListings(body, callOptions) {
+      return (await call('delete', { schema: deleteRequestSchema, body }, deleteDataSchema, callOptions))
+        .SuccessCount;
     },
   };
   return client;
