@@ -133,12 +133,12 @@ export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined 
   const entries: ExtensionEntry[] = [];
   for (const item of parsed) {
     if (!item || typeof item !== 'object') continue;
-    const o = Object.fromEntries(Object.entries(item).map(([k, v]) => [k.toLowerCase(), v]));
-    if (o.key === undefined || o.key === null) continue;
-    entries.push({
-      Key: String(o.key),
-      value: o.value === undefined || o.value === null ? '' : String(o.value),
-    });
+    const o = item as Record<string, unknown>;
+    // The spec writes `Key` and `value`; other casings are read too, without copying the entry.
+    const key = o.Key ?? o.key ?? lookup(o, 'key');
+    if (key === undefined || key === null) continue;
+    const value = o.value ?? o.Value ?? lookup(o, 'value');
+    entries.push({ Key: String(key), value: value === undefined || value === null ? '' : String(value) });
   }
   return entries.length > 0 ? entries : undefined;
 }
