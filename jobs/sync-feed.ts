@@ -144,8 +144,9 @@ async function logReport(job: Job, report: RunReport): Promise<void> {
   for (const failure of report.failed.slice(0, LOG_FIRST)) {
     await job.log(`failed: ${failure.operation} ${failure.key}: ${failure.code} ${failure.message}`);
   }
-  const { created, updated, deleted, unchanged, rejected } = report;
+  for (const h of report.heldKeys.slice(0, LOG_FIRST)) await job.log(`held: ${h.key}: ${h.message}`);
+  const { created, updated, deleted, unchanged, rejected, held } = report;
   await job.log(
-    `${report.outcome}${report.reason ? ` (${report.reason})` : ''}: ${created} created, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged, ${rejected} rejected`,
+    `${report.outcome}${report.reason ? ` (${report.reason})` : ''}: ${created} created, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged, ${rejected} rejected, ${held} held`,
   );
 }

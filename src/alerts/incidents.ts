@@ -9,10 +9,9 @@ export interface Incident {
   text: string;
 }
 
-/** Share of the feed's records that validation rejected. */
+/** Share of the records read from the feed that validation rejected (over all records, not the planned ones). */
 export function rejectedShareOf(report: RunReport): number {
-  const total = report.rejected + report.created + report.updated + report.unchanged + report.skipped.length;
-  return total === 0 ? 0 : report.rejected / total;
+  return report.read === 0 ? 0 : report.rejected / report.read;
 }
 
 /** The incidents a report shows, and the kinds it shows to be over. Pure. */
@@ -45,7 +44,7 @@ export function incidentsOf(
     open.push({
       feedId: feed,
       kind: 'rejected',
-      text: `feed-sync: feed ${feed} rejected ${report.rejected} records (${Math.round(share * 100)}%, over ${Math.round(maxRejectedShare * 100)}%)`,
+      text: `feed-sync: feed ${feed} rejected ${report.rejected} of ${report.read} records (${Math.round(share * 100)}%, over ${Math.round(maxRejectedShare * 100)}%); ${report.held} listing(s) held as they are`,
     });
   }
   const kinds = new Set(open.map((i) => i.kind));

@@ -23,6 +23,8 @@ export function ingestResultOf(
     listings,
     removals: [],
     rejections: [],
+    held: [],
+    rejectedWithoutKey: 0,
     duplicates: [],
     stats: { records: listings.length, valid: listings.length, rejected: 0, removed: 0, duplicates: 0 },
     statePatch: {},

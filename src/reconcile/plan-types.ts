@@ -1,4 +1,5 @@
 import type { Listing } from '../normalize/listing-schema.ts';
+import type { HeldKey } from '../sources/types.ts';
 
 /** Why a remote listing is deleted. */
 export type DeleteReason = 'gone' | 'removed' | 'duplicate';
@@ -48,6 +49,14 @@ export interface SkippedListing {
   owner?: string;
 }
 
+/**
+ * A feed key whose record was rejected: its remote listings (`ids`, empty when it has none yet) are
+ * left exactly as they are. Never written, never deleted, never counted as a delete by the guards.
+ */
+export interface HeldListing extends HeldKey {
+  ids: number[];
+}
+
 export type GuardName = 'source-failed' | 'empty-feed' | 'max-delete-share' | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */
@@ -70,6 +79,8 @@ export interface Plan {
   /** Deletes a guard held back: reported, never applied. */
   heldDeletes: PlannedDelete[];
   unchanged: string[];
+  /** Keys whose feed record was rejected: their listings are kept as they are. */
+  held: HeldListing[];
   foreign: ForeignListing[];
   skipped: SkippedListing[];
   guards: GuardDecision[];
@@ -94,6 +105,8 @@ export interface PlanPolicy {
   mode: 'full' | 'incremental';
   /** Keys whose feed status says the listing is removed. */
   removals?: readonly string[];
+  /** Keys whose last feed record was rejected: their listings are held, never written or deleted. */
+  held?: readonly HeldKey[];
   /** The source failed: nothing may be deleted. */
   sourceFailed?: boolean;
 }

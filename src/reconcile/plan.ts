@@ -1,10 +1,12 @@
 import type { RemoteListing } from '../api/canonicalize.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
+import type { HeldKey } from '../sources/types.ts';
 import { diffListing } from './compare.ts';
 import { applyDeleteGuards } from './guards.ts';
 import { DEFAULT_HASH_KEY, ownerOf, type TagKeys, withTags } from './ownership.ts';
 import type {
   ForeignListing,
+  HeldListing,
   Plan,
   PlannedCreate,
   PlannedDelete,
@@ -49,10 +51,12 @@ export function makePlan(
   };
   const ctx: Context = { policy, tags, isMine };
   const groups = groupByKey(remote, policy.keyField);
+  const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
   const wanted = new Map<string, Listing>();
   for (const listing of desired) {
     const key = keyOf(listing, policy.keyField);
-    if (key) wanted.set(key, listing);
+    // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
+    if (key && !heldKeys.has(key)) wanted.set(key, listing);
   }
 
   const creates: PlannedCreate[] = [];
@@ -89,6 +93,8 @@ export function makePlan(
     else creates.push({ key, listing: target });
   }
 
+  const held = planHeld(heldKeys, groups, isMine);
+  for (const h of held) for (const id of h.ids) touched.add(id);
   deletes.push(...planDeletes(remote, wanted, touched, ctx));
   const owned = remote.filter(isMine);
   const guard = applyDeleteGuards({ policy, desiredCount: wanted.size, ownedCount: owned.length, deletes });
@@ -107,6 +113,7 @@ export function makePlan(
     deletes: guard.allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged: unchanged.sort(),
+    held,
     foreign,
     skipped: skipped.sort(byKeyThenId),
     guards: guard.decisions,
@@ -156,6 +163,20 @@ function resolveForeign(key: string, target: Listing, group: RemoteListing[], ct
     return { skip: { key, id: other.id, reason: 'owned-by-other-feed', ...(owner ? { owner } : {}) } };
   }
   return { create: true };
+}
+
+/** Held keys with the owned remote listings they keep (a listing owned by another feed is not ours to hold). */
+function planHeld(
+  heldKeys: ReadonlyMap<string, HeldKey>,
+  groups: ReadonlyMap<string, RemoteListing[]>,
+  isMine: (r: RemoteListing) => boolean,
+): HeldListing[] {
+  const held: HeldListing[] = [];
+  for (const [key, h] of heldKeys) {
+    const ids = (groups.get(key) ?? []).filter(isMine).map((r) => r.id);
+    held.push({ ...h, key, ids: ids.sort((a, b) => a - b) });
+  }
+  return held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** Owned listings the feed no longer wants: removed status, gone from a full feed, or duplicates. */

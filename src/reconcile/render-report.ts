@@ -25,7 +25,7 @@ export function renderReport(report: RunReport): string {
   const verb = report.dryRun ? 'would be ' : '';
   lines.push(
     `  ${verb}created ${report.created}, ${verb}updated ${report.updated}, ${verb}deleted ${report.deleted}, ` +
-      `unchanged ${report.unchanged}, rejected ${report.rejected}, foreign ${report.foreign}, ` +
+      `unchanged ${report.unchanged}, rejected ${report.rejected}, held ${report.held}, foreign ${report.foreign}, ` +
       `adopted ${report.adopted}, failed ${report.failed.length}`,
   );
   const extras = [
@@ -47,7 +47,7 @@ export function renderReport(report: RunReport): string {
       `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
     );
   for (const d of report.drift) lines.push(`  drift: ${d}`);
-  lines.push(...rejectionLines(report), ...failureLines(report));
+  lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;
     lines.push(
@@ -65,6 +65,24 @@ function rejectionLines(report: RunReport): string[] {
   const more = report.rejected - shown.length;
   if (more > 0)
     lines.push(`    … and ${more} more; \`feed-sync validate --feed ${report.feedId}\` lists them all`);
+  return lines;
+}
+
+/** Listings kept as they are because their feed record was rejected, and rejections that hold nothing. */
+function heldLines(report: RunReport): string[] {
+  const lines: string[] = [];
+  if (report.held > 0) {
+    lines.push(`  held ${report.held} listing(s), kept as they are because their feed record was rejected:`);
+    for (const h of report.heldKeys.slice(0, SHOWN)) {
+      const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform';
+      lines.push(`    ${h.key} (${where}): ${h.reason}`);
+    }
+    if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
+  }
+  if (report.rejectedWithoutKey > 0)
+    lines.push(
+      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: they hold no listing (fix the rows above)`,
+    );
   return lines;
 }
 

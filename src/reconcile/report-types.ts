@@ -1,9 +1,12 @@
 import type { Operation } from '../api/schemas.ts';
 import type { Rejection } from '../sources/types.ts';
-import type { GuardDecision } from './plan-types.ts';
+import type { GuardDecision, HeldListing } from './plan-types.ts';
 
 /** How many rejections a report carries in full. */
 export const REJECTIONS_KEPT = 20;
+
+/** How many held keys a report carries in full (`held` is the full count). */
+export const HELD_KEPT = 200;
 
 /** One listing the run could not write, with what the platform said. */
 export interface Failure {
@@ -49,8 +52,19 @@ export interface RunReport {
   updated: number;
   deleted: number;
   unchanged: number;
+  /** Records read from the feed (0 when the feed was not read). */
+  read: number;
   /** Feed records rejected by validation (see `rejections`). */
   rejected: number;
+  /**
+   * Keys whose feed record was rejected: their listings are held, left exactly as they are on the
+   * platform (see `heldKeys`). Counted apart from deletes: a bad cell never costs a listing.
+   */
+  held: number;
+  /** The first `HELD_KEPT` held keys, with the remote IDs they keep and why their record was rejected. */
+  heldKeys: HeldListing[];
+  /** Rejected records whose key could not be read: they hold nothing (see `rejections`). */
+  rejectedWithoutKey: number;
   /** Remote listings this feed does not own and left alone. */
   foreign: number;
   /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */

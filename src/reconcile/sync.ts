@@ -11,7 +11,7 @@ import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
 import { finishReport, outcomeOf, type ReportDraft, startReport } from './report.ts';
-import { REJECTIONS_KEPT, type RunReport } from './report-types.ts';
+import { HELD_KEPT, REJECTIONS_KEPT, type RunReport } from './report-types.ts';
 import { readSnapshot, SnapshotError } from './snapshot.ts';
 
 export type SyncPhase = 'fetching' | 'normalizing' | 'snapshot' | 'planning' | 'applying' | 'done';
@@ -64,6 +64,7 @@ export function policyOf(
     allowMassDelete: options.allowMassDelete ?? false,
     mode: ingest.mode,
     removals: ingest.removals,
+    held: ingest.held,
   };
 }
 
@@ -129,7 +130,9 @@ export async function syncFeed(
   }
   progress('normalizing', 20, `${ingest.listings.length} listings, ${ingest.rejections.length} rejected`);
   draft.mode = ingest.mode;
+  draft.read = ingest.stats.records;
   draft.rejected = ingest.rejections.length;
+  draft.rejectedWithoutKey = ingest.rejectedWithoutKey;
   draft.rejections = ingest.rejections.slice(0, REJECTIONS_KEPT);
   if (ingest.notModified) {
     if (!options.dryRun) await deps.state.updateFeed(feed.id, ingest.statePatch);
@@ -231,5 +234,7 @@ function fillPlanned(draft: ReportDraft, plan: Plan): void {
     ...(s.owner ? { owner: s.owner } : {}),
   }));
   draft.heldDeletes = plan.heldDeletes.length;
+  draft.held = plan.held.length;
+  draft.heldKeys = plan.held.slice(0, HELD_KEPT);
   draft.guards = plan.guards;
 }

@@ -3,7 +3,7 @@ import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
 import { type FeedRun, itemMaker, mappingFor, readFailure } from './read-feed.ts';
-import type { DuplicateKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
+import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
 
 /**
  * Read a whole feed into the run's inputs: valid listings deduped by the feed's key (last wins),
@@ -26,8 +26,13 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       deps.signal?.throwIfAborted();
       const item = itemOf(record);
       records++;
-      if (item.kind === 'rejected') rejections.push(item.rejection);
-      else if (item.kind === 'listing') keep(byKey, item.listing[feed.key] as string, item.listing, item.ref);
+      if (item.kind === 'rejected') {
+        rejections.push(item.rejection);
+        // A rejected record with a readable key holds its listing (last record of a key wins).
+        const { key } = item.rejection;
+        if (key !== undefined) keep(byKey, key, item.rejection, refOf(item.rejection));
+      } else if (item.kind === 'listing')
+        keep(byKey, item.listing[feed.key] as string, item.listing, item.ref);
       else keep(byKey, item.key, undefined, item.ref);
     }
   } catch (error) {
@@ -38,10 +43,12 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   }
   const listings: Listing[] = [];
   const removals: string[] = [];
+  const held: HeldKey[] = [];
   const duplicates: DuplicateKey[] = [];
   for (const [key, latest] of byKey) {
-    if (latest.listing) listings.push(latest.listing);
-    else removals.push(key);
+    if (latest.listing === undefined) removals.push(key);
+    else if ('reason' in latest.listing) held.push(heldOf(key, latest.listing));
+    else listings.push(latest.listing);
     if (Array.isArray(latest.refs)) duplicates.push({ key, refs: latest.refs });
   }
   // Duplicates in the order their keys first appeared.
@@ -54,6 +61,8 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
     listings,
     removals,
     rejections,
+    held,
+    rejectedWithoutKey: rejections.filter((r) => r.key === undefined).length,
     duplicates,
     stats: {
       records,
@@ -67,14 +76,32 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   };
 }
 
-/** The last record of a key: a listing, or a removal (`listing` unset); and every record with the key. */
+/**
+ * The last record of a key: a listing, a rejection (the key is held), or a removal (`listing` unset);
+ * and every record with the key.
+ */
 interface Latest {
-  listing: Listing | undefined;
+  listing: Listing | Rejection | undefined;
   refs: RecordRef | RecordRef[];
 }
 
+function refOf(rejection: Rejection): RecordRef {
+  const { feedId, row, index, key } = rejection;
+  return { feedId, index, ...(row !== undefined ? { row } : {}), ...(key !== undefined ? { key } : {}) };
+}
+
+function heldOf(key: string, rejection: Rejection): HeldKey {
+  const { row, index, reason, message } = rejection;
+  return { key, index, reason, message, ...(row !== undefined ? { row } : {}) };
+}
+
 /** Last wins: a later record of a key replaces the earlier one and takes its place at the end of the order. */
-function keep(byKey: Map<string, Latest>, key: string, listing: Listing | undefined, ref: RecordRef): void {
+function keep(
+  byKey: Map<string, Latest>,
+  key: string,
+  listing: Listing | Rejection | undefined,
+  ref: RecordRef,
+): void {
   const latest = byKey.get(key);
   if (latest === undefined) {
     byKey.set(key, { listing, refs: ref });
@@ -95,6 +122,8 @@ function emptyResult(feed: FeedConfig, mode: 'full' | 'incremental', mapping: un
     listings: [],
     removals: [],
     rejections: [],
+    held: [],
+    rejectedWithoutKey: 0,
     duplicates: [],
     stats: { records: 0, valid: 0, rejected: 0, removed: 0, duplicates: 0 },
     statePatch: {},

@@ -35,6 +35,20 @@ export interface Rejection {
   message: string;
 }
 
+/**
+ * A key whose last record in the feed was rejected. Its listing is held: left exactly as it is on the
+ * platform (never updated, never deleted), and reported. A bad cell must never cost a listing.
+ */
+export interface HeldKey {
+  key: string;
+  row?: number;
+  index: number;
+  /** The rejection's stable reason code (`not_a_number`, `missing`…). */
+  reason: string;
+  /** The rejection's message: feed, row, field, value and reason. */
+  message: string;
+}
+
 export type FeedItem =
   | { kind: 'listing'; listing: Listing; ref: RecordRef }
   | { kind: 'remove'; key: string; ref: RecordRef }
@@ -68,6 +82,10 @@ export interface IngestResult {
   /** Keys whose feed status says "no longer listed". */
   removals: string[];
   rejections: Rejection[];
+  /** Keys whose last record was rejected: their listings are held (see HeldKey). */
+  held: HeldKey[];
+  /** Rejected records whose key could not be read: they hold nothing. */
+  rejectedWithoutKey: number;
   duplicates: DuplicateKey[];
   stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
   /** Save ONLY after the whole run succeeded. */

@@ -29,7 +29,7 @@ export function createMetrics(): Metrics {
   });
   const listings = new Counter({
     name: 'feed_sync_listings_total',
-    help: 'Listings created, updated, deleted and rejected, by feed',
+    help: 'Listings created, updated, deleted, rejected and held, by feed',
     labelNames: ['feed', 'change'],
     registers: [registry],
   });
@@ -72,7 +72,7 @@ export function createMetrics(): Metrics {
     recordRun(report) {
       runs.inc({ feed: report.feedId, outcome: report.outcome });
       duration.observe({ feed: report.feedId }, report.durationMs / 1000);
-      for (const change of ['created', 'updated', 'deleted', 'rejected'] as const) {
+      for (const change of ['created', 'updated', 'deleted', 'rejected', 'held'] as const) {
         if (report[change] > 0) listings.inc({ feed: report.feedId, change }, report[change]);
       }
     },

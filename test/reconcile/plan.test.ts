@@ -212,3 +212,40 @@ describe('makePlan', () => {
     expect(plan.updates[0]?.changes.map((c) => c.field)).toContain('MLSNumber');
   });
 });
+
+describe('makePlan: held keys (a rejected record never costs its listing)', () => {
+  const heldKey = (key: string) => ({ key, index: 0, reason: 'not_a_number', message: `${key}: bad price` });
+
+  it('keeps the listing of a rejected record: no update, no delete, reported as held', () => {
+    const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const plan = makePlan(listings(1, 4), remoteListings, { ...policy, held: [heldKey('MLS-0005')] });
+    expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], held: [], unchanged: 4 });
+    expect(plan.held).toEqual([{ ...heldKey('MLS-0005'), ids: [5] }]);
+    // Without the held key the same plan deletes it: the test would fail without the fix.
+    expect(summary(makePlan(listings(1, 4), remoteListings, policy)).deletes).toEqual(['MLS-0005#5 gone']);
+  });
+
+  it('does not count held listings as deletes for the guard', () => {
+    const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const held = ['MLS-0002', 'MLS-0003', 'MLS-0004', 'MLS-0005'].map(heldKey);
+    const plan = makePlan(listings(1, 1), remoteListings, { ...policy, held });
+    expect(summary(plan)).toMatchObject({ deletes: [], held: [] });
+    expect(plan.guards.some((g) => g.tripped)).toBe(false);
+    expect(plan.held.map((h) => h.ids)).toEqual([[2], [3], [4], [5]]);
+  });
+
+  it('wins over an earlier valid record of the same key, and holds remote duplicates too', () => {
+    const plan = makePlan([listing(1, { SalePrice: 1 })], [ours(1, 1), ours(9, 1)], {
+      ...policy,
+      held: [heldKey('MLS-0001')],
+    });
+    expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], unchanged: 0 });
+    expect(plan.held[0]?.ids).toEqual([1, 9]);
+  });
+
+  it('holds a key that is not on the platform yet: nothing is created', () => {
+    const plan = makePlan([], [], { ...policy, held: [heldKey('MLS-0042')] });
+    expect(plan.creates).toEqual([]);
+    expect(plan.held).toEqual([{ ...heldKey('MLS-0042'), ids: [] }]);
+  });
+});

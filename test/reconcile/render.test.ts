@@ -39,7 +39,7 @@ const failure = (n: number): Failure => ({
 describe('renderReport', () => {
   it('names what was rejected: feed, row, field and value, as ingestion worded it', () => {
     const text = renderReport(report({ rejected: 2, rejections: [rejection(8), rejection(12)] }));
-    expect(text).toContain('rejected 2, foreign 0');
+    expect(text).toContain('rejected 2, held 0, foreign 0');
     expect(text).toContain(
       [
         '  rejected 2 feed record(s):',

@@ -72,7 +72,7 @@ describe.skipIf(!redisAvailable)('alerts', () => {
       { outcome: 'failed', reason: 'still failing' },
       { outcome: 'ok' },
       { outcome: 'guarded', heldDeletes: 12, reason: 'would delete 60% of the feed' },
-      { outcome: 'ok', rejected: 5, created: 5 },
+      { outcome: 'ok', read: 10, rejected: 5, created: 5 },
     ];
     let n = 0;
     const service = await start(async (_c, feed) => fakeReport(feed.id, reports[n++]), {
@@ -87,7 +87,7 @@ describe.skipIf(!redisAvailable)('alerts', () => {
       text: expect.stringContaining('run of feed a failed'),
     });
     expect(posts()[1]?.text).toContain('12 deletes held back');
-    expect(posts()[2]?.text).toContain('rejected 5 records (50%');
+    expect(posts()[2]?.text).toContain('rejected 5 of 10 records (50%');
   });
 
   it('a run that fails for good alerts once, not once per retry', async () => {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import type { FeedConfig } from '../config/schema.ts';
+import { finishReport, startReport } from '../reconcile/report.ts';
+import type { RunReport } from '../reconcile/report-types.ts';
+import { incidentsOf, rejectedShareOf } from './incidents.ts';
+
+const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };
+const report = (extra: Partial<RunReport>): RunReport => {
+  const now = new Date(0);
+  const draft = startReport({ id: 'small', chatbot: 'BOT' } as FeedConfig, now, apiCalls, false);
+  return { ...finishReport(draft, now, 'ok'), ...extra };
+};
+
+describe('rejectedShareOf', () => {
+  it('is computed over every record read, not over the planned ones', () => {
+    // A small feed of 20 records, 19 unchanged (no writes planned) and 1 rejected: 5%, not 100%.
+    const one = report({ read: 20, rejected: 1, unchanged: 0, created: 0 });
+    expect(rejectedShareOf(one)).toBe(0.05);
+    expect(incidentsOf(one, 0.1).open).toEqual([]);
+  });
+
+  it('alerts past the share, and is 0 for a run that read nothing', () => {
+    expect(incidentsOf(report({ read: 10, rejected: 5 }), 0.2).open.map((i) => i.kind)).toEqual(['rejected']);
+    expect(rejectedShareOf(report({ read: 0, rejected: 0 }))).toBe(0);
+  });
+});

@@ -1,0 +1,114 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+
+// A real CSV file through the real CLI: day 1 creates five listings, on day 2 one row turns bad.
+const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
+const row = (n: number | string, price: number | string = 300_000, beds: number | string = 2) =>
+  `M-${n},Active,Condo,${price},${beds},1,900,0,1990,3,1,https://held.example/l/M-${n}\n`;
+const CONFIG = (url: string) => `
+api: { baseUrl: ${url}, concurrency: 4, pageSize: 20 }
+stateFile: state.json
+feeds:
+  - id: held-feed
+    chatbot: HELD-BOT
+    maxDeleteShare: 0.5
+    source: { format: csv, path: feed.csv }
+    mapping:
+      fields:
+        MLSNumber: MLS
+        Status: Status
+        SaleType: { const: for_sale }
+        PropertyType: Type
+        SalePrice: Price
+        CurrencySymbol: { const: "$" }
+        Bedrooms: Beds
+        Bathrooms: Baths
+        BuildingArea: SqFt
+        LotArea: Lot
+        YearBuilt: Built
+        DaysOnMarket: DOM
+        ParkingSpots: Parking
+        Url: Url
+`;
+
+let dir: string;
+let sandbox: Sandbox;
+let out: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'feed-sync-held-'));
+  sandbox = await startSandbox();
+  await writeFile(join(dir, 'feed-sync.yaml'), CONFIG(sandbox.url));
+  out = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await sandbox.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const cli = (...args: string[]) =>
+  main(['node', 'feed-sync', ...args, '--config', join(dir, 'feed-sync.yaml')]);
+const feed = (rows: string) => writeFile(join(dir, 'feed.csv'), HEADER + rows);
+const stored = (key: string) => sandbox.listings('HELD-BOT').find((l) => l.MLSNumber === key);
+
+describe('a rejected record never costs its listing', () => {
+  it('day 2: a known listing whose row turns bad survives unchanged and the report names it', async () => {
+    await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
+    const before = stored('M-3');
+    expect(before).toBeDefined();
+
+    // Day 2: M-3's price is garbage and its bedrooms too; M-2 changes price legitimately; a row with
+    // no MLS number at all holds nothing.
+    await feed(
+      [
+        row(1),
+        row(2, 250_000),
+        row(3, 'call us', 'three'),
+        row(4),
+        row(5),
+        ',Active,Condo,1,1,1,1,1,1,1,1,x\n',
+      ].join(''),
+    );
+    out = '';
+    await cli('sync', '--feed', 'held-feed');
+    expect(out).toContain('held 1 listing(s), kept as they are because their feed record was rejected:');
+    expect(out).toMatch(/ {4}M-3 \(ID \d+\): not_a_number/);
+    expect(out).toContain('1 rejected record(s) had no readable key: they hold no listing');
+    expect(stored('M-3')).toEqual(before);
+    expect(stored('M-2')?.SalePrice).toBe(250_000);
+    expect(sandbox.listings('HELD-BOT')).toHaveLength(5);
+
+    out = '';
+    await cli('sync', '--feed', 'held-feed', '--json', '--force-full');
+    const report = JSON.parse(out);
+    expect(report).toMatchObject({
+      deleted: 0,
+      read: 6,
+      rejected: 2,
+      held: 1,
+      rejectedWithoutKey: 1,
+      heldKeys: [{ key: 'M-3', row: 4, reason: 'not_a_number', ids: [before?.ID] }],
+    });
+    expect(stored('M-3')).toEqual(before);
+  });
+
+  it('a run whose every record is rejected deletes nothing', async () => {
+    await feed([1, 2].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
+    await feed([1, 2].map((n) => row(n, 'cheap')).join(''));
+    out = '';
+    await cli('sync', '--feed', 'held-feed', '--json');
+    expect(JSON.parse(out)).toMatchObject({ deleted: 0, held: 2, heldDeletes: 0 });
+    expect(sandbox.listings('HELD-BOT')).toHaveLength(2);
+  });
+});
