@@ -9,6 +9,9 @@ import {
   TimeoutError,
 } from '../src/api/index.ts';
 import { ConfigError } from '../src/config/load.ts';
+import { FeedSyncError } from '../src/errors.ts';
+import { RedisUnavailableError } from '../src/queue/redis.ts';
+import { SnapshotError } from '../src/reconcile/snapshot.ts';
 import { FeedError } from '../src/sources/feed-error.ts';
 import { DEFAULT_RATE_LIMIT_MS, mapJobError, PayloadError } from './map-error.ts';
 
@@ -46,6 +49,8 @@ describe('mapJobError', () => {
     ['feed fetch failed', new FeedError('E_FEED_FETCH', 'acme', 'HTTP 503', { retryable: true }), 'retry'],
     ['feed parse failed', new FeedError('E_FEED_PARSE', 'acme', 'row 3: bad quote'), 'unrecoverable'],
     ['feed empty', new FeedError('E_FEED_EMPTY', 'acme', 'no records'), 'unrecoverable'],
+    ['a refused partial snapshot', new SnapshotError('page limit reached'), 'unrecoverable'],
+    ['Redis unavailable', new RedisUnavailableError('redis://x:6379', 'ECONNREFUSED'), 'retry'],
     ['unknown error', new Error('boom'), 'retry'],
     ['not an Error', 'boom', 'retry'],
   ])('%s → %s', async (_name, error, meaning) => {
@@ -71,5 +76,28 @@ describe('mapJobError', () => {
     const mapped = await mapJobError(cause, async () => {});
     expect(mapped.message).toBe('E_HTTP: list: HTTP 401');
     expect(mapped.cause).toBe(cause);
+  });
+});
+
+describe('the error base', () => {
+  it('every error class a run can meet extends FeedSyncError with a kind and a stable code', () => {
+    const errors = [
+      new ConfigError('x.yaml', ['a: b']),
+      new PayloadError('bad'),
+      new HttpError('list', 500),
+      new PlatformError('create', 400, 'no'),
+      new FeedError('E_FEED_FETCH', 'acme', 'down'),
+      new SnapshotError('partial'),
+      new RedisUnavailableError('redis://h:1', 'down'),
+    ];
+    expect(errors.map((e) => [e instanceof FeedSyncError, e.kind, e.code])).toEqual([
+      [true, 'CONFIG_INVALID', 'E_CONFIG'],
+      [true, 'CONFIG_INVALID', 'E_PAYLOAD'],
+      [true, 'API_TRANSPORT', 'E_HTTP'],
+      [true, 'API_BUSINESS', 'E_PLATFORM'],
+      [true, 'FEED_FETCH', 'E_FEED_FETCH'],
+      [true, 'SNAPSHOT', 'E_SNAPSHOT'],
+      [true, 'SERVICE_UNAVAILABLE', 'E_REDIS'],
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { type ErrorKind, FeedSyncError } from '../errors.ts';
 import type { Operation } from './schemas.ts';
 
 /**
@@ -5,11 +6,9 @@ import type { Operation } from './schemas.ts';
  * keeps the `cause`, and never carries a key: messages are built from the operation, status and the
  * platform's own `Message`, never from request headers.
  */
-export class ApiError extends Error {
-  readonly code: string = 'E_API';
+export class ApiError extends FeedSyncError {
+  override readonly code: string = 'E_API';
   readonly operation: Operation;
-  /** Whether the same request may be sent again (429, 5xx, timeouts, network). */
-  readonly retryable: boolean;
   /** Milliseconds the server asked us to wait (Retry-After), if it said. */
   readonly retryAfterMs: number | undefined;
   /** False only when the request provably never reached the server (connection refused, DNS). */
@@ -18,12 +17,21 @@ export class ApiError extends Error {
   constructor(
     operation: Operation,
     message: string,
-    options: { cause?: unknown; retryable?: boolean; retryAfterMs?: number; requestSent?: boolean } = {},
+    options: {
+      cause?: unknown;
+      retryable?: boolean;
+      retryAfterMs?: number;
+      requestSent?: boolean;
+      kind?: ErrorKind;
+    } = {},
   ) {
-    super(`${operation}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    super(`${operation}: ${message}`, {
+      kind: options.kind ?? 'API_TRANSPORT',
+      code: 'E_API',
+      retryable: options.retryable ?? false,
+      cause: options.cause,
+    });
     this.operation = operation;
-    this.retryable = options.retryable ?? false;
     this.retryAfterMs = options.retryAfterMs;
     this.requestSent = options.requestSent ?? true;
   }
@@ -41,6 +49,7 @@ export class PlatformError extends ApiError {
   readonly platformMessage: string;
   constructor(operation: Operation, platformCode: number | undefined, platformMessage: string) {
     super(operation, `platform answered Code ${platformCode ?? '?'}: ${platformMessage || '(no message)'}`, {
+      kind: 'API_BUSINESS',
       retryable: platformCode === 429 || (platformCode !== undefined && platformCode >= 500),
     });
     this.platformCode = platformCode;
@@ -118,7 +127,7 @@ export class AmbiguousCreateError extends ApiError {
 export class AbortedError extends ApiError {
   override readonly code = 'E_ABORTED';
   constructor(operation: Operation) {
-    super(operation, 'aborted');
+    super(operation, 'aborted', { kind: 'RUN_CANCELLED' });
   }
 }
 

@@ -3,6 +3,7 @@ import { isApiError } from '../api/errors.ts';
 import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
+import { FeedSyncError } from '../errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
 
 /** Options every command accepts. */
@@ -44,10 +45,10 @@ export function print(options: GlobalOptions, value: unknown, text: () => string
 }
 
 /** A command failed: one line naming the reason on stderr, exit code 1. Never a stack, never a key. */
-export class CliExit extends Error {
+export class CliExit extends FeedSyncError {
   readonly exitCode: number;
   constructor(message: string, exitCode = 1) {
-    super(message);
+    super(message, { kind: exitCode === 2 ? 'CONFIG_INVALID' : 'INTERNAL', code: 'E_CLI' });
     this.exitCode = exitCode;
   }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.ts';
-import { CliExit, describeError } from './context.ts';
+import { describeError } from './context.ts';
+import { exitCodeOfError } from './exit-codes.ts';
 
 export function buildProgram(): Command {
   const program = new Command('feed-sync')
@@ -18,9 +19,8 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    const exitCode = error instanceof CliExit ? error.exitCode : 1;
     process.stderr.write(`feed-sync: ${describeError(error)}\n`);
-    return exitCode;
+    return exitCodeOfError(error);
   }
 }
 

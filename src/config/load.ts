@@ -2,16 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { FeedSyncError } from '../errors.ts';
 import { type InterpolationIssue, interpolate } from './interpolate.ts';
 import { type Config, configSchema } from './schema.ts';
 
 /** Bad configuration: every issue names its key path. Never retried. */
-export class ConfigError extends Error {
-  readonly code = 'E_CONFIG';
+export class ConfigError extends FeedSyncError {
   readonly issues: string[];
   constructor(source: string, issues: string[]) {
-    super(`${source}: ${issues.join('; ')}`);
-    this.name = 'ConfigError';
+    super(`${source}: ${issues.join('; ')}`, { kind: 'CONFIG_INVALID', code: 'E_CONFIG' });
     this.issues = issues;
   }
 }

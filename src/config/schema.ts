@@ -60,6 +60,12 @@ export const feedConfigSchema = z.object({
   adopt: z.boolean().default(true),
   /** Refuse to delete more than this share of the feed's owned listings in one run. Default 0.2. */
   maxDeleteShare: z.number().min(0).max(1).default(0.2),
+  /**
+   * Scheduled runs may skip a feed that has not changed (HTTP 304, same file), but compare it with the
+   * platform at least this often, so listings edited or deleted behind feed-sync's back are repaired.
+   * Manual runs always compare. Default 24 hours.
+   */
+  fullCompareEveryHours: z.number().positive().default(24),
   enabled: z.boolean().default(true),
 });
 export type FeedConfig = z.infer<typeof feedConfigSchema>;

@@ -1,11 +1,14 @@
 import { Redis } from 'ioredis';
+import { FeedSyncError } from '../errors.ts';
 
 /** Redis could not be reached: one line naming the URL (without its password) and the reason. */
-export class RedisUnavailableError extends Error {
-  readonly code = 'E_REDIS';
+export class RedisUnavailableError extends FeedSyncError {
   constructor(url: string, reason: string) {
-    super(`cannot reach Redis at ${redactUrl(url)}: ${reason}`);
-    this.name = 'RedisUnavailableError';
+    super(`cannot reach Redis at ${redactUrl(url)}: ${reason}`, {
+      kind: 'SERVICE_UNAVAILABLE',
+      code: 'E_REDIS',
+      retryable: true,
+    });
   }
 }
 

@@ -2,13 +2,12 @@ import pLimit from 'p-limit';
 import { canonicalizeRemote, type RemoteListing } from '../api/canonicalize.ts';
 import type { PlatformClient } from '../api/client.ts';
 import type { ListPage, RemoteRecord } from '../api/schemas.ts';
+import { FeedSyncError } from '../errors.ts';
 
 /** A page read that would not end: the snapshot is refused rather than used partial. */
-export class SnapshotError extends Error {
-  readonly code = 'E_SNAPSHOT';
+export class SnapshotError extends FeedSyncError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SnapshotError';
+    super(message, { kind: 'SNAPSHOT', code: 'E_SNAPSHOT', cause: options?.cause });
   }
 }
 

@@ -1,10 +1,15 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FeedSyncError } from '../errors.ts';
 
 /** Request bodies above this are refused; the largest real body is a create with a long description. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
-export class BodyTooLargeError extends Error {}
+export class BodyTooLargeError extends FeedSyncError {
+  constructor(message = 'request body too large') {
+    super(message, { kind: 'CONFIG_INVALID', code: 'E_BODY_TOO_LARGE' });
+  }
+}
 
 /** Read the whole request body as UTF-8. */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {

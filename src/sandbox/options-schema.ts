@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PATHS } from '../api/schemas.ts';
+import { FeedSyncError } from '../errors.ts';
 import { describeIssues } from './issues.ts';
 import type { SandboxConfigure, SandboxOptions } from './options.ts';
 
@@ -38,8 +39,10 @@ export const optionsSchema = configureSchema.extend({
 }) satisfies z.ZodType<SandboxOptions>;
 
 /** A bad option or configure body; the message names the option and the reason. */
-export class SandboxOptionsError extends Error {
-  readonly code = 'E_SANDBOX_OPTIONS';
+export class SandboxOptionsError extends FeedSyncError {
+  constructor(message: string) {
+    super(message, { kind: 'CONFIG_INVALID', code: 'E_SANDBOX_OPTIONS' });
+  }
 }
 
 export function parseConfigure(input: unknown): SandboxConfigure {

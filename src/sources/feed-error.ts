@@ -1,3 +1,5 @@
+import { type ErrorKind, FeedSyncError } from '../errors.ts';
+
 export type FeedErrorCode =
   | 'E_FEED_FETCH'
   | 'E_FEED_PARSE'
@@ -9,22 +11,30 @@ export type FeedErrorCode =
  * A feed that cannot be fetched or parsed, or has zero records: the run fails and yields nothing.
  * Messages name the feed and the reason, never a credential (URLs are shown without user info or query).
  */
-export class FeedError extends Error {
-  readonly code: FeedErrorCode;
+const KIND: Record<FeedErrorCode, ErrorKind> = {
+  E_FEED_FETCH: 'FEED_FETCH',
+  E_FEED_PARSE: 'FEED_PARSE',
+  E_FEED_EMPTY: 'FEED_PARSE',
+  E_FEED_UNSAFE: 'FEED_PARSE',
+  E_FEED_CONFIG: 'CONFIG_INVALID',
+};
+
+export class FeedError extends FeedSyncError {
+  declare readonly code: FeedErrorCode;
   readonly feedId: string;
-  /** Whether a later attempt may succeed (network, 5xx, 429). */
-  readonly retryable: boolean;
   constructor(
     code: FeedErrorCode,
     feedId: string,
     message: string,
     options: { cause?: unknown; retryable?: boolean } = {},
   ) {
-    super(`feed ${feedId}: ${message}`, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'FeedError';
-    this.code = code;
+    super(`feed ${feedId}: ${message}`, {
+      kind: KIND[code],
+      code,
+      retryable: options.retryable ?? false,
+      cause: options.cause,
+    });
     this.feedId = feedId;
-    this.retryable = options.retryable ?? false;
   }
 }
 

@@ -1,13 +1,17 @@
 import { RequestError } from 'got';
+import { FeedSyncError } from '../errors.ts';
 import { parseRetryAfter } from '../http/retry-delay.ts';
 
 /** A non-2xx answer from a feed server. Retryable for 408, 429 and 5xx. */
-export class HttpStatusError extends Error {
+export class HttpStatusError extends FeedSyncError {
   readonly status: number;
   readonly retryAfterMs: number | undefined;
   constructor(status: number, url: string, retryAfter?: string) {
-    super(`HTTP ${status} from ${url}`);
-    this.name = 'HttpStatusError';
+    super(`HTTP ${status} from ${url}`, {
+      kind: 'FEED_FETCH',
+      code: 'E_FEED_HTTP',
+      retryable: status === 408 || status === 429 || status >= 500,
+    });
     this.status = status;
     this.retryAfterMs = parseRetryAfter(retryAfter);
   }

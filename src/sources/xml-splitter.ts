@@ -1,9 +1,9 @@
+import { FeedSyncError } from '../errors.ts';
 /** Why the splitter stopped: the stream is not the XML it should be. */
-export class XmlSplitError extends Error {
+export class XmlSplitError extends FeedSyncError {
   readonly unsafe: boolean;
   constructor(message: string, unsafe = false) {
-    super(message);
-    this.name = 'XmlSplitError';
+    super(message, { kind: 'FEED_PARSE', code: unsafe ? 'E_FEED_UNSAFE' : 'E_FEED_PARSE' });
     this.unsafe = unsafe;
   }
 }

@@ -10,6 +10,8 @@ export interface FeedState {
   resoWatermark?: string;
   /** ISO time of the last full (non-incremental) run. */
   lastFullRunAt?: string;
+  /** ISO time of the last run that compared the feed with the platform and ended ok. */
+  lastCompareAt?: string;
   /** The last run report, as JSON. */
   lastReport?: unknown;
 }

@@ -8,6 +8,7 @@ import express from 'express';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { pushSettingsPayloadSchema, syncFeedPayloadSchema } from '../../jobs/index.ts';
+import { FeedSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { basicAuth, type Credentials, isLoopback } from './basic-auth.ts';
 
@@ -30,8 +31,10 @@ export interface UiServer {
 }
 
 /** Refused before anything listens: a queue UI that can start syncs must not be open to a network. */
-export class UiExposureError extends Error {
-  readonly code = 'E_UI_EXPOSED';
+export class UiExposureError extends FeedSyncError {
+  constructor(message: string) {
+    super(message, { kind: 'CONFIG_INVALID', code: 'E_UI_EXPOSED' });
+  }
 }
 
 /** Throws `UiExposureError` when the UI would listen beyond loopback without credentials. */

@@ -1,4 +1,5 @@
 import got from 'got';
+import { FeedSyncError } from '../../errors.ts';
 import type { AuthConfig } from '../source-schema.ts';
 
 type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
@@ -14,11 +15,14 @@ const cache = new Map<string, CachedToken>();
 /** Refresh a little before the server's expiry, so a token never dies mid-request. */
 const SKEW_MS = 60_000;
 
-export class TokenError extends Error {
+export class TokenError extends FeedSyncError {
   readonly status: number | undefined;
   constructor(message: string, status?: number) {
-    super(message);
-    this.name = 'TokenError';
+    super(message, {
+      kind: 'FEED_FETCH',
+      code: 'E_FEED_TOKEN',
+      retryable: status === undefined || status === 429 || status >= 500,
+    });
     this.status = status;
   }
 }
