@@ -46,7 +46,7 @@ async function sync(
   if (!feed) throw new Error('no feed');
   const ingest = async () => ingestResultOf(feed.id, listings);
   const started = performance.now();
-  const report = await syncFeed(config, feed, {
+  const { report } = await syncFeed(config, feed, {
     client,
     state: createMemoryStateStore(),
     logger: silentLogger,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { enqueueFeedSync } from '../src/queue/enqueue.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
+import { saveRun } from '../src/reconcile/sync.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
 
@@ -65,9 +66,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         return { feedId: payload.feedId, outcome: 'skipped', reason };
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
-      let runError: unknown;
       const progress = progressReporter(job);
-      const report = await ctx.sync(
+      const result = await ctx.sync(
         config,
         feed,
         {
@@ -75,20 +75,19 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           state: ctx.state,
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
-          onProgress: progress.report,
-          onRunError: (error) => {
-            runError = error;
-          },
+          onEvent: (event) => (event.type === 'progress' ? progress.report(event) : undefined),
         },
         {
           dryRun: payload.dryRun ?? false,
           allowMassDelete: payload.allowMassDelete ?? false,
           forceFull: payload.forceFull ?? false,
+          trigger: payload.trigger,
         },
       );
       await progress.flush();
+      const { report } = result;
       await logReport(job, report);
-      if (!report.dryRun) await ctx.state.updateFeed(feed.id, { lastReport: report });
+      await saveRun(ctx.state, result);
       await ctx
         .onReport?.(report)
         .catch((error: unknown) => logger.warn({ err: error }, 'report hook failed'));
@@ -97,10 +96,10 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: 'repair' });
         await job.log('cancelled by shutdown: a repair run is queued');
       }
-      if (report.outcome === 'failed' && runError instanceof Error) {
+      if (result.error) {
         // The report is recorded; the job now takes BullMQ's meaning of the cause (retry, rate limit, fail).
-        await job.log(`run failed before its plan: ${runError.message}`);
-        throw runError;
+        await job.log(`run failed before its plan: ${result.error.message}`);
+        throw result.error;
       }
       return report;
     } catch (error) {

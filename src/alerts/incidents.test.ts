@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedConfig } from '../config/schema.ts';
-import { finishReport, startReport } from '../reconcile/report.ts';
+import { emptyReport } from '../reconcile/report.ts';
 import type { RunReport } from '../reconcile/report-types.ts';
 import { incidentsOf, rejectedShareOf } from './incidents.ts';
 
 const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };
 const report = (extra: Partial<RunReport>): RunReport => {
   const now = new Date(0);
-  const draft = startReport({ id: 'small', chatbot: 'BOT' } as FeedConfig, now, apiCalls, false);
-  return { ...finishReport(draft, now, 'ok'), ...extra };
+  const meta = { feedId: 'small', chatbot: 'BOT', startedAt: now, finishedAt: now, apiCalls, dryRun: false };
+  return { ...emptyReport(meta), ...extra };
 };
 
 describe('rejectedShareOf', () => {

@@ -14,6 +14,6 @@ export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FE
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
 export { createRedisLimiter, type RedisLimiterOptions } from './redis-limiter.ts';
 export { applySchedulers, type SchedulerChanges, wantedSchedulers } from './schedulers.ts';
-export type { SyncDeps, SyncFeed, SyncOptions, SyncProgress } from './sync-contract.ts';
+export type { RunResult, SyncDeps, SyncFeed, SyncOptions, SyncProgress } from './sync-contract.ts';
 export { startWorkerService, type WorkerService, type WorkerServiceOptions } from './worker-service.ts';
 export { type WorkerSettings, workerSettingsOf, workerSettingsSchema } from './worker-settings.ts';

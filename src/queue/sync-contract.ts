@@ -1,10 +1,11 @@
 import type { RunReport } from '../reconcile/report-types.ts';
-import type { SyncDeps, SyncOptions, syncFeed } from '../reconcile/sync.ts';
+import type { RunEvent, RunResult, SyncDeps, SyncOptions } from '../reconcile/run-types.ts';
+import type { syncFeed } from '../reconcile/sync.ts';
 
-export type { RunReport, SyncDeps, SyncOptions };
+export type { RunReport, RunResult, SyncDeps, SyncOptions };
 
 /** Where a run is: the phase (fetching, normalizing, snapshot, planning, applying) and its percent. */
-export type SyncProgress = Parameters<NonNullable<SyncDeps['onProgress']>>[0];
+export type SyncProgress = Omit<Extract<RunEvent, { type: 'progress' }>, 'type'>;
 
 /**
  * The run a `sync-feed` job does: `syncFeed` of src/reconcile, the same run as `feed-sync sync`.

@@ -1,6 +1,7 @@
 /**
  * Reconcile: snapshot the chatbot's listings (I/O), plan the changes (pure), apply them (I/O),
- * and report. `syncFeed` is the whole run; the worker and the CLI call it.
+ * and report. `syncFeed` is the whole run (prepareRun → applyPlan → reportOf); the worker, the CLI
+ * and the UI call it and save its result with `saveRun`.
  */
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { diffListing, sameValue } from './compare.ts';
@@ -13,6 +14,7 @@ export type {
   ForeignListing,
   GuardDecision,
   GuardName,
+  HeldListing,
   Plan,
   PlannedCreate,
   PlannedDelete,
@@ -20,8 +22,21 @@ export type {
   PlanPolicy,
   SkippedListing,
 } from './plan-types.ts';
+export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export { renderPlan, summarizePlan } from './render-plan.ts';
 export { renderReport } from './render-report.ts';
+export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';
 export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
+export type {
+  IngestSummary,
+  PreparedRun,
+  RunEvent,
+  RunResult,
+  RunTrigger,
+  SnapshotSummary,
+  SyncDeps,
+  SyncOptions,
+  SyncPhase,
+} from './run-types.ts';
 export { readSnapshot, type Snapshot, SnapshotError, type SnapshotOptions } from './snapshot.ts';
-export { policyOf, type SyncDeps, type SyncOptions, type SyncPhase, syncFeed } from './sync.ts';
+export { saveRun, stateOf, syncFeed } from './sync.ts';

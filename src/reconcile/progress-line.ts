@@ -1,6 +1,6 @@
-import type { SyncDeps } from './sync.ts';
+import type { RunEvent } from './run-types.ts';
 
-type Progress = NonNullable<SyncDeps['onProgress']>;
+type Progress = (progress: Omit<Extract<RunEvent, { type: 'progress' }>, 'type'>) => void;
 
 /** What the progress line needs of a stream (process.stderr, or a test double). */
 export interface ProgressStream {

@@ -1,21 +1,29 @@
 import type { Operation } from '../api/schemas.ts';
-import type { FeedConfig } from '../config/schema.ts';
-import type { RunOutcome, RunReport } from './report-types.ts';
+import type { ApplyResult } from './apply.ts';
+import type { Plan } from './plan-types.ts';
+import { HELD_KEPT, type RunOutcome, type RunReport } from './report-types.ts';
+import type { PreparedRun } from './run-types.ts';
 
-/** A report being filled in during a run. */
-export type ReportDraft = Omit<RunReport, 'finishedAt' | 'durationMs' | 'outcome'>;
+/** What `reportOf` needs besides the run's values: who, when, and the calls it counted. */
+export interface ReportMeta {
+  feedId: string;
+  chatbot: string;
+  startedAt: Date;
+  finishedAt: Date;
+  apiCalls: Record<Operation, number>;
+  dryRun: boolean;
+}
 
-export function startReport(
-  feed: FeedConfig,
-  startedAt: Date,
-  apiCalls: Record<Operation, number>,
-  dryRun: boolean,
-): ReportDraft {
+/** A report of a run that did nothing yet: every count 0. The base `reportOf` fills in. */
+export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunReport {
   return {
-    feedId: feed.id,
-    chatbot: feed.chatbot,
-    startedAt: startedAt.toISOString(),
-    dryRun,
+    feedId: meta.feedId,
+    chatbot: meta.chatbot,
+    startedAt: meta.startedAt.toISOString(),
+    finishedAt: meta.finishedAt.toISOString(),
+    durationMs: meta.finishedAt.getTime() - meta.startedAt.getTime(),
+    outcome,
+    dryRun: meta.dryRun,
     created: 0,
     updated: 0,
     deleted: 0,
@@ -33,24 +41,92 @@ export function startReport(
     ambiguousResolved: 0,
     failed: [],
     guards: [],
-    apiCalls,
+    // A copy: the counting client keeps counting if anything is still in flight.
+    apiCalls: { ...meta.apiCalls },
     rejections: [],
     drift: [],
   };
 }
 
+/**
+ * The report of a run, from what it prepared and what it applied (undefined when it applied
+ * nothing: a dry run, a cancelled or failed run). Pure. A planned run's counts are the plan's;
+ * an applied run's are what was done.
+ */
+export function reportOf(
+  prepared: PreparedRun,
+  applied: ApplyResult | undefined,
+  meta: ReportMeta,
+): RunReport {
+  const report = emptyReport(meta);
+  if (prepared.ingest) {
+    const { mode, read, rejected, rejections, rejectedWithoutKey } = prepared.ingest;
+    Object.assign(report, { mode, read, rejected, rejections, rejectedWithoutKey });
+  }
+  if (prepared.kind !== 'planned') {
+    if (prepared.kind === 'failed') report.guards = prepared.guards;
+    return finish(report, prepared.kind, prepared.reason);
+  }
+  report.drift = prepared.snapshot.drift;
+  const { drift: _drift, ...snapshot } = prepared.snapshot;
+  report.snapshot = snapshot;
+  Object.assign(report, plannedCounts(prepared.plan));
+  if (!applied) {
+    const cancelled = !meta.dryRun;
+    return cancelled
+      ? finish(report, 'cancelled', 'cancelled before applying')
+      : finish(report, outcomeOf(report));
+  }
+  Object.assign(report, {
+    created: applied.created,
+    updated: applied.updated,
+    adopted: applied.adopted,
+    deleted: applied.deleted,
+    duplicatesDeleted: applied.duplicatesDeleted,
+    ambiguousResolved: applied.ambiguousResolved,
+    failed: applied.failures,
+  });
+  if (applied.cancelled) {
+    report.notApplied = applied.notApplied;
+    return finish(report, 'cancelled');
+  }
+  return finish(report, outcomeOf(report));
+}
+
+/** The plan's counts: the report of a dry run, and the base a real run overwrites with what it did. */
+function plannedCounts(plan: Plan): Partial<RunReport> {
+  return {
+    created: plan.creates.length,
+    updated: plan.updates.length,
+    adopted: plan.updates.filter((u) => u.adopt).length,
+    deleted: plan.deletes.length,
+    duplicatesDeleted: plan.deletes.filter((d) => d.reason === 'duplicate').length,
+    unchanged: plan.unchanged.length,
+    foreign: plan.foreign.length,
+    skipped: plan.skipped.map((s) => ({
+      key: s.key,
+      reason: s.reason,
+      id: s.id,
+      ...(s.owner ? { owner: s.owner } : {}),
+    })),
+    heldDeletes: plan.heldDeletes.length,
+    held: plan.held.length,
+    heldKeys: plan.held.slice(0, HELD_KEPT),
+    guards: plan.guards,
+  };
+}
+
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */
-export function outcomeOf(draft: ReportDraft): RunOutcome {
-  if (draft.failed.length > 0) return 'failed';
-  if (draft.guards.some((g) => g.tripped)) return 'guarded';
+export function outcomeOf(report: Pick<RunReport, 'failed' | 'guards'>): RunOutcome {
+  if (report.failed.length > 0) return 'failed';
+  if (report.guards.some((g) => g.tripped)) return 'guarded';
   return 'ok';
 }
 
-function reasonOf(draft: ReportDraft, outcome: RunOutcome): string | undefined {
-  if (draft.reason) return draft.reason;
-  if (outcome === 'failed' && draft.failed.length > 0) return `${draft.failed.length} write(s) failed`;
+function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
+  if (outcome === 'failed' && report.failed.length > 0) return `${report.failed.length} write(s) failed`;
   if (outcome === 'guarded')
-    return draft.guards
+    return report.guards
       .filter((g) => g.tripped)
       .map((g) => g.message)
       .join('; ');
@@ -58,22 +134,9 @@ function reasonOf(draft: ReportDraft, outcome: RunOutcome): string | undefined {
   return undefined;
 }
 
-export function finishReport(
-  draft: ReportDraft,
-  finishedAt: Date,
-  outcome: RunOutcome,
-  reason?: string,
-): RunReport {
-  const why = reason ?? reasonOf(draft, outcome);
-  const report: RunReport = {
-    ...draft,
-    // A copy: the counting client keeps counting if anything is still in flight.
-    apiCalls: { ...draft.apiCalls },
-    finishedAt: finishedAt.toISOString(),
-    durationMs: finishedAt.getTime() - Date.parse(draft.startedAt),
-    outcome,
-  };
+function finish(report: RunReport, outcome: RunOutcome, reason?: string): RunReport {
+  report.outcome = outcome;
+  const why = reason ?? reasonOf(report, outcome);
   if (why) report.reason = why;
-  else delete report.reason;
   return report;
 }

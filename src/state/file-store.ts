@@ -1,10 +1,35 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { FeedSyncError } from '../errors.ts';
 import { type FeedState, mergeFeedState, type StateStore } from './state-store.ts';
 
 interface StateFile {
   feeds: Record<string, FeedState>;
   settingsFingerprints: Record<string, string>;
+}
+
+/**
+ * Make sure the state file can be written before a run writes to the platform: a run whose state
+ * cannot be saved would repeat its writes next time and leave no report. Creates the folder if
+ * needed and writes a probe file beside the state file. Throws a one-line error naming the path.
+ */
+export async function assertStateWritable(file: string): Promise<void> {
+  const probe = `${file}.${process.pid}.probe`;
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+    await access(file, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new FeedSyncError(`the state file ${file} cannot be written (${code}): nothing was synced`, {
+      kind: 'CONFIG_INVALID',
+      code: 'E_STATE_NOT_WRITABLE',
+      cause: error,
+    });
+  }
 }
 
 /**

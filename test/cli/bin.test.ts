@@ -37,7 +37,7 @@ describe('the feed-sync binary', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^✓ acme: 8 records/);
     const missing = await bin(['validate', '-c', 'no-such-file.yaml']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2); // a config problem: exit 2
     expect(missing.stderr).toBe('feed-sync: invalid config: no-such-file.yaml: file not found\n');
   });
 });

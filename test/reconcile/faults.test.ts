@@ -109,8 +109,8 @@ describe('sync under faults', () => {
       {},
       {
         signal: controller.signal,
-        onProgress: (p) => {
-          if (p.phase === 'applying' && p.detail === '20/60') controller.abort();
+        onEvent: (e) => {
+          if (e.type === 'progress' && e.phase === 'applying' && e.detail === '20/60') controller.abort();
         },
       },
     );

@@ -8,6 +8,7 @@ import {
   type RunReport,
   type SyncDeps,
   type SyncOptions,
+  saveRun,
   syncFeed,
 } from '../../src/reconcile/index.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.ts';
@@ -58,8 +59,8 @@ export async function startHarness(
     client,
     state,
     feed: (id = 'feed1') => config.feeds.find((f) => f.id === id) as FeedConfig,
-    sync: (feed, items, options, deps) =>
-      syncFeed(
+    sync: async (feed, items, options, deps) => {
+      const result = await syncFeed(
         config,
         feed,
         {
@@ -70,7 +71,10 @@ export async function startHarness(
           ...deps,
         },
         options,
-      ),
+      );
+      await saveRun(state, result);
+      return result.report;
+    },
     keys: (serial = 'SN-1') =>
       sandbox
         .listings(serial)

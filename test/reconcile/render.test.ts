@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/commands/sync.ts';
 import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
 import { progressLine } from '../../src/reconcile/progress-line.ts';
-import { finishReport, startReport } from '../../src/reconcile/report.ts';
+import { emptyReport } from '../../src/reconcile/report.ts';
 import type { Rejection } from '../../src/sources/types.ts';
 import { makeConfig } from './fixtures.ts';
 
@@ -11,8 +11,11 @@ const calls = { edit: 0, session: 0, ask: 0, create: 2, update: 1, list: 1, dele
 
 function report(patch: Partial<RunReport> = {}): RunReport {
   if (!feed) throw new Error('no feed');
-  const draft = startReport(feed, new Date('2024-05-01T06:00:00Z'), calls, false);
-  return { ...finishReport(draft, new Date('2024-05-01T06:00:01.5Z'), 'ok'), ...patch };
+  const at = { startedAt: new Date('2024-05-01T06:00:00Z'), finishedAt: new Date('2024-05-01T06:00:01.5Z') };
+  return {
+    ...emptyReport({ feedId: feed.id, chatbot: feed.chatbot, ...at, apiCalls: calls, dryRun: false }),
+    ...patch,
+  };
 }
 
 const rejection = (row: number): Rejection => ({
@@ -100,7 +103,8 @@ describe('exitCodeOf', () => {
     [['ok', 'skipped'], 0],
     [['ok', 'guarded'], 2],
     [['guarded', 'failed'], 1],
-    [['cancelled'], 1],
+    [['cancelled'], 130],
+    [['failed', 'cancelled'], 130],
     [[], 0],
   ] as const)('%j → %i', (outcomes, code) => {
     expect(exitCodeOf(outcomes.map((outcome) => report({ outcome })))).toBe(code);

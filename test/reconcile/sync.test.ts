@@ -163,7 +163,12 @@ describe('syncFeed against the sandbox', () => {
       const next = [...listings(2, 4).map((l) => ({ ...l, SalePrice: 1 })), listing(5)];
       // The key is rotated after the snapshot: every write answers Code 401.
       const rotate = () => h?.sandbox.configure({ secretKey: 'rotated' });
-      const report = await h.sync(h.feed(), next, { allowMassDelete: true }, { onPlan: rotate });
+      const report = await h.sync(
+        h.feed(),
+        next,
+        { allowMassDelete: true },
+        { onEvent: (e) => e.type === 'plan' && rotate() },
+      );
       expect(report).toMatchObject({ outcome: 'failed', created: 0, updated: 0, deleted: 0 });
       const denied = {
         code: 'E_PLATFORM',

@@ -14,7 +14,7 @@ import { startWorkerService, type WorkerService } from '../../src/queue/worker-s
 import { createFileStateStore } from '../../src/state/index.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
-import { cleanupPrefix, fakeReport, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
+import { cleanupPrefix, fakeRun, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
 
 const FAST = {
   backoffMs: 30,
@@ -75,7 +75,7 @@ describe.skipIf(!redisAvailable)('alerts', () => {
       { outcome: 'ok', read: 10, rejected: 5, created: 5 },
     ];
     let n = 0;
-    const service = await start(async (_c, feed) => fakeReport(feed.id, reports[n++]), {
+    const service = await start(async (_c, feed) => fakeRun(feed.id, reports[n++]), {
       alerts: { webhookUrl: `${hook.url}/hook`, rejectedShare: 0.2 },
     });
     for (let i = 1; i <= reports.length; i++) await runOnce(service, i);
@@ -137,7 +137,7 @@ describe.skipIf(!redisAvailable)('config reload', () => {
       redisUrl: REDIS_URL,
       prefix,
       logger: silentLogger,
-      sync: async (_c, feed) => fakeReport(feed.id),
+      sync: async (_c, feed) => fakeRun(feed.id),
       settings: FAST,
     });
     cleanups.push(
@@ -195,7 +195,7 @@ describe.skipIf(!redisAvailable)('state stores', () => {
   it('the Redis store keeps state across a worker restart, under the queue prefix', async () => {
     const sync: SyncFeed = async (_c, feed, deps) => {
       await deps.state.updateFeed(feed.id, { etag: '"v2"', lastFullRunAt: '2024-05-01T00:00:00Z' });
-      return fakeReport(feed.id);
+      return fakeRun(feed.id);
     };
     const prefix = uniquePrefix();
     const options = {
@@ -240,7 +240,7 @@ describe.skipIf(!redisAvailable)('settings pushes from the worker', () => {
       redisUrl: REDIS_URL,
       prefix,
       logger: silentLogger,
-      sync: async (_c, f) => fakeReport(f.id),
+      sync: async (_c, f) => fakeRun(f.id),
       settings: FAST,
     });
     cleanups.push(

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { parseConfig } from '../../src/config/load.ts';
-import type { Config, FeedConfig } from '../../src/config/schema.ts';
-import { finishReport, startReport } from '../../src/reconcile/report.ts';
+import type { Config } from '../../src/config/schema.ts';
+import { emptyReport } from '../../src/reconcile/report.ts';
 import type { RunReport } from '../../src/reconcile/report-types.ts';
+import type { RunResult } from '../../src/reconcile/run-types.ts';
 import { REDIS_URL } from '../helpers/services.ts';
 
 export { REDIS_URL, testPrefix as uniquePrefix } from '../helpers/services.ts';
@@ -46,8 +47,14 @@ export function testConfig(feeds: FeedSpec[], extra = ''): Config {
 export function fakeReport(feedId: string, overrides: Partial<RunReport> = {}): RunReport {
   const now = new Date();
   const apiCalls = { edit: 0, session: 0, ask: 0, create: 1, update: 0, list: 1, delete: 0 };
-  const draft = startReport({ id: feedId, chatbot: 'BOT1' } as FeedConfig, now, apiCalls, false);
-  return { ...finishReport({ ...draft, created: 1 }, now, 'ok'), durationMs: 1, ...overrides };
+  const meta = { feedId, chatbot: 'BOT1', startedAt: now, finishedAt: now, apiCalls, dryRun: false };
+  return { ...emptyReport(meta), created: 1, durationMs: 1, ...overrides };
+}
+
+/** A run result as the real sync would return it: the report, saved as the feed's last report. */
+export function fakeRun(feedId: string, overrides: Partial<RunReport> = {}): RunResult {
+  const report = fakeReport(feedId, overrides);
+  return { report, state: report.dryRun ? {} : { lastReport: report } };
 }
 
 /** Poll until `check` returns a truthy value or time runs out. */

@@ -84,6 +84,26 @@ describe.skipIf(!redisAvailable)('the worker against the sandbox', () => {
     expect(sandbox.listings('SN-1')).toHaveLength(40);
   });
 
+  it('SIGTERM during the snapshot records the run as cancelled, not failed: no retry, a repair run', async () => {
+    prefix = uniquePrefix();
+    // Slow pages: the shutdown lands while the run reads the listings.
+    sandbox = await startSandbox({ latencyMs: 400 });
+    const first = await start(realSync(3), 1, { pageSize: 1 });
+    await enqueueFeedSync(first.queue, { feedId: 'feed1' });
+    await waitFor(async () => (await first.queue.getActiveCount()) > 0, 10_000, 'the run to start');
+    await new Promise((r) => setTimeout(r, 100));
+    await first.close();
+    services.splice(services.indexOf(first), 1);
+    expect(sandbox.listings('SN-1')).toHaveLength(0);
+    const next = await start(realSync(3), 1, { pageSize: 1 });
+    expect((await next.state.getFeed('feed1')).lastReport).toMatchObject({ outcome: 'cancelled' });
+    const outcome = async () =>
+      ((await next.state.getFeed('feed1')).lastReport as { outcome?: string }).outcome;
+    await waitFor(async () => (await outcome()) === 'ok', 15_000, 'the repair run');
+    expect(await next.queue.getJobs(['failed'])).toHaveLength(0);
+    expect(sandbox.listings('SN-1')).toHaveLength(3);
+  });
+
   it('a run the platform stopped before its plan is retried (5xx) or failed at once (4xx)', async () => {
     prefix = uniquePrefix();
     sandbox = await startSandbox();

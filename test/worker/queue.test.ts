@@ -8,7 +8,7 @@ import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
 import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { ok, sendJson, withServer } from '../helpers/with-server.ts';
-import { cleanupPrefix, fakeReport, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
+import { cleanupPrefix, fakeRun, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
 
 const FAST = {
   backoffMs: 50,
@@ -48,7 +48,7 @@ async function start(
 describe.skipIf(!redisAvailable)('job schedulers from config', () => {
   it('are created, changed and removed with the config', async () => {
     const service = await start(
-      async (_c, feed) => fakeReport(feed.id),
+      async (_c, feed) => fakeRun(feed.id),
       testConfig([
         { id: 'a', cron: '0 * * * *' },
         { id: 'b', cron: '*/5 * * * *', timezone: 'Europe/Paris' },
@@ -84,7 +84,7 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
     const chatbot = (schedule: string) =>
       `chatbots:\n  - serialNumber: BOT9\n${schedule}    settings: { Name: "Nine" }\n`;
     const service = await start(
-      async (_c, feed) => fakeReport(feed.id),
+      async (_c, feed) => fakeRun(feed.id),
       testConfig([], chatbot('    schedule: { cron: "0 4 * * *", timezone: Europe/Paris }\n')),
       uniquePrefix(),
       false,
@@ -115,7 +115,7 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
         'chatbots:\n  - serialNumber: BOT9\n    schedule: { cron: "* * * * * *" }\n    settings: { Name: "Nine" }\n',
       );
       config.api.baseUrl = platform.url;
-      const service = await start(async (_c, feed) => fakeReport(feed.id), config);
+      const service = await start(async (_c, feed) => fakeRun(feed.id), config);
       // The config push at start-up, then a tick of the every-second scheduler finds nothing changed.
       const scheduled = await waitFor(
         async () =>
@@ -141,7 +141,7 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
     const service = await start(
       async (_c, feed) => {
         runs.push(feed.id);
-        return fakeReport(feed.id);
+        return fakeRun(feed.id);
       },
       testConfig([{ id: 'a' }]),
     );
@@ -171,10 +171,10 @@ describe.skipIf(!redisAvailable)('one run per feed', () => {
       active++;
       maxActive = Math.max(maxActive, active);
       runs.push(feed.id);
-      deps.onProgress?.({ phase: 'applying', percent: 50 });
+      deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 50 });
       if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
       active--;
-      return fakeReport(feed.id);
+      return fakeRun(feed.id);
     });
     await enqueueFeedSync(service.queue, { feedId: 'a' });
     await waitFor(() => runs.length === 1, 5000, 'the first run');
@@ -224,8 +224,8 @@ describe.skipIf(!redisAvailable)('progress, logs, retention', () => {
         ['applying', 70],
         ['done', 100],
       ] as const)
-        deps.onProgress?.({ phase, percent });
-      return fakeReport(feed.id, {
+        deps.onEvent?.({ type: 'progress', phase, percent });
+      return fakeRun(feed.id, {
         outcome: 'failed',
         rejected: 25,
         rejections: Array.from({ length: 25 }, (_, i) => ({
@@ -257,7 +257,7 @@ describe.skipIf(!redisAvailable)('progress, logs, retention', () => {
     expect(logs.filter((l) => l.startsWith('rejected: '))).toHaveLength(20);
     expect(logs).toContain('rejected: Row 2 of a.csv: Bedrooms "three" is not a number');
     expect(logs).toContain('failed: update MLS-7: E_PLATFORM refused');
-    expect(logs.at(-1)).toBe('failed: 1 created, 0 updated, 0 deleted, 0 unchanged, 25 rejected');
+    expect(logs.at(-1)).toBe('failed: 1 created, 0 updated, 0 deleted, 0 unchanged, 25 rejected, 0 held');
     expect(job.progress).toEqual({ phase: 'done', percent: 100 });
     // Every phase change, and steps of 5 points or more within a phase (41 % is not worth a write).
     await waitFor(() => seen.length >= 6, 5000, 'the progress events');
@@ -286,7 +286,7 @@ describe.skipIf(!redisAvailable)('progress, logs, retention', () => {
     let runs = 0;
     const service = await start(async (_c, feed) => {
       runs++;
-      return fakeReport(feed.id);
+      return fakeRun(feed.id);
     }, config);
     for (let i = 1; i <= 4; i++) {
       await enqueueFeedSync(service.queue, { feedId: 'a' });
@@ -327,7 +327,7 @@ describe.skipIf(!redisAvailable)('stalled jobs', () => {
     const survivor = await start(
       async (_c, feed) => {
         runs.push('survivor');
-        return fakeReport(feed.id);
+        return fakeRun(feed.id);
       },
       testConfig([{ id: 'a' }]),
       prefix,
@@ -354,7 +354,7 @@ describe.skipIf(!redisAvailable)('errors', () => {
         if (feed.id === 'flaky' && attempts[feed.id]! < 3) throw new HttpError('list', 503);
         if (feed.id === 'bad') throw new HttpError('list', 401);
         if (feed.id === 'refused') throw new PlatformError('create', 400, 'bad field');
-        return fakeReport(feed.id);
+        return fakeRun(feed.id);
       },
       testConfig([{ id: 'flaky' }, { id: 'bad' }, { id: 'refused' }]),
     );
@@ -379,7 +379,7 @@ describe.skipIf(!redisAvailable)('errors', () => {
     const service = await start(async (_c, feed) => {
       starts.push(Date.now());
       if (starts.length === 1) throw new HttpError('list', 429, { retryAfterMs: 400 });
-      return fakeReport(feed.id);
+      return fakeRun(feed.id);
     });
     await enqueueFeedSync(service.queue, { feedId: 'a' });
     const [job] = await waitFor(async () => {
@@ -392,7 +392,7 @@ describe.skipIf(!redisAvailable)('errors', () => {
   });
 
   it('an invalid payload is unrecoverable', async () => {
-    const service = await start(async (_c, feed) => fakeReport(feed.id));
+    const service = await start(async (_c, feed) => fakeRun(feed.id));
     await service.queue.add(
       'sync-feed',
       { feed: 'a' },

@@ -115,7 +115,7 @@ describe('Redis unreachable', () => {
     expect(error?.stderr).toBe('feed-sync: cannot reach Redis at redis://127.0.0.1:1: ECONNREFUSED\n');
   });
 
-  it('a UI beyond loopback without credentials is refused before anything starts, exit 1', async () => {
+  it('a UI beyond loopback without credentials is refused before anything starts, exit 2', async () => {
     const run = promisify(execFile);
     const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', UI_HOST: '0.0.0.0' };
     env.UI_PORT = '3999';
@@ -129,7 +129,7 @@ describe('Redis unreachable', () => {
       () => undefined,
       (e: { code: number; stderr: string }) => e,
     );
-    expect(error?.code).toBe(1);
+    expect(error?.code).toBe(2); // a config problem: exit 2
     expect(error?.stderr).toBe(
       'feed-sync: refusing to serve the queue UI on 0.0.0.0 without UI_USER and UI_PASSWORD (loopback only without them)\n',
     );

@@ -8,7 +8,14 @@ import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/schema.ts';
 import { silentLogger } from '../../logger.ts';
 import type { Listing } from '../../normalize/listing-schema.ts';
-import { type Plan, type RunReport, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
+import {
+  type RunEvent,
+  type RunReport,
+  renderPlan,
+  renderReport,
+  saveRun,
+  syncFeed,
+} from '../../reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import { CliExit } from '../context.ts';
@@ -49,11 +56,15 @@ async function runAll(demo: Demo, title: string, options: { forceFull?: boolean;
     client: clientFromConfig(demo.config),
     state: createFileStateStore(demo.config.stateFile),
     logger: silentLogger,
-    ...(options.showPlans ? { onPlan: (plan: Plan) => demo.out(`${renderPlan(plan)}\n`) } : {}),
+    ...(options.showPlans
+      ? { onEvent: (e: RunEvent) => (e.type === 'plan' ? demo.out(`${renderPlan(e.plan)}\n`) : undefined) }
+      : {}),
   };
   const reports: RunReport[] = [];
   for (const feed of demo.config.feeds) {
-    const report = await syncFeed(demo.config, feed, deps, { forceFull: options.forceFull ?? false });
+    const result = await syncFeed(demo.config, feed, deps, { forceFull: options.forceFull ?? false });
+    await saveRun(deps.state, result);
+    const { report } = result;
     reports.push(report);
     demo.out(renderReport(report));
   }

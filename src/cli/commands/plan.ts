@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { type Plan, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
+import { type Plan, type RunEvent, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
@@ -32,12 +32,12 @@ export function registerPlan(program: Command): void {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile),
       logger: cliLogger(),
-      onPlan: (p: Plan) => {
-        plan = p;
+      onEvent: (event: RunEvent) => {
+        if (event.type === 'plan') plan = event.plan;
       },
     };
     // A plan compares the whole feed with the remote, whatever the validators say.
-    const report = await syncFeed(config, feed, deps, {
+    const { report } = await syncFeed(config, feed, deps, {
       dryRun: true,
       forceFull: true,
       allowMassDelete: options.allowMassDelete ?? false,

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+
+const NODE = join(process.cwd(), 'node_modules/.bin/node');
+const BIN = join(process.cwd(), 'bin/feed-sync.js');
+const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
+const row = (n: number) => `M-${n},Active,Condo,300000,2,1,900,0,1990,3,1,https://int.example/l/M-${n}\n`;
+const CONFIG = (url: string) => `
+api: { baseUrl: ${url}, concurrency: 2, pageSize: 50 }
+stateFile: state.json
+feeds:
+  - id: int-feed
+    chatbot: INT-BOT
+    source: { format: csv, path: feed.csv }
+    mapping:
+      fields:
+        MLSNumber: MLS
+        Status: Status
+        SaleType: { const: for_sale }
+        PropertyType: Type
+        SalePrice: Price
+        CurrencySymbol: { const: "$" }
+        Bedrooms: Beds
+        Bathrooms: Baths
+        BuildingArea: SqFt
+        LotArea: Lot
+        YearBuilt: Built
+        DaysOnMarket: DOM
+        ParkingSpots: Parking
+        Url: Url
+`;
+
+let dir: string | undefined;
+let sandbox: Sandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('Ctrl-C during feed-sync sync', () => {
+  it('stops issuing calls, lets calls in flight finish, prints what was applied, exits 130; the next run repairs', async () => {
+    sandbox = await startSandbox({ latencyMs: 40 });
+    dir = await mkdtemp(join(tmpdir(), 'feed-sync-int-'));
+    await writeFile(join(dir, 'feed-sync.yaml'), CONFIG(sandbox.url));
+    await writeFile(
+      join(dir, 'feed.csv'),
+      HEADER + Array.from({ length: 200 }, (_, i) => row(i + 1)).join(''),
+    );
+    const child = spawn(NODE, [BIN, 'sync', '--feed', 'int-feed', '--config', join(dir, 'feed-sync.yaml')], {
+      cwd: dir,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    // Interrupt once some creates have landed.
+    const current = sandbox;
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (current.listings('INT-BOT').length >= 10) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+          resolve();
+        }
+      }, 10);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stdout).toMatch(/⏹ int-feed → INT-BOT: cancelled/);
+    expect(stdout).toMatch(/not applied: \d+ creates/);
+    expect(stderr).not.toMatch(/at .*\.ts:\d+/); // no stack
+    expect(stderr).toContain('interrupted: what was applied is above');
+    const created = current.listings('INT-BOT').length;
+    expect(created).toBeGreaterThan(0);
+    expect(created).toBeLessThan(200);
+    expect(stdout).toContain(`created ${created},`);
+
+    // The next run repairs what was not applied, with no duplicate.
+    const again = spawn(NODE, [BIN, 'sync', '--feed', 'int-feed', '--config', join(dir, 'feed-sync.yaml')], {
+      cwd: dir,
+    });
+    expect(await new Promise<number | null>((resolve) => again.on('close', resolve))).toBe(0);
+    const keys = current.listings('INT-BOT').map((l) => l.MLSNumber);
+    expect(keys).toHaveLength(200);
+    expect(new Set(keys).size).toBe(200);
+  });
+});

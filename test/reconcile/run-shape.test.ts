@@ -1,0 +1,134 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/logger.ts';
+import { maySkipUnchanged, type RunEvent, reportOf, syncFeed } from '../../src/reconcile/index.ts';
+import { FeedError } from '../../src/sources/feed-error.ts';
+import { ingested, listings } from './fixtures.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const run = (harness: Harness, deps: Partial<Parameters<typeof syncFeed>[2]> = {}, count = 3) =>
+  syncFeed(harness.config, harness.feed(), {
+    client: harness.client,
+    state: harness.state,
+    logger: silentLogger,
+    ingest: async () => ingested('feed1', listings(1, count)),
+    ...deps,
+  });
+
+describe('the run is data in, data out', () => {
+  it('returns the report and the state to save, and saves nothing itself', async () => {
+    h = await startHarness();
+    const events: RunEvent['type'][] = [];
+    const result = await run(h, { onEvent: (e) => events.push(e.type) });
+    expect(result.report).toMatchObject({ outcome: 'ok', created: 3 });
+    expect(result.state).toMatchObject({ lastReport: result.report, lastCompareAt: expect.any(String) });
+    expect(result.error).toBeUndefined();
+    expect(await h.state.getFeed('feed1')).toEqual({});
+    expect(events).toContain('plan');
+    expect(events.at(-1)).toBe('progress');
+  });
+
+  it('a failed source returns its error for the worker to map, and a failed report', async () => {
+    h = await startHarness();
+    const error = new FeedError('E_FEED_FETCH', 'feed1', 'HTTP 503', { retryable: true });
+    const result = await run(h, {
+      ingest: async () => {
+        throw error;
+      },
+    });
+    expect(result.error).toBe(error);
+    expect(result.report).toMatchObject({ outcome: 'failed', reason: `feed: ${error.message}` });
+    expect(result.state).toEqual({ lastReport: result.report });
+  });
+
+  it('reportOf is pure: the same values give the same report', () => {
+    const at = new Date('2024-05-01T00:00:00Z');
+    const meta = {
+      feedId: 'f',
+      chatbot: 'B',
+      startedAt: at,
+      finishedAt: at,
+      apiCalls: { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 0, delete: 0 },
+      dryRun: false,
+    };
+    const prepared = { kind: 'skipped' as const, reason: 'unchanged', ingest: undefined as never };
+    const withIngest = {
+      ...prepared,
+      ingest: {
+        mode: 'full' as const,
+        read: 4,
+        rejected: 0,
+        rejections: [],
+        rejectedWithoutKey: 0,
+        sourceState: {},
+      },
+    };
+    expect(reportOf(withIngest, undefined, meta)).toEqual(reportOf(withIngest, undefined, meta));
+    expect(reportOf(withIngest, undefined, meta)).toMatchObject({
+      outcome: 'skipped',
+      read: 4,
+      reason: 'unchanged',
+    });
+  });
+});
+
+describe('a stopped run is cancelled, not failed (any phase)', () => {
+  it('stopped while reading the listings: cancelled, no error to retry, nothing written', async () => {
+    h = await startHarness([{}], { latencyMs: 200 });
+    const controller = new AbortController();
+    const result = await run(h, {
+      signal: controller.signal,
+      onEvent: (e) => {
+        if (e.type === 'progress' && e.phase === 'snapshot') setTimeout(() => controller.abort(), 30);
+      },
+    });
+    expect(result.report.outcome).toBe('cancelled');
+    expect(result.report.reason).toBe('cancelled while reading the listings');
+    expect(result.error).toBeUndefined();
+    expect(h.sandbox.listings('SN-1')).toHaveLength(0);
+  });
+
+  it('stopped while reading the feed: cancelled, no error to retry', async () => {
+    h = await startHarness();
+    const controller = new AbortController();
+    const result = await run(h, {
+      signal: controller.signal,
+      ingest: async (_feed, deps) => {
+        controller.abort();
+        deps.signal?.throwIfAborted();
+        return ingested('feed1', []);
+      },
+    });
+    expect(result.report).toMatchObject({ outcome: 'cancelled', reason: 'cancelled while reading the feed' });
+    expect(result.error).toBeUndefined();
+  });
+});
+
+describe('maySkipUnchanged', () => {
+  const feed = { fullCompareEveryHours: 24 } as Parameters<typeof maySkipUnchanged>[0];
+  const now = new Date('2024-05-02T12:00:00Z');
+  it.each([
+    ['a manual run never skips', {}, { lastCompareAt: '2024-05-02T11:00:00Z' }, false],
+    [
+      'a scheduled run skips while the last compare is fresh',
+      { trigger: 'schedule' },
+      { lastCompareAt: '2024-05-02T11:00:00Z' },
+      true,
+    ],
+    [
+      'a scheduled run compares once the interval has passed',
+      { trigger: 'schedule' },
+      { lastCompareAt: '2024-05-01T11:00:00Z' },
+      false,
+    ],
+    ['a scheduled run compares when it never did', { trigger: 'schedule' }, {}, false],
+    ['a config-change run compares', { trigger: 'config' }, { lastCompareAt: '2024-05-02T11:00:00Z' }, false],
+  ] as const)('%s', (_name, options, state, expected) => {
+    expect(maySkipUnchanged(feed, state, now, options)).toBe(expected);
+  });
+});
