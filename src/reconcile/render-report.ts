@@ -74,7 +74,7 @@ function heldLines(report: RunReport): string[] {
   if (report.held > 0) {
     lines.push(`  held ${report.held} listing(s), kept as they are because their feed record was rejected:`);
     for (const h of report.heldKeys.slice(0, SHOWN)) {
-      const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform';
+      const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
       lines.push(`    ${h.key} (${where}): ${h.reason}`);
     }
     if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
