@@ -1,8 +1,10 @@
 import type { FeedConfig } from '../config/schema.ts';
 import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
+import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
 import type { FeedState } from '../state/state-store.ts';
 import { FeedError } from './feed-error.ts';
 import { openSource, sourceName } from './open-source.ts';
+import { readBlm } from './read-blm.ts';
 import { readCsv } from './read-csv.ts';
 import { readXml } from './read-xml.ts';
 import { openResoApi } from './reso/read-reso-api.ts';
@@ -27,6 +29,8 @@ export interface FeedSession {
 export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {
   const { source } = feed;
   const name = sourceName(source, feed.id);
+  const missing = missingPresetFields(feed.mapping);
+  if (missing) throw new FeedError('E_FEED_CONFIG', feed.id, missing);
   if (source.format === 'reso' && source.url) return openResoApi(feed, deps, name);
   const opened = await openSource({
     feedId: feed.id,
@@ -63,6 +67,8 @@ function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable
     }
     case 'reso':
       return readResoFile(feed.id, text);
+    case 'blm':
+      return readBlm(feed.id, text, source.blm);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FeedConfig } from '../config/schema.ts';
 import { type CompiledMapping, compileMapping } from '../normalize/compile-mapping.ts';
 import { inferCsvMapping } from '../normalize/infer-csv-mapping.ts';
+import { withPresetHooks } from '../normalize/presets/preset-hooks.ts';
 import { mergeMappings } from '../normalize/resolve-mapping.ts';
 import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
@@ -67,7 +68,9 @@ export function mappingFor(
   if (feed.source.format === 'csv' && infer && first) {
     return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping), options);
   }
-  return compileMapping(mapping, options);
+  return withPresetHooks(compileMapping(mapping, options), mapping, {
+    mediaBaseUrl: feed.source.mediaBaseUrl,
+  });
 }
 
 function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
@@ -79,6 +82,10 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
   if (key !== undefined) ref.key = key;
   const where =
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  if (record.problem) {
+    const { reason, message } = record.problem;
+    return { kind: 'rejected', rejection: { ...ref, reason, message: `${where}: ${message}` } };
+  }
   if (mapped.remove) {
     if (key !== undefined) return { kind: 'remove', key, ref };
     const message = `${where}: the status says "remove" but ${feed.key} is missing`;

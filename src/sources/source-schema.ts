@@ -37,6 +37,15 @@ export const xmlOptionsSchema = z.strictObject({
     .default(8 * 1024 * 1024),
 });
 
+export const blmOptionsSchema = z.strictObject({
+  /** Longest row accepted, in characters: a wrong EOR would otherwise read the whole file as one row. Default 1 MiB. */
+  maxRecordBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+});
+
 export const resoOptionsSchema = z.strictObject({
   /** OData resource. Default `Property`. */
   resource: z.string().min(1).default('Property'),
@@ -61,7 +70,7 @@ export const resoOptionsSchema = z.strictObject({
 
 export const sourceSchema = z
   .strictObject({
-    format: z.enum(['csv', 'xml', 'reso']),
+    format: z.enum(['csv', 'xml', 'reso', 'blm']),
     /** HTTP(S) URL of the feed (for `reso`: the OData service root, e.g. `https://api.mls.example/odata`). */
     url: z.url({ protocol: /^https?$/ }).optional(),
     /** Local file (relative to the config file); `.gz` accepted. For `reso`, a JSON file with a `value` array. */
@@ -85,9 +94,17 @@ export const sourceSchema = z
     csv: csvOptionsSchema.optional(),
     xml: xmlOptionsSchema.optional(),
     reso: resoOptionsSchema.optional(),
+    blm: blmOptionsSchema.optional(),
+    /**
+     * Where the feed's media files are published, for feeds that name them relative to the feed
+     * (BLM `MEDIA_IMAGE_00` = `123_IMG_00.jpg`, OpenImmo `anhang` paths): `https://cdn.example/media/`.
+     * Without it such names are dropped, since the platform needs absolute URLs.
+     */
+    mediaBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
   })
   .refine((s) => Boolean(s.url) !== Boolean(s.path), { message: 'give exactly one of url or path' });
 export type SourceConfig = z.infer<typeof sourceSchema>;
 export type CsvOptions = z.infer<typeof csvOptionsSchema>;
 export type XmlOptions = z.infer<typeof xmlOptionsSchema>;
 export type ResoOptions = z.infer<typeof resoOptionsSchema>;
+export type BlmOptions = z.infer<typeof blmOptionsSchema>;

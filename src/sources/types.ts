@@ -10,6 +10,8 @@ export interface RawRecord {
   /** 0-based position among the feed's records. */
   index: number;
   fields: RawFields;
+  /** The format itself says the record is broken (a BLM row with the wrong field count): rejected by row. */
+  problem?: { reason: string; message: string };
 }
 
 /** Where a record came from, for messages and duplicate reports. */

@@ -1,0 +1,138 @@
+import { type BlmDelimiters, parseBlmDefinition, parseBlmHeader } from './blm-header.ts';
+import { FeedError } from './feed-error.ts';
+import type { BlmOptions } from './source-schema.ts';
+import type { RawRecord } from './types.ts';
+
+const HEADER = '#HEADER#';
+const DEFINITION = '#DEFINITION#';
+const DATA = '#DATA#';
+const END = '#END#';
+/** The header and definition of a real file are a few KiB; more means this is not a BLM file. */
+const MAX_PREAMBLE = 1024 * 1024;
+
+/**
+ * Rightmove BLM text → one raw record per `#DATA#` row, keyed by the `#DEFINITION#` names, streamed:
+ * memory holds one record at a time, never more than `maxRecordBytes`. The delimiters are the ones
+ * the `#HEADER#` declares (`^` and `~` by default). Rows are numbered by the file line they start on.
+ * A row whose field count differs from the definition is yielded with a `problem` (rejected by row;
+ * the others go on). A file without `#END#` was cut short: it fails the feed, after its complete rows,
+ * so the run deletes nothing.
+ */
+export async function* readBlm(
+  feedId: string,
+  text: AsyncIterable<string>,
+  options: BlmOptions = { maxRecordBytes: 1024 * 1024 },
+): AsyncGenerator<RawRecord> {
+  const fail = (message: string) => new FeedError('E_FEED_PARSE', feedId, message);
+  let buf = '';
+  let pos = 0;
+  const lines = new LineCounter();
+  let delimiters: BlmDelimiters | undefined;
+  let names: string[] | undefined;
+  let columns: Readonly<Record<string, string | undefined>> = {};
+  let index = 0;
+  let ended = false;
+
+  /** Header and definition, once both are in the buffer; false while more text is needed. */
+  const readPreamble = (): boolean => {
+    const start = buf.replace(/^\uFEFF/, '').trimStart();
+    if (start.length >= HEADER.length && !start.startsWith(HEADER))
+      throw fail(`not a BLM file: it does not start with ${HEADER}`);
+    const definitionAt = buf.indexOf(DEFINITION);
+    const dataAt = definitionAt < 0 ? -1 : buf.indexOf(DATA, definitionAt);
+    if (dataAt < 0) {
+      if (buf.length > MAX_PREAMBLE) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
+      return false;
+    }
+    const header = parseBlmHeader(buf.slice(buf.indexOf(HEADER) + HEADER.length, definitionAt));
+    if (typeof header === 'string') throw fail(header);
+    delimiters = header;
+    const parsed = parseBlmDefinition(buf.slice(definitionAt + DEFINITION.length, dataAt), header);
+    if (typeof parsed === 'string') throw fail(parsed);
+    names = parsed;
+    columns = Object.fromEntries(names.map((name) => [name, undefined]));
+    pos = dataAt + DATA.length;
+    lines.advance(buf.slice(0, pos));
+    return true;
+  };
+
+  /** The next data row, `null` when more text is needed, `undefined` at `#END#`. */
+  const nextRow = (done: boolean): RawRecord | null | undefined => {
+    const { eof, eor } = delimiters!;
+    for (;;) {
+      const skipped = skipLineBreaks(buf, pos, eof);
+      lines.advance(buf.slice(pos, skipped));
+      pos = skipped;
+      const rest = buf.slice(pos, pos + END.length);
+      if (rest === END) return undefined;
+      if (!done && END.startsWith(rest)) return null;
+      const at = buf.indexOf(eor, pos);
+      if ((at < 0 ? buf.length : at) - pos > options.maxRecordBytes)
+        throw fail(
+          `the row at line ${lines.line} is longer than ${options.maxRecordBytes} characters (EOR "${eor}")`,
+        );
+      if (at < 0) return null;
+      const row = lines.line;
+      const record = buf.slice(pos, at);
+      lines.advance(buf.slice(pos, at + eor.length));
+      pos = at + eor.length;
+      if (record.trim() === '') continue;
+      return toRecord(record, row, eof);
+    }
+  };
+
+  const toRecord = (record: string, row: number, eof: string): RawRecord => {
+    const values = record.split(eof);
+    if (values.length === names!.length + 1 && values.at(-1)!.trim() === '') values.pop();
+    if (values.length !== names!.length) {
+      const message = `has ${values.length} fields where the #DEFINITION# names ${names!.length}`;
+      return { row, index: index++, fields: {}, problem: { reason: 'field_count', message } };
+    }
+    const fields: Record<string, string | undefined> = { ...columns };
+    for (let i = 0; i < values.length; i++) fields[names![i]!] = values[i];
+    return { row, index: index++, fields };
+  };
+
+  for await (const chunk of text) {
+    buf = buf.slice(pos) + chunk;
+    pos = 0;
+    if (ended) continue;
+    if (!names && !readPreamble()) continue;
+    for (let row = nextRow(false); row; row = nextRow(false)) yield row;
+    if (buf.startsWith(END, pos)) ended = true;
+  }
+  if (!ended) {
+    if (!names && !readPreamble()) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
+    for (let row = nextRow(true); row; row = nextRow(true)) yield row;
+    if (!buf.startsWith(END, pos))
+      throw fail(
+        `the file is truncated: no ${END} after ${index} rows (line ${lines.line}); nothing is applied`,
+      );
+  }
+}
+
+/** Past the line breaks between rows (`~` then CRLF), unless a line break is the field delimiter. */
+function skipLineBreaks(buf: string, pos: number, eof: string): number {
+  if (eof.includes('\n') || eof.includes('\r')) return pos;
+  let at = pos;
+  while (buf[at] === '\n' || buf[at] === '\r') at++;
+  return at;
+}
+
+/** 1-based line of the next character, across chunks: `\r\n`, `\n` and a lone `\r` each end a line. */
+class LineCounter {
+  line = 1;
+  private lastWasCr = false;
+  advance(text: string): void {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) {
+        if (!this.lastWasCr) this.line++;
+        this.lastWasCr = false;
+      } else if (c === 13) {
+        this.line++;
+        this.lastWasCr = true;
+      } else this.lastWasCr = false;
+    }
+  }
+}
