@@ -6,7 +6,16 @@ import { AREA_UNITS, LISTING_FIELDS, type ListingField } from './listing-schema.
  * `mls-csv` is the CSV export of an MLS or a brokerage tool: its mapping is inferred from the header
  * by known synonyms (`MLS #`, `Beds`, `List Price`…), with the feed's own fields merged over it.
  */
-export const PRESET_NAMES = ['reso', 'reaxml', 'kyero', 'listhub', 'zillow', 'mls-csv'] as const;
+export const PRESET_NAMES = [
+  'reso',
+  'reaxml',
+  'kyero',
+  'listhub',
+  'zillow',
+  'blm',
+  'openimmo',
+  'mls-csv',
+] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
 
 /** Listing fields whose values go through an enum map (`maps.<Field>`). */

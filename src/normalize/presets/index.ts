@@ -1,6 +1,8 @@
 import type { MappingConfig, PresetName } from '../mapping-schema.ts';
+import { blm } from './blm.ts';
 import { kyero } from './kyero.ts';
 import { listhub } from './listhub.ts';
+import { openimmo } from './openimmo.ts';
 import { reaxml } from './reaxml.ts';
 import { reso } from './reso.ts';
 import { zillow } from './zillow.ts';
@@ -12,6 +14,8 @@ export const PRESETS: Readonly<Record<PresetName, MappingConfig>> = {
   kyero,
   listhub,
   zillow,
+  blm,
+  openimmo,
   // Inferred from each file's header (see infer-csv-mapping.ts); nothing fixed.
   'mls-csv': {},
 };
@@ -22,4 +26,5 @@ export const PRESET_RECORD_PATHS: Readonly<Partial<Record<PresetName, string>>> 
   kyero: 'root.property',
   listhub: 'Listings.Listing',
   zillow: 'Listings.Listing',
+  openimmo: 'openimmo.anbieter.immobilie',
 };

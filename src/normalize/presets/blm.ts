@@ -1,0 +1,69 @@
+import type { MappingConfig } from '../mapping-schema.ts';
+import { BLM_PROPERTY_TYPE } from './blm-codes.ts';
+
+const SALE = { path: 'TRANS_TYPE_ID', in: ['1'] };
+const LET = { path: 'TRANS_TYPE_ID', in: ['2'] };
+/** PRICE_QUALIFIER 1 (POA): the agent does not publish the price, so neither do we. */
+const PRICE_SHOWN = { path: 'PRICE_QUALIFIER', notIn: ['1'] };
+
+/**
+ * Rightmove BLM (`source: { format: blm }`), version 3. The `$`-fields come from `deriveBlmFields`
+ * (blm-derive.ts): code lists as labels, photos as absolute URLs. BLM carries no listing URL (the
+ * feed must set `fields.Url`), year built, areas or parking: areas and parking are the unknown
+ * marker 0. Rents are converted to monthly from `LET_RENT_FREQUENCY`, kept in ExtensionColumn.
+ * Statuses under offer or sold subject to contract stay Active, as the default maps do for Pending.
+ */
+export const blm: MappingConfig = {
+  fields: {
+    MLSNumber: 'AGENT_REF',
+    Status: '$status',
+    SaleType: 'TRANS_TYPE_ID',
+    PropertyType: 'PROP_SUB_ID',
+    CurrencySymbol: { const: 'GBP' },
+    SalePrice: { from: 'PRICE', when: [SALE, PRICE_SHOWN] },
+    RentPrice: { from: 'PRICE', periodFrom: '$rentPeriod', when: [LET, PRICE_SHOWN] },
+    DepositFee: 'LET_BOND',
+    Bedrooms: { from: ['BEDROOMS', '$noRooms'] },
+    Bathrooms: { from: ['BATHROOMS', '$noRooms'] },
+    DaysOnMarket: { daysSince: 'CREATE_DATE' },
+    Address: { from: ['ADDRESS_1', 'ADDRESS_2', 'ADDRESS_3'], join: ', ' },
+    City: 'TOWN',
+    State: 'ADDRESS_4',
+    ZIP: { from: ['POSTCODE1', 'POSTCODE2'], join: ' ' },
+    Location: 'DISPLAY_ADDRESS',
+    Latitude: 'LATITUDE',
+    Longitude: 'LONGITUDE',
+    Description: { from: ['$description', 'SUMMARY'] },
+    Images: { from: '$images' },
+    Tours: '$tour',
+  },
+  maps: {
+    Status: {
+      Available: 'Active',
+      SSTC: 'Active',
+      SSTCM: 'Active',
+      'Under Offer': 'Active',
+      Reserved: 'Active',
+      'Let Agreed': 'Active',
+      Sold: 'Sold',
+      Let: 'Sold',
+      Unpublished: 'remove',
+    },
+    SaleType: { '1': 'for_sale', '2': 'for_rent' },
+    PropertyType: BLM_PROPERTY_TYPE,
+  },
+  // The unknown marker: BLM has no such fields (docs/feeds-blm-openimmo.md says what 0 means).
+  defaults: { LotArea: 0, BuildingArea: 0, ParkingSpots: 0 },
+  extensions: {
+    fields: {
+      'Source status': '$status',
+      'Price qualifier': '$priceQualifier',
+      'Rent frequency': '$rentFrequency',
+      Furnished: '$furnished',
+      Tenure: '$tenure',
+      'Available from': 'LET_DATE_AVAILABLE',
+      Features: '$features',
+      Summary: 'SUMMARY',
+    },
+  },
+};

@@ -1,0 +1,122 @@
+import { type RawFields, scalarOf } from '../field-path.ts';
+import { htmlToText } from './html-text.ts';
+import { absoluteMediaUrl, distinctValues } from './media-url.ts';
+import type { PresetContext, PresetHooks } from './preset-hooks.ts';
+
+/** `anhang` groups that are pictures of the property, the title picture first. */
+const PHOTO_GROUPS = ['TITELBILD', 'AUSSENANSICHTEN', 'INNENANSICHTEN', 'BILD', 'GRUNDRISS'];
+const IMAGE_FILE = /\.(jpe?g|png|gif|webp)(\?|$)/i;
+/** Kinds with no bedrooms or bathrooms to count (land, parking, offices, shops, halls): the marker 0. */
+const NO_ROOMS = new Set([
+  'grundstueck',
+  'parken',
+  'land_und_forstwirtschaft',
+  'buero_praxen',
+  'einzelhandel',
+  'hallen_lager_prod',
+]);
+const TRUE = new Set(['true', '1']);
+
+const object = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+const list = (value: unknown): unknown[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
+const textOf = (value: unknown): string => {
+  const scalar = scalarOf(value);
+  return scalar === undefined || scalar === null || typeof scalar === 'object' ? '' : String(scalar).trim();
+};
+const at = (value: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((current, key) => object(current)?.[key], value);
+
+/**
+ * The `$`-fields the `openimmo` preset reads from an `immobilie`: the child element of `objektart`
+ * (`$objektart`: `wohnung`, `haus`… and `$objekttyp`: `haus EINFAMILIENHAUS`), the marketing type
+ * from the `vermarktungsart` flags (`$saleType`), the status with `aktion aktionart="DELETE"` as
+ * `Delete` (`$status`), photos and the listing URL from `anhaenge` (`$images`, `$url`, `$tour`),
+ * parking from the `stp_*` counts when `anzahl_stellplaetze` is absent, the description as text,
+ * and 0 rooms for land, parking and commercial space (`$noRooms`).
+ */
+export function deriveOpenImmoFields(fields: RawFields, context: PresetContext): RawFields {
+  const objektart = object(at(fields, 'objektkategorie', 'objektart')) ?? {};
+  const kind = Object.keys(objektart).find((key) => !key.startsWith('@') && !key.startsWith('#'));
+  const subtype = kind
+    ? Object.entries(object(objektart[kind]) ?? {}).find(([k]) => k.startsWith('@'))?.[1]
+    : undefined;
+  const flags = object(at(fields, 'objektkategorie', 'vermarktungsart')) ?? {};
+  const flag = (name: string) => TRUE.has(textOf(flags[`@${name}`]).toLowerCase());
+  const attachments = list(at(fields, 'anhaenge', 'anhang'))
+    .map(object)
+    .filter((a) => a !== undefined);
+  const description = textOf(at(fields, 'freitexte', 'objektbeschreibung'));
+  return {
+    ...fields,
+    $objektart: kind,
+    $objekttyp: kind && subtype !== undefined ? `${kind} ${textOf(subtype)}` : kind,
+    $saleType: flag('KAUF')
+      ? 'for_sale'
+      : flag('MIETE_PACHT') || flag('ERBPACHT') || flag('LEASING')
+        ? 'for_rent'
+        : undefined,
+    $status: openImmoStatus(fields),
+    $images: openImmoPhotos(attachments, context.mediaBaseUrl),
+    $url: attachments
+      .filter((a) => textOf(a['@gruppe']).toUpperCase() === 'ANBOBJURL')
+      .map((a) => absoluteMediaUrl(textOf(at(a, 'daten', 'pfad')) || textOf(a.anhangtitel), undefined))
+      .find((url) => url !== undefined),
+    $tour: attachments.some((a) => textOf(a['@gruppe']).toUpperCase() === 'PANORAMA') ? '3D' : undefined,
+    $parking: openImmoParking(fields),
+    $description: description === '' ? undefined : htmlToText(description),
+    $noRooms: kind && NO_ROOMS.has(kind) ? '0' : undefined,
+  };
+}
+
+/** `Delete` for `aktionart="DELETE"`, `Referenz` for a reference object, else `verkaufstatus stand`, else `Offen`. */
+function openImmoStatus(fields: RawFields): string {
+  const action = textOf(at(fields, 'verwaltung_techn', 'aktion', '@aktionart')).toUpperCase();
+  if (action === 'DELETE') return 'Delete';
+  if (action === 'REFERENZ') return 'Referenz';
+  return textOf(at(fields, 'zustand_angaben', 'verkaufstatus', '@stand')) || 'OFFEN';
+}
+
+/** Pictures of the property in feed order, the title picture first, as absolute URLs. */
+function openImmoPhotos(
+  attachments: Record<string, unknown>[],
+  base: string | undefined,
+): string[] | undefined {
+  const photos: [rank: number, at: number, url: string][] = [];
+  attachments.forEach((attachment, i) => {
+    const group = textOf(attachment['@gruppe']).toUpperCase();
+    const path = textOf(at(attachment, 'daten', 'pfad'));
+    const format = textOf(attachment.format);
+    const rank =
+      group === ''
+        ? /^(image\/|jpe?g$|png$|gif$|webp$)/i.test(format) || IMAGE_FILE.test(path)
+          ? 9
+          : -1
+        : PHOTO_GROUPS.indexOf(group);
+    if (rank < 0) return;
+    const url = absoluteMediaUrl(path, base);
+    if (url !== undefined) photos.push([rank === 0 ? 0 : 1, i, url]);
+  });
+  photos.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return photos.length > 0 ? distinctValues(photos.map(([, , url]) => url)) : undefined;
+}
+
+/** `flaechen/anzahl_stellplaetze`, else the sum of the `anzahl` of the `preise/stp_*` parking elements. */
+function openImmoParking(fields: RawFields): string | undefined {
+  const stated = textOf(at(fields, 'flaechen', 'anzahl_stellplaetze'));
+  if (stated !== '') return stated;
+  let sum: number | undefined;
+  for (const [key, value] of Object.entries(object(fields.preise) ?? {})) {
+    if (!key.startsWith('stp_')) continue;
+    for (const item of list(value)) {
+      const count = Number(textOf(object(item)?.['@anzahl']));
+      if (Number.isFinite(count) && count > 0) sum = (sum ?? 0) + count;
+    }
+  }
+  return sum === undefined ? undefined : String(sum);
+}
+
+export const openimmoHooks: PresetHooks = { derive: deriveOpenImmoFields };
