@@ -83,7 +83,8 @@ export async function* readBlm(
 
   const toRecord = (record: string, row: number, eof: string): RawRecord => {
     const values = record.split(eof);
-    if (values.length === names!.length + 1 && values.at(-1)!.trim() === '') values.pop();
+    // Rows end with EOF then EOR (`…^~`), or with EOR alone: a trailing empty value is that EOF.
+    if (values.length !== names!.length && values.at(-1)!.trim() === '') values.pop();
     if (values.length !== names!.length) {
       const message = `has ${values.length} fields where the #DEFINITION# names ${names!.length}`;
       return { row, index: index++, fields: {}, problem: { reason: 'field_count', message } };

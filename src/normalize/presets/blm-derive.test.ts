@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import { compileMapping } from '../compile-mapping.ts';
+import { blmPhotos, deriveBlmFields } from './blm-derive.ts';
+import { htmlToText } from './html-text.ts';
+import { absoluteMediaUrl } from './media-url.ts';
+import { missingPresetFields, withPresetHooks } from './preset-hooks.ts';
+
+const BASE = 'https://media.example/77120/';
+
+describe('absoluteMediaUrl', () => {
+  it.each([
+    ['https://cdn.example/a.jpg', undefined, 'https://cdn.example/a.jpg'],
+    ['//cdn.example/a.jpg', undefined, 'https://cdn.example/a.jpg'],
+    ['77120_IMG_00.jpg', BASE, 'https://media.example/77120/77120_IMG_00.jpg'],
+    ['bilder/1.jpg', 'https://media.example/agency', 'https://media.example/agency/bilder/1.jpg'],
+    ['77120_IMG_00.jpg', undefined, undefined],
+    ['ftp://host/a.jpg', BASE, undefined],
+    ['  ', BASE, undefined],
+  ])('%s against %s → %s', (reference, base, url) => {
+    expect(absoluteMediaUrl(reference, base)).toBe(url);
+  });
+});
+
+describe('htmlToText', () => {
+  it.each([
+    ['Plain   text ', 'Plain text'],
+    ['<p>One &amp; two</p><p>Three</p>', 'One & two\nThree'],
+    ['Hall<br>Lounge<BR/>Kitchen', 'Hall\nLounge\nKitchen'],
+    ['<ul><li>Garden</li><li>Garage</li></ul>', '• Garden\n• Garage'],
+    ['&pound;1,000 &#8364; &#x41; &bogus;', '£1,000 € A &bogus;'],
+    ['<script>alert(1)</script>Text', 'Text'],
+  ])('%j → %j', (html, text) => {
+    expect(htmlToText(html)).toBe(text);
+  });
+});
+
+describe('deriveBlmFields', () => {
+  const derive = (fields: Record<string, string>) => deriveBlmFields(fields, { mediaBaseUrl: BASE });
+
+  it.each([
+    [{ STATUS_ID: '0' }, 'Available'],
+    [{ STATUS_ID: '1' }, 'SSTC'],
+    [{ STATUS_ID: '2' }, 'SSTCM'],
+    [{ STATUS_ID: '3' }, 'Under Offer'],
+    [{ STATUS_ID: '4' }, 'Reserved'],
+    [{ STATUS_ID: '5' }, 'Let Agreed'],
+    [{ STATUS_ID: '6' }, 'Sold'],
+    [{ STATUS_ID: '7' }, 'Let'],
+    [{ STATUS_ID: '42' }, '42'],
+    [{ STATUS_ID: '0', PUBLISHED_FLAG: '0' }, 'Unpublished'],
+  ])('status %j → %s', (fields, status) => {
+    expect(derive(fields).$status).toBe(status);
+  });
+
+  it.each([
+    ['0', 'Weekly', 'week'],
+    ['1', 'Monthly', 'month'],
+    ['2', 'Quarterly', 'quarter'],
+    ['3', 'Annual', 'year'],
+    ['5', 'Per person per week', 'week'],
+    ['', 'Monthly', 'month'],
+    ['9', '9', '9'],
+  ])('a let with LET_RENT_FREQUENCY %j: %s, converted from per %s', (code, label, period) => {
+    const derived = derive({ TRANS_TYPE_ID: '2', LET_RENT_FREQUENCY: code });
+    expect([derived.$rentFrequency, derived.$rentPeriod]).toEqual([label, period]);
+    expect(derive({ TRANS_TYPE_ID: '1', LET_RENT_FREQUENCY: code }).$rentPeriod).toBeUndefined();
+  });
+
+  it('takes photos 00–59 in number order, absolute, without certificates or duplicates', () => {
+    const fields = {
+      MEDIA_IMAGE_10: 'b.jpg',
+      MEDIA_IMAGE_02: 'a.jpg',
+      MEDIA_IMAGE_TEXT_03: 'EPC',
+      MEDIA_IMAGE_03: 'epc.png',
+      MEDIA_IMAGE_04: 'https://other.example/c.jpg',
+      MEDIA_IMAGE_05: 'a.jpg',
+      MEDIA_IMAGE_60: 'hip.png',
+      MEDIA_IMAGE_TEXT_02: 'Front',
+      MEDIA_FLOOR_PLAN_00: 'plan.pdf',
+    };
+    expect(blmPhotos(fields, BASE)).toEqual([`${BASE}a.jpg`, 'https://other.example/c.jpg', `${BASE}b.jpg`]);
+    expect(blmPhotos(fields, undefined)).toEqual(['https://other.example/c.jpg']);
+    expect(blmPhotos({ MEDIA_IMAGE_00: '' }, BASE)).toBeUndefined();
+  });
+
+  it('labels qualifier, furnishing and tenure, joins features, and gives land 0 rooms', () => {
+    const derived = derive({
+      PRICE_QUALIFIER: '2',
+      LET_FURN_ID: '1',
+      TENURE_TYPE_ID: '2',
+      FEATURE1: 'Garden',
+      FEATURE3: 'Garage',
+      PROP_SUB_ID: '20',
+      DESCRIPTION: 'Big<br>plot',
+      MEDIA_VIRTUAL_TOUR_00: 'https://tour.example/1',
+    });
+    expect(derived).toMatchObject({
+      $priceQualifier: 'Guide Price',
+      $furnished: 'Part furnished',
+      $tenure: 'Leasehold',
+      $features: 'Garden; Garage',
+      $noRooms: '0',
+      $description: 'Big\nplot',
+      $tour: '3D',
+    });
+    expect(derive({ PROP_SUB_ID: '3' }).$noRooms).toBeUndefined();
+  });
+});
+
+describe('preset hooks', () => {
+  it('asks for the fields a preset cannot map, by name, unless the feed maps them', () => {
+    expect(missingPresetFields({ preset: 'blm' })).toBe(
+      'preset blm: set mapping.fields.Url, e.g. { template: "https://…/{AGENT_REF}" }',
+    );
+    expect(missingPresetFields({ preset: 'blm', fields: { Url: null } })).toContain('mapping.fields.Url');
+    expect(
+      missingPresetFields({ preset: 'blm', fields: { Url: { template: 'https://a.example/{AGENT_REF}' } } }),
+    ).toBeUndefined();
+    expect(missingPresetFields({ preset: 'openimmo' })).toBeUndefined();
+    expect(missingPresetFields({ preset: 'reso' })).toBeUndefined();
+  });
+
+  it('runs the derive step before the mapping, so the preset rules read the $-fields', () => {
+    const mapping = {
+      preset: 'blm' as const,
+      fields: { Url: { template: 'https://a.example/{AGENT_REF}' } },
+    };
+    const compiled = withPresetHooks(compileMapping(mapping, { now: new Date('2026-11-23') }), mapping, {});
+    const { listing } = compiled.map({
+      AGENT_REF: 'R1',
+      TRANS_TYPE_ID: '2',
+      PRICE: '300',
+      LET_RENT_FREQUENCY: '0',
+    });
+    expect(listing).toMatchObject({ SaleType: 'for_rent', RentPrice: 1300, Status: undefined });
+    expect(compiled.map({ AGENT_REF: 'R2', STATUS_ID: '1', PUBLISHED_FLAG: '0' }).remove).toBe(true);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { Listing } from '../../src/normalize/listing-schema.ts';
+import { ingestFeed } from '../../src/sources/index.ts';
+import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+
+const ingest = (feed = fixtureFeed('openimmo')) => ingestFeed(feed, { state: {}, forceFull: true });
+const extension = (listing: Listing | undefined, key: string) =>
+  listing?.ExtensionColumn?.find((entry) => entry.Key === key)?.value;
+
+describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', () => {
+  it('validates with no rejection; aktion DELETE removes the listing', async () => {
+    const result = await ingest();
+    expect(result.rejections).toEqual([]);
+    expect(result.stats).toEqual({ records: 7, valid: 6, rejected: 0, removed: 1, duplicates: 0 });
+    expect(result.removals).toEqual(['W-105']);
+  });
+
+  it('maps sale and rent, objektart, prices, areas in m², rooms, parking, photos and the ANBOBJURL link', async () => {
+    const listings = new Map((await ingest()).listings.map((l) => [l.MLSNumber, l]));
+    const flat = listings.get('W-101');
+    expect(flat).toMatchObject({
+      SaleType: 'for_sale',
+      Status: 'Active',
+      PropertyType: 'Apartment',
+      CurrencySymbol: '€',
+      SalePrice: 389000,
+      HOAMonth: 310.5,
+      AreaUnit: 'Square Meters',
+      BuildingArea: 78.4,
+      LotArea: 0,
+      Bedrooms: 2,
+      Bathrooms: 1,
+      ParkingSpots: 1,
+      YearBuilt: 1908,
+      Address: 'Musterstraße 12a',
+      City: 'Berlin',
+      ZIP: '10999',
+      Latitude: 52.49876,
+      Longitude: 13.42011,
+      Url: 'https://www.makler.example/expose/W-101',
+      Description: 'Helle Altbauwohnung & Balkon.\n• Dielenboden\n• Stuck',
+      // Title picture first, relative paths against mediaBaseUrl; the PDF and the link are not photos.
+      Images: [
+        'https://bilder.makler.example/bilder/w101-wohnen.jpg',
+        'https://bilder.makler.example/bilder/w101-kueche.jpg',
+        'https://bilder.makler.example/bilder/w101-grundriss.png',
+      ],
+    });
+    expect(extension(flat, 'Objektart')).toBe('wohnung ETAGE');
+    expect(listings.get('H-202')).toMatchObject({
+      SaleType: 'for_rent',
+      PropertyType: 'House',
+      RentPrice: 2150,
+      DepositFee: 6450,
+      LotArea: 210,
+      Tours: '3D',
+      Images: ['https://bilder.makler.example/H-202/aussen.jpg'],
+    });
+    expect(extension(listings.get('H-202'), 'Warmmiete')).toBe('2480.00');
+    expect(listings.get('G-303')).toMatchObject({
+      PropertyType: 'Land',
+      LotArea: 812.5,
+      Bedrooms: 0,
+      Bathrooms: 0,
+    });
+    expect(listings.get('B-404')).toMatchObject({
+      PropertyType: 'Office',
+      RentPrice: 4875,
+      BuildingArea: 325,
+      ParkingSpots: 3,
+      Status: 'Active',
+    });
+    expect(extension(listings.get('B-404'), 'Source status')).toBe('RESERVIERT');
+    expect(listings.get('H-206')).toMatchObject({ Status: 'Sold', SalePrice: 515000 });
+  });
+
+  it('the currency from waehrung (EUR when absent); a price on request (auf_anfrage) is left unset', async () => {
+    const listings = new Map((await ingest()).listings.map((l) => [l.MLSNumber, l]));
+    expect(listings.get('H-206')?.CurrencySymbol).toBe('€');
+    expect(listings.get('H-207')).toMatchObject({
+      CurrencySymbol: 'CHF',
+      PropertyType: 'House',
+      ParkingSpots: 2,
+    });
+    expect(listings.get('H-207')?.SalePrice).toBeUndefined();
+    expect(listings.get('G-303')?.SalePrice).toBe(249000);
+  });
+});
