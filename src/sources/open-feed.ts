@@ -4,6 +4,7 @@ import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
 import type { FeedState } from '../state/state-store.ts';
 import { FeedError } from './feed-error.ts';
 import { openSource, sourceName } from './open-source.ts';
+import { peekOpenImmoScope } from './openimmo-scope.ts';
 import { readBlm } from './read-blm.ts';
 import { readCsv } from './read-csv.ts';
 import { readXml } from './read-xml.ts';
@@ -45,8 +46,13 @@ export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<Feed
     lastModified: opened.validators.lastModified,
   };
   if (opened.notModified) return { notModified: true, mode: 'full', name, records: empty(), statePatch: {} };
-  const records = recordsOf(feed, opened.text);
-  return { notModified: false, mode: 'full', name, records, statePatch };
+  // An OpenImmo file may carry only the objects that changed: then absent listings must stay.
+  const { mode, text } =
+    source.format === 'xml' && feed.mapping.preset === 'openimmo'
+      ? await peekOpenImmoScope(opened.text)
+      : { mode: 'full' as const, text: opened.text };
+  const records = recordsOf(feed, text);
+  return { notModified: false, mode, name, records, statePatch };
 }
 
 function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord> {

@@ -1,7 +1,11 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { ingestFeed } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { fixture } from './helpers.ts';
 
 const ingest = (feed = fixtureFeed('openimmo')) => ingestFeed(feed, { state: {}, forceFull: true });
 const extension = (listing: Listing | undefined, key: string) =>
@@ -84,5 +88,19 @@ describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', 
     });
     expect(listings.get('H-207')?.SalePrice).toBeUndefined();
     expect(listings.get('G-303')?.SalePrice).toBe(249000);
+  });
+});
+
+describe('OpenImmo uebertragung umfang', () => {
+  it('VOLL is a full run; TEIL (only the changed objects) is incremental, so absent listings stay', async () => {
+    expect((await ingest()).mode).toBe('full');
+    const xml = await readFile(fixture('xml/openimmo.xml'), 'utf8');
+    const partial = join(tmpdir(), `openimmo-teil-${process.pid}.xml`);
+    await writeFile(partial, xml.replace('umfang="VOLL"', 'umfang="TEIL"'));
+    const result = await ingest(fixtureFeed('openimmo', { source: { path: partial } })).finally(() =>
+      rm(partial),
+    );
+    expect(result).toMatchObject({ mode: 'incremental', removals: ['W-105'] });
+    expect(result.stats.valid).toBe(6);
   });
 });
