@@ -1,10 +1,12 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 import { BLM_PROPERTY_TYPE } from './blm-codes.ts';
 
-const SALE = { path: 'TRANS_TYPE_ID', in: ['1'] };
-const LET = { path: 'TRANS_TYPE_ID', in: ['2'] };
+// Functions, not shared objects: `validate` prints the mapping as YAML, where a shared object would
+// become an anchor and an alias.
+const sale = () => ({ path: 'TRANS_TYPE_ID', in: ['1'] });
+const onLet = () => ({ path: 'TRANS_TYPE_ID', in: ['2'] });
 /** PRICE_QUALIFIER 1 (POA): the agent does not publish the price, so neither do we. */
-const PRICE_SHOWN = { path: 'PRICE_QUALIFIER', notIn: ['1'] };
+const priceShown = () => ({ path: 'PRICE_QUALIFIER', notIn: ['1'] });
 
 /**
  * Rightmove BLM (`source: { format: blm }`), version 3. The `$`-fields come from `deriveBlmFields`
@@ -20,8 +22,8 @@ export const blm: MappingConfig = {
     SaleType: 'TRANS_TYPE_ID',
     PropertyType: 'PROP_SUB_ID',
     CurrencySymbol: { const: 'GBP' },
-    SalePrice: { from: 'PRICE', when: [SALE, PRICE_SHOWN] },
-    RentPrice: { from: 'PRICE', periodFrom: '$rentPeriod', when: [LET, PRICE_SHOWN] },
+    SalePrice: { from: 'PRICE', when: [sale(), priceShown()] },
+    RentPrice: { from: 'PRICE', periodFrom: '$rentPeriod', when: [onLet(), priceShown()] },
     DepositFee: 'LET_BOND',
     Bedrooms: { from: ['BEDROOMS', '$noRooms'] },
     Bathrooms: { from: ['BATHROOMS', '$noRooms'] },
