@@ -105,9 +105,13 @@ export async function* readBlm(
   if (!ended) {
     if (!names && !readPreamble()) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
     for (let row = nextRow(true); row; row = nextRow(true)) yield row;
+    // Retryable: a file read while the agency's upload is still running is whole a little later.
     if (!buf.startsWith(END, pos))
-      throw fail(
+      throw new FeedError(
+        'E_FEED_PARSE',
+        feedId,
         `the file is truncated: no ${END} after ${index} rows (line ${lines.line}); nothing is applied`,
+        { retryable: true },
       );
   }
 }

@@ -56,7 +56,9 @@ export const blm: MappingConfig = {
   },
   // The unknown marker: BLM has no such fields (docs/feeds-blm-openimmo.md says what 0 means).
   defaults: { LotArea: 0, BuildingArea: 0, ParkingSpots: 0 },
+  // `$`-fields are the derive step's, never copied by `extensions.unmapped`.
   extensions: {
+    exclude: ['$*'],
     fields: {
       'Source status': '$status',
       'Price qualifier': '$priceQualifier',

@@ -66,7 +66,9 @@ export const openimmo: MappingConfig = {
   },
   // The unknown marker for what a record does not give (docs/feeds-blm-openimmo.md says what 0 means).
   defaults: { LotArea: 0, BuildingArea: 0, ParkingSpots: 0, DaysOnMarket: 0 },
+  // `$`-fields are the derive step's, never copied by `extensions.unmapped`.
   extensions: {
+    exclude: ['$*'],
     fields: {
       'Source status': '$status',
       Objektart: '$objekttyp',
