@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readBlm } from '../../src/sources/read-blm.ts';
 import { readCsv } from '../../src/sources/read-csv.ts';
 import { readXml } from '../../src/sources/read-xml.ts';
 
@@ -37,5 +38,16 @@ describe('sources stream record by record', () => {
       readXml('endless', text, { recordPath: 'Listings.Listing', maxRecordBytes: 1 << 20 }),
     );
     expect(records.map((r) => r.fields['@id'])).toEqual(['S-0', 'S-1', 'S-2']);
+  });
+
+  it('BLM', async () => {
+    const head = "#HEADER#\nVersion : 3\nEOF : '^'\nEOR : '~'\n#DEFINITION#\nAGENT_REF^BEDROOMS^~\n#DATA#\n";
+    const text = endless(head, (i) => `S-${i}^${i % 5}^~\n`);
+    const records = await firstThree(readBlm('endless', text));
+    expect(records.map((r) => [r.fields.AGENT_REF, r.row])).toEqual([
+      ['S-0', 8],
+      ['S-1', 9],
+      ['S-2', 10],
+    ]);
   });
 });
