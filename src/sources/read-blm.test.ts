@@ -95,7 +95,7 @@ describe('readBlm', () => {
       for (const size of [1, 6, text.length]) {
         const { error, read: rows } = await failure(text, size);
         expect(error).toBeInstanceOf(FeedError);
-        expect([error.code, error.retryable]).toEqual(['E_FEED_PARSE', true]);
+        expect([error.code, error.retryable]).toEqual(['E_FEED_FETCH', true]);
         expect(error.message).toMatch(/feed f: the file is truncated: no #END# after \d rows/);
         expect(rows.every((r) => r.fields.AGENT_REF !== undefined)).toBe(true);
       }

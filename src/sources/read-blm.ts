@@ -15,8 +15,8 @@ const MAX_PREAMBLE = 1024 * 1024;
  * memory holds one record at a time, never more than `maxRecordBytes`. The delimiters are the ones
  * the `#HEADER#` declares (`^` and `~` by default). Rows are numbered by the file line they start on.
  * A row whose field count differs from the definition is yielded with a `problem` (rejected by row;
- * the others go on). A file without `#END#` was cut short: it fails the feed, after its complete rows,
- * so the run deletes nothing.
+ * the others go on). A file without `#END#` was cut short: it fails the feed (E_FEED_FETCH, retryable),
+ * after its complete rows, so the run deletes nothing.
  */
 export async function* readBlm(
   feedId: string,
@@ -105,10 +105,11 @@ export async function* readBlm(
   if (!ended) {
     if (!names && !readPreamble()) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
     for (let row = nextRow(true); row; row = nextRow(true)) yield row;
-    // Retryable: a file read while the agency's upload is still running is whole a little later.
+    // An incomplete transfer, so a fetch failure and retryable: a file read while the agency's upload
+    // is still running is whole a little later.
     if (!buf.startsWith(END, pos))
       throw new FeedError(
-        'E_FEED_PARSE',
+        'E_FEED_FETCH',
         feedId,
         `the file is truncated: no ${END} after ${index} rows (line ${lines.line}); nothing is applied`,
         { retryable: true },

@@ -128,7 +128,7 @@ describe('a truncated BLM file (no #END#)', () => {
 
     const truncated = fixtureFeed('blm', { source: { path: fixture('blm/truncated.blm') } });
     const error = await ingest(truncated).catch((e: unknown) => e);
-    expect(isFeedError(error) && error.code).toBe('E_FEED_PARSE');
+    expect(isFeedError(error) && [error.code, error.retryable]).toEqual(['E_FEED_FETCH', true]);
     const report = await h.sync(h.feed('blm'), () => ingest(truncated));
     expect(report).toMatchObject({ outcome: 'failed', deleted: 0, created: 0, updated: 0 });
     expect(report.reason).toContain('the file is truncated: no #END# after 7 rows');
