@@ -38,6 +38,7 @@ export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps)
 /** Record → item, synchronously; the mapping is decided by the first record (a CSV header). */
 export function itemMaker(feed: FeedConfig, run: FeedRun, deps: IngestDeps): (record: RawRecord) => FeedItem {
   return (record) => {
+    if (record.problem) return problemItem(feed, run.session.name, record, record.problem);
     run.mapping ??= mappingFor(feed, record, deps);
     return toItem(feed, run.session.name, run.mapping, record);
   };
@@ -73,6 +74,23 @@ export function mappingFor(
   });
 }
 
+/** A record its format already says is broken (a BLM row with the wrong field count): rejected by row. */
+function problemItem(
+  feed: FeedConfig,
+  name: string,
+  record: RawRecord,
+  problem: NonNullable<RawRecord['problem']>,
+): FeedItem {
+  const ref: RecordRef = { feedId: feed.id, index: record.index };
+  if (record.row !== undefined) ref.row = record.row;
+  const where =
+    record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  return {
+    kind: 'rejected',
+    rejection: { ...ref, reason: problem.reason, message: `${where}: ${problem.message}` },
+  };
+}
+
 function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
   const mapped = mapping.map(record.fields);
   const keyValue = mapped.listing[feed.key];
@@ -82,10 +100,6 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
   if (key !== undefined) ref.key = key;
   const where =
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
-  if (record.problem) {
-    const { reason, message } = record.problem;
-    return { kind: 'rejected', rejection: { ...ref, reason, message: `${where}: ${message}` } };
-  }
   if (mapped.remove) {
     if (key !== undefined) return { kind: 'remove', key, ref };
     const message = `${where}: the status says "remove" but ${feed.key} is missing`;
