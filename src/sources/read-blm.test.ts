@@ -87,6 +87,8 @@ describe('readBlm', () => {
       [11, 'ok'],
     ]);
     expect(records[1]?.problem?.message).toBe('has 2 fields where the #DEFINITION# names 3');
+    // The first column only: a lost field cannot have shifted it.
+    expect(records[1]?.fields).toEqual({ AGENT_REF: 'A2' });
   });
 
   it('refuses a truncated file (no #END#) after its complete rows, cut anywhere', async () => {

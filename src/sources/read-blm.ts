@@ -14,8 +14,8 @@ const MAX_PREAMBLE = 1024 * 1024;
  * Rightmove BLM text → one raw record per `#DATA#` row, keyed by the `#DEFINITION#` names, streamed:
  * memory holds one record at a time, never more than `maxRecordBytes`. The delimiters are the ones
  * the `#HEADER#` declares (`^` and `~` by default). Rows are numbered by the file line they start on.
- * A row whose field count differs from the definition is yielded with a `problem` (rejected by row;
- * the others go on). A file without `#END#` was cut short: it fails the feed (E_FEED_FETCH, retryable),
+ * A row whose field count differs from the definition is yielded with a `problem` and its first
+ * column only (rejected by row, its key kept; the others go on). A file without `#END#` was cut short: it fails the feed (E_FEED_FETCH, retryable),
  * after its complete rows, so the run deletes nothing.
  */
 export async function* readBlm(
@@ -87,7 +87,10 @@ export async function* readBlm(
     if (values.length !== names!.length && values.at(-1)!.trim() === '') values.pop();
     if (values.length !== names!.length) {
       const message = `has ${values.length} fields where the #DEFINITION# names ${names!.length}`;
-      return { row, index: index++, fields: {}, problem: { reason: 'field_count', message } };
+      // Only the first column, which a lost or extra field further on cannot have shifted: it is
+      // AGENT_REF in every BLM file, so the rejected row keeps its key and its listing is held.
+      const fields = { [names![0]!]: values[0] };
+      return { row, index: index++, fields, problem: { reason: 'field_count', message } };
     }
     const fields: Record<string, string | undefined> = { ...columns };
     for (let i = 0; i < values.length; i++) fields[names![i]!] = values[i];

@@ -38,8 +38,8 @@ export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps)
 /** Record → item, synchronously; the mapping is decided by the first record (a CSV header). */
 export function itemMaker(feed: FeedConfig, run: FeedRun, deps: IngestDeps): (record: RawRecord) => FeedItem {
   return (record) => {
-    if (record.problem) return problemItem(feed, run.session.name, record, record.problem);
     run.mapping ??= mappingFor(feed, record, deps);
+    if (record.problem) return problemItem(feed, run.session.name, run.mapping, record, record.problem);
     return toItem(feed, run.session.name, run.mapping, record);
   };
 }
@@ -74,15 +74,21 @@ export function mappingFor(
   });
 }
 
-/** A record its format already says is broken (a BLM row with the wrong field count): rejected by row. */
+/**
+ * A record its format already says is broken (a BLM row with the wrong field count): rejected by
+ * row, with its key when the fields it still has give one, so that its listing is held.
+ */
 function problemItem(
   feed: FeedConfig,
   name: string,
+  mapping: CompiledMapping,
   record: RawRecord,
   problem: NonNullable<RawRecord['problem']>,
 ): FeedItem {
   const ref: RecordRef = { feedId: feed.id, index: record.index };
   if (record.row !== undefined) ref.row = record.row;
+  const key = mapping.map(record.fields).listing[feed.key];
+  if (typeof key === 'string' && key !== '') ref.key = key;
   const where =
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
   return {

@@ -19,12 +19,15 @@ describe('BLM feed with preset blm (fixtures/feeds/blm)', () => {
         feedId: 'blm',
         row: 19,
         index: 6,
+        key: '77120_HR1007',
         reason: 'field_count',
         message: 'Row 19 of agency.blm: has 38 fields where the #DEFINITION# names 41',
       },
     ]);
     // PUBLISHED_FLAG 0: hidden from the portals, so removed from the chatbot.
     expect(result.removals).toEqual(['77120_HR1005']);
+    // The broken row keeps its key: its listing is held, never deleted for a bad row.
+    expect(result.held.map((h) => h.key)).toEqual(['77120_HR1007']);
   });
 
   it('maps sale and let: prices, rent periods to monthly, statuses, types, photos, rooms', async () => {
