@@ -87,4 +87,22 @@ describe('deriveOpenImmoFields', () => {
     const fields = { freitexte: { objektbeschreibung: '<p>Hell &amp; ruhig</p>Balkon' } };
     expect(derive(fields).$description).toBe('Hell & ruhig\nBalkon');
   });
+
+  it.each([
+    ['1908', '1908'],
+    ['ca. 1908', '1908'],
+    ['um 1900 ', '1900'],
+    ['1900/2015', '1900/2015'],
+    ['unbekannt', 'unbekannt'],
+    ['', undefined],
+  ])('baujahr %j → %j', (text, year) => {
+    const derived = derive({ zustand_angaben: { baujahr: text } });
+    expect(derived.$baujahr).toBe(year);
+    expect(derived.$baujahrText).toBe(text !== '' && year !== text.trim() ? text.trim() : undefined);
+  });
+
+  it('takes the kind beside an objektart_zusatz', () => {
+    const objektart = { objektart_zusatz: 'Denkmalschutz', haus: { '@haustyp': 'VILLA' } };
+    expect(derive({ objektkategorie: { objektart } }).$objektart).toBe('haus');
+  });
 });

@@ -40,7 +40,10 @@ const at = (value: unknown, ...path: string[]): unknown =>
  */
 export function deriveOpenImmoFields(fields: RawFields, context: PresetContext): RawFields {
   const objektart = object(at(fields, 'objektkategorie', 'objektart')) ?? {};
-  const kind = Object.keys(objektart).find((key) => !key.startsWith('@') && !key.startsWith('#'));
+  // `objektart_zusatz` sits beside the kind element: a note, not a kind.
+  const kind = Object.keys(objektart).find(
+    (key) => !key.startsWith('@') && !key.startsWith('#') && key !== 'objektart_zusatz',
+  );
   const subtype = kind
     ? Object.entries(object(objektart[kind]) ?? {}).find(([k]) => k.startsWith('@'))?.[1]
     : undefined;
@@ -50,6 +53,7 @@ export function deriveOpenImmoFields(fields: RawFields, context: PresetContext):
     .map(object)
     .filter((a) => a !== undefined);
   const description = textOf(at(fields, 'freitexte', 'objektbeschreibung'));
+  const built = textOf(at(fields, 'zustand_angaben', 'baujahr'));
   return {
     ...fields,
     $objektart: kind,
@@ -69,7 +73,21 @@ export function deriveOpenImmoFields(fields: RawFields, context: PresetContext):
     $parking: openImmoParking(fields),
     $description: description === '' ? undefined : htmlToText(description),
     $noRooms: kind && NO_ROOMS.has(kind) ? '0' : undefined,
+    $baujahr: yearOf(built),
+    // The feed's own words, when they said more than the year.
+    $baujahrText: built !== '' && yearOf(built) !== built ? built : undefined,
   };
+}
+
+/**
+ * `baujahr` is free text in many exports: `1908`, `ca. 1908`, `um 1900`. The one year in it is the
+ * year (the text is kept in ExtensionColumn); text with no year or two years stays as it is, and the
+ * mapping says what is wrong with it.
+ */
+function yearOf(text: string): string | undefined {
+  if (text === '') return undefined;
+  const years = text.match(/\b(1[6-9]\d\d|20\d\d)\b/g);
+  return years?.length === 1 ? years[0] : text;
 }
 
 /** `Delete` for `aktionart="DELETE"`, `Referenz` for a reference object, else `verkaufstatus stand`, else `Offen`. */
