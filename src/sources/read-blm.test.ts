@@ -59,6 +59,18 @@ describe('readBlm', () => {
     for (const size of [1, 2, 3, 5, 7]) expect(await read(crlf, size)).toEqual(whole);
   });
 
+  it('takes a last row whose EOR is missing as ended by the #END# line', async () => {
+    const text = FILE.replace('A3^75000^^~\n#END#', 'A3^75000^^\n#END#');
+    for (const size of [1, 3, text.length]) {
+      const records = await read(text, size);
+      expect(records.map((r) => [r.row, r.fields.AGENT_REF, r.fields.DESCRIPTION])).toEqual([
+        [9, 'A1', 'One line'],
+        [10, 'A2', 'Two\nlines'],
+        [12, 'A3', ''],
+      ]);
+    }
+  });
+
   it('honours the delimiters the header declares; the default ones are then plain text', async () => {
     const custom = [
       '#HEADER#',

@@ -71,6 +71,17 @@ export async function* readBlm(
         throw fail(
           `the row at line ${lines.line} is longer than ${options.maxRecordBytes} characters (EOR "${eor}")`,
         );
+      // A last row whose EOR the producer forgot still ends at the `#END#` line. (Looked for only
+      // when no EOR follows: a scan per row would make a large chunk quadratic.)
+      const endAt = at < 0 ? endLine(buf, pos) : -1;
+      if (endAt >= 0) {
+        const row = lines.line;
+        lines.advance(buf.slice(pos, endAt));
+        const record = buf.slice(pos, endAt).replace(/[\r\n]+$/, '');
+        pos = endAt;
+        if (record.trim() === '') continue;
+        return toRecord(record, row, eof);
+      }
       if (at < 0) return null;
       const row = lines.line;
       const record = buf.slice(pos, at);
@@ -118,6 +129,15 @@ export async function* readBlm(
         { retryable: true },
       );
   }
+}
+
+/** Where a `#END#` line starts after `pos` (the marker right after a line break), or -1. */
+function endLine(buf: string, pos: number): number {
+  for (let at = buf.indexOf(END, pos); at >= 0; at = buf.indexOf(END, at + 1)) {
+    const before = buf[at - 1];
+    if (at > pos && (before === '\n' || before === '\r')) return at;
+  }
+  return -1;
 }
 
 /** Past the line breaks between rows (`~` then CRLF), unless a line break is the field delimiter. */
