@@ -1,9 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { ingestFeed, isFeedError } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type Harness, startHarness } from '../reconcile/harness.ts';
-import { fixture } from './helpers.ts';
+import { fixture, withServer } from './helpers.ts';
 
 const ingest = (feed = fixtureFeed('blm')) => ingestFeed(feed, { state: {}, forceFull: true });
 const byKey = (listings: Listing[]) => new Map(listings.map((l) => [l.MLSNumber, l]));
@@ -136,5 +138,26 @@ describe('a truncated BLM file (no #END#)', () => {
     expect(report).toMatchObject({ outcome: 'failed', deleted: 0, created: 0, updated: 0 });
     expect(report.reason).toContain('the file is truncated: no #END# after 7 rows');
     expect(h.keys('FIXTURES')).toEqual(before);
+  });
+});
+
+describe('a BLM file served over HTTP', () => {
+  it('gzipped, in Windows-1252 (£ in a summary): read like a local file', async () => {
+    const text = (await readFile(fixture('blm/agency.blm'), 'latin1')).replace(
+      'Second floor flat by the river.',
+      'Second floor flat by the river, £150 service charge.',
+    );
+    const server = await withServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/gzip' }).end(gzipSync(Buffer.from(text, 'latin1')));
+    });
+    try {
+      const feed = fixtureFeed('blm', { source: { path: undefined, url: `${server.url}/77120.blm.gz` } });
+      const result = await ingest(feed);
+      expect(result.stats).toMatchObject({ records: 11, valid: 9, rejected: 1 });
+      const flat = result.listings.find((l) => l.MLSNumber === '77120_HR1002');
+      expect(extension(flat, 'Summary')).toBe('Second floor flat by the river, £150 service charge.');
+    } finally {
+      await server.close();
+    }
   });
 });
