@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Config } from '../config/schema.ts';
 import { DEFAULT_PREFIX } from './names.ts';
 
 const keep = z.strictObject({
@@ -50,6 +49,9 @@ export const workerSettingsSchema = z.strictObject({
 export type WorkerSettings = z.infer<typeof workerSettingsSchema>;
 
 /** The worker settings of a config (the `worker:` section, defaults filled in by the loader). */
-export function workerSettingsOf(config: Config, overrides: Partial<WorkerSettings> = {}): WorkerSettings {
+export function workerSettingsOf(
+  config: { worker: WorkerSettings },
+  overrides: Partial<WorkerSettings> = {},
+): WorkerSettings {
   return { ...config.worker, ...overrides };
 }

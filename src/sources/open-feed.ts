@@ -10,21 +10,7 @@ import { readCsv } from './read-csv.ts';
 import { readXml } from './read-xml.ts';
 import { openResoApi } from './reso/read-reso-api.ts';
 import { readResoFile } from './reso/read-reso-file.ts';
-import type { IngestDeps, RawRecord } from './types.ts';
-
-/** An opened feed: its records (not yet read), or the news that it has not changed. */
-export interface FeedSession {
-  notModified: boolean;
-  mode: 'full' | 'incremental';
-  /** Name used in messages (`acme.csv`). */
-  name: string;
-  records: AsyncIterable<RawRecord>;
-  /**
-   * What to remember after a successful run. Complete only once `records` is exhausted (the RESO
-   * watermark is the newest timestamp read).
-   */
-  statePatch: Partial<FeedState>;
-}
+import type { FeedSession, IngestDeps, RawRecord } from './types.ts';
 
 /** Open a feed by its transport and format. Fails early (before any record) when it cannot be fetched. */
 export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {

@@ -5,8 +5,8 @@ import { withPresetHooks } from '../normalize/presets/preset-hooks.ts';
 import { mergeMappings } from '../normalize/resolve-mapping.ts';
 import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
-import { type FeedSession, openFeed } from './open-feed.ts';
-import type { FeedItem, IngestDeps, RawRecord, RecordRef } from './types.ts';
+import { openFeed } from './open-feed.ts';
+import type { FeedItem, FeedSession, IngestDeps, RawRecord, RecordRef } from './types.ts';
 
 /** Opened feed plus the mapping in use, known once the first record (the CSV header) is read. */
 export interface FeedRun {

@@ -95,3 +95,17 @@ export interface IngestResult {
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
   mapping: unknown;
 }
+
+/** An opened feed: its records (not yet read), or the news that it has not changed. */
+export interface FeedSession {
+  notModified: boolean;
+  mode: 'full' | 'incremental';
+  /** Name used in messages (`acme.csv`). */
+  name: string;
+  records: AsyncIterable<RawRecord>;
+  /**
+   * What to remember after a successful run. Complete only once `records` is exhausted (the RESO
+   * watermark is the newest timestamp read).
+   */
+  statePatch: Partial<FeedState>;
+}

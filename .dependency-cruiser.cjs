@@ -1,0 +1,31 @@
+/**
+ * `npm run lint` fails on an import cycle (issue 12): a cycle between folders means a boundary is in
+ * the wrong place; move the shared type down instead of importing around it. Type-only imports count:
+ * they show the same misplaced boundary.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle: move the shared type or function down to a module both can import.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-jobs',
+      // A warning until src/queue/worker-service.ts moves into jobs/ and src/ui takes the job payload
+      // schemas from a module under src/ (issue 12 item 8); then make it an error.
+      severity: 'warn',
+      comment: 'jobs/ builds on src/, never the reverse: a folder-level cycle between src/queue and jobs/.',
+      from: { path: '^src/' },
+      to: { path: '^jobs/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)node_modules/' },
+    parser: 'swc',
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
