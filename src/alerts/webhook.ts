@@ -1,5 +1,5 @@
-import got from 'got';
 import type { Redis } from 'ioredis';
+import { createHttp } from '../http/create-http.ts';
 import type { Logger } from '../logger.ts';
 import type { RunReport } from '../reconcile/report-types.ts';
 import { type Incident, incidentsOf } from './incidents.ts';
@@ -22,6 +22,9 @@ export interface Alerter {
   onJobFailed(info: { name: string; data: unknown; error: Error }): Promise<void>;
 }
 
+/** Webhook hosts (Slack and the like) may redirect; the URL itself is the only secret. */
+const http = createHttp({ followRedirect: true });
+
 /**
  * Posts a JSON summary (with a Slack-compatible `text`) to the webhook once per incident: the
  * incident is recorded in Redis when it opens, so retries, later runs and other workers stay
@@ -39,12 +42,13 @@ export function createAlerter(options: AlerterOptions): Alerter {
     if (isNew === 0) return;
     const body = { text: incident.text, feedId: incident.feedId, kind: incident.kind, ...details };
     try {
-      // The project's one HTTP client; no retry here: a failed post is retried at the next occurrence.
-      await got.post(options.webhookUrl, {
+      // No retry here: a failed post is retried at the next occurrence.
+      const response = await http.post(options.webhookUrl, {
         json: body,
         timeout: { request: options.timeoutMs ?? 10_000 },
-        retry: { limit: 0 },
       });
+      if (response.statusCode < 200 || response.statusCode > 299)
+        throw new Error(`webhook answered HTTP ${response.statusCode}`);
       options.logger.info({ feed: incident.feedId, kind: incident.kind }, 'alert sent');
     } catch (error) {
       // Not sent: forget the incident so the next occurrence tries again.

@@ -140,11 +140,12 @@ export function createClient(options: ClientOptions): PlatformClient {
         retries,
         isRetryable: (error) => isApiError(error) && error.retryable && safeToRepeat(error),
         retryAfterMs: (error) => (isApiError(error) ? error.retryAfterMs : undefined),
+        isRateLimited: (error) => isApiError(error) && error.rateLimited,
+        limiter,
         ...(signal ? { signal } : {}),
         ...(options.backoff ? { backoff: options.backoff } : {}),
         ...(options.random ? { random: options.random } : {}),
         onRetry: (error, n, delayMs) => {
-          if (isApiError(error) && error.rateLimited) limiter.pause(delayMs);
           if (isApiError(error)) options.onRetry?.(error, n, delayMs);
         },
       });

@@ -1,4 +1,5 @@
 import { type ErrorKind, FeedSyncError } from '../errors.ts';
+import { isRetryableStatus } from '../http/failure.ts';
 import type { Operation } from './schemas.ts';
 
 /**
@@ -70,7 +71,7 @@ export class HttpError extends ApiError {
     status: number,
     options: { cause?: unknown; retryAfterMs?: number } = {},
   ) {
-    super(operation, `HTTP ${status}`, { ...options, retryable: status === 429 || status >= 500 });
+    super(operation, `HTTP ${status}`, { ...options, retryable: isRetryableStatus(status) });
     this.status = status;
   }
 
@@ -88,8 +89,17 @@ export class TimeoutError extends ApiError {
 
 export class NetworkError extends ApiError {
   override readonly code = 'E_NETWORK';
-  constructor(operation: Operation, detail: string, cause?: unknown, requestSent = true) {
-    super(operation, `network error: ${detail}`, { cause, retryable: true, requestSent });
+  constructor(
+    operation: Operation,
+    detail: string,
+    cause?: unknown,
+    failure: { retryable: boolean; requestSent: boolean } = { retryable: true, requestSent: true },
+  ) {
+    super(operation, `network error: ${detail}`, {
+      cause,
+      retryable: failure.retryable,
+      requestSent: failure.requestSent,
+    });
   }
 }
 

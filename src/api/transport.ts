@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
-import got, { type Response } from 'got';
-import { parseRetryAfter } from '../http/retry-delay.ts';
+import { createHttp, type HttpResponse } from '../http/create-http.ts';
+import { classifyRequestError, retryAfterOf } from '../http/failure.ts';
 import { AbortedError, type ApiError, HttpError, NetworkError, TimeoutError } from './errors.ts';
 import type { Operation } from './schemas.ts';
 
@@ -28,8 +28,8 @@ export function urlOf(options: TransportOptions, path: string): string {
   return `${options.baseUrl.replace(/\/+$/, '')}${path}`;
 }
 
-/** Codes that mean the request never reached the server, so even a create may be sent again. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** The platform's HTTP instance: redirects are not followed, so the keys never reach another host. */
+const http = createHttp({ followRedirect: false });
 
 /** What went wrong on the wire, as one of our errors (`requestSent` false when the server cannot have acted). */
 export function mapGotError(
@@ -38,18 +38,17 @@ export function mapGotError(
   options: TransportOptions,
   signal?: AbortSignal,
 ): ApiError {
-  const code = (error as { code?: string }).code ?? '';
-  if (signal?.aborted || code === 'ERR_ABORTED' || (error as Error).name === 'AbortError')
-    return new AbortedError(operation);
-  if (code === 'ETIMEDOUT') return new TimeoutError(operation, options.timeoutMs, error);
-  return new NetworkError(operation, code || (error as Error).message, error, !NOT_SENT.has(code));
+  const failure = classifyRequestError(error, signal);
+  if (failure.kind === 'aborted') return new AbortedError(operation);
+  if (failure.kind === 'timeout') return new TimeoutError(operation, options.timeoutMs, error);
+  return new NetworkError(operation, failure.code, error, failure);
 }
 
 export function httpError(
   operation: Operation,
-  response: Pick<Response, 'statusCode' | 'headers'>,
+  response: Pick<HttpResponse, 'statusCode' | 'headers'>,
 ): HttpError {
-  const retryAfterMs = parseRetryAfter(response.headers['retry-after'] as string | undefined);
+  const retryAfterMs = retryAfterOf(response.headers);
   return new HttpError(operation, response.statusCode, retryAfterMs === undefined ? {} : { retryAfterMs });
 }
 
@@ -60,15 +59,12 @@ export async function postJson(
   body: unknown,
   options: TransportOptions,
   signal?: AbortSignal,
-): Promise<Response<string>> {
+): Promise<HttpResponse<string>> {
   try {
-    return await got.post(urlOf(options, path), {
+    return await http.post(urlOf(options, path), {
       json: body,
       headers: authHeaders(options),
       timeout: { request: options.timeoutMs },
-      retry: { limit: 0 },
-      throwHttpErrors: false,
-      followRedirect: false,
       responseType: 'text',
       ...(signal ? { signal } : {}),
     });
@@ -84,19 +80,16 @@ export async function postStream(
   body: unknown,
   options: TransportOptions,
   signal?: AbortSignal,
-): Promise<{ response: Response; body: Readable }> {
-  const stream = got.stream.post(urlOf(options, path), {
+): Promise<{ response: HttpResponse; body: Readable }> {
+  const stream = http.stream.post(urlOf(options, path), {
     json: body,
     headers: { ...authHeaders(options), accept: 'text/event-stream, application/json' },
     // Between bytes, not for the whole answer: a long answer may stream for minutes.
     timeout: { response: options.timeoutMs, socket: options.timeoutMs },
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    followRedirect: false,
     ...(signal ? { signal } : {}),
   });
   try {
-    const response = await new Promise<Response>((resolve, reject) => {
+    const response = await new Promise<HttpResponse>((resolve, reject) => {
       stream.once('response', resolve);
       stream.once('error', reject);
     });

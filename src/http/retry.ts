@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Limiter } from './limiter.ts';
 import { type BackoffOptions, retryDelay } from './retry-delay.ts';
 
 /** The one retry policy, shared by the platform client and the feed transports. */
@@ -7,10 +8,16 @@ export interface RetryOptions {
   retries: number;
   isRetryable: (error: unknown) => boolean;
   retryAfterMs?: (error: unknown) => number | undefined;
+  /**
+   * Whether the server refused for our rate (429): then `limiter` is paused for the retry delay, so
+   * every request sharing it backs off, not only this one.
+   */
+  isRateLimited?: (error: unknown) => boolean;
+  limiter?: Pick<Limiter, 'pause'>;
   signal?: AbortSignal;
   backoff?: BackoffOptions;
   random?: () => number;
-  /** Called before each wait, e.g. to log or to pause a shared limiter. */
+  /** Called before each wait, e.g. to log. */
   onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
 }
 
@@ -22,6 +29,7 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, options
     } catch (error) {
       if (n > options.retries || !options.isRetryable(error) || options.signal?.aborted) throw error;
       const delay = retryDelay(n, options.retryAfterMs?.(error), options.random, options.backoff);
+      if (options.limiter && options.isRateLimited?.(error)) options.limiter.pause(delay);
       options.onRetry?.(error, n, delay);
       await sleep(delay, undefined, options.signal ? { signal: options.signal } : undefined).catch(() => {
         throw error;

@@ -1,17 +1,14 @@
-import got from 'got';
+import type { Limiter } from '../http/limiter.ts';
 import { withRetries } from '../http/retry.ts';
 import type { Logger } from '../logger.ts';
 import { FeedError, safeUrl } from './feed-error.ts';
-import { describeHttpError, isRetryableHttpError, retryAfterOf } from './http-errors.ts';
+import {
+  describeHttpError,
+  isRateLimitedHttpError,
+  isRetryableHttpError,
+  retryAfterOf,
+} from './http-errors.ts';
 import type { SourceConfig } from './source-schema.ts';
-
-/**
- * got as every feed request uses it. Bodies are decompressed. A 4xx/5xx answer is returned, not
- * thrown: the caller turns it into an `HttpStatusError`, which keeps `Retry-After`. got's own retries
- * are off, because `withFeedRetries` runs the project's one retry policy. Redirects and timeouts stay
- * per request: the RESO client must not follow a redirect with its token.
- */
-export const feedGot = got.extend({ decompress: true, throwHttpErrors: false, retry: { limit: 0 } });
 
 export interface FeedRequestContext {
   feedId: string;
@@ -19,6 +16,8 @@ export interface FeedRequestContext {
   source: SourceConfig;
   signal?: AbortSignal;
   logger?: Logger;
+  /** Paused on a 429 for the retry delay, so every request of the feed backs off (RESO). */
+  limiter?: Pick<Limiter, 'pause'>;
 }
 
 export interface FeedRetryOptions {
@@ -29,7 +28,7 @@ export interface FeedRetryOptions {
 }
 
 /**
- * Run `attempt` on `url` under the source's retry policy (408, 429, 5xx, timeouts and network errors,
+ * Run `attempt` on `url` under the one retry policy (src/http) (408, 429, 5xx, timeouts and network errors,
  * honouring `Retry-After`), logging each retry. A failure that is not already a `FeedError` becomes
  * `E_FEED_FETCH` naming the URL without credentials, the cause kept; an abort is rethrown as is.
  */
@@ -45,6 +44,8 @@ export async function withFeedRetries<T>(
       retries: context.source.retries,
       isRetryable: isRetryableHttpError,
       retryAfterMs: retryAfterOf,
+      isRateLimited: isRateLimitedHttpError,
+      ...(context.limiter ? { limiter: context.limiter } : {}),
       ...(signal ? { signal } : {}),
       onRetry: (error, n, delayMs) =>
         context.logger?.warn(

@@ -1,8 +1,9 @@
-import type { Request } from 'got';
+import { createHttp, type HttpStream, phaseTimeouts } from '../http/create-http.ts';
+import { retryAfterOf } from '../http/failure.ts';
 import type { Logger } from '../logger.ts';
 import type { FeedState } from '../state/state-store.ts';
 import { safeUrl } from './feed-error.ts';
-import { feedGot, withFeedRetries } from './feed-http.ts';
+import { withFeedRetries } from './feed-http.ts';
 import { authHeaders } from './http-auth.ts';
 import { HttpStatusError } from './http-errors.ts';
 import type { SourceConfig } from './source-schema.ts';
@@ -19,6 +20,9 @@ export interface HttpOpenOptions {
   signal?: AbortSignal;
   logger?: Logger;
 }
+
+/** Feed downloads follow redirects (a CDN moving a file is normal); static auth is the feed's own. */
+const http = createHttp({ followRedirect: true });
 
 /**
  * GET a feed as a byte stream through got: gzip/deflate, redirects, per-phase timeouts, the one retry
@@ -43,16 +47,9 @@ async function attempt(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<HttpOpen> {
-  const stream: Request = feedGot.stream(url, {
+  const stream: HttpStream = http.stream(url, {
     headers,
-    followRedirect: true,
-    timeout: {
-      lookup: timeoutMs,
-      connect: timeoutMs,
-      secureConnect: timeoutMs,
-      response: timeoutMs,
-      socket: timeoutMs,
-    },
+    timeout: phaseTimeouts(timeoutMs),
     ...(signal ? { signal } : {}),
   });
   const response = await new Promise<{
@@ -73,12 +70,7 @@ async function attempt(
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     stream.destroy();
-    const retryAfter = response.headers['retry-after'];
-    throw new HttpStatusError(
-      response.statusCode,
-      safeUrl(url),
-      typeof retryAfter === 'string' ? retryAfter : undefined,
-    );
+    throw new HttpStatusError(response.statusCode, safeUrl(url), retryAfterOf(response.headers));
   }
   return { notModified: false, validators, body: stream };
 }

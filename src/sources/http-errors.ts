@@ -1,39 +1,32 @@
-import { RequestError } from 'got';
 import { FeedSyncError } from '../errors.ts';
+import { classifyRequestError, isRequestError, isRetryableStatus } from '../http/failure.ts';
 import { parseRetryAfter } from '../http/retry-delay.ts';
 
 /** A non-2xx answer from a feed server. Retryable for 408, 429 and 5xx. */
 export class HttpStatusError extends FeedSyncError {
   readonly status: number;
   readonly retryAfterMs: number | undefined;
-  constructor(status: number, url: string, retryAfter?: string) {
+  constructor(status: number, url: string, retryAfter?: number | string) {
     super(`HTTP ${status} from ${url}`, {
       kind: 'FEED_FETCH',
       code: 'E_FEED_HTTP',
-      retryable: status === 408 || status === 429 || status >= 500,
+      retryable: isRetryableStatus(status),
     });
     this.status = status;
-    this.retryAfterMs = parseRetryAfter(retryAfter);
+    this.retryAfterMs = typeof retryAfter === 'string' ? parseRetryAfter(retryAfter) : retryAfter;
   }
 }
 
-const RETRYABLE_CODES = new Set([
-  'ETIMEDOUT',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ENOTFOUND',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-  'ECONNABORTED',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
-
+/** The one list of retryable conditions (src/http/failure.ts), applied to a feed request's failure. */
 export function isRetryableHttpError(error: unknown): boolean {
-  if (error instanceof HttpStatusError)
-    return error.status === 408 || error.status === 429 || error.status >= 500;
-  if (error instanceof RequestError) return RETRYABLE_CODES.has(error.code) || error.name === 'TimeoutError';
+  if (error instanceof HttpStatusError) return isRetryableStatus(error.status);
+  if (isRequestError(error)) return classifyRequestError(error).retryable;
   return false;
+}
+
+/** A 429: the server refused for our rate. */
+export function isRateLimitedHttpError(error: unknown): boolean {
+  return error instanceof HttpStatusError && error.status === 429;
 }
 
 export function retryAfterOf(error: unknown): number | undefined {
@@ -43,7 +36,9 @@ export function retryAfterOf(error: unknown): number | undefined {
 /** One line for a failed request: status or network code, never headers. */
 export function describeHttpError(error: unknown): string {
   if (error instanceof HttpStatusError) return error.message;
-  if (error instanceof RequestError)
-    return `${error.code}${error.name === 'TimeoutError' ? ' (timeout)' : ''}`;
+  if (isRequestError(error)) {
+    const failure = classifyRequestError(error);
+    return `${failure.code}${failure.kind === 'timeout' ? ' (timeout)' : ''}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,7 +1,9 @@
+import { createHttp } from '../../http/create-http.ts';
+import { retryAfterOf } from '../../http/failure.ts';
 import type { Limiter } from '../../http/limiter.ts';
 import type { Logger } from '../../logger.ts';
 import { FeedError, safeUrl } from '../feed-error.ts';
-import { feedGot, withFeedRetries } from '../feed-http.ts';
+import { withFeedRetries } from '../feed-http.ts';
 import { authHeaders } from '../http-auth.ts';
 import { describeHttpError, HttpStatusError } from '../http-errors.ts';
 import type { SourceConfig } from '../source-schema.ts';
@@ -17,10 +19,12 @@ export interface ResoClient {
   getPage(url: string): Promise<ODataPage>;
 }
 
+/** Redirects are not followed: a token must not be sent to a host the feed did not name. */
+const http = createHttp({ followRedirect: false });
+
 /**
  * GETs OData pages through got under the feed's rate ceiling, with the one retry policy. With OAuth2,
- * a 401 fetches a fresh token and tries once more. Redirects are not followed: a token must not be
- * sent to a host the feed did not name.
+ * a 401 fetches a fresh token and tries once more. A 429 pauses the feed's limiter (the one retry policy).
  */
 export function createResoClient(
   feedId: string,
@@ -42,7 +46,7 @@ export function createResoClient(
   const fetchOnce = async (
     url: string,
     refresh: boolean,
-  ): Promise<{ status: number; body: string; retryAfter?: string }> => {
+  ): Promise<{ status: number; body: string; retryAfterMs: number | undefined }> => {
     const headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate',
@@ -51,35 +55,28 @@ export function createResoClient(
     };
     const response = await limiter.run(
       () =>
-        feedGot(url, {
+        http(url, {
           headers,
-          followRedirect: false,
           responseType: 'text',
           timeout: { request: source.timeoutMs },
           ...(signal ? { signal } : {}),
         }),
       signal,
     );
-    const retryAfter = response.headers['retry-after'];
-    return { status: response.statusCode, body: response.body, ...(retryAfter ? { retryAfter } : {}) };
+    return { status: response.statusCode, body: response.body, retryAfterMs: retryAfterOf(response.headers) };
   };
 
   const attempt = async (url: string): Promise<ODataPage> => {
     let answer = await fetchOnce(url, false);
     if (answer.status === 401 && auth?.type === 'oauth2') answer = await fetchOnce(url, true);
-    if (answer.status === 429) {
-      const error = new HttpStatusError(429, safeUrl(url), answer.retryAfter);
-      if (error.retryAfterMs) limiter.pause(error.retryAfterMs);
-      throw error;
-    }
     if (answer.status < 200 || answer.status > 299)
-      throw new HttpStatusError(answer.status, safeUrl(url), answer.retryAfter);
+      throw new HttpStatusError(answer.status, safeUrl(url), answer.retryAfterMs);
     return parsePage(feedId, url, answer.body);
   };
 
   return {
     async getPage(url) {
-      return withFeedRetries({ feedId, source, ...options }, url, () => attempt(url), {
+      return withFeedRetries({ feedId, source, limiter, ...options }, url, () => attempt(url), {
         retryMessage: 'RESO request retry',
         describe: (error) => (error instanceof TokenError ? error.message : describeHttpError(error)),
       });

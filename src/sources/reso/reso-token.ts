@@ -1,5 +1,5 @@
-import got from 'got';
 import { FeedSyncError } from '../../errors.ts';
+import { createHttp } from '../../http/create-http.ts';
 import type { AuthConfig } from '../source-schema.ts';
 
 type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
@@ -8,6 +8,9 @@ interface CachedToken {
   token: string;
   expiresAt: number;
 }
+
+/** The token endpoint's HTTP instance: the client secret must not follow a redirect. */
+const http = createHttp({ followRedirect: false });
 
 /** Tokens by token URL and client, shared by the runs of one process. */
 const cache = new Map<string, CachedToken>();
@@ -42,11 +45,8 @@ export async function getToken(
     client_secret: auth.clientSecret,
   };
   if (auth.scope) form.scope = auth.scope;
-  const response = await got.post(auth.tokenUrl, {
+  const response = await http.post(auth.tokenUrl, {
     form,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    followRedirect: false,
     timeout: { request: options.timeoutMs },
     responseType: 'text',
     ...(options.signal ? { signal: options.signal } : {}),

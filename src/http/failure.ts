@@ -1,0 +1,64 @@
+import { RequestError } from './create-http.ts';
+import { parseRetryAfter } from './retry-delay.ts';
+
+/**
+ * The one list of retryable conditions, shared by the platform client and the feed transports:
+ * 408, 429 and 5xx answers, timeouts, and the network errors below.
+ */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Network error codes after which the same request may be sent again. */
+const RETRYABLE_CODES = new Set([
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ENOTFOUND',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/** Codes that mean the request never reached the server, so even a non-idempotent one may be sent again. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** A request that got no answer, classified once for every caller. */
+export interface RequestFailure {
+  kind: 'aborted' | 'timeout' | 'network';
+  /** The system or got code (`ECONNRESET`), or the message when there is none. */
+  code: string;
+  retryable: boolean;
+  /** False only when the request provably never reached the server. */
+  requestSent: boolean;
+}
+
+export function classifyRequestError(error: unknown, signal?: AbortSignal): RequestFailure {
+  const code = (error as { code?: unknown }).code;
+  const name = (error as { name?: unknown }).name;
+  const text = typeof code === 'string' && code ? code : String((error as Error).message ?? error);
+  if (signal?.aborted || code === 'ERR_ABORTED' || name === 'AbortError')
+    return { kind: 'aborted', code: text, retryable: false, requestSent: true };
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT')
+    return { kind: 'timeout', code: text, retryable: true, requestSent: true };
+  return {
+    kind: 'network',
+    code: text,
+    retryable: RETRYABLE_CODES.has(text),
+    requestSent: !NOT_SENT_CODES.has(text),
+  };
+}
+
+/** Whether `error` is a request that got no answer (as opposed to one of our own errors). */
+export function isRequestError(error: unknown): boolean {
+  return error instanceof RequestError;
+}
+
+/** The `Retry-After` of an answer, in ms, or undefined. */
+export function retryAfterOf(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const header = headers['retry-after'];
+  return parseRetryAfter(Array.isArray(header) ? header[0] : header);
+}
