@@ -13,6 +13,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'sandbox-independent',
+      severity: 'error',
+      comment:
+        'The sandbox is written from the spec: a sandbox that imports the client (or its listing schema) agrees with it by construction, so no test can catch a client that misreads the spec.',
+      from: { path: '^src/sandbox/' },
+      to: { path: '^src/(api|normalize|reconcile|sources|settings)/' },
+    },
+    {
       name: 'src-not-jobs',
       // A warning until src/queue/worker-service.ts moves into jobs/ and src/ui takes the job payload
       // schemas from a module under src/ (issue 12 item 8); then make it an error.

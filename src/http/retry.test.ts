@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { withRetries } from './retry.ts';
 
 class Refused extends Error {
-  constructor(readonly rateLimited: boolean) {
+  readonly rateLimited: boolean;
+  constructor(rateLimited: boolean) {
     super(rateLimited ? '429' : '503');
+    this.rateLimited = rateLimited;
   }
 }
 

@@ -1,6 +1,6 @@
-import { type AskRequest, askRequestSchema } from '../api/schemas.ts';
 import { fail, ok } from './envelope.ts';
 import { describeIssues } from './issues.ts';
+import { type AskRequest, askSchema } from './request-schemas.ts';
 import { envelopeReply, type Handler, type StreamAnswer } from './state.ts';
 
 /** Words per streamed piece: small enough that even a short answer arrives in several pieces. */
@@ -12,7 +12,7 @@ const WORDS_PER_PIECE = 3;
  * need no file store are checked; file formats and sizes are not (the sandbox has no uploads).
  */
 export const ask: Handler = (body, state) => {
-  const parsed = askRequestSchema.safeParse(body, { reportInput: true });
+  const parsed = askSchema.safeParse(body, { reportInput: true });
   if (!parsed.success) return envelopeReply(fail(400, describeIssues(parsed.error)));
   const request = parsed.data;
   const problem = checkFileRules(request);

@@ -1,8 +1,8 @@
-import type { Listing } from '../normalize/listing-schema.ts';
 import type { StoredListing } from './listing-store.ts';
 import { describeSettings, mergeSettings, type SandboxConfigure } from './options.ts';
 import { parseConfigure } from './options-schema.ts';
 import { mulberry32 } from './random.ts';
+import type { SandboxListing } from './request-schemas.ts';
 import type { SandboxState } from './state.ts';
 import type { SandboxStats } from './stats.ts';
 
@@ -19,7 +19,7 @@ export interface SandboxControl {
   /** Copies of a chatbot's stored listings (ID, SerialNumber and the create input), in ID order. */
   listings(serialNumber: string): StoredListing[];
   /** Store listings directly, without validation, faults or stats. Returns their IDs, as create answers them. */
-  seed(serialNumber: string, listings: readonly Listing[]): string[];
+  seed(serialNumber: string, listings: readonly SandboxListing[]): string[];
   /** A copy of what Edit stored for a chatbot, or undefined when it was never edited. */
   settings(serialNumber: string): Record<string, unknown> | undefined;
 }

@@ -1,5 +1,5 @@
-import type { Operation } from '../api/schemas.ts';
 import type { FaultOptions } from './options.ts';
+import type { Operation } from './routes.ts';
 import type { FaultKind } from './stats.ts';
 
 /** Rate of each fault kind, in the order a draw tries them. */

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { listingSchema } from '../normalize/listing-schema.ts';
 import type { SandboxControl } from './control.ts';
 import { isObject, parseJson, readBody, sendJson } from './http-io.ts';
 import { describeIssues } from './issues.ts';
 import { parseConfigure, SandboxOptionsError } from './options-schema.ts';
+import { sandboxListingSchema } from './request-schemas.ts';
 
 /** Paths under this prefix inspect and steer the sandbox: no auth, no faults, no latency, not counted. */
 export const INSPECTION_PREFIX = '/__sandbox/';
 
-const seedSchema = z.object({ serialNumber: z.string().min(1), listings: z.array(listingSchema) });
+const seedSchema = z.object({ serialNumber: z.string().min(1), listings: z.array(sandboxListingSchema) });
 
 /**
  * The inspection API, for tests and benchmarks in another process. Plain JSON (no envelope);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestSchema } from '../api/schemas.ts';
 import { describeIssues, formatPath } from './issues.ts';
+import { createSchema } from './request-schemas.ts';
 
 function messageFor(body: Record<string, unknown>): string {
-  const parsed = createRequestSchema.safeParse(body, { reportInput: true });
+  const parsed = createSchema.safeParse(body, { reportInput: true });
   if (parsed.success) throw new Error('expected a validation failure');
   return describeIssues(parsed.error, 50);
 }
@@ -15,9 +15,8 @@ describe('describeIssues', () => {
     [{}, 'MLSNumber: required'],
     [{}, 'SaleType: required'],
     [{ SaleType: 'sale' }, 'SaleType: expected one of "for_sale", "for_rent", got "sale"'],
-    [{ Url: 'ftp://example.test/1' }, 'Url: expected a valid url'],
-    [{ Bathrooms: -1 }, 'Bathrooms: must be >= 0'],
-    [{ YearBuilt: 20015 }, 'YearBuilt: must be <= 2100'],
+    [{ YearBuilt: 1998.5, Bedrooms: '3' }, 'Bedrooms: expected number, got string'],
+    [{ Surface: 120 }, 'body: unknown field Surface'],
     [{ MLSNumber: '' }, 'MLSNumber: must not be empty'],
     [{ ExtensionColumn: [{ Key: 'Pool' }] }, 'ExtensionColumn[0].value: required'],
     [{ Images: 'https://img.test/a.jpg' }, 'Images: expected array, got string'],
@@ -26,10 +25,12 @@ describe('describeIssues', () => {
   });
 
   it('shows at most `limit` issues and says how many more', () => {
-    const parsed = createRequestSchema.safeParse({}, { reportInput: true });
+    const parsed = createSchema.safeParse({}, { reportInput: true });
     expect(parsed.success).toBe(false);
     if (parsed.success) return;
-    expect(describeIssues(parsed.error, 2)).toMatch(/^SaleType: required; Status: required; and \d+ more$/);
+    expect(describeIssues(parsed.error, 2)).toMatch(
+      /^SerialNumber: required; SaleType: required; and \d+ more$/,
+    );
   });
 });
 

@@ -1,8 +1,8 @@
-import { listRequestSchema } from '../api/schemas.ts';
 import { fail, ok } from './envelope.ts';
 import { describeIssues } from './issues.ts';
 import { toListRecord } from './list-record.ts';
 import type { StoredListing } from './listing-store.ts';
+import { listSchema } from './request-schemas.ts';
 import { envelopeReply, type Handler } from './state.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -13,7 +13,7 @@ const DEFAULT_PAGE_SIZE = 20;
  * `VirtualCount` is the number of records matching the filters, on every page.
  */
 export const list: Handler = (body, state) => {
-  const parsed = listRequestSchema.safeParse(body, { reportInput: true });
+  const parsed = listSchema.safeParse(body, { reportInput: true });
   if (!parsed.success) return envelopeReply(fail(400, describeIssues(parsed.error)));
   const request = parsed.data;
   // An empty filter is read as no filter, as form-style APIs usually do.

@@ -1,6 +1,6 @@
-import type { SaleType } from '../normalize/listing-schema.ts';
 import type { StoredListing } from './listing-store.ts';
 import type { ImagesFormat } from './options.ts';
+import type { SaleType } from './request-schemas.ts';
 
 /**
  * One entry of `Data.List` as the platform returns it (spec 2.4, second table). Only the fields

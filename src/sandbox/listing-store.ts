@@ -1,4 +1,4 @@
-import type { KeyType, Listing } from '../normalize/listing-schema.ts';
+import type { KeyType, SandboxListing as Listing } from './request-schemas.ts';
 
 /** A listing as the sandbox keeps it: the create input plus the platform's integer `ID`. */
 export type StoredListing = Listing & { ID: number; SerialNumber: string };

@@ -1,8 +1,8 @@
-import { type Operation, PATHS } from '../api/schemas.ts';
 import { ask } from './ask-op.ts';
 import { edit, session } from './chat-ops.ts';
 import { list } from './list-op.ts';
 import { create, remove, update } from './listing-ops.ts';
+import { type Operation, PATHS } from './routes.ts';
 import type { Handler } from './state.ts';
 
 /** Every operation of the spec (plus GetSession), at the paths of `PATHS`. */

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { PATHS } from '../api/schemas.ts';
 import { FeedSyncError } from '../errors.ts';
 import { describeIssues } from './issues.ts';
 import type { SandboxConfigure, SandboxOptions } from './options.ts';
+import { OPERATIONS } from './routes.ts';
 
-const OPERATIONS = Object.keys(PATHS) as [keyof typeof PATHS, ...(keyof typeof PATHS)[]];
 const rate = z.number().min(0).max(1);
 const ms = z.number().int().min(0);
 const key = z.string().nullable().optional();

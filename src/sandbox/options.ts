@@ -1,4 +1,4 @@
-import type { Operation } from '../api/schemas.ts';
+import type { Operation } from './routes.ts';
 
 /** Fault injection. Rates are shares of requests (0..1), drawn per request from the seeded PRNG. */
 export interface FaultOptions {

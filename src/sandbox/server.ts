@@ -1,5 +1,4 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Operation } from '../api/schemas.ts';
 import { writeStream } from './ask-stream.ts';
 import { auth401Message, isAuthorized } from './auth.ts';
 import type { SandboxControl } from './control.ts';
@@ -8,6 +7,7 @@ import { pickFault } from './faults.ts';
 import { BodyTooLargeError, isObject, parseJson, pause, readBody, send, sendJson } from './http-io.ts';
 import { handleInspection, INSPECTION_PREFIX } from './inspection.ts';
 import { HANDLERS, operationAt } from './operations.ts';
+import type { Operation } from './routes.ts';
 import { envelopeReply, type Reply, type SandboxState } from './state.ts';
 import type { FaultKind } from './stats.ts';
 

@@ -1,4 +1,4 @@
-import { type Operation, PATHS } from '../api/schemas.ts';
+import { type Operation, PATHS } from './routes.ts';
 
 export const FAULT_KINDS = ['error500', 'rate429', 'hang', 'malformedJson', 'ambiguousCreate'] as const;
 /** A fault the sandbox can inject; each has a rate in `FaultOptions` (`error500` ↔ `error500Rate`). */
