@@ -1,11 +1,16 @@
 import type { Config } from '../config/schema.ts';
 import { createLocalLimiter, type Limiter } from '../http/limiter.ts';
-import { type CallEvent, createClient, type PlatformClient } from './client.ts';
+import type { BackoffOptions } from '../http/retry-delay.ts';
+import { type CallEvent, type ClientOptions, createClient, type PlatformClient } from './client.ts';
 
 export interface PlatformOptions {
   /** Default: a local limiter from `api.concurrency` / `api.requestsPerSecond`; the worker passes its Redis-backed one. */
   limiter?: Limiter;
   onCall?: (event: CallEvent) => void;
+  /** Called before every retry wait. */
+  onRetry?: ClientOptions['onRetry'];
+  /** Retry backoff; default 250 ms doubling to 30 s (tests shorten it). */
+  backoff?: BackoffOptions;
 }
 
 /** The platform client as the config's `api` section describes it: keys, timeout, retries, limits. */
@@ -21,5 +26,7 @@ export function clientFromConfig(config: Pick<Config, 'api'>, options: PlatformO
       options.limiter ??
       createLocalLimiter({ concurrency: api.concurrency, requestsPerSecond: api.requestsPerSecond }),
     ...(options.onCall ? { onCall: options.onCall } : {}),
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
+    ...(options.backoff ? { backoff: options.backoff } : {}),
   });
 }
