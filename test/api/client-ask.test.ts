@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortedError, type AnswerEvent, createClient, PlatformError } from '../../src/api/index.ts';
+import { AbortedError, type AnswerEvent, PlatformError } from '../../src/api/index.ts';
+import { platformClient } from '../helpers/platform-client.ts';
 import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
 let server: TestServer | undefined;
@@ -26,7 +27,7 @@ describe('ask', () => {
             ok({ messageid: 5, content: 'Three listings match.', totalToken: 12, noAnswer: false }),
           ),
     );
-    const client = createClient({ baseUrl: server.url, timeoutMs: 2000 });
+    const client = platformClient({ baseUrl: server.url, timeoutMs: 2000 });
     const answer = await client.ask({ serialNumber: 'bot-1', content: 'What is for sale?' });
     expect(answer).toMatchObject({ sessionID: 77, content: 'Three listings match.', messageid: 5 });
     expect(server.requests.map((r) => [r.path, r.body])).toEqual([
@@ -49,7 +50,7 @@ describe('ask', () => {
       }
       res.end();
     });
-    const client = createClient({ baseUrl: server.url, timeoutMs: 2000 });
+    const client = platformClient({ baseUrl: server.url, timeoutMs: 2000 });
     const events = await collect(client.askStream({ sessionID: 3, content: 'hi' }));
     expect(events).toEqual([
       { type: 'piece', content: 'Hello' },
@@ -63,7 +64,7 @@ describe('ask', () => {
     server = await withServer((_req, res) =>
       sendJson(res, 200, { Success: false, Code: 401, Message: 'no key', Data: null }),
     );
-    const client = createClient({ baseUrl: server.url, timeoutMs: 2000 });
+    const client = platformClient({ baseUrl: server.url, timeoutMs: 2000 });
     await expect(collect(client.askStream({ sessionID: 3, content: 'hi' }))).rejects.toBeInstanceOf(
       PlatformError,
     );
@@ -74,7 +75,7 @@ describe('ask', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.end('data: {"content":"cut"}\n\n');
     });
-    const client = createClient({ baseUrl: server.url, timeoutMs: 2000 });
+    const client = platformClient({ baseUrl: server.url, timeoutMs: 2000 });
     await expect(collect(client.askStream({ sessionID: 3, content: 'hi' }))).rejects.toThrow(
       /without the final answer/,
     );
@@ -82,7 +83,7 @@ describe('ask', () => {
 
   it('stops on abort', async () => {
     server = await withServer(() => {});
-    const client = createClient({ baseUrl: server.url, timeoutMs: 5000, retries: 3 });
+    const client = platformClient({ baseUrl: server.url, timeoutMs: 5000, retries: 3 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AmbiguousCreateError,
   type CallEvent,
-  createClient,
   HttpError,
   InvalidJsonError,
   NetworkError,
@@ -10,6 +9,7 @@ import {
   SchemaError,
   TimeoutError,
 } from '../../src/api/index.ts';
+import { platformClient } from '../helpers/platform-client.ts';
 import { type Handler, ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
 const listing = {
@@ -41,15 +41,16 @@ async function clientFor(
   extra: { timeoutMs?: number; retries?: number; events?: CallEvent[] } = {},
 ) {
   server = await withServer(handler);
-  return createClient({
-    baseUrl: server.url,
-    secretKey: 'sk-test-secret',
-    sessionKey: 'sess-test-key',
-    timeoutMs: extra.timeoutMs ?? 2000,
-    retries: extra.retries ?? 3,
-    backoff: { baseMs: 5, maxMs: 20 },
-    onCall: (event) => extra.events?.push(event),
-  });
+  return platformClient(
+    {
+      baseUrl: server.url,
+      secretKey: 'sk-test-secret',
+      sessionKey: 'sess-test-key',
+      timeoutMs: extra.timeoutMs ?? 2000,
+      retries: extra.retries ?? 3,
+    },
+    { backoff: { baseMs: 5, maxMs: 20 }, onCall: (event) => extra.events?.push(event) },
+  );
 }
 
 describe('platform client errors', () => {
@@ -157,7 +158,7 @@ describe('platform client errors', () => {
   });
 
   it('maps a refused connection to NetworkError, marked as not sent', async () => {
-    const client = createClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000, retries: 0 });
+    const client = platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000, retries: 0 });
     const error = await client.listListings({ SerialNumber: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).toMatchObject({ code: 'E_NETWORK', requestSent: false });

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AnswerEvent,
   canonicalizeRemote,
-  createClient,
   type PlatformClient,
   PlatformError,
 } from '../../src/api/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { platformClient } from '../helpers/platform-client.ts';
 
 const SERIAL = 'bot-client-it';
 
@@ -47,7 +47,7 @@ let client: PlatformClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ secretKey: 'sk-it', sessionKey: 'sess-it' });
-  client = createClient({ baseUrl: sandbox.url, secretKey: 'sk-it', timeoutMs: 5000 });
+  client = platformClient({ baseUrl: sandbox.url, secretKey: 'sk-it', timeoutMs: 5000 });
 });
 afterAll(() => sandbox.close());
 
@@ -108,7 +108,7 @@ describe('client against the sandbox over HTTP', () => {
   });
 
   it('gets a PlatformError with Code 401 when the key is wrong', async () => {
-    const stranger = createClient({ baseUrl: sandbox.url, secretKey: 'wrong', timeoutMs: 5000 });
+    const stranger = platformClient({ baseUrl: sandbox.url, secretKey: 'wrong', timeoutMs: 5000 });
     const error = await stranger.listListings({ SerialNumber: SERIAL }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PlatformError);
     expect(error).toMatchObject({ platformCode: 401 });

@@ -1,6 +1,5 @@
-import { createClient, type PlatformClient } from '../../src/api/index.ts';
+import { clientFromConfig, type PlatformClient } from '../../src/api/index.ts';
 import type { Config, FeedConfig } from '../../src/config/schema.ts';
-import { createLocalLimiter } from '../../src/http/limiter.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import {
@@ -41,17 +40,8 @@ export async function startHarness(
 ): Promise<Harness> {
   const sandbox = await startSandbox({ latencyMs: 1, ...sandboxOptions });
   const config = makeConfig(feeds, { baseUrl: sandbox.url, ...api });
-  const limiter = createLocalLimiter({
-    concurrency: config.api.concurrency,
-    requestsPerSecond: config.api.requestsPerSecond,
-  });
-  const client = createClient({
-    baseUrl: sandbox.url,
-    timeoutMs: config.api.timeoutMs,
-    retries: config.api.retries,
-    limiter,
-    backoff: { baseMs: 5, maxMs: 50 },
-  });
+  // As users get it: the limiter from api.concurrency / api.requestsPerSecond; only the backoff is shortened.
+  const client = clientFromConfig(config, { backoff: { baseMs: 5, maxMs: 50 } });
   const state = createMemoryStateStore();
   return {
     sandbox,

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, type PlatformClient } from '../../src/api/index.ts';
+import type { PlatformClient } from '../../src/api/index.ts';
 import type { ListPage, RemoteRecord } from '../../src/api/schemas.ts';
 import { readSnapshot } from '../../src/reconcile/index.ts';
+import { platformClient } from '../helpers/platform-client.ts';
 
 const record = (id: number): RemoteRecord => ({ ID: id, MLSNumber: `M-${id}`, SalePrice: '100' });
 
 /** A client whose list operation answers the pages given (the rest of the client is never called). */
 function pagesClient(pages: Record<number, RemoteRecord[]>, virtualCount: number): PlatformClient {
-  return Object.assign(createClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
+  return Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
     listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
       return { List: pages[request.PageNumber ?? 1] ?? [], VirtualCount: virtualCount };
     },
