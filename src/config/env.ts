@@ -10,8 +10,6 @@ export const envSchema = z.object({
   UI_HOST: z.string().default('127.0.0.1'),
   UI_USER: z.string().optional(),
   UI_PASSWORD: z.string().optional(),
-  CHATBOT_SECRET_KEY: z.string().optional(),
-  CHATBOT_SESSION_KEY: z.string().optional(),
 });
 export type EnvSettings = z.infer<typeof envSchema>;
 

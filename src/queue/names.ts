@@ -8,7 +8,6 @@ export const QUEUE_NAME = 'feed-sync';
 
 export const SYNC_FEED = 'sync-feed';
 export const PUSH_SETTINGS = 'push-settings';
-export type JobName = typeof SYNC_FEED | typeof PUSH_SETTINGS;
 
 /** One run per feed / per chatbot at a time: the deduplication id and the scheduler id. */
 export const feedKey = (feedId: string) => `${SYNC_FEED}:${feedId}`;

@@ -16,10 +16,6 @@ export function ownerOf(listing: Partial<Listing>, keys: TagKeys): string | unde
   return value ? value : undefined;
 }
 
-export function hashOf(listing: Partial<Listing>, keys: TagKeys): string | undefined {
-  return listing.ExtensionColumn?.find((e) => e.Key.trim() === keys.hashKey)?.value.trim();
-}
-
 const SORTED_FIELDS = [...LISTING_FIELDS].sort();
 const COORDINATES = new Set<string>(['Latitude', 'Longitude']);
 
