@@ -7,7 +7,7 @@ import { mapJobError } from './map-error.ts';
 import { parsePayload } from './sync-feed.ts';
 
 export const pushSettingsPayloadSchema = z.strictObject({
-  serialNumber: z.string().min(1),
+  chatbot: z.string().min(1),
   trigger: z.enum(['schedule', 'manual', 'config', 'repair']).default('manual'),
   /** Push even when unchanged since the last push. */
   force: z.boolean().optional(),
@@ -16,8 +16,8 @@ export type PushSettingsJobData = z.infer<typeof pushSettingsPayloadSchema>;
 
 export type PushSettingsResult =
   | PushResult
-  | { serialNumber: string; forwardedTo: string | undefined }
-  | { serialNumber: string; outcome: 'skipped'; reason: string };
+  | { chatbot: string; forwardedTo: string | undefined }
+  | { chatbot: string; outcome: 'skipped'; reason: string };
 
 /** `push-settings`: one chatbot's settings from config, pushed when changed since the last push or forced. */
 export function createPushSettingsProcessor(ctx: JobContext) {
@@ -31,19 +31,19 @@ export function createPushSettingsProcessor(ctx: JobContext) {
       if (!job.deduplicationId) {
         const forwardedTo = await enqueueSettingsPush(ctx.queue, payload);
         await job.log(`forwarded to job ${forwardedTo ?? '(follow-up of the active push)'}`);
-        return { serialNumber: payload.serialNumber, forwardedTo };
+        return { chatbot: payload.chatbot, forwardedTo };
       }
-      const chatbot = ctx.getConfig().chatbots.find((c) => c.serialNumber === payload.serialNumber);
+      const chatbot = ctx.getConfig().chatbots.find((c) => c.chatbot === payload.chatbot);
       if (!chatbot)
         return {
-          serialNumber: payload.serialNumber,
+          chatbot: payload.chatbot,
           outcome: 'skipped',
           reason: 'chatbot is not in the config',
         };
       const deps = {
         client: ctx.client,
         state: ctx.state,
-        logger: ctx.logger.child({ chatbot: chatbot.serialNumber, job: job.id }),
+        logger: ctx.logger.child({ chatbot: chatbot.chatbot, job: job.id }),
         signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
       };
       const result = await pushSettings(chatbot, deps, { force: payload.force ?? false });

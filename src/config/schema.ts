@@ -6,7 +6,8 @@ import { sourceSchema } from '../sources/source-schema.ts';
 
 /** An empty string from `${VAR:-}` means "not set". */
 const secret = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
-const serialNumber = z.string().min(1, 'a chatbot serial number is required');
+/** A chatbot's id: its serial number on the platform (sent as `serialNumber`/`SerialNumber` there). */
+const chatbotId = z.string().min(1, 'a chatbot serial number is required');
 
 export const scheduleSchema = z.object({
   /** Cron expression (5 or 6 fields), evaluated in `timezone`. */
@@ -38,7 +39,8 @@ export const apiConfigSchema = z.object({
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
 export const chatbotConfigSchema = z.object({
-  serialNumber,
+  /** The chatbot's id (serial number), as `feeds[].chatbot` names it. */
+  chatbot: chatbotId,
   settings: settingsSchema.optional(),
   /** Optional schedule of the settings push; it also runs whenever the config changes them. */
   schedule: scheduleSchema.optional(),
@@ -48,7 +50,7 @@ export type ChatbotConfig = z.infer<typeof chatbotConfigSchema>;
 export const feedConfigSchema = z.object({
   /** Stable id: names the feed in reports, state keys and the ownership tag. */
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)'),
-  chatbot: serialNumber,
+  chatbot: chatbotId,
   schedule: scheduleSchema.optional(),
   source: sourceSchema,
   mapping: mappingSchema.default({}),

@@ -12,7 +12,8 @@ export interface SyncFeedPayload {
 }
 
 export interface PushSettingsPayload {
-  serialNumber: string;
+  /** The chatbot's id (serial number). */
+  chatbot: string;
   trigger?: Trigger;
   force?: boolean;
 }
@@ -35,7 +36,7 @@ export async function enqueueSettingsPush(
   payload: PushSettingsPayload,
 ): Promise<string | undefined> {
   const job = await queue.add(PUSH_SETTINGS, payload, {
-    deduplication: { id: chatbotKey(payload.serialNumber), keepLastIfActive: true },
+    deduplication: { id: chatbotKey(payload.chatbot), keepLastIfActive: true },
   });
   return job.id;
 }

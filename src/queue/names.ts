@@ -11,4 +11,4 @@ export const PUSH_SETTINGS = 'push-settings';
 
 /** One run per feed / per chatbot at a time: the deduplication id and the scheduler id. */
 export const feedKey = (feedId: string) => `${SYNC_FEED}:${feedId}`;
-export const chatbotKey = (serialNumber: string) => `${PUSH_SETTINGS}:${serialNumber}`;
+export const chatbotKey = (chatbot: string) => `${PUSH_SETTINGS}:${chatbot}`;

@@ -33,11 +33,11 @@ export function wantedSchedulers(config: Config): WantedScheduler[] {
     if (!chatbot.schedule || !chatbot.settings) continue;
     const { cron, timezone } = chatbot.schedule;
     wanted.push({
-      id: chatbotKey(chatbot.serialNumber),
+      id: chatbotKey(chatbot.chatbot),
       name: PUSH_SETTINGS,
       pattern: cron,
       tz: timezone,
-      data: { serialNumber: chatbot.serialNumber, trigger: 'schedule' },
+      data: { chatbot: chatbot.chatbot, trigger: 'schedule' },
     });
   }
   return wanted;

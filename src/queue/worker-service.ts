@@ -149,8 +149,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     logger.info(changes, 'job schedulers applied');
     // Every config change queues a settings push per chatbot; unchanged settings end as `unchanged`.
     for (const chatbot of next.chatbots) {
-      if (chatbot.settings)
-        await enqueueSettingsPush(queue, { serialNumber: chatbot.serialNumber, trigger: 'config' });
+      if (chatbot.settings) await enqueueSettingsPush(queue, { chatbot: chatbot.chatbot, trigger: 'config' });
     }
   }
 

@@ -6,7 +6,8 @@ import { fingerprintSettings } from './fingerprint.ts';
 
 /** What a settings push did for one chatbot. */
 export interface PushResult {
-  serialNumber: string;
+  /** The chatbot's id (serial number). */
+  chatbot: string;
   /** `pushed`; `unchanged` (same fingerprint as the last push); `would-push` (dry run); `no-settings`. */
   outcome: 'pushed' | 'unchanged' | 'would-push' | 'no-settings';
   fingerprint?: string;
@@ -38,28 +39,28 @@ export async function pushSettings(
   deps: PushDeps,
   options: PushOptions = {},
 ): Promise<PushResult> {
-  const { serialNumber, settings } = chatbot;
+  const { chatbot: id, settings } = chatbot;
   if (!settings || Object.keys(settings).length === 0)
-    return { serialNumber, outcome: 'no-settings', fields: [] };
+    return { chatbot: id, outcome: 'no-settings', fields: [] };
   const fingerprint = fingerprintSettings(settings);
   const fields = Object.keys(settings).sort();
-  const last = await deps.state.getSettingsFingerprint(serialNumber);
+  const last = await deps.state.getSettingsFingerprint(id);
   if (last === fingerprint && !options.force)
-    return { serialNumber, outcome: 'unchanged', fingerprint, fields };
-  if (options.dryRun) return { serialNumber, outcome: 'would-push', fingerprint, fields };
-  await deps.client.editSettings(serialNumber, settings, deps.signal ? { signal: deps.signal } : {});
-  await deps.state.setSettingsFingerprint(serialNumber, fingerprint);
-  deps.logger.info({ chatbot: serialNumber, fields }, 'chatbot settings pushed');
-  return { serialNumber, outcome: 'pushed', fingerprint, fields };
+    return { chatbot: id, outcome: 'unchanged', fingerprint, fields };
+  if (options.dryRun) return { chatbot: id, outcome: 'would-push', fingerprint, fields };
+  await deps.client.editSettings(id, settings, deps.signal ? { signal: deps.signal } : {});
+  await deps.state.setSettingsFingerprint(id, fingerprint);
+  deps.logger.info({ chatbot: id, fields }, 'chatbot settings pushed');
+  return { chatbot: id, outcome: 'pushed', fingerprint, fields };
 }
 
-/** The chatbots of `config` to push: all, or the one named. Throws when the serial is unknown. */
-export function selectChatbots(config: Config, serialNumber?: string): ChatbotConfig[] {
-  if (serialNumber === undefined) return config.chatbots;
-  const chatbot = config.chatbots.find((c) => c.serialNumber === serialNumber);
+/** The chatbots of `config` to push: all, or the one named. Throws when the id is unknown. */
+export function selectChatbots(config: Config, id?: string): ChatbotConfig[] {
+  if (id === undefined) return config.chatbots;
+  const chatbot = config.chatbots.find((c) => c.chatbot === id);
   if (!chatbot)
     throw new Error(
-      `no chatbot "${serialNumber}" in config (known: ${config.chatbots.map((c) => c.serialNumber).join(', ') || 'none'})`,
+      `no chatbot "${id}" in config (known: ${config.chatbots.map((c) => c.chatbot).join(', ') || 'none'})`,
     );
   return [chatbot];
 }

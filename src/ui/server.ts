@@ -46,7 +46,7 @@ export function checkUiExposure(host: string, credentials: Credentials | undefin
   }
 }
 
-/** The add-job form's payloads: `sync-feed` `{feedId}` or `push-settings` `{serialNumber}`. */
+/** The add-job form's payloads: `sync-feed` `{feedId}` or `push-settings` `{chatbot}`. */
 const jobDataSchema = {
   oneOf: [
     z.toJSONSchema(syncFeedPayloadSchema, { io: 'input' }),
@@ -68,7 +68,7 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
       new BullMQAdapter(options.queue, {
         readOnlyMode: !credentials,
         allowRetries: Boolean(credentials),
-        description: 'sync-feed {feedId}: one feed run · push-settings {serialNumber}: one chatbot',
+        description: 'sync-feed {feedId}: one feed run · push-settings {chatbot}: one chatbot',
         jobDataSchema,
       }),
     ],

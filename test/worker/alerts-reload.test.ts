@@ -230,7 +230,7 @@ describe.skipIf(!redisAvailable)('settings pushes from the worker', () => {
     const config = (name: string) =>
       testConfig(
         [],
-        `chatbots:\n  - serialNumber: BOT9\n    settings: { Name: "${name}", TimeZone: Europe/Paris }\n`,
+        `chatbots:\n  - chatbot: BOT9\n    settings: { Name: "${name}", TimeZone: Europe/Paris }\n`,
       );
     const base = config('One');
     base.api.baseUrl = platform.url;

@@ -30,9 +30,9 @@ describe('feed-sync push-settings', () => {
       [
         `api: { baseUrl: "${server.url}", secretKey: "sk-test" }`,
         'chatbots:',
-        '  - serialNumber: BOT1',
+        '  - chatbot: BOT1',
         `    settings: { Name: "${name}", AIResponseLanguage: ${language}, ChatBubbleColor: "rgb(1, 2, 3)" }`,
-        '  - serialNumber: BOT2',
+        '  - chatbot: BOT2',
       ].join('\n'),
     );
   }
@@ -46,7 +46,7 @@ describe('feed-sync push-settings', () => {
       '--json',
       ...args,
     ]);
-    return JSON.parse(stdout) as { serialNumber: string; outcome: string; fields: string[] }[];
+    return JSON.parse(stdout) as { chatbot: string; outcome: string; fields: string[] }[];
   }
 
   it('pushes once, not again until changed, again with --force; dry run sends nothing', async () => {

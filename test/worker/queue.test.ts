@@ -82,7 +82,7 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
 
   it("a chatbot's settings push gets a scheduler of its own, changed and removed with the config", async () => {
     const chatbot = (schedule: string) =>
-      `chatbots:\n  - serialNumber: BOT9\n${schedule}    settings: { Name: "Nine" }\n`;
+      `chatbots:\n  - chatbot: BOT9\n${schedule}    settings: { Name: "Nine" }\n`;
     const service = await start(
       async (_c, feed) => fakeRun(feed.id),
       testConfig([], chatbot('    schedule: { cron: "0 4 * * *", timezone: Europe/Paris }\n')),
@@ -112,7 +112,7 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
     try {
       const config = testConfig(
         [],
-        'chatbots:\n  - serialNumber: BOT9\n    schedule: { cron: "* * * * * *" }\n    settings: { Name: "Nine" }\n',
+        'chatbots:\n  - chatbot: BOT9\n    schedule: { cron: "* * * * * *" }\n    settings: { Name: "Nine" }\n',
       );
       config.api.baseUrl = platform.url;
       const service = await start(async (_c, feed) => fakeRun(feed.id), config);
@@ -128,7 +128,7 @@ describe.skipIf(!redisAvailable)('job schedulers from config', () => {
         10_000,
         'a scheduled push',
       );
-      expect(scheduled.returnvalue).toMatchObject({ serialNumber: 'BOT9', outcome: 'unchanged' });
+      expect(scheduled.returnvalue).toMatchObject({ chatbot: 'BOT9', outcome: 'unchanged' });
       expect(platform.requests).toHaveLength(1);
       expect(platform.requests[0]?.body).toEqual({ serialNumber: 'BOT9', Name: 'Nine' });
     } finally {

@@ -21,7 +21,7 @@ interface PushSettingsOptions extends GlobalOptions {
 function render(results: PushResult[]): string {
   if (results.length === 0) return 'no chatbots in config';
   return results
-    .map((r) => `${r.serialNumber}: ${r.outcome}${r.fields.length ? ` (${r.fields.join(', ')})` : ''}`)
+    .map((r) => `${r.chatbot}: ${r.outcome}${r.fields.length ? ` (${r.fields.join(', ')})` : ''}`)
     .join('\n');
 }
 
