@@ -73,13 +73,13 @@ export function createFileStateStore(file: string): StateStore {
         state.feeds[feedId] = mergeFeedState(state.feeds[feedId] ?? {}, patch);
       });
     },
-    async getSettingsFingerprint(serial) {
+    async getSettingsFingerprint(chatbot) {
       await queue;
-      return (await read()).settingsFingerprints[serial];
+      return (await read()).settingsFingerprints[chatbot];
     },
-    setSettingsFingerprint(serial, fingerprint) {
+    setSettingsFingerprint(chatbot, fingerprint) {
       return update((state) => {
-        state.settingsFingerprints[serial] = fingerprint;
+        state.settingsFingerprints[chatbot] = fingerprint;
       });
     },
   };

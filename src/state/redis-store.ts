@@ -29,11 +29,11 @@ export function createRedisStateStore(redis: Redis, prefix: string): StateStore 
       if (removed.length > 0) multi.hdel(feedKey(feedId), ...removed);
       await multi.exec();
     },
-    async getSettingsFingerprint(serial) {
-      return (await redis.hget(settingsKey, serial)) ?? undefined;
+    async getSettingsFingerprint(chatbot) {
+      return (await redis.hget(settingsKey, chatbot)) ?? undefined;
     },
-    async setSettingsFingerprint(serial, fingerprint) {
-      await redis.hset(settingsKey, serial, fingerprint);
+    async setSettingsFingerprint(chatbot, fingerprint) {
+      await redis.hset(settingsKey, chatbot, fingerprint);
     },
   };
 }

@@ -20,8 +20,8 @@ export interface StateStore {
   getFeed(feedId: string): Promise<FeedState>;
   /** Shallow-merge `patch` into the feed's state; a key set to undefined is removed. */
   updateFeed(feedId: string, patch: Partial<FeedState>): Promise<void>;
-  getSettingsFingerprint(serialNumber: string): Promise<string | undefined>;
-  setSettingsFingerprint(serialNumber: string, fingerprint: string): Promise<void>;
+  getSettingsFingerprint(chatbot: string): Promise<string | undefined>;
+  setSettingsFingerprint(chatbot: string, fingerprint: string): Promise<void>;
 }
 
 export function createMemoryStateStore(): StateStore {
@@ -34,11 +34,11 @@ export function createMemoryStateStore(): StateStore {
     async updateFeed(feedId, patch) {
       feeds.set(feedId, mergeFeedState(feeds.get(feedId) ?? {}, patch));
     },
-    async getSettingsFingerprint(serial) {
-      return fingerprints.get(serial);
+    async getSettingsFingerprint(chatbot) {
+      return fingerprints.get(chatbot);
     },
-    async setSettingsFingerprint(serial, fingerprint) {
-      fingerprints.set(serial, fingerprint);
+    async setSettingsFingerprint(chatbot, fingerprint) {
+      fingerprints.set(chatbot, fingerprint);
     },
   };
 }
