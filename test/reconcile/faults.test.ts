@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/reconcile/index.ts';
+import { type RunReport, readSnapshot } from '../../src/reconcile/index.ts';
 import { listing, listings } from './fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
@@ -131,7 +131,6 @@ describe('sync under faults', () => {
   it('turns a runaway page read into an error, never a partial snapshot', async () => {
     h = await startHarness([{}], {}, { pageSize: 1 });
     h.sandbox.seed('SN-1', listings(1, 3));
-    const { readSnapshot } = await import('../../src/reconcile/index.ts');
     await expect(
       readSnapshot(h.client, { serialNumber: 'SN-1', pageSize: 1, concurrency: 2, maxPages: 2 }),
     ).rejects.toThrow(/hard limit of 2 pages/);
