@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  type AnswerEvent,
   type CreateRequest,
   canonicalizeRemote,
   type DeleteRequest,
@@ -17,6 +19,7 @@ import {
   replayServer,
   shapeOf,
 } from '../helpers/recorded.ts';
+import { ok, sendJson, withServer } from '../helpers/with-server.ts';
 
 /**
  * Contract tests: the same recorded scenarios (test/api/recorded, written from the spec) run
@@ -178,5 +181,49 @@ describe('contract: the quirks of spec 2.4 undone', () => {
       return returned;
     });
     expect(firstList.List.map((entry) => entry.listing)).toEqual(sent);
+  });
+});
+
+describe.each(['sse', 'ndjson'] as const)('contract: a streamed answer (%s framing)', (framing) => {
+  /** What the client makes of a stream, whoever sent it: several pieces that add up to the final answer. */
+  async function summary(client: PlatformClient) {
+    const events: AnswerEvent[] = [];
+    for await (const event of client.askStream({ serialNumber: 'bot-1', content: 'How many listings?' }))
+      events.push(event);
+    const pieces = events.flatMap((event) => (event.type === 'piece' ? [event.content] : []));
+    const final = events.at(-1);
+    return {
+      types: [...new Set(events.map((event) => event.type))],
+      severalPieces: pieces.length > 1,
+      piecesAddUp: final?.type === 'final' && pieces.join('') === final.answer,
+      final: shapeOf(final),
+    };
+  }
+
+  it('the client reads the recorded stream and the sandbox stream alike', async () => {
+    const recorded = readFileSync(new URL(`recorded/${framing}.txt`, import.meta.url), 'utf8');
+    const replay = await withServer((req, res) => {
+      if (req.url === '/chat/Chatbot/GetSession') return sendJson(res, 200, ok({ SessionID: 88 }));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(recorded);
+    });
+    closers.push(() => replay.close());
+    const started = await startSandbox({ ...KEYS, streamFraming: framing });
+    closers.push(() => started.close());
+    const onRecording = await summary(platformClient({ baseUrl: replay.url, ...KEYS }));
+    const onSandbox = await summary(platformClient({ baseUrl: started.url, ...KEYS }));
+    expect(onRecording).toEqual({
+      types: ['piece', 'final'],
+      severalPieces: true,
+      piecesAddUp: true,
+      final: {
+        type: 'string',
+        answer: 'string',
+        questionId: 'number',
+        answerId: 'number',
+        totalToken: 'number',
+      },
+    });
+    expect(onSandbox).toEqual(onRecording);
   });
 });
