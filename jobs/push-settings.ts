@@ -1,18 +1,12 @@
 import type { Job } from 'bullmq';
-import { z } from 'zod';
 import { enqueueSettingsPush } from '../src/queue/enqueue.ts';
+import { type PushSettingsJobData, pushSettingsPayloadSchema } from '../src/queue/payloads.ts';
 import { type PushResult, pushSettings } from '../src/settings/push.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError } from './map-error.ts';
 import { parsePayload } from './sync-feed.ts';
 
-export const pushSettingsPayloadSchema = z.strictObject({
-  chatbot: z.string().min(1),
-  trigger: z.enum(['schedule', 'manual', 'config', 'repair']).default('manual'),
-  /** Push even when unchanged since the last push. */
-  force: z.boolean().optional(),
-});
-export type PushSettingsJobData = z.infer<typeof pushSettingsPayloadSchema>;
+export { type PushSettingsJobData, pushSettingsPayloadSchema };
 
 export type PushSettingsResult =
   | PushResult

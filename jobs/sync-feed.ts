@@ -1,23 +1,14 @@
 import type { Job } from 'bullmq';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { enqueueFeedSync } from '../src/queue/enqueue.ts';
+import { type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/payloads.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
 import { saveRun } from '../src/reconcile/sync.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
 
-export const syncFeedPayloadSchema = z.strictObject({
-  feedId: z.string().min(1),
-  trigger: z.enum(['schedule', 'manual', 'config', 'repair']).default('manual'),
-  /** Ignore the RESO watermark and conditional GET: read the whole feed. */
-  forceFull: z.boolean().optional(),
-  /** Plan only; the report says what a real run would do. */
-  dryRun: z.boolean().optional(),
-  /** Let this one run delete past the feed's `maxDeleteShare`. */
-  allowMassDelete: z.boolean().optional(),
-});
-export type SyncFeedJobData = z.infer<typeof syncFeedPayloadSchema>;
+export { type SyncFeedJobData, syncFeedPayloadSchema };
 
 /** A kick that was not deduplicated (a scheduler tick, the UI's add form) hands over to one that is. */
 export interface Forwarded {

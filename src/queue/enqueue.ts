@@ -1,22 +1,8 @@
 import type { Queue } from 'bullmq';
 import { chatbotKey, feedKey, PUSH_SETTINGS, SYNC_FEED } from './names.ts';
+import type { PushSettingsPayload, SyncFeedPayload } from './payloads.ts';
 
-export type Trigger = 'schedule' | 'manual' | 'config' | 'repair';
-
-export interface SyncFeedPayload {
-  feedId: string;
-  trigger?: Trigger;
-  forceFull?: boolean;
-  dryRun?: boolean;
-  allowMassDelete?: boolean;
-}
-
-export interface PushSettingsPayload {
-  /** The chatbot's id (serial number). */
-  chatbot: string;
-  trigger?: Trigger;
-  force?: boolean;
-}
+export type { PushSettingsPayload, SyncFeedPayload, Trigger } from './payloads.ts';
 
 /**
  * Queue a run of one feed. Deduplicated per feed with `keepLastIfActive`: while a run is active a

@@ -7,9 +7,9 @@ import type { Queue } from 'bullmq';
 import express from 'express';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
-import { pushSettingsPayloadSchema, syncFeedPayloadSchema } from '../../jobs/index.ts';
 import { FeedSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { pushSettingsPayloadSchema, syncFeedPayloadSchema } from '../queue/payloads.ts';
 import { basicAuth, type Credentials, isLoopback } from './basic-auth.ts';
 
 export interface UiOptions {
