@@ -9,7 +9,7 @@ import {
 } from './blm-codes.ts';
 import { htmlToText } from './html-text.ts';
 import { absoluteMediaUrl, distinctValues } from './media-url.ts';
-import type { PresetContext, PresetHooks } from './preset-hooks.ts';
+import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
 
 /** Photos are `MEDIA_IMAGE_00`…`_59`; 60 and up hold the HIP/EPC certificate graphs. */
 const PHOTO = /^MEDIA_IMAGE_(\d+)$/;
