@@ -28,6 +28,18 @@ describe('RealEstateCreate', () => {
     expect(sandbox.listings(BOT)).toEqual([]);
   });
 
+  it('is stricter than the spec where it is silent: no unknown field, no empty required string', async () => {
+    const sandbox = await sandboxFor();
+    // A misspelt field would be dropped silently by a lenient server: the sandbox names it.
+    const misspelt = await call(sandbox, 'create', { SerialNumber: BOT, ...listing(1), Bedroom: 3 });
+    expect(misspelt).toMatchObject({ Success: false, Code: 400, Message: 'body: unknown field Bedroom' });
+    const lower = await call(sandbox, 'create', { serialNumber: BOT, ...listing(1) });
+    expect(lower.Message).toBe('SerialNumber: required; body: unknown field serialNumber');
+    const empty = await call(sandbox, 'create', { SerialNumber: BOT, ...listing(1), MLSNumber: '' });
+    expect(empty.Message).toBe('MLSNumber: must not be empty');
+    expect(sandbox.listings(BOT)).toEqual([]);
+  });
+
   it('allows duplicate MLSNumbers', async () => {
     const sandbox = await sandboxFor();
     await call(sandbox, 'create', { SerialNumber: BOT, ...listing(1) });
