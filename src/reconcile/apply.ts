@@ -8,7 +8,7 @@ import type { Plan, PlannedDelete } from './plan-types.ts';
 import type { Failure, NotApplied } from './report-types.ts';
 
 export interface ApplyOptions {
-  serialNumber: string;
+  chatbot: string;
   tags: TagKeys;
   /** Writes in flight at once (the client's limiter bounds every attempt as well). */
   concurrency: number;
@@ -77,10 +77,10 @@ export async function applyPlan(
     notApplied: { creates: [], updates: [], deletes: [] },
     cancelled: false,
   };
-  const { serialNumber, signal } = options;
+  const { chatbot, signal } = options;
   const createContext = {
     client,
-    serialNumber,
+    chatbot,
     keyField: plan.keyField,
     feedId: plan.feedId,
     tags: options.tags,
@@ -96,7 +96,7 @@ export async function applyPlan(
         try {
           const request = {
             ...update.listing,
-            SerialNumber: serialNumber,
+            SerialNumber: chatbot,
             Key: String(update.id),
             KeyType: 'NewOaks' as const,
           };
@@ -139,7 +139,7 @@ export async function applyPlan(
     tasks.push({
       kind: 'deletes',
       keys: batch.map((d) => d.key),
-      run: () => deleteBatch(client, serialNumber, batch, result),
+      run: () => deleteBatch(client, chatbot, batch, result),
     });
   }
 
@@ -167,14 +167,14 @@ export async function applyPlan(
 
 async function deleteBatch(
   client: PlatformClient,
-  serialNumber: string,
+  chatbot: string,
   batch: PlannedDelete[],
   result: ApplyResult,
 ) {
   try {
     // Fewer deleted than sent means some were already gone: that is the state we wanted.
     const count = await client.deleteListings({
-      SerialNumber: serialNumber,
+      SerialNumber: chatbot,
       Keys: batch.map((d) => String(d.id)),
       KeyType: 'NewOaks',
     });

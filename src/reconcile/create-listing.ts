@@ -8,7 +8,7 @@ import { keyOf } from './plan.ts';
 
 export interface CreateContext {
   client: PlatformClient;
-  serialNumber: string;
+  chatbot: string;
   keyField: 'MLSNumber' | 'Url';
   feedId: string;
   tags: TagKeys;
@@ -32,7 +32,7 @@ export async function createListing(
   const attempts = ctx.maxAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.client.createListing({ ...listing, SerialNumber: ctx.serialNumber });
+      await ctx.client.createListing({ ...listing, SerialNumber: ctx.chatbot });
       return 'created';
     } catch (error) {
       if (!(error instanceof AmbiguousCreateError)) throw error;
@@ -41,7 +41,7 @@ export async function createListing(
         if (diffListing(listing, found.listing).length > 0) {
           const request = {
             ...listing,
-            SerialNumber: ctx.serialNumber,
+            SerialNumber: ctx.chatbot,
             Key: String(found.id),
             KeyType: 'NewOaks' as const,
           };
@@ -56,7 +56,7 @@ export async function createListing(
 
 async function lookUp(ctx: CreateContext, key: string, listing: Listing) {
   const page = await ctx.client.listListings({
-    SerialNumber: ctx.serialNumber,
+    SerialNumber: ctx.chatbot,
     MLSNumber: listing.MLSNumber,
     PageSize: 100,
   });

@@ -101,7 +101,7 @@ export async function prepareRun(
   progress('snapshot', 25);
   try {
     const snapshot = await readSnapshot(client, {
-      serialNumber: feed.chatbot,
+      chatbot: feed.chatbot,
       pageSize: config.api.pageSize,
       concurrency: config.api.concurrency,
       ...(deps.signal ? { signal: deps.signal } : {}),

@@ -12,7 +12,7 @@ export class SnapshotError extends FeedSyncError {
 }
 
 export interface SnapshotOptions {
-  serialNumber: string;
+  chatbot: string;
   /** Requested PageSize. */
   pageSize: number;
   /** Pages read at once after the first. */
@@ -88,7 +88,7 @@ async function readPage(
 ): Promise<ListPage> {
   if (page > maxPages) throw pageLimit(maxPages, undefined);
   return client.listListings(
-    { SerialNumber: options.serialNumber, PageNumber: page, PageSize: options.pageSize },
+    { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
     options.signal ? { signal: options.signal } : {},
   );
 }

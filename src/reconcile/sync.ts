@@ -31,7 +31,7 @@ export async function syncFeed(
     const total = `${plan.creates.length} creates, ${plan.updates.length} updates, ${plan.deletes.length} deletes`;
     deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 40, detail: total });
     applied = await applyPlan(client, plan, {
-      serialNumber: feed.chatbot,
+      chatbot: feed.chatbot,
       tags: { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY },
       concurrency: config.api.concurrency,
       deleteBatchSize: config.api.deleteBatchSize,

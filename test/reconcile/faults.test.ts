@@ -132,7 +132,7 @@ describe('sync under faults', () => {
     h = await startHarness([{}], {}, { pageSize: 1 });
     h.sandbox.seed('SN-1', listings(1, 3));
     await expect(
-      readSnapshot(h.client, { serialNumber: 'SN-1', pageSize: 1, concurrency: 2, maxPages: 2 }),
+      readSnapshot(h.client, { chatbot: 'SN-1', pageSize: 1, concurrency: 2, maxPages: 2 }),
     ).rejects.toThrow(/hard limit of 2 pages/);
   });
 });

@@ -19,7 +19,7 @@ describe('readSnapshot', () => {
   it('dedupes by ID and notes the drift when listings move under the read', async () => {
     // A listing was added at the front while page 2 was read: ID 2 comes back twice, ID 5 never.
     const client = pagesClient({ 1: [record(1), record(2)], 2: [record(2), record(3)], 3: [record(4)] }, 5);
-    const snapshot = await readSnapshot(client, { serialNumber: 'S', pageSize: 2, concurrency: 2 });
+    const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 2 });
     expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4]);
     expect(snapshot.listings[0]?.listing).toEqual({ MLSNumber: 'M-1', SalePrice: 100 });
     expect(snapshot.pages).toBe(3);
@@ -31,14 +31,14 @@ describe('readSnapshot', () => {
 
   it('stops at the page count VirtualCount implies, even when that last page is full', async () => {
     const client = pagesClient({ 1: [record(1), record(2)], 2: [record(3), record(4)], 3: [record(5)] }, 4);
-    const snapshot = await readSnapshot(client, { serialNumber: 'S', pageSize: 2, concurrency: 2 });
+    const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 2 });
     expect(snapshot.pages).toBe(2);
     expect(snapshot.drift).toEqual([]);
   });
 
   it('reads on past VirtualCount while the last page is full and should not be (the list grew)', async () => {
     const client = pagesClient({ 1: [record(1), record(2)], 2: [record(3), record(4)], 3: [record(5)] }, 3);
-    const snapshot = await readSnapshot(client, { serialNumber: 'S', pageSize: 2, concurrency: 2 });
+    const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 2 });
     expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4, 5]);
     expect(snapshot.drift).toEqual([
       'page 3 was read beyond VirtualCount 3',
