@@ -54,8 +54,14 @@ export class CliExit extends FeedSyncError {
 }
 
 export function describeError(error: unknown): string {
-  if (error instanceof ConfigError) return `invalid config: ${error.message}`;
+  if (error instanceof ConfigError) return describeConfigError(error);
   if (isApiError(error)) return `${error.code}: ${error.message}`;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** One problem: one line. Several: a line each, so a config with three typos shows three lines. */
+function describeConfigError(error: ConfigError): string {
+  if (error.issues.length <= 1) return `invalid config: ${error.message}`;
+  return `invalid config ${error.source} (${error.issues.length} problems):\n  ${error.issues.join('\n  ')}`;
 }

@@ -21,7 +21,7 @@ function issuesOf(text: string, env: Record<string, string> = {}): string[] {
 
 describe('parseConfig', () => {
   it('fills defaults and interpolates secrets from the environment', () => {
-    const config = parseConfig(`api:\n  secretKey: \${KEY}\n  sessionKey: \${SESSION:-}\n${feed}`, {
+    const config = parseConfig(`api:\n  secretKey: \${KEY}\n${feed}`, {
       env: { KEY: 's3cret' },
       baseDir: '/etc/feed-sync',
     });
@@ -66,6 +66,122 @@ describe('parseConfig', () => {
       `${feed}  - id: acme-mls\n    chatbot: x\n    source: { format: csv, path: b.csv }\n`,
     );
     expect(issues).toEqual(['feeds[1].id: duplicate feed id "acme-mls"']);
+  });
+
+  it('refuses an unknown key anywhere, naming its path and the nearest valid key', () => {
+    const issues = issuesOf(
+      [
+        'api: { baseURL: "https://x.example", secretKey: k }',
+        'wokrer: { concurrency: 2 }',
+        'worker: { alerts: { webhookUrl: "https://hooks.example/t", rejectedshare: 0.2 } }',
+        'chatbots:',
+        '  - serialNumber: s1',
+        '    settings: { Nmae: Acme }',
+        'feeds:',
+        '  - id: a',
+        '    chatbot: s1',
+        '    maxDeleteShar: 0.05',
+        '    schedule: { cron: "0 * * * *", tz: UTC }',
+        '    source: { format: csv, path: a.csv, encodng: latin1, csv: { delimter: ";" } }',
+        '    mapping: { preset: reso, fields: { SalePrice: { form: ListPrice } }, zzzzzzzz: 1 }',
+        '  - id: b',
+        '    chatbot: s1',
+        '    source: { format: xml, path: b.xml, xml: { recordpath: a.b }, auth: { type: basic, username: u, pasword: p } }',
+        '  - id: c',
+        '    chatbot: s1',
+        '    source: { format: reso, url: "https://mls.example/odata", reso: { mdoe: full } }',
+      ].join('\n'),
+    );
+    expect(issues.sort()).toEqual(
+      [
+        'api.baseURL: unknown key; did you mean baseUrl?',
+        'wokrer: unknown key; did you mean worker?',
+        'worker.alerts.rejectedshare: unknown key; did you mean rejectedShare?',
+        'chatbots[0].settings.Nmae: unknown key; did you mean Name?',
+        'feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?',
+        'feeds[0].schedule.tz: unknown key',
+        'feeds[0].source.encodng: unknown key; did you mean encoding?',
+        'feeds[0].source.csv.delimter: unknown key; did you mean delimiter?',
+        'feeds[0].mapping.fields.SalePrice.form: unknown key; did you mean from?',
+        'feeds[0].mapping.zzzzzzzz: unknown key',
+        'feeds[1].source.xml.recordpath: unknown key; did you mean recordPath?',
+        'feeds[1].source.auth.pasword: unknown key; did you mean password?',
+        'feeds[1].source.auth.password: Invalid input: expected string, received undefined',
+        'feeds[2].source.reso.mdoe: unknown key; did you mean mode?',
+      ].sort(),
+    );
+  });
+
+  it('reports every problem at once: unset variables, typos, bad values, duplicate ids', () => {
+    const issues = issuesOf(
+      `api: { secretKey: "\${NOPE}", pageSise: 50 }\n${feed}    maxDeleteShare: 2\n  - id: acme-mls\n    chatbot: x\n    source: { format: csv, path: b.csv }\n`,
+    );
+    expect(issues.sort()).toEqual(
+      [
+        'api.secretKey: environment variable NOPE is not set',
+        'api.pageSise: unknown key; did you mean pageSize?',
+        'feeds[0].maxDeleteShare: Too big: expected number to be <=1',
+        'feeds[1].id: duplicate feed id "acme-mls"',
+      ].sort(),
+    );
+  });
+
+  it('checks cron expressions and time zones when the config loads', () => {
+    const schedule = (cron: string, timezone = 'UTC') =>
+      issuesOf(
+        `feeds:\n  - id: a\n    chatbot: s\n    schedule: { cron: "${cron}", timezone: ${timezone} }\n    source: { format: csv, path: a.csv }\n`,
+      );
+    expect(schedule('0 */2 * * *', 'America/New_York')).toEqual([]);
+    expect(schedule('*/30 * * * * *')).toEqual([]);
+    expect(schedule('@daily')).toEqual([]);
+    expect(schedule('0 9 * * MON-FRI')).toEqual([]);
+    expect(schedule('0 */2 * *')).toEqual([
+      expect.stringMatching(/^feeds\[0\]\.schedule\.cron: .*has 4 fields/),
+    ]);
+    expect(schedule('61 * * * *')).toEqual([
+      expect.stringMatching(/^feeds\[0\]\.schedule\.cron: "61 \* \* \* \*" is not a valid cron/),
+    ]);
+    expect(schedule('every hour')).toEqual([expect.stringMatching(/^feeds\[0\]\.schedule\.cron: /)]);
+    expect(schedule('0 0 30 2 *')).toEqual([expect.stringMatching(/^feeds\[0\]\.schedule\.cron: /)]);
+    expect(schedule('0 * * * *', 'Mars/Olympus')).toEqual([
+      'feeds[0].schedule.timezone: "Mars/Olympus" is not an IANA time zone (e.g. America/New_York)',
+    ]);
+    expect(schedule('0 * * * *', '"+01:00"')).toEqual([
+      expect.stringMatching(/^feeds\[0\]\.schedule\.timezone: /),
+    ]);
+  });
+
+  it('refuses an empty or blank platform key; an absent one is not sent', () => {
+    expect(issuesOf('api:\n  secretKey: ${KEY}\n', { KEY: '' })).toEqual([
+      expect.stringMatching(/^api\.secretKey: is empty or blank/),
+    ]);
+    expect(issuesOf('api:\n  sessionKey: "  "\n')).toEqual([
+      expect.stringMatching(/^api\.sessionKey: is empty or blank/),
+    ]);
+    expect(issuesOf('api:\n  sessionKey: ${S:-}\n')).toEqual([
+      expect.stringMatching(/^api\.sessionKey: is empty/),
+    ]);
+    expect(parseConfig('api: {}').api.secretKey).toBeUndefined();
+  });
+
+  it('wants https for the platform, but for loopback or with allowInsecureHttp', () => {
+    const base = (url: string, extra = '') => issuesOf(`api: { baseUrl: "${url}"${extra} }`);
+    for (const ok of [
+      'https://usapi.example.com',
+      'http://127.0.0.1:4010',
+      'http://127.9.9.9',
+      'http://[::1]:4010',
+      'http://localhost:4010',
+    ])
+      expect(base(ok), ok).toEqual([]);
+    for (const bad of [
+      'http://usapi.example.com',
+      'http://127.evil.example',
+      'http://10.0.0.5:4010',
+      'ftp://127.0.0.1',
+    ])
+      expect(base(bad), bad).toEqual([expect.stringMatching(/^api\.baseUrl: must be https:\/\//)]);
+    expect(base('http://sandbox:4010', ', allowInsecureHttp: true')).toEqual([]);
   });
 
   it('accepts JSON too, and reports bad syntax in one line', () => {

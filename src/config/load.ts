@@ -4,14 +4,18 @@ import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import { type InterpolationIssue, interpolate } from './interpolate.ts';
+import { knownKeysAt, nearestKey } from './known-keys.ts';
 import { type Config, configSchema } from './schema.ts';
 
 /** Bad configuration: every issue names its key path. Never retried. */
 export class ConfigError extends FeedSyncError {
   readonly issues: string[];
+  /** The file (or `config`) the issues are in. */
+  readonly source: string;
   constructor(source: string, issues: string[]) {
     super(`${source}: ${issues.join('; ')}`, { kind: 'CONFIG_INVALID', code: 'E_CONFIG' });
     this.issues = issues;
+    this.source = source;
   }
 }
 
@@ -23,8 +27,25 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
+/**
+ * One line per problem, each naming its key path. An unknown key is one line per key, with the
+ * nearest valid key when one is close (`feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?`).
+ */
 function describe(issues: readonly (z.core.$ZodIssue | InterpolationIssue)[]): string[] {
-  return issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  return issues.flatMap((issue) => {
+    if (!('code' in issue) || issue.code !== 'unrecognized_keys')
+      return [`${formatPath(issue.path)}: ${issue.message}`];
+    const known = knownKeysAt(configSchema, issue.path);
+    return issue.keys.map((key) => {
+      const near = nearestKey(key, known);
+      return `${formatPath([...issue.path, key])}: unknown key${near ? `; did you mean ${near}?` : ''}`;
+    });
+  });
+}
+
+/** Whether `path` is at or below `prefix`: a schema issue under an unset variable's key repeats it. */
+function isWithin(path: readonly PropertyKey[], prefix: readonly PropertyKey[]): boolean {
+  return prefix.every((part, i) => path[i] === part);
 }
 
 export interface ParseOptions {
@@ -46,9 +67,13 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
   }
   const issues: InterpolationIssue[] = [];
   const interpolated = interpolate(raw, options.env ?? {}, issues);
-  if (issues.length > 0) throw new ConfigError(source, describe(issues));
+  // Every problem at once: unset variables and schema issues together, so one edit fixes them all.
   const result = configSchema.safeParse(interpolated);
-  if (!result.success) throw new ConfigError(source, describe(result.error.issues));
+  const schemaIssues = result.success
+    ? []
+    : result.error.issues.filter((issue) => !issues.some((unset) => isWithin(issue.path, unset.path)));
+  if (issues.length > 0 || !result.success)
+    throw new ConfigError(source, describe([...issues, ...schemaIssues]));
   return resolvePaths(result.data, options.baseDir);
 }
 

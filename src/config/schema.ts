@@ -1,44 +1,79 @@
 import { z } from 'zod';
 import { mappingSchema } from '../normalize/mapping-schema.ts';
 import { workerSettingsSchema } from '../queue/worker-settings.ts';
-import { settingsSchema } from '../settings/settings-schema.ts';
+import { isIanaTimeZone, settingsSchema } from '../settings/settings-schema.ts';
 import { sourceSchema } from '../sources/source-schema.ts';
+import { cronProblem } from './cron.ts';
+import { isLoopbackHost } from './loopback.ts';
 
-/** An empty string from `${VAR:-}` means "not set". */
-const secret = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+/**
+ * A platform key. Absent means "not sent" (the sandbox needs none); present but empty or blank is
+ * an error: it is an unset or mistyped environment variable, and every call would fail with 401.
+ */
+const secret = z
+  .string()
+  .refine(
+    (v) => v.trim() !== '',
+    'is empty or blank (an unset environment variable?); set it, or remove the key to send none',
+  )
+  .optional();
 /** A chatbot's id: its serial number on the platform (sent as `serialNumber`/`SerialNumber` there). */
 const chatbotId = z.string().min(1, 'a chatbot serial number is required');
 
-export const scheduleSchema = z.object({
-  /** Cron expression (5 or 6 fields), evaluated in `timezone`. */
-  cron: z.string().min(1),
+export const scheduleSchema = z.strictObject({
+  /** Cron expression (5 or 6 fields, or `@daily`…), evaluated in `timezone`. Checked when the config loads. */
+  cron: z.string().superRefine((cron, ctx) => {
+    const problem = cronProblem(cron);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
   /** IANA time zone, default UTC. */
-  timezone: z.string().default('UTC'),
+  timezone: z
+    .string()
+    .refine(isIanaTimeZone, {
+      error: (issue) => `"${String(issue.input)}" is not an IANA time zone (e.g. America/New_York)`,
+    })
+    .default('UTC'),
 });
 
-export const apiConfigSchema = z.object({
-  /** The spec's {base_url}. The platform documents this host, so it is the default. */
-  baseUrl: z.url().default('https://usapi.hottask.com'),
-  /** Sent as `Authorization: <key>` (raw, no Bearer). */
-  secretKey: secret,
-  /** Sent as `chatrobot-sessionkey`. */
-  sessionKey: secret,
-  /** Max requests in flight to the platform, across every operation (and every worker). Default 8. */
-  concurrency: z.number().int().min(1).max(256).default(8),
-  /** Optional ceiling of requests started per second. */
-  requestsPerSecond: z.number().positive().optional(),
-  /** RealEstateList page size. Default 100; the server may cap it silently. */
-  pageSize: z.number().int().min(1).max(10_000).default(100),
-  /** Per-attempt timeout in milliseconds. Default 30 s. */
-  timeoutMs: z.number().int().positive().default(30_000),
-  /** Retries after the first attempt for 429, 5xx, timeouts and network errors. Default 4. */
-  retries: z.number().int().min(0).max(20).default(4),
-  /** Keys per RealEstateDelete call. Default 100 (the spec shows no maximum). */
-  deleteBatchSize: z.number().int().min(1).max(10_000).default(100),
-});
+/** https, or http to this machine's loopback (the sandbox), or http allowed by `allowInsecureHttp`. */
+function insecureBaseUrl(api: { baseUrl: string; allowInsecureHttp: boolean }): boolean {
+  const url = URL.parse(api.baseUrl);
+  // An unparseable URL is reported by `z.url()` already.
+  if (!url || url.protocol === 'https:' || api.allowInsecureHttp) return false;
+  return url.protocol !== 'http:' || !isLoopbackHost(url.hostname);
+}
+
+export const apiConfigSchema = z
+  .strictObject({
+    /** The spec's {base_url}. The platform documents this host, so it is the default. https unless loopback. */
+    baseUrl: z.url().default('https://usapi.hottask.com'),
+    /** Allow `http://` to a host that is not loopback (a sandbox container on a private network). Default false. */
+    allowInsecureHttp: z.boolean().default(false),
+    /** Sent as `Authorization: <key>` (raw, no Bearer). */
+    secretKey: secret,
+    /** Sent as `chatrobot-sessionkey`. */
+    sessionKey: secret,
+    /** Max requests in flight to the platform, across every operation (and every worker). Default 8. */
+    concurrency: z.number().int().min(1).max(256).default(8),
+    /** Optional ceiling of requests started per second. */
+    requestsPerSecond: z.number().positive().optional(),
+    /** RealEstateList page size. Default 100; the server may cap it silently. */
+    pageSize: z.number().int().min(1).max(10_000).default(100),
+    /** Per-attempt timeout in milliseconds. Default 30 s. */
+    timeoutMs: z.number().int().positive().default(30_000),
+    /** Retries after the first attempt for 429, 5xx, timeouts and network errors. Default 4. */
+    retries: z.number().int().min(0).max(20).default(4),
+    /** Keys per RealEstateDelete call. Default 100 (the spec shows no maximum). */
+    deleteBatchSize: z.number().int().min(1).max(10_000).default(100),
+  })
+  .refine((api) => !insecureBaseUrl(api), {
+    path: ['baseUrl'],
+    message:
+      'must be https:// (the keys travel in every request); http:// only to a loopback address, or with api.allowInsecureHttp: true',
+  });
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
-export const chatbotConfigSchema = z.object({
+export const chatbotConfigSchema = z.strictObject({
   /** The chatbot's id (serial number), as `feeds[].chatbot` names it. */
   chatbot: chatbotId,
   settings: settingsSchema.optional(),
@@ -47,7 +82,7 @@ export const chatbotConfigSchema = z.object({
 });
 export type ChatbotConfig = z.infer<typeof chatbotConfigSchema>;
 
-export const feedConfigSchema = z.object({
+export const feedConfigSchema = z.strictObject({
   /** Stable id: names the feed in reports, state keys and the ownership tag. */
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)'),
   chatbot: chatbotId,
@@ -73,7 +108,7 @@ export const feedConfigSchema = z.object({
 export type FeedConfig = z.infer<typeof feedConfigSchema>;
 
 export const configSchema = z
-  .object({
+  .strictObject({
     api: apiConfigSchema.default(apiConfigSchema.parse({})),
     chatbots: z.array(chatbotConfigSchema).default([]),
     feeds: z.array(feedConfigSchema).default([]),

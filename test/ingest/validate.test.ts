@@ -66,7 +66,7 @@ describe('feed-sync validate', () => {
     expect(text.out).toContain('CurrencySymbol missing (3):');
     expect(text.out).toContain('Row 2 of tab-inferred.tsv: CurrencySymbol is missing (required)');
     expect(text.out).toContain('MLSNumber: MLS#');
-    const json = await run(['validate', '-c', config, '--json']);
+    const json = await run(['validate', '-c', config, '--feeds', '--json']);
     expect(json.code).toBe(1);
     const report = JSON.parse(json.out) as { feeds: { feedId: string; ok: boolean; code?: string }[] };
     expect(report.feeds.map((f) => [f.feedId, f.ok, f.code])).toEqual([

@@ -1,18 +1,21 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import type { FeedConfig } from '../../config/schema.ts';
+import { ConfigError } from '../../config/load.ts';
+import type { Config, FeedConfig } from '../../config/schema.ts';
 import { type IngestResult, ingestFeed, isFeedError, type Rejection } from '../../sources/index.ts';
 import {
   CliExit,
   cliLogger,
   type GlobalOptions,
   loadCliConfig,
+  print,
   withConfigOption,
   withJsonOption,
 } from '../context.ts';
 
 interface ValidateOptions extends GlobalOptions {
   feed?: string;
+  feeds?: boolean;
 }
 
 /** Rejections shown per reason in the text report; `--json` has them all. */
@@ -22,18 +25,33 @@ type FeedReport =
   | { feedId: string; ok: true; result: IngestResult }
   | { feedId: string; ok: false; code: string; error: string };
 
+/**
+ * `feed-sync validate`: checks the config, offline and at once (every problem listed). Reading feeds
+ * is asked for: `--feed ID` fetches and normalizes one, `--feeds` all of them.
+ */
 export function registerValidate(program: Command): void {
   const command = program
     .command('validate')
     .description(
-      'fetch and normalize feeds without touching the platform: counts, rejections by reason, the mapping in use',
+      'check the config (offline); with --feed ID or --feeds, also fetch and normalize feeds without touching the platform',
     )
-    .option('--feed <id>', 'only this feed');
+    .option('--feed <id>', 'also read this feed: counts, rejections by reason, the mapping in use')
+    .option('--feeds', 'also read every feed');
   withJsonOption(withConfigOption(command)).action(async (options: ValidateOptions) => {
-    const config = await loadCliConfig(options);
-    const feeds = options.feed ? config.feeds.filter((f) => f.id === options.feed) : config.feeds;
-    if (feeds.length === 0)
-      throw new CliExit(options.feed ? `no feed "${options.feed}" in the config` : 'the config has no feeds');
+    const config = await loadForValidate(options);
+    const feeds = feedsToRead(config, options);
+    if (feeds.length === 0) {
+      const ids = config.feeds.map((f) => f.id);
+      const summary = { ok: true, file: options.config, feeds: ids, chatbots: config.chatbots.length };
+      const hint = ids.length > 0 ? '; read a feed with --feed ID, or all with --feeds' : '';
+      print(
+        options,
+        { config: summary },
+        () =>
+          `✓ ${options.config}: ${ids.length} feed${ids.length === 1 ? '' : 's'}${ids.length ? ` (${ids.join(', ')})` : ''}, ${config.chatbots.length} chatbot${config.chatbots.length === 1 ? '' : 's'}${hint}`,
+      );
+      return;
+    }
     const logger = cliLogger();
     const reports: FeedReport[] = [];
     for (const feed of feeds) reports.push(await validateFeed(feed, logger));
@@ -42,6 +60,30 @@ export function registerValidate(program: Command): void {
     const failed = reports.filter((r) => !r.ok).length;
     if (failed > 0) throw new CliExit(`${failed} of ${reports.length} feed(s) could not be read`);
   });
+}
+
+/** The config, or (with `--json`) its problems printed as JSON before the failure. */
+async function loadForValidate(options: ValidateOptions): Promise<Config> {
+  try {
+    return await loadCliConfig(options);
+  } catch (error) {
+    if (options.json && error instanceof ConfigError) {
+      const config = { ok: false, file: options.config, issues: error.issues };
+      process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
+    }
+    throw error;
+  }
+}
+
+function feedsToRead(config: Config, options: ValidateOptions): FeedConfig[] {
+  if (options.feeds) {
+    if (config.feeds.length === 0) throw new CliExit('the config has no feeds');
+    return config.feeds;
+  }
+  if (!options.feed) return [];
+  const feed = config.feeds.find((f) => f.id === options.feed);
+  if (!feed) throw new CliExit(`no feed "${options.feed}" in the config`);
+  return [feed];
 }
 
 async function validateFeed(feed: FeedConfig, logger: ReturnType<typeof cliLogger>): Promise<FeedReport> {

@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+
+/** The parts of a zod schema's definition the walk reads (zod 4 keeps them on `_zod.def`). */
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  options?: z.ZodType[];
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  left?: z.ZodType;
+  right?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/**
+ * The keys an object schema accepts at `path` of the input (`['feeds', 0, 'source']`), for
+ * suggesting the nearest one after a typo. Wrappers (optional, default, pipe) are seen through;
+ * at a union, the keys of every object branch count.
+ */
+export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  return [...new Set(walk(schema, path, 0))];
+}
+
+function walk(schema: z.ZodType | undefined, path: readonly PropertyKey[], depth: number): string[] {
+  if (!schema || depth > 64) return [];
+  const def = defOf(schema);
+  const next = (child: z.ZodType | undefined, rest = path) => walk(child, rest, depth + 1);
+  switch (def.type) {
+    case 'object':
+      if (path.length === 0) return Object.keys(def.shape ?? {});
+      return next(def.shape?.[String(path[0])], path.slice(1));
+    case 'array':
+      return typeof path[0] === 'number' ? next(def.element, path.slice(1)) : [];
+    case 'record':
+      return path.length === 0 ? [] : next(def.valueType, path.slice(1));
+    case 'union':
+      return (def.options ?? []).flatMap((option) => next(option));
+    case 'intersection':
+      return [...next(def.left), ...next(def.right)];
+    case 'pipe':
+      return [...next(def.in), ...next(def.out)];
+    case 'lazy':
+      return next(def.getter?.());
+    default:
+      return def.innerType ? next(def.innerType) : [];
+  }
+}
+
+/**
+ * The known key nearest to a typo, or undefined when none is close: case-insensitive edit distance
+ * (a swap of two neighbours counts one) of at most a third of the key's length, at least 1, at most 3.
+ */
+export function nearestKey(typo: string, known: readonly string[]): string | undefined {
+  const budget = Math.min(3, Math.max(1, Math.floor(typo.length / 3)));
+  let best: string | undefined;
+  let bestDistance = budget + 1;
+  for (const key of known) {
+    const distance = editDistance(typo.toLowerCase(), key.toLowerCase());
+    if (distance < bestDistance) {
+      best = key;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: insert, delete, substitute, or swap two neighbours. */
+export function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
