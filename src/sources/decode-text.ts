@@ -1,51 +1,125 @@
 export type TextEncodingOption = 'auto' | 'utf-8' | 'windows-1252' | 'latin1';
 
+const LF = 0x0a;
+const CR = 0x0d;
+
 /**
- * Bytes → text, chunk by chunk, without splitting a UTF-8 sequence. `auto` reads UTF-8 and switches
- * to Windows-1252 at the first invalid sequence (exports from Excel on Windows), calling `onFallback`
- * once. A leading BOM is removed: left in, it glues onto the first CSV header name.
+ * Bytes → text, chunk by chunk, without splitting a UTF-8 sequence. A leading BOM is removed: left
+ * in, it glues onto the first CSV header name.
+ *
+ * `auto` decides **per line**, never for the whole file: a line that is valid UTF-8 is read as
+ * UTF-8, one that is not (a row pasted in from an Excel export on Windows) as Windows-1252, and
+ * `onLineAs1252` is called with its line number (1-based, as a person counts: `\n`, `\r\n` and a lone
+ * `\r` each end a line, like the CSV reader's rows). One stray byte then changes one line, not every
+ * accented listing of the feed. Text is yielded up to the last line end of each chunk, so every
+ * line is decided whole; a line longer than a chunk is decided piece by piece.
  */
 export async function* decodeText(
   chunks: AsyncIterable<Uint8Array>,
   encoding: TextEncodingOption = 'auto',
-  onFallback?: () => void,
+  onLineAs1252?: (line: number) => void,
 ): AsyncGenerator<string> {
-  let mode: 'utf-8' | 'windows-1252' | 'latin1' = encoding === 'auto' ? 'utf-8' : encoding;
-  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const decode = encoding === 'auto' ? autoDecoder(onLineAs1252) : fixedDecoder(encoding);
   let carry: Uint8Array = new Uint8Array(0);
   let first = true;
   for await (const chunk of chunks) {
-    let bytes: Uint8Array = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    let text: string;
-    if (mode === 'utf-8') {
-      const cut = completeUtf8Length(bytes);
-      carry = bytes.slice(cut);
-      bytes = bytes.subarray(0, cut);
-      try {
-        text = strict.decode(bytes);
-      } catch (error) {
-        if (encoding !== 'auto') throw error;
-        mode = 'windows-1252';
-        onFallback?.();
-        bytes = Buffer.concat([bytes, carry]);
-        carry = new Uint8Array(0);
-        text = new TextDecoder(mode).decode(bytes);
-      }
-    } else {
-      text = new TextDecoder(mode).decode(bytes);
-      carry = new Uint8Array(0);
-    }
+    const bytes: Uint8Array = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    const cut = encoding === 'auto' ? lineCut(bytes) : completeUtf8Length(bytes);
+    carry = bytes.slice(cut);
+    let text = decode(bytes.subarray(0, cut));
     if (first && text.length > 0) {
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      else if (text.startsWith('ï»¿')) text = text.slice(3);
+      text = withoutBom(text);
       first = false;
     }
     if (text.length > 0) yield text;
   }
   if (carry.length > 0) {
-    if (encoding !== 'auto') yield new TextDecoder(mode, { fatal: true }).decode(carry);
-    else yield new TextDecoder('windows-1252').decode(carry);
+    const text = decode(carry);
+    yield first ? withoutBom(text) : text;
   }
+}
+
+function withoutBom(text: string): string {
+  if (text.charCodeAt(0) === 0xfeff) return text.slice(1);
+  return text.startsWith('ï»¿') ? text.slice(3) : text;
+}
+
+/** A configured encoding: UTF-8 is strict (a bad byte fails the feed), the others take any byte. */
+function fixedDecoder(encoding: 'utf-8' | 'windows-1252' | 'latin1'): (bytes: Uint8Array) => string {
+  // latin1 is read as Windows-1252, as browsers do (WHATWG): files labelled Latin-1 hold € at 0x80.
+  const decoder = new TextDecoder(encoding, { fatal: encoding === 'utf-8', ignoreBOM: true });
+  return (bytes) => decoder.decode(bytes);
+}
+
+/** `auto`: each piece is whole lines (or a part of one line too long for a chunk). */
+function autoDecoder(onLineAs1252?: (line: number) => void): (bytes: Uint8Array) => string {
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const cp1252 = new TextDecoder('windows-1252');
+  let line = 1;
+  let lastReported = 0;
+  let endedWithCr = false;
+  const report = (at: number) => {
+    if (at === lastReported) return;
+    lastReported = at;
+    onLineAs1252?.(at);
+  };
+  return (bytes) => {
+    // A `\r\n` split across two pieces ends one line, not two.
+    const start = line - (endedWithCr && bytes[0] === LF ? 1 : 0);
+    endedWithCr = bytes.length > 0 && bytes[bytes.length - 1] === CR;
+    line = start + countLineEnds(bytes);
+    try {
+      return utf8.decode(bytes);
+    } catch {
+      // The slow path, only for a piece holding a bad byte: line by line.
+      let text = '';
+      let at = start;
+      for (const lineBytes of linesOf(bytes)) {
+        try {
+          text += utf8.decode(lineBytes);
+        } catch {
+          text += cp1252.decode(lineBytes);
+          report(at);
+        }
+        at++;
+      }
+      return text;
+    }
+  };
+}
+
+/** Line ends in `bytes`: `\n`, and `\r` not followed by `\n`. */
+function countLineEnds(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = bytes.indexOf(LF); i >= 0; i = bytes.indexOf(LF, i + 1)) count++;
+  for (let i = bytes.indexOf(CR); i >= 0; i = bytes.indexOf(CR, i + 1)) if (bytes[i + 1] !== LF) count++;
+  return count;
+}
+
+/** The lines of `bytes`, each with its line end. */
+function* linesOf(bytes: Uint8Array): Generator<Uint8Array> {
+  let from = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (byte === LF || (byte === CR && bytes[i + 1] !== LF)) {
+      yield bytes.subarray(from, i + 1);
+      from = i + 1;
+    }
+  }
+  if (from < bytes.length) yield bytes.subarray(from);
+}
+
+/**
+ * Where to cut a chunk so the text yielded ends on a line end: after the last `\n` (or lone `\r`).
+ * A chunk with no line end is cut at its last whole UTF-8 character, so a long line never piles up.
+ */
+function lineCut(bytes: Uint8Array): number {
+  const lf = bytes.lastIndexOf(LF);
+  if (lf >= 0) return lf + 1;
+  const cr = bytes.lastIndexOf(CR);
+  // A `\r` as the last byte may be the first half of `\r\n`: keep it for the next chunk.
+  if (cr >= 0 && cr < bytes.length - 1) return cr + 1;
+  return completeUtf8Length(bytes);
 }
 
 /** Length of the prefix of `bytes` that ends on a UTF-8 character boundary. */

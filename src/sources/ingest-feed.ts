@@ -3,6 +3,7 @@ import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
 import { type FeedRun, itemMaker, mappingFor, readFailure } from './read-feed.ts';
+import { RowsAs1252 } from './rows-as-1252.ts';
 import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
 
 /**
@@ -21,9 +22,11 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   const rejections: Rejection[] = [];
   let records = 0;
   const itemOf = itemMaker(feed, run, deps);
+  const as1252 = new RowsAs1252(session.linesAs1252 ?? []);
   try {
     for await (const record of session.records) {
       deps.signal?.throwIfAborted();
+      as1252.record(record.row);
       const item = itemOf(record);
       records++;
       if (item.kind === 'rejected') {
@@ -54,6 +57,7 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   // Duplicates in the order their keys first appeared.
   duplicates.sort((a, b) => a.refs[0]!.index - b.refs[0]!.index);
   const dropped = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
+  const decodedAs1252 = as1252.finish();
   return {
     feedId: feed.id,
     notModified: false,
@@ -71,6 +75,7 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       removed: removals.length,
       duplicates: dropped,
     },
+    decodedAs1252,
     statePatch: session.statePatch,
     mapping: (run.mapping ?? mappingFor(feed, undefined, deps)).mapping,
   };

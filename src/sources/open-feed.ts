@@ -38,7 +38,7 @@ export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<Feed
       ? await peekOpenImmoScope(opened.text)
       : { mode: 'full' as const, text: opened.text };
   const records = recordsOf(feed, text);
-  return { notModified: false, mode, name, records, statePatch };
+  return { notModified: false, mode, name, records, statePatch, linesAs1252: opened.linesAs1252 };
 }
 
 function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord> {

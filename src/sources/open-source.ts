@@ -10,7 +10,13 @@ import type { SourceConfig } from './source-schema.ts';
 
 export type OpenedSource =
   | { notModified: true; validators: Partial<FeedState> }
-  | { notModified: false; validators: Partial<FeedState>; text: AsyncIterable<string> };
+  | {
+      notModified: false;
+      validators: Partial<FeedState>;
+      text: AsyncIterable<string>;
+      /** Lines read as Windows-1252 (`encoding: auto`), ascending; filled as `text` is read. */
+      linesAs1252: readonly number[];
+    };
 
 export interface OpenOptions {
   feedId: string;
@@ -47,10 +53,17 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
     }
     bytes = file.bytes;
   }
-  const onFallback = () =>
-    options.logger?.warn({ feedId }, 'feed is not valid UTF-8: reading it as Windows-1252');
-  const text = decodeText(guard(feedId, gunzipIfNeeded(bytes)), source.encoding, onFallback);
-  return { notModified: false, validators, text };
+  const linesAs1252: number[] = [];
+  const onLineAs1252 = (line: number) => {
+    if (linesAs1252.length === 0)
+      options.logger?.warn(
+        { feedId, line },
+        'a line of the feed is not valid UTF-8: reading it as Windows-1252',
+      );
+    linesAs1252.push(line);
+  };
+  const text = decodeText(guard(feedId, gunzipIfNeeded(bytes)), source.encoding, onLineAs1252);
+  return { notModified: false, validators, text, linesAs1252 };
 }
 
 /** Name of the feed's file in messages: `Row 812 of acme.csv`. */

@@ -89,7 +89,10 @@ export const sourceSchema = z
      * file's size and modification time): an unchanged feed skips the run. Default true.
      */
     conditional: z.boolean().default(true),
-    /** Text encoding; `auto` = UTF-8, or Windows-1252 when the bytes are not valid UTF-8. */
+    /**
+     * Text encoding; `auto` = UTF-8, except a line whose bytes are not valid UTF-8, which is read as
+     * Windows-1252 and reported (`decodedAs1252`). Decided line by line, never for the whole file.
+     */
     encoding: z.enum(['auto', 'utf-8', 'windows-1252', 'latin1']).default('auto'),
     csv: csvOptionsSchema.optional(),
     xml: xmlOptionsSchema.optional(),

@@ -90,6 +90,11 @@ export interface IngestResult {
   rejectedWithoutKey: number;
   duplicates: DuplicateKey[];
   stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
+  /**
+   * Rows read as Windows-1252 because their bytes are not valid UTF-8 (`encoding: auto`): CSV rows
+   * as rejections number them; for XML and JSON, lines of the file. Every other record is UTF-8.
+   */
+  decodedAs1252?: number[];
   /** Save ONLY after the whole run succeeded. */
   statePatch: Partial<FeedState>;
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
@@ -108,4 +113,6 @@ export interface FeedSession {
    * watermark is the newest timestamp read).
    */
   statePatch: Partial<FeedState>;
+  /** File lines read as Windows-1252 (`encoding: auto`), ascending; complete once `records` is exhausted. */
+  linesAs1252?: readonly number[];
 }

@@ -104,6 +104,15 @@ export function renderFeedReport(report: FeedReport): string {
   const lines = [
     `✓ ${result.feedId}: ${stats.records} records: ${stats.valid} valid, ${stats.rejected} rejected, ${stats.removed} to remove, ${stats.duplicates} duplicate${stats.duplicates === 1 ? '' : 's'} (${result.mode})`,
   ];
+  const as1252 = result.decodedAs1252 ?? [];
+  if (as1252.length > 0) {
+    const shown = as1252.slice(0, SHOWN_PER_REASON * 2).join(', ');
+    const more =
+      as1252.length > SHOWN_PER_REASON * 2 ? ` … and ${as1252.length - SHOWN_PER_REASON * 2} more` : '';
+    lines.push(
+      `  read as Windows-1252, not valid UTF-8 (${as1252.length}): row${as1252.length === 1 ? '' : 's'} ${shown}${more}`,
+    );
+  }
   const byReason = groupByReason(result.rejections);
   for (const [reason, rejections] of byReason) {
     lines.push(`  ${reason} (${rejections.length}):`);
