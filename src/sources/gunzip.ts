@@ -17,8 +17,13 @@ export async function* gunzipIfNeeded(chunks: AsyncIterable<Uint8Array>): AsyncG
   if (first.done) return;
   const head = first.value;
   const rest = (async function* () {
-    yield head;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    try {
+      yield head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      // Stopped early (a size cap, a parse error): close the source (the file handle, the socket).
+      await iterator.return?.();
+    }
   })();
   if (head[0] !== 0x1f || head[1] !== 0x8b) {
     yield* rest;

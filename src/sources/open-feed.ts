@@ -2,6 +2,7 @@ import type { FeedConfig } from '../config/schema.ts';
 import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
 import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
 import type { FeedState } from '../state/state-store.ts';
+import { startDeadline } from './bounds.ts';
 import { FeedError } from './feed-error.ts';
 import { openSource, sourceName } from './open-source.ts';
 import { peekOpenImmoScope } from './openimmo-scope.ts';
@@ -12,8 +13,24 @@ import { openResoApi } from './reso/read-reso-api.ts';
 import { readResoFile } from './reso/read-reso-file.ts';
 import type { FeedSession, IngestDeps, RawRecord } from './types.ts';
 
-/** Open a feed by its transport and format. Fails early (before any record) when it cannot be fetched. */
+/**
+ * Open a feed by its transport and format. Fails early (before any record) when it cannot be
+ * fetched. A `url:` feed runs under its whole-download deadline (`source.deadlineMs`), to the last record.
+ */
 export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {
+  const { source } = feed;
+  if (!source.url) return openFeedWith(feed, deps);
+  const deadline = startDeadline(feed.id, source.url, source.deadlineMs, deps.signal);
+  let session: FeedSession;
+  try {
+    session = await openFeedWith(feed, { ...deps, signal: deadline.signal });
+  } catch (error) {
+    throw deadline.failure(error);
+  }
+  return { ...session, records: deadline.guard(session.records) };
+}
+
+async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {
   const { source } = feed;
   const name = sourceName(source, feed.id);
   const missing = missingPresetFields(feed.mapping);

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import type { Logger } from '../logger.ts';
 import type { FeedState } from '../state/state-store.ts';
+import { capBytes } from './bounds.ts';
 import { decodeText } from './decode-text.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
 import { openHttp } from './fetch-http.ts';
@@ -62,7 +63,8 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
       );
     linesAs1252.push(line);
   };
-  const text = decodeText(guard(feedId, gunzipIfNeeded(bytes)), source.encoding, onLineAs1252);
+  const decoded = capBytes(feedId, source.maxBytes, gunzipIfNeeded(bytes));
+  const text = decodeText(guard(feedId, decoded), source.encoding, onLineAs1252);
   return { notModified: false, validators, text, linesAs1252 };
 }
 

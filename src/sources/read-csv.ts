@@ -1,8 +1,15 @@
 import { parse } from 'csv-parse';
+import { formatBytes } from './bounds.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { FeedError } from './feed-error.ts';
 import type { CsvOptions } from './source-schema.ts';
 import type { RawRecord } from './types.ts';
+
+/** 8 MiB, like XML's: far beyond any real listing, far below a runaway field eating the memory. */
+const DEFAULT_MAX_RECORD = 8 * 1024 * 1024;
+
+/** The CSV options; `maxRecordBytes` defaults to 8 MiB. */
+export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes'> & { maxRecordBytes?: number };
 
 /**
  * CSV text → raw records keyed by header name, streamed through csv-parse. Skips `skipRows` noise
@@ -14,10 +21,18 @@ import type { RawRecord } from './types.ts';
 export async function* readCsv(
   feedId: string,
   text: AsyncIterable<string>,
-  options: CsvOptions = { skipRows: 0, quote: '"' },
+  options: CsvReadOptions = { skipRows: 0, quote: '"' },
 ): AsyncGenerator<RawRecord> {
+  const maxRecord = options.maxRecordBytes ?? DEFAULT_MAX_RECORD;
+  const tooLarge = (row: number) =>
+    new FeedError(
+      'E_FEED_PARSE',
+      feedId,
+      `row ${row}: a record is larger than csv.maxRecordBytes (${formatBytes(maxRecord)}); an unclosed quote?`,
+    );
   const iterator = text[Symbol.asyncIterator]();
-  const { head, done } = await readHead(iterator, options.skipRows + 1);
+  const { head, done } = await readHead(iterator, options.skipRows + 1, maxRecord * (options.skipRows + 1));
+  if (head === undefined) throw tooLarge(1);
   const headerLine = head.split(/\r\n|\r|\n/)[options.skipRows] ?? '';
   const start = headerLine.trimStart()[0];
   if (start === '<' || start === '{' || start === '[') {
@@ -38,6 +53,8 @@ export async function* readCsv(
     record_delimiter: ['\r\n', '\n', '\r'],
     relax_column_count: true,
     relax_quotes: true,
+    // A quote never closed would otherwise swallow the rest of the file into one field, in memory.
+    max_record_size: maxRecord,
   });
   // Failures are read from `parser.errored` and the final iteration; this only keeps an 'error'
   // event from going unhandled.
@@ -69,11 +86,12 @@ export async function* readCsv(
     // no promise per record (an async iterator over the parser costs as much as the mapping).
     for await (const chunk of chunksOf(head, done, iterator)) {
       parser.write(chunk);
-      if (parser.errored) throw parser.errored;
+      // The records parsed before an error first: they are good, and they move the row count on.
       for (let record = parser.read() as string[] | null; record !== null; record = parser.read()) {
         const raw = toRecord(record);
         if (raw) yield raw;
       }
+      if (parser.errored) throw parser.errored;
     }
     parser.end();
     for await (const record of parser as AsyncIterable<string[]>) {
@@ -82,6 +100,7 @@ export async function* readCsv(
     }
   } catch (error) {
     if (error instanceof FeedError || (error as Error).name === 'AbortError') throw error;
+    if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') throw tooLarge(line);
     throw new FeedError('E_FEED_PARSE', feedId, `not valid CSV: ${(error as Error).message}`, {
       cause: error,
     });
@@ -96,13 +115,18 @@ async function* chunksOf(head: string, done: boolean, rest: AsyncIterator<string
   if (!done) yield* { [Symbol.asyncIterator]: () => rest };
 }
 
-/** Read text until it holds `lines` complete lines (or the end), to find and sniff the header. */
+/**
+ * Read text until it holds `lines` complete lines (or the end), to find and sniff the header.
+ * `head` is undefined when more than `max` characters hold fewer lines: no header is that long.
+ */
 async function readHead(
   iterator: AsyncIterator<string>,
   lines: number,
-): Promise<{ head: string; done: boolean }> {
+  max: number,
+): Promise<{ head: string | undefined; done: boolean }> {
   let head = '';
   while (countLines(head) < lines) {
+    if (head.length > max) return { head: undefined, done: false };
     const next = await iterator.next();
     if (next.done) return { head, done: true };
     head += next.value;

@@ -24,6 +24,12 @@ export const csvOptionsSchema = z.strictObject({
   skipRows: z.number().int().min(0).default(0),
   /** Quote character. Default `"`. */
   quote: z.string().length(1).default('"'),
+  /** Largest record accepted, in bytes (characters): a runaway quoted field stops here. Default 8 MiB. */
+  maxRecordBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
 });
 
 export const xmlOptionsSchema = z.strictObject({
@@ -84,6 +90,21 @@ export const sourceSchema = z
     timeoutMs: z.number().int().positive().default(60_000),
     /** Retries after the first attempt on 429, 5xx, timeouts and network errors. Default 3. */
     retries: z.number().int().min(0).max(20).default(3),
+    /**
+     * Whole-download deadline of a `url:` feed (every attempt and page, to the last byte), in ms,
+     * beside the per-attempt `timeoutMs`: a server dripping bytes is cut here. Default 30 min.
+     */
+    deadlineMs: z
+      .number()
+      .int()
+      .positive()
+      .default(30 * 60_000),
+    /** Largest decoded (decompressed) size of a feed, in bytes: stops a gzip bomb. Default 2 GiB. */
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(2 * 1024 ** 3),
     /**
      * Send If-None-Match / If-Modified-Since from the last successful run (for `path:`, compare the
      * file's size and modification time): an unchanged feed skips the run. Default true.
