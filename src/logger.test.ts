@@ -21,8 +21,13 @@ describe('logger', () => {
       'request',
     );
     logger.info({ source: { auth: { password: 'pw-LEAK-5', token: 'tok-LEAK-6' } } }, 'feed');
+    logger.info({ worker: { alerts: { webhookUrl: 'https://hooks.example/LEAK-7' } } }, 'settings');
+    logger.info({ alerts: { webhookUrl: 'https://hooks.example/LEAK-8' }, webhookUrl: 'LEAK-9' }, 'alerts');
+    logger.info({ feed: { source: { auth: { type: 'header', name: 'X-Key', value: 'LEAK-10' } } } }, 'feed');
+    logger.info({ feed: { source: { auth: { clientSecret: 'LEAK-11' } } } }, 'reso');
     expect(out).not.toMatch(/LEAK/);
-    expect(out.match(/\[redacted\]/g)).toHaveLength(6);
+    expect(out.match(/\[redacted\]/g)).toHaveLength(11);
+    expect(out).toContain('X-Key');
     expect(out).toContain('https://x');
   });
 });

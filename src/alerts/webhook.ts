@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { createHttp } from '../http/create-http.ts';
+import { classifyRequestError, isRequestError } from '../http/failure.ts';
 import type { Logger } from '../logger.ts';
 import type { RunReport } from '../reconcile/report-types.ts';
 import { type Incident, incidentsOf } from './incidents.ts';
@@ -48,13 +49,13 @@ export function createAlerter(options: AlerterOptions): Alerter {
         timeout: { request: options.timeoutMs ?? 10_000 },
       });
       if (response.statusCode < 200 || response.statusCode > 299)
-        throw new Error(`webhook answered HTTP ${response.statusCode}`);
+        throw new WebhookStatusError(response.statusCode);
       options.logger.info({ feed: incident.feedId, kind: incident.kind }, 'alert sent');
     } catch (error) {
       // Not sent: forget the incident so the next occurrence tries again.
       await options.redis.hdel(key, `${incident.feedId}:${incident.kind}`);
       options.logger.warn(
-        { feed: incident.feedId, kind: incident.kind, err: (error as Error).message },
+        { feed: incident.feedId, kind: incident.kind, reason: describePostError(error) },
         'alert webhook failed',
       );
     }
@@ -88,4 +89,23 @@ export function createAlerter(options: AlerterOptions): Alerter {
       );
     },
   };
+}
+
+/**
+ * Why a post failed, without the URL: the webhook URL carries its token (Slack, Teams…), and an
+ * HTTP library's messages may name it. The status, or the network error's code, never a message.
+ */
+export function describePostError(error: unknown): string {
+  if (error instanceof WebhookStatusError) return `HTTP ${error.status}`;
+  if (isRequestError(error)) return classifyRequestError(error).code;
+  return error instanceof Error ? error.name : 'unknown error';
+}
+
+/** The webhook answered, but not 2xx. */
+class WebhookStatusError extends Error {
+  readonly status: number;
+  constructor(status: number) {
+    super(`webhook answered HTTP ${status}`);
+    this.status = status;
+  }
 }

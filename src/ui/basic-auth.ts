@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { isLoopbackHost } from '../config/loopback.ts';
 
 export interface Credentials {
   user: string;
@@ -35,5 +36,5 @@ export function basicAuth(credentials: Credentials) {
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1']);
-export const isLoopback = (host: string) => LOOPBACK.has(host) || host.startsWith('127.');
+/** Parsed, never matched by prefix: see `isLoopbackHost`. */
+export const isLoopback = (host: string) => isLoopbackHost(host);

@@ -5,9 +5,10 @@ import { QUEUE_NAME } from '../queue/names.ts';
 import { checkRedis, connectRedis } from '../queue/redis.ts';
 import type { WorkerService } from '../queue/worker-service.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
-import { serveUi, type UiServer } from './server.ts';
+import { checkUiExposure, serveUi, type UiServer } from './server.ts';
 
 export { type Credentials, isLoopback } from './basic-auth.ts';
+export { EXAMPLE_PASSWORD, exposureProblem, MIN_PASSWORD_LENGTH } from './exposure.ts';
 export { createMetrics, type Metrics } from './metrics.ts';
 export { checkUiExposure, serveUi, UiExposureError, type UiOptions, type UiServer } from './server.ts';
 
@@ -45,11 +46,17 @@ export async function startStandaloneUi(options: {
   env: UiEnv;
   logger: Logger;
 }): Promise<UiServer> {
+  // Refused before Redis is opened: an open connection would keep a UI that never listens alive.
+  checkUiExposure(options.env.UI_HOST, credentialsOf(options.env));
   await checkRedis(options.redisUrl);
   const redis = connectRedis(options.redisUrl, 'feed-sync-ui');
   const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: options.prefix });
   const metrics = createMetrics();
   metrics.watchQueue(queue);
+  const closeQueue = async () => {
+    await queue.close();
+    await redis.quit().catch(() => redis.disconnect());
+  };
   const server = await serveUi({
     queue,
     host: options.env.UI_HOST,
@@ -64,13 +71,16 @@ export async function startStandaloneUi(options: {
     },
     registry: metrics.registry,
     logger: options.logger,
+  }).catch(async (error: unknown) => {
+    // Cannot listen (port in use…): exit at once rather than stay up on the Redis connection.
+    await closeQueue();
+    throw error;
   });
   return {
     url: server.url,
     async close() {
       await server.close();
-      await queue.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeQueue();
     },
   };
 }

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { pushSettingsPayloadSchema, syncFeedPayloadSchema } from '../queue/payloads.ts';
-import { basicAuth, type Credentials, isLoopback } from './basic-auth.ts';
+import { basicAuth, type Credentials } from './basic-auth.ts';
+import { exposureProblem } from './exposure.ts';
 
 export interface UiOptions {
   queue: Queue;
@@ -37,13 +38,13 @@ export class UiExposureError extends FeedSyncError {
   }
 }
 
-/** Throws `UiExposureError` when the UI would listen beyond loopback without credentials. */
+/**
+ * Throws `UiExposureError` when the UI would listen beyond loopback without credentials, or with the
+ * example password, or a short one (see `exposureProblem`).
+ */
 export function checkUiExposure(host: string, credentials: Credentials | undefined): void {
-  if (!credentials && !isLoopback(host)) {
-    throw new UiExposureError(
-      `refusing to serve the queue UI on ${host} without UI_USER and UI_PASSWORD (loopback only without them)`,
-    );
-  }
+  const problem = exposureProblem(host, credentials);
+  if (problem) throw new UiExposureError(problem);
 }
 
 /** The add-job form's payloads: `sync-feed` `{feedId}` or `push-settings` `{chatbot}`. */
