@@ -4,12 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { ok, sendJson, withServer } from '../helpers/with-server.ts';
 
 const NODE = join(process.cwd(), 'node_modules/.bin/node');
 
 /** The real binary, as a user runs it. */
-function bin(args: string[]) {
-  return promisify(execFile)(NODE, ['bin/feed-sync.js', ...args], { timeout: 20_000 }).then(
+function bin(args: string[], env: Record<string, string> = {}) {
+  const options = { timeout: 20_000, env: { ...process.env, ...env } };
+  return promisify(execFile)(NODE, ['bin/feed-sync.js', ...args], options).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
@@ -72,6 +74,29 @@ describe('feed-sync validate on the config', () => {
       ['far', 'E_FEED_FETCH'],
       ['gone', 'E_FEED_FETCH'],
     ]);
+  });
+
+  it('refuses an empty platform key at start, in one line, before any request', async () => {
+    const platform = await withServer((_req, res) => sendJson(res, 200, ok({ List: [], VirtualCount: 0 })));
+    try {
+      const file = await configFile([
+        'api:',
+        `  baseUrl: ${platform.url}`,
+        '  secretKey: ${CHATBOT_SECRET_KEY}',
+        'feeds:',
+        '  - id: acme',
+        '    chatbot: 4f1c',
+        '    source: { format: csv, path: acme.csv }',
+      ]);
+      const { code, stderr } = await bin(['sync', '--all', '--config', file], { CHATBOT_SECRET_KEY: ' ' });
+      expect(code).toBe(1);
+      expect(stderr).toMatch(
+        /^feed-sync: invalid config: .*x\.yaml: api\.secretKey: is empty or blank[^\n]*\n$/,
+      );
+      expect(platform.requests).toEqual([]);
+    } finally {
+      await platform.close();
+    }
   });
 
   it('prints the problems as JSON with --json', async () => {

@@ -93,6 +93,8 @@ describe.skipIf(!redisAvailable)('the container', () => {
       ...env,
       REDIS_URL,
       FEED_SYNC_CONFIG: join(dir, 'config/feed-sync.yaml'),
+      // What .env.example tells the user to do: set a password of their own (the example is refused).
+      UI_PASSWORD: 'a-password-of-our-own',
       UI_PORT: String(port),
       LOG_LEVEL: 'info',
     };
