@@ -36,7 +36,7 @@ describe('feed-sync validate on the config', () => {
       '    source: { format: csv, path: acme.csv }',
     ]);
     const { code, stdout, stderr } = await bin(['validate', '--config', file]);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trimEnd().split('\n')).toEqual([
       `feed-sync: invalid config ${file} (3 problems):`,
@@ -89,7 +89,7 @@ describe('feed-sync validate on the config', () => {
         '    source: { format: csv, path: acme.csv }',
       ]);
       const { code, stderr } = await bin(['sync', '--all', '--config', file], { CHATBOT_SECRET_KEY: ' ' });
-      expect(code).toBe(1);
+      expect(code).toBe(2);
       expect(stderr).toMatch(
         /^feed-sync: invalid config: .*x\.yaml: api\.secretKey: is empty or blank[^\n]*\n$/,
       );
@@ -102,7 +102,7 @@ describe('feed-sync validate on the config', () => {
   it('prints the problems as JSON with --json', async () => {
     const file = await configFile(['wokrer: {}', 'api: { secretKey: "  " }']);
     const { code, stdout } = await bin(['validate', '--config', file, '--json']);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(JSON.parse(stdout)).toEqual({
       config: {
         ok: false,

@@ -30,7 +30,7 @@ describe('feed-sync ui refuses to listen, and exits at once', () => {
   ])('%j', async (env, reason) => {
     const { code, killed, stderr } = await ui(env);
     expect(killed).toBe(false);
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(reason)]);
     expect(stderr).not.toContain('hunter2');
   });
