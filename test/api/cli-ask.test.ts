@@ -59,8 +59,9 @@ describe('feed-sync ask', () => {
 
   it('names the missing environment variable of the config', async () => {
     const result = await cli(['ask', '-c', config, '--chatbot', 'bot-1', 'Hi'], { CHATBOT_SECRET_KEY: '' });
-    // An empty variable is "set": the key is then unset and the platform refuses the call.
-    expect(result.code).toBe(1);
+    // An empty variable is refused at start, before any call (issue 9: never a silent unset key).
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/api\.secretKey: is empty or blank/);
     const unset = await run(NODE, ['src/cli/main.ts', 'ask', '-c', config, '--chatbot', 'b', 'Hi'], {
       env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'CHATBOT_SECRET_KEY')),
     }).catch((error: { stderr: string }) => error);
