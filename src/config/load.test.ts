@@ -114,13 +114,14 @@ describe('parseConfig', () => {
 
   it('reports every problem at once: unset variables, typos, bad values, duplicate ids', () => {
     const issues = issuesOf(
-      `api: { secretKey: "\${NOPE}", pageSise: 50 }\n${feed}    maxDeleteShare: 2\n  - id: acme-mls\n    chatbot: x\n    source: { format: csv, path: b.csv }\n`,
+      `api: { secretKey: "\${NOPE}", pageSise: 50 }\n${feed}    maxDeleteShare: 2\n  - id: acme-mls\n    chatbot: x\n    source: { format: tsv, path: b.csv }\n`,
     );
     expect(issues.sort()).toEqual(
       [
         'api.secretKey: environment variable NOPE is not set',
         'api.pageSise: unknown key; did you mean pageSize?',
         'feeds[0].maxDeleteShare: Too big: expected number to be <=1',
+        'feeds[1].source.format: Invalid option: expected one of "csv"|"xml"|"reso"',
         'feeds[1].id: duplicate feed id "acme-mls"',
       ].sort(),
     );

@@ -119,12 +119,21 @@ export const configSchema = z
     /** How the background worker runs, retries and keeps jobs; alerts. See docs/worker.md. */
     worker: workerSettingsSchema.default(workerSettingsSchema.parse({})),
   })
-  .superRefine((config, ctx) => {
-    const seen = new Set<string>();
-    config.feeds.forEach((feed, i) => {
-      if (seen.has(feed.id))
-        ctx.addIssue({ code: 'custom', path: ['feeds', i, 'id'], message: `duplicate feed id "${feed.id}"` });
-      seen.add(feed.id);
-    });
-  });
+  // Run even when other parts of the config are invalid, so every problem is reported at once:
+  // the value may then be malformed anywhere, hence the checks on `unknown`.
+  .superRefine(
+    (config, ctx) => {
+      const feeds: unknown = (config as { feeds?: unknown }).feeds;
+      if (!Array.isArray(feeds)) return;
+      const seen = new Set<string>();
+      feeds.forEach((feed: unknown, i) => {
+        const id = (feed as { id?: unknown } | null)?.id;
+        if (typeof id !== 'string') return;
+        if (seen.has(id))
+          ctx.addIssue({ code: 'custom', path: ['feeds', i, 'id'], message: `duplicate feed id "${id}"` });
+        seen.add(id);
+      });
+    },
+    { when: () => true },
+  );
 export type Config = z.infer<typeof configSchema>;
