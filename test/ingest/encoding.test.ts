@@ -1,9 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestFeed } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { fixture } from './helpers.ts';
 
 const HEADER =
   'MLS #,Status,Type,List Price,Beds,Baths Full,Baths Half,Sq Ft,Lot Acres,Year Built,DOM,Garage,Address,City,State,Zip,Remarks,Photos,Agent';
@@ -65,6 +66,27 @@ describe('encoding: auto, decided per record', () => {
         n % 10 === 0 ? `Café… near ${city}\nsecond line` : `Piñata room… ${n}`,
       );
     }
+  });
+
+  it('decides XML line by line too, and names the file line', async () => {
+    const xml = await readFile(fixture('xml/kyero.xml'), 'utf8');
+    const lines = xml.split('\n');
+    const towns = lines.flatMap((line, i) => (line.includes('<town>') ? [i] : []));
+    expect(towns).toHaveLength(3);
+    // The first and last town in UTF-8, the middle one as a Windows export wrote it (á = 0xE1).
+    const parts = lines.map((line, i) => {
+      if (!towns.includes(i)) return Buffer.from(`${line}\n`);
+      if (i !== towns[1]) return Buffer.from(`    <town>Málaga</town>\n`);
+      return Buffer.concat([Buffer.from('    <town>M'), Buffer.from([0xe1]), Buffer.from('laga</town>\n')]);
+    });
+    const path = join(await mkdtemp(join(tmpdir(), 'feed-sync-encoding-')), 'kyero.xml');
+    await writeFile(path, Buffer.concat(parts));
+    const result = await ingestFeed(fixtureFeed('kyero', { source: { path } }), { state: {} });
+    const cities = Object.fromEntries(result.listings.map((l) => [l.MLSNumber, l.City]));
+    expect(Object.values(cities).length).toBeGreaterThanOrEqual(2);
+    expect(Object.values(cities).every((c) => c === 'Málaga')).toBe(true);
+    expect(cities['KY-AL-02']).toBe('Málaga');
+    expect(result.decodedAs1252).toEqual([towns[1]! + 1]);
   });
 
   it('reports nothing for a clean UTF-8 feed', async () => {
