@@ -10,6 +10,8 @@ interface Def {
   options?: z.ZodType[];
   element?: z.ZodType;
   valueType?: z.ZodType;
+  keyType?: z.ZodType;
+  entries?: Record<string, string | number>;
   left?: z.ZodType;
   right?: z.ZodType;
   getter?: () => z.ZodType;
@@ -37,7 +39,9 @@ function walk(schema: z.ZodType | undefined, path: readonly PropertyKey[], depth
     case 'array':
       return typeof path[0] === 'number' ? next(def.element, path.slice(1)) : [];
     case 'record':
-      return path.length === 0 ? [] : next(def.valueType, path.slice(1));
+      // A record keyed by an enum (`mapping.fields`: listing field names) knows its keys too.
+      if (path.length === 0) return enumValues(def.keyType);
+      return next(def.valueType, path.slice(1));
     case 'union':
       return (def.options ?? []).flatMap((option) => next(option));
     case 'intersection':
@@ -49,6 +53,11 @@ function walk(schema: z.ZodType | undefined, path: readonly PropertyKey[], depth
     default:
       return def.innerType ? next(def.innerType) : [];
   }
+}
+
+function enumValues(schema: z.ZodType | undefined): string[] {
+  const def = schema ? defOf(schema) : undefined;
+  return def?.type === 'enum' ? Object.values(def.entries ?? {}).map(String) : [];
 }
 
 /**
