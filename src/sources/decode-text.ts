@@ -1,3 +1,5 @@
+import { isUtf8 } from 'node:buffer';
+
 export type TextEncodingOption = 'auto' | 'utf-8' | 'windows-1252' | 'latin1';
 
 const LF = 0x0a;
@@ -53,7 +55,7 @@ function fixedDecoder(encoding: 'utf-8' | 'windows-1252' | 'latin1'): (bytes: Ui
 
 /** `auto`: each piece is whole lines (or a part of one line too long for a chunk). */
 function autoDecoder(onLineAs1252?: (line: number) => void): (bytes: Uint8Array) => string {
-  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
   const cp1252 = new TextDecoder('windows-1252');
   let line = 1;
   let lastReported = 0;
@@ -68,23 +70,19 @@ function autoDecoder(onLineAs1252?: (line: number) => void): (bytes: Uint8Array)
     const start = line - (endedWithCr && bytes[0] === LF ? 1 : 0);
     endedWithCr = bytes.length > 0 && bytes[bytes.length - 1] === CR;
     line = start + countLineEnds(bytes);
-    try {
-      return utf8.decode(bytes);
-    } catch {
-      // The slow path, only for a piece holding a bad byte: line by line.
-      let text = '';
-      let at = start;
-      for (const lineBytes of linesOf(bytes)) {
-        try {
-          text += utf8.decode(lineBytes);
-        } catch {
-          text += cp1252.decode(lineBytes);
-          report(at);
-        }
-        at++;
+    // isUtf8 checks without throwing: a file that is all Windows-1252 costs no exception per line.
+    if (isUtf8(bytes)) return utf8.decode(bytes);
+    let text = '';
+    let at = start;
+    for (const lineBytes of linesOf(bytes)) {
+      if (isUtf8(lineBytes)) text += utf8.decode(lineBytes);
+      else {
+        text += cp1252.decode(lineBytes);
+        report(at);
       }
-      return text;
+      at++;
     }
+    return text;
   };
 }
 
