@@ -72,17 +72,22 @@ function autoDecoder(onLineAs1252?: (line: number) => void): (bytes: Uint8Array)
     line = start + countLineEnds(bytes);
     // isUtf8 checks without throwing: a file that is all Windows-1252 costs no exception per line.
     if (isUtf8(bytes)) return utf8.decode(bytes);
+    // Runs of lines of one kind are decoded together: a file all in Windows-1252 is one call a piece.
     let text = '';
     let at = start;
-    for (const lineBytes of linesOf(bytes)) {
-      if (isUtf8(lineBytes)) text += utf8.decode(lineBytes);
-      else {
-        text += cp1252.decode(lineBytes);
-        report(at);
+    let runStart = 0;
+    let runIsUtf8 = true;
+    for (const [from, to] of linesOf(bytes)) {
+      const valid = isUtf8(bytes.subarray(from, to));
+      if (valid !== runIsUtf8) {
+        text += (runIsUtf8 ? utf8 : cp1252).decode(bytes.subarray(runStart, from));
+        runStart = from;
+        runIsUtf8 = valid;
       }
+      if (!valid) report(at);
       at++;
     }
-    return text;
+    return text + (runIsUtf8 ? utf8 : cp1252).decode(bytes.subarray(runStart));
   };
 }
 
@@ -94,17 +99,27 @@ function countLineEnds(bytes: Uint8Array): number {
   return count;
 }
 
-/** The lines of `bytes`, each with its line end. */
-function* linesOf(bytes: Uint8Array): Generator<Uint8Array> {
+/** The lines of `bytes` as `[start, end)` offsets, each with its line end (found by indexOf, not byte by byte). */
+function* linesOf(bytes: Uint8Array): Generator<[number, number]> {
   let from = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const byte = bytes[i];
-    if (byte === LF || (byte === CR && bytes[i + 1] !== LF)) {
-      yield bytes.subarray(from, i + 1);
-      from = i + 1;
+  let lf = bytes.indexOf(LF);
+  let cr = bytes.indexOf(CR);
+  for (;;) {
+    // A `\r` followed by `\n` is half of one line end, not a line end of its own.
+    while (cr >= 0 && bytes[cr + 1] === LF) cr = bytes.indexOf(CR, cr + 1);
+    if (lf < 0 && cr < 0) break;
+    let end: number;
+    if (cr >= 0 && (lf < 0 || cr < lf)) {
+      end = cr;
+      cr = bytes.indexOf(CR, cr + 1);
+    } else {
+      end = lf;
+      lf = bytes.indexOf(LF, lf + 1);
     }
+    yield [from, end + 1];
+    from = end + 1;
   }
-  if (from < bytes.length) yield bytes.subarray(from);
+  if (from < bytes.length) yield [from, bytes.length];
 }
 
 /**
