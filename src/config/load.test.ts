@@ -98,6 +98,8 @@ describe('parseConfig', () => {
         'wokrer: unknown key; did you mean worker?',
         'worker.alerts.rejectedshare: unknown key; did you mean rejectedShare?',
         'chatbots[0].settings.Nmae: unknown key; did you mean Name?',
+        // Renamed to chatbot (as feeds[].chatbot): the old name points at the new one.
+        'chatbots[0].serialNumber: unknown key; did you mean chatbot?',
         'feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?',
         'feeds[0].schedule.tz: unknown key',
         'feeds[0].source.encodng: unknown key; did you mean encoding?',
@@ -107,7 +109,6 @@ describe('parseConfig', () => {
         'feeds[0].mapping.fields.Bedroms: unknown key; did you mean Bedrooms?',
         'feeds[1].source.xml.recordpath: unknown key; did you mean recordPath?',
         'feeds[1].source.auth.pasword: unknown key; did you mean password?',
-        'feeds[1].source.auth.password: Invalid input: expected string, received undefined',
         'feeds[2].source.reso.mdoe: unknown key; did you mean mode?',
       ].sort(),
     );
@@ -122,7 +123,7 @@ describe('parseConfig', () => {
         'api.secretKey: environment variable NOPE is not set',
         'api.pageSise: unknown key; did you mean pageSize?',
         'feeds[0].maxDeleteShare: Too big: expected number to be <=1',
-        'feeds[1].source.format: Invalid option: expected one of "csv"|"xml"|"reso"',
+        'feeds[1].source.format: Invalid option: expected one of "csv"|"xml"|"reso"|"blm"',
         'feeds[1].id: duplicate feed id "acme-mls"',
       ].sort(),
     );

@@ -27,20 +27,36 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
+/** Keys renamed in a release: the old name gets the new one suggested (`chatbots[].serialNumber`). */
+const RENAMED: Readonly<Record<string, string>> = { serialNumber: 'chatbot' };
+
 /**
  * One line per problem, each naming its key path. An unknown key is one line per key, with the
  * nearest valid key when one is close (`feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?`).
+ * A required key left out reads `required`; left out because it was misspelt, it is not repeated.
  */
 function describe(issues: readonly (z.core.$ZodIssue | InterpolationIssue)[]): string[] {
-  return issues.flatMap((issue) => {
-    if (!('code' in issue) || issue.code !== 'unrecognized_keys')
-      return [`${formatPath(issue.path)}: ${issue.message}`];
+  type Line = { path: string; message: string; missing: boolean };
+  const suggested = new Set<string>();
+  const lines = issues.flatMap((issue): Line[] => {
+    if (!('code' in issue) || issue.code !== 'unrecognized_keys') {
+      // zod says "Invalid input: expected string, received undefined" for a key left out.
+      const missing =
+        'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
+      return [{ path: formatPath(issue.path), message: missing ? 'required' : issue.message, missing }];
+    }
     const known = knownKeysAt(configSchema, issue.path);
     return issue.keys.map((key) => {
-      const near = nearestKey(key, known);
-      return `${formatPath([...issue.path, key])}: unknown key${near ? `; did you mean ${near}?` : ''}`;
+      const renamed = RENAMED[key];
+      const near = nearestKey(key, known) ?? (renamed && known.includes(renamed) ? renamed : undefined);
+      if (near) suggested.add(formatPath([...issue.path, near]));
+      const message = `unknown key${near ? `; did you mean ${near}?` : ''}`;
+      return { path: formatPath([...issue.path, key]), message, missing: false };
     });
   });
+  return lines
+    .filter((line) => !(line.missing && suggested.has(line.path)))
+    .map((line) => `${line.path}: ${line.message}`);
 }
 
 /** Whether `path` is at or below `prefix`: a schema issue under an unset variable's key repeats it. */
