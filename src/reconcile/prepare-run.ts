@@ -132,6 +132,7 @@ function summaryOf(ingest: IngestResult): IngestSummary {
     rejected: ingest.rejections.length,
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),
     rejectedWithoutKey: ingest.rejectedWithoutKey,
+    decodedAs1252: ingest.decodedAs1252 ?? [],
     sourceState: ingest.statePatch,
   };
 }

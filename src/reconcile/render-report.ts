@@ -79,6 +79,13 @@ function heldLines(report: RunReport): string[] {
     }
     if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
   }
+  if (report.decodedAs1252Count > 0) {
+    const rows = report.decodedAs1252.slice(0, SHOWN).join(', ');
+    const more = report.decodedAs1252Count > SHOWN ? ', …' : '';
+    lines.push(
+      `  ${report.decodedAs1252Count} row(s) were not UTF-8 and were read as Windows-1252: ${rows}${more}`,
+    );
+  }
   if (report.rejectedWithoutKey > 0)
     lines.push(
       `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: they hold no listing (fix the rows above)`,

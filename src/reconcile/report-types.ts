@@ -65,6 +65,12 @@ export interface RunReport {
   heldKeys: HeldListing[];
   /** Rejected records whose key could not be read: they hold nothing (see `rejections`). */
   rejectedWithoutKey: number;
+  /**
+   * Rows (CSV; lines for XML/JSON) that were not valid UTF-8 and were read as Windows-1252, decided
+   * row by row (`encoding: auto`), never for the whole file. The first 100; `decodedAs1252Count` is all.
+   */
+  decodedAs1252: number[];
+  decodedAs1252Count: number;
   /** Remote listings this feed does not own and left alone. */
   foreign: number;
   /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */

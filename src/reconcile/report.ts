@@ -33,6 +33,8 @@ export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunRe
     held: 0,
     heldKeys: [],
     rejectedWithoutKey: 0,
+    decodedAs1252: [],
+    decodedAs1252Count: 0,
     foreign: 0,
     adopted: 0,
     skipped: [],
@@ -60,8 +62,10 @@ export function reportOf(
 ): RunReport {
   const report = emptyReport(meta);
   if (prepared.ingest) {
-    const { mode, read, rejected, rejections, rejectedWithoutKey } = prepared.ingest;
+    const { mode, read, rejected, rejections, rejectedWithoutKey, decodedAs1252 } = prepared.ingest;
     Object.assign(report, { mode, read, rejected, rejections, rejectedWithoutKey });
+    report.decodedAs1252 = decodedAs1252.slice(0, 100);
+    report.decodedAs1252Count = decodedAs1252.length;
   }
   if (prepared.kind !== 'planned') {
     if (prepared.kind === 'failed') report.guards = prepared.guards;

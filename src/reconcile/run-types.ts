@@ -53,6 +53,8 @@ export interface IngestSummary {
   /** The first rejections, as ingestion worded them. */
   rejections: Rejection[];
   rejectedWithoutKey: number;
+  /** Rows (CSV) or lines (XML/JSON) that were not UTF-8 and were read as Windows-1252. */
+  decodedAs1252: number[];
   /** Source state to keep after a successful run (validators, watermark). */
   sourceState: Partial<FeedState>;
 }

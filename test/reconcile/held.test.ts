@@ -112,3 +112,34 @@ describe('a rejected record never costs its listing', () => {
     expect(sandbox.listings('HELD-BOT')).toHaveLength(2);
   });
 });
+
+describe('encoding is decided per row, never a whole-file flip', () => {
+  it('one stray Windows-1252 byte is read as such, reported, and rewrites no other listing', async () => {
+    const accented = (n: number, type = 'Maison à vendre') =>
+      `M-${n},Active,${type},300000,2,1,900,0,1990,3,1,https://held.example/l/M-${n}\n`;
+    await feed([1, 2, 3, 4, 5].map((n) => accented(n)).join(''));
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
+    expect(stored('M-2')?.PropertyType).toBe('Maison à vendre');
+
+    // Day 2: the same text, but row 4 (M-3) was typed in a Windows-1252 editor: 'à' is the byte 0xE0.
+    const utf8 = Buffer.from(HEADER + [1, 2].map((n) => accented(n)).join(''));
+    const stray = Buffer.concat([
+      Buffer.from('M-3,Active,Maison '),
+      Buffer.from([0xe0]),
+      Buffer.from(' vendre,300000,2,1,900,0,1990,3,1,https://held.example/l/M-3\n'),
+    ]);
+    const rest = Buffer.from([4, 5].map((n) => accented(n)).join(''));
+    await writeFile(join(dir, 'feed.csv'), Buffer.concat([utf8, stray, rest]));
+    out = '';
+    await cli('sync', '--feed', 'held-feed', '--json');
+    const report = JSON.parse(out);
+    expect(report).toMatchObject({
+      outcome: 'ok',
+      updated: 0,
+      unchanged: 5,
+      decodedAs1252: [4],
+      decodedAs1252Count: 1,
+    });
+    expect(stored('M-3')?.PropertyType).toBe('Maison à vendre');
+  });
+});

@@ -65,6 +65,7 @@ describe('the run is data in, data out', () => {
         rejected: 0,
         rejections: [],
         rejectedWithoutKey: 0,
+        decodedAs1252: [],
         sourceState: {},
       },
     };
