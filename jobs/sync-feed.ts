@@ -76,9 +76,10 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         },
       );
       await progress.flush();
-      const { report } = result;
+      // Until the report builder carries it: what started the run, for the run history.
+      const report: RunReport = { ...result.report, trigger: payload.trigger };
       await logReport(job, report);
-      await saveRun(ctx.state, result);
+      await saveRun(ctx.state, { ...result, report });
       await ctx
         .onReport?.(report)
         .catch((error: unknown) => logger.warn({ err: error }, 'report hook failed'));

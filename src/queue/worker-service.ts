@@ -70,7 +70,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
 
   let config = options.config;
   let settings = workerSettingsOf(config, options.settings);
-  const state = createRedisStateStore(redis, prefix);
+  const state = createRedisStateStore(redis, prefix, { historyRuns: settings.historyRuns });
   const makeClient = (c: Config) =>
     options.client ??
     clientFromConfig(c, {

@@ -37,6 +37,8 @@ export const workerSettingsSchema = z.strictObject({
     .string()
     .regex(/^\{[^{}]+\}$/, 'a Redis Cluster hash tag in braces, e.g. {feed-sync}')
     .default(DEFAULT_PREFIX),
+  /** Run reports kept per feed in the run history (the dashboard's feed page). Default 50. */
+  historyRuns: z.number().int().min(1).max(10_000).default(50),
   alerts: z
     .strictObject({
       /** Where alerts are POSTed (JSON with a Slack-compatible `text`). */

@@ -96,5 +96,7 @@ export interface RunReport {
   rejections: Rejection[];
   /** The remote list moved under the read. */
   drift: string[];
+  /** What started the run (the worker's job data); absent for CLI runs. */
+  trigger?: 'schedule' | 'manual' | 'config' | 'repair';
   snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };
 }

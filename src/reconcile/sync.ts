@@ -70,6 +70,7 @@ export function stateOf(prepared: PreparedRun, report: RunReport, at: Date): Par
 /** Save what a run leaves in the feed's state: the one place a run's state is written. */
 export async function saveRun(store: StateStore, result: RunResult): Promise<void> {
   if (Object.keys(result.state).length > 0) await store.updateFeed(result.report.feedId, result.state);
+  if (result.state.lastReport) await store.recordRun(result.report.feedId, result.report);
 }
 
 function logFinished(deps: SyncDeps, report: RunReport): void {

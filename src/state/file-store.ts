@@ -1,11 +1,14 @@
 import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
+import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 import { type FeedState, mergeFeedState, type StateStore } from './state-store.ts';
 
 interface StateFile {
   feeds: Record<string, FeedState>;
   settingsFingerprints: Record<string, string>;
+  /** Per feed, newest first. */
+  runs: Record<string, RunRecord[]>;
 }
 
 /**
@@ -37,15 +40,21 @@ export async function assertStateWritable(file: string): Promise<void> {
  * temp file, rename) so a crash mid-write never leaves half a file. Writes are serialized within
  * the process; two CLI runs at once on the same file are not supported (the worker uses Redis).
  */
-export function createFileStateStore(file: string): StateStore {
+export function createFileStateStore(file: string, options: HistoryOptions = {}): StateStore {
+  const keep = options.historyRuns ?? DEFAULT_HISTORY_RUNS;
   let queue: Promise<unknown> = Promise.resolve();
 
   async function read(): Promise<StateFile> {
     try {
       const parsed = JSON.parse(await readFile(file, 'utf8')) as Partial<StateFile>;
-      return { feeds: parsed.feeds ?? {}, settingsFingerprints: parsed.settingsFingerprints ?? {} };
+      return {
+        feeds: parsed.feeds ?? {},
+        settingsFingerprints: parsed.settingsFingerprints ?? {},
+        runs: parsed.runs ?? {},
+      };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { feeds: {}, settingsFingerprints: {} };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+        return { feeds: {}, settingsFingerprints: {}, runs: {} };
       throw new Error(`state file ${file}: ${(error as Error).message}`, { cause: error });
     }
   }
@@ -81,6 +90,16 @@ export function createFileStateStore(file: string): StateStore {
       return update((state) => {
         state.settingsFingerprints[chatbot] = fingerprint;
       });
+    },
+    recordRun(feedId, report) {
+      return update((state) => {
+        state.feeds[feedId] = mergeFeedState(state.feeds[feedId] ?? {}, { lastReport: report });
+        state.runs[feedId] = appendRun(state.runs[feedId] ?? [], report, keep);
+      });
+    },
+    async listRuns(feedId, limit = keep) {
+      await queue;
+      return ((await read()).runs[feedId] ?? []).slice(0, limit);
     },
   };
 }

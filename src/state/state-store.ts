@@ -1,3 +1,5 @@
+import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
+
 /**
  * State that must outlive a run. The worker keeps it in Redis under the queue prefix; the one-shot
  * CLI keeps it in a local JSON file; tests use the in-memory store. One interface for all three.
@@ -22,11 +24,20 @@ export interface StateStore {
   updateFeed(feedId: string, patch: Partial<FeedState>): Promise<void>;
   getSettingsFingerprint(chatbot: string): Promise<string | undefined>;
   setSettingsFingerprint(chatbot: string, fingerprint: string): Promise<void>;
+  /**
+   * Save a finished run: it becomes the feed's `lastReport` and the newest entry of its history
+   * (the last `historyRuns`). Recording the same run again (same `startedAt`) replaces it.
+   */
+  recordRun(feedId: string, report: RunRecord): Promise<void>;
+  /** The feed's recorded runs, newest first, at most `limit`. */
+  listRuns(feedId: string, limit?: number): Promise<unknown[]>;
 }
 
-export function createMemoryStateStore(): StateStore {
+export function createMemoryStateStore(options: HistoryOptions = {}): StateStore {
   const feeds = new Map<string, FeedState>();
   const fingerprints = new Map<string, string>();
+  const runs = new Map<string, RunRecord[]>();
+  const keep = options.historyRuns ?? DEFAULT_HISTORY_RUNS;
   return {
     async getFeed(feedId) {
       return { ...feeds.get(feedId) };
@@ -39,6 +50,13 @@ export function createMemoryStateStore(): StateStore {
     },
     async setSettingsFingerprint(chatbot, fingerprint) {
       fingerprints.set(chatbot, fingerprint);
+    },
+    async recordRun(feedId, report) {
+      feeds.set(feedId, mergeFeedState(feeds.get(feedId) ?? {}, { lastReport: report }));
+      runs.set(feedId, appendRun(runs.get(feedId) ?? [], report, keep));
+    },
+    async listRuns(feedId, limit = keep) {
+      return (runs.get(feedId) ?? []).slice(0, limit);
     },
   };
 }

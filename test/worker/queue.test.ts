@@ -209,6 +209,12 @@ describe.skipIf(!redisAvailable)('one run per feed', () => {
     expect(completed.map((j) => (j.returnvalue as { outcome: string }).outcome)).toEqual(['ok', 'ok']);
     const state = await service.state.getFeed('a');
     expect((state.lastReport as { feedId: string }).feedId).toBe('a');
+    // Both runs are in the feed's history, newest first, with what started them.
+    const history = (await service.state.listRuns('a')) as { feedId: string; trigger?: string }[];
+    expect(history.map((r) => [r.feedId, r.trigger])).toEqual([
+      ['a', 'manual'],
+      ['a', 'manual'],
+    ]);
   });
 });
 

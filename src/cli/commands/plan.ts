@@ -30,7 +30,7 @@ export function registerPlan(program: Command): void {
     let plan: Plan | undefined;
     const deps = {
       client: clientFromConfig(config),
-      state: createFileStateStore(config.stateFile),
+      state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
       onEvent: (event: RunEvent) => {
         if (event.type === 'plan') plan = event.plan;

@@ -63,7 +63,7 @@ export function registerSync(program: Command): void {
     if (!options.dryRun) await assertStateWritable(config.stateFile);
     const deps = {
       client: clientFromConfig(config),
-      state: createFileStateStore(config.stateFile),
+      state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
     };
     // Ctrl-C stops issuing calls and lets the ones in flight finish; a second one exits at once.
