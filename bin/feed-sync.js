@@ -3,6 +3,17 @@
 // checkout), the built CLI otherwise (the container image, which ships dist/ only).
 import { existsSync } from 'node:fs';
 
+// Kept to syntax every Node since 14 parses, so an old Node gets this line and not a stack trace.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(
+    `feed-sync needs Node 24 or newer, and this is Node ${process.versions.node}: ` +
+      'run it as `npx feed-sync` or `npm run feed-sync --` in the project (npm ci installs Node 24 ' +
+      'in node_modules/.bin), or install Node 24 (e.g. `nvm install 24`).\n',
+  );
+  process.exit(1);
+}
+
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const built = new URL('../dist/src/cli/main.js', import.meta.url);
 const { main } = await import(existsSync(sources) ? sources.href : built.href);

@@ -3,8 +3,9 @@ import { isApiError } from '../api/errors.ts';
 import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
 import { ConfigError, loadConfig } from '../config/load.ts';
 import type { Config } from '../config/schema.ts';
-import { FeedSyncError } from '../errors.ts';
+import { isFeedSyncError } from '../errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { humanLogDestination } from './human-log.ts';
 
 /** Options every command accepts. */
 export interface GlobalOptions {
@@ -36,7 +37,14 @@ export async function loadCliConfig(options: GlobalOptions): Promise<Config> {
  */
 export function cliLogger(kind: 'service' | 'command' = 'command'): Logger {
   const level = readEnv().LOG_LEVEL ?? (kind === 'service' ? 'info' : 'warn');
-  return createLogger({ level });
+  // Human lines for a person at a terminal; JSON lines for files, pipes and log collectors.
+  const destination = process.stderr.isTTY ? { destination: humanLogDestination() } : {};
+  return createLogger({ level, ...(destination as { destination?: NodeJS.WritableStream }) });
+}
+
+/** `--help` ends with examples, so a reader can copy one and change it. */
+export function withExamples(command: Command, examples: readonly string[]): Command {
+  return command.addHelpText('after', `\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}\n`);
 }
 
 /** Print a value: JSON when asked, else the text rendering. */
@@ -44,19 +52,20 @@ export function print(options: GlobalOptions, value: unknown, text: () => string
   process.stdout.write(options.json ? `${JSON.stringify(value, null, 2)}\n` : `${text()}\n`);
 }
 
-/** A command failed: one line naming the reason on stderr, exit code 1. Never a stack, never a key. */
-export class CliExit extends FeedSyncError {
-  readonly exitCode: number;
-  constructor(message: string, exitCode = 1) {
-    super(message, { kind: exitCode === 2 ? 'CONFIG_INVALID' : 'INTERNAL', code: 'E_CLI' });
-    this.exitCode = exitCode;
-  }
-}
+export { CliExit } from './exit-codes.ts';
 
+/**
+ * One line a person can act on. Our errors (config, platform, feed, Redis) say what and where;
+ * anything else is a bug, and `--debug` shows its stack.
+ */
 export function describeError(error: unknown): string {
   if (error instanceof ConfigError) return describeConfigError(error);
   if (isApiError(error)) return `${error.code}: ${error.message}`;
-  if (error instanceof Error) return error.message;
+  if (isFeedSyncError(error)) return error.message;
+  if (error instanceof Error) {
+    const known = typeof (error as { code?: unknown }).code === 'string';
+    return known ? error.message : `${error.message} (an unexpected error; --debug shows where)`;
+  }
   return String(error);
 }
 

@@ -1,22 +1,73 @@
 import type { ErrorKind } from '../errors.ts';
-import { isFeedSyncError } from '../errors.ts';
-import { CliExit } from './context.ts';
+import { FeedSyncError, isFeedSyncError } from '../errors.ts';
 
-/** The CLI's exit code for an error that stopped a command, by kind: one table (see the README). */
+/**
+ * The binary's exit codes, one meaning each (documented in README "Exit codes"). Scripts and
+ * schedulers branch on them, so they never change meaning.
+ */
+export const EXIT = {
+  ok: 0,
+  /** The run failed (source, snapshot, platform), or an unexpected error. */
+  failed: 1,
+  /** A usage error (unknown command or option, missing argument) or a bad config. */
+  usage: 2,
+  /** A delete guard tripped: deletes were held back until `--allow-mass-delete`. */
+  guarded: 3,
+  /** The run finished, but some records were rejected or held. */
+  partial: 4,
+  /** Interrupted (Ctrl-C): the run stopped cleanly with what it had applied. */
+  interrupted: 130,
+} as const;
+
+/** The CLI's exit code for an error that stopped a command, by kind: one table. */
 const EXIT_CODE: Record<ErrorKind, number> = {
-  CONFIG_INVALID: 2,
-  FEED_FETCH: 1,
-  FEED_PARSE: 1,
-  API_BUSINESS: 1,
-  API_TRANSPORT: 1,
-  SNAPSHOT: 1,
-  GUARD_TRIPPED: 3,
-  RUN_CANCELLED: 130,
-  SERVICE_UNAVAILABLE: 1,
-  INTERNAL: 1,
+  CONFIG_INVALID: EXIT.usage,
+  FEED_FETCH: EXIT.failed,
+  FEED_PARSE: EXIT.failed,
+  API_BUSINESS: EXIT.failed,
+  API_TRANSPORT: EXIT.failed,
+  SNAPSHOT: EXIT.failed,
+  GUARD_TRIPPED: EXIT.guarded,
+  RUN_CANCELLED: EXIT.interrupted,
+  SERVICE_UNAVAILABLE: EXIT.failed,
+  INTERNAL: EXIT.failed,
 };
+
+const KIND_OF_EXIT: Record<number, ErrorKind> = {
+  [EXIT.usage]: 'CONFIG_INVALID',
+  [EXIT.guarded]: 'GUARD_TRIPPED',
+  [EXIT.interrupted]: 'RUN_CANCELLED',
+};
+
+/**
+ * A command failed: one line naming the reason on stderr, and its exit code (default 1, failed;
+ * `EXIT.usage` for a wrong invocation). Never a stack, never a key.
+ */
+export class CliExit extends FeedSyncError {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number = EXIT.failed) {
+    super(message, { kind: KIND_OF_EXIT[exitCode] ?? 'INTERNAL', code: 'E_CLI' });
+    this.exitCode = exitCode;
+  }
+}
 
 export function exitCodeOfError(error: unknown): number {
   if (error instanceof CliExit) return error.exitCode;
-  return isFeedSyncError(error) ? EXIT_CODE[error.kind] : 1;
+  return isFeedSyncError(error) ? EXIT_CODE[error.kind] : EXIT.failed;
+}
+
+/** What an exit code needs of a run report. */
+export interface ReportOutcome {
+  outcome: string;
+  rejected?: number;
+  held?: number;
+}
+
+/** The exit code of a set of runs: the worst of interrupted, failed, guard tripped, partial, ok. */
+export function exitCodeOf(reports: readonly ReportOutcome[]): number {
+  if (reports.some((r) => r.outcome === 'cancelled')) return EXIT.interrupted;
+  if (reports.some((r) => r.outcome === 'failed')) return EXIT.failed;
+  if (reports.some((r) => r.outcome === 'guarded')) return EXIT.guarded;
+  if (reports.some((r) => (r.rejected ?? 0) > 0 || (r.held ?? 0) > 0)) return EXIT.partial;
+  return EXIT.ok;
 }

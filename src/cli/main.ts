@@ -1,27 +1,74 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands/index.ts';
-import { describeError } from './context.ts';
-import { exitCodeOfError } from './exit-codes.ts';
+import { describeError, withExamples } from './context.ts';
+import { EXIT, exitCodeOfError } from './exit-codes.ts';
+import { packageVersion } from './version.ts';
 
 export function buildProgram(): Command {
   const program = new Command('feed-sync')
     .description("Keep a chatbot platform's real estate listings equal to their MLS, CSV and XML feeds.")
-    .showHelpAfterError()
-    .exitOverride();
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .option('--debug', 'print the stack trace of an unexpected error')
+    .helpCommand(false)
+    .exitOverride()
+    // Usage errors are printed by main() as one line with a hint, not by commander with the help.
+    .configureOutput({ outputError: () => {} });
+  withExamples(program, [
+    'feed-sync validate -c feed-sync.yaml --feed acme',
+    'feed-sync plan --feed acme',
+    'feed-sync sync --all',
+  ]);
   for (const register of COMMANDS) register(program);
   return program;
 }
 
+/** `feed-sync <cmd> --help` for the command named in argv, `feed-sync --help` when none is. */
+function helpHint(program: Command, args: readonly string[], error: CommanderError): string {
+  if (error.code === 'commander.unknownCommand') return 'feed-sync --help';
+  const names = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
+  const command = args.find((arg) => names.has(arg));
+  return command ? `feed-sync ${command} --help` : 'feed-sync --help';
+}
+
+const oneLine = (text: string) =>
+  text
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
+
+/** Runs the CLI and returns the exit code (README "Exit codes"). Never throws. */
 export async function main(argv: string[] = process.argv): Promise<number> {
+  const program = buildProgram();
+  const args = argv.slice(2);
   try {
-    await buildProgram().parseAsync(argv);
-    return 0;
+    await program.parseAsync(argv);
+    return EXIT.ok;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
-    process.stderr.write(`feed-sync: ${describeError(error)}\n`);
-    return exitCodeOfError(error);
+    if (error instanceof CommanderError) {
+      // --help and --version end here with exit code 0; `feed-sync` alone printed the help.
+      if (error.exitCode === 0) return EXIT.ok;
+      if (error.code === 'commander.help') return EXIT.usage;
+      process.stderr.write(`feed-sync: ${oneLine(error.message)}; see ${helpHint(program, args, error)}\n`);
+      return EXIT.usage;
+    }
+    const exitCode = exitCodeOfError(error);
+    const debug = args.includes('--debug');
+    process.stderr.write(`feed-sync: ${oneLine(describeError(error))}\n`);
+    if (debug && error instanceof Error) process.stderr.write(`${stackOf(error)}\n`);
+    return exitCode;
   }
+}
+
+/** The stack and the causes' stacks, for `--debug`. */
+function stackOf(error: Error): string {
+  const parts = [error.stack ?? String(error)];
+  let cause = error.cause;
+  while (cause instanceof Error) {
+    parts.push(`caused by: ${cause.stack ?? String(cause)}`);
+    cause = cause.cause;
+  }
+  return parts.join('\n');
 }
 
 if (import.meta.main) process.exitCode = await main();

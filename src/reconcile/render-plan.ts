@@ -19,25 +19,59 @@ export function show(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
+const MONEY_FIELDS = new Set([
+  'SalePrice',
+  'UnitAreaPrice',
+  'HOAMonth',
+  'EstimatePrice',
+  'RentPrice',
+  'DepositFee',
+]);
+const AREA_FIELDS = new Set(['LotArea', 'BuildingArea']);
+const AREA_UNIT: Record<string, string> = { 'Square Feet': 'sq ft', 'Square Meters': 'm²' };
+
+/** `$1,250,000` with the listing's currency symbol. */
+export function formatMoney(value: number, currency = ''): string {
+  return `${currency}${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+}
+
+/** `1,250 sq ft` in the listing's area unit. */
+export function formatArea(value: number, unit: string | undefined): string {
+  const shown = unit ? (AREA_UNIT[unit] ?? unit) : '';
+  return `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}${shown ? ` ${shown}` : ''}`;
+}
+
+/** A field's value as a person reads it: prices with the currency, areas with the unit. */
+export function showField(
+  field: string,
+  value: unknown,
+  listing: Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>,
+): string {
+  if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatMoney(value, listing.CurrencySymbol);
+  if (typeof value === 'number' && AREA_FIELDS.has(field)) return formatArea(value, listing.AreaUnit);
+  return show(value);
+}
+
 function headline(listing: Listing): string {
   const place = [listing.Address, listing.City].filter(Boolean).join(', ');
   const price = listing.SaleType === 'for_rent' ? listing.RentPrice : listing.SalePrice;
-  const shown = price === undefined ? '' : `${listing.CurrencySymbol}${price.toLocaleString('en-US')}`;
-  return [place, listing.Status, shown].filter(Boolean).join(' · ');
+  const shown = price === undefined ? '' : formatMoney(price, listing.CurrencySymbol);
+  const area = listing.BuildingArea ? formatArea(listing.BuildingArea, listing.AreaUnit) : '';
+  return [place, listing.Status, shown, area].filter(Boolean).join(' · ');
 }
 
-function changeLine(change: FieldChange): string {
-  return `      ${change.field}: ${show(change.from)} → ${show(change.to)}`;
+function changeLine(change: FieldChange, listing: Listing): string {
+  return `      ${change.field}: ${showField(change.field, change.from, listing)} → ${showField(change.field, change.to, listing)}`;
 }
 
 /**
  * The record hash moves with every change; it is worth a line only when nothing else shows why
  * (a change to AreaUnit or Location, which the list never returns).
  */
-function changeLines(changes: readonly FieldChange[]): string[] {
+function changeLines(changes: readonly FieldChange[], listing: Listing): string[] {
   const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
   const visible = changes.filter((c) => !isHash(c));
-  if (visible.length > 0) return visible.map(changeLine);
+  if (visible.length > 0) return visible.map((c) => changeLine(c, listing));
   return [
     '      (a field the list does not return, such as AreaUnit or Location, changed: record hash differs)',
   ];
@@ -57,33 +91,65 @@ export function summarizePlan(plan: Plan): string {
   return `Plan: ${parts.join(', ')}.`;
 }
 
-/** A plan the way `terraform plan` prints one: summary, then each listing with its field changes. */
-export function renderPlan(plan: Plan): string {
+/** Listings shown per kind by default; `feed-sync plan --limit N` / `--all` show more. */
+export const PLAN_LIMIT = 50;
+
+export interface RenderPlanOptions {
+  /** Listings shown per kind (create, update, delete…); Infinity for all. Default 50. */
+  limit?: number;
+}
+
+/** One kind of change: a heading with its count, at most `limit` entries, then what was left out. */
+function section<T>(
+  title: string,
+  items: readonly T[],
+  limit: number,
+  render: (item: T) => string[],
+): string[] {
+  if (items.length === 0) return [];
+  const lines = [`${title} (${items.length}):`, ...items.slice(0, limit).flatMap(render)];
+  if (items.length > limit)
+    lines.push(
+      `  … and ${items.length - limit} more (--limit N or --all to show them, --json for all of it)`,
+    );
+  return [...lines, ''];
+}
+
+/**
+ * A plan the way `terraform plan` prints one: the listings grouped by kind of change, each with its
+ * field changes (prices with the currency, areas with the unit), at most `limit` per kind, then the
+ * guards and the summary last, where a long plan's reader ends up.
+ */
+export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string {
+  const limit = options.limit ?? PLAN_LIMIT;
   const lines = [
     `feed ${plan.feedId} → chatbot ${plan.chatbot} (${plan.mode} feed, matched by ${plan.keyField})`,
-    summarizePlan(plan),
     '',
+    ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.listing)}`]),
+    ...section('Update', plan.updates, limit, (u) => [
+      `  ~ ${u.adopt ? 'adopt ' : 'update'}  ${u.key}  (ID ${u.id})`,
+      ...changeLines(u.changes, u.listing),
+    ]),
+    ...section('Delete', plan.deletes, limit, (d) => [
+      `  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`,
+    ]),
+    ...section('Held by a guard', plan.heldDeletes, limit, (d) => [
+      `  ! held    ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}, held by a guard`,
+    ]),
+    ...section('Skipped', plan.skipped, limit, (s) => [
+      `  · skip    ${s.key}  (ID ${s.id}): ${
+        s.reason === 'adopt-disabled'
+          ? 'a hand-added listing holds the key and adopt is off'
+          : `owned by feed ${s.owner ?? '?'}`
+      }`,
+    ]),
   ];
-  for (const c of plan.creates) lines.push(`  + create  ${c.key}  ${headline(c.listing)}`);
-  for (const u of plan.updates) {
-    lines.push(`  ~ ${u.adopt ? 'adopt ' : 'update'}  ${u.key}  (ID ${u.id})`);
-    lines.push(...changeLines(u.changes));
-  }
-  for (const d of plan.deletes)
-    lines.push(`  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`);
-  for (const d of plan.heldDeletes)
-    lines.push(`  ! held    ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}, held by a guard`);
-  for (const s of plan.skipped) {
-    const why =
-      s.reason === 'adopt-disabled'
-        ? 'a hand-added listing holds the key and adopt is off'
-        : `owned by feed ${s.owner ?? '?'}`;
-    lines.push(`  · skip    ${s.key}  (ID ${s.id}): ${why}`);
-  }
-  if (lines.length === 3) lines.push('  No changes. The chatbot matches the feed.');
+  if (lines.length === 2) lines.push('  No changes. The chatbot matches the feed.', '');
   if (plan.guards.length > 0) {
-    lines.push('', 'Guards:');
+    lines.push('Guards:');
     for (const g of plan.guards) lines.push(`  ${g.tripped ? '✗' : '✓'} ${g.guard}: ${g.message}`);
+    lines.push('');
   }
+  lines.push(summarizePlan(plan));
   return lines.join('\n');
 }

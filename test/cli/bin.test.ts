@@ -1,43 +1,319 @@
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 
-const run = promisify(execFile);
-const NODE = join(process.cwd(), 'node_modules/.bin/node');
+/** Every behaviour here is checked on the real binary, spawned as a user runs it. */
+const ROOT = process.cwd();
+const NODE = join(ROOT, 'node_modules/.bin/node');
+const BIN = join(ROOT, 'bin/feed-sync.js');
+const COMMANDS = ['sandbox', 'ask', 'validate', 'plan', 'sync', 'push-settings', 'worker', 'ui', 'demo'];
 
-function bin(args: string[]) {
-  return run(NODE, ['bin/feed-sync.js', ...args], { timeout: 20_000 }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-describe('the feed-sync binary', () => {
-  it('lists every command in --help', async () => {
+/** The environment without a LOG_LEVEL of the caller's, so each test says the level it wants. */
+const { LOG_LEVEL: _level, ...quietEnv } = process.env;
+
+function bin(args: string[], env: Record<string, string> = {}): Promise<Result> {
+  return new Promise((resolve) => {
+    execFile(
+      NODE,
+      [BIN, ...args],
+      { timeout: 30_000, env: { ...quietEnv, ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? null) : 0;
+        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
+  });
+}
+
+const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
+const row = (n: number, price: number | string = 300_000) =>
+  `M-${n},Active,Condo,${price},2,1,900,0,1990,3,1,https://bin.example/l/M-${n}\n`;
+const rows = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => row(from + i)).join('');
+const CONFIG = (url: string, concurrency = 4, chatbot = 'BIN-BOT') => `
+api: { baseUrl: ${url}, concurrency: ${concurrency}, pageSize: 100, retries: 0 }
+stateFile: state.json
+feeds:
+  - id: bin-feed
+    chatbot: ${chatbot}
+    source: { format: csv, path: feed.csv }
+    mapping:
+      fields:
+        MLSNumber: MLS
+        Status: Status
+        SaleType: { const: for_sale }
+        PropertyType: Type
+        SalePrice: Price
+        CurrencySymbol: { const: "$" }
+        Bedrooms: Beds
+        Bathrooms: Baths
+        BuildingArea: SqFt
+        LotArea: Lot
+        YearBuilt: Built
+        DaysOnMarket: DOM
+        ParkingSpots: Parking
+        Url: Url
+`;
+
+let dir: string;
+let sandbox: Sandbox;
+let config: string;
+const feed = (text: string) => writeFile(join(dir, 'feed.csv'), HEADER + text);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'feed-sync-bin-'));
+  sandbox = await startSandbox();
+  config = join(dir, 'feed-sync.yaml');
+  await writeFile(config, CONFIG(sandbox.url));
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the feed-sync binary: help and usage', () => {
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+    const result = await bin(['--version']);
+    expect(result).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('lists every command in --help, with examples', async () => {
     const { code, stdout } = await bin(['--help']);
     expect(code).toBe(0);
-    for (const command of [
-      'sandbox',
-      'ask',
-      'validate',
-      'plan',
-      'sync',
-      'push-settings',
-      'worker',
-      'ui',
-      'demo',
-    ]) {
-      expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    for (const command of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    expect(stdout).toContain('Examples:\n  $ feed-sync ');
+  });
+
+  it.each(COMMANDS)('%s --help: options and an example, exit 0', async (command) => {
+    const { code, stdout, stderr } = await bin([command, '--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(new RegExp(`^Usage: feed-sync ${command}`, 'm'));
+    expect(stdout).toMatch(new RegExp(`Examples:\\n {2}\\$ .*feed-sync ${command}\\b`));
+  });
+
+  it.each([
+    [
+      'an unknown command',
+      ['snyc', '--all'],
+      /^feed-sync: unknown command 'snyc' \(Did you mean sync\?\); see feed-sync --help\n$/,
+    ],
+    [
+      'an unknown option',
+      ['sync', '--al'],
+      /^feed-sync: unknown option '--al'.*; see feed-sync sync --help\n$/,
+    ],
+    [
+      'a missing argument',
+      ['ask', '--chatbot', 'X'],
+      /^feed-sync: missing required argument 'question'; see feed-sync ask --help\n$/,
+    ],
+    [
+      'a missing required option',
+      ['plan'],
+      /^feed-sync: required option '--feed <id>' not specified; see feed-sync plan --help\n$/,
+    ],
+    [
+      'an option without its value',
+      ['validate', '--feed'],
+      /^feed-sync: option '--feed <id>' argument missing; see feed-sync validate --help\n$/,
+    ],
+    [
+      'a bad --limit',
+      ['plan', '--feed', 'x', '--limit', 'many'],
+      /^feed-sync: .*--limit.*whole number.*; see feed-sync plan --help\n$/,
+    ],
+  ])('%s: one line with the help hint, exit 2', async (_what, args, message) => {
+    const result = await bin(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('a config error is one line naming the file, exit 2; --debug adds the stack', async () => {
+    const missing = await bin(['validate', '-c', 'no-such-file.yaml']);
+    expect(missing).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'feed-sync: invalid config: no-such-file.yaml: file not found\n',
+    });
+    const debug = await bin(['validate', '-c', 'no-such-file.yaml', '--debug']);
+    expect(debug.code).toBe(2);
+    expect(debug.stderr.split('\n')[0]).toBe('feed-sync: invalid config: no-such-file.yaml: file not found');
+    expect(debug.stderr).toMatch(/\n\s+at .*load\.ts/);
+  });
+
+  it('an unknown feed id is a usage error naming the feeds there are', async () => {
+    const result = await bin(['sync', '-c', config, '--feed', 'nope']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('feed-sync: no feed "nope" in config (feeds: bin-feed)\n');
+  });
+});
+
+describe('the feed-sync binary: reports, logs and exit codes', () => {
+  it('0 ok: the human report on stdout, plain progress lines on stderr; a second run writes nothing', async () => {
+    await feed(rows(1, 5));
+    const first = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^✓ bin-feed → BIN-BOT: ok in [\d.]+s\n {2}created 5, updated 0, deleted 0/);
+    // Not a terminal: one plain line per phase, no redraws, no JSON log noise at the default level.
+    expect(first.stderr).toContain('bin-feed: fetching\n');
+    expect(first.stderr).toContain('bin-feed: applying 5 creates, 0 updates, 0 deletes\n');
+    expect(first.stderr).not.toContain('\r');
+    const again = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--force-full']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('created 0, updated 0, deleted 0, unchanged 5');
+  });
+
+  it('--json: one JSON document on stdout and nothing else; logs stay JSON lines on stderr', async () => {
+    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--json', '--force-full'], {
+      LOG_LEVEL: 'info',
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ feedId: 'bin-feed', outcome: 'ok', unchanged: 5 });
+    const logLines = result.stderr.split('\n').filter((line) => line.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(JSON.parse(logLines.at(-1) ?? '')).toMatchObject({ level: 30, msg: 'sync finished' });
+  });
+
+  it('4 partial: a rejected record is named by row and field, the rest synced', async () => {
+    await feed(`${rows(1, 5)}M-6,Active,Condo,cheap,2,1,900,0,1990,3,1,https://bin.example/l/M-6\n`);
+    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toContain('Row 7 of feed.csv: SalePrice "cheap" is not a number');
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'feed-sync: synced, but some feed records were rejected or held (see the report)',
+    );
+  });
+
+  it('3 guard tripped: deletes held back until --allow-mass-delete', async () => {
+    await feed(row(1));
+    const held = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
+    expect(held.code).toBe(3);
+    expect(held.stdout).toContain('guard max-delete-share: TRIPPED');
+    expect(held.stderr).toContain('rerun with --allow-mass-delete');
+    expect(sandbox.listings('BIN-BOT')).toHaveLength(5);
+    const allowed = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--allow-mass-delete']);
+    expect(allowed.code).toBe(0);
+    expect(sandbox.listings('BIN-BOT')).toHaveLength(1);
+  });
+
+  it('1 failed: a feed that cannot be read fails the run in one line, deleting nothing', async () => {
+    await rm(join(dir, 'feed.csv'));
+    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✗ bin-feed → BIN-BOT: failed .*feed\.csv/);
+    expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('feed-sync: the sync failed (see the report)');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(sandbox.listings('BIN-BOT')).toHaveLength(1);
+  });
+
+  it('plan: 50 listings per kind by default, --limit N, --all; grouped by kind, summary last, prices with currency', async () => {
+    // A chatbot of its own, so the plan does not depend on what the other tests left.
+    const config = join(dir, 'plan.yaml');
+    await writeFile(config, CONFIG(sandbox.url, 4, 'PLAN-BOT'));
+    await feed(rows(1, 60));
+    const plan = await bin(['plan', '-c', config, '--feed', 'bin-feed']);
+    expect(plan.code).toBe(0);
+    const lines = plan.stdout.trimEnd().split('\n');
+    expect(lines.at(-1)).toBe('Plan: 60 to create, 0 to update, 0 to delete, 0 unchanged, 0 foreign.');
+    expect(plan.stdout).toContain('Create (60):\n  + create  M-1  Active · $300,000 · 900 sq ft\n');
+    expect(lines.filter((l) => l.startsWith('  + create'))).toHaveLength(50);
+    expect(plan.stdout).toContain('  … and 10 more (--limit N or --all to show them');
+    const limited = await bin(['plan', '-c', config, '--feed', 'bin-feed', '--limit', '3']);
+    expect(limited.stdout.split('\n').filter((l) => l.startsWith('  + create'))).toHaveLength(3);
+    const all = await bin(['plan', '-c', config, '--feed', 'bin-feed', '--all']);
+    expect(all.stdout.split('\n').filter((l) => l.startsWith('  + create'))).toHaveLength(60);
+    expect(all.stdout).not.toContain('more (--limit');
+  });
+});
+
+describe('the feed-sync binary: Ctrl-C, terminals, old Node', () => {
+  it('130 interrupted: Ctrl-C stops cleanly with a short report of what was applied, no stack', async () => {
+    const slow = await startSandbox({ latencyMs: 150 });
+    const slowConfig = join(dir, 'slow.yaml');
+    await writeFile(slowConfig, CONFIG(slow.url, 1).replace('state.json', 'slow-state.json'));
+    await feed(rows(100, 140));
+    try {
+      const child: ChildProcess = spawn(NODE, [BIN, 'sync', '-c', slowConfig, '--feed', 'bin-feed'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout?.on('data', (chunk) => {
+        stdout += String(chunk);
+      });
+      const applying = new Promise<void>((resolve) =>
+        child.stderr?.on('data', (chunk) => {
+          stderr += String(chunk);
+          if (stderr.includes('bin-feed: applying')) resolve();
+        }),
+      );
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await applying;
+      // A few creates in, then Ctrl-C.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      expect(stdout).toMatch(/^⏹ bin-feed → BIN-BOT: cancelled/);
+      expect(stdout).toMatch(/not applied: \d+ creates/);
+      const created = slow.listings('BIN-BOT').length;
+      expect(created).toBeGreaterThan(0);
+      expect(created).toBeLessThan(41);
+      expect(stdout).toContain(`created ${created},`);
+      expect(stderr).toContain(
+        'feed-sync: interrupted: what was applied is above; the next run repairs the rest\n',
+      );
+      expect(stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await slow.close();
     }
   });
 
-  it('runs a command and passes its exit code on', async () => {
-    const ok = await bin(['validate', '-c', 'fixtures/feeds/feed-sync.yaml', '--feed', 'acme']);
-    expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^✓ acme: 8 records/);
-    const missing = await bin(['validate', '-c', 'no-such-file.yaml']);
-    expect(missing.code).toBe(2); // a config problem: exit 2
-    expect(missing.stderr).toBe('feed-sync: invalid config: no-such-file.yaml: file not found\n');
+  it('on a terminal: progress redrawn in place, logs as human lines', async () => {
+    await feed(rows(1, 3));
+    const command = [NODE, BIN, 'sync', '-c', config, '--feed', 'bin-feed', '--force-full']
+      .map((a) => `'${a}'`)
+      .join(' ');
+    // `script` gives the binary a pseudo-terminal, as a person's shell does.
+    const result = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, LOG_LEVEL: 'info' },
+      timeout: 30_000,
+    });
+    expect(result.stdout).toContain('\r\x1b[2Kbin-feed: ');
+    expect(result.stdout).toMatch(/\d\d:\d\d:\d\d INFO sync finished feedId=bin-feed/);
+    expect(result.stdout).not.toContain('{"level"');
+  });
+
+  const systemNode = '/usr/bin/node';
+  it('an old Node says Node 24 is needed and how, in one line', async (context) => {
+    const version = await promisify(execFile)(systemNode, ['--version']).then(
+      (r) => r.stdout.trim(),
+      () => '',
+    );
+    if (!version || Number(version.slice(1).split('.')[0]) >= 24)
+      context.skip(`no Node < 24 at ${systemNode}`);
+    const result = await new Promise<Result>((resolve) =>
+      execFile(systemNode, [BIN, '--version'], (error, stdout, stderr) =>
+        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      ),
+    );
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^feed-sync needs Node 24 or newer, and this is Node 2\d\.[\d.]+: run it as `npx feed-sync`.*nvm install 24.*\n$/,
+    );
+    expect(result.stderr.split('\n')).toHaveLength(2);
   });
 });

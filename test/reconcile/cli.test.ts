@@ -85,7 +85,7 @@ describe('feed-sync plan / sync', () => {
     expect(await cli('plan', '--feed', 'cli-feed')).toBe(0);
     expect(out).toContain('Plan: 1 to create, 1 to update, 1 to delete, 4 unchanged, 0 foreign.');
     expect(out).toContain('  + create  M-7');
-    expect(out).toMatch(/ {2}~ update {2}M-2 {2}\(ID \d+\)\n {6}SalePrice: 300000 → 250000\n/);
+    expect(out).toMatch(/ {2}~ update {2}M-2 {2}\(ID \d+\)\n {6}SalePrice: \$300,000 → \$250,000\n/);
     expect(out).toMatch(/ {2}- delete {2}M-3 {2}\(ID \d+\): gone from the feed/);
     expect(out).toContain('✓ max-delete-share: deleting 1 of 6 owned listings (16.7%; limit 20%)');
 
@@ -113,23 +113,23 @@ describe('feed-sync plan / sync', () => {
 
   it('sync names each rejected row and field in the text report; --json has the rejections', async () => {
     await feed(`${row(1)}M-2,Active,Condo,cheap,2,1,900,0,1990,3,1,https://cli.example/l/M-2\n`);
-    expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
+    expect(await cli('sync', '--feed', 'cli-feed')).toBe(4);
     expect(out).toContain(
       'rejected 1 feed record(s):\n    Row 3 of feed.csv: SalePrice "cheap" is not a number',
     );
     out = '';
-    expect(await cli('sync', '--feed', 'cli-feed', '--json', '--force-full')).toBe(0);
+    expect(await cli('sync', '--feed', 'cli-feed', '--json', '--force-full')).toBe(4);
     expect(JSON.parse(out)).toMatchObject({
       rejected: 1,
       rejections: [{ row: 3, key: 'M-2', field: 'SalePrice', value: 'cheap', reason: 'not_a_number' }],
     });
   });
 
-  it('exits 2 when a guard holds deletes back, 0 with the override', async () => {
+  it('exits 3 when a guard holds deletes back, 0 with the override', async () => {
     await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
     await feed(row(1));
-    expect(await cli('sync', '--feed', 'cli-feed')).toBe(2);
+    expect(await cli('sync', '--feed', 'cli-feed')).toBe(3);
     expect(out).toContain('TRIPPED');
     expect(sandbox.listings('CLI-BOT')).toHaveLength(5);
     expect(await cli('sync', '--feed', 'cli-feed', '--allow-mass-delete')).toBe(0);
@@ -145,8 +145,8 @@ describe('feed-sync plan / sync', () => {
     expect(sandbox.listings('CLI-BOT')).toHaveLength(1);
   });
 
-  it('names an unknown feed', async () => {
-    expect(await cli('sync', '--feed', 'nope')).toBe(1);
+  it('names an unknown feed: a usage error, exit 2', async () => {
+    expect(await cli('sync', '--feed', 'nope')).toBe(2);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/cli/commands/sync.ts';
+import { exitCodeOf } from '../../src/cli/exit-codes.ts';
 import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
 import { progressLine } from '../../src/reconcile/progress-line.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
@@ -101,13 +101,19 @@ describe('renderReport', () => {
 describe('exitCodeOf', () => {
   it.each([
     [['ok', 'skipped'], 0],
-    [['ok', 'guarded'], 2],
+    [['ok', 'guarded'], 3],
     [['guarded', 'failed'], 1],
     [['cancelled'], 130],
     [['failed', 'cancelled'], 130],
     [[], 0],
   ] as const)('%j → %i', (outcomes, code) => {
     expect(exitCodeOf(outcomes.map((outcome) => report({ outcome })))).toBe(code);
+  });
+
+  it('a run with rejected or held records is partial (4), below failed and guard tripped', () => {
+    expect(exitCodeOf([report({ rejected: 2 })])).toBe(4);
+    expect(exitCodeOf([report({ held: 1 })])).toBe(4);
+    expect(exitCodeOf([report({ rejected: 2 }), report({ outcome: 'guarded' })])).toBe(3);
   });
 });
 
@@ -136,11 +142,29 @@ describe('progressLine', () => {
     ]);
   });
 
-  it('writes nothing off a terminal', () => {
+  it('shows rate and ETA while applying', () => {
+    const tty = stream(true);
+    tty.columns = 80;
+    let now = 1000;
+    const line = progressLine('acme', tty, () => now);
+    line.onProgress({ phase: 'applying', percent: 40, detail: '0/300' });
+    now += 2000;
+    line.onProgress({ phase: 'applying', percent: 60, detail: '100/300' });
+    expect(tty.written.at(-1)).toBe('\r\x1b[2Kacme: applying 60% 100/300 · 50/s · ETA 4s');
+  });
+
+  it('writes one plain line per phase off a terminal', () => {
     const pipe = stream(false);
     const line = progressLine('acme', pipe);
-    line.onProgress({ phase: 'done', percent: 100 });
+    line.onProgress({ phase: 'fetching', percent: 0 });
+    line.onProgress({ phase: 'applying', percent: 40, detail: '3 creates, 0 updates, 0 deletes' });
+    line.onProgress({ phase: 'applying', percent: 60, detail: '2/3' });
+    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
     line.clear();
-    expect(pipe.written).toEqual([]);
+    expect(pipe.written).toEqual([
+      'acme: fetching\n',
+      'acme: applying 3 creates, 0 updates, 0 deletes\n',
+      'acme: done ok\n',
+    ]);
   });
 });

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { type GlobalOptions, loadCliConfig, withConfigOption, withJsonOption } from '../context.ts';
+import {
+  type GlobalOptions,
+  loadCliConfig,
+  withConfigOption,
+  withExamples,
+  withJsonOption,
+} from '../context.ts';
 
 interface AskOptions extends GlobalOptions {
   chatbot: string;
@@ -9,8 +15,9 @@ interface AskOptions extends GlobalOptions {
 }
 
 export function registerAsk(program: Command): void {
-  const command = program
-    .command('ask')
+  const command = withExamples(program.command('ask'), [
+    'feed-sync ask --chatbot 4f1c0d2e9a7b4c3d8e6f5a4b3c2d1e0f "Any 3-bedroom homes under $500k?" --stream',
+  ])
     .description('send a message to a chatbot and print its answer')
     .argument('<question>', 'the message')
     .requiredOption('--chatbot <serial>', 'chatbot serial number')

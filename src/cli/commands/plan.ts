@@ -1,6 +1,7 @@
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import { type Plan, type RunEvent, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
+import { PLAN_LIMIT } from '../../reconcile/render-plan.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
@@ -8,25 +9,41 @@ import {
   type GlobalOptions,
   loadCliConfig,
   withConfigOption,
+  withExamples,
   withJsonOption,
 } from '../context.ts';
+import { EXIT } from '../exit-codes.ts';
 import { selectFeeds } from './sync.ts';
 
 interface PlanCommandOptions extends GlobalOptions {
   feed?: string;
   allowMassDelete?: boolean;
+  limit?: number;
+  all?: boolean;
+}
+
+function positive(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('expected a whole number ≥ 1');
+  return Number(value);
 }
 
 export function registerPlan(program: Command): void {
-  const command = program
-    .command('plan')
+  const command = withExamples(program.command('plan'), [
+    'feed-sync plan --feed acme',
+    'feed-sync plan --feed acme --limit 200',
+    'feed-sync plan --feed acme --json > plan.json',
+  ])
     .description('show what a sync would change, listing by listing, and write nothing')
     .requiredOption('--feed <id>', 'the feed to plan')
-    .option('--allow-mass-delete', 'plan as if the delete-share override were given');
+    .option('--allow-mass-delete', 'plan as if the delete-share override were given')
+    .option('--limit <n>', `listings shown per kind of change (default ${PLAN_LIMIT})`, positive)
+    .option('--all', 'show every listing');
   withJsonOption(withConfigOption(command)).action(async (options: PlanCommandOptions) => {
     const config = await loadCliConfig(options);
     const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
-    if (!feed) throw new CliExit('give --feed ID');
+    if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
+    if (options.all && options.limit) throw new CliExit('give --limit N or --all, not both', EXIT.usage);
     let plan: Plan | undefined;
     const deps = {
       client: clientFromConfig(config),
@@ -44,7 +61,10 @@ export function registerPlan(program: Command): void {
     });
     if (options.json)
       process.stdout.write(`${JSON.stringify(plan ? { plan, report } : { report }, null, 2)}\n`);
-    else process.stdout.write(`${plan ? renderPlan(plan) : renderReport(report)}\n`);
+    else {
+      const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
+      process.stdout.write(`${plan ? renderPlan(plan, { limit }) : renderReport(report)}\n`);
+    }
     if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
   });
 }

@@ -9,6 +9,7 @@ import {
   loadCliConfig,
   print,
   withConfigOption,
+  withExamples,
   withJsonOption,
 } from '../context.ts';
 
@@ -26,8 +27,10 @@ function render(results: PushResult[]): string {
 }
 
 export function registerPushSettings(program: Command): void {
-  const command = program
-    .command('push-settings')
+  const command = withExamples(program.command('push-settings'), [
+    'feed-sync push-settings --dry-run',
+    'feed-sync push-settings --chatbot 4f1c0d2e9a7b4c3d8e6f5a4b3c2d1e0f --force',
+  ])
     .description('push chatbot settings from config (Edit) when they changed since the last push')
     .option('--chatbot <serial>', 'only this chatbot')
     .option('--force', 'push even when unchanged since the last push')

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
-import { loadCliConfig, withConfigOption } from '../context.ts';
+import { loadCliConfig, withConfigOption, withExamples } from '../context.ts';
 
 /** Default port of `feed-sync sandbox`, so a config can point at it; `--port 0` picks a free one. */
 export const DEFAULT_SANDBOX_PORT = 4010;
@@ -47,7 +47,7 @@ function list(value: string): string[] {
 }
 
 export function registerSandbox(program: Command): void {
-  const command = program.command('sandbox');
+  const command = withExamples(program.command('sandbox'), ['feed-sync sandbox --port 4010 --latency 50']);
   withConfigOption(command)
     .addHelpText(
       'before',

@@ -10,8 +10,10 @@ import {
   type GlobalOptions,
   loadCliConfig,
   withConfigOption,
+  withExamples,
   withJsonOption,
 } from '../context.ts';
+import { EXIT, exitCodeOf } from '../exit-codes.ts';
 
 interface SyncCommandOptions extends GlobalOptions {
   feed?: string;
@@ -23,33 +25,28 @@ interface SyncCommandOptions extends GlobalOptions {
 
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
 export function selectFeeds(config: Config, options: { feed?: string; all?: boolean }): FeedConfig[] {
-  if (options.feed && options.all) throw new CliExit('give --feed ID or --all, not both');
+  if (options.feed && options.all) throw new CliExit('give --feed ID or --all, not both', EXIT.usage);
   if (options.feed) {
     const feed = config.feeds.find((f) => f.id === options.feed);
     if (!feed)
       throw new CliExit(
         `no feed "${options.feed}" in config (feeds: ${config.feeds.map((f) => f.id).join(', ') || 'none'})`,
+        EXIT.usage,
       );
     return [feed];
   }
   if (options.all) return config.feeds.filter((f) => f.enabled);
-  throw new CliExit('give --feed ID or --all');
+  throw new CliExit('give --feed ID or --all', EXIT.usage);
 }
 
-/**
- * Exit code of a set of runs: 0 all ok or skipped, 2 a guard held deletes back, 1 anything failed,
- * 130 interrupted (Ctrl-C, SIGTERM: what was applied is reported, the next run repairs the rest).
- */
-export function exitCodeOf(reports: readonly RunReport[]): number {
-  if (reports.some((r) => r.outcome === 'cancelled')) return 130;
-  if (reports.some((r) => r.outcome === 'failed')) return 1;
-  if (reports.some((r) => r.outcome === 'guarded')) return 2;
-  return 0;
-}
+export { exitCodeOf } from '../exit-codes.ts';
 
 export function registerSync(program: Command): void {
-  const command = program
-    .command('sync')
+  const command = withExamples(program.command('sync'), [
+    'feed-sync sync --feed acme',
+    'feed-sync sync --all --json',
+    'feed-sync sync --feed acme --allow-mass-delete',
+  ])
     .description('make the chatbot listings equal to the feed: ingest, snapshot, plan, apply (no Redis)')
     .option('--feed <id>', 'the feed to sync')
     .option('--all', 'every enabled feed, one after the other')
@@ -66,9 +63,16 @@ export function registerSync(program: Command): void {
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
     };
-    // Ctrl-C stops issuing calls and lets the ones in flight finish; a second one exits at once.
+    // Ctrl-C stops issuing calls and lets the ones in flight finish (the run ends `cancelled` with
+    // what it applied, exit 130); a second Ctrl-C exits at once.
     const controller = new AbortController();
-    const onSignal = () => (controller.signal.aborted ? process.exit(130) : controller.abort());
+    const onSignal = () => {
+      if (controller.signal.aborted) process.exit(EXIT.interrupted);
+      process.stderr.write(
+        '\nstopping: no new calls; the ones in flight finish (Ctrl-C again to quit now)\n',
+      );
+      controller.abort();
+    };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     const reports: RunReport[] = [];
@@ -104,14 +108,15 @@ export function registerSync(program: Command): void {
     if (options.json)
       process.stdout.write(`${JSON.stringify(options.feed ? reports[0] : reports, null, 2)}\n`);
     const code = exitCodeOf(reports);
-    if (code !== 0)
-      throw new CliExit(
-        code === 130
-          ? 'interrupted: what was applied is above; the next run repairs the rest'
-          : code === 2
-            ? 'a delete guard tripped (see above)'
-            : 'the sync did not complete (see above)',
-        code,
-      );
+    if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
 }
+
+/** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
+const EXIT_REASONS: Record<number, string> = {
+  [EXIT.failed]: 'the sync failed (see the report)',
+  [EXIT.guarded]:
+    'a delete guard tripped: deletes were held back (rerun with --allow-mass-delete to apply them)',
+  [EXIT.partial]: 'synced, but some feed records were rejected or held (see the report)',
+  [EXIT.interrupted]: 'interrupted: what was applied is above; the next run repairs the rest',
+};

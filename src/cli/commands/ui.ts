@@ -3,12 +3,13 @@ import type { Command } from 'commander';
 import { readEnv } from '../../config/env.ts';
 import { DEFAULT_PREFIX } from '../../queue/names.ts';
 import { startStandaloneUi } from '../../ui/index.ts';
-import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption } from '../context.ts';
+import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption, withExamples } from '../context.ts';
 
 /** `feed-sync ui`: the queue UI on its own (UI_HOST, UI_PORT default 3000, UI_USER/UI_PASSWORD). */
 export function registerUi(program: Command): void {
-  const command = program
-    .command('ui')
+  const command = withExamples(program.command('ui'), [
+    'UI_USER=operator UI_PASSWORD=… feed-sync ui --port 3000',
+  ])
     .description('serve the queue UI (bull-board) with /healthz and /metrics')
     .option('--port <port>', 'port (default UI_PORT or 3000)');
   withConfigOption(command)

@@ -10,6 +10,7 @@ import {
   loadCliConfig,
   print,
   withConfigOption,
+  withExamples,
   withJsonOption,
 } from '../context.ts';
 
@@ -30,8 +31,10 @@ type FeedReport =
  * is asked for: `--feed ID` fetches and normalizes one, `--feeds` all of them.
  */
 export function registerValidate(program: Command): void {
-  const command = program
-    .command('validate')
+  const command = withExamples(program.command('validate'), [
+    'feed-sync validate -c feed-sync.yaml',
+    'feed-sync validate --feed acme --json',
+  ])
     .description(
       'check the config (offline); with --feed ID or --feeds, also fetch and normalize feeds without touching the platform',
     )

@@ -4,16 +4,16 @@ import { reloadOnChange } from '../../queue/config-watch.ts';
 import { startWorkerService } from '../../queue/worker-service.ts';
 import { syncFeed } from '../../reconcile/index.ts';
 import { checkUiExposure, createMetrics, credentialsOf, startUi, type UiServer } from '../../ui/index.ts';
-import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption } from '../context.ts';
+import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption, withExamples } from '../context.ts';
 
 /**
  * `feed-sync worker`: runs every feed on its schedule and pushes chatbot settings, until SIGTERM or
  * SIGINT. Serves the queue UI too when UI_PORT is set. Exits 0 after a clean shutdown.
  */
 export function registerWorker(program: Command): void {
-  const command = program
-    .command('worker')
-    .description('run scheduled syncs and settings pushes (BullMQ on Redis)');
+  const command = withExamples(program.command('worker'), [
+    'REDIS_URL=redis://127.0.0.1:6379 UI_PORT=3000 feed-sync worker -c feed-sync.yaml',
+  ]).description('run scheduled syncs and settings pushes (BullMQ on Redis)');
   withConfigOption(command).action(async (options: GlobalOptions) => {
     const env = readEnv();
     const logger = cliLogger('service');
