@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { enqueueFeedSync } from '../src/queue/enqueue.ts';
 import { type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/payloads.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
+import { changesOf } from '../src/reconcile/changes-of.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
 import { saveRun } from '../src/reconcile/sync.ts';
 import type { JobContext } from './job-context.ts';
@@ -57,6 +58,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         return { feedId: payload.feedId, outcome: 'skipped', reason };
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
+      let changes: ReturnType<typeof changesOf> | undefined;
       const progress = progressReporter(job);
       const result = await ctx.sync(
         config,
@@ -66,7 +68,10 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           state: ctx.state,
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
-          onEvent: (event) => (event.type === 'progress' ? progress.report(event) : undefined),
+          onEvent: (event) => {
+            if (event.type === 'progress') progress.report(event);
+            else changes = changesOf(event.plan);
+          },
         },
         {
           dryRun: payload.dryRun ?? false,
@@ -76,8 +81,12 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         },
       );
       await progress.flush();
-      // Until the report builder carries it: what started the run, for the run history.
-      const report: RunReport = { ...result.report, trigger: payload.trigger };
+      // Until the report builder fills them: the trigger and the writes listing by listing (dashboard).
+      const report: RunReport = {
+        ...result.report,
+        trigger: payload.trigger,
+        ...(changes ? { changes: changes.changes, changesOmitted: changes.omitted } : {}),
+      };
       await logReport(job, report);
       await saveRun(ctx.state, { ...result, report });
       await ctx

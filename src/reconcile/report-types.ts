@@ -1,5 +1,6 @@
 import type { Operation } from '../api/schemas.ts';
 import type { Rejection } from '../sources/types.ts';
+import type { ListingChange } from './changes-of.ts';
 import type { GuardDecision, HeldListing } from './plan-types.ts';
 
 /** How many rejections a report carries in full. */
@@ -96,6 +97,10 @@ export interface RunReport {
   rejections: Rejection[];
   /** The remote list moved under the read. */
   drift: string[];
+  /** The writes listing by listing (`changesOf(plan)`), at most `CHANGES_KEPT`; the dashboard shows them. */
+  changes?: ListingChange[];
+  /** Writes left out of `changes`. */
+  changesOmitted?: number;
   /** What started the run (the worker's job data); absent for CLI runs. */
   trigger?: 'schedule' | 'manual' | 'config' | 'repair';
   snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };

@@ -1,9 +1,12 @@
 import { Queue } from 'bullmq';
 import type { EnvSettings } from '../config/env.ts';
+import type { Config } from '../config/schema.ts';
 import type { Logger } from '../logger.ts';
 import { QUEUE_NAME } from '../queue/names.ts';
 import { checkRedis, connectRedis } from '../queue/redis.ts';
 import type { WorkerService } from '../queue/worker-service.ts';
+import { createRedisStateStore } from '../state/redis-store.ts';
+import { DEFAULT_HISTORY_RUNS } from '../state/run-history.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { checkUiExposure, serveUi, type UiServer } from './server.ts';
 
@@ -36,13 +39,16 @@ export function startUi(options: {
     health: () => options.service.healthy(),
     registry: metrics.registry,
     logger: options.logger,
+    dashboard: { state: options.service.state, getConfig: () => options.service.config() },
   });
 }
 
-/** The UI on its own (`feed-sync ui`): the queue only, healthy when Redis answers. */
+/** The UI on its own (`feed-sync ui`): the queue and the run history in Redis, healthy when Redis answers. */
 export async function startStandaloneUi(options: {
   redisUrl: string;
   prefix: string;
+  /** The feeds and chatbots the dashboard lists; without it, the queue pages only. */
+  config?: Config;
   env: UiEnv;
   logger: Logger;
 }): Promise<UiServer> {
@@ -71,6 +77,12 @@ export async function startStandaloneUi(options: {
     },
     registry: metrics.registry,
     logger: options.logger,
+    dashboard: {
+      state: createRedisStateStore(redis, options.prefix, {
+        historyRuns: options.config?.worker.historyRuns ?? DEFAULT_HISTORY_RUNS,
+      }),
+      getConfig: () => options.config,
+    },
   }).catch(async (error: unknown) => {
     // Cannot listen (port in use…): exit at once rather than stay up on the Redis connection.
     await closeQueue();

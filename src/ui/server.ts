@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { pushSettingsPayloadSchema, syncFeedPayloadSchema } from '../queue/payloads.ts';
+import { createMemoryStateStore } from '../state/state-store.ts';
 import { basicAuth, type Credentials } from './basic-auth.ts';
+import { type DashboardOptions, dashboardRouter } from './dashboard/routes.ts';
 import { exposureProblem } from './exposure.ts';
 
 export interface UiOptions {
@@ -24,6 +26,8 @@ export interface UiOptions {
   /** `/metrics`, in Prometheus text format. */
   registry: Registry;
   logger: Logger;
+  /** The feed dashboard's sources (run history, config); without them `/` shows no feed. */
+  dashboard?: Pick<DashboardOptions, 'state' | 'getConfig'>;
 }
 
 export interface UiServer {
@@ -56,14 +60,14 @@ const jobDataSchema = {
 };
 
 /**
- * bull-board on the queue at `/`, beside `/healthz` (open, for the container's health check) and
- * `/metrics` (behind the same auth as the board).
+ * The feed dashboard at `/`, bull-board (queue internals) at `/queues`, beside `/healthz` (open, for
+ * the container's health check) and `/metrics` (behind the same auth as the rest).
  */
 export async function serveUi(options: UiOptions): Promise<UiServer> {
   const { credentials, host } = options;
   checkUiExposure(host, credentials);
   const board = new ExpressAdapter();
-  board.setBasePath('/');
+  board.setBasePath('/queues');
   createBullBoard({
     queues: [
       new BullMQAdapter(options.queue, {
@@ -89,7 +93,15 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
   app.get('/metrics', async (_req, res) => {
     res.set('content-type', options.registry.contentType).send(await options.registry.metrics());
   });
-  app.use('/', board.getRouter());
+  app.use('/queues', board.getRouter());
+  app.use(
+    dashboardRouter({
+      queue: options.queue,
+      state: options.dashboard?.state ?? createMemoryStateStore(),
+      getConfig: options.dashboard?.getConfig ?? (() => undefined),
+      readOnly: !credentials,
+    }),
+  );
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(options.port, host, (error?: Error) =>
@@ -98,7 +110,7 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  options.logger.info({ url, readOnly: !credentials }, 'queue UI listening');
+  options.logger.info({ url, readOnly: !credentials }, 'dashboard and queue UI listening');
   return {
     url,
     close: () =>

@@ -60,9 +60,11 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
         ).status,
       ).toBe(401);
       expect((await fetch(`${ui.url}/metrics`)).status).toBe(401);
-      const board = await fetch(ui.url, { headers: { authorization: AUTH } });
+      const board = await fetch(`${ui.url}/queues`, { headers: { authorization: AUTH } });
       expect(board.status).toBe(200);
       expect(await board.text()).toContain('<html');
+      const dashboard = await fetch(ui.url, { headers: { authorization: AUTH } });
+      expect(await dashboard.text()).toContain('<h1>Feeds</h1>');
     });
 
     it('/healthz is open and says Redis and the worker are up', async () => {
@@ -96,7 +98,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
       await expect(serveUi({ ...base, host: '0.0.0.0' })).rejects.toBeInstanceOf(UiExposureError);
       const readOnly = await serveUi({ ...base, host: '127.0.0.1' });
       try {
-        const added = await fetch(`${readOnly.url}/api/queues/feed-sync/add`, {
+        const added = await fetch(`${readOnly.url}/queues/api/queues/feed-sync/add`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ name: 'sync-feed', data: { feedId: 'feed1' } }),
@@ -144,7 +146,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
           httpCredentials: { username: 'operator', password: 's3cret' },
         });
         const page = await context.newPage();
-        await page.goto(`${ui.url}/`);
+        await page.goto(`${ui.url}/queues`);
         await page.getByText('Schedulers').first().click();
         await page.getByText('sync-feed:feed1').waitFor();
         const before = (await service.queue.getJobs(['completed'])).length;
@@ -155,7 +157,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
           10_000,
           'the run to complete',
         );
-        await page.goto(`${ui.url}/queue/feed-sync?status=completed`);
+        await page.goto(`${ui.url}/queues/queue/feed-sync?status=completed`);
         const body = page.locator('body');
         await body.getByText('dedup sync-feed:feed1').first().waitFor();
         const text = (await body.textContent()) ?? '';

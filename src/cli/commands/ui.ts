@@ -10,7 +10,7 @@ export function registerUi(program: Command): void {
   const command = withExamples(program.command('ui'), [
     'UI_USER=operator UI_PASSWORD=… feed-sync ui --port 3000',
   ])
-    .description('serve the queue UI (bull-board) with /healthz and /metrics')
+    .description('serve the feed dashboard (/) and the queue UI (/queues) with /healthz and /metrics')
     .option('--port <port>', 'port (default UI_PORT or 3000)');
   withConfigOption(command)
     .addHelpText('after', "\nThe queue prefix is the config's worker.prefix when the config file exists.\n")
@@ -19,13 +19,12 @@ export function registerUi(program: Command): void {
       const logger = cliLogger('service');
       const port = options.port ? Number(options.port) : env.UI_PORT;
       // Same queue as the worker: its prefix comes from the same config file.
-      const prefix =
-        options.config && existsSync(options.config)
-          ? (await loadCliConfig(options)).worker.prefix
-          : DEFAULT_PREFIX;
+      const config = options.config && existsSync(options.config) ? await loadCliConfig(options) : undefined;
+      const prefix = config?.worker.prefix ?? DEFAULT_PREFIX;
       const ui = await startStandaloneUi({
         redisUrl: env.REDIS_URL,
         prefix,
+        ...(config ? { config } : {}),
         env: { ...env, UI_PORT: port },
         logger,
       });

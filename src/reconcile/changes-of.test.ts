@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import type { Listing } from '../normalize/listing-schema.ts';
+import { changesOf } from './changes-of.ts';
+import type { Plan } from './plan-types.ts';
+
+const listing = (key: string, price: number) =>
+  ({
+    MLSNumber: key,
+    Address: '1 Main St',
+    City: 'Springfield',
+    SaleType: 'for_sale',
+    SalePrice: price,
+    CurrencySymbol: '$',
+  }) as Listing;
+
+function plan(creates: number, updates: number, deletes: number): Plan {
+  return {
+    feedId: 'acme',
+    chatbot: 'BOT',
+    keyField: 'MLSNumber',
+    mode: 'full',
+    creates: Array.from({ length: creates }, (_, i) => ({
+      key: `C${i}`,
+      listing: listing(`C${i}`, 100_000),
+    })),
+    updates: Array.from({ length: updates }, (_, i) => ({
+      key: `U${i}`,
+      id: 100 + i,
+      listing: listing(`U${i}`, 250_000),
+      adopt: i === 1,
+      changes: [
+        { field: 'SalePrice', from: 300_000, to: 250_000 },
+        { field: 'ExtensionColumn[feed-sync:hash]', from: 'a', to: 'b' },
+      ],
+    })),
+    deletes: Array.from({ length: deletes }, (_, i) => ({
+      key: `D${i}`,
+      id: 200 + i,
+      reason: 'gone' as const,
+    })),
+    heldDeletes: [],
+    held: [],
+    unchanged: [],
+    foreign: [],
+    skipped: [],
+    guards: [],
+    ownedCount: 0,
+  };
+}
+
+describe('changesOf', () => {
+  it('lists creates, updates with their fields old → new (no hash tag), deletes with the reason', () => {
+    expect(changesOf(plan(1, 2, 1))).toEqual({
+      changes: [
+        { key: 'C0', op: 'create', summary: '1 Main St, Springfield · $100,000' },
+        {
+          key: 'U0',
+          op: 'update',
+          id: 100,
+          fields: [{ field: 'SalePrice', from: 300_000, to: 250_000 }],
+          currency: '$',
+        },
+        {
+          key: 'U1',
+          op: 'adopt',
+          id: 101,
+          fields: [{ field: 'SalePrice', from: 300_000, to: 250_000 }],
+          currency: '$',
+        },
+        { key: 'D0', op: 'delete', id: 200, reason: 'gone' },
+      ],
+      omitted: 0,
+    });
+  });
+
+  it('keeps at most `kept` changes and counts the rest', () => {
+    const { changes, omitted } = changesOf(plan(3, 3, 3), 4);
+    expect(changes.map((c) => c.key)).toEqual(['C0', 'C1', 'C2', 'U0']);
+    expect(omitted).toBe(5);
+  });
+});

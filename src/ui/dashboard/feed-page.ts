@@ -1,0 +1,153 @@
+import type { ListingChange } from '../../reconcile/changes-of.ts';
+import { showField } from '../../reconcile/render-plan.ts';
+import type { RunReport } from '../../reconcile/report-types.ts';
+import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
+import { type LiveRun, liveText, outcomeBadge, runNowForm } from './feeds-page.ts';
+import { type Html, html } from './html.ts';
+import { ago, duration, formatInZone } from './schedule.ts';
+
+export interface FeedView {
+  summary: FeedSummary;
+  runs: RunReport[];
+  /** Index into `runs` of the run shown in detail. */
+  selected: number;
+  live?: LiveRun;
+  readOnly: boolean;
+  now: Date;
+}
+
+const OPS: Record<ListingChange['op'], string> = {
+  create: 'created',
+  update: 'updated',
+  adopt: 'adopted',
+  delete: 'deleted',
+};
+const DELETE_REASONS: Record<string, string> = {
+  gone: 'gone from the feed',
+  removed: 'removed status in the feed',
+  duplicate: 'duplicate on the platform',
+};
+
+function runsTable(view: FeedView, feedId: string): Html {
+  if (view.runs.length === 0) return html`<p class="empty">No run recorded yet.</p>`;
+  return html`<table class="runs">
+<thead><tr><th>Started</th><th>Outcome</th><th>Trigger</th><th class="num">Duration</th><th class="num">Read</th><th class="num">Rejected</th><th class="num">Held</th><th class="num">Changes</th></tr></thead>
+<tbody>${view.runs.map((run, i) => {
+    const counts = recordCounts(run);
+    return html`<tr class="${i === view.selected ? 'selected' : ''}">
+  <td><a href="/feeds/${encodeURIComponent(feedId)}?run=${i}">${formatInZone(new Date(run.startedAt), view.summary.schedule?.timezone ?? 'UTC')}</a> <span class="sub">${ago(new Date(run.startedAt), view.now)}</span></td>
+  <td>${outcomeBadge(outcomeLabel(run))}${run.dryRun ? html` <span class="flag">dry run</span>` : ''}</td>
+  <td>${run.trigger ?? 'cli'}</td>
+  <td class="num">${duration(run.durationMs)}</td>
+  <td class="num">${counts.read}</td>
+  <td class="num${counts.rejected ? ' warn' : ''}">${counts.rejected}</td>
+  <td class="num${counts.held ? ' warn' : ''}">${counts.held}</td>
+  <td class="num changes"><span class="c">+${run.created}</span> <span class="u">~${run.updated}</span> <span class="d">−${run.deleted}</span></td>
+</tr>`;
+  })}</tbody></table>`;
+}
+
+function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
+  if (run.guards.length === 0) return html``;
+  const tripped = run.guards.some((g) => g.tripped);
+  return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Delete guards</h3><ul class="guards">${run.guards.map(
+    (g) =>
+      html`<li class="${g.tripped ? 'tripped' : ''}"><b>${g.guard}</b>: ${g.tripped ? 'tripped' : g.overridden ? 'overridden' : 'ok'} — ${g.message}</li>`,
+  )}</ul>${
+    tripped && run.heldDeletes > 0
+      ? html`<p>${run.heldDeletes} deletes were held back. If the feed really dropped these listings, run once with deletes allowed:</p>${
+          readOnly
+            ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
+            : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform?"><input type="hidden" name="allowMassDelete" value="1"><button type="submit" class="danger">Run now, allowing the deletes</button></form>`
+        }`
+      : ''
+  }</section>`;
+}
+
+function changeRow(change: ListingChange, notApplied: Set<string>): Html {
+  const units = { CurrencySymbol: change.currency ?? '', AreaUnit: change.areaUnit } as Parameters<
+    typeof showField
+  >[2];
+  const fields =
+    change.op === 'delete'
+      ? html`<span class="sub">${DELETE_REASONS[change.reason ?? ''] ?? change.reason ?? ''}</span>`
+      : change.fields?.length
+        ? html`<ul class="fields">${change.fields.map(
+            (f) =>
+              html`<li><span class="field">${f.field}</span> <span class="old">${showField(f.field, f.from, units)}</span> → <span class="new">${showField(f.field, f.to, units)}</span></li>`,
+          )}</ul>`
+        : html`<span class="sub">${change.summary ?? ''}</span>`;
+  return html`<tr><td class="mono">${change.key}</td><td><span class="op op-${change.op}">${OPS[change.op]}</span>${
+    notApplied.has(change.key) ? html` <span class="flag">not applied</span>` : ''
+  }</td><td>${fields}</td></tr>`;
+}
+
+function changesSection(run: RunReport): Html {
+  const changes = run.changes;
+  const title = run.dryRun ? 'Planned changes' : 'Applied changes';
+  if (!changes) {
+    return html`<section class="card"><h3>${title}</h3><p class="sub">${run.created} created, ${run.updated} updated, ${run.deleted} deleted (this report has counts only).</p></section>`;
+  }
+  const n = run.notApplied;
+  const notApplied = new Set(n ? [...n.creates, ...n.updates, ...n.deletes] : []);
+  return html`<section class="card"><h3>${title} <span class="sub">${run.created} created · ${run.updated} updated · ${run.deleted} deleted · ${run.unchanged} unchanged</span></h3>${
+    changes.length
+      ? html`<table class="changes-table"><thead><tr><th>Listing</th><th>Change</th><th>Fields (old → new)</th></tr></thead><tbody>${changes.map((c) => changeRow(c, notApplied))}</tbody></table>`
+      : html`<p class="sub">No changes: the chatbot already matched the feed.</p>`
+  }${run.changesOmitted ? html`<p class="sub">… and ${run.changesOmitted} more.</p>` : ''}</section>`;
+}
+
+function rejectedSection(run: RunReport, feedId: string, index: number): Html {
+  // A rejected record holds its listing: left as it is on the platform until the feed is fixed.
+  const held = run.heldKeys ?? [];
+  const heldPart = held.length
+    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">left as they are on the platform until their record is fixed</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
+        (h) =>
+          html`<tr><td class="num">${h.row ?? h.index + 1}</td><td class="mono">${h.key}</td><td>${h.message}</td></tr>`,
+      )}</tbody></table>${run.held > held.length ? html`<p class="sub">The first ${held.length} of ${run.held}.</p>` : ''}</section>`
+    : html``;
+  if (run.rejected === 0) return heldPart;
+  const csv = `/feeds/${encodeURIComponent(feedId)}/runs/${index}/rejections.csv`;
+  return html`<section class="card"><h3>Rejected records (${run.rejected}) <a class="button small" href="${csv}" download>Download CSV</a></h3>
+<table class="rejections"><thead><tr><th class="num">Row</th><th>Listing</th><th>Field</th><th>Value</th><th>Reason</th></tr></thead><tbody>${run.rejections.map(
+    (r) =>
+      html`<tr><td class="num">${r.row ?? r.index + 1}</td><td class="mono">${r.key ?? ''}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${r.message}</td></tr>`,
+  )}</tbody></table>${
+    run.rejected > run.rejections.length
+      ? html`<p class="sub">The first ${run.rejections.length} of ${run.rejected}; <code>feed-sync validate --feed ${feedId}</code> lists them all.</p>`
+      : ''
+  }</section>${heldPart}`;
+}
+
+function failuresSection(run: RunReport): Html {
+  if (run.failed.length === 0) return html``;
+  return html`<section class="card card-alert"><h3>Failed writes (${run.failed.length})</h3><table><thead><tr><th>Listing</th><th>Operation</th><th>Error</th></tr></thead><tbody>${run.failed.map(
+    (f) =>
+      html`<tr><td class="mono">${f.key}</td><td>${f.operation}</td><td>${f.message} <span class="sub">${f.code}</span></td></tr>`,
+  )}</tbody></table></section>`;
+}
+
+/** One feed: its last runs, and one run in detail (changes old → new, rejections, guards). */
+export function feedPage(view: FeedView): Html {
+  const s = view.summary;
+  const run = view.runs[view.selected];
+  return html`<p class="crumbs"><a href="/">Feeds</a> /</p>
+<div class="title-row"><h1>${s.id}</h1>${outcomeBadge(s.outcome)}${s.stale ? html`<span class="flag flag-stale">stale</span>` : ''}
+  <div class="spacer"></div>${runNowForm(s, view.readOnly)}<div class="progress" data-progress="${s.id}" aria-live="polite">${liveText(view.live)}</div></div>
+<p class="lede">chatbot <span class="mono">${s.chatbot}</span> · ${
+    s.schedule
+      ? html`${s.schedule.words} (${s.schedule.timezone}), next ${s.schedule.next ? formatInZone(s.schedule.next, s.schedule.timezone) : '—'}`
+      : 'no schedule'
+  }</p>
+<section id="run-detail">${
+    run
+      ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} ${outcomeBadge(outcomeLabel(run))}</h2>
+<p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
+          run.reason ? html` · <span class="reason">${run.reason}</span>` : ''
+        }</p>
+${guardSection(run, s.id, view.readOnly)}${failuresSection(run)}${changesSection(run)}${rejectedSection(run, s.id, view.selected)}`
+      : ''
+  }</section>
+<h2>Last runs</h2>
+${runsTable(view, s.id)}`;
+}

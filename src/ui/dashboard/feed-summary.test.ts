@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { FeedConfig } from '../../config/schema.ts';
+import type { RunReport } from '../../reconcile/report-types.ts';
+import { outcomeLabel, summarizeFeed } from './feed-summary.ts';
+import { rejectionsCsv } from './rejections-csv.ts';
+
+const feed = (schedule?: { cron: string; timezone: string }) =>
+  ({ id: 'acme', chatbot: 'BOT', enabled: true, ...(schedule ? { schedule } : {}) }) as FeedConfig;
+const report = (patch: Partial<RunReport>) =>
+  ({
+    feedId: 'acme',
+    outcome: 'ok',
+    finishedAt: '2026-11-23T10:00:00Z',
+    dryRun: false,
+    created: 1,
+    updated: 2,
+    unchanged: 3,
+    deleted: 0,
+    read: 6,
+    rejected: 0,
+    held: 0,
+    skipped: [],
+    ...patch,
+  }) as RunReport;
+const hourly = { cron: '0 * * * *', timezone: 'UTC' };
+
+describe('summarizeFeed', () => {
+  it.each([
+    ['ok', report({}), 'ok'],
+    ['rejected records make it partial', report({ rejected: 2 }), 'partial'],
+    ['held listings make it partial', report({ held: 1 }), 'partial'],
+    ['guarded reads as guard tripped', report({ outcome: 'guarded' }), 'guard tripped'],
+    ['no report', undefined, 'never run'],
+  ])('%s', (_name, last, label) => {
+    expect(outcomeLabel(last)).toBe(label);
+  });
+
+  it('a feed not run for twice its interval is stale and stands out', () => {
+    const last = report({ finishedAt: '2026-11-23T10:00:00Z' });
+    expect(summarizeFeed(feed(hourly), last, new Date('2026-11-23T11:30:00Z'))).toMatchObject({
+      stale: false,
+      attention: false,
+      owned: 6,
+      counts: { read: 6, accepted: 6, rejected: 0, held: 0 },
+    });
+    expect(summarizeFeed(feed(hourly), last, new Date('2026-11-23T12:30:00Z'))).toMatchObject({
+      stale: true,
+      attention: true,
+    });
+    expect(summarizeFeed(feed(), last, new Date('2030-01-01T00:00:00Z')).stale).toBe(false);
+  });
+
+  it('a failed last run stands out', () => {
+    const failed = summarizeFeed(
+      feed(hourly),
+      report({ outcome: 'failed' }),
+      new Date('2026-11-23T10:05:00Z'),
+    );
+    expect(failed).toMatchObject({ outcome: 'failed', stale: false, attention: true });
+  });
+});
+
+describe('rejectionsCsv', () => {
+  it('quotes what needs quoting and defuses spreadsheet formulas', () => {
+    const csv = rejectionsCsv([
+      {
+        feedId: 'a',
+        row: 3,
+        index: 1,
+        key: 'K',
+        field: 'Bedrooms',
+        value: 'three',
+        reason: 'not_a_number',
+        message: 'Row 3: "three", no',
+      },
+      { feedId: 'a', index: 4, value: '=HYPERLINK("x")', reason: 'missing', message: 'm' },
+    ]);
+    expect(csv).toBe(
+      'row,key,field,value,reason,message\r\n3,K,Bedrooms,three,not_a_number,"Row 3: ""three"", no"\r\n,,,"\'=HYPERLINK(""x"")",missing,m\r\n',
+    );
+  });
+});

@@ -1,0 +1,116 @@
+import type { FeedConfig } from '../../config/schema.ts';
+import type { RunReport } from '../../reconcile/report-types.ts';
+import { describeCron, nextRuns } from './schedule.ts';
+
+/** The outcome as an operator says it: a run with rejected or held records is `partial`. */
+export type OutcomeLabel =
+  | 'ok'
+  | 'partial'
+  | 'failed'
+  | 'cancelled'
+  | 'guard tripped'
+  | 'skipped'
+  | 'never run';
+
+export const OUTCOMES: readonly OutcomeLabel[] = [
+  'ok',
+  'partial',
+  'failed',
+  'cancelled',
+  'guard tripped',
+  'skipped',
+  'never run',
+];
+
+export function outcomeLabel(report: RunReport | undefined): OutcomeLabel {
+  if (!report) return 'never run';
+  if (report.outcome === 'guarded') return 'guard tripped';
+  if (report.outcome === 'ok' && (report.rejected > 0 || (report.held ?? 0) > 0)) return 'partial';
+  return report.outcome;
+}
+
+/** Records read, accepted, rejected, and listings held because their record was rejected. */
+export function recordCounts(report: RunReport) {
+  // Reports saved before `read` was counted: what the run accounted for.
+  const read = report.read ?? report.created + report.updated + report.unchanged + report.rejected;
+  return {
+    read,
+    accepted: Math.max(0, read - report.rejected),
+    rejected: report.rejected,
+    held: report.held ?? 0,
+  };
+}
+
+/** One row of the feeds table. Pure: the config, the last report, the clock. */
+export interface FeedSummary {
+  id: string;
+  chatbot: string;
+  enabled: boolean;
+  schedule?: { words: string; timezone: string; next?: Date };
+  last?: RunReport;
+  outcome: OutcomeLabel;
+  counts?: ReturnType<typeof recordCounts>;
+  /** The feed's listings on the platform after the last run. */
+  owned?: number;
+  /** Not run for twice its interval (or never, though scheduled). */
+  stale: boolean;
+  /** Stands out in the table: failed, guard tripped or stale. */
+  attention: boolean;
+}
+
+export function summarizeFeed(feed: FeedConfig, last: RunReport | undefined, now: Date): FeedSummary {
+  const outcome = outcomeLabel(last);
+  let schedule: FeedSummary['schedule'];
+  let stale = false;
+  if (feed.schedule) {
+    const { cron, timezone } = feed.schedule;
+    const runs = nextRuns(cron, timezone, now);
+    schedule = { words: describeCron(cron), timezone, ...(runs ? { next: runs[0] } : {}) };
+    if (runs && feed.enabled) {
+      const interval = runs[1].getTime() - runs[0].getTime();
+      const lastAt = last ? new Date(last.finishedAt).getTime() : undefined;
+      stale = lastAt === undefined || now.getTime() - lastAt > 2 * interval;
+    }
+  }
+  const owned = last && !last.dryRun ? last.created + last.updated + last.unchanged : undefined;
+  return {
+    id: feed.id,
+    chatbot: feed.chatbot,
+    enabled: feed.enabled,
+    ...(schedule ? { schedule } : {}),
+    ...(last ? { last, counts: recordCounts(last) } : {}),
+    ...(owned === undefined ? {} : { owned }),
+    outcome,
+    stale,
+    attention: stale || outcome === 'failed' || outcome === 'guard tripped',
+  };
+}
+
+export type SortKey = 'id' | 'chatbot' | 'outcome' | 'last' | 'next' | 'rejected';
+
+/** Sorts rows by a column (`last`/`next` by time, `rejected` by count), ties by id. */
+export function sortSummaries(rows: FeedSummary[], key: SortKey, descending: boolean): FeedSummary[] {
+  const value = (r: FeedSummary): string | number => {
+    switch (key) {
+      case 'chatbot':
+        return r.chatbot;
+      case 'outcome':
+        return OUTCOMES.indexOf(r.outcome);
+      case 'last':
+        return r.last ? Date.parse(r.last.finishedAt) : 0;
+      case 'next':
+        return r.schedule?.next?.getTime() ?? Number.MAX_SAFE_INTEGER;
+      case 'rejected':
+        return r.counts?.rejected ?? 0;
+      default:
+        return r.id;
+    }
+  };
+  const sorted = [...rows].sort((a, b) => {
+    const x = value(a);
+    const y = value(b);
+    const order = x < y ? -1 : x > y ? 1 : a.id.localeCompare(b.id);
+    return descending ? -order : order;
+  });
+  return sorted;
+}
