@@ -29,7 +29,7 @@ const SCHEDULES: Record<string, { cron: string; timezone: string }> = {
 /** A feed whose host does not answer: its runs fail, and the dashboard shows it. */
 export const BROKEN_FEED = {
   id: 'coastal-mls',
-  chatbot: 'FIXTURES',
+  chatbot: 'COASTAL',
   schedule: { cron: '0 * * * *', timezone: 'America/Los_Angeles' },
   source: { format: 'csv', url: 'http://127.0.0.1:9/exports/coastal-mls.csv' },
 };

@@ -85,6 +85,8 @@ function changeRow(change: ListingChange, notApplied: Set<string>): Html {
 function changesSection(run: RunReport): Html {
   const changes = run.changes;
   const title = run.dryRun ? 'Planned changes' : 'Applied changes';
+  // A run that failed before its plan changed nothing; its reason is above.
+  if (!changes && run.outcome === 'failed' && !run.snapshot) return html``;
   if (!changes) {
     return html`<section class="card"><h3>${title}</h3><p class="sub">${run.created} created, ${run.updated} updated, ${run.deleted} deleted (this report has counts only).</p></section>`;
   }
