@@ -10,7 +10,18 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 const ROOT = process.cwd();
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const BIN = join(ROOT, 'bin/feed-sync.js');
-const COMMANDS = ['sandbox', 'ask', 'validate', 'plan', 'sync', 'push-settings', 'worker', 'ui', 'demo'];
+const COMMANDS = [
+  'sandbox',
+  'ask',
+  'validate',
+  'plan',
+  'sync',
+  'push-settings',
+  'worker',
+  'ui',
+  'demo',
+  'healthcheck',
+];
 
 interface Result {
   code: number | null;

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerAsk } from './ask.ts';
 import { registerDemo } from './demo.ts';
+import { registerHealthcheck } from './healthcheck.ts';
 import { registerPlan } from './plan.ts';
 import { registerPushSettings } from './push-settings.ts';
 import { registerSandbox } from './sandbox.ts';
@@ -20,4 +21,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerPlan,
   registerSync,
   registerDemo,
+  registerHealthcheck,
 ];

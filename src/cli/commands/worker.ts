@@ -4,7 +4,17 @@ import { reloadOnChange } from '../../queue/config-watch.ts';
 import { startWorkerService } from '../../queue/worker-service.ts';
 import { syncFeed } from '../../reconcile/index.ts';
 import { checkUiExposure, createMetrics, credentialsOf, startUi, type UiServer } from '../../ui/index.ts';
-import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption, withExamples } from '../context.ts';
+import {
+  CliExit,
+  cliLogger,
+  type GlobalOptions,
+  loadCliConfig,
+  withConfigOption,
+  withExamples,
+} from '../context.ts';
+import { EXIT } from '../exit-codes.ts';
+import { DEFAULT_HEALTH_FILE, startHeartbeat } from '../heartbeat.ts';
+import { workerStartProblem } from '../worker-preflight.ts';
 
 /**
  * `feed-sync worker`: runs every feed on its schedule and pushes chatbot settings, until SIGTERM or
@@ -13,11 +23,19 @@ import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption, withExa
 export function registerWorker(program: Command): void {
   const command = withExamples(program.command('worker'), [
     'REDIS_URL=redis://127.0.0.1:6379 UI_PORT=3000 feed-sync worker -c feed-sync.yaml',
-  ]).description('run scheduled syncs and settings pushes (BullMQ on Redis)');
-  withConfigOption(command).action(async (options: GlobalOptions) => {
+  ])
+    .description('run scheduled syncs and settings pushes (BullMQ on Redis)')
+    .option(
+      '--health-file <file>',
+      'where the heartbeat for `feed-sync healthcheck` is written',
+      DEFAULT_HEALTH_FILE,
+    );
+  withConfigOption(command).action(async (options: GlobalOptions & { healthFile: string }) => {
     const env = readEnv();
     const logger = cliLogger('service');
     const config = await loadCliConfig(options);
+    const problem = workerStartProblem(config, env);
+    if (problem) throw new CliExit(problem, EXIT.usage);
     // Refused before anything starts: a worker running without its UI would look healthy to no one.
     if (env.UI_PORT !== undefined) checkUiExposure(env.UI_HOST, credentialsOf(env));
     const metrics = createMetrics();
@@ -40,6 +58,7 @@ export function registerWorker(program: Command): void {
       await service.close();
       throw error;
     }
+    const heartbeat = startHeartbeat(options.healthFile, () => service.healthy());
     logger.info({ feeds: config.feeds.length, ui: ui?.url }, 'worker started');
 
     await new Promise<void>((resolve) => {
@@ -51,6 +70,7 @@ export function registerWorker(program: Command): void {
       process.once('SIGINT', stop);
     });
     stopWatching();
+    await heartbeat.stop();
     await service.close();
     await ui?.close();
     logger.info('worker stopped');
