@@ -41,6 +41,22 @@ describe.skipIf(!redisAvailable)('the feed dashboard', () => {
     expect((await fetch(`${scene.ui.url}/feeds/no-such-feed`, { headers: AUTH })).status).toBe(404);
   });
 
+  it('Run now without JavaScript: the form post queues a full compare and redirects to the feed page', async () => {
+    const response = await fetch(`${scene.ui.url}/feeds/zillow/run`, {
+      method: 'POST',
+      headers: AUTH,
+      redirect: 'manual',
+    });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/feeds/zillow');
+    const jobs = await scene.service.queue.getJobs(['waiting', 'active', 'completed', 'failed']);
+    expect(
+      jobs.some(
+        (j) => j.data.feedId === 'zillow' && j.data.forceFull === true && j.data.trigger === 'manual',
+      ),
+    ).toBe(true);
+  });
+
   it('Run now refuses a cross-site form post, which would ride on the browser credentials', async () => {
     const response = await fetch(`${scene.ui.url}/feeds/acme/run`, {
       method: 'POST',
@@ -79,10 +95,21 @@ describe.skipIf(!redisAvailable)('the feed dashboard', () => {
       expect(await acme.locator('.badge').textContent()).toBe('never run');
     });
 
-    it('Run now on one feed ends with its result in place, without leaving the page', async () => {
+    it('Run now on one feed shows its progress, then its result in place, without leaving the page', async () => {
       await page.goto(scene.ui.url);
       const row = page.locator('tr[data-feed-row="acme"]');
+      // A slow platform, so the run is seen on its way.
+      scene.sandbox.configure({ latencyMs: 300 });
       await row.getByRole('button', { name: 'Run now' }).click();
+      await page
+        .locator('[data-progress="acme"]', {
+          hasText: /^(queued…|(fetching|normalizing|snapshot|planning|applying) \d+%.*)$/,
+        })
+        .waitFor({ timeout: 10_000 });
+      await page
+        .locator('[data-progress="acme"]', { hasText: /(snapshot|planning|applying) \d+%/ })
+        .waitFor({ timeout: 10_000 });
+      scene.sandbox.configure({ latencyMs: 0 });
       // The row is replaced in place when the run ends: acme has rejected rows, so `partial`.
       await page
         .locator('tr[data-feed-row="acme"] .badge', { hasText: 'partial' })
