@@ -88,6 +88,7 @@ export function summarizePlan(plan: Plan): string {
   ];
   if (plan.skipped.length > 0) parts.push(`${plan.skipped.length} skipped`);
   if (plan.heldDeletes.length > 0) parts.push(`${plan.heldDeletes.length} deletes held by a guard`);
+  if (plan.held.length > 0) parts.push(`${plan.held.length} held (record rejected)`);
   return `Plan: ${parts.join(', ')}.`;
 }
 
@@ -135,6 +136,9 @@ export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string 
     ]),
     ...section('Held by a guard', plan.heldDeletes, limit, (d) => [
       `  ! held    ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}, held by a guard`,
+    ]),
+    ...section('Held: the feed record was rejected, the listing is left as it is', plan.held, limit, (h) => [
+      `  = hold    ${h.key}  ${h.message}`,
     ]),
     ...section('Skipped', plan.skipped, limit, (s) => [
       `  · skip    ${s.key}  (ID ${s.id}): ${

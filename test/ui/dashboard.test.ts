@@ -99,7 +99,7 @@ describe.skipIf(!redisAvailable)('the feed dashboard', () => {
       await page.goto(scene.ui.url);
       const row = page.locator('tr[data-feed-row="acme"]');
       // A slow platform, so the run is seen on its way.
-      scene.sandbox.configure({ latencyMs: 300 });
+      scene.sandbox.configure({ latencyMs: 1500 });
       await row.getByRole('button', { name: 'Run now' }).click();
       await page
         .locator('[data-progress="acme"]', {

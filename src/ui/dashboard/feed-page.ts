@@ -2,7 +2,7 @@ import type { ListingChange } from '../../reconcile/changes-of.ts';
 import { showField } from '../../reconcile/render-plan.ts';
 import type { RunReport } from '../../reconcile/report-types.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
-import { type LiveRun, liveText, outcomeBadge, runNowForm } from './feeds-page.ts';
+import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
 import { ago, duration, formatInZone } from './schedule.ts';
 
@@ -145,7 +145,7 @@ export function feedPage(view: FeedView): Html {
     run
       ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} ${outcomeBadge(outcomeLabel(run))}</h2>
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
-          run.reason ? html` · <span class="reason">${run.reason}</span>` : ''
+          run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>
 ${guardSection(run, s.id, view.readOnly)}${failuresSection(run)}${changesSection(run)}${rejectedSection(run, s.id, view.selected)}`
       : ''

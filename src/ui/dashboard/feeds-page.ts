@@ -22,6 +22,11 @@ export interface FeedsView {
 
 const slug = (outcome: string) => outcome.replace(/\s+/g, '-');
 
+/** `feed: feed acme: …` (the run's prefix on the feed error's own) reads once as `feed acme: …`. */
+export function readableReason(reason: string): string {
+  return reason.replace(/^feed: (?=feed )/, '');
+}
+
 export function outcomeBadge(outcome: string): Html {
   return html`<span class="badge badge-${slug(outcome)}">${outcome}</span>`;
 }
@@ -76,7 +81,7 @@ function row(r: FeedSummary, view: FeedsView): Html {
     <div class="sub mono">${r.chatbot}</div></td>
   <td>${r.schedule ? html`${r.schedule.words}<div class="sub">next ${r.schedule.next ? formatInZone(r.schedule.next, r.schedule.timezone) : '—'} <span class="tz">${r.schedule.timezone}</span></div>` : html`<span class="sub">manual only</span>`}</td>
   <td>${outcomeBadge(r.outcome)}${last ? html`<div class="sub" title="${last.finishedAt}">${ago(new Date(last.finishedAt), view.now)} · ${duration(last.durationMs)}</div>` : ''}${
-    last?.reason && r.outcome !== 'ok' ? html`<div class="reason">${last.reason}</div>` : ''
+    last?.reason && r.outcome !== 'ok' ? html`<div class="reason">${readableReason(last.reason)}</div>` : ''
   }</td>
   <td class="num">${counts ? counts.read : '—'}</td>
   <td class="num">${counts ? counts.accepted : '—'}</td>
