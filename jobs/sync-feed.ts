@@ -43,6 +43,13 @@ export function createSyncFeedProcessor(ctx: JobContext) {
     try {
       const payload = parsePayload(syncFeedPayloadSchema, job.data);
       // Only deduplicated jobs run: that is what keeps one run per feed across every worker.
+      const config = ctx.getConfig();
+      const feed = config.feeds.find((f) => f.id === payload.feedId);
+      // A mistyped id fails, red and once, instead of completing green having done nothing.
+      if (!feed) {
+        const known = config.feeds.map((f) => f.id).join(', ') || 'none';
+        throw new PayloadError(`no feed "${payload.feedId}" in the config (feeds: ${known})`);
+      }
       if (!job.deduplicationId) {
         const forwardedTo = await enqueueFeedSync(ctx.queue, payload);
         await job.log(
@@ -50,10 +57,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         );
         return { forwardedTo, feedId: payload.feedId };
       }
-      const config = ctx.getConfig();
-      const feed = config.feeds.find((f) => f.id === payload.feedId);
-      if (!feed?.enabled) {
-        const reason = feed ? 'feed is disabled' : 'feed is not in the config';
+      if (!feed.enabled) {
+        const reason = 'feed is disabled';
         await job.log(`skipped: ${reason}`);
         return { feedId: payload.feedId, outcome: 'skipped', reason };
       }

@@ -411,4 +411,21 @@ describe.skipIf(!redisAvailable)('errors', () => {
     expect(job?.failedReason).toMatch(/^E_PAYLOAD: invalid job data: feedId/);
     expect(job?.attemptsMade).toBe(1);
   });
+
+  it('an unknown feed id fails at once, named, and nothing runs (the add form, a stale scheduler)', async () => {
+    const runs: string[] = [];
+    const service = await start(async (_c, feed) => {
+      runs.push(feed.id);
+      return fakeRun(feed.id);
+    });
+    await service.queue.add('sync-feed', { feedId: 'acme-typo' });
+    const [job] = await waitFor(async () => {
+      const jobs = await service.queue.getJobs(['failed']);
+      return jobs.length ? jobs : undefined;
+    });
+    expect(job?.failedReason).toBe('E_PAYLOAD: no feed "acme-typo" in the config (feeds: a)');
+    expect(job?.attemptsMade).toBe(1);
+    expect(runs).toEqual([]);
+    expect(await service.queue.getJobCounts('completed', 'waiting')).toEqual({ completed: 0, waiting: 0 });
+  });
 });
