@@ -106,6 +106,13 @@ describe('the feed-sync binary: help and usage', () => {
     expect(stdout).toContain('Examples:\n  $ feed-sync ');
   });
 
+  it('no command at all: the help on stderr, exit 2', async () => {
+    const result = await bin([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Usage: feed-sync \[options\] \[command\]/);
+  });
+
   it.each(COMMANDS)('%s --help: options and an example, exit 0', async (command) => {
     const { code, stdout, stderr } = await bin([command, '--help']);
     expect(code).toBe(0);

@@ -6,7 +6,14 @@ import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { createMetrics, serveUi, startUi, UiExposureError, type UiServer } from '../../src/ui/index.ts';
+import {
+  createMetrics,
+  serveUi,
+  startStandaloneUi,
+  startUi,
+  UiExposureError,
+  type UiServer,
+} from '../../src/ui/index.ts';
 import { CHROMIUM_PATH as CHROMIUM, chromiumAvailable, redisAvailable } from '../helpers/services.ts';
 import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from '../worker/helpers.ts';
@@ -85,6 +92,27 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
       expect(text).toMatch(/feed_sync_api_calls_total\{operation="create"\} 3/);
       expect(text).toMatch(/feed_sync_run_duration_seconds_count\{feed="feed1"\} 1/);
       expect(text).toMatch(/feed_sync_jobs\{state="completed"\}/);
+    });
+
+    it('feed-sync ui on its own serves the dashboard from the same Redis: the feeds and their last run', async () => {
+      await waitFor(async () => (await service.state.getFeed('feed1')).lastReport, 10_000, 'a run');
+      const standalone = await startStandaloneUi({
+        redisUrl: REDIS_URL,
+        prefix,
+        config: service.config(),
+        env: { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: 'operator', UI_PASSWORD: 's3cret' },
+        logger: silentLogger,
+      });
+      try {
+        const page = await (await fetch(standalone.url, { headers: { authorization: AUTH } })).text();
+        expect(page).toContain('data-feed-row="feed1"');
+        expect(page).toMatch(/badge-ok">ok</);
+        const feedPage = await fetch(`${standalone.url}/feeds/feed1`, { headers: { authorization: AUTH } });
+        expect(feedPage.status).toBe(200);
+        expect(await feedPage.text()).toContain('Last runs');
+      } finally {
+        await standalone.close();
+      }
     });
 
     it('refuses a non-loopback address without credentials; read-only on loopback', async () => {
