@@ -4,6 +4,7 @@ import { enqueueFeedSync } from '../src/queue/enqueue.ts';
 import { type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/payloads.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
 import { changesOf } from '../src/reconcile/changes-of.ts';
+import { rateOf } from '../src/reconcile/progress-line.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
 import { saveRun } from '../src/reconcile/sync.ts';
 import type { JobContext } from './job-context.ts';
@@ -121,7 +122,9 @@ export function createSyncFeedProcessor(ctx: JobContext) {
 function progressReporter(job: Job): { report(progress: SyncProgress): void; flush(): Promise<unknown> } {
   let last: SyncProgress | undefined;
   let chain: Promise<unknown> = Promise.resolve();
+  let applyingSince = 0;
   const report = (progress: SyncProgress) => {
+    if (progress.phase === 'applying' && !applyingSince) applyingSince = Date.now();
     if (
       last &&
       last.phase === progress.phase &&
@@ -130,10 +133,13 @@ function progressReporter(job: Job): { report(progress: SyncProgress): void; flu
     )
       return;
     last = progress;
+    // The rate and ETA of the writes, for the dashboard's live progress.
+    const rate = progress.phase === 'applying' ? rateOf(progress.detail, applyingSince, Date.now()) : '';
     const value = {
       phase: progress.phase,
       percent: Math.round(progress.percent),
       ...(progress.detail ? { detail: progress.detail } : {}),
+      ...(rate ? { rate: rate.replace(/^ · /, '') } : {}),
     };
     chain = chain.then(() => job.updateProgress(value)).catch(() => {});
   };

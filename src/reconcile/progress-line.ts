@@ -9,8 +9,11 @@ export interface ProgressStream {
   write(text: string): unknown;
 }
 
-/** `3 creates, …` or `120/400` (the applying phase's counts) → rate and ETA once there is a rate. */
-function rateOf(detail: string | undefined, since: number, now: number): string {
+/**
+ * `120/400` (the applying phase's counts) since `since` → ` · 35/s · ETA 8s`; '' until there is a
+ * rate. Shared by the terminal's progress line and the job progress the dashboard shows.
+ */
+export function rateOf(detail: string | undefined, since: number, now: number): string {
   const match = /^(\d+)\/(\d+)$/.exec(detail ?? '');
   if (!match || now <= since) return '';
   const done = Number(match[1]);

@@ -9,11 +9,17 @@ const JOBS_SCANNED = 500;
 function progressOf(job: Job): Omit<LiveRun, 'state'> {
   const p = job.progress;
   if (!p || typeof p !== 'object') return {};
-  const { phase, percent, detail } = p as { phase?: string; percent?: number; detail?: string };
+  const { phase, percent, detail, rate } = p as {
+    phase?: string;
+    percent?: number;
+    detail?: string;
+    rate?: string;
+  };
   return {
     ...(phase ? { phase } : {}),
     ...(typeof percent === 'number' ? { percent } : {}),
     ...(detail ? { detail } : {}),
+    ...(rate ? { rate } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../config/schema.ts';
 import type { RunReport } from '../../reconcile/report-types.ts';
 import { outcomeLabel, summarizeFeed } from './feed-summary.ts';
+import { liveText } from './feeds-page.ts';
 import { rejectionsCsv } from './rejections-csv.ts';
 
 const feed = (schedule?: { cron: string; timezone: string }) =>
@@ -78,5 +79,15 @@ describe('rejectionsCsv', () => {
     expect(csv).toBe(
       'row,key,field,value,reason,message\r\n3,K,Bedrooms,three,not_a_number,"Row 3: ""three"", no"\r\n,,,"\'=HYPERLINK(""x"")",missing,m\r\n',
     );
+  });
+});
+
+describe('liveText', () => {
+  it('says where a run is: phase, percent, counts, rate and ETA', () => {
+    expect(liveText({ state: 'waiting' })).toBe('queued…');
+    expect(
+      liveText({ state: 'active', phase: 'applying', percent: 60, detail: '120/400', rate: '35/s · ETA 8s' }),
+    ).toBe('applying 60% · 120/400 · 35/s · ETA 8s');
+    expect(liveText({ state: 'active', phase: 'snapshot', percent: 25 })).toBe('snapshot 25%');
   });
 });

@@ -8,6 +8,8 @@ export interface LiveRun {
   phase?: string;
   percent?: number;
   detail?: string;
+  /** `35/s · ETA 8s` while applying. */
+  rate?: string;
 }
 
 export interface FeedsView {
@@ -34,7 +36,8 @@ export function outcomeBadge(outcome: string): Html {
 export function liveText(live: LiveRun | undefined): string {
   if (!live) return '';
   if (live.state === 'waiting') return 'queued…';
-  return `${live.phase ?? 'running'} ${live.percent ?? 0}%${live.detail ? ` · ${live.detail}` : ''}`;
+  const parts = [`${live.phase ?? 'running'} ${live.percent ?? 0}%`, live.detail, live.rate];
+  return parts.filter(Boolean).join(' · ');
 }
 
 /** The Run now button: a form that works without JS; the script adds the confirmation and live progress. */
