@@ -19,12 +19,6 @@ describe('workerStartProblem', () => {
       'pw',
       /api\.secretKey is empty for usapi\.example; set CHATBOT_SECRET_KEY/,
     ],
-    [
-      'an empty key (${CHATBOT_SECRET_KEY:-})',
-      '{ baseUrl: "https://usapi.example", secretKey: "" }',
-      undefined,
-      /secretKey is empty/,
-    ],
     ['no key for a local sandbox', '{ baseUrl: "http://127.0.0.1:4010" }', undefined, undefined],
     [
       'the example password',

@@ -1,8 +1,9 @@
 import type { Config } from '../config/schema.ts';
-import { isLoopback } from '../ui/basic-auth.ts';
+import { isLoopbackHost } from '../config/loopback.ts';
+import { EXAMPLE_PASSWORD } from '../ui/exposure.ts';
 
 /** `UI_PASSWORD` as shipped in .env.example: a worker started with it was never configured. */
-export const EXAMPLE_UI_PASSWORD = 'change-me';
+export const EXAMPLE_UI_PASSWORD = EXAMPLE_PASSWORD;
 
 /**
  * Why the worker must not start, in one line, or undefined. Pure. A worker without the platform key
@@ -16,7 +17,7 @@ export function workerStartProblem(
   if (env.UI_PASSWORD === EXAMPLE_UI_PASSWORD)
     return `refusing to start: UI_PASSWORD is still the example from .env.example ("${EXAMPLE_UI_PASSWORD}"); set a password of your own in .env`;
   const host = new URL(config.api.baseUrl).hostname.replace(/^\[|\]$/g, '');
-  if (!config.api.secretKey && !isLoopback(host))
+  if (!config.api.secretKey && !isLoopbackHost(host))
     return `refusing to start: api.secretKey is empty for ${host}; set CHATBOT_SECRET_KEY in .env (or the environment)`;
   return undefined;
 }

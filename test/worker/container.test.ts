@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
+import { EXAMPLE_UI_PASSWORD } from '../../src/cli/worker-preflight.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { waitFor } from './helpers.ts';
@@ -129,7 +130,7 @@ describe.skipIf(!redisAvailable)('the container', () => {
       if (prepared) context.skip(`cannot prepare the image folder: ${prepared}`);
       const env = await composeEnvironment(0);
       // .env copied from .env.example and not edited.
-      const example = startImage(env);
+      const example = startImage({ ...env, UI_PASSWORD: EXAMPLE_UI_PASSWORD });
       expect(await example.exited).toBe(2);
       expect(example.stderr()).toMatch(
         /^feed-sync: refusing to start: UI_PASSWORD is still the example from \.env\.example .*\n$/,
@@ -173,13 +174,24 @@ describe.skipIf(!redisAvailable)('the container', () => {
         expect(health).toEqual({ code: 0, stdout: 'healthy\n', stderr: '' });
         const redis = new Redis(REDIS_URL);
         try {
-          const report = await waitFor(
-            async () =>
-              JSON.parse((await redis.hget('{feed-sync}:state:feed:harbor-homes', 'lastReport')) ?? 'null'),
+          // The feed's run history: the first scheduled run synced it; the ticks after it find the
+          // file unchanged and skip it.
+          const history = await waitFor(
+            async () => {
+              const runs = await redis.lrange('{feed-sync}:state:runs:harbor-homes', 0, -1);
+              return runs.length
+                ? runs.map((r) => JSON.parse(r) as { feedId: string; outcome: string })
+                : undefined;
+            },
             20_000,
             'the scheduled run',
           );
-          expect(report).toMatchObject({ feedId: 'harbor-homes', outcome: 'ok' });
+          expect(history.at(-1)).toMatchObject({
+            feedId: 'harbor-homes',
+            outcome: 'ok',
+            trigger: 'schedule',
+          });
+          for (const run of history.slice(0, -1)) expect(['ok', 'skipped']).toContain(run.outcome);
         } finally {
           redis.disconnect();
         }

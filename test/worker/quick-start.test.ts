@@ -30,9 +30,11 @@ describe('the Docker quick start, as the README writes it', () => {
       env: { CHATBOT_SECRET_KEY: 'sk', CHATBOT_SESSION_KEY: '' },
     });
     expect(config.api.secretKey).toBe('sk');
-    expect(config.feeds.map((f) => [f.id, f.chatbot])).toEqual([
-      ['my-mls', config.chatbots[0]?.serialNumber],
-    ]);
+    // .env as copied, the key not filled in: the loader refuses it, naming the key.
+    expect(() =>
+      parseConfig(read('config/feed-sync.example.yaml'), { env: { CHATBOT_SECRET_KEY: '' } }),
+    ).toThrow(/api\.secretKey: is empty/);
+    expect(config.feeds.map((f) => [f.id, f.chatbot])).toEqual([['my-mls', config.chatbots[0]?.chatbot]]);
     expect(config.worker.historyRuns).toBe(50);
   });
 
