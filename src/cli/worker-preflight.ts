@@ -1,5 +1,5 @@
-import type { Config } from '../config/schema.ts';
 import { isLoopbackHost } from '../config/loopback.ts';
+import type { Config } from '../config/schema.ts';
 import { EXAMPLE_PASSWORD } from '../ui/exposure.ts';
 
 /** `UI_PASSWORD` as shipped in .env.example: a worker started with it was never configured. */
