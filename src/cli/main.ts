@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/load.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
 import { EXIT, exitCodeOfError } from './exit-codes.ts';
@@ -54,7 +55,9 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     }
     const exitCode = exitCodeOfError(error);
     const debug = args.includes('--debug');
-    process.stderr.write(`feed-sync: ${oneLine(describeError(error))}\n`);
+    // One line; a config with several problems gets a line per problem (describeError says so).
+    const message = error instanceof ConfigError ? describeError(error) : oneLine(describeError(error));
+    process.stderr.write(`feed-sync: ${message}\n`);
     if (debug && error instanceof Error) process.stderr.write(`${stackOf(error)}\n`);
     return exitCode;
   }
