@@ -43,7 +43,6 @@ export function createSyncFeedProcessor(ctx: JobContext) {
   ): Promise<SyncFeedResult> {
     try {
       const payload = parsePayload(syncFeedPayloadSchema, job.data);
-      // Only deduplicated jobs run: that is what keeps one run per feed across every worker.
       const config = ctx.getConfig();
       const feed = config.feeds.find((f) => f.id === payload.feedId);
       // A mistyped id fails, red and once, instead of completing green having done nothing.
@@ -51,6 +50,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         const known = config.feeds.map((f) => f.id).join(', ') || 'none';
         throw new PayloadError(`no feed "${payload.feedId}" in the config (feeds: ${known})`);
       }
+      // Only deduplicated jobs run: that is what keeps one run per feed across every worker.
       if (!job.deduplicationId) {
         const forwardedTo = await enqueueFeedSync(ctx.queue, payload);
         await job.log(
