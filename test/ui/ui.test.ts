@@ -124,8 +124,19 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
         logger: silentLogger,
       };
       await expect(serveUi({ ...base, host: '0.0.0.0' })).rejects.toBeInstanceOf(UiExposureError);
-      const readOnly = await serveUi({ ...base, host: '127.0.0.1' });
+      const readOnly = await serveUi({
+        ...base,
+        host: '127.0.0.1',
+        dashboard: { state: service.state, getConfig: () => service.config() },
+      });
       try {
+        // The dashboard reads, and offers no action.
+        const home = await (await fetch(readOnly.url)).text();
+        expect(home).toContain('data-feed-row="feed1"');
+        expect(home).toContain('read-only');
+        expect(home).not.toContain('Run now');
+        const run = await fetch(`${readOnly.url}/feeds/feed1/run`, { method: 'POST' });
+        expect(run.status).toBe(403);
         const added = await fetch(`${readOnly.url}/queues/api/queues/feed-sync/add`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
