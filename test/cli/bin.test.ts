@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -281,7 +282,8 @@ describe('the feed-sync binary: Ctrl-C, terminals, old Node', () => {
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       await applying;
       // A few creates in, then Ctrl-C.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (let i = 0; i < 400 && slow.listings('BIN-BOT').length < 2; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       expect(stdout).toMatch(/^⏹ bin-feed → BIN-BOT: cancelled/);
@@ -299,7 +301,9 @@ describe('the feed-sync binary: Ctrl-C, terminals, old Node', () => {
     }
   });
 
-  it('on a terminal: progress redrawn in place, logs as human lines', async () => {
+  it('on a terminal: progress redrawn in place, logs as human lines', async (context) => {
+    if (!existsSync('/usr/bin/script'))
+      context.skip('no `script` (util-linux) to give the binary a terminal');
     await feed(rows(1, 3));
     const command = [NODE, BIN, 'sync', '-c', config, '--feed', 'bin-feed', '--force-full']
       .map((a) => `'${a}'`)
