@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { enqueueFeedSync } from '../src/queue/enqueue.ts';
 import { type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/payloads.ts';
 import type { SyncProgress } from '../src/queue/sync-contract.ts';
-import { changesOf } from '../src/reconcile/changes-of.ts';
 import { rateOf } from '../src/reconcile/progress-line.ts';
 import type { RunReport } from '../src/reconcile/report-types.ts';
 import { saveRun } from '../src/reconcile/sync.ts';
@@ -64,7 +63,6 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         return { feedId: payload.feedId, outcome: 'skipped', reason };
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
-      let changes: ReturnType<typeof changesOf> | undefined;
       const progress = progressReporter(job);
       const result = await ctx.sync(
         config,
@@ -74,10 +72,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           state: ctx.state,
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
-          onEvent: (event) => {
-            if (event.type === 'progress') progress.report(event);
-            else changes = changesOf(event.plan);
-          },
+          onEvent: (event) => (event.type === 'progress' ? progress.report(event) : undefined),
         },
         {
           dryRun: payload.dryRun ?? false,
@@ -87,14 +82,9 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         },
       );
       await progress.flush();
-      // Until the report builder fills them: the trigger and the writes listing by listing (dashboard).
-      const report: RunReport = {
-        ...result.report,
-        trigger: payload.trigger,
-        ...(changes ? { changes: changes.changes, changesOmitted: changes.omitted } : {}),
-      };
+      const { report } = result;
       await logReport(job, report);
-      await saveRun(ctx.state, { ...result, report });
+      await saveRun(ctx.state, result);
       await ctx
         .onReport?.(report)
         .catch((error: unknown) => logger.warn({ err: error }, 'report hook failed'));

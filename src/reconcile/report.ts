@@ -1,8 +1,9 @@
 import type { Operation } from '../api/schemas.ts';
 import type { ApplyResult } from './apply.ts';
+import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';
 import { HELD_KEPT, type RunOutcome, type RunReport } from './report-types.ts';
-import type { PreparedRun } from './run-types.ts';
+import type { PreparedRun, RunTrigger } from './run-types.ts';
 
 /** What `reportOf` needs besides the run's values: who, when, and the calls it counted. */
 export interface ReportMeta {
@@ -12,6 +13,8 @@ export interface ReportMeta {
   finishedAt: Date;
   apiCalls: Record<Operation, number>;
   dryRun: boolean;
+  /** Why the run was started (schedule, manual, config, repair). */
+  trigger?: RunTrigger;
 }
 
 /** A report of a run that did nothing yet: every count 0. The base `reportOf` fills in. */
@@ -24,6 +27,7 @@ export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunRe
     durationMs: meta.finishedAt.getTime() - meta.startedAt.getTime(),
     outcome,
     dryRun: meta.dryRun,
+    ...(meta.trigger ? { trigger: meta.trigger } : {}),
     created: 0,
     updated: 0,
     deleted: 0,
@@ -75,6 +79,9 @@ export function reportOf(
   const { drift: _drift, ...snapshot } = prepared.snapshot;
   report.snapshot = snapshot;
   Object.assign(report, plannedCounts(prepared.plan));
+  const { changes, omitted } = changesOf(prepared.plan);
+  report.changes = changes;
+  report.changesOmitted = omitted;
   if (!applied) {
     const cancelled = !meta.dryRun;
     return cancelled

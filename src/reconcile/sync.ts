@@ -46,7 +46,15 @@ export async function syncFeed(
     });
   }
 
-  const meta = { feedId: feed.id, chatbot: feed.chatbot, startedAt, finishedAt: now(), apiCalls: calls };
+  const trigger = options.trigger ?? 'manual';
+  const meta = {
+    feedId: feed.id,
+    chatbot: feed.chatbot,
+    startedAt,
+    finishedAt: now(),
+    apiCalls: calls,
+    trigger,
+  };
   const report = reportOf(prepared, applied, { ...meta, dryRun: options.dryRun ?? false });
   deps.onEvent?.({ type: 'progress', phase: 'done', percent: 100, detail: report.outcome });
   logFinished(deps, report);

@@ -25,7 +25,12 @@ describe('the run is data in, data out', () => {
     h = await startHarness();
     const events: RunEvent['type'][] = [];
     const result = await run(h, { onEvent: (e) => events.push(e.type) });
-    expect(result.report).toMatchObject({ outcome: 'ok', created: 3 });
+    expect(result.report).toMatchObject({ outcome: 'ok', created: 3, trigger: 'manual', changesOmitted: 0 });
+    expect(result.report.changes?.map((c) => `${c.op} ${c.key}`)).toEqual([
+      'create MLS-0001',
+      'create MLS-0002',
+      'create MLS-0003',
+    ]);
     expect(result.state).toMatchObject({ lastReport: result.report, lastCompareAt: expect.any(String) });
     expect(result.error).toBeUndefined();
     expect(await h.state.getFeed('feed1')).toEqual({});

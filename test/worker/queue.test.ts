@@ -167,14 +167,15 @@ describe.skipIf(!redisAvailable)('one run per feed', () => {
     let active = 0;
     let maxActive = 0;
     const runs: string[] = [];
-    const service = await start(async (_c, feed, deps) => {
+    const service = await start(async (_c, feed, deps, options) => {
       active++;
       maxActive = Math.max(maxActive, active);
       runs.push(feed.id);
       deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 50 });
       if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
       active--;
-      return fakeRun(feed.id);
+      // The real report builder records the trigger the job passed (reportOf's meta).
+      return fakeRun(feed.id, options?.trigger ? { trigger: options.trigger } : {});
     });
     await enqueueFeedSync(service.queue, { feedId: 'a' });
     await waitFor(() => runs.length === 1, 5000, 'the first run');
