@@ -1,9 +1,9 @@
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
-import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createMetrics, serveUi, startUi, UiExposureError, type UiServer } from '../../src/ui/index.ts';
@@ -30,7 +30,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
     const metrics = createMetrics();
     service = await startWorkerService({
       config,
-      redisUrl: REDIS_URL,
+      store: { kind: 'redis', url: REDIS_URL },
       prefix,
       logger: silentLogger,
       sync,
@@ -68,7 +68,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
     it('/healthz is open and says Redis and the worker are up', async () => {
       const response = await fetch(`${ui.url}/healthz`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ ok: true, redis: true, worker: true });
+      expect(await response.json()).toEqual({ ok: true, store: true, worker: true, missingSchedulers: [] });
     });
 
     it('/metrics counts runs by feed and outcome, listings and API calls', async () => {

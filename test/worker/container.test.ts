@@ -127,7 +127,7 @@ describe.skipIf(!redisAvailable)('the container', () => {
           20_000,
           '/healthz',
         );
-        expect(health).toEqual({ ok: true, redis: true, worker: true });
+        expect(health).toEqual({ ok: true, store: true, worker: true, missingSchedulers: [] });
         const redis = new Redis(REDIS_URL);
         try {
           const report = await waitFor(

@@ -4,6 +4,7 @@ import { registerDemo } from './demo.ts';
 import { registerPlan } from './plan.ts';
 import { registerPushSettings } from './push-settings.ts';
 import { registerSandbox } from './sandbox.ts';
+import { registerStart } from './start.ts';
 import { registerSync } from './sync.ts';
 import { registerUi } from './ui.ts';
 import { registerValidate } from './validate.ts';
@@ -20,4 +21,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerPlan,
   registerSync,
   registerDemo,
+  registerStart,
 ];

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { readEnv } from '../../config/env.ts';
 import { DEFAULT_PREFIX } from '../../queue/names.ts';
+import { storeChoiceOf } from '../../queue/store.ts';
 import { startStandaloneUi } from '../../ui/index.ts';
 import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption } from '../context.ts';
 
@@ -23,7 +24,7 @@ export function registerUi(program: Command): void {
           ? (await loadCliConfig(options)).worker.prefix
           : DEFAULT_PREFIX;
       const ui = await startStandaloneUi({
-        redisUrl: env.REDIS_URL,
+        store: storeChoiceOf(env, env.FEED_SYNC_STATE_DIR),
         prefix,
         env: { ...env, UI_PORT: port },
         logger,
