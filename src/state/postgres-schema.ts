@@ -45,7 +45,7 @@ const STEPS: Array<(s: string) => string> = [
       PRIMARY KEY (feed_id, field)
     );
     CREATE TABLE ${s}.settings_fingerprint (
-      serial_number text PRIMARY KEY,
+      chatbot text PRIMARY KEY,
       fingerprint text NOT NULL
     );
     CREATE TABLE ${s}.open_incident (

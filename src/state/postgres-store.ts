@@ -35,18 +35,18 @@ export function createPostgresStateStore(db: Queryable, namespace: string): Stat
         [feedId, set.map(([f]) => f), set.map(([, v]) => JSON.stringify(v)), removed],
       );
     },
-    async getSettingsFingerprint(serial) {
+    async getSettingsFingerprint(chatbot) {
       const { rows } = await db.query<{ fingerprint: string }>(
-        `SELECT fingerprint FROM ${s}.settings_fingerprint WHERE serial_number = $1`,
-        [serial],
+        `SELECT fingerprint FROM ${s}.settings_fingerprint WHERE chatbot = $1`,
+        [chatbot],
       );
       return rows[0]?.fingerprint;
     },
-    async setSettingsFingerprint(serial, fingerprint) {
+    async setSettingsFingerprint(chatbot, fingerprint) {
       await db.query(
         `INSERT INTO ${s}.settings_fingerprint VALUES ($1, $2)
-         ON CONFLICT (serial_number) DO UPDATE SET fingerprint = excluded.fingerprint`,
-        [serial, fingerprint],
+         ON CONFLICT (chatbot) DO UPDATE SET fingerprint = excluded.fingerprint`,
+        [chatbot, fingerprint],
       );
     },
   };
