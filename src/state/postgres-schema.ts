@@ -27,9 +27,10 @@ export function namespaceOf(prefix: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9_]+/g, '_')
     .replace(/^_+|_+$/g, '');
+  if (!name) return 'feed_sync';
   const safe = /^[a-z_]/.test(name) ? name : `fs_${name}`;
   // 63 bytes is Postgres' limit; `_state` is added to it.
-  return safe.slice(0, 50) || 'feed_sync';
+  return safe.slice(0, 50);
 }
 
 /** The quoted schema of feed-sync's own tables for a namespace. */
