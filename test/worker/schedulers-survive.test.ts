@@ -26,7 +26,7 @@ const CONFIG = testConfig([
   { id: 'b', cron: '*/5 * * * *', timezone: 'Europe/Paris' },
 ]);
 
-async function start(backend: (typeof BACKENDS)[number], schedulerCheckMs: number) {
+async function start(backend: (typeof BACKENDS)[number], schedulerCheckMs: number, runs: string[] = []) {
   const store = await backend.fresh();
   stores.push(store);
   const lines: Array<Record<string, unknown>> = [];
@@ -44,13 +44,16 @@ async function start(backend: (typeof BACKENDS)[number], schedulerCheckMs: numbe
     store: store.store,
     prefix: store.prefix,
     logger,
-    sync: async (_c, feed) => fakeRun(feed.id),
+    sync: async (_c, feed) => {
+      runs.push(feed.id);
+      return fakeRun(feed.id);
+    },
     settings: { schedulerCheckMs, shutdownGraceMs: 100 },
   });
   services.push(service);
   const ui = await startUi({
     service,
-    env: { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: undefined, UI_PASSWORD: undefined },
+    env: { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: 'operator', UI_PASSWORD: 's3cret-enough' },
     logger,
     metrics: createMetrics(),
   });
@@ -59,7 +62,7 @@ async function start(backend: (typeof BACKENDS)[number], schedulerCheckMs: numbe
     const response = await fetch(`${ui.url}/healthz`);
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
-  return { service, store, lines, healthz };
+  return { service, store, lines, healthz, ui };
 }
 
 const keys = async (service: WorkerService) =>
@@ -85,6 +88,22 @@ describe.each(BACKENDS)('schedulers on $name', (backend) => {
       expect(String(line.msg)).toContain('re-created from config');
       expect(service.schedulers().restored?.ids).toEqual(['sync-feed:b']);
       expect(await healthz()).toMatchObject({ status: 200 });
+    },
+  );
+
+  it.skipIf(!backend.available)(
+    "the queue UI's Run now runs the feed at once, its schedule untouched",
+    async () => {
+      const runs: string[] = [];
+      const { service, ui } = await start(backend, 600_000, runs);
+      const response = await fetch(`${ui.url}/api/queues/feed-sync/job-schedulers/sync-feed:b/run`, {
+        method: 'PUT',
+        headers: { authorization: `Basic ${Buffer.from('operator:s3cret-enough').toString('base64')}` },
+      });
+      expect(response.status).toBe(200);
+      await waitFor(() => runs.length === 1, 10_000, 'the run');
+      expect(runs).toEqual(['b']);
+      expect(await keys(service)).toEqual(['sync-feed:a', 'sync-feed:b']);
     },
   );
 
