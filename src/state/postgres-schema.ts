@@ -82,6 +82,16 @@ const STEPS: Array<(s: string) => string> = [
       INSERT INTO ${s}.limiter_lease VALUES (p_lease, now_ms + p_lease_ms);
       RETURN 0;
     END $$;`,
+  (s) => `
+    -- The per-feed run history (newest first by seq); a run recorded again (same started_at) replaces itself.
+    CREATE TABLE ${s}.run_history (
+      feed_id text NOT NULL,
+      started_at text NOT NULL,
+      seq bigserial NOT NULL,
+      report jsonb NOT NULL,
+      PRIMARY KEY (feed_id, started_at)
+    );
+    CREATE INDEX run_history_newest ON ${s}.run_history (feed_id, seq DESC);`,
 ];
 
 /** Bring feed-sync's tables in `namespace` up to date. Idempotent; safe from many processes at once. */

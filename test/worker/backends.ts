@@ -48,7 +48,7 @@ function embeddedTemplate(): Promise<string> {
         'utf8',
       ),
     ) as { version: string };
-    const final = join(tmpdir(), `feed-sync-pglite-template-${version}-v3`);
+    const final = join(tmpdir(), `feed-sync-pglite-template-${version}-v4`);
     if (await stat(join(final, 'pgdata')).catch(() => undefined)) return final;
     const building = `${final}.${process.pid}.${randomUUID().slice(0, 6)}`;
     await mkdir(building, { recursive: true });
