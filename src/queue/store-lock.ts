@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdir, open, readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
@@ -32,7 +32,9 @@ function alive(pid: number): boolean {
  * crash, a reboot) is stale and taken over. Returns the release function.
  */
 export async function lockStore(dir: string): Promise<() => Promise<void>> {
-  await mkdir(dir, { recursive: true });
+  // Owner only: the folder holds the database and its socket (trust auth: whoever reaches it is in).
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   const file = join(dir, 'lock');
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
