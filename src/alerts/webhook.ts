@@ -1,17 +1,16 @@
-import type { Redis } from 'ioredis';
 import { createHttp } from '../http/create-http.ts';
 import { classifyRequestError, isRequestError } from '../http/failure.ts';
 import type { Logger } from '../logger.ts';
 import type { RunReport } from '../reconcile/report-types.ts';
+import type { IncidentStore } from './incident-store.ts';
 import { type Incident, incidentsOf } from './incidents.ts';
 
 export interface AlerterOptions {
   webhookUrl: string;
   /** Alert when more than this share of a feed's records were rejected. */
   rejectedShare: number;
-  redis: Redis;
-  /** Queue prefix; open incidents live at `<prefix>:alerts:open`. */
-  prefix: string;
+  /** Where open incidents are kept: the worker's store (Redis or Postgres). */
+  incidents: IncidentStore;
   logger: Logger;
   /** Per-post timeout, ms. Default 10 s. */
   timeoutMs?: number;
@@ -28,19 +27,13 @@ const http = createHttp({ followRedirect: true });
 
 /**
  * Posts a JSON summary (with a Slack-compatible `text`) to the webhook once per incident: the
- * incident is recorded in Redis when it opens, so retries, later runs and other workers stay
+ * incident is recorded in the worker's store when it opens, so retries, later runs and other workers stay
  * quiet until a run shows it is over.
  */
 export function createAlerter(options: AlerterOptions): Alerter {
-  const key = `${options.prefix}:alerts:open`;
-
   async function open(incident: Incident, details: Record<string, unknown>): Promise<void> {
-    const isNew = await options.redis.hsetnx(
-      key,
-      `${incident.feedId}:${incident.kind}`,
-      new Date().toISOString(),
-    );
-    if (isNew === 0) return;
+    const isNew = await options.incidents.open(`${incident.feedId}:${incident.kind}`);
+    if (!isNew) return;
     const body = { text: incident.text, feedId: incident.feedId, kind: incident.kind, ...details };
     try {
       // No retry here: a failed post is retried at the next occurrence.
@@ -53,7 +46,7 @@ export function createAlerter(options: AlerterOptions): Alerter {
       options.logger.info({ feed: incident.feedId, kind: incident.kind }, 'alert sent');
     } catch (error) {
       // Not sent: forget the incident so the next occurrence tries again.
-      await options.redis.hdel(key, `${incident.feedId}:${incident.kind}`);
+      await options.incidents.close([`${incident.feedId}:${incident.kind}`]);
       options.logger.warn(
         { feed: incident.feedId, kind: incident.kind, reason: describePostError(error) },
         'alert webhook failed',
@@ -64,8 +57,7 @@ export function createAlerter(options: AlerterOptions): Alerter {
   return {
     async onReport(report) {
       const { open: incidents, resolved } = incidentsOf(report, options.rejectedShare);
-      if (resolved.length > 0)
-        await options.redis.hdel(key, ...resolved.map((kind) => `${report.feedId}:${kind}`));
+      await options.incidents.close(resolved.map((kind) => `${report.feedId}:${kind}`));
       const summary = {
         outcome: report.outcome,
         reason: report.reason,

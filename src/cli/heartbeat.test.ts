@@ -10,7 +10,7 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 describe('heartbeat', () => {
   it('a fresh healthy heartbeat is healthy; stopping removes it', async () => {
     const file = join(dir, 'a.health');
-    const beat = startHeartbeat(file, async () => ({ ok: true, redis: true, worker: true }));
+    const beat = startHeartbeat(file, async () => ({ ok: true, store: true, worker: true }));
     await expect.poll(() => healthProblem(file)).toBeUndefined();
     await beat.stop();
     expect(await healthProblem(file)).toMatch(/^no heartbeat at .*a\.health: the worker is not running$/);
@@ -18,9 +18,9 @@ describe('heartbeat', () => {
 
   it('an old or unhealthy heartbeat is a problem, named', async () => {
     const file = join(dir, 'b.health');
-    await writeFile(file, JSON.stringify({ ok: true, redis: true, worker: true, at: 1_000 }));
+    await writeFile(file, JSON.stringify({ ok: true, store: true, worker: true, at: 1_000 }));
     expect(await healthProblem(file, 91_000)).toBe('the last heartbeat is 90 s old: the worker is stuck');
-    await writeFile(file, JSON.stringify({ ok: false, redis: false, worker: true, at: 1_000 }));
-    expect(await healthProblem(file, 2_000)).toBe('unhealthy: redis down, worker up');
+    await writeFile(file, JSON.stringify({ ok: false, store: false, worker: true, at: 1_000 }));
+    expect(await healthProblem(file, 2_000)).toBe('unhealthy: store down, worker up');
   });
 });

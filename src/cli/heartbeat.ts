@@ -10,8 +10,11 @@ export const HEALTH_MAX_AGE_MS = 60_000;
 
 export interface Health {
   ok: boolean;
-  redis: boolean;
+  /** The queue store (Redis, Postgres or the embedded one) answers. */
+  store: boolean;
   worker: boolean;
+  /** Feeds whose job scheduler is missing (being re-created from the config). */
+  missingSchedulers?: string[];
   /** ms since the epoch. */
   at: number;
 }
@@ -53,7 +56,9 @@ export async function healthProblem(file: string, now = Date.now(), maxAgeMs = H
   }
   const age = now - health.at;
   if (age > maxAgeMs) return `the last heartbeat is ${Math.round(age / 1000)} s old: the worker is stuck`;
-  if (!health.ok)
-    return `unhealthy: redis ${health.redis ? 'up' : 'down'}, worker ${health.worker ? 'up' : 'down'}`;
-  return undefined;
+  if (health.ok) return undefined;
+  const missing = health.missingSchedulers?.length
+    ? `, no scheduler for ${health.missingSchedulers.join(', ')}`
+    : '';
+  return `unhealthy: store ${health.store ? 'up' : 'down'}, worker ${health.worker ? 'up' : 'down'}${missing}`;
 }

@@ -3,7 +3,12 @@ import { z } from 'zod';
 /** Process-level settings that come from the environment rather than the config file. */
 export const envSchema = z.object({
   FEED_SYNC_CONFIG: z.string().optional(),
-  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  /** Set: the worker's queue and state live in this Redis (the container's default). */
+  REDIS_URL: z.string().optional(),
+  /** Set (and no REDIS_URL): they live in this Postgres (`postgres://…`). Neither: the embedded store. */
+  DATABASE_URL: z.string().optional(),
+  /** The worker's local folder: the embedded queue store is `<dir>/queue`. Default `.feed-sync`. */
+  FEED_SYNC_STATE_DIR: z.string().default('.feed-sync'),
   /** Default: info for services (worker, ui), warn for one-shot commands, which print their own report. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
   UI_PORT: z.coerce.number().int().min(0).max(65535).optional(),

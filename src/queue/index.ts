@@ -1,6 +1,7 @@
 /**
- * The worker: a BullMQ queue on `{feed-sync}`, the processors of jobs/, schedulers from config,
- * one run per feed (deduplication), the Redis limiter shared by every worker process.
+ * The worker's queue wiring: the store (Redis, Postgres or embedded PGlite), schedulers from
+ * config, one run per feed (deduplication), the limiter shared by every worker process. The
+ * service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
 export { reloadOnChange, watchConfig } from './config-watch.ts';
 export {
@@ -11,9 +12,18 @@ export {
   type Trigger,
 } from './enqueue.ts';
 export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FEED } from './names.ts';
+export { openQueueStore } from './open-store.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
 export { createRedisLimiter, type RedisLimiterOptions } from './redis-limiter.ts';
+export { missingSchedulers, restoreSchedulers } from './scheduler-guard.ts';
 export { applySchedulers, type SchedulerChanges, wantedSchedulers } from './schedulers.ts';
+export {
+  describeStore,
+  type QueueStore,
+  type StoreChoice,
+  StoreUnavailableError,
+  storeChoiceOf,
+} from './store.ts';
+export { StoreLockedError } from './store-lock.ts';
 export type { RunResult, SyncDeps, SyncFeed, SyncOptions, SyncProgress } from './sync-contract.ts';
-export { startWorkerService, type WorkerService, type WorkerServiceOptions } from './worker-service.ts';
 export { type WorkerSettings, workerSettingsOf, workerSettingsSchema } from './worker-settings.ts';

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { FeedSyncError } from '../errors.ts';
+import { redactUrl } from './store.ts';
 
 /** Redis could not be reached: one line naming the URL (without its password) and the reason. */
 export class RedisUnavailableError extends FeedSyncError {
@@ -9,16 +10,6 @@ export class RedisUnavailableError extends FeedSyncError {
       code: 'E_REDIS',
       retryable: true,
     });
-  }
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString().replace(/\/$/, '');
-  } catch {
-    return 'REDIS_URL (unparseable)';
   }
 }
 

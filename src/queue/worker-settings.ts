@@ -30,8 +30,14 @@ export const workerSettingsSchema = z.strictObject({
   /** Lock of an active job, renewed while it runs; a worker that dies loses it after this long. Default 30 s. */
   lockDurationMs: z.number().int().min(1000).default(30_000),
   /**
-   * Redis key prefix of the queue, the state and the limiter. Workers share jobs and limits only
-   * when they share the prefix. A Redis Cluster hash tag (`{…}`). Read at start-up. Default `{feed-sync}`.
+   * How often the worker checks that every scheduler the config asks for exists, ms, and re-creates
+   * the missing ones (a store restarted empty, a scheduler removed by hand). Default 60 s.
+   */
+  schedulerCheckMs: z.number().int().min(100).default(60_000),
+  /**
+   * Namespace of the queue, the state and the limiter: the Redis key prefix (a Cluster hash tag,
+   * `{…}`), or on Postgres the schema names (`{feed-sync}` → `feed_sync`, `feed_sync_state`).
+   * Workers share jobs and limits only when they share it. Read at start-up. Default `{feed-sync}`.
    */
   prefix: z
     .string()

@@ -1,8 +1,9 @@
 import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 
 /**
- * State that must outlive a run. The worker keeps it in Redis under the queue prefix; the one-shot
- * CLI keeps it in a local JSON file; tests use the in-memory store. One interface for all three.
+ * State that must outlive a run. The worker keeps it in its queue store (Redis under the queue
+ * prefix, or Postgres tables, src/state/postgres-store.ts); the one-shot CLI keeps it in a local
+ * JSON file; tests use the in-memory store. One interface for all.
  */
 export interface FeedState {
   /** Conditional-GET validators of the last successful run. */

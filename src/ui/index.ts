@@ -1,11 +1,9 @@
-import { Queue } from 'bullmq';
 import type { EnvSettings } from '../config/env.ts';
 import type { Config } from '../config/schema.ts';
 import type { Logger } from '../logger.ts';
-import { QUEUE_NAME } from '../queue/names.ts';
-import { checkRedis, connectRedis } from '../queue/redis.ts';
-import type { WorkerService } from '../queue/worker-service.ts';
-import { createRedisStateStore } from '../state/redis-store.ts';
+import { openQueueStore } from '../queue/open-store.ts';
+import type { WorkerService } from '../queue/service.ts';
+import type { StoreChoice } from '../queue/store.ts';
 import { DEFAULT_HISTORY_RUNS } from '../state/run-history.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { checkUiExposure, serveUi, type UiServer } from './server.ts';
@@ -43,25 +41,29 @@ export function startUi(options: {
   });
 }
 
-/** The UI on its own (`feed-sync ui`): the queue and the run history in Redis, healthy when Redis answers. */
+/**
+ * The UI on its own (`feed-sync ui`): the queue and the run history, healthy when the store answers. The embedded
+ * store is one process's: while a worker holds it, this is refused (the worker serves the UI).
+ */
 export async function startStandaloneUi(options: {
-  redisUrl: string;
+  store: StoreChoice;
   prefix: string;
   /** The feeds and chatbots the dashboard lists; without it, the queue pages only. */
   config?: Config;
   env: UiEnv;
   logger: Logger;
 }): Promise<UiServer> {
-  // Refused before Redis is opened: an open connection would keep a UI that never listens alive.
+  // Refused before the store is opened: an open connection would keep a UI that never listens alive.
   checkUiExposure(options.env.UI_HOST, credentialsOf(options.env));
-  await checkRedis(options.redisUrl);
-  const redis = connectRedis(options.redisUrl, 'feed-sync-ui');
-  const queue = new Queue(QUEUE_NAME, { connection: redis, prefix: options.prefix });
+  const store = await openQueueStore(options.store, options.prefix, {
+    historyRuns: options.config?.worker.historyRuns ?? DEFAULT_HISTORY_RUNS,
+  });
+  const queue = store.createQueue();
   const metrics = createMetrics();
   metrics.watchQueue(queue);
   const closeQueue = async () => {
     await queue.close();
-    await redis.quit().catch(() => redis.disconnect());
+    await store.close();
   };
   const server = await serveUi({
     queue,
@@ -69,22 +71,14 @@ export async function startStandaloneUi(options: {
     port: options.env.UI_PORT ?? 3000,
     credentials: credentialsOf(options.env),
     health: async () => {
-      const redisOk = await redis.ping().then(
-        () => true,
-        () => false,
-      );
-      return { ok: redisOk, redis: redisOk };
+      const storeOk = await store.ping();
+      return { ok: storeOk, store: storeOk };
     },
     registry: metrics.registry,
     logger: options.logger,
-    dashboard: {
-      state: createRedisStateStore(redis, options.prefix, {
-        historyRuns: options.config?.worker.historyRuns ?? DEFAULT_HISTORY_RUNS,
-      }),
-      getConfig: () => options.config,
-    },
+    dashboard: { state: store.state, getConfig: () => options.config },
   }).catch(async (error: unknown) => {
-    // Cannot listen (port in use…): exit at once rather than stay up on the Redis connection.
+    // Cannot listen (port in use…): exit at once rather than stay up on the store connection.
     await closeQueue();
     throw error;
   });

@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAlerter } from '../../src/alerts/index.ts';
+import { createAlerter, createRedisIncidentStore } from '../../src/alerts/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { REDIS_URL, redisAvailable, testPrefix } from '../helpers/services.ts';
 import { sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
@@ -27,8 +27,7 @@ describe.skipIf(!redisAvailable)('alert webhook', () => {
     const alerter = createAlerter({
       webhookUrl: `${hook.url}/hook`,
       rejectedShare: 0.5,
-      redis,
-      prefix,
+      incidents: createRedisIncidentStore(redis, prefix),
       logger: silentLogger,
     });
     const failed = fakeReport('a', { outcome: 'failed', reason: 'the feed is gone' });

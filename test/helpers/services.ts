@@ -10,10 +10,11 @@ import { connect } from 'node:net';
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-function reachable(url: string): Promise<boolean> {
+/** Something listens at the URL's host and port. */
+export function reachable(url: string, defaultPort = 6379): Promise<boolean> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port || 6379) });
+    const socket = connect({ host: hostname, port: Number(port || defaultPort) });
     socket.setTimeout(500);
     socket.once('connect', () => {
       socket.destroy();

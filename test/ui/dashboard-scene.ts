@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseYaml, stringify } from 'yaml';
+import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { clientFromConfig } from '../../src/api/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { startUi, type UiServer } from '../../src/ui/index.ts';
@@ -69,7 +69,7 @@ export async function startDashboardScene(
   const prefix = testPrefix();
   const service = await startWorkerService({
     config,
-    redisUrl: REDIS_URL,
+    store: { kind: 'redis', url: REDIS_URL },
     prefix,
     logger: silentLogger,
     sync: syncFeed,

@@ -1,9 +1,9 @@
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
-import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import {
@@ -37,7 +37,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
     const metrics = createMetrics();
     service = await startWorkerService({
       config,
-      redisUrl: REDIS_URL,
+      store: { kind: 'redis', url: REDIS_URL },
       prefix,
       logger: silentLogger,
       sync,
@@ -77,7 +77,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
     it('/healthz is open and says Redis and the worker are up', async () => {
       const response = await fetch(`${ui.url}/healthz`);
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ ok: true, redis: true, worker: true });
+      expect(await response.json()).toEqual({ ok: true, store: true, worker: true, missingSchedulers: [] });
     });
 
     it('/metrics counts runs by feed and outcome, listings and API calls', async () => {
@@ -97,7 +97,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
     it('feed-sync ui on its own serves the dashboard from the same Redis: the feeds and their last run', async () => {
       await waitFor(async () => (await service.state.getFeed('feed1')).lastReport, 10_000, 'a run');
       const standalone = await startStandaloneUi({
-        redisUrl: REDIS_URL,
+        store: { kind: 'redis', url: REDIS_URL },
         prefix,
         config: service.config(),
         env: { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: 'operator', UI_PASSWORD: 's3cret' },

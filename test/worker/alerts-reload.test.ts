@@ -4,16 +4,17 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { HttpError } from '../../src/api/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { createLogger, silentLogger } from '../../src/logger.ts';
 import { reloadOnChange } from '../../src/queue/config-watch.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
-import { startWorkerService, type WorkerService } from '../../src/queue/worker-service.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
+import { BACKENDS } from './backends.ts';
 import { cleanupPrefix, fakeRun, REDIS_URL, testConfig, uniquePrefix, waitFor } from './helpers.ts';
 
 const FAST = {
@@ -35,7 +36,7 @@ async function start(
   const prefix = uniquePrefix();
   const service = await startWorkerService({
     config: testConfig([{ id: 'a' }]),
-    redisUrl: REDIS_URL,
+    store: { kind: 'redis' as const, url: REDIS_URL },
     prefix,
     logger: silentLogger,
     sync,
@@ -134,7 +135,7 @@ describe.skipIf(!redisAvailable)('config reload', () => {
     const prefix = uniquePrefix();
     const service = await startWorkerService({
       config: await loadConfig(file),
-      redisUrl: REDIS_URL,
+      store: { kind: 'redis' as const, url: REDIS_URL },
       prefix,
       logger: silentLogger,
       sync: async (_c, feed) => fakeRun(feed.id),
@@ -191,35 +192,42 @@ describe.skipIf(!redisAvailable)('state stores', () => {
     expect(await second.getSettingsFingerprint('BOT1')).toBe('v1:abc');
     expect(await second.getFeed('missing')).toEqual({});
   });
+});
 
-  it('the Redis store keeps state across a worker restart, under the queue prefix', async () => {
+describe.each(BACKENDS)('state on $name', (backend) => {
+  it.skipIf(!backend.available)('is kept across a worker restart, with the job history', async () => {
     const sync: SyncFeed = async (_c, feed, deps) => {
       await deps.state.updateFeed(feed.id, { etag: '"v2"', lastFullRunAt: '2024-05-01T00:00:00Z' });
       return fakeRun(feed.id);
     };
-    const prefix = uniquePrefix();
+    const { store, prefix, cleanup } = await backend.fresh();
+    cleanups.push(cleanup);
     const options = {
       config: testConfig([{ id: 'a' }]),
-      redisUrl: REDIS_URL,
+      store,
       prefix,
       logger: silentLogger,
       sync,
       settings: FAST,
     };
     const first = await startWorkerService(options);
-    cleanups.push(() => cleanupPrefix(prefix));
     await first.state.setSettingsFingerprint('BOT1', 'v1:f00');
+    await first.state.updateFeed('a', { resoWatermark: '2024-01-01T00:00:00Z' });
     await runOnce(first, 1);
+    await first.state.updateFeed('a', { resoWatermark: undefined });
     await first.close();
     const second = await startWorkerService(options);
     cleanups.push(() => second.close());
-    expect(await second.state.getFeed('a')).toMatchObject({
+    expect(await second.state.getFeed('a')).toEqual({
       etag: '"v2"',
       lastFullRunAt: '2024-05-01T00:00:00Z',
-      lastReport: { feedId: 'a', outcome: 'ok' },
+      lastReport: expect.objectContaining({ feedId: 'a', outcome: 'ok' }),
     });
     expect(await second.state.getSettingsFingerprint('BOT1')).toBe('v1:f00');
-    expect(await second.redis.exists(`${prefix}:state:feed:a`)).toBe(1);
+    expect(await second.state.getSettingsFingerprint('BOT2')).toBeUndefined();
+    expect(await second.state.getFeed('missing')).toEqual({});
+    const [job] = await second.queue.getJobs(['completed']);
+    expect(job?.returnvalue).toMatchObject({ feedId: 'a', outcome: 'ok' });
   });
 });
 
@@ -237,7 +245,7 @@ describe.skipIf(!redisAvailable)('settings pushes from the worker', () => {
     const prefix = uniquePrefix();
     const service = await startWorkerService({
       config: base,
-      redisUrl: REDIS_URL,
+      store: { kind: 'redis' as const, url: REDIS_URL },
       prefix,
       logger: silentLogger,
       sync: async (_c, f) => fakeRun(f.id),

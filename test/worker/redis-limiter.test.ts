@@ -97,7 +97,7 @@ describe.skipIf(!redisAvailable)('the Redis limiter', () => {
   });
 });
 
-describe('Redis unreachable', () => {
+describe('store unreachable', () => {
   it('the worker says so in one line and exits 1', async () => {
     const run = promisify(execFile);
     const error = await run(
@@ -113,6 +113,24 @@ describe('Redis unreachable', () => {
     );
     expect(error?.code).toBe(1);
     expect(error?.stderr).toBe('feed-sync: cannot reach Redis at redis://127.0.0.1:1: ECONNREFUSED\n');
+  });
+
+  it('an unreachable Postgres (DATABASE_URL) is one line without its password, exit 1', async () => {
+    const run = promisify(execFile);
+    const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://app:pw@127.0.0.1:1/feeds' };
+    delete env.REDIS_URL;
+    const error = await run(
+      join(process.cwd(), 'node_modules/.bin/node'),
+      ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
+      { env, timeout: 20_000 },
+    ).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error?.code).toBe(1);
+    expect(error?.stderr).toBe(
+      'feed-sync: cannot reach Postgres at postgres://app:***@127.0.0.1:1/feeds: ECONNREFUSED\n',
+    );
   });
 
   it('a UI beyond loopback without credentials is refused before anything starts, exit 2', async () => {

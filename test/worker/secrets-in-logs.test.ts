@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startWorkerService } from '../../jobs/worker-service.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { createLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import { startWorkerService } from '../../src/queue/worker-service.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { clearTokenCache } from '../../src/sources/reso/reso-token.ts';
@@ -115,7 +115,7 @@ describe.skipIf(!redisAvailable)('secrets in logs', () => {
     const logger = createLogger({ level: 'trace', destination });
     const service = await startWorkerService({
       config,
-      redisUrl: REDIS_URL,
+      store: { kind: 'redis', url: REDIS_URL },
       prefix: config.worker.prefix,
       logger,
       sync: syncFeed,

@@ -2,18 +2,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
-import { enqueueFeedSync, QUEUE_NAME } from '../../src/queue/index.ts';
+import { enqueueFeedSync, openQueueStore, type QueueStore } from '../../src/queue/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { redisAvailable } from '../helpers/services.ts';
-import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from './helpers.ts';
+import { BACKENDS, DATABASE_URL, type TestStore } from './backends.ts';
+import { REDIS_URL, waitFor } from './helpers.ts';
 
 /**
- * Issue 5, "limits across workers", with real processes: two `feed-sync worker` processes on one
- * Redis and one prefix, each allowed four syncs at once, hold `api.concurrency` together (the
- * Redis limiter), and the sandbox's peak in-flight figure shows it.
+ * Issue 5, "limits across workers", with real processes: two `feed-sync worker` processes on one store
+ * (Redis, or Postgres) and one prefix, each allowed four syncs at once, hold `api.concurrency` together (the
+ * shared limiter), and the sandbox's peak in-flight figure shows it.
  */
 const ROOT = process.cwd();
 const NODE = join(ROOT, 'node_modules/.bin/node');
@@ -32,6 +32,8 @@ interface WorkerProcess {
 let dir = '';
 let prefix = '';
 let sandbox: Sandbox | undefined;
+let store: TestStore | undefined;
+let client: QueueStore | undefined;
 let queue: Queue | undefined;
 const workers: WorkerProcess[] = [];
 
@@ -78,9 +80,10 @@ async function writeConfig(): Promise<string> {
 }
 
 function startWorker(config: string): WorkerProcess {
+  const where = store!.store.kind === 'redis' ? { REDIS_URL } : { DATABASE_URL };
   const child = spawn(NODE, ['src/cli/main.ts', 'worker', '-c', config], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: dir, REDIS_URL, LOG_LEVEL: 'info' },
+    env: { PATH: process.env.PATH ?? '', HOME: dir, LOG_LEVEL: 'info', ...where },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const lines: Array<Record<string, unknown>> = [];
@@ -109,9 +112,11 @@ const logged = (worker: WorkerProcess, msg: string) => worker.lines.filter((line
 const completedFeeds = (worker: WorkerProcess) =>
   logged(worker, 'job completed').map((line) => (line.data as { feedId?: string }).feedId);
 
-describe.skipIf(!redisAvailable)('two worker processes on one Redis', () => {
+describe.each(BACKENDS.filter((b) => b.shared))('two worker processes on one $name', (backend) => {
   beforeEach(async () => {
-    prefix = uniquePrefix();
+    if (!backend.available) return;
+    store = await backend.fresh();
+    prefix = store.prefix;
     dir = await mkdtemp(join(tmpdir(), 'feed-sync-two-workers-'));
     sandbox = await startSandbox({ latencyMs: 30 });
   });
@@ -122,74 +127,82 @@ describe.skipIf(!redisAvailable)('two worker processes on one Redis', () => {
     }
     await queue?.close();
     queue = undefined;
+    await client?.close();
+    client = undefined;
     await sandbox?.close();
-    await cleanupPrefix(prefix);
+    await store?.cleanup();
+    store = undefined;
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('hold api.concurrency together: the sandbox never sees more than 3 calls at once', async () => {
-    const config = await writeConfig();
-    const pair = [startWorker(config), startWorker(config)];
-    for (const worker of pair) {
+  it.skipIf(!backend.available)(
+    'hold api.concurrency together: the sandbox never sees more than 3 calls at once',
+    async () => {
+      const config = await writeConfig();
+      const pair = [startWorker(config), startWorker(config)];
+      for (const worker of pair) {
+        await waitFor(
+          () => {
+            if (worker.child.exitCode !== null) throw new Error(`a worker exited: ${worker.stderr()}`);
+            return logged(worker, 'worker started').length > 0;
+          },
+          15_000,
+          'both workers to start',
+        );
+      }
+      sandbox!.resetStats();
+      client = await openQueueStore(store!.store, prefix);
+      queue = client.createQueue();
+      for (let i = 1; i <= FEEDS; i++) await enqueueFeedSync(queue, { feedId: `feed${i}` });
+
       await waitFor(
         () => {
-          if (worker.child.exitCode !== null) throw new Error(`a worker exited: ${worker.stderr()}`);
-          return logged(worker, 'worker started').length > 0;
+          for (const worker of pair) {
+            if (worker.child.exitCode !== null) throw new Error(`a worker exited: ${worker.stderr()}`);
+          }
+          return pair.flatMap(completedFeeds).length >= FEEDS;
         },
-        15_000,
-        'both workers to start',
+        20_000,
+        'every feed synced',
       );
-    }
-    sandbox!.resetStats();
-    queue = new Queue(QUEUE_NAME, { connection: { url: REDIS_URL }, prefix });
-    for (let i = 1; i <= FEEDS; i++) await enqueueFeedSync(queue, { feedId: `feed${i}` });
+      for (let i = 1; i <= FEEDS; i++) expect(sandbox!.listings(serialOf(i))).toHaveLength(LISTINGS);
+      // One run per feed, and both processes ran some: the limit was shared, not held by one alone.
+      const [a, b] = pair.map(completedFeeds) as [string[], string[]];
+      expect([...a, ...b].sort()).toEqual(Array.from({ length: FEEDS }, (_, i) => `feed${i + 1}`).sort());
+      expect(a.length).toBeGreaterThan(0);
+      expect(b.length).toBeGreaterThan(0);
+      const counts = await queue.getJobCounts('completed', 'failed');
+      expect(counts).toEqual({ completed: FEEDS, failed: 0 });
+      // The two processes' runs overlapped in time: both were calling the platform at once.
+      const spans = async (worker: WorkerProcess) =>
+        Promise.all(
+          logged(worker, 'job completed').map(async (line) => {
+            const job = await queue!.getJob(String(line.job));
+            return { from: job?.processedOn ?? 0, to: job?.finishedOn ?? 0 };
+          }),
+        );
+      const [spansA, spansB] = await Promise.all(pair.map(spans));
+      const overlapping = spansA!.some((x) => spansB!.some((y) => x.from < y.to && y.from < x.to));
+      expect(overlapping).toBe(true);
 
-    await waitFor(
-      () => {
-        for (const worker of pair) {
-          if (worker.child.exitCode !== null) throw new Error(`a worker exited: ${worker.stderr()}`);
-        }
-        return pair.flatMap(completedFeeds).length >= FEEDS;
-      },
-      20_000,
-      'every feed synced',
-    );
-    for (let i = 1; i <= FEEDS; i++) expect(sandbox!.listings(serialOf(i))).toHaveLength(LISTINGS);
-    // One run per feed, and both processes ran some: the limit was shared, not held by one alone.
-    const [a, b] = pair.map(completedFeeds) as [string[], string[]];
-    expect([...a, ...b].sort()).toEqual(Array.from({ length: FEEDS }, (_, i) => `feed${i + 1}`).sort());
-    expect(a.length).toBeGreaterThan(0);
-    expect(b.length).toBeGreaterThan(0);
-    const counts = await queue.getJobCounts('completed', 'failed');
-    expect(counts).toEqual({ completed: FEEDS, failed: 0 });
-    // The two processes' runs overlapped in time: both were calling the platform at once.
-    const spans = async (worker: WorkerProcess) =>
-      Promise.all(
-        logged(worker, 'job completed').map(async (line) => {
-          const job = await queue!.getJob(String(line.job));
-          return { from: job?.processedOn ?? 0, to: job?.finishedOn ?? 0 };
-        }),
+      const stats = sandbox!.stats();
+      expect(stats.requests.create).toBe(FEEDS * LISTINGS);
+      expect(stats.peakInFlight).toBeLessThanOrEqual(CONCURRENCY);
+      // The limit was reached, so it is what held the peak.
+      expect(stats.peakInFlight).toBe(CONCURRENCY);
+
+      for (const worker of pair) worker.child.kill('SIGTERM');
+      const codes = await Promise.all(pair.map((worker) => worker.exited));
+      expect(codes).toEqual([0, 0]);
+      for (const worker of pair) {
+        expect(logged(worker, 'worker stopped')).toHaveLength(1);
+        expect(worker.lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
+      }
+      console.info(
+        `two worker processes: peak in flight ${stats.peakInFlight} (api.concurrency ${CONCURRENCY}),` +
+          ` runs per process ${a.length} + ${b.length}, ${stats.totalRequests} requests`,
       );
-    const [spansA, spansB] = await Promise.all(pair.map(spans));
-    const overlapping = spansA!.some((x) => spansB!.some((y) => x.from < y.to && y.from < x.to));
-    expect(overlapping).toBe(true);
-
-    const stats = sandbox!.stats();
-    expect(stats.requests.create).toBe(FEEDS * LISTINGS);
-    expect(stats.peakInFlight).toBeLessThanOrEqual(CONCURRENCY);
-    // The limit was reached, so it is what held the peak.
-    expect(stats.peakInFlight).toBe(CONCURRENCY);
-
-    for (const worker of pair) worker.child.kill('SIGTERM');
-    const codes = await Promise.all(pair.map((worker) => worker.exited));
-    expect(codes).toEqual([0, 0]);
-    for (const worker of pair) {
-      expect(logged(worker, 'worker stopped')).toHaveLength(1);
-      expect(worker.lines.filter((line) => Number(line.level) >= 50)).toEqual([]);
-    }
-    console.info(
-      `two worker processes: peak in flight ${stats.peakInFlight} (api.concurrency ${CONCURRENCY}),` +
-        ` runs per process ${a.length} + ${b.length}, ${stats.totalRequests} requests`,
-    );
-  }, 40_000);
+    },
+    40_000,
+  );
 });

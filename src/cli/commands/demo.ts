@@ -1,4 +1,5 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +24,20 @@ import { EXIT, exitCodeOf } from '../exit-codes.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/demo/', import.meta.url));
 const FILES = ['feed-sync.yaml', 'harbor-homes.csv', 'city-rentals.csv'];
+
+/**
+ * The demo's files copied into `dir` (files already there are kept: someone may be editing them),
+ * and its config pointed at the sandbox. Shared by `demo` and `start`.
+ */
+export async function loadDemoConfig(dir: string, sandboxUrl: string, keep = false): Promise<Config> {
+  await mkdir(dir, { recursive: true });
+  for (const file of FILES) {
+    const target = join(dir, file);
+    if (!keep || !existsSync(target)) await copyFile(join(FIXTURES, file), target);
+  }
+  const loaded = await loadConfig(join(dir, 'feed-sync.yaml'), {});
+  return { ...loaded, api: { ...loaded.api, baseUrl: sandboxUrl } };
+}
 
 /** A listing someone added by hand in the platform's UI: no feed owns it, so no run may touch it. */
 const HAND_ADDED: Listing = {
@@ -86,9 +101,7 @@ export async function runDemo(
   const dir = await mkdtemp(join(tmpdir(), 'feed-sync-demo-'));
   const sandbox = await startSandbox({ latencyMs: 20 });
   try {
-    for (const file of FILES) await copyFile(join(FIXTURES, file), join(dir, file));
-    const loaded = await loadConfig(join(dir, 'feed-sync.yaml'), {});
-    const config: Config = { ...loaded, api: { ...loaded.api, baseUrl: sandbox.url } };
+    const config = await loadDemoConfig(dir, sandbox.url);
     const demo: Demo = { config, sandbox, dir, out };
     const serial = config.feeds[0]?.chatbot ?? '';
     sandbox.seed(serial, [HAND_ADDED]);

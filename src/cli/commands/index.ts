@@ -5,6 +5,7 @@ import { registerHealthcheck } from './healthcheck.ts';
 import { registerPlan } from './plan.ts';
 import { registerPushSettings } from './push-settings.ts';
 import { registerSandbox } from './sandbox.ts';
+import { registerStart } from './start.ts';
 import { registerSync } from './sync.ts';
 import { registerUi } from './ui.ts';
 import { registerValidate } from './validate.ts';
@@ -22,4 +23,5 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerSync,
   registerDemo,
   registerHealthcheck,
+  registerStart,
 ];

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { readEnv } from '../../config/env.ts';
 import { DEFAULT_PREFIX } from '../../queue/names.ts';
+import { storeChoiceOf } from '../../queue/store.ts';
 import { startStandaloneUi } from '../../ui/index.ts';
 import { cliLogger, type GlobalOptions, loadCliConfig, withConfigOption, withExamples } from '../context.ts';
 
@@ -22,7 +23,7 @@ export function registerUi(program: Command): void {
       const config = options.config && existsSync(options.config) ? await loadCliConfig(options) : undefined;
       const prefix = config?.worker.prefix ?? DEFAULT_PREFIX;
       const ui = await startStandaloneUi({
-        redisUrl: env.REDIS_URL,
+        store: storeChoiceOf(env, env.FEED_SYNC_STATE_DIR),
         prefix,
         ...(config ? { config } : {}),
         env: { ...env, UI_PORT: port },

@@ -1,26 +1,26 @@
-import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import { createProcessor, type JobContext } from '../../jobs/index.ts';
-import { createAlerter } from '../alerts/webhook.ts';
-import type { PlatformClient } from '../api/index.ts';
-import { clientFromConfig } from '../api/index.ts';
-import type { Config } from '../config/schema.ts';
-import type { Logger } from '../logger.ts';
-import { createRedisStateStore } from '../state/redis-store.ts';
-import type { StateStore } from '../state/state-store.ts';
-import type { Metrics } from '../ui/metrics.ts';
-import { enqueueSettingsPush } from './enqueue.ts';
-import { DEFAULT_PREFIX, QUEUE_NAME } from './names.ts';
-import { checkRedis, connectRedis } from './redis.ts';
-import { createRedisLimiter } from './redis-limiter.ts';
-import { applySchedulers } from './schedulers.ts';
-import type { RunReport, SyncFeed } from './sync-contract.ts';
-import { type WorkerSettings, workerSettingsOf } from './worker-settings.ts';
+import type { Worker } from 'bullmq';
+import { createAlerter } from '../src/alerts/webhook.ts';
+import type { PlatformClient } from '../src/api/index.ts';
+import { clientFromConfig } from '../src/api/index.ts';
+import type { Config } from '../src/config/schema.ts';
+import type { Logger } from '../src/logger.ts';
+import { enqueueSettingsPush } from '../src/queue/enqueue.ts';
+import { DEFAULT_PREFIX } from '../src/queue/names.ts';
+import { openQueueStore } from '../src/queue/open-store.ts';
+import { missingSchedulers, restoreSchedulers } from '../src/queue/scheduler-guard.ts';
+import { applySchedulers } from '../src/queue/schedulers.ts';
+import type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/service.ts';
+import type { StoreChoice } from '../src/queue/store.ts';
+import type { RunReport, SyncFeed } from '../src/queue/sync-contract.ts';
+import { type WorkerSettings, workerSettingsOf } from '../src/queue/worker-settings.ts';
+import { createProcessor, type JobContext } from './index.ts';
+
+export type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/service.ts';
 
 export interface WorkerServiceOptions {
   config: Config;
-  /** Default `redis://127.0.0.1:6379`. */
-  redisUrl?: string;
+  /** Where the queue and the state live (`storeChoiceOf(env, stateDir)`). */
+  store: StoreChoice;
   /** Default `{feed-sync}`; tests give each run its own. */
   prefix?: string;
   logger: Logger;
@@ -28,61 +28,41 @@ export interface WorkerServiceOptions {
   sync: SyncFeed;
   /** Override the config's `worker:` settings (tests: short timeouts). */
   settings?: Partial<WorkerSettings>;
-  /** Platform client; default one from `config.api` through the Redis limiter. */
+  /** Platform client; default one from `config.api` through the store's shared limiter. */
   client?: PlatformClient;
   /** Called with every run report after it is recorded (metrics, alerts). */
   onReport?: (report: RunReport) => Promise<void>;
   /** Called when a job fails for good (no attempt left, or unrecoverable). */
   onJobFailed?: (info: { name: string; data: unknown; error: Error }) => Promise<void>;
-  /** Runs, durations, listings and API calls are recorded here. */
-  metrics?: Metrics;
-  /** Set false to create the queue and schedulers without taking jobs (the `ui` command). */
+  /** Runs and API calls are recorded here. */
+  metrics?: RunMetrics;
+  /** Set false to create the queue and schedulers without taking jobs. */
   process?: boolean;
 }
 
-export interface WorkerService {
-  readonly queue: Queue;
-  readonly worker: Worker | undefined;
-  readonly state: StateStore;
-  readonly redis: Redis;
-  readonly prefix: string;
-  config(): Config;
-  /** Apply a new config: schedulers, settings pushes, client limits. */
-  applyConfig(next: Config): Promise<void>;
-  /** Redis answers and the worker takes jobs. */
-  healthy(): Promise<{ ok: boolean; redis: boolean; worker: boolean }>;
-  /** Stop taking jobs, let the running ones stop (aborted after the grace period), close Redis. */
-  close(): Promise<void>;
-}
-
 /**
- * The worker: a BullMQ queue and worker on `{feed-sync}`, processors from jobs/, state and the
- * limiter in Redis, schedulers from the config. Throws `RedisUnavailableError` (one line) when
- * Redis cannot be reached.
+ * The worker: a BullMQ queue and worker on the chosen store, processors from jobs/, state and the
+ * limiter in the same store, schedulers from the config (re-applied on reconnect and every
+ * `schedulerCheckMs`). Throws a one-line error when the store cannot be reached or is locked.
  */
 export async function startWorkerService(options: WorkerServiceOptions): Promise<WorkerService> {
-  const redisUrl = options.redisUrl ?? 'redis://127.0.0.1:6379';
   const prefix = options.prefix ?? DEFAULT_PREFIX;
   const { logger } = options;
-  await checkRedis(redisUrl);
-  const redis = connectRedis(redisUrl, 'feed-sync');
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
-
   let config = options.config;
   let settings = workerSettingsOf(config, options.settings);
-  const state = createRedisStateStore(redis, prefix, { historyRuns: settings.historyRuns });
+  const store = await openQueueStore(options.store, prefix, { historyRuns: settings.historyRuns });
+  const { state } = store;
   const makeClient = (c: Config) =>
     options.client ??
     clientFromConfig(c, {
-      limiter: createRedisLimiter(redis, {
-        prefix,
+      limiter: store.createLimiter({
         concurrency: c.api.concurrency,
         requestsPerSecond: c.api.requestsPerSecond,
       }),
       ...(options.metrics ? { onCall: options.metrics.recordCall } : {}),
     });
   const alerter = () =>
-    settings.alerts ? createAlerter({ ...settings.alerts, redis, prefix, logger }) : undefined;
+    settings.alerts ? createAlerter({ ...settings.alerts, incidents: store.incidents, logger }) : undefined;
   const onReport = async (report: RunReport) => {
     options.metrics?.recordRun(report);
     await alerter()?.onReport(report);
@@ -93,7 +73,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     await options.onJobFailed?.(info);
   };
 
-  const queue = new Queue(QUEUE_NAME, { connection: redis, prefix, defaultJobOptions: jobOptions(settings) });
+  const queue = store.createQueue({ defaultJobOptions: jobOptions(settings) });
   queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
   const shutdown = new AbortController();
   let shuttingDown = false;
@@ -115,16 +95,15 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
   };
 
   if (options.process !== false) {
-    worker = new Worker(QUEUE_NAME, createProcessor(ctx), {
-      connection: redis,
-      prefix,
+    worker = store.createWorker(createProcessor(ctx), {
       concurrency: settings.concurrency,
       stalledInterval: settings.stalledIntervalMs,
       lockDuration: settings.lockDurationMs,
       maxStalledCount: 2,
-      // No job-rate limit of our own (the platform's limits are the Redis limiter's job), but BullMQ
+      // No job-rate limit of our own (the platform's limits are the shared limiter's job), but BullMQ
       // only honours `worker.rateLimit()` (our 429 → Retry-After pause) when a limiter max is set.
-      limiter: { max: Number.MAX_SAFE_INTEGER - 1, duration: 1000 },
+      // The largest Postgres `integer`: BullMQ's Postgres backend stores the max in one.
+      limiter: { max: 2 ** 31 - 1, duration: 1000 },
     });
     worker.on('error', (error) => logger.warn({ err: error.message }, 'worker error'));
     worker.on('failed', (job, error) => {
@@ -139,6 +118,29 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     await worker.waitUntilReady();
   }
 
+  const status: SchedulerStatus = { missing: [], restored: undefined };
+  async function checkSchedulers(): Promise<string[]> {
+    const restored = await restoreSchedulers(queue, config);
+    status.missing = [];
+    if (restored.length > 0) {
+      status.restored = { ids: restored, at: new Date().toISOString() };
+      logger.warn(
+        { schedulers: restored },
+        'job schedulers missing from the queue (store restarted empty, or removed by hand): re-created from config',
+      );
+    }
+    return restored;
+  }
+  const check = () => {
+    if (!shuttingDown)
+      checkSchedulers().catch((error: unknown) =>
+        logger.warn({ err: (error as Error).message }, 'scheduler check failed'),
+      );
+  };
+  store.onReconnect(check);
+  const timer = setInterval(check, settings.schedulerCheckMs);
+  timer.unref();
+
   async function applyConfig(next: Config): Promise<void> {
     const apiChanged = JSON.stringify(next.api) !== JSON.stringify(config.api);
     config = next;
@@ -146,6 +148,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     if (apiChanged) ctx.client = makeClient(next);
     if (worker) worker.concurrency = settings.concurrency;
     const changes = await applySchedulers(queue, next);
+    status.missing = [];
     logger.info(changes, 'job schedulers applied');
     // Every config change queues a settings push per chatbot; unchanged settings end as `unchanged`.
     for (const chatbot of next.chatbots) {
@@ -153,11 +156,20 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     }
   }
 
-  await applyConfig(config);
+  try {
+    await applyConfig(config);
+  } catch (error) {
+    clearInterval(timer);
+    await worker?.close(true).catch(() => {});
+    await queue.close().catch(() => {});
+    await store.close();
+    throw error;
+  }
 
   let closing: Promise<void> | undefined;
   async function close(): Promise<void> {
     shuttingDown = true;
+    clearInterval(timer);
     const abortTimer = setTimeout(() => {
       logger.warn({ graceMs: settings.shutdownGraceMs }, 'grace period over: stopping running jobs');
       shutdown.abort(new Error('worker shutting down'));
@@ -167,7 +179,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     } finally {
       clearTimeout(abortTimer);
       await queue.close().catch(() => {});
-      await redis.quit().catch(() => redis.disconnect());
+      await store.close();
     }
   }
 
@@ -177,20 +189,24 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       return worker;
     },
     state,
-    redis,
+    store,
     prefix,
     config: () => config,
     applyConfig,
+    checkSchedulers,
+    schedulers: () => ({ ...status }),
     async healthy() {
-      const redisOk = await Promise.race([
-        redis.ping().then(
-          () => true,
-          () => false,
-        ),
-        new Promise<boolean>((resolve) => setTimeout(resolve, 1000, false)),
-      ]);
+      const storeOk = await store.ping();
       const workerOk = worker ? worker.isRunning() && !shuttingDown : !shuttingDown;
-      return { ok: redisOk && workerOk, redis: redisOk, worker: workerOk };
+      // Asked of the queue each time: a scheduler lost a second ago is unhealthy now, not at the next check.
+      const missing = storeOk ? await missingSchedulers(queue, config).catch(() => status.missing) : [];
+      status.missing = missing;
+      return {
+        ok: storeOk && workerOk && missing.length === 0,
+        store: storeOk,
+        worker: workerOk,
+        missingSchedulers: missing,
+      };
     },
     close() {
       closing ??= close();

@@ -1,0 +1,61 @@
+import { Queue, QueueEvents, Worker } from 'bullmq';
+import { createRedisIncidentStore } from '../alerts/incident-store.ts';
+import { createRedisStateStore } from '../state/redis-store.ts';
+import type { HistoryOptions } from '../state/run-history.ts';
+import { QUEUE_NAME } from './names.ts';
+import { checkRedis, connectRedis } from './redis.ts';
+import { createRedisLimiter } from './redis-limiter.ts';
+import { type QueueStore, redactUrl } from './store.ts';
+
+/**
+ * The Redis store: BullMQ's default backend, state as hashes and the limiter as sorted sets under
+ * the prefix (a Cluster hash tag, so every key shares a slot). Throws `RedisUnavailableError`
+ * (one line) when Redis cannot be reached.
+ */
+export async function openRedisStore(
+  url: string,
+  prefix: string,
+  history: HistoryOptions = {},
+): Promise<QueueStore> {
+  await checkRedis(url);
+  const redis = connectRedis(url, 'feed-sync');
+  const reconnectListeners: Array<() => void> = [];
+  let connectedOnce = false;
+  // 'ready' again after the first one: the connection came back, and a Redis restarted without
+  // persistence has lost what it held.
+  redis.on('ready', () => {
+    if (connectedOnce) for (const listener of reconnectListeners) listener();
+    connectedOnce = true;
+  });
+  redis.on('error', () => {
+    // Reported by the worker's health; ioredis reconnects by itself.
+  });
+  if (redis.status === 'ready') connectedOnce = true;
+
+  return {
+    kind: 'redis',
+    where: redactUrl(url),
+    shared: true,
+    state: createRedisStateStore(redis, prefix, history),
+    incidents: createRedisIncidentStore(redis, prefix),
+    createLimiter: (options) => createRedisLimiter(redis, { prefix, ...options }),
+    createQueue: (options = {}) => new Queue(QUEUE_NAME, { ...options, connection: redis, prefix }),
+    createWorker: (processor, options) =>
+      new Worker(QUEUE_NAME, processor, { ...options, connection: redis, prefix }),
+    createQueueEvents: () => new QueueEvents(QUEUE_NAME, { connection: { url }, prefix }),
+    ping: () =>
+      Promise.race([
+        redis.ping().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => setTimeout(resolve, 1000, false).unref()),
+      ]),
+    onReconnect: (listener) => {
+      reconnectListeners.push(listener);
+    },
+    async close() {
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * The tables feed-sync keeps beside BullMQ's on Postgres (a server from DATABASE_URL, or the
+ * embedded PGlite): run state, settings fingerprints, open alert incidents, the shared limiter.
+ * They live in a schema of their own (`<namespace>_state`), so BullMQ's schema stays BullMQ's.
+ *
+ * Migrations are an ordered list: a new method on a store adds a step at the end (never edits an
+ * old one). They run in one transaction under an advisory lock, so workers starting together
+ * migrate once.
+ */
+
+/** The least a store needs from a connection: `pg.Pool`, `pg.Client` and `pg.PoolClient` all fit. */
+export interface Queryable {
+  query<R extends Record<string, unknown> = Record<string, unknown>>(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: R[]; rowCount?: number | null }>;
+}
+
+/** A connection that can be taken for a transaction. */
+export interface ConnectionPool extends Queryable {
+  connect(): Promise<Queryable & { release(): void }>;
+}
+
+/** `{feed-sync}` → `feed_sync`: a plain Postgres identifier from the worker's prefix. */
+export function namespaceOf(prefix: string): string {
+  const name = prefix
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  if (!name) return 'feed_sync';
+  const safe = /^[a-z_]/.test(name) ? name : `fs_${name}`;
+  // 63 bytes is Postgres' limit; `_state` is added to it.
+  return safe.slice(0, 50);
+}
+
+/** The quoted schema of feed-sync's own tables for a namespace. */
+export const stateSchemaOf = (namespace: string) => `"${namespace}_state"`;
+
+/** Each step gets the quoted schema name. Append only. */
+const STEPS: Array<(s: string) => string> = [
+  (s) => `
+    CREATE TABLE ${s}.feed_state (
+      feed_id text NOT NULL,
+      field text NOT NULL,
+      value jsonb NOT NULL,
+      PRIMARY KEY (feed_id, field)
+    );
+    CREATE TABLE ${s}.settings_fingerprint (
+      chatbot text PRIMARY KEY,
+      fingerprint text NOT NULL
+    );
+    CREATE TABLE ${s}.open_incident (
+      id text PRIMARY KEY,
+      opened_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE TABLE ${s}.limiter_lease (lease text PRIMARY KEY, expires_ms bigint NOT NULL);
+    CREATE TABLE ${s}.limiter_start (lease text PRIMARY KEY, started_ms bigint NOT NULL);
+    CREATE TABLE ${s}.limiter_pause (id int PRIMARY KEY, until_ms bigint NOT NULL);`,
+  (s) => `
+    -- Take a limiter slot if both bounds allow, in one statement on the server's clock (the
+    -- Postgres twin of the Redis limiter's Lua script). 0 = taken; -1 = full, poll; n > 0 = wait n ms.
+    CREATE FUNCTION ${s}.limiter_acquire(p_lease text, p_concurrency int, p_rps int, p_lease_ms int)
+    RETURNS bigint LANGUAGE plpgsql AS $$
+    DECLARE
+      now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+      paused bigint;
+      n int;
+      oldest bigint;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(hashtext('${s}.limiter'));
+      SELECT until_ms INTO paused FROM ${s}.limiter_pause WHERE id = 1;
+      IF paused IS NOT NULL AND paused > now_ms THEN RETURN paused - now_ms; END IF;
+      DELETE FROM ${s}.limiter_lease WHERE expires_ms <= now_ms;
+      SELECT count(*) INTO n FROM ${s}.limiter_lease;
+      IF n >= p_concurrency THEN RETURN -1; END IF;
+      IF p_rps > 0 THEN
+        DELETE FROM ${s}.limiter_start WHERE started_ms <= now_ms - 1000;
+        SELECT count(*), min(started_ms) INTO n, oldest FROM ${s}.limiter_start;
+        IF n >= p_rps THEN RETURN greatest(1, oldest + 1000 - now_ms); END IF;
+        INSERT INTO ${s}.limiter_start VALUES (p_lease, now_ms);
+      END IF;
+      INSERT INTO ${s}.limiter_lease VALUES (p_lease, now_ms + p_lease_ms);
+      RETURN 0;
+    END $$;`,
+  (s) => `
+    -- The per-feed run history (newest first by seq); a run recorded again (same started_at) replaces itself.
+    CREATE TABLE ${s}.run_history (
+      feed_id text NOT NULL,
+      started_at text NOT NULL,
+      seq bigserial NOT NULL,
+      report jsonb NOT NULL,
+      PRIMARY KEY (feed_id, started_at)
+    );
+    CREATE INDEX run_history_newest ON ${s}.run_history (feed_id, seq DESC);`,
+];
+
+/** Bring feed-sync's tables in `namespace` up to date. Idempotent; safe from many processes at once. */
+export async function migrateStateSchema(pool: ConnectionPool, namespace: string): Promise<number> {
+  const s = stateSchemaOf(namespace);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${s}.migrate`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.migration (version int PRIMARY KEY)`);
+    const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${s}.migration`);
+    const current = Number(rows[0]?.v ?? 0);
+    for (let version = current + 1; version <= STEPS.length; version++) {
+      await client.query(STEPS[version - 1]!(s));
+      await client.query(`INSERT INTO ${s}.migration VALUES ($1)`, [version]);
+    }
+    await client.query('COMMIT');
+    return STEPS.length;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
