@@ -141,7 +141,11 @@ function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
       .filter((g) => g.tripped)
       .map((g) => g.message)
       .join('; ');
-  if (outcome === 'cancelled') return 'cancelled: the writes not issued are listed in notApplied';
+  if (outcome === 'cancelled') {
+    const n = report.notApplied;
+    const left = n ? n.creates.length + n.updates.length + n.deletes.length : 0;
+    return `cancelled: ${left} write(s) not issued; the next run repairs them`;
+  }
   return undefined;
 }
 

@@ -9,7 +9,10 @@ import type { RawRecord } from './types.ts';
 const DEFAULT_MAX_RECORD = 8 * 1024 * 1024;
 
 /** The CSV options; `maxRecordBytes` defaults to 8 MiB. */
-export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes'> & { maxRecordBytes?: number };
+export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes' | 'allowUnterminatedLastRow'> & {
+  maxRecordBytes?: number;
+  allowUnterminatedLastRow?: boolean;
+};
 
 /**
  * CSV text → raw records keyed by header name, streamed through csv-parse. Skips `skipRows` noise
@@ -29,6 +32,15 @@ export async function* readCsv(
       'E_FEED_PARSE',
       feedId,
       `row ${row}: a record is larger than csv.maxRecordBytes (${formatBytes(maxRecord)}); an unclosed quote?`,
+    );
+  const cut = (row: number) =>
+    new FeedError(
+      'E_FEED_PARSE',
+      feedId,
+      `the file ends in the middle of row ${row} (no line break after it): a download cut short or a file ` +
+        'still being written? Nothing is synced. If the exporter writes no final line break, set ' +
+        'source.csv.allowUnterminatedLastRow: true',
+      { retryable: true },
     );
   const iterator = text[Symbol.asyncIterator]();
   const { head, done } = await readHead(iterator, options.skipRows + 1, maxRecord * (options.skipRows + 1));
@@ -79,12 +91,19 @@ export async function* readCsv(
     const fields: Record<string, string | undefined> = { ...columns };
     const count = Math.min(names.length, record.length);
     for (let i = 0; i < count; i++) fields[names[i]!] = record[i];
-    return { row, index: index++, fields };
+    if (fitsHeader(record, names.length)) return { row, index: index++, fields };
+    // Shifted or missing values would land in the wrong fields: the row is rejected (its key still
+    // read from the first columns, so its listing is held) and the others go on.
+    const message = `has ${record.length} fields, the header has ${names.length} (an unquoted delimiter in a value, or a row cut short?)`;
+    return { row, index: index++, fields, problem: { reason: 'column_count', message } };
   };
+  // Whether the text seen so far ends with a line break: a last row without one is a cut file.
+  let endsWithBreak = true;
   try {
     // The parser is driven by hand: each chunk written, its records read back synchronously, with
     // no promise per record (an async iterator over the parser costs as much as the mapping).
     for await (const chunk of chunksOf(head, done, iterator)) {
+      if (chunk.length > 0) endsWithBreak = chunk.endsWith('\n') || chunk.endsWith('\r');
       parser.write(chunk);
       // The records parsed before an error first: they are good, and they move the row count on.
       for (let record = parser.read() as string[] | null; record !== null; record = parser.read()) {
@@ -96,6 +115,8 @@ export async function* readCsv(
     parser.end();
     for await (const record of parser as AsyncIterable<string[]>) {
       const raw = toRecord(record);
+      // Only a record the end of the text completed comes out here.
+      if (raw && !endsWithBreak && !options.allowUnterminatedLastRow) throw cut(raw.row ?? line);
       if (raw) yield raw;
     }
   } catch (error) {
@@ -107,6 +128,16 @@ export async function* readCsv(
   } finally {
     parser.destroy();
   }
+}
+
+/**
+ * A row fits the header when it has a field for every named column, and any fields beyond them
+ * are empty (exports pad rows with trailing delimiters, as they pad the header).
+ */
+function fitsHeader(record: readonly string[], named: number): boolean {
+  if (record.length < named) return false;
+  for (let i = named; i < record.length; i++) if (record[i]!.trim() !== '') return false;
+  return true;
 }
 
 /** The head read for sniffing, then the rest of the text; stopping early closes the source. */

@@ -30,6 +30,12 @@ export const csvOptionsSchema = z.strictObject({
     .int()
     .positive()
     .default(8 * 1024 * 1024),
+  /**
+   * A file whose last row has no line break after it is refused by default: that is what a download
+   * cut short or a file still being written looks like, and syncing it would delete the rows after
+   * the cut and write the cut row half. Set true for an exporter that writes no final line break.
+   */
+  allowUnterminatedLastRow: z.boolean().default(false),
 });
 
 export const xmlOptionsSchema = z.strictObject({

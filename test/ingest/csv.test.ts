@@ -99,7 +99,7 @@ describe('CSV feeds', () => {
       'D,last,4',
     ];
     // Chunks cut anywhere, even between the \r and \n of a line break.
-    const text = lines.join(eol);
+    const text = lines.join(eol) + eol;
     const chunks = (async function* () {
       for (let i = 0; i < text.length; i += 7) yield text.slice(i, i + 7);
     })();
@@ -111,6 +111,52 @@ describe('CSV feeds', () => {
       ['B', 5],
       ['C', 9],
       ['D', 12],
+    ]);
+  });
+
+  it('refuses a file that ends in the middle of a row (a cut download), unless told the exporter writes no final break', async () => {
+    const text = 'MLS #,Remarks,Photos\nA,ok,https://i.example/a.jpg\nB,cut,https://i.example/b.jpg|ht';
+    const read = async (allowUnterminatedLastRow?: boolean) => {
+      const keys: unknown[] = [];
+      const chunks = (async function* () {
+        yield text;
+      })();
+      const options = {
+        skipRows: 0,
+        quote: '"',
+        ...(allowUnterminatedLastRow ? { allowUnterminatedLastRow } : {}),
+      };
+      for await (const record of readCsv('cut', chunks, options)) keys.push(record.fields['MLS #']);
+      return keys;
+    };
+    await expect(read()).rejects.toMatchObject({
+      code: 'E_FEED_PARSE',
+      retryable: true,
+      message: expect.stringContaining('the file ends in the middle of row 3 (no line break after it)'),
+    });
+    expect(await read(true)).toEqual(['A', 'B']);
+  });
+
+  it('rejects a row whose fields do not fit the header, by row, keeping its key; padded rows are fine', async () => {
+    const text = [
+      'MLS #,Address,City,State,Zip,,',
+      'A,1 Elm St,Springfield,IL,62701,,',
+      'B,12 Oak St, Unit 3,Springfield,IL,62701',
+      'C,5 Pine Ct,Springfield',
+      'D,7 Birch Ln,Springfield,IL,62705',
+      '',
+    ].join('\n');
+    const chunks = (async function* () {
+      yield text;
+    })();
+    const seen: [unknown, number | undefined, string | undefined][] = [];
+    for await (const record of readCsv('cols', chunks, { skipRows: 0, quote: '"' }))
+      seen.push([record.fields['MLS #'], record.row, record.problem?.reason]);
+    expect(seen).toEqual([
+      ['A', 2, undefined],
+      ['B', 3, 'column_count'],
+      ['C', 4, 'column_count'],
+      ['D', 5, undefined],
     ]);
   });
 

@@ -143,3 +143,18 @@ describe('encoding is decided per row, never a whole-file flip', () => {
     expect(stored('M-3')?.PropertyType).toBe('Maison à vendre');
   });
 });
+
+describe('a feed cut short deletes nothing', () => {
+  it('a file that ends in the middle of a row fails the run: no delete, no half-written listing', async () => {
+    await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
+    const before = sandbox.listings('HELD-BOT');
+    // The download stopped inside row 4 (M-3's Url cut): rows 5 and 6 never arrived.
+    const full = HEADER + [1, 2, 3].map((n) => row(n)).join('');
+    await writeFile(join(dir, 'feed.csv'), full.slice(0, full.length - 12));
+    out = '';
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(1);
+    expect(out).toContain('the file ends in the middle of row 4');
+    expect(sandbox.listings('HELD-BOT')).toEqual(before);
+  });
+});
