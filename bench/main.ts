@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   sync: () => import('./sync.ts'),
   ingest: () => import('./ingest.ts'),
   scale: () => import('./scale.ts'),
+  aimd: () => import('./aimd.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);
