@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   ingest: () => import('./ingest.ts'),
   scale: () => import('./scale.ts'),
   aimd: () => import('./aimd.ts'),
+  noop: () => import('./noop.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);
