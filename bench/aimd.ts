@@ -32,7 +32,7 @@ async function once(listings: number, rate: number, latencyMs: number, retryAfte
     const feed = config.feeds[0]!;
     const desired = initialFeed(listings);
     const started = performance.now();
-    const report = await syncFeed(config, feed, {
+    const { report } = await syncFeed(config, feed, {
       client: clientFromConfig(config),
       state: createMemoryStateStore(),
       logger: silentLogger,

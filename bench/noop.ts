@@ -38,7 +38,7 @@ async function startProfile(): Promise<Session> {
 async function sync(config: Config, listings: Listing[]) {
   const feed = config.feeds[0]!;
   const started = performance.now();
-  const report = await syncFeed(config, feed, {
+  const { report } = await syncFeed(config, feed, {
     client: clientFromConfig(config),
     state: createMemoryStateStore(),
     logger: silentLogger,
