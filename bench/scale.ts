@@ -2,8 +2,7 @@
  * `npm run bench -- scale [--large] [--sizes 1000,10000] [--formats csv]`: the scale curve of a
  * whole sync through the real CLI (`feed-sync sync`), one child process per run so its peak RSS
  * (VmHWM) is that run's alone. For each format and size: an initial sync onto an empty chatbot, a
- * no-op resync forced to compare (`--force-full`), and `feed-sync validate` of the same config
- * (what a CLI call costs that loads the config and nothing else). The sandbox runs in this
+ * no-op resync forced to compare (`--force-full`), and `feed-sync validate --feed` (ingest alone). The sandbox runs in this
  * process, so its memory is not counted.
  *
  * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k.
@@ -26,7 +25,7 @@ const RSS_BOUND_MB = 250;
 /** 300k may cost at most this much more memory than 100k. */
 const GROWTH_BOUND = 1.3;
 
-/** `validate`: `feed-sync validate` of the config, which reads and normalizes the feed (ingest alone). */
+/** `validate`: `feed-sync validate --feed`, which reads and normalizes the feed (ingest alone). */
 type Scenario = 'initial' | 'no-op' | 'validate';
 const SCENARIOS: readonly Scenario[] = ['initial', 'no-op', 'validate'];
 
