@@ -6,6 +6,9 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   sync: () => import('./sync.ts'),
   ingest: () => import('./ingest.ts'),
   queue: () => import('./queue-backends.ts'),
+  scale: () => import('./scale.ts'),
+  aimd: () => import('./aimd.ts'),
+  noop: () => import('./noop.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);

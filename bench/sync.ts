@@ -7,6 +7,7 @@ import type { Listing } from '../src/normalize/listing-schema.ts';
 import { ingestResultOf, type RunReport, syncFeed } from '../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.ts';
 import { createMemoryStateStore } from '../src/state/state-store.ts';
+import { fmtMs as fmt, printTable, ratio } from './lib/table.ts';
 import { type CallCounts, changedFeed, initialFeed, minimumCalls } from './sync-scenarios.ts';
 
 interface Settings {
@@ -90,8 +91,6 @@ const callsOf = ({ apiCalls: c }: RunReport): CallCounts => ({
 });
 const total = (c: CallCounts) => c.list + c.create + c.update + c.delete;
 const show = (c: CallCounts) => `${c.list}/${c.create}/${c.update}/${c.delete}`;
-const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
-const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
 
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -163,15 +162,4 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     await sandbox.close();
   }
-}
-
-function printTable(head: string[], body: string[][]): void {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  for (const line of [head, ...body])
-    process.stdout.write(
-      `${line
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd()}\n`,
-    );
 }

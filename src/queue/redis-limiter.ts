@@ -1,35 +1,69 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import {
+  type AimdOptions,
+  type AimdState,
+  aimdOverload,
+  aimdSuccess,
+  initialAimd,
+  isOverload,
+} from '../http/aimd.ts';
 import type { Limiter, LimiterOptions } from '../http/limiter.ts';
 
 /**
- * Take a slot if both bounds allow, in one atomic step on the server's clock.
- * KEYS: in-flight zset (lease → expiry ms), starts zset (start ms), paused-until key.
+ * Take a slot if both bounds allow, in one atomic step on the server's clock. The in-flight bound
+ * is the shared AIMD limit (src/http/aimd.ts) when one is stored, never above `concurrency`.
+ * KEYS: in-flight zset (lease → expiry ms), starts zset (start ms), paused-until key, AIMD state.
  * ARGV: lease id, concurrency, per-second ceiling (0 = none), lease ms.
- * Returns 0 when the slot is taken, else the ms to wait before asking again.
+ * Returns {wait, limit, generation}: wait 0 when the slot is taken, else the ms to wait before
+ * asking again (-1: every slot is taken).
  */
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limit = tonumber(ARGV[2])
+local generation = 0
+local stored = redis.call('GET', KEYS[4])
+if stored then
+  local ok, aimd = pcall(cjson.decode, stored)
+  if ok and type(aimd) == 'table' and tonumber(aimd.limit) then
+    limit = math.max(1, math.min(limit, tonumber(aimd.limit)))
+    generation = tonumber(aimd.generation) or 0
+  end
+end
 local paused = tonumber(redis.call('GET', KEYS[3]) or '0')
-if paused > now then return paused - now end
+if paused > now then return {paused - now, limit, generation} end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
+if redis.call('ZCARD', KEYS[1]) >= limit then return {-1, limit, generation} end
 local rps = tonumber(ARGV[3])
 if rps > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
   if redis.call('ZCARD', KEYS[2]) >= rps then
     local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-    return math.max(1, tonumber(oldest[2]) + 1000 - now)
+    return {math.max(1, tonumber(oldest[2]) + 1000 - now), limit, generation}
   end
   redis.call('ZADD', KEYS[2], now, ARGV[1])
   redis.call('PEXPIRE', KEYS[2], 2000)
 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) * 2)
-return 0
+return {0, limit, generation}
 `;
+
+/**
+ * Compare-and-set of the shared AIMD state: the new state is written only if nobody changed it
+ * since it was read (KEYS[1]; ARGV: the text read ('' = none), the new text, time to live ms).
+ */
+const AIMD_CAS = `
+local current = redis.call('GET', KEYS[1]) or ''
+if current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
+return 1
+`;
+
+/** An adapted limit left untouched this long is forgotten: the next run starts at full concurrency. */
+const AIMD_TTL_MS = 10 * 60_000;
 
 /** Extend a lease that is still ours. */
 const RENEW = `
@@ -65,38 +99,75 @@ export interface RedisLimiterOptions extends LimiterOptions {
 /**
  * The limiter every worker process shares: `concurrency` in flight and `requestsPerSecond` started
  * per second hold for all of them together, so scaling workers out never trips the platform.
- * Slots are leases in a sorted set scored by expiry, so a crashed worker cannot leak one.
+ * Slots are leases in a sorted set scored by expiry, so a crashed worker cannot leak one. The
+ * adaptive (AIMD) limit is one state in Redis too: a 429 seen by one worker halves the requests in
+ * flight of all of them, and every worker's successes raise it again.
  */
 export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): Limiter {
   const keys = [
     `${options.prefix}:limiter:in-flight`,
     `${options.prefix}:limiter:starts`,
     `${options.prefix}:limiter:paused-until`,
+    `${options.prefix}:limiter:aimd`,
   ];
+  const aimdKey = keys[3]!;
+  const aimd: AimdOptions = { ...options.aimd, max: options.concurrency };
   const leaseMs = options.leaseMs ?? 15_000;
   const pollMs = options.pollMs ?? 50;
   const rps = options.requestsPerSecond ? Math.max(1, Math.floor(options.requestsPerSecond)) : 0;
 
-  async function acquire(lease: string, signal?: AbortSignal): Promise<void> {
+  /** Take a slot; returns the shared AIMD limit and generation in force when it was taken. */
+  async function acquire(
+    lease: string,
+    signal?: AbortSignal,
+  ): Promise<{ limit: number; generation: number }> {
     for (;;) {
       signal?.throwIfAborted();
-      const wait = Number(await redis.eval(ACQUIRE, 3, ...keys, lease, options.concurrency, rps, leaseMs));
-      if (wait === 0) return;
+      const answer = (await redis.eval(
+        ACQUIRE,
+        4,
+        ...keys,
+        lease,
+        options.concurrency,
+        rps,
+        leaseMs,
+      )) as number[];
+      const [wait, limit, generation] = answer.map(Number) as [number, number, number];
+      if (wait === 0) return { limit, generation };
       // A full house frees up at an unknown time: poll with jitter so waiters do not move in step.
       const delay = wait < 0 ? Math.round(pollMs / 2 + (Math.random() * pollMs) / 2) : wait;
       await sleep(delay, undefined, signal ? { signal } : undefined);
     }
   }
 
+  /** Apply one AIMD step to the shared state: read, compute (pure), compare-and-set; retry on a race. */
+  async function feed(step: (state: AimdState) => AimdState): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const raw = (await redis.get(aimdKey)) ?? '';
+      const state = parseAimd(raw) ?? initialAimd(aimd);
+      const next = step(state);
+      if (raw !== '' && next === state) return;
+      if (Number(await redis.eval(AIMD_CAS, 1, aimdKey, raw, JSON.stringify(next), AIMD_TTL_MS)) === 1)
+        return;
+    }
+  }
+
   return {
     async run(fn, signal) {
       const lease = randomUUID();
-      await acquire(lease, signal);
+      const taken = await acquire(lease, signal);
       const renew = setInterval(() => {
         redis.eval(RENEW, 1, keys[0]!, lease, leaseMs).catch(() => {});
       }, leaseMs / 3);
       try {
-        return await fn();
+        const value = await fn();
+        // At full concurrency a success changes nothing: no extra round trip on the fast path.
+        if (taken.limit < options.concurrency)
+          await feed((s) => aimdSuccess(s, taken.generation, aimd)).catch(() => {});
+        return value;
+      } catch (error) {
+        if (isOverload(error)) await feed((s) => aimdOverload(s, taken.generation, aimd)).catch(() => {});
+        throw error;
       } finally {
         clearInterval(renew);
         await redis.zrem(keys[0]!, lease).catch(() => {});
@@ -106,4 +177,16 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): 
       redis.eval(PAUSE, 1, keys[2]!, Math.ceil(ms)).catch(() => {});
     },
   };
+}
+
+/** The stored AIMD state, or undefined when absent or unreadable (then the limiter starts afresh). */
+function parseAimd(raw: string): AimdState | undefined {
+  if (raw === '') return undefined;
+  try {
+    const v = JSON.parse(raw) as Partial<AimdState>;
+    const fields = [v.limit, v.streak, v.sinceDecrease, v.ceiling, v.generation];
+    return fields.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (v as AimdState) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,10 +1,9 @@
-import pLimit from 'p-limit';
 import type { PlatformClient } from '../api/client.ts';
 import { isApiError, PlatformError } from '../api/errors.ts';
 import type { Operation } from '../api/schemas.ts';
 import { createListing } from './create-listing.ts';
 import type { TagKeys } from './ownership.ts';
-import type { Plan, PlannedDelete } from './plan-types.ts';
+import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import type { Failure, NotApplied } from './report-types.ts';
 
 export interface ApplyOptions {
@@ -86,79 +85,84 @@ export async function applyPlan(
     tags: options.tags,
     signal,
   };
-  const tasks: Task[] = [];
+  const run = (update: PlannedUpdate) => async () => {
+    try {
+      const request = {
+        ...update.listing,
+        SerialNumber: chatbot,
+        Key: String(update.id),
+        KeyType: 'NewOaks' as const,
+      };
+      const count = await client.updateListing(request);
+      if (count === 0) {
+        const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;
+        result.failures.push({
+          key: update.key,
+          operation: 'update',
+          id: update.id,
+          code: 'E_NOT_FOUND',
+          message,
+        });
+        return;
+      }
+      result.updated++;
+      if (update.adopt) result.adopted++;
+    } catch (error) {
+      result.failures.push(toFailure(error, 'update', update.key, update.id));
+    }
+  };
+  const create = (planned: PlannedCreate) => async () => {
+    try {
+      const outcome = await createListing(createContext, planned.key, planned.listing);
+      result.created++;
+      if (outcome === 'resolved') result.ambiguousResolved++;
+    } catch (error) {
+      result.failures.push(toFailure(error, 'create', planned.key));
+    }
+  };
+  /**
+   * Tasks are made one at a time as a worker asks for the next: a plan of 100k creates never
+   * holds 100k closures and pending promises at once, only `concurrency` of them.
+   */
+  function* tasks(): Generator<Task> {
+    for (const u of plan.updates) yield { kind: 'updates', keys: [u.key], run: run(u) };
+    for (const c of plan.creates) yield { kind: 'creates', keys: [c.key], run: create(c) };
+    const size = Math.max(1, options.deleteBatchSize);
+    for (let i = 0; i < plan.deletes.length; i += size) {
+      const batch = plan.deletes.slice(i, i + size);
+      yield {
+        kind: 'deletes',
+        keys: batch.map((d) => d.key),
+        run: () => deleteBatch(client, chatbot, batch, result),
+      };
+    }
+  }
+  const total =
+    plan.updates.length +
+    plan.creates.length +
+    Math.ceil(plan.deletes.length / Math.max(1, options.deleteBatchSize));
 
-  for (const update of plan.updates) {
-    tasks.push({
-      kind: 'updates',
-      keys: [update.key],
-      run: async () => {
-        try {
-          const request = {
-            ...update.listing,
-            SerialNumber: chatbot,
-            Key: String(update.id),
-            KeyType: 'NewOaks' as const,
-          };
-          const count = await client.updateListing(request);
-          if (count === 0) {
-            const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;
-            result.failures.push({
-              key: update.key,
-              operation: 'update',
-              id: update.id,
-              code: 'E_NOT_FOUND',
-              message,
-            });
-            return;
-          }
-          result.updated++;
-          if (update.adopt) result.adopted++;
-        } catch (error) {
-          result.failures.push(toFailure(error, 'update', update.key, update.id));
-        }
-      },
-    });
-  }
-  for (const create of plan.creates) {
-    tasks.push({
-      kind: 'creates',
-      keys: [create.key],
-      run: async () => {
-        try {
-          const outcome = await createListing(createContext, create.key, create.listing);
-          result.created++;
-          if (outcome === 'resolved') result.ambiguousResolved++;
-        } catch (error) {
-          result.failures.push(toFailure(error, 'create', create.key));
-        }
-      },
-    });
-  }
-  for (const batch of chunk(plan.deletes, options.deleteBatchSize)) {
-    tasks.push({
-      kind: 'deletes',
-      keys: batch.map((d) => d.key),
-      run: () => deleteBatch(client, chatbot, batch, result),
-    });
-  }
-
-  const limit = pLimit(Math.max(1, options.concurrency));
+  const queue = tasks();
   let done = 0;
-  const settled = await Promise.allSettled(
-    tasks.map((task) =>
-      limit(async () => {
-        if (signal?.aborted) {
-          result.cancelled = true;
-          result.notApplied[task.kind].push(...task.keys);
-          return;
-        }
+  let crash: { reason: unknown } | undefined;
+  const worker = async () => {
+    for (let next = queue.next(); !next.done; next = queue.next()) {
+      const task = next.value;
+      if (signal?.aborted) {
+        result.cancelled = true;
+        result.notApplied[task.kind].push(...task.keys);
+        continue;
+      }
+      try {
         await task.run();
-        options.onProgress?.(++done, tasks.length);
-      }),
-    ),
-  );
-  const crash = settled.find((s) => s.status === 'rejected');
+        options.onProgress?.(++done, total);
+      } catch (reason) {
+        // A programming error: the other writes still finish, then it is thrown.
+        crash ??= { reason };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, total)) }, worker));
   if (crash) throw crash.reason;
   // In key order, not completion order: two runs of one plan report alike.
   result.failures.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -183,10 +187,4 @@ async function deleteBatch(
   } catch (error) {
     for (const d of batch) result.failures.push(toFailure(error, 'delete', d.key, d.id));
   }
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

@@ -10,6 +10,7 @@ import type { PlanPolicy } from './plan-types.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
+import { tagListings } from './tag-listings.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -100,14 +101,21 @@ export async function prepareRun(
 
   progress('snapshot', 25);
   try {
-    const snapshot = await readSnapshot(client, {
+    const reading = readSnapshot(client, {
       chatbot: feed.chatbot,
       pageSize: config.api.pageSize,
       concurrency: config.api.concurrency,
       ...(deps.signal ? { signal: deps.signal } : {}),
     });
+    // Awaited just below; a failure meanwhile must not count as unhandled while the tagging runs.
+    reading.catch(() => {});
+    // The feed's listings are tagged (hashed) while the pages are on the wire; the plan reuses them.
+    const policy = policyOf(config, feed, ingest, options);
+    const keys = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
+    const desired = await tagListings(ingest.listings, feed.id, keys, deps.signal);
+    const snapshot = await reading;
     progress('planning', 35);
-    const plan = makePlan(ingest.listings, snapshot.listings, policyOf(config, feed, ingest, options));
+    const plan = makePlan(desired, snapshot.listings, policy);
     deps.onEvent?.({ type: 'plan', plan });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { canonicalizeRemote, type RemoteListing } from '../api/canonicalize.ts';
 import type { PlatformClient } from '../api/client.ts';
-import type { ListPage, RemoteRecord } from '../api/schemas.ts';
+import type { ListPage } from '../api/schemas.ts';
 import { FeedSyncError } from '../errors.ts';
 
 /** A page read that would not end: the snapshot is refused rather than used partial. */
@@ -42,7 +42,9 @@ export interface Snapshot {
  */
 export async function readSnapshot(client: PlatformClient, options: SnapshotOptions): Promise<Snapshot> {
   const maxPages = options.maxPages ?? 10_000;
-  const read = (page: number) => readPage(client, options, page, maxPages);
+  // Each page is canonicalized as it arrives, while the next ones are still on the wire: the CPU
+  // work of a no-op run overlaps its waiting instead of following it.
+  const read = async (page: number) => canonicalPage(await readPage(client, options, page, maxPages));
   const first = await read(1);
   const virtualCount = first.VirtualCount;
   const requested = options.pageSize;
@@ -50,7 +52,7 @@ export async function readSnapshot(client: PlatformClient, options: SnapshotOpti
   const capped =
     first.List.length < requested && virtualCount !== undefined && virtualCount > first.List.length;
   const pageSize = capped ? first.List.length : requested;
-  const pages: RemoteRecord[][] = [first.List];
+  const pages: RemoteListing[][] = [first.List];
   const drift: string[] = [];
 
   if (first.List.length >= pageSize && pageSize > 0) {
@@ -100,9 +102,14 @@ function pageLimit(maxPages: number, virtualCount: number | undefined): Snapshot
   );
 }
 
+/** A page with its records in canonical form. */
+function canonicalPage(page: ListPage): { List: RemoteListing[]; VirtualCount: number | undefined } {
+  return { List: page.List.map(canonicalizeRemote), VirtualCount: page.VirtualCount };
+}
+
 /** Dedupe by ID and note anything that says the list moved while it was read. */
 function collect(
-  pages: RemoteRecord[][],
+  pages: RemoteListing[][],
   pageSize: number,
   virtualCount: number | undefined,
   drift: string[],
@@ -113,11 +120,9 @@ function collect(
     const isLast = index === pages.length - 1;
     if (!isLast && page.length < pageSize)
       drift.push(`page ${index + 1} returned ${page.length} of ${pageSize} listings`);
-    for (const record of page) {
-      // Canonicalizing is the costly part of a snapshot: once per ID, never for a record seen before.
-      const id = Number(record.ID);
-      if (seen.has(id)) twice++;
-      else seen.set(id, canonicalizeRemote(record));
+    for (const remote of page) {
+      if (seen.has(remote.id)) twice++;
+      else seen.set(remote.id, remote);
     }
   });
   if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);

@@ -24,6 +24,8 @@ export const configureSchema = z.strictObject({
   sessionKey: key,
   latencyMs: ms.optional(),
   maxPageSize: z.number().int().min(1).optional(),
+  rateLimitPerSecond: z.number().int().min(0).optional(),
+  rateLimitRetryAfter: z.boolean().optional(),
   faults: faultsSchema.optional(),
   faultOperations: z.array(z.enum(OPERATIONS)).optional(),
   seed: z.number().int().optional(),

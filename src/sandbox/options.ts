@@ -36,6 +36,13 @@ export interface SandboxSettings {
   latencyMs: number;
   /** Silent server-side cap on `PageSize` of the list operation. Default 1000. */
   maxPageSize: number;
+  /**
+   * Requests per second admitted (sliding one-second window, all operations together); beyond it,
+   * HTTP 429 at once, before the latency. 0 = no limit (the default): the real platform documents none.
+   */
+  rateLimitPerSecond: number;
+  /** Send `Retry-After` (whole seconds until a slot frees) with those 429s. Default true. */
+  rateLimitRetryAfter: boolean;
   faults: FaultOptions;
   /** Operations faults apply to. Default: create, update, list, delete. */
   faultOperations: Operation[];
@@ -82,6 +89,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   sessionKey: undefined,
   latencyMs: 0,
   maxPageSize: 1000,
+  rateLimitPerSecond: 0,
+  rateLimitRetryAfter: true,
   faults: DEFAULT_FAULTS,
   faultOperations: ['create', 'update', 'list', 'delete'],
   seed: 1,

@@ -12,7 +12,8 @@ import { envelopeReply, type Reply, type SandboxState } from './state.ts';
 import type { FaultKind } from './stats.ts';
 
 /**
- * The request listener. An operation request goes: counted and in flight → body read → latency →
+ * The request listener. An operation request goes: counted and in flight → body read → rate limit
+ * (429 at once, as a gateway answers) → latency →
  * 404/405 → fault drawn (500, 429, hang answer before the operation runs) → auth → JSON → the
  * operation → the answer (cut in half for malformed JSON, replaced by a 502 for ambiguous create).
  * Faults come before auth on purpose: they stand for the proxies and load balancers in front.
@@ -46,7 +47,17 @@ async function handle(
   const signal = closed.signal;
 
   const raw = await readBodyOrAnswer(req, res);
-  if (raw === undefined || !(await pause(state.settings.latencyMs, signal))) return;
+  if (raw === undefined) return;
+  if (operation && state.settings.rateLimitPerSecond > 0) {
+    const admitted = state.rate.admit(performance.now(), state.settings.rateLimitPerSecond);
+    if (!admitted.ok) {
+      state.stats.rateLimited();
+      const seconds = String(Math.ceil(admitted.retryAfterMs / 1000));
+      const headers = state.settings.rateLimitRetryAfter ? { 'Retry-After': seconds } : undefined;
+      return sendJson(res, 429, fail(429, 'Too many requests (sandbox rate limit)'), headers);
+    }
+  }
+  if (!(await pause(state.settings.latencyMs, signal))) return;
   if (!operation) return sendJson(res, 404, fail(404, `no operation at ${url.pathname}`));
   if (req.method !== 'POST')
     return sendJson(res, 405, fail(405, `${req.method} not allowed; use POST`), { Allow: 'POST' });

@@ -6,6 +6,7 @@ import { ListingStore } from './listing-store.ts';
 import { DEFAULT_SETTINGS, mergeSettings, type SandboxOptions } from './options.ts';
 import { parseOptions } from './options-schema.ts';
 import { mulberry32 } from './random.ts';
+import { RateWindow } from './rate-window.ts';
 import { createListener } from './server.ts';
 import type { SandboxState } from './state.ts';
 import { StatsRecorder } from './stats.ts';
@@ -33,6 +34,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     listings: new ListingStore(),
     chat: new ChatStore(),
     stats: new StatsRecorder(),
+    rate: new RateWindow(),
   };
   const control = createControl(state);
   const server = createServer({ noDelay: true }, createListener(state, control));

@@ -2,6 +2,7 @@ import type { ChatStore } from './chat-store.ts';
 import type { Envelope } from './envelope.ts';
 import type { ListingStore } from './listing-store.ts';
 import type { SandboxSettings } from './options.ts';
+import type { RateWindow } from './rate-window.ts';
 import type { StatsRecorder } from './stats.ts';
 
 /** Everything a running sandbox holds. `settings` and `random` are replaced by `configure`. */
@@ -12,6 +13,8 @@ export interface SandboxState {
   readonly listings: ListingStore;
   readonly chat: ChatStore;
   readonly stats: StatsRecorder;
+  /** Admitted starts of the last second, for `rateLimitPerSecond`. */
+  readonly rate: RateWindow;
 }
 
 /** A streamed answer of ClientAsk: the partial pieces, then the final object (spec 4.2). */

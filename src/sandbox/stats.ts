@@ -18,6 +18,8 @@ export interface SandboxStats {
   peakInFlight: number;
   /** Faults injected, per kind. */
   faults: Record<FaultKind, number>;
+  /** Requests answered 429 by the rate limit (`rateLimitPerSecond`), not by fault injection. */
+  rateLimited: number;
 }
 
 const zeroRequests = (): Record<Operation, number> =>
@@ -32,6 +34,7 @@ export class StatsRecorder {
   #inFlight = 0;
   #peak = 0;
   #faults = zeroFaults();
+  #rateLimited = 0;
 
   /** A request arrived (`operation` undefined: unknown path). Returns the function that ends it, once. */
   enter(operation: Operation | undefined): () => void {
@@ -51,6 +54,10 @@ export class StatsRecorder {
     this.#faults[kind]++;
   }
 
+  rateLimited(): void {
+    this.#rateLimited++;
+  }
+
   snapshot(): SandboxStats {
     const requests = { ...this.#requests };
     const totalRequests = Object.values(requests).reduce((sum, n) => sum + n, this.#unknown);
@@ -61,6 +68,7 @@ export class StatsRecorder {
       inFlight: this.#inFlight,
       peakInFlight: this.#peak,
       faults: { ...this.#faults },
+      rateLimited: this.#rateLimited,
     };
   }
 
@@ -69,6 +77,7 @@ export class StatsRecorder {
     this.#requests = zeroRequests();
     this.#unknown = 0;
     this.#faults = zeroFaults();
+    this.#rateLimited = 0;
     this.#peak = this.#inFlight;
   }
 }

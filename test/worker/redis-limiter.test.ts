@@ -95,6 +95,30 @@ describe.skipIf(!redisAvailable)('the Redis limiter', () => {
     await b.run(async () => {});
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
   });
+
+  it('an overload seen by one limiter halves the requests in flight of all of them (shared AIMD)', async () => {
+    prefix = uniquePrefix();
+    const options = { prefix, concurrency: 6, pollMs: 5, aimd: { probeStreak: 1000 } };
+    const a = createRedisLimiter(redis, options);
+    const b = createRedisLimiter(redis, options);
+    expect((await load([a, b], 12, 20)).peak).toBe(6);
+    const tooMany = Object.assign(new Error('HTTP 429'), { rateLimited: true });
+    const refused = async () => {
+      await sleep(10);
+      throw tooMany;
+    };
+    // Two answers of one burst, both sent at the old limit: the second does not halve again.
+    const burst = await Promise.allSettled([a.run(refused), b.run(refused)]);
+    expect(burst.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(JSON.parse((await redis.get(`${prefix}:limiter:aimd`)) ?? '{}')).toMatchObject({
+      limit: 3,
+      ceiling: 6,
+    });
+    // Halved to 3, then one per window of successes up to 5: the step to 6 waits for 1000 successes.
+    const after = await load([b, a], 30, 20);
+    expect(after.peak).toBeGreaterThanOrEqual(3);
+    expect(after.peak).toBeLessThanOrEqual(5);
+  });
 });
 
 describe('store unreachable', () => {

@@ -12,6 +12,8 @@ interface SandboxCliOptions {
   host: string;
   latency?: number;
   maxPageSize?: number;
+  rateLimit?: number;
+  rateLimitRetryAfter?: boolean;
   secretKey?: string;
   sessionKey?: string;
   seed?: number;
@@ -62,6 +64,12 @@ export function registerSandbox(program: Command): void {
     .option('--host <host>', 'interface to listen on', '127.0.0.1')
     .option('--latency <ms>', 'delay before each answer', integer)
     .option('--max-page-size <n>', 'silent server cap on PageSize (default 1000)', integer)
+    .option(
+      '--rate-limit <n>',
+      'requests per second admitted; beyond it HTTP 429 (default: no limit)',
+      integer,
+    )
+    .option('--no-rate-limit-retry-after', 'answer the rate limit’s 429s without Retry-After')
     .addOption(new Option('--secret-key <key>', 'accepted Authorization value').env('CHATBOT_SECRET_KEY'))
     .addOption(
       new Option('--session-key <key>', 'accepted chatrobot-sessionkey value').env('CHATBOT_SESSION_KEY'),
@@ -127,6 +135,8 @@ export function toSandboxOptions(options: SandboxCliOptions): SandboxOptions {
     host: options.host,
     latencyMs: options.latency,
     maxPageSize: options.maxPageSize,
+    rateLimitPerSecond: options.rateLimit,
+    rateLimitRetryAfter: options.rateLimitRetryAfter,
     secretKey: options.secretKey,
     sessionKey: options.sessionKey,
     seed: options.seed,

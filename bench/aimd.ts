@@ -1,0 +1,93 @@
+/**
+ * `npm run bench -- aimd [--listings 600] [--rate 20] [--latency 100]`: a platform limit found by
+ * itself. The sandbox admits `rate` requests per second and answers 429 beyond it (with and
+ * without Retry-After); feed-sync, configured with `concurrency: 8` and no requestsPerSecond,
+ * syncs `listings` new listings. The bound is requests ÷ rate seconds: the time the platform's
+ * limit allows for the calls made. Goal (issue 13): ≤ 1.25× the bound, ≤ 5% of requests answered 429.
+ */
+import { parseArgs } from 'node:util';
+import { clientFromConfig } from '../src/api/index.ts';
+import { configSchema } from '../src/config/schema.ts';
+import { silentLogger } from '../src/logger.ts';
+import { ingestResultOf, syncFeed } from '../src/reconcile/index.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
+import { createMemoryStateStore } from '../src/state/state-store.ts';
+import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
+import { initialFeed } from './sync-scenarios.ts';
+
+const TIME_GOAL = 1.25;
+const REFUSED_GOAL = 0.05;
+
+async function once(listings: number, rate: number, latencyMs: number, retryAfter: boolean) {
+  const sandbox = await startSandbox({
+    latencyMs,
+    rateLimitPerSecond: rate,
+    rateLimitRetryAfter: retryAfter,
+  });
+  try {
+    const config = configSchema.parse({
+      api: { baseUrl: sandbox.url, concurrency: 8, pageSize: 1000, retries: 8 },
+      feeds: [{ id: 'bench', chatbot: 'AIMD', source: { format: 'csv', path: 'unused.csv' } }],
+    });
+    const feed = config.feeds[0]!;
+    const desired = initialFeed(listings);
+    const started = performance.now();
+    const { report } = await syncFeed(config, feed, {
+      client: clientFromConfig(config),
+      state: createMemoryStateStore(),
+      logger: silentLogger,
+      ingest: async () => ingestResultOf(feed.id, desired),
+    });
+    const ms = performance.now() - started;
+    if (report.outcome !== 'ok' || report.created !== listings)
+      throw new Error(
+        `unexpected report: ${report.outcome} ${report.reason ?? ''} created ${report.created}`,
+      );
+    const stats = sandbox.stats();
+    return { ms, requests: stats.totalRequests, refused: stats.rateLimited, peak: stats.peakInFlight };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      listings: { type: 'string', default: '600' },
+      rate: { type: 'string', default: '20' },
+      latency: { type: 'string', default: '100' },
+    },
+  });
+  const listings = Number(values.listings);
+  const rate = Number(values.rate);
+  const latency = Number(values.latency);
+  out(
+    `aimd bench: ${listings} new listings; the sandbox admits ${rate} requests/s (429 beyond), ${latency} ms latency;`,
+  );
+  out(`feed-sync at concurrency 8, no requestsPerSecond set (${machine()})`);
+  out(
+    `bound = requests ÷ ${rate} s; goals: ≤ ${TIME_GOAL}× the bound, ≤ ${REFUSED_GOAL * 100}% of requests answered 429\n`,
+  );
+  const rows: string[][] = [];
+  for (const retryAfter of [true, false]) {
+    const m = await once(listings, rate, latency, retryAfter);
+    const bound = (m.requests / rate) * 1000;
+    const share = m.refused / m.requests;
+    const met = m.ms / bound <= TIME_GOAL && share <= REFUSED_GOAL;
+    rows.push([
+      retryAfter ? '429 + Retry-After' : '429, no Retry-After',
+      fmtMs(m.ms),
+      String(m.requests),
+      fmtMs(bound),
+      ratio(m.ms, bound),
+      `${m.refused} (${(share * 100).toFixed(1)}%)`,
+      String(m.peak),
+      met ? 'met' : 'NOT met',
+    ]);
+  }
+  printTable(
+    ['platform answers', 'wall', 'requests', 'bound', 'ratio', 'answered 429', 'peak in flight', 'goal'],
+    rows,
+  );
+}

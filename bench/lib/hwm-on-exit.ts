@@ -1,0 +1,13 @@
+/**
+ * Preloaded into a bench child (`node --import`): on exit, write the process's peak resident set
+ * (`VmHWM` of /proc/self/status, in kB) to the file named by BENCH_HWM_FILE.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const target = process.env.BENCH_HWM_FILE;
+if (target) {
+  process.on('exit', () => {
+    const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    writeFileSync(target, match?.[1] ?? String(Math.round(process.resourceUsage().maxRSS)));
+  });
+}

@@ -1,0 +1,54 @@
+/**
+ * The sandbox in a process of its own, as the real platform is: its CPU work (serializing pages)
+ * then does not run on the event loop being measured. Controlled over its inspection routes.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import type { Listing } from '../../src/normalize/listing-schema.ts';
+import type { SandboxConfigure } from '../../src/sandbox/index.ts';
+
+const CLI = resolve(import.meta.dirname, '../../src/cli/main.ts');
+
+export interface SandboxProcess {
+  url: string;
+  configure(change: SandboxConfigure): Promise<void>;
+  seed(serialNumber: string, listings: readonly Listing[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSandboxProcess(): Promise<SandboxProcess> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '-c', '/nonexistent'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, CHATBOT_SECRET_KEY: '', CHATBOT_SESSION_KEY: '' },
+  });
+  const url = await new Promise<string>((done, fail) => {
+    let text = '';
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      text += d;
+      const match = /listening on (\S+)/.exec(text);
+      if (match?.[1]) done(match[1]);
+    });
+    child.once('exit', (code) => fail(new Error(`sandbox exited (${code})`)));
+  });
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  };
+  return {
+    url,
+    configure: (change) => post('/__sandbox/configure', change),
+    async seed(serialNumber, listings) {
+      for (let i = 0; i < listings.length; i += 5000)
+        await post('/__sandbox/seed', { serialNumber, listings: listings.slice(i, i + 5000) });
+    },
+    async close() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
