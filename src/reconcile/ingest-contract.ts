@@ -27,7 +27,7 @@ export function ingestResultOf(
     rejectedWithoutKey: 0,
     duplicates: [],
     stats: { records: listings.length, valid: listings.length, rejected: 0, removed: 0, duplicates: 0 },
-    statePatch: {},
+    sourceState: {},
     mapping: undefined,
     ...extra,
   };

@@ -141,6 +141,6 @@ function summaryOf(ingest: IngestResult): IngestSummary {
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),
     rejectedWithoutKey: ingest.rejectedWithoutKey,
     decodedAs1252: ingest.decodedAs1252 ?? [],
-    sourceState: ingest.statePatch,
+    sourceState: ingest.sourceState,
   };
 }

@@ -2,7 +2,7 @@ import type { FeedConfig } from '../config/schema.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
-import { type FeedRun, itemMaker, mappingFor, readFailure } from './read-feed.ts';
+import { itemsOf, mappingFor } from './read-feed.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
 import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
 
@@ -12,37 +12,35 @@ import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Reject
  * fetched or parsed, or has zero records, throws FeedError, so nothing mistakes it for an empty feed.
  */
 export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<IngestResult> {
-  const run: FeedRun = { session: await openFeed(feed, deps) };
-  const { session } = run;
-  if (session.notModified) return emptyResult(feed, session.mode, mappingFor(feed, undefined, deps).mapping);
+  const opened = await openFeed(feed, deps);
+  if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
   const byKey = new Map<string, Latest>();
   const rejections: Rejection[] = [];
   let records = 0;
-  const itemOf = itemMaker(feed, run, deps);
-  const as1252 = new RowsAs1252(session.linesAs1252 ?? []);
-  try {
-    for await (const record of session.records) {
-      deps.signal?.throwIfAborted();
-      as1252.record(record.row);
-      const item = itemOf(record);
-      records++;
-      if (item.kind === 'rejected') {
-        rejections.push(item.rejection);
-        // A rejected record with a readable key holds its listing (last record of a key wins).
-        const { key } = item.rejection;
-        if (key !== undefined) keep(byKey, key, item.rejection, refOf(item.rejection));
-      } else if (item.kind === 'listing')
-        keep(byKey, item.listing[feed.key] as string, item.listing, item.ref);
-      else keep(byKey, item.key, undefined, item.ref);
+  const as1252 = new RowsAs1252(opened.linesAs1252 ?? []);
+  const items = itemsOf(feed, opened, deps);
+  let next = await items.next();
+  for (; !next.done; next = await items.next()) {
+    const item = next.value;
+    records++;
+    if (item.kind === 'rejected') {
+      as1252.record(item.rejection.row);
+      rejections.push(item.rejection);
+      // A rejected record with a readable key holds its listing (last record of a key wins).
+      const { key } = item.rejection;
+      if (key !== undefined) keep(byKey, key, item.rejection, refOf(item.rejection));
+      continue;
     }
-  } catch (error) {
-    throw readFailure(feed, error);
+    as1252.record(item.ref.row);
+    if (item.kind === 'listing') keep(byKey, item.listing[feed.key] as string, item.listing, item.ref);
+    else keep(byKey, item.key, undefined, item.ref);
   }
+  const end = next.value;
   if (records === 0) {
-    throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${session.name})`);
+    throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${opened.name})`);
   }
   const listings: Listing[] = [];
   const removals: string[] = [];
@@ -61,7 +59,7 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   return {
     feedId: feed.id,
     notModified: false,
-    mode: session.mode,
+    mode: opened.mode,
     listings,
     removals,
     rejections,
@@ -76,8 +74,8 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       duplicates: dropped,
     },
     decodedAs1252,
-    statePatch: session.statePatch,
-    mapping: (run.mapping ?? mappingFor(feed, undefined, deps)).mapping,
+    sourceState: end.state,
+    mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
   };
 }
 
@@ -131,7 +129,7 @@ function emptyResult(feed: FeedConfig, mode: 'full' | 'incremental', mapping: un
     rejectedWithoutKey: 0,
     duplicates: [],
     stats: { records: 0, valid: 0, rejected: 0, removed: 0, duplicates: 0 },
-    statePatch: {},
+    sourceState: {},
     mapping,
   };
 }

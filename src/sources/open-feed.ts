@@ -11,26 +11,26 @@ import { readCsv } from './read-csv.ts';
 import { readXml } from './read-xml.ts';
 import { openResoApi } from './reso/read-reso-api.ts';
 import { readResoFile } from './reso/read-reso-file.ts';
-import type { FeedSession, IngestDeps, RawRecord } from './types.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from './types.ts';
 
 /**
  * Open a feed by its transport and format. Fails early (before any record) when it cannot be
  * fetched. A `url:` feed runs under its whole-download deadline (`source.deadlineMs`), to the last record.
  */
-export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {
+export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<OpenedFeed> {
   const { source } = feed;
   if (!source.url) return openFeedWith(feed, deps);
   const deadline = startDeadline(feed.id, source.url, source.deadlineMs, deps.signal);
-  let session: FeedSession;
+  let opened: OpenedFeed;
   try {
-    session = await openFeedWith(feed, { ...deps, signal: deadline.signal });
+    opened = await openFeedWith(feed, { ...deps, signal: deadline.signal });
   } catch (error) {
     throw deadline.failure(error);
   }
-  return { ...session, records: deadline.guard(session.records) };
+  return { ...opened, records: deadline.guard(opened.records) };
 }
 
-async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<FeedSession> {
+async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<OpenedFeed> {
   const { source } = feed;
   const name = sourceName(source, feed.id);
   const missing = missingPresetFields(feed.mapping);
@@ -44,18 +44,18 @@ async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<FeedSes
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
-  const statePatch: Partial<FeedState> = {
+  const state: Partial<FeedState> = {
     etag: opened.validators.etag,
     lastModified: opened.validators.lastModified,
   };
-  if (opened.notModified) return { notModified: true, mode: 'full', name, records: empty(), statePatch: {} };
+  if (opened.notModified) return { notModified: true, mode: 'full', name, records: empty(), state: {} };
   // An OpenImmo file may carry only the objects that changed: then absent listings must stay.
   const { mode, text } =
     source.format === 'xml' && feed.mapping.preset === 'openimmo'
       ? await peekOpenImmoScope(opened.text)
       : { mode: 'full' as const, text: opened.text };
   const records = recordsOf(feed, text);
-  return { notModified: false, mode, name, records, statePatch, linesAs1252: opened.linesAs1252 };
+  return { notModified: false, mode, name, records, state, linesAs1252: opened.linesAs1252 };
 }
 
 function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord> {

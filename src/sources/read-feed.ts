@@ -4,44 +4,53 @@ import { inferCsvMapping } from '../normalize/infer-csv-mapping.ts';
 import { withPresetHooks } from '../normalize/presets/preset-hooks.ts';
 import { mergeMappings } from '../normalize/resolve-mapping.ts';
 import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
+import type { FeedState } from '../state/state-store.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
-import type { FeedItem, FeedSession, IngestDeps, RawRecord, RecordRef } from './types.ts';
+import type { FeedItem, IngestDeps, OpenedFeed, RawRecord, RecordRef } from './types.ts';
 
-/** Opened feed plus the mapping in use, known once the first record (the CSV header) is read. */
-export interface FeedRun {
-  session: FeedSession;
-  mapping?: CompiledMapping;
+/** What reading a feed to its end gives besides its items: the mapping used and the source state. */
+export interface FeedReadEnd {
+  /** The mapping in use (undefined when the feed had no record); a CSV header decides an inferred one. */
+  mapping: CompiledMapping | undefined;
+  /** The source state to remember after a successful run: the opened feed's, run through `nextState`. */
+  state: Partial<FeedState>;
 }
 
 /**
  * Every record of a feed as a listing, a removal or a rejection, in feed order. Yields nothing when
  * the feed has not changed (304). Throws FeedError when the feed cannot be fetched or parsed.
  */
-export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenerator<FeedItem> {
-  const session = await openFeed(feed, deps);
-  yield* itemsOf(feed, { session }, deps);
+export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
+  return yield* itemsOf(feed, await openFeed(feed, deps), deps);
 }
 
-export async function* itemsOf(feed: FeedConfig, run: FeedRun, deps: IngestDeps): AsyncGenerator<FeedItem> {
-  const itemOf = itemMaker(feed, run, deps);
+/**
+ * The one loop that normalizes: each raw record of an opened feed to an item, the mapping decided by
+ * the first record (a CSV header). Returns, as a value, the mapping used and the source state after
+ * the last record (a reducer over the records: nothing is patched in place).
+ */
+export async function* itemsOf(
+  feed: FeedConfig,
+  opened: OpenedFeed,
+  deps: IngestDeps,
+): AsyncGenerator<FeedItem, FeedReadEnd> {
+  let mapping: CompiledMapping | undefined;
+  let state = opened.state;
+  const { nextState, name } = opened;
   try {
-    for await (const record of run.session.records) {
+    for await (const record of opened.records) {
       deps.signal?.throwIfAborted();
-      yield itemOf(record);
+      mapping ??= mappingFor(feed, record, deps);
+      if (nextState) state = nextState(state, record);
+      yield record.problem
+        ? problemItem(feed, name, mapping, record, record.problem)
+        : toItem(feed, name, mapping, record);
     }
   } catch (error) {
     throw readFailure(feed, error);
   }
-}
-
-/** Record → item, synchronously; the mapping is decided by the first record (a CSV header). */
-export function itemMaker(feed: FeedConfig, run: FeedRun, deps: IngestDeps): (record: RawRecord) => FeedItem {
-  return (record) => {
-    run.mapping ??= mappingFor(feed, record, deps);
-    if (record.problem) return problemItem(feed, run.session.name, run.mapping, record, record.problem);
-    return toItem(feed, run.session.name, run.mapping, record);
-  };
+  return { mapping, state };
 }
 
 /** A failure while reading records, as the FeedError the run fails with. */

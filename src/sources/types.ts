@@ -96,23 +96,28 @@ export interface IngestResult {
    */
   decodedAs1252?: number[];
   /** Save ONLY after the whole run succeeded. */
-  statePatch: Partial<FeedState>;
+  sourceState: Partial<FeedState>;
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
   mapping: unknown;
 }
 
-/** An opened feed: its records (not yet read), or the news that it has not changed. */
-export interface FeedSession {
+/**
+ * An opened feed (the one name for it, from `openFeed` to the end of ingestion): its records, not
+ * yet read, or the news that it has not changed.
+ */
+export interface OpenedFeed {
   notModified: boolean;
   mode: 'full' | 'incremental';
   /** Name used in messages (`acme.csv`). */
   name: string;
   records: AsyncIterable<RawRecord>;
+  /** The source state to remember after a successful run, as known when the feed was opened (validators). */
+  state: Partial<FeedState>;
   /**
-   * What to remember after a successful run. Complete only once `records` is exhausted (the RESO
-   * watermark is the newest timestamp read).
+   * The source state after one more record, for sources whose state depends on what they yield (the
+   * RESO watermark is the newest timestamp read). A pure reducer: nothing is patched in place.
    */
-  statePatch: Partial<FeedState>;
+  nextState?: (state: Partial<FeedState>, record: RawRecord) => Partial<FeedState>;
   /** File lines read as Windows-1252 (`encoding: auto`), ascending; complete once `records` is exhausted. */
   linesAs1252?: readonly number[];
 }

@@ -182,8 +182,8 @@ describe('CSV feeds', () => {
     await writeFile(path, await readFile(fixture('csv/acme-listings.csv')));
     const first = await ingestFeed(acme(path), { state: {} });
     expect(first.notModified).toBe(false);
-    expect(first.statePatch.etag).toMatch(/^file:\d+-\d+$/);
-    const state = first.statePatch;
+    expect(first.sourceState.etag).toMatch(/^file:\d+-\d+$/);
+    const state = first.sourceState;
     expect(await ingestFeed(acme(path), { state })).toMatchObject({ notModified: true, listings: [] });
     expect((await ingestFeed(acme(path), { state, forceFull: true })).notModified).toBe(false);
     const unconditional = fixtureFeed('acme', { source: { path, conditional: false } });
@@ -191,7 +191,7 @@ describe('CSV feeds', () => {
     await writeFile(path, `${await readFile(path, 'utf8')}A-1009,Active,House,"$1",1,1,0,1,,2001,1,1\n`);
     const changed = await ingestFeed(acme(path), { state });
     expect(changed.notModified).toBe(false);
-    expect(changed.statePatch.etag).not.toBe(state.etag);
+    expect(changed.sourceState.etag).not.toBe(state.etag);
   });
 
   it("counts DaysOnMarket from a listing date with the run's clock (deps.now)", async () => {

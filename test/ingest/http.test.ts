@@ -28,12 +28,12 @@ describe('HTTP transport', () => {
     });
     const first = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: {} });
     expect(first.notModified).toBe(false);
-    expect(first.statePatch).toEqual({ etag: '"v1"', lastModified: 'Wed, 01 May 2024 06:00:00 GMT' });
-    const second = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: first.statePatch });
-    expect(second).toMatchObject({ notModified: true, listings: [], statePatch: {} });
+    expect(first.sourceState).toEqual({ etag: '"v1"', lastModified: 'Wed, 01 May 2024 06:00:00 GMT' });
+    const second = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: first.sourceState });
+    expect(second).toMatchObject({ notModified: true, listings: [], sourceState: {} });
     expect(server.requests[1]?.headers['if-modified-since']).toBe('Wed, 01 May 2024 06:00:00 GMT');
     const forced = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), {
-      state: first.statePatch,
+      state: first.sourceState,
       forceFull: true,
     });
     expect(forced.notModified).toBe(false);

@@ -115,7 +115,7 @@ describe('RESO Web API', () => {
     expect(lease?.Latitude).toBeUndefined();
     expect(closed).toMatchObject({ Status: 'Sold', SalePrice: 390_000, LotArea: 43_560 });
     // Watermark: the newest instant, though "…10:00:00.500+00:00" < "…10:00:00Z" as strings.
-    expect(result.statePatch).toEqual({
+    expect(result.sourceState).toEqual({
       lastFullRunAt: now.toISOString(),
       resoWatermark: '2024-05-01T10:00:00.500Z',
     });
@@ -139,7 +139,7 @@ describe('RESO Web API', () => {
     const result = await ingestFeed(feedConfig, { state, now: () => now });
     expect(result.mode).toBe('incremental');
     expect(result.removals).toEqual(['R-1003']);
-    expect(result.statePatch).toEqual({ resoWatermark: '2024-05-01T10:00:00.500Z' });
+    expect(result.sourceState).toEqual({ resoWatermark: '2024-05-01T10:00:00.500Z' });
     const url = decodeURIComponent(server.requests.find((r) => r.url?.startsWith('/odata'))!.url!);
     expect(url).toContain(
       "$filter=(PropertyType ne 'Land') and ModificationTimestamp gt 2024-05-01T08:30:00.000Z",

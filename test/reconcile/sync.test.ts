@@ -255,9 +255,9 @@ describe('syncFeed against the sandbox', () => {
   it('saves validators only after a run that succeeded, and skips an unmodified feed without a call', async () => {
     h = await startHarness();
     await h.sync(h.feed(), listings(1, 10));
-    await h.sync(h.feed(), async () => ingested('feed1', [], { statePatch: { etag: '"v2"' } }));
+    await h.sync(h.feed(), async () => ingested('feed1', [], { sourceState: { etag: '"v2"' } }));
     expect((await h.state.getFeed('feed1')).etag).toBeUndefined();
-    await h.sync(h.feed(), async () => ingested('feed1', listings(1, 10), { statePatch: { etag: '"v3"' } }));
+    await h.sync(h.feed(), async () => ingested('feed1', listings(1, 10), { sourceState: { etag: '"v3"' } }));
     expect((await h.state.getFeed('feed1')).etag).toBe('"v3"');
     const skipped = await h.sync(h.feed(), async () => ingested('feed1', [], { notModified: true }));
     expect(skipped.outcome).toBe('skipped');

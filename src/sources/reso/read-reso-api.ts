@@ -4,7 +4,7 @@ import { parseTimestamp } from '../../normalize/parse-timestamp.ts';
 import type { FeedState } from '../../state/state-store.ts';
 import { FeedError, safeUrl } from '../feed-error.ts';
 import { type ResoOptions, resoOptionsSchema } from '../source-schema.ts';
-import type { FeedSession, IngestDeps, RawRecord } from '../types.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from '../types.ts';
 import { createResoClient, type ResoClient } from './reso-client.ts';
 import { firstPageUrl, mediaUrl, planResoRun, sameOrigin } from './reso-query.ts';
 
@@ -13,10 +13,10 @@ const MEDIA_BATCH = 20;
 
 /**
  * A RESO Web API feed: pages of `{endpoint}/Property` followed by `@odata.nextLink`, full or
- * incremental. The watermark (newest ModificationTimestamp read, compared as instants) lands in
- * `statePatch` once every page has been read.
+ * incremental. The watermark (the newest ModificationTimestamp read, compared as instants) is the
+ * state's `nextState`, a reducer over the records read.
  */
-export async function openResoApi(feed: FeedConfig, deps: IngestDeps, name: string): Promise<FeedSession> {
+export async function openResoApi(feed: FeedConfig, deps: IngestDeps, name: string): Promise<OpenedFeed> {
   const { source } = feed;
   const endpoint = source.url!;
   const options: ResoOptions = source.reso ?? resoOptionsSchema.parse({});
@@ -27,15 +27,27 @@ export async function openResoApi(feed: FeedConfig, deps: IngestDeps, name: stri
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
-  const statePatch: Partial<FeedState> = {};
-  if (plan.mode === 'full') statePatch.lastFullRunAt = now.toISOString();
+  const state: Partial<FeedState> = plan.mode === 'full' ? { lastFullRunAt: now.toISOString() } : {};
   // Fetch the first page now, so an unreachable endpoint fails before any record is read.
   const first = await client.getPage(firstPageUrl(endpoint, options, plan.since));
-  const records = readPages(feed.id, endpoint, options, client, first, (ms) => {
-    const current = parseTimestamp(statePatch.resoWatermark ?? deps.state.resoWatermark);
-    if (current === undefined || ms > current) statePatch.resoWatermark = new Date(ms).toISOString();
-  });
-  return { notModified: false, mode: plan.mode, name, records, statePatch };
+  const records = readPages(feed.id, endpoint, options, client, first);
+  const nextState = (current: Partial<FeedState>, record: RawRecord) =>
+    advanceWatermark(current, record, deps.state.resoWatermark);
+  return { notModified: false, mode: plan.mode, name, records, state, nextState };
+}
+
+/** The state after one more record: the watermark moves to the record's ModificationTimestamp if newer. */
+export function advanceWatermark(
+  state: Partial<FeedState>,
+  record: RawRecord,
+  previous: string | undefined,
+): Partial<FeedState> {
+  const ms = parseTimestamp(record.fields.ModificationTimestamp);
+  if (ms === undefined) return state;
+  const current = parseTimestamp(state.resoWatermark ?? previous);
+  return current === undefined || ms > current
+    ? { ...state, resoWatermark: new Date(ms).toISOString() }
+    : state;
 }
 
 async function* readPages(
@@ -44,17 +56,12 @@ async function* readPages(
   options: ResoOptions,
   client: ResoClient,
   first: { value: Record<string, unknown>[]; nextLink?: string },
-  onTimestamp: (ms: number) => void,
 ): AsyncGenerator<RawRecord> {
   let page = first;
   let index = 0;
   for (let pages = 1; ; pages++) {
     if (options.media === 'fetch') await attachMedia(endpoint, client, page.value);
-    for (const fields of page.value) {
-      const ms = parseTimestamp(fields.ModificationTimestamp);
-      if (ms !== undefined) onTimestamp(ms);
-      yield { index: index++, fields };
-    }
+    for (const fields of page.value) yield { index: index++, fields };
     if (!page.nextLink) return;
     if (!sameOrigin(page.nextLink, endpoint)) {
       throw new FeedError(
