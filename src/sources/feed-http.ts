@@ -39,6 +39,7 @@ export async function withFeedRetries<T>(
   options: FeedRetryOptions,
 ): Promise<T> {
   const { feedId, signal } = context;
+  let attempts = 1;
   try {
     return await withRetries(attempt, {
       retries: context.source.retries,
@@ -47,16 +48,20 @@ export async function withFeedRetries<T>(
       isRateLimited: isRateLimitedHttpError,
       ...(context.limiter ? { limiter: context.limiter } : {}),
       ...(signal ? { signal } : {}),
-      onRetry: (error, n, delayMs) =>
+      onRetry: (error, n, delayMs) => {
+        attempts++;
         context.logger?.warn(
           { feedId, attempt: n, delayMs, reason: describeHttpError(error) },
           options.retryMessage,
-        ),
+        );
+      },
     });
   } catch (error) {
     if (error instanceof FeedError || signal?.aborted) throw error;
-    const reason = (options.describe ?? describeHttpError)(error);
-    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)}: ${reason}`, {
+    // The URL is named once, at the front.
+    const reason = (options.describe ?? describeHttpError)(error).replace(` from ${safeUrl(url)}`, '');
+    const tries = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
+    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)} ${tries}: ${reason}`, {
       cause: error,
       retryable: isRetryableHttpError(error),
     });

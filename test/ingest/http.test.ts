@@ -100,6 +100,17 @@ describe('HTTP transport', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it('names the host and the number of attempts when it gives up', async () => {
+    server = await withServer((_req, res) => void res.writeHead(503, { 'retry-after': '0' }).end());
+    const error = (await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: {} }).catch(
+      (e: unknown) => e,
+    )) as Error & { code: string; retryable: boolean };
+    expect(error.message).toBe(
+      `feed tab-inferred: cannot fetch ${server.url}/feed.tsv after 3 attempts: HTTP 503`,
+    );
+    expect(error).toMatchObject({ code: 'E_FEED_FETCH', retryable: true });
+  });
+
   it('fails with E_FEED_FETCH naming the status, without credentials or query', async () => {
     server = await withServer((_req, res) => void res.writeHead(404).end('nope'));
     const url = `${server.url.replace('http://', 'http://user:pw@')}/feed.tsv?token=SECRET`;
