@@ -3,7 +3,7 @@ import { compileSource, ruleObject } from './compile-rule.ts';
 import { REMOVE } from './enum-maps.ts';
 import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
 import { type FieldProblem, problem } from './field-problem.ts';
-import type { AreaUnit, ListingField } from './listing-schema.ts';
+import type { AreaUnit, ListingField, MarkerField } from './listing-schema.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
 import { currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
@@ -22,6 +22,8 @@ export interface MappedRecord {
   problems: FieldProblem[];
   /** The Status maps to "no longer listed". */
   remove: boolean;
+  /** Required fields the record lacks, filled with the unknown marker (by the mapping's `missing` policy). */
+  unknown?: readonly MarkerField[];
 }
 
 export interface FieldContext {

@@ -23,6 +23,7 @@ import {
 } from './mapping-schema.ts';
 import { normalizeMap } from './normalize-token.ts';
 import { resolveMapping } from './resolve-mapping.ts';
+import { compileMarkers } from './unknown-markers.ts';
 
 export type { MappedRecord } from './compile-field.ts';
 
@@ -149,6 +150,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
     writers.push(compileField(field as ListingField, KINDS[field as ListingField], {}, ctx).write);
   }
   const extensions = compileExtensions(mapping, used);
+  const markers = compileMarkers(mapping.missing);
   return {
     mapping,
     map(record, explain = false) {
@@ -161,6 +163,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
         out.listing.Latitude = undefined;
         out.listing.Longitude = undefined;
       }
+      markers(out);
       const entries = extensions(record);
       if (entries.length > 0) out.listing.ExtensionColumn = entries;
       return out;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AREA_UNITS, LISTING_FIELDS, type ListingField } from './listing-schema.ts';
+import { AREA_UNITS, LISTING_FIELDS, type ListingField, MARKER_FIELDS } from './listing-schema.ts';
 
 /**
  * Presets shipped with the project (src/normalize/presets), written in this same mapping language.
@@ -21,6 +21,10 @@ export type PresetName = (typeof PRESET_NAMES)[number];
 /** Listing fields whose values go through an enum map (`maps.<Field>`). */
 export const MAPPED_ENUM_FIELDS = ['Status', 'SaleType', 'PropertyType', 'Tours', 'SpaceType'] as const;
 export type MappedEnumField = (typeof MAPPED_ENUM_FIELDS)[number];
+
+/** `unknown`: the marker 0 ("the feed does not say"); `reject`: the record is rejected as missing. */
+export const missingPolicy = z.enum(['unknown', 'reject']);
+export type MissingPolicy = z.infer<typeof missingPolicy>;
 
 const listingField = z.enum(LISTING_FIELDS as [ListingField, ...ListingField[]]);
 /** A path into a record: `ListPrice`, `Location.City`, `price.@display`, `images.image.url`, `commons:City`. */
@@ -110,8 +114,17 @@ export const mappingSchema = z.strictObject({
   decimalComma: z.boolean().optional(),
   /** Most images kept per listing. Default 50. */
   maxImages: z.number().int().positive().optional(),
-  /** Values for required fields the feed does not carry (land has no YearBuilt). Used only when unset. */
+  /**
+   * Values for fields the feed does not carry, when the value is known for the whole feed
+   * (`CurrencySymbol: EUR`). Used only when unset. Never a plausible guess: see `missing`.
+   */
   defaults: z.partialRecord(listingField, scalar).optional(),
+  /**
+   * What a required count or size the record lacks becomes: `unknown` (the marker 0, counted in the
+   * report) or `reject`. Defaults: `unknown` for LotArea, BuildingArea, YearBuilt, DaysOnMarket,
+   * ParkingSpots; Bedrooms and Bathrooms `unknown` only where the property type has none (land).
+   */
+  missing: z.partialRecord(z.enum(MARKER_FIELDS), missingPolicy).optional(),
   extensions: extensionsSchema.optional(),
 });
 export type MappingConfig = z.infer<typeof mappingSchema>;
