@@ -1,11 +1,13 @@
+import { absoluteUrl } from './absolute-url.ts';
 import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
 import { compileSource, ruleObject } from './compile-rule.ts';
 import { REMOVE } from './enum-maps.ts';
 import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
 import { type FieldProblem, problem } from './field-problem.ts';
+import { htmlToText } from './html-text.ts';
 import type { AreaUnit, ListingField, MarkerField } from './listing-schema.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
-import { currencySymbol, perMonthFactor } from './money.ts';
+import { currencyOf, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber } from './parse-number.ts';
 import { daysSince } from './parse-timestamp.ts';
@@ -24,6 +26,10 @@ export interface MappedRecord {
   remove: boolean;
   /** Required fields the record lacks, filled with the unknown marker (by the mapping's `missing` policy). */
   unknown?: readonly MarkerField[];
+  /** ExtensionColumn entries the rules add (the period a rent was published in). */
+  notes?: { Key: string; value: string }[];
+  /** Image URLs dropped because they cannot be absolute http(s) URLs, for the report. */
+  droppedImages?: string[];
 }
 
 export interface FieldContext {
@@ -38,6 +44,8 @@ export interface FieldContext {
   fallback?: string | number | boolean | undefined;
   /** The run's clock (epoch ms), for `daysSince`. Passed in: normalize never reads the clock. */
   now?: number;
+  /** `mapping.baseUrl`, for relative listing and image URLs. */
+  baseUrl?: string;
 }
 
 export type FieldWriter = (record: RawFields, out: MappedRecord) => void;
@@ -60,7 +68,7 @@ export function compileField(
   ctx: FieldContext,
 ): { write: FieldWriter; paths: string[] } {
   const rule = ruleObject(rawRule);
-  const source = compileSource(rule, kind === 'url');
+  const source = compileSource(rule, kind === 'url', kind !== 'enum');
   const paths = [...source.paths];
   const read = (record: RawFields): unknown => {
     const value = source.read(record);
@@ -79,9 +87,9 @@ export function compileField(
     // The first `from` path is the total; the counts come next; further `from` paths (an integer total) last.
     const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
     const primary =
-      from[0] === undefined ? () => undefined : compileSource({ ...rule, from: from[0] }, false).read;
+      from[0] === undefined ? () => undefined : compileSource({ ...rule, from: from[0] }, false, true).read;
     const rest =
-      from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false).read : () => undefined;
+      from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false, true).read : () => undefined;
     const parts = [
       extra(rule.full),
       extra(rule.half),
@@ -175,6 +183,11 @@ export function compileField(
           factor = found;
         }
         writeNumber(field, value, ctx, out, (rule.scale ?? 1) * factor);
+        // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
+        if (factor !== 1 && out.listing[field] !== undefined) {
+          out.notes ??= [];
+          out.notes.push({ Key: `${field} period`, value: String(periodText).trim() });
+        }
       },
     };
   }
@@ -209,7 +222,10 @@ export function compileField(
       if (!isSet(value)) return;
       if (out.raw) out.raw[field] = value;
       const text = String(value).trim();
-      out.listing[field] = kind === 'currency' ? currencySymbol(text) : text;
+      if (kind === 'currency') out.listing[field] = currencyOf(text);
+      else if (kind === 'url') out.listing[field] = absoluteUrl(text, ctx.baseUrl) ?? text;
+      else if (rule.html) out.listing[field] = htmlToText(text) || undefined;
+      else out.listing[field] = text;
     },
   };
 }
@@ -271,7 +287,16 @@ function compileImages(
       items.sort((a, b) => a.order - b.order || a.at - b.at);
       urls = items.map((item) => item.url);
     }
-    if (urls.length > 0) out.listing[field] = distinct(urls, ctx.maxImages);
+    const absolute: string[] = [];
+    for (const url of urls) {
+      const resolved = absoluteUrl(url, ctx.baseUrl);
+      if (resolved !== undefined) absolute.push(resolved);
+      else {
+        out.droppedImages ??= [];
+        out.droppedImages.push(url);
+      }
+    }
+    if (absolute.length > 0) out.listing[field] = distinct(absolute, ctx.maxImages);
   };
 }
 

@@ -159,10 +159,10 @@ describe('compileMapping', () => {
   });
   it('collects images from delimited strings and ordered media, capped', () => {
     const split = map(
-      { photos: 'a.jpg| b.jpg |a.jpg' },
+      { photos: 'https://i.example/a.jpg| https://i.example/b.jpg |https://i.example/a.jpg' },
       { fields: { Images: { from: 'photos', split: '|' } } },
     );
-    expect(split.listing.Images).toEqual(['a.jpg', 'b.jpg']);
+    expect(split.listing.Images).toEqual(['https://i.example/a.jpg', 'https://i.example/b.jpg']);
     const media = [
       { MediaURL: 'c.jpg', Order: 3 },
       { MediaURL: 'a.jpg', Order: 1 },
@@ -170,9 +170,105 @@ describe('compileMapping', () => {
     ];
     const ordered = map(
       { Media: media },
-      { maxImages: 2, fields: { Images: { from: 'Media', url: 'MediaURL', order: 'Order' } } },
+      {
+        maxImages: 2,
+        baseUrl: 'https://media.example/l/1/',
+        fields: { Images: { from: 'Media', url: 'MediaURL', order: 'Order' } },
+      },
     );
-    expect(ordered.listing.Images).toEqual(['a.jpg', 'b.jpg']);
+    expect(ordered.listing.Images).toEqual([
+      'https://media.example/l/1/a.jpg',
+      'https://media.example/l/1/b.jpg',
+    ]);
+  });
+  it('keeps only absolute http(s) images, de-duplicated in feed order, and reports the dropped ones', () => {
+    const images = [
+      '//cdn.example/1.jpg',
+      'https://cdn.example/1.jpg',
+      '/photos/2.jpg',
+      'ftp://old.example/3.jpg',
+      'data:image/png;base64,AAAA',
+      'http://cdn.example/4.jpg',
+    ];
+    const mapping: MappingConfig = { fields: { Images: 'img' } };
+    const bare = map({ img: images }, mapping);
+    expect(bare.listing.Images).toEqual(['https://cdn.example/1.jpg', 'http://cdn.example/4.jpg']);
+    expect(bare.droppedImages).toEqual([
+      '/photos/2.jpg',
+      'ftp://old.example/3.jpg',
+      'data:image/png;base64,AAAA',
+    ]);
+    const based = map({ img: images }, { ...mapping, baseUrl: 'https://agency.example/listing/9' });
+    expect(based.listing.Images).toEqual([
+      'https://cdn.example/1.jpg',
+      'https://agency.example/photos/2.jpg',
+      'http://cdn.example/4.jpg',
+    ]);
+  });
+  it('resolves a relative listing URL against baseUrl; a protocol-less one takes https', () => {
+    const mapping: MappingConfig = { baseUrl: 'https://agency.example/', fields: { Url: 'link' } };
+    expect(map({ link: '/listing/7' }, mapping).listing.Url).toBe('https://agency.example/listing/7');
+    expect(map({ link: '//agency.example/l/7' }, mapping).listing.Url).toBe('https://agency.example/l/7');
+    expect(map({ link: 'www.agency.example/l/7' }, { fields: { Url: 'link' } }).listing.Url).toBe(
+      'https://www.agency.example/l/7',
+    );
+  });
+  it('sums several paths, maps values on any field, turns HTML into text', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        ParkingSpots: { sum: ['garages', 'carports', 'open'] },
+        SaleType: { from: '$tag', map: { rental: 'for_rent', '*': 'for_sale' } },
+        City: { from: 'town', map: { 'St Kilda Beach': 'St Kilda', Unknown: '' } },
+        Description: { from: 'desc', html: true },
+      },
+    };
+    const out = map(
+      {
+        $tag: 'rental',
+        garages: '2',
+        carports: '1',
+        open: '',
+        town: 'st-kilda beach',
+        desc: '<p>Four beds &amp; two baths.<br/>Walk to <b>schools</b>.</p>\n\n\n<p>Caf&eacute;s&nbsp;&#241; nearby</p>',
+      },
+      mapping,
+    );
+    expect(out.listing).toMatchObject({ ParkingSpots: 3, SaleType: 'for_rent', City: 'St Kilda' });
+    expect(out.listing.Description).toBe('Four beds & two baths.\nWalk to schools.\n\nCaf&eacute;s ñ nearby');
+    expect(map({ $tag: 'residential', town: 'Unknown' }, mapping).listing).toMatchObject({
+      SaleType: 'for_sale',
+      City: undefined,
+      ParkingSpots: 0, // no path set: the unknown marker
+    });
+    expect(map({ garages: 'two', carports: '1' }, mapping).problems[0]).toMatchObject({
+      field: 'ParkingSpots',
+      value: 'two',
+      reason: 'not_a_number',
+    });
+  });
+  it('converts rent and HOA periods to monthly and keeps the published period', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        RentPrice: { from: 'rent', periodFrom: 'per' },
+        HOAMonth: { from: 'hoa', periodFrom: 'hoaPer' },
+      },
+    };
+    const cases: [string, number][] = [
+      ['week', 2383.33],
+      ['Weekly', 2383.33],
+      ['fortnightly', 1191.67],
+      ['quarterly', 183.33],
+      ['annual', 45.83],
+      ['month', 550],
+    ];
+    for (const [per, expected] of cases)
+      expect(map({ rent: '550', per }, mapping).listing.RentPrice).toBe(expected);
+    const annual = map({ rent: '550', per: 'week', hoa: '1,200', hoaPer: 'Annually' }, mapping).listing;
+    expect(annual).toMatchObject({ HOAMonth: 100 });
+    expect(annual.ExtensionColumn).toEqual([
+      { Key: 'RentPrice period', value: 'week' },
+      { Key: 'HOAMonth period', value: 'Annually' },
+    ]);
   });
   it('adds ExtensionColumn entries from named and unmapped fields, excluding local ones', () => {
     const mapping: MappingConfig = {

@@ -114,6 +114,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       decimalComma: mapping.decimalComma ?? false,
       maxImages: mapping.maxImages ?? 50,
       ...(now === undefined ? {} : { now }),
+      ...(mapping.baseUrl === undefined ? {} : { baseUrl: mapping.baseUrl }),
     };
     if (enumField) {
       ctx.enumMap = normalizeMap(DEFAULT_MAPS[enumField], mapping.maps?.[enumField]);
@@ -165,6 +166,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       }
       markers(out);
       const entries = extensions(record);
+      if (out.notes) entries.push(...out.notes);
       if (entries.length > 0) out.listing.ExtensionColumn = entries;
       return out;
     },

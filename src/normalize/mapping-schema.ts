@@ -49,10 +49,18 @@ export const fieldRuleObjectSchema = z.strictObject({
   template: z.string().optional(),
   /** Join every set value of `from` with this separator (address parts). */
   join: z.string().optional(),
+  /** Add the numbers at these paths (`[features.garages, features.carports]`); unset when none is set. */
+  sum: paths.optional(),
   /** Every condition must hold, else the rule gives nothing. */
   when: z.union([conditionSchema, z.array(conditionSchema)]).optional(),
-  /** Inline enum map for this rule, merged over `maps.<Field>` and the defaults. Key `*` catches the rest. */
+  /**
+   * Value map for this rule: source value → value, keys compared normalized, `*` catches the rest,
+   * unlisted values pass through (`""` leaves the field unset). On enum fields it is merged over
+   * `maps.<Field>` and the defaults. Any field: `{ from: $tag, map: { rental: for_rent } }`.
+   */
   map: z.record(z.string(), z.string()).optional(),
+  /** The value is HTML (`<br/>`, `<p>`, `&amp;`): turned into plain text, whitespace collapsed. */
+  html: z.boolean().optional(),
   /** Used when the rule produces no value. */
   default: scalar.optional(),
   /** Area unit of the value (`sqft`, `m2`, `acres`, `ha`, `square`), converted to the feed's `areaUnit`. */
@@ -112,6 +120,11 @@ export const mappingSchema = z.strictObject({
   areaUnit: z.enum(AREA_UNITS).optional(),
   /** Numbers use a decimal comma (`84,5`). Default false. */
   decimalComma: z.boolean().optional(),
+  /**
+   * Base for relative listing and image URLs (`/photos/1.jpg`, `img/1.jpg`). Protocol-less ones
+   * (`//cdn.example/1.jpg`) take `https:` with or without it.
+   */
+  baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   /** Most images kept per listing. Default 50. */
   maxImages: z.number().int().positive().optional(),
   /**

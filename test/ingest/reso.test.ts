@@ -101,7 +101,8 @@ describe('RESO Web API', () => {
       Url: 'https://mls-broker.example/R-1001',
       Images: ['https://media.mls.example/r1001/1.jpg', 'https://media.mls.example/r1001/2.jpg'],
     });
-    expect(house?.ExtensionColumn).toBeUndefined();
+    // Local NST_ fields are never read; the annual HOA fee's published period is kept.
+    expect(house?.ExtensionColumn).toEqual([{ Key: 'HOAMonth period', value: 'Annually' }]);
     expect(lease).toMatchObject({
       SaleType: 'for_rent',
       RentPrice: 2400,
