@@ -1,7 +1,7 @@
 import { absoluteUrl } from './absolute-url.ts';
 import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
-import { compileSource, ruleObject } from './compile-rule.ts';
-import { REMOVE } from './enum-maps.ts';
+import { compileCondition, compileSource, ruleObject } from './compile-rule.ts';
+import { isUnderContract, REMOVE, STATUS_NOTE } from './enum-maps.ts';
 import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
 import { type FieldProblem, problem } from './field-problem.ts';
 import { htmlToText } from './html-text.ts';
@@ -46,6 +46,8 @@ export interface FieldContext {
   now?: number;
   /** `mapping.baseUrl`, for relative listing and image URLs. */
   baseUrl?: string;
+  /** `mapping.underContract`: what Pending / Active Under Contract / Contingent become. Default `active`. */
+  underContract?: 'active' | 'remove';
 }
 
 export type FieldWriter = (record: RawFields, out: MappedRecord) => void;
@@ -211,7 +213,15 @@ export function compileField(
         if (outcome === REMOVE_OUTCOME) out.remove = true;
         else if (outcome === UNKNOWN_STATUS)
           out.problems.push(problem(field, value, 'unknown_status', 'is not a known status'));
-        else out.listing[field] = outcome;
+        // A map to "" means "no value here": the next alternative (or the unknown policy) decides.
+        else if (outcome !== '') {
+          out.listing[field] = outcome;
+          // The platform has no "under contract": the listing stays Active, the feed's word is kept.
+          if (field === 'Status' && isUnderContract(String(value))) {
+            out.notes ??= [];
+            out.notes.push({ Key: STATUS_NOTE, value: String(value).trim() });
+          }
+        }
       },
     };
   }
@@ -236,6 +246,7 @@ const UNKNOWN_STATUS: unique symbol = Symbol('unknown status');
 type EnumOutcome = string | typeof REMOVE_OUTCOME | typeof UNKNOWN_STATUS;
 
 function enumOutcome(field: ListingField, text: string, ctx: FieldContext): EnumOutcome {
+  if (field === 'Status' && ctx.underContract === 'remove' && isUnderContract(text)) return REMOVE_OUTCOME;
   const mapped = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
   if (field === 'Status' && mapped === REMOVE) return REMOVE_OUTCOME;
   if (mapped !== undefined) return mapped;
@@ -264,12 +275,19 @@ function compileImages(
   const readers = from.map(compilePath);
   const urlOf = rule.url ? compilePath(rule.url) : undefined;
   const orderOf = rule.order ? compilePath(rule.order) : undefined;
+  const itemTests = (Array.isArray(rule.itemWhen) ? rule.itemWhen : rule.itemWhen ? [rule.itemWhen] : []).map(
+    compileCondition,
+  );
+  const keep = (item: unknown) =>
+    itemTests.length === 0 ||
+    (item !== null && typeof item === 'object' && itemTests.every((test) => test(item as RawFields)));
   return (record, out) => {
     // Ordered items only when an order key is configured; otherwise plain URLs in feed order.
     const items: { url: string; order: number; at: number }[] | undefined = orderOf ? [] : undefined;
     let urls: string[] = [];
     for (const reader of readers) {
       for (const item of reader(record)) {
+        if (!keep(item)) continue;
         const url = urlOf ? firstScalar(urlOf, item as RawFields) : scalarOf(item);
         if (!isSet(url)) continue;
         const order = orderOf ? Number(firstScalar(orderOf, item as RawFields)) : Number.NaN;

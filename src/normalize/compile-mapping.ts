@@ -81,6 +81,9 @@ const UNSET_FIELDS: Readonly<Record<string, unknown>> = Object.fromEntries(
   LISTING_FIELDS.map((field) => [field, undefined]),
 );
 
+/** The element name of an XML record (`residential`, `commercial`), as the XML source names it. */
+const TAG_FIELD = '$tag';
+
 /** Never copied into ExtensionColumn: parser bookkeeping and OData annotations. */
 const ALWAYS_EXCLUDED = ['$tag', '@odata.*', '#text'];
 
@@ -115,6 +118,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       maxImages: mapping.maxImages ?? 50,
       ...(now === undefined ? {} : { now }),
       ...(mapping.baseUrl === undefined ? {} : { baseUrl: mapping.baseUrl }),
+      ...(mapping.underContract === undefined ? {} : { underContract: mapping.underContract }),
     };
     if (enumField) {
       ctx.enumMap = normalizeMap(DEFAULT_MAPS[enumField], mapping.maps?.[enumField]);
@@ -151,7 +155,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
     writers.push(compileField(field as ListingField, KINDS[field as ListingField], {}, ctx).write);
   }
   const extensions = compileExtensions(mapping, used);
-  const markers = compileMarkers(mapping.missing);
+  const markers = compileMarkers(mapping.missing, TAG_FIELD);
   return {
     mapping,
     map(record, explain = false) {
@@ -164,7 +168,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
         out.listing.Latitude = undefined;
         out.listing.Longitude = undefined;
       }
-      markers(out);
+      markers(out, record);
       const entries = extensions(record);
       if (out.notes) entries.push(...out.notes);
       if (entries.length > 0) out.listing.ExtensionColumn = entries;

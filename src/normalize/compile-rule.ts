@@ -125,7 +125,9 @@ export function compileCondition(condition: Condition): (record: RawFields) => b
   const reader = compilePath(condition.path);
   const inSet = condition.in ? new Set(condition.in.map(normalizeToken)) : undefined;
   const notIn = condition.notIn ? new Set(condition.notIn.map(normalizeToken)) : undefined;
+  const { set } = condition;
   return (record) => {
+    if (set !== undefined && reader(record).some(isSet) !== set) return false;
     const value = firstScalar(reader, record);
     const token = value === undefined ? '' : normalizeToken(String(value));
     if (inSet && !inSet.has(token)) return false;

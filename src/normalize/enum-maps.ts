@@ -1,7 +1,31 @@
 import type { MappedEnumField } from './mapping-schema.ts';
+import { normalizeToken } from './normalize-token.ts';
 
 /** The Status value meaning "no longer listed: remove it from the chatbot". */
 export const REMOVE = 'remove';
+
+/** ExtensionColumn Key holding the feed's own word for an under-contract status. */
+export const STATUS_NOTE = 'Status as published';
+
+/**
+ * Statuses meaning "a buyer signed, the sale has not closed": RESO `Pending` and `ActiveUnderContract`,
+ * `Contingent`, REAXML's under offer, UK `Sale Agreed` / `SSTC`. By default they stay Active: the
+ * listing is still advertised (and may fall through) until it closes, and a buyer asking the chatbot
+ * about it should hear "under contract", not "no such listing". `underContract: remove` flips it.
+ */
+const UNDER_CONTRACT = new Set([
+  'pending',
+  'activeundercontract',
+  'undercontract',
+  'contingent',
+  'activecontingent',
+  'underoffer',
+  'saleagreed',
+  'sstc',
+]);
+export function isUnderContract(status: string): boolean {
+  return UNDER_CONTRACT.has(normalizeToken(status));
+}
 
 /**
  * Default enum maps, before the preset's and the feed's own. Keys are compared normalized, so
@@ -21,6 +45,10 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
     UnderContract: 'Active',
     Contingent: 'Active',
     Pending: 'Active',
+    ActiveContingent: 'Active',
+    UnderOffer: 'Active',
+    SaleAgreed: 'Active',
+    SSTC: 'Active',
     BackOnMarket: 'Active',
     PriceChange: 'Active',
     ComingSoon: 'PreOnMarket',
@@ -40,6 +68,7 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
     OffMarket: REMOVE,
     Inactive: REMOVE,
     Removed: REMOVE,
+    Remove: REMOVE,
   },
   SaleType: {
     for_sale: 'for_sale',

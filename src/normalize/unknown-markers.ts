@@ -1,4 +1,5 @@
 import type { MappedRecord } from './compile-field.ts';
+import type { RawFields } from './field-path.ts';
 import { MARKER_FIELDS, type MarkerField, UNKNOWN } from './listing-schema.ts';
 import type { MissingPolicy } from './mapping-schema.ts';
 import { normalizeToken } from './normalize-token.ts';
@@ -43,6 +44,7 @@ const NO_ROOMS = [
   'retail',
   'shop',
   'rural',
+  'plot',
   'farm',
   'cropping',
   'dairy',
@@ -81,17 +83,20 @@ function intern(fields: MarkerField[]): readonly MarkerField[] {
 /** Compile the feed's `missing` policy into a step run on each mapped record. */
 export function compileMarkers(
   policy: Partial<Record<MarkerField, MissingPolicy>> | undefined,
-): (out: MappedRecord) => void {
+  kindField: string,
+): (out: MappedRecord, record: RawFields) => void {
   const rules = MARKER_FIELDS.map((field) => [field, policy?.[field] ?? DEFAULT_POLICY[field]] as const);
-  return (out) => {
+  return (out, record) => {
     if (out.remove) return;
+    // The property type, or the record's kind where the format names it (REAXML `<commercial>`).
+    const roomless = () => hasNoRooms(out.listing.PropertyType) || hasNoRooms(record[kindField]);
     const marked: MarkerField[] = [];
     for (const [field, rule] of rules) {
       const value = out.listing[field];
       // A feed sending YearBuilt 0 says "unknown" itself: it carries the marker too.
       if (value === UNKNOWN && field === 'YearBuilt') marked.push(field);
       if (value !== undefined || rule === 'reject') continue;
-      if (rule === 'rooms' && !hasNoRooms(out.listing.PropertyType)) continue;
+      if (rule === 'rooms' && !roomless()) continue;
       // A value the feed sent but that is broken stays a rejection: only absence becomes the marker.
       if (out.problems.some((p) => p.field === field)) continue;
       out.listing[field] = UNKNOWN;

@@ -1,19 +1,24 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
-const RENT = ['month', 'week'];
+/** `price_freq` values meaning a rent (Kyero v3: `sale`, `month`, `week`; some feeds send `night`). */
+const RENT = ['month', 'week', 'night', 'day', 'year'];
+/** Kyero's languages, in the order a listing's `url` and `desc` are picked. */
+const LANGUAGES = ['en', 'es', 'de', 'fr', 'nl', 'it', 'pt', 'sv', 'da', 'no', 'fi', 'ru', 'pl'];
+const inEachLanguage = (element: string) => LANGUAGES.map((language) => `${element}.${language}`);
 
 /**
- * Kyero v3 (`root/property`). One `price` field serves sales and rentals, told apart by
- * `price_freq`. Kyero carries no status (a listed property is active), year built, days on market
- * or parking: set `defaults` for the required ones.
+ * Kyero v3 (`root/property`). One `price` serves sales and rentals, told apart by `price_freq`;
+ * rents are converted to monthly and the published period kept. `url` and `desc` come per language
+ * (English first). Currency is EUR unless `currency` says otherwise. Kyero carries no status (a
+ * listed property is active), year built, days on market or parking: the unknown marker.
  */
 export const kyero: MappingConfig = {
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: { from: ['ref', 'id'] },
-    Url: { from: ['url.en', 'url.es', 'url.de', 'url.fr', 'url.nl', 'url'] },
+    Url: { from: [...inEachLanguage('url'), 'url'] },
     Status: { const: 'Active' },
-    SaleType: { from: 'price_freq', map: { sale: 'for_sale', month: 'for_rent', week: 'for_rent' } },
+    SaleType: { from: 'price_freq', map: { sale: 'for_sale', '*': 'for_rent' }, default: 'sale' },
     PropertyType: 'type',
     CurrencySymbol: { from: 'currency', default: 'EUR' },
     SalePrice: { from: 'price', when: { path: 'price_freq', notIn: RENT } },
@@ -27,8 +32,10 @@ export const kyero: MappingConfig = {
     Location: 'location_detail',
     Latitude: 'location.latitude',
     Longitude: 'location.longitude',
-    Description: { from: ['desc.en', 'desc.es', 'desc.de', 'desc.fr', 'desc.nl'] },
+    Description: { from: inEachLanguage('desc'), html: true },
     Images: { from: 'images.image', url: 'url', order: '@id' },
   },
-  extensions: { fields: { Features: 'features.feature', Pool: 'pool', 'New build': 'new_build' } },
+  extensions: {
+    fields: { Features: 'features.feature', Pool: 'pool', 'New build': 'new_build', Leasehold: 'leasehold' },
+  },
 };
