@@ -275,6 +275,8 @@ function compileImages(
   const readers = from.map(compilePath);
   const urlOf = rule.url ? compilePath(rule.url) : undefined;
   const orderOf = rule.order ? compilePath(rule.order) : undefined;
+  const separators =
+    rule.split === undefined ? [] : typeof rule.split === 'string' ? [rule.split] : rule.split;
   const itemTests = (Array.isArray(rule.itemWhen) ? rule.itemWhen : rule.itemWhen ? [rule.itemWhen] : []).map(
     compileCondition,
   );
@@ -291,7 +293,7 @@ function compileImages(
         const url = urlOf ? firstScalar(urlOf, item as RawFields) : scalarOf(item);
         if (!isSet(url)) continue;
         const order = orderOf ? Number(firstScalar(orderOf, item as RawFields)) : Number.NaN;
-        const texts = rule.split !== undefined ? String(url).split(rule.split) : [String(url)];
+        const texts = splitUrls(String(url), separators);
         for (const text of texts) {
           const trimmed = text.trim();
           if (!trimmed) continue;
@@ -316,6 +318,19 @@ function compileImages(
     }
     if (absolute.length > 0) out.listing[field] = distinct(absolute, ctx.maxImages);
   };
+}
+
+/**
+ * The URLs in one text: split on every separator, and on a comma right before another URL
+ * (`https://a/1.jpg,https://a/2.jpg`), which cannot be part of the first one's path in practice.
+ */
+function splitUrls(text: string, separators: readonly string[]): string[] {
+  let parts = [text];
+  for (const separator of separators) parts = parts.flatMap((part) => part.split(separator));
+  // A separator of ", " split on " " leaves the comma behind: URLs do not end in one.
+  return parts
+    .flatMap((part) => part.split(/,(?=\s*(?:https?:)?\/\/)/i))
+    .map((part) => part.replace(/[,;]+\s*$/, ''));
 }
 
 /** The first `max` distinct values, in order. */

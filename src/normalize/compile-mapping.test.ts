@@ -311,15 +311,104 @@ describe('inferCsvMapping', () => {
     expect(mapping.fields).toMatchObject({
       MLSNumber: 'MLS #',
       Bedrooms: 'Beds',
-      SalePrice: 'List Price',
+      SalePrice: [{ from: 'List Price' }],
       Bathrooms: '# Bathrooms',
-      BuildingArea: 'Sq. Ft.',
-      Images: { from: 'Photos', split: '|' },
-      LotArea: { from: 'Lot Acres', unit: 'acres' },
+      BuildingArea: { from: 'Sq. Ft.', unit: 'sqft' },
+      Images: { from: 'Photos', split: ['|', ';', '\n', ' '] },
+      LotArea: [{ from: 'Lot Acres', unit: 'acres' }],
+      CurrencySymbol: [{ from: 'List Price' }, { const: '$' }],
     });
     expect(mapping.extensions).toEqual({ unmapped: true });
   });
-  it.each(['MLS#', 'List Number', 'mls number'])('%s → MLSNumber', (header) => {
+  it.each(['MLS#', 'List Number', 'mls number', 'ListingId'])('%s → MLSNumber', (header) => {
     expect(inferCsvMapping([header]).fields?.MLSNumber).toBe(header);
+  });
+  const exportHeaders = [
+    'MLS #',
+    'Status',
+    'Class',
+    'Property Sub Type',
+    'List Price',
+    'HOA',
+    'HOA Frequency',
+    'Beds',
+  ];
+  const exportMapping = { ...inferCsvMapping(exportHeaders), missing: { Bathrooms: 'unknown' as const } };
+  const row = (values: Record<string, string>) =>
+    compileMapping(exportMapping).map({ 'MLS #': 'X', Status: 'Active', Beds: '2', ...values }).listing;
+  it.each([
+    [
+      { Class: 'Residential', 'List Price': '$425,000' },
+      { SaleType: 'for_sale', SalePrice: 425_000 },
+    ],
+    [
+      { Class: 'Residential Lease', 'List Price': '2,100' },
+      { SaleType: 'for_rent', RentPrice: 2100 },
+    ],
+    [
+      { Class: 'ResidentialLease', 'List Price': '2100' },
+      { SaleType: 'for_rent', RentPrice: 2100 },
+    ],
+    [
+      { Class: 'Residential', Status: 'For Rent', 'List Price': '1800' },
+      { SaleType: 'for_rent', RentPrice: 1800 },
+    ],
+    [
+      { Class: 'Residential', 'List Price': 'USD 300,000' },
+      { CurrencySymbol: '$', SalePrice: 300_000 },
+    ],
+  ])('one price column, split by class or status: %j', (values, expected) => {
+    const listing = row(values);
+    expect(listing).toMatchObject(expected);
+    expect(listing.SalePrice === undefined || listing.RentPrice === undefined).toBe(true);
+  });
+  it('prefers the sub-type over the class for PropertyType, and makes HOA monthly by its frequency', () => {
+    expect(row({ Class: 'Residential', 'Property Sub Type': 'Condominium' }).PropertyType).toBe(
+      'Condominium',
+    );
+    expect(row({ Class: 'Residential' }).PropertyType).toBe('Residential');
+    expect(row({ HOA: '1,200', 'HOA Frequency': 'Annually' }).HOAMonth).toBe(100);
+    expect(row({ HOA: '300', 'HOA Frequency': 'Quarterly' }).HOAMonth).toBe(100);
+    expect(row({ HOA: '150', 'HOA Frequency': 'Monthly' }).HOAMonth).toBe(150);
+  });
+  it('reads RESO Data Dictionary names as headers too', () => {
+    const fields = inferCsvMapping([
+      'ListingId',
+      'StandardStatus',
+      'PropertyType',
+      'PropertySubType',
+      'ListPrice',
+      'BedroomsTotal',
+      'BathroomsTotalInteger',
+      'LivingArea',
+      'LotSizeAcres',
+      'AssociationFee',
+      'AssociationFeeFrequency',
+      'PublicRemarks',
+      'ListingURL',
+    ]).fields;
+    expect(fields).toMatchObject({
+      MLSNumber: 'ListingId',
+      Status: 'StandardStatus',
+      PropertyType: [{ from: 'PropertySubType' }, { from: 'PropertyType' }],
+      Bedrooms: 'BedroomsTotal',
+      Bathrooms: 'BathroomsTotalInteger',
+      BuildingArea: { from: 'LivingArea' },
+      LotArea: [{ from: 'LotSizeAcres', unit: 'acres' }],
+      HOAMonth: { from: 'AssociationFee', periodFrom: 'AssociationFeeFrequency' },
+      Description: { from: 'PublicRemarks' },
+      Url: 'ListingURL',
+    });
+  });
+  it('splits photo lists on pipes, spaces, semicolons and commas before a URL', () => {
+    const images = compileMapping({ fields: { Images: { from: 'p', split: ['|', ';', '\n', ' '] } } }).map({
+      p: 'https://a.example/1.jpg, https://a.example/2.jpg,https://a.example/3.jpg|https://a.example/w_1,h_2/4.jpg',
+    }).listing.Images;
+    expect(images).toEqual([
+      'https://a.example/1.jpg',
+      'https://a.example/2.jpg',
+      'https://a.example/3.jpg',
+      'https://a.example/w_1,h_2/4.jpg',
+    ]);
   });
 });

@@ -37,6 +37,7 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
   Status: {
     Active: 'Active',
     New: 'Active',
+    NewListing: 'Active',
     Current: 'Active',
     ForSale: 'Active',
     ForRent: 'Active',
@@ -69,6 +70,8 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
     Inactive: REMOVE,
     Removed: REMOVE,
     Remove: REMOVE,
+    TempOffMarket: REMOVE,
+    TemporarilyOffMarket: REMOVE,
   },
   SaleType: {
     for_sale: 'for_sale',

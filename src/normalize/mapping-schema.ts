@@ -78,8 +78,8 @@ export const fieldRuleObjectSchema = z.strictObject({
   half: path.optional(),
   threeQuarter: path.optional(),
   quarter: path.optional(),
-  /** Images: split string values on this separator. */
-  split: z.string().optional(),
+  /** Images: split string values on this separator (or on each of these). */
+  split: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
   /** Images: the URL's path inside each item (`MediaURL`), and the order key (`Order`). */
   url: path.optional(),
   order: path.optional(),

@@ -274,7 +274,7 @@ describe('CSV feeds', () => {
     const result = await ingestFeed(fixtureFeed('tab-inferred'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.mapping).toMatchObject({
-      fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds', SalePrice: 'List Price' },
+      fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds', SalePrice: [{ from: 'List Price' }] },
     });
     expect(result.listings[0]).toMatchObject({
       MLSNumber: 'T-1',

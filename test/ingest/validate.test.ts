@@ -80,11 +80,15 @@ describe('feed-sync validate', () => {
         `    source: { format: xml, path: ${fixture('xml/billion-laughs.xml')}, xml: { recordPath: Listings.Listing } }`,
       ].join('\n'),
     );
-    const text = await run(['validate', '-c', config, '--feed', 'tabs']);
+    const text = await run(['validate', '-c', config, '--feed', 'tabs', '--explain']);
     expect(text.code).toBe(0);
-    expect(text.out).toContain('✓ tabs: 3 records: 0 valid, 3 rejected');
-    expect(text.out).toContain('CurrencySymbol missing (3):');
-    expect(text.out).toContain('Row 2 of tab-inferred.tsv: CurrencySymbol is missing (required)');
+    // No mapping and no currency column: an MLS export's dollars, as --explain says.
+    expect(text.out).toContain('✓ tabs: 3 records: 3 valid, 0 rejected');
+    expect(text.out).toContain('  listing fields and where they come from:\n    MLSNumber      ← "MLS#"\n');
+    expect(text.out).toContain('    CurrencySymbol ← "List Price", else constant "$"\n');
+    expect(text.out).toContain(
+      '    SaleType       ← "Sale Type", else "Property Type", mapped, else "Status", mapped, else constant "for_sale"\n',
+    );
     expect(text.out).toContain('MLSNumber: MLS#');
     const json = await run(['validate', '-c', config, '--feeds', '--json']);
     expect(json.code).toBe(1);
