@@ -103,9 +103,13 @@ describe('compileMapping', () => {
     expect(!result.ok && result.problems.find((p) => p.field === field)).toMatchObject({ field, reason });
   });
   it('uses per-feed defaults only when the feed gives nothing', () => {
-    const mapping = { ...base, defaults: { YearBuilt: 1900 } };
-    expect(map({ ...good, year: 'N/A' }, mapping).listing.YearBuilt).toBe(1900);
-    expect(map(good, mapping).listing.YearBuilt).toBe(1999);
+    const mapping: MappingConfig = {
+      ...base,
+      fields: { ...base.fields, City: 'city' },
+      defaults: { City: 'Springfield' },
+    };
+    expect(map({ ...good, city: 'N/A' }, mapping).listing.City).toBe('Springfield');
+    expect(map({ ...good, city: 'Riverton' }, mapping).listing.City).toBe('Riverton');
   });
   describe('daysSince', () => {
     const now = new Date('2024-05-10T08:00:00Z');
