@@ -47,6 +47,9 @@ describe('the unknown marker for required fields a record lacks', () => {
     ['Commercial Land', true],
     ['Parking Space', true],
     ['Office', true],
+    ['UnimprovedLand', true],
+    ['Island Cottage', false],
+    ['Highland Villa', false],
   ])('counts rooms of a %s only when the feed gives them (no rooms: %s)', (type, roomless) => {
     expect(hasNoRooms(type)).toBe(roomless);
     const { result } = run({ id: 'A', type, price: '1' });

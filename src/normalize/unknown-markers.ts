@@ -2,7 +2,6 @@ import type { MappedRecord } from './compile-field.ts';
 import type { RawFields } from './field-path.ts';
 import { MARKER_FIELDS, type MarkerField, UNKNOWN } from './listing-schema.ts';
 import type { MissingPolicy } from './mapping-schema.ts';
-import { normalizeToken } from './normalize-token.ts';
 
 /**
  * What a required numeric field the record truly lacks becomes. `unknown`: the marker 0, counted
@@ -22,16 +21,20 @@ const DEFAULT_POLICY: Readonly<Record<MarkerField, MissingPolicy | 'rooms'>> = {
 };
 
 /**
- * Property types without bedrooms or bathrooms, as parts of the normalized type: `Vacant Land`,
- * `Lots and Land`, `Commercial Land`, REAXML's commercial and business categories and its rural
- * ones (a farm is sold as land; a homestead on it has its counts in the feed).
+ * Words of property types without bedrooms or bathrooms: `Vacant Land`, `Lots and Land`,
+ * `UnimprovedLand`, `Commercial Land`, `Parking Space`, REAXML's commercial and business categories
+ * and its rural ones (a farm is sold as land; a homestead on it has its counts in the feed). Whole
+ * words, so an `Island Cottage` keeps its rooms.
  */
-const NO_ROOMS = [
+const NO_ROOMS = new Set([
   'land',
   'lot',
+  'lots',
   'acreage',
   'vacant',
+  'unimproved',
   'parking',
+  'carpark',
   'carspace',
   'garage',
   'storage',
@@ -41,11 +44,14 @@ const NO_ROOMS = [
   'industrial',
   'warehouse',
   'office',
+  'offices',
   'retail',
   'shop',
   'rural',
   'plot',
   'farm',
+  'farmland',
+  'farmlet',
   'cropping',
   'dairy',
   'grazing',
@@ -53,7 +59,8 @@ const NO_ROOMS = [
   'horticulture',
   'viticulture',
   'vineyard',
-];
+  'orchard',
+]);
 
 const roomless = new Map<string, boolean>();
 /** The property type has no rooms to count. */
@@ -61,8 +68,12 @@ export function hasNoRooms(propertyType: unknown): boolean {
   if (typeof propertyType !== 'string') return false;
   let known = roomless.get(propertyType);
   if (known === undefined) {
-    const token = normalizeToken(propertyType);
-    known = NO_ROOMS.some((part) => token.includes(part));
+    // `UnimprovedLand` → `unimproved land`; `Industrial/Warehouse` → `industrial warehouse`.
+    const words = propertyType
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z]+/);
+    known = words.some((word) => NO_ROOMS.has(word));
     if (roomless.size < 1000) roomless.set(propertyType, known);
   }
   return known;
@@ -89,14 +100,14 @@ export function compileMarkers(
   return (out, record) => {
     if (out.remove) return;
     // The property type, or the record's kind where the format names it (REAXML `<commercial>`).
-    const roomless = () => hasNoRooms(out.listing.PropertyType) || hasNoRooms(record[kindField]);
+    const noRooms = () => hasNoRooms(out.listing.PropertyType) || hasNoRooms(record[kindField]);
     const marked: MarkerField[] = [];
     for (const [field, rule] of rules) {
       const value = out.listing[field];
       // A feed sending YearBuilt 0 says "unknown" itself: it carries the marker too.
       if (value === UNKNOWN && field === 'YearBuilt') marked.push(field);
       if (value !== undefined || rule === 'reject') continue;
-      if (rule === 'rooms' && !roomless()) continue;
+      if (rule === 'rooms' && !noRooms()) continue;
       // A value the feed sent but that is broken stays a rejection: only absence becomes the marker.
       if (out.problems.some((p) => p.field === field)) continue;
       out.listing[field] = UNKNOWN;
