@@ -1,4 +1,3 @@
-import { absoluteUrl } from './absolute-url.ts';
 import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
 import { compileCondition, compileSource, ruleObject } from './compile-rule.ts';
 import { isUnderContract, REMOVE, STATUS_NOTE } from './enum-maps.ts';
@@ -7,6 +6,7 @@ import { type FieldProblem, problem } from './field-problem.ts';
 import { htmlToText } from './html-text.ts';
 import type { AreaUnit, ListingField, MarkerField } from './listing-schema.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
+import { absoluteMediaUrl } from './media-url.ts';
 import { currencyOf, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber } from './parse-number.ts';
@@ -233,7 +233,7 @@ export function compileField(
       if (out.raw) out.raw[field] = value;
       const text = String(value).trim();
       if (kind === 'currency') out.listing[field] = currencyOf(text);
-      else if (kind === 'url') out.listing[field] = absoluteUrl(text, ctx.baseUrl) ?? text;
+      else if (kind === 'url') out.listing[field] = absoluteMediaUrl(text, ctx.baseUrl) ?? text;
       else if (rule.html) out.listing[field] = htmlToText(text) || undefined;
       else out.listing[field] = text;
     },
@@ -309,7 +309,7 @@ function compileImages(
     }
     const absolute: string[] = [];
     for (const url of urls) {
-      const resolved = absoluteUrl(url, ctx.baseUrl);
+      const resolved = absoluteMediaUrl(url, ctx.baseUrl);
       if (resolved !== undefined) absolute.push(resolved);
       else {
         out.droppedImages ??= [];

@@ -213,9 +213,6 @@ describe('compileMapping', () => {
     const mapping: MappingConfig = { baseUrl: 'https://agency.example/', fields: { Url: 'link' } };
     expect(map({ link: '/listing/7' }, mapping).listing.Url).toBe('https://agency.example/listing/7');
     expect(map({ link: '//agency.example/l/7' }, mapping).listing.Url).toBe('https://agency.example/l/7');
-    expect(map({ link: 'www.agency.example/l/7' }, { fields: { Url: 'link' } }).listing.Url).toBe(
-      'https://www.agency.example/l/7',
-    );
   });
   it('sums several paths, maps values on any field, turns HTML into text', () => {
     const mapping: MappingConfig = {

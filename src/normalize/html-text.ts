@@ -1,56 +1,49 @@
-/** Named entities descriptions use; anything else is left as written. */
-const NAMED: Readonly<Record<string, string>> = {
+const ENTITIES: Readonly<Record<string, string>> = {
   amp: '&',
   lt: '<',
   gt: '>',
   quot: '"',
   apos: "'",
   nbsp: ' ',
-  ndash: '–',
-  mdash: '—',
-  hellip: '…',
-  lsquo: '‘',
-  rsquo: '’',
-  ldquo: '“',
-  rdquo: '”',
-  bull: '•',
-  middot: '·',
-  deg: '°',
-  sup2: '²',
-  sup3: '³',
-  euro: '€',
   pound: '£',
-  copy: '©',
-  reg: '®',
-  trade: '™',
+  euro: '€',
+  auml: 'ä',
+  ouml: 'ö',
+  uuml: 'ü',
+  Auml: 'Ä',
+  Ouml: 'Ö',
+  Uuml: 'Ü',
+  szlig: 'ß',
 };
 
-/** Elements that end a line of text (their end tags: `</div><div>` is one line break, not two). */
-const BREAK = /<\s*(?:br|\/p|\/div|\/li|\/h[1-6]|\/tr)\b[^>]*>/gi;
-const TAG = /<[^>]*>/g;
-const ENTITY = /&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z][a-z\d]{1,7}));/gi;
-
 /**
- * HTML (a REAXML CDATA description, a Kyero `desc`) as the plain text a chatbot can quote: line
- * breaks where the markup breaks lines, tags dropped, entities decoded, runs of spaces collapsed,
- * at most one blank line in a row. Text without markup comes back trimmed and collapsed.
+ * Description markup (BLM allows `<br>`, `<p>`, `<b>`; OpenImmo texts often carry it too) as plain
+ * text: block ends become line breaks, other tags go, entities are decoded, and spaces collapse
+ * within each line. Small on purpose: descriptions, not documents.
  */
 export function htmlToText(html: string): string {
+  if (!/[<&]/.test(html)) return collapse(html);
   const text = html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(BREAK, '\n')
-    .replace(TAG, '')
-    .replace(ENTITY, decodeEntity);
-  return text
-    .split('\n')
-    .map((line) => line.replace(/[ \t\f\v\u00a0]+/g, ' ').trim())
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)\s*>/gi, '\n')
+    .replace(/<li\b[^>]*>/gi, '• ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => decode(name) ?? whole);
+  return collapse(text);
 }
 
-function decodeEntity(whole: string, dec?: string, hex?: string, name?: string): string {
-  if (name !== undefined) return NAMED[name.toLowerCase()] ?? whole;
-  const code = dec !== undefined ? Number(dec) : Number.parseInt(hex!, 16);
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+function decode(name: string): string | undefined {
+  if (name[0] !== '#') return ENTITIES[name];
+  const code =
+    name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
+}
+
+function collapse(text: string): string {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .filter((line, i, lines) => line !== '' || (i > 0 && lines[i - 1] !== ''))
+    .join('\n')
+    .trim();
 }

@@ -154,7 +154,11 @@ export const mappingSchema = z
   })
   // A preset that cannot stand alone asks for what its format does not carry, by name.
   .superRefine((mapping, ctx) => {
-    for (const { field, message } of presetRequirementErrors(mapping.preset, mapping.fields))
+    for (const { field, message } of presetRequirementErrors(
+      mapping.preset,
+      mapping.fields,
+      mapping.defaults,
+    ))
       ctx.addIssue({ code: 'custom', path: ['fields', field], message });
   });
 export type MappingConfig = z.infer<typeof mappingSchema>;

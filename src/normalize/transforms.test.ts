@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl } from './absolute-url.ts';
 import { convertArea, normalizeAreaUnit } from './area-units.ts';
 import { compilePath } from './field-path.ts';
 import { htmlToText } from './html-text.ts';
+import { absoluteMediaUrl as absoluteUrl } from './media-url.ts';
 import { currencyOf, currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber, parseText } from './parse-number.ts';
@@ -194,7 +194,7 @@ describe('absoluteUrl', () => {
     ['https://a.example/1.jpg', undefined, 'https://a.example/1.jpg'],
     ['//cdn.example/1.jpg', undefined, 'https://cdn.example/1.jpg'],
     ['/p/1.jpg', 'https://a.example/l/9', 'https://a.example/p/1.jpg'],
-    ['p/1.jpg', 'https://a.example/l/', 'https://a.example/l/p/1.jpg'],
+    ['p/1.jpg', 'https://a.example/l', 'https://a.example/l/p/1.jpg'],
     ['/p/1.jpg', undefined, undefined],
     ['ftp://a.example/1.jpg', 'https://a.example/', undefined],
     ['javascript:alert(1)', 'https://a.example/', undefined],
@@ -204,7 +204,7 @@ describe('absoluteUrl', () => {
 describe('htmlToText', () => {
   it('breaks lines where the markup does, drops tags, decodes entities, collapses spaces', () => {
     expect(htmlToText('<div>A&nbsp;&nbsp; b</div><div>c&#8217;s &amp; d</div>  <ul><li>x</li></ul>')).toBe(
-      'A b\nc’s & d\nx',
+      'A b\nc’s & d\n• x',
     );
     expect(htmlToText('  plain   text  ')).toBe('plain text');
   });
