@@ -170,7 +170,9 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       }
       markers(out, record);
       const entries = extensions(record);
-      if (out.notes) entries.push(...out.notes);
+      // A note whose Key the feed's own extensions already carry (`Source status`) is not repeated.
+      if (out.notes)
+        for (const note of out.notes) if (!entries.some((e) => e.Key === note.Key)) entries.push(note);
       if (entries.length > 0) out.listing.ExtensionColumn = entries;
       return out;
     },

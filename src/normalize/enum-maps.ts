@@ -5,7 +5,7 @@ import { normalizeToken } from './normalize-token.ts';
 export const REMOVE = 'remove';
 
 /** ExtensionColumn Key holding the feed's own word for an under-contract status. */
-export const STATUS_NOTE = 'Status as published';
+export const STATUS_NOTE = 'Source status';
 
 /**
  * Statuses meaning "a buyer signed, the sale has not closed": RESO `Pending` and `ActiveUnderContract`,

@@ -134,7 +134,7 @@ export const mappingSchema = z
     /**
      * What a listing under contract (Pending, Active Under Contract, Contingent, Under Offer) becomes:
      * `active` (default: still advertised until it closes) or `remove`. Either way the feed's own
-     * status is kept in ExtensionColumn (`Status as published`) while the listing stays.
+     * status is kept in ExtensionColumn (`Source status`) while the listing stays.
      */
     underContract: z.enum(['active', 'remove']).optional(),
     /** Most images kept per listing. Default 50. */

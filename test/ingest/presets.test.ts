@@ -48,7 +48,7 @@ describe('reaxml preset, every kind of record, no hand-written mapping', () => {
     expect(underOffer.SalePrice).toBeUndefined(); // price display="no"
     expect(underOffer.Address).toBeUndefined(); // address display="no": the suburb only
     expect(underOffer.City).toBe('Exampleton');
-    expect(ext(underOffer, 'Status as published')).toBe('Under Offer');
+    expect(ext(underOffer, 'Source status')).toBe('Under Offer');
     expect(listing('AGT001-RES-103')).toMatchObject({
       Status: 'Sold',
       SalePrice: 655_000,
@@ -237,7 +237,7 @@ describe('zillow and listhub presets', () => {
       HOAMonth: 450,
       ParkingSpots: 1,
     });
-    expect(ext(condo, 'Status as published')).toBe('Pending');
+    expect(ext(condo, 'Source status')).toBe('Pending');
     const rental = await ingest('zillow-rental');
     expect(rental.listing('ZR-1')).toMatchObject({ SaleType: 'for_rent', RentPrice: 2350, DepositFee: 2350 });
   });
@@ -281,7 +281,7 @@ describe('reso preset', () => {
       Description: 'Updated kitchen.\nBig yard.',
       Images: ['https://media.mls.example/rs-2/1.jpg', 'https://media.mls.example/rs-2/2.jpg'],
     });
-    expect(ext(listing('RS-2'), 'Status as published')).toBe('Active Under Contract');
+    expect(ext(listing('RS-2'), 'Source status')).toBe('Active Under Contract');
     expect(listing('RS-3')).toMatchObject({ DaysOnMarket: 92, Bedrooms: 0, LotArea: 217_800 }); // ListingContractDate
     expect(result.unknownMarkers).toMatchObject({ LotArea: 1 });
   });

@@ -54,7 +54,7 @@ describe('zero-config CSV: a typical MLS export with only a path', () => {
     expect(byKey.get('S24154')).toMatchObject({ Tours: '3D' });
     // Under contract stays Active, its status kept; off-market statuses remove.
     expect(byKey.get('S24028')?.ExtensionColumn).toContainEqual({
-      Key: 'Status as published',
+      Key: 'Source status',
       value: 'Contingent',
     });
     expect(result.removals).toHaveLength(5);
