@@ -9,7 +9,7 @@ export const STATUS_NOTE = 'Source status';
 
 /**
  * Statuses meaning "a buyer signed, the sale has not closed": RESO `Pending` and `ActiveUnderContract`,
- * `Contingent`, REAXML's under offer, UK `Sale Agreed` / `SSTC`. By default they stay Active: the
+ * `Contingent`, REAXML's under offer, UK `Sale Agreed` / `SSTC` / `Let Agreed`, `Reserved`. By default they stay Active: the
  * listing is still advertised (and may fall through) until it closes, and a buyer asking the chatbot
  * about it should hear "under contract", not "no such listing". `underContract: remove` flips it.
  */
@@ -22,6 +22,9 @@ const UNDER_CONTRACT = new Set([
   'underoffer',
   'saleagreed',
   'sstc',
+  'sstcm',
+  'reserved',
+  'letagreed',
 ]);
 export function isUnderContract(status: string): boolean {
   return UNDER_CONTRACT.has(normalizeToken(status));
@@ -50,6 +53,9 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
     UnderOffer: 'Active',
     SaleAgreed: 'Active',
     SSTC: 'Active',
+    SSTCM: 'Active',
+    Reserved: 'Active',
+    LetAgreed: 'Active',
     BackOnMarket: 'Active',
     PriceChange: 'Active',
     ComingSoon: 'PreOnMarket',

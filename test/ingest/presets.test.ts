@@ -313,4 +313,18 @@ describe('under contract', () => {
     expect(removed.removals.sort()).toEqual(['RS-2', 'RS-3']);
     expect(removed.listings.map((l) => l.MLSNumber)).toEqual(['RS-1']);
   });
+
+  it('means the same in every preset: BLM sold subject to contract and let agreed too', async () => {
+    const kept = await ingestFeed(fixtureFeed('blm'), { state: {}, now: () => now });
+    const underContract = kept.listings.filter((l) =>
+      ['SSTC', 'SSTCM', 'Under Offer', 'Reserved', 'Let Agreed'].includes(ext(l, 'Source status') ?? ''),
+    );
+    expect(underContract.length).toBeGreaterThan(0);
+    expect(underContract.every((l) => l.Status === 'Active')).toBe(true);
+    const removed = await ingestFeed(fixtureFeed('blm', { mapping: { underContract: 'remove' } }), {
+      state: {},
+      now: () => now,
+    });
+    expect(removed.removals.length).toBe(kept.removals.length + underContract.length);
+  });
 });
