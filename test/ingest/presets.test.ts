@@ -212,6 +212,15 @@ describe('kyero preset', () => {
     expect(weekly).toMatchObject({ SaleType: 'for_rent', RentPrice: 2600, CurrencySymbol: '£' });
     expect(weekly.Url).toBe('https://kyero-agent.example/en/ky-r-02'); // English before German
     expect(ext(weekly, 'RentPrice period')).toBe('week');
+    // `rentlong` without a period: a long let, quoted per month; community fees are monthly.
+    expect(listing('KY-R-03')).toMatchObject({
+      SaleType: 'for_rent',
+      RentPrice: 950,
+      HOAMonth: 45,
+      ZIP: '03001',
+      Url: 'https://kyero-agent.example/ky-r-03',
+    });
+    expect(listing('KY-R-03').SalePrice).toBeUndefined();
   });
 });
 

@@ -1,7 +1,11 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
-/** `price_freq` values meaning a rent (Kyero v3: `sale`, `month`, `week`; some feeds send `night`). */
-const RENT = ['month', 'week', 'night', 'day', 'year'];
+/** `price_freq` values naming a rent's period (Kyero v3: `sale`, `month`, `week`; some feeds `night`). */
+const RENT_PERIODS = ['month', 'week', 'night', 'day', 'year'];
+/** Rentals some exporters send without a period: long lets are quoted per month, short lets per week. */
+const RENT_LONG = ['rent', 'rentlong', 'long_term_rental', 'longterm'];
+const RENT_SHORT = ['rentshort', 'short_term_rental', 'shortterm'];
+const RENT = [...RENT_PERIODS, ...RENT_LONG, ...RENT_SHORT];
 /** Kyero's languages, in the order a listing's `url` and `desc` are picked. */
 const LANGUAGES = ['en', 'es', 'de', 'fr', 'nl', 'it', 'pt', 'sv', 'da', 'no', 'fi', 'ru', 'pl'];
 const inEachLanguage = (element: string) => LANGUAGES.map((language) => `${element}.${language}`);
@@ -22,16 +26,23 @@ export const kyero: MappingConfig = {
     PropertyType: 'type',
     CurrencySymbol: { from: 'currency', default: 'EUR' },
     SalePrice: { from: 'price', when: { path: 'price_freq', notIn: RENT } },
-    RentPrice: { from: 'price', periodFrom: 'price_freq', when: { path: 'price_freq', in: RENT } },
+    RentPrice: [
+      { from: 'price', periodFrom: 'price_freq', when: { path: 'price_freq', in: RENT_PERIODS } },
+      { from: 'price', period: 'month', when: { path: 'price_freq', in: RENT_LONG } },
+      { from: 'price', period: 'week', when: { path: 'price_freq', in: RENT_SHORT } },
+    ],
+    // Spanish community fees (`community_fees`) are quoted per month.
+    HOAMonth: 'community_fees',
     Bedrooms: 'beds',
     Bathrooms: 'baths',
-    BuildingArea: { from: 'surface_area.built', unit: 'm2' },
-    LotArea: { from: 'surface_area.plot', unit: 'm2' },
+    BuildingArea: { from: ['surface_area.built', 'built'], unit: 'm2' },
+    LotArea: { from: ['surface_area.plot', 'plot'], unit: 'm2' },
     City: 'town',
     State: 'province',
-    Location: 'location_detail',
-    Latitude: 'location.latitude',
-    Longitude: 'location.longitude',
+    ZIP: 'postcode',
+    Location: { from: ['location_detail', 'costa'] },
+    Latitude: { from: ['location.latitude', 'latitude'] },
+    Longitude: { from: ['location.longitude', 'longitude'] },
     Description: { from: inEachLanguage('desc'), html: true },
     Images: { from: 'images.image', url: 'url', order: '@id' },
   },
