@@ -159,9 +159,18 @@ export function compileField(
           return;
         }
         if (out.raw) out.raw[field] = value;
-        const days = daysSince(value, now);
+        const days = daysSince(value, now, rule.dateOrder);
         if (days === undefined)
-          return void out.problems.push(problem(field, value, 'not_a_date', 'is not a date (YYYY-MM-DD)'));
+          return void out.problems.push(
+            problem(
+              field,
+              value,
+              'not_a_date',
+              rule.dateOrder
+                ? `is not a date (YYYY-MM-DD or ${DATE_FORMS[rule.dateOrder]})`
+                : 'is not a date (YYYY-MM-DD; set dateOrder for 05/01/2024)',
+            ),
+          );
         out.listing[field] = days;
       },
     };
@@ -240,6 +249,8 @@ export function compileField(
     },
   };
 }
+
+const DATE_FORMS = { mdy: 'MM/DD/YYYY', dmy: 'DD/MM/YYYY' } as const;
 
 const REMOVE_OUTCOME: unique symbol = Symbol('remove');
 const UNKNOWN_STATUS: unique symbol = Symbol('unknown status');

@@ -372,6 +372,21 @@ describe('inferCsvMapping', () => {
     expect(row({ HOA: '300', 'HOA Frequency': 'Quarterly' }).HOAMonth).toBe(100);
     expect(row({ HOA: '150', 'HOA Frequency': 'Monthly' }).HOAMonth).toBe(150);
   });
+  it('counts days on market from a list date when the export has no count, US dates read as such', () => {
+    const mapping = inferCsvMapping(['MLS #', 'List Date', 'Beds']);
+    expect(mapping.fields?.DaysOnMarket).toEqual([{ daysSince: 'List Date', dateOrder: 'mdy' }]);
+    const now = new Date('2024-05-10T12:00:00Z');
+    const days = (listDate: string) =>
+      compileMapping(mapping, { now }).map({ 'MLS #': 'X', 'List Date': listDate });
+    expect(days('05/01/2024').listing.DaysOnMarket).toBe(9);
+    expect(days('2024-05-01').listing.DaysOnMarket).toBe(9);
+    expect(days('May 1, 2024').listing.DaysOnMarket).toBe(9);
+    expect(days('02/30/2024').problems[0]).toMatchObject({ field: 'DaysOnMarket', reason: 'not_a_date' });
+    expect(inferCsvMapping(['MLS #', 'DOM', 'List Date']).fields?.DaysOnMarket).toEqual([
+      { from: 'DOM' },
+      { daysSince: 'List Date', dateOrder: 'mdy' },
+    ]);
+  });
   it('reads RESO Data Dictionary names as headers too', () => {
     const fields = inferCsvMapping([
       'ListingId',

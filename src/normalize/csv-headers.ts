@@ -154,6 +154,20 @@ export const CSV_HEADERS = [
     ],
   ],
   [
+    'listDate',
+    [
+      'OnMarketDate',
+      'On Market Date',
+      'ListingContractDate',
+      'Listing Contract Date',
+      'List Date',
+      'Listing Date',
+      'Date Listed',
+      'Listed Date',
+      'List Dt',
+    ],
+  ],
+  [
     'parking',
     [
       'ParkingTotal',

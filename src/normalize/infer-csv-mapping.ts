@@ -148,6 +148,16 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
       column('lot') !== undefined && { from: column('lot')!, ...(lotUnit ? { unitFrom: lotUnit } : {}) },
     ),
   );
+  // The export's own count, else days since the listing date. Numeric dates are read the US way
+  // (05/01/2024 is May 1), as the `$` default assumes a US export; `dateOrder: dmy` pins the other.
+  const listDate = column('listDate');
+  set(
+    'DaysOnMarket',
+    alternatives(
+      column('dom') !== undefined && { from: column('dom')! },
+      listDate !== undefined && { daysSince: listDate, dateOrder: 'mdy' },
+    ),
+  );
   const hoa = column('hoa');
   const hoaFrequency = column('hoaFrequency');
   if (hoa) set('HOAMonth', { from: hoa, ...(hoaFrequency ? { periodFrom: hoaFrequency } : {}) });
@@ -167,7 +177,6 @@ const SIMPLE: readonly [ListingField, HeaderRole][] = [
   ['Bedrooms', 'beds'],
   ['Bathrooms', 'baths'],
   ['YearBuilt', 'year'],
-  ['DaysOnMarket', 'dom'],
   ['ParkingSpots', 'parking'],
   ['Address', 'address'],
   ['City', 'city'],

@@ -90,6 +90,8 @@ export const fieldRuleObjectSchema = z.strictObject({
    * for `DaysOnMarket` when a feed sends a listing date instead. A date in the future counts 0.
    */
   daysSince: path.optional(),
+  /** For `daysSince`: how to read `05/01/2024`, `mdy` (US) or `dmy`. ISO dates and month names need none. */
+  dateOrder: z.enum(['mdy', 'dmy']).optional(),
   /** Multiply numeric values (e.g. 0.01 for cents). */
   scale: z.number().optional(),
 });
