@@ -3,9 +3,10 @@ import { compileImages } from './compile-images.ts';
 import { compileSource, ruleObject } from './compile-rule.ts';
 import { isUnderContract, REMOVE, STATUS_NOTE } from './enum-maps.ts';
 import { compilePath, firstScalar, isSet, type RawFields } from './field-path.ts';
-import { type FieldProblem, problem } from './field-problem.ts';
+import { problem } from './field-problem.ts';
 import { htmlToText } from './html-text.ts';
-import type { AreaUnit, ListingField, MarkerField } from './listing-schema.ts';
+import type { ListingField } from './listing-schema.ts';
+import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
 import { absoluteMediaUrl } from './media-url.ts';
 import { currencyOf, perMonthFactor } from './money.ts';
@@ -13,45 +14,8 @@ import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber } from './parse-number.ts';
 import { daysSince } from './parse-timestamp.ts';
 
-/** What mapping one record produced, before validation. */
-export interface MappedRecord {
-  /** Candidate listing: every listing field, `undefined` when unset. */
-  listing: Record<string, unknown>;
-  /**
-   * The feed's raw value behind each listing field, for rejection messages. Only when mapping with
-   * `explain`: the hot path skips it, and a record that fails is mapped again to explain why.
-   */
-  raw?: Record<string, unknown>;
-  problems: FieldProblem[];
-  /** The Status maps to "no longer listed". */
-  remove: boolean;
-  /** Required fields the record lacks, filled with the unknown marker (by the mapping's `missing` policy). */
-  unknown?: readonly MarkerField[];
-  /** ExtensionColumn entries the rules add (the period a rent was published in). */
-  notes?: { Key: string; value: string }[];
-  /** Image URLs dropped because they cannot be absolute http(s) URLs, for the report. */
-  droppedImages?: string[];
-}
+export type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 
-export interface FieldContext {
-  areaUnit: AreaUnit;
-  decimalComma: boolean;
-  maxImages: number;
-  /** Normalized enum map of this field (defaults, preset, feed, rule merged). */
-  enumMap?: Map<string, string>;
-  /** Values the listing schema accepts for this enum field. */
-  enumValues?: readonly string[];
-  /** `mapping.defaults[field]`. */
-  fallback?: string | number | boolean | undefined;
-  /** The run's clock (epoch ms), for `daysSince`. Passed in: normalize never reads the clock. */
-  now?: number;
-  /** `mapping.baseUrl`, for relative listing and image URLs. */
-  baseUrl?: string;
-  /** `mapping.underContract`: what Pending / Active Under Contract / Contingent become. Default `active`. */
-  underContract?: 'active' | 'remove';
-}
-
-export type FieldWriter = (record: RawFields, out: MappedRecord) => void;
 export type FieldKind =
   | 'string'
   | 'url'

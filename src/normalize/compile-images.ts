@@ -1,6 +1,6 @@
-import type { FieldContext, FieldWriter } from './compile-field.ts';
 import { compileCondition } from './compile-rule.ts';
 import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
+import type { FieldContext, FieldWriter } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
 import { absoluteMediaUrl } from './media-url.ts';
 
