@@ -42,7 +42,10 @@ export function registerValidate(program: Command): void {
     )
     .option('--feed <id>', 'also read this feed: counts, rejections by reason, the mapping in use')
     .option('--feeds', 'also read every feed')
-    .option('--explain', 'with --feed/--feeds: each listing field and the feed field (header, path) it comes from');
+    .option(
+      '--explain',
+      'with --feed/--feeds: each listing field and the feed field (header, path) it comes from',
+    );
   withJsonOption(withConfigOption(command)).action(async (options: ValidateOptions) => {
     const config = await loadForValidate(options);
     const feeds = feedsToRead(config, options);
