@@ -227,5 +227,18 @@ function stringify(value: unknown): string {
 /** An element's text, or the whole object (as JSON later) when it has only children. */
 function extensionValue(value: unknown): unknown {
   const scalar = scalarOf(value);
-  return scalar === undefined && value !== null && typeof value === 'object' ? value : scalar;
+  if (scalar !== undefined || value === null || typeof value !== 'object') return scalar;
+  return inOneLanguage(value as Record<string, unknown>) ?? value;
+}
+
+/**
+ * `<feature><en>Sea view</en><es>Vistas al mar</es></feature>` (Kyero and other multilingual feeds):
+ * the English text, else the first language's; undefined when the element is not such a list.
+ */
+function inOneLanguage(element: Record<string, unknown>): unknown {
+  const keys = Object.keys(element);
+  if (keys.length === 0 || !keys.every((key) => /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(key))) return undefined;
+  const texts = keys.map((key) => scalarOf(element[key]));
+  if (!texts.every((text) => typeof text === 'string')) return undefined;
+  return keys.includes('en') ? scalarOf(element.en) : texts[0];
 }

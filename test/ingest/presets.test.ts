@@ -189,6 +189,8 @@ describe('kyero preset', () => {
       ],
       LotArea: 600,
     });
+    // Features as text or per language (English first): one readable list.
+    expect(ext(listing('KY-S-01'), 'Features')).toBe('Pool, Sea views, Garaje');
     expect(listing('KY-S-02')).toMatchObject({
       Url: 'https://kyero-agent.example/es/ky-s-02',
       City: 'Málaga',
