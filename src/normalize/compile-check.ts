@@ -23,6 +23,7 @@ interface CheckDef {
   minimum?: number;
   maximum?: number;
   format?: string;
+  fn?: (value: unknown) => unknown;
 }
 
 const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
@@ -171,6 +172,10 @@ function numberTest(check: CheckDef): ((n: number) => boolean) | undefined {
   if (check.check === 'less_than' && typeof bound === 'number')
     return check.inclusive ? (n) => n <= bound : (n) => n < bound;
   if (check.check === 'number_format' && check.format === 'safeint') return Number.isSafeInteger;
+  // A synchronous `refine` (the year's "0 or 1600 to 2100"); zod skips it once a check failed, and
+  // so does `every` here.
+  const { fn } = check;
+  if (check.check === 'custom' && typeof fn === 'function') return (n) => fn(n) === true;
   return undefined;
 }
 

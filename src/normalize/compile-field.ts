@@ -1,44 +1,21 @@
 import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
+import { compileImages } from './compile-images.ts';
 import { compileSource, ruleObject } from './compile-rule.ts';
-import { REMOVE } from './enum-maps.ts';
-import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
-import { type FieldProblem, problem } from './field-problem.ts';
-import type { AreaUnit, ListingField } from './listing-schema.ts';
+import { isUnderContract, REMOVE, STATUS_NOTE } from './enum-maps.ts';
+import { compilePath, firstScalar, isSet, type RawFields } from './field-path.ts';
+import { problem } from './field-problem.ts';
+import { htmlToText } from './html-text.ts';
+import type { ListingField } from './listing-schema.ts';
+import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
-import { currencySymbol, perMonthFactor } from './money.ts';
+import { absoluteMediaUrl } from './media-url.ts';
+import { currencyOf, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber } from './parse-number.ts';
 import { daysSince } from './parse-timestamp.ts';
 
-/** What mapping one record produced, before validation. */
-export interface MappedRecord {
-  /** Candidate listing: every listing field, `undefined` when unset. */
-  listing: Record<string, unknown>;
-  /**
-   * The feed's raw value behind each listing field, for rejection messages. Only when mapping with
-   * `explain`: the hot path skips it, and a record that fails is mapped again to explain why.
-   */
-  raw?: Record<string, unknown>;
-  problems: FieldProblem[];
-  /** The Status maps to "no longer listed". */
-  remove: boolean;
-}
+export type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 
-export interface FieldContext {
-  areaUnit: AreaUnit;
-  decimalComma: boolean;
-  maxImages: number;
-  /** Normalized enum map of this field (defaults, preset, feed, rule merged). */
-  enumMap?: Map<string, string>;
-  /** Values the listing schema accepts for this enum field. */
-  enumValues?: readonly string[];
-  /** `mapping.defaults[field]`. */
-  fallback?: string | number | boolean | undefined;
-  /** The run's clock (epoch ms), for `daysSince`. Passed in: normalize never reads the clock. */
-  now?: number;
-}
-
-export type FieldWriter = (record: RawFields, out: MappedRecord) => void;
 export type FieldKind =
   | 'string'
   | 'url'
@@ -58,7 +35,7 @@ export function compileField(
   ctx: FieldContext,
 ): { write: FieldWriter; paths: string[] } {
   const rule = ruleObject(rawRule);
-  const source = compileSource(rule, kind === 'url');
+  const source = compileSource(rule, kind === 'url', kind !== 'enum');
   const paths = [...source.paths];
   const read = (record: RawFields): unknown => {
     const value = source.read(record);
@@ -77,9 +54,9 @@ export function compileField(
     // The first `from` path is the total; the counts come next; further `from` paths (an integer total) last.
     const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
     const primary =
-      from[0] === undefined ? () => undefined : compileSource({ ...rule, from: from[0] }, false).read;
+      from[0] === undefined ? () => undefined : compileSource({ ...rule, from: from[0] }, false, true).read;
     const rest =
-      from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false).read : () => undefined;
+      from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false, true).read : () => undefined;
     const parts = [
       extra(rule.full),
       extra(rule.half),
@@ -146,9 +123,18 @@ export function compileField(
           return;
         }
         if (out.raw) out.raw[field] = value;
-        const days = daysSince(value, now);
+        const days = daysSince(value, now, rule.dateOrder);
         if (days === undefined)
-          return void out.problems.push(problem(field, value, 'not_a_date', 'is not a date (YYYY-MM-DD)'));
+          return void out.problems.push(
+            problem(
+              field,
+              value,
+              'not_a_date',
+              rule.dateOrder
+                ? `is not a date (YYYY-MM-DD or ${DATE_FORMS[rule.dateOrder]})`
+                : 'is not a date (YYYY-MM-DD; set dateOrder for 05/01/2024)',
+            ),
+          );
         out.listing[field] = days;
       },
     };
@@ -173,6 +159,11 @@ export function compileField(
           factor = found;
         }
         writeNumber(field, value, ctx, out, (rule.scale ?? 1) * factor);
+        // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
+        if (factor !== 1 && out.listing[field] !== undefined) {
+          out.notes ??= [];
+          out.notes.push({ Key: `${field} period`, value: String(periodText).trim() });
+        }
       },
     };
   }
@@ -196,7 +187,15 @@ export function compileField(
         if (outcome === REMOVE_OUTCOME) out.remove = true;
         else if (outcome === UNKNOWN_STATUS)
           out.problems.push(problem(field, value, 'unknown_status', 'is not a known status'));
-        else out.listing[field] = outcome;
+        // A map to "" means "no value here": the next alternative (or the unknown policy) decides.
+        else if (outcome !== '') {
+          out.listing[field] = outcome;
+          // The platform has no "under contract": the listing stays Active, the feed's word is kept.
+          if (field === 'Status' && isUnderContract(String(value))) {
+            out.notes ??= [];
+            out.notes.push({ Key: STATUS_NOTE, value: String(value).trim() });
+          }
+        }
       },
     };
   }
@@ -207,10 +206,15 @@ export function compileField(
       if (!isSet(value)) return;
       if (out.raw) out.raw[field] = value;
       const text = String(value).trim();
-      out.listing[field] = kind === 'currency' ? currencySymbol(text) : text;
+      if (kind === 'currency') out.listing[field] = currencyOf(text);
+      else if (kind === 'url') out.listing[field] = absoluteMediaUrl(text, ctx.baseUrl) ?? text;
+      else if (rule.html) out.listing[field] = htmlToText(text) || undefined;
+      else out.listing[field] = text;
     },
   };
 }
+
+const DATE_FORMS = { mdy: 'MM/DD/YYYY', dmy: 'DD/MM/YYYY' } as const;
 
 const REMOVE_OUTCOME: unique symbol = Symbol('remove');
 const UNKNOWN_STATUS: unique symbol = Symbol('unknown status');
@@ -218,6 +222,7 @@ const UNKNOWN_STATUS: unique symbol = Symbol('unknown status');
 type EnumOutcome = string | typeof REMOVE_OUTCOME | typeof UNKNOWN_STATUS;
 
 function enumOutcome(field: ListingField, text: string, ctx: FieldContext): EnumOutcome {
+  if (field === 'Status' && ctx.underContract === 'remove' && isUnderContract(text)) return REMOVE_OUTCOME;
   const mapped = ctx.enumMap?.get(normalizeToken(text)) ?? ctx.enumMap?.get('*');
   if (field === 'Status' && mapped === REMOVE) return REMOVE_OUTCOME;
   if (mapped !== undefined) return mapped;
@@ -232,56 +237,4 @@ function writeNumber(field: string, value: unknown, ctx: FieldContext, out: Mapp
     return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
   if (parsed === undefined) return;
   out.listing[field] = scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100;
-}
-
-/** Images from repeated elements, delimited strings or RESO `Media` objects (ordered by `order`). */
-function compileImages(
-  field: string,
-  rule: FieldRuleObject,
-  ctx: FieldContext,
-  paths: string[],
-): FieldWriter {
-  const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
-  paths.push(...from);
-  const readers = from.map(compilePath);
-  const urlOf = rule.url ? compilePath(rule.url) : undefined;
-  const orderOf = rule.order ? compilePath(rule.order) : undefined;
-  return (record, out) => {
-    // Ordered items only when an order key is configured; otherwise plain URLs in feed order.
-    const items: { url: string; order: number; at: number }[] | undefined = orderOf ? [] : undefined;
-    let urls: string[] = [];
-    for (const reader of readers) {
-      for (const item of reader(record)) {
-        const url = urlOf ? firstScalar(urlOf, item as RawFields) : scalarOf(item);
-        if (!isSet(url)) continue;
-        const order = orderOf ? Number(firstScalar(orderOf, item as RawFields)) : Number.NaN;
-        const texts = rule.split !== undefined ? String(url).split(rule.split) : [String(url)];
-        for (const text of texts) {
-          const trimmed = text.trim();
-          if (!trimmed) continue;
-          if (items)
-            items.push({ url: trimmed, order: Number.isNaN(order) ? Infinity : order, at: items.length });
-          else urls.push(trimmed);
-        }
-      }
-    }
-    if (items) {
-      items.sort((a, b) => a.order - b.order || a.at - b.at);
-      urls = items.map((item) => item.url);
-    }
-    if (urls.length > 0) out.listing[field] = distinct(urls, ctx.maxImages);
-  };
-}
-
-/** The first `max` distinct values, in order. */
-function distinct(values: string[], max: number): string[] {
-  const seen = values.length > 16 ? new Set<string>() : undefined;
-  const out: string[] = [];
-  for (const value of values) {
-    if (seen ? seen.has(value) : out.includes(value)) continue;
-    seen?.add(value);
-    out.push(value);
-    if (out.length >= max) break;
-  }
-  return out;
 }

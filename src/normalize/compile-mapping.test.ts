@@ -103,9 +103,13 @@ describe('compileMapping', () => {
     expect(!result.ok && result.problems.find((p) => p.field === field)).toMatchObject({ field, reason });
   });
   it('uses per-feed defaults only when the feed gives nothing', () => {
-    const mapping = { ...base, defaults: { YearBuilt: 1900 } };
-    expect(map({ ...good, year: 'N/A' }, mapping).listing.YearBuilt).toBe(1900);
-    expect(map(good, mapping).listing.YearBuilt).toBe(1999);
+    const mapping: MappingConfig = {
+      ...base,
+      fields: { ...base.fields, City: 'city' },
+      defaults: { City: 'Springfield' },
+    };
+    expect(map({ ...good, city: 'N/A' }, mapping).listing.City).toBe('Springfield');
+    expect(map({ ...good, city: 'Riverton' }, mapping).listing.City).toBe('Riverton');
   });
   describe('daysSince', () => {
     const now = new Date('2024-05-10T08:00:00Z');
@@ -159,10 +163,10 @@ describe('compileMapping', () => {
   });
   it('collects images from delimited strings and ordered media, capped', () => {
     const split = map(
-      { photos: 'a.jpg| b.jpg |a.jpg' },
+      { photos: 'https://i.example/a.jpg| https://i.example/b.jpg |https://i.example/a.jpg' },
       { fields: { Images: { from: 'photos', split: '|' } } },
     );
-    expect(split.listing.Images).toEqual(['a.jpg', 'b.jpg']);
+    expect(split.listing.Images).toEqual(['https://i.example/a.jpg', 'https://i.example/b.jpg']);
     const media = [
       { MediaURL: 'c.jpg', Order: 3 },
       { MediaURL: 'a.jpg', Order: 1 },
@@ -170,9 +174,102 @@ describe('compileMapping', () => {
     ];
     const ordered = map(
       { Media: media },
-      { maxImages: 2, fields: { Images: { from: 'Media', url: 'MediaURL', order: 'Order' } } },
+      {
+        maxImages: 2,
+        baseUrl: 'https://media.example/l/1/',
+        fields: { Images: { from: 'Media', url: 'MediaURL', order: 'Order' } },
+      },
     );
-    expect(ordered.listing.Images).toEqual(['a.jpg', 'b.jpg']);
+    expect(ordered.listing.Images).toEqual([
+      'https://media.example/l/1/a.jpg',
+      'https://media.example/l/1/b.jpg',
+    ]);
+  });
+  it('keeps only absolute http(s) images, de-duplicated in feed order, and reports the dropped ones', () => {
+    const images = [
+      '//cdn.example/1.jpg',
+      'https://cdn.example/1.jpg',
+      '/photos/2.jpg',
+      'ftp://old.example/3.jpg',
+      'data:image/png;base64,AAAA',
+      'http://cdn.example/4.jpg',
+    ];
+    const mapping: MappingConfig = { fields: { Images: 'img' } };
+    const bare = map({ img: images }, mapping);
+    expect(bare.listing.Images).toEqual(['https://cdn.example/1.jpg', 'http://cdn.example/4.jpg']);
+    expect(bare.droppedImages).toEqual([
+      '/photos/2.jpg',
+      'ftp://old.example/3.jpg',
+      'data:image/png;base64,AAAA',
+    ]);
+    const based = map({ img: images }, { ...mapping, baseUrl: 'https://agency.example/listing/9' });
+    expect(based.listing.Images).toEqual([
+      'https://cdn.example/1.jpg',
+      'https://agency.example/photos/2.jpg',
+      'http://cdn.example/4.jpg',
+    ]);
+  });
+  it('resolves a relative listing URL against baseUrl; a protocol-less one takes https', () => {
+    const mapping: MappingConfig = { baseUrl: 'https://agency.example/', fields: { Url: 'link' } };
+    expect(map({ link: '/listing/7' }, mapping).listing.Url).toBe('https://agency.example/listing/7');
+    expect(map({ link: '//agency.example/l/7' }, mapping).listing.Url).toBe('https://agency.example/l/7');
+  });
+  it('sums several paths, maps values on any field, turns HTML into text', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        ParkingSpots: { sum: ['garages', 'carports', 'open'] },
+        SaleType: { from: '$tag', map: { rental: 'for_rent', '*': 'for_sale' } },
+        City: { from: 'town', map: { 'St Kilda Beach': 'St Kilda', Unknown: '' } },
+        Description: { from: 'desc', html: true },
+      },
+    };
+    const out = map(
+      {
+        $tag: 'rental',
+        garages: '2',
+        carports: '1',
+        open: '',
+        town: 'st-kilda beach',
+        desc: '<p>Four beds &amp; two baths.<br/>Walk to <b>schools</b>.</p>\n\n\n<p>Caf&eacute;s&nbsp;&#241; nearby</p>',
+      },
+      mapping,
+    );
+    expect(out.listing).toMatchObject({ ParkingSpots: 3, SaleType: 'for_rent', City: 'St Kilda' });
+    expect(out.listing.Description).toBe('Four beds & two baths.\nWalk to schools.\n\nCaf&eacute;s ñ nearby');
+    expect(map({ $tag: 'residential', town: 'Unknown' }, mapping).listing).toMatchObject({
+      SaleType: 'for_sale',
+      City: undefined,
+      ParkingSpots: 0, // no path set: the unknown marker
+    });
+    expect(map({ garages: 'two', carports: '1' }, mapping).problems[0]).toMatchObject({
+      field: 'ParkingSpots',
+      value: 'two',
+      reason: 'not_a_number',
+    });
+  });
+  it('converts rent and HOA periods to monthly and keeps the published period', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        RentPrice: { from: 'rent', periodFrom: 'per' },
+        HOAMonth: { from: 'hoa', periodFrom: 'hoaPer' },
+      },
+    };
+    const cases: [string, number][] = [
+      ['week', 2383.33],
+      ['Weekly', 2383.33],
+      ['fortnightly', 1191.67],
+      ['quarterly', 183.33],
+      ['annual', 45.83],
+      ['month', 550],
+    ];
+    for (const [per, expected] of cases)
+      expect(map({ rent: '550', per }, mapping).listing.RentPrice).toBe(expected);
+    const annual = map({ rent: '550', per: 'week', hoa: '1,200', hoaPer: 'Annually' }, mapping).listing;
+    expect(annual).toMatchObject({ HOAMonth: 100 });
+    expect(annual.ExtensionColumn).toEqual([
+      { Key: 'RentPrice period', value: 'week' },
+      { Key: 'HOAMonth period', value: 'Annually' },
+    ]);
   });
   it('adds ExtensionColumn entries from named and unmapped fields, excluding local ones', () => {
     const mapping: MappingConfig = {
@@ -215,15 +312,119 @@ describe('inferCsvMapping', () => {
     expect(mapping.fields).toMatchObject({
       MLSNumber: 'MLS #',
       Bedrooms: 'Beds',
-      SalePrice: 'List Price',
+      SalePrice: [{ from: 'List Price' }],
       Bathrooms: '# Bathrooms',
-      BuildingArea: 'Sq. Ft.',
-      Images: { from: 'Photos', split: '|' },
-      LotArea: { from: 'Lot Acres', unit: 'acres' },
+      BuildingArea: { from: 'Sq. Ft.', unit: 'sqft' },
+      Images: { from: 'Photos', split: ['|', ';', '\n', ' '] },
+      LotArea: [{ from: 'Lot Acres', unit: 'acres' }],
+      CurrencySymbol: [{ from: 'List Price' }, { const: '$' }],
     });
     expect(mapping.extensions).toEqual({ unmapped: true });
   });
-  it.each(['MLS#', 'List Number', 'mls number'])('%s → MLSNumber', (header) => {
+  it.each(['MLS#', 'List Number', 'mls number', 'ListingId'])('%s → MLSNumber', (header) => {
     expect(inferCsvMapping([header]).fields?.MLSNumber).toBe(header);
+  });
+  const exportHeaders = [
+    'MLS #',
+    'Status',
+    'Class',
+    'Property Sub Type',
+    'List Price',
+    'HOA',
+    'HOA Frequency',
+    'Beds',
+  ];
+  const exportMapping = { ...inferCsvMapping(exportHeaders), missing: { Bathrooms: 'unknown' as const } };
+  const row = (values: Record<string, string>) =>
+    compileMapping(exportMapping).map({ 'MLS #': 'X', Status: 'Active', Beds: '2', ...values }).listing;
+  it.each([
+    [
+      { Class: 'Residential', 'List Price': '$425,000' },
+      { SaleType: 'for_sale', SalePrice: 425_000 },
+    ],
+    [
+      { Class: 'Residential Lease', 'List Price': '2,100' },
+      { SaleType: 'for_rent', RentPrice: 2100 },
+    ],
+    [
+      { Class: 'ResidentialLease', 'List Price': '2100' },
+      { SaleType: 'for_rent', RentPrice: 2100 },
+    ],
+    [
+      { Class: 'Residential', Status: 'For Rent', 'List Price': '1800' },
+      { SaleType: 'for_rent', RentPrice: 1800 },
+    ],
+    [
+      { Class: 'Residential', 'List Price': 'USD 300,000' },
+      { CurrencySymbol: '$', SalePrice: 300_000 },
+    ],
+  ])('one price column, split by class or status: %j', (values, expected) => {
+    const listing = row(values);
+    expect(listing).toMatchObject(expected);
+    expect(listing.SalePrice === undefined || listing.RentPrice === undefined).toBe(true);
+  });
+  it('prefers the sub-type over the class for PropertyType, and makes HOA monthly by its frequency', () => {
+    expect(row({ Class: 'Residential', 'Property Sub Type': 'Condominium' }).PropertyType).toBe(
+      'Condominium',
+    );
+    expect(row({ Class: 'Residential' }).PropertyType).toBe('Residential');
+    expect(row({ HOA: '1,200', 'HOA Frequency': 'Annually' }).HOAMonth).toBe(100);
+    expect(row({ HOA: '300', 'HOA Frequency': 'Quarterly' }).HOAMonth).toBe(100);
+    expect(row({ HOA: '150', 'HOA Frequency': 'Monthly' }).HOAMonth).toBe(150);
+  });
+  it('counts days on market from a list date when the export has no count, US dates read as such', () => {
+    const mapping = inferCsvMapping(['MLS #', 'List Date', 'Beds']);
+    expect(mapping.fields?.DaysOnMarket).toEqual([{ daysSince: 'List Date', dateOrder: 'mdy' }]);
+    const now = new Date('2024-05-10T12:00:00Z');
+    const days = (listDate: string) =>
+      compileMapping(mapping, { now }).map({ 'MLS #': 'X', 'List Date': listDate });
+    expect(days('05/01/2024').listing.DaysOnMarket).toBe(9);
+    expect(days('2024-05-01').listing.DaysOnMarket).toBe(9);
+    expect(days('May 1, 2024').listing.DaysOnMarket).toBe(9);
+    expect(days('02/30/2024').problems[0]).toMatchObject({ field: 'DaysOnMarket', reason: 'not_a_date' });
+    expect(inferCsvMapping(['MLS #', 'DOM', 'List Date']).fields?.DaysOnMarket).toEqual([
+      { from: 'DOM' },
+      { daysSince: 'List Date', dateOrder: 'mdy' },
+    ]);
+  });
+  it('reads RESO Data Dictionary names as headers too', () => {
+    const fields = inferCsvMapping([
+      'ListingId',
+      'StandardStatus',
+      'PropertyType',
+      'PropertySubType',
+      'ListPrice',
+      'BedroomsTotal',
+      'BathroomsTotalInteger',
+      'LivingArea',
+      'LotSizeAcres',
+      'AssociationFee',
+      'AssociationFeeFrequency',
+      'PublicRemarks',
+      'ListingURL',
+    ]).fields;
+    expect(fields).toMatchObject({
+      MLSNumber: 'ListingId',
+      Status: 'StandardStatus',
+      PropertyType: [{ from: 'PropertySubType' }, { from: 'PropertyType' }],
+      Bedrooms: 'BedroomsTotal',
+      Bathrooms: 'BathroomsTotalInteger',
+      BuildingArea: { from: 'LivingArea' },
+      LotArea: [{ from: 'LotSizeAcres', unit: 'acres' }],
+      HOAMonth: { from: 'AssociationFee', periodFrom: 'AssociationFeeFrequency' },
+      Description: { from: 'PublicRemarks' },
+      Url: 'ListingURL',
+    });
+  });
+  it('splits photo lists on pipes, spaces, semicolons and commas before a URL', () => {
+    const images = compileMapping({ fields: { Images: { from: 'p', split: ['|', ';', '\n', ' '] } } }).map({
+      p: 'https://a.example/1.jpg, https://a.example/2.jpg,https://a.example/3.jpg|https://a.example/w_1,h_2/4.jpg',
+    }).listing.Images;
+    expect(images).toEqual([
+      'https://a.example/1.jpg',
+      'https://a.example/2.jpg',
+      'https://a.example/3.jpg',
+      'https://a.example/w_1,h_2/4.jpg',
+    ]);
   });
 });

@@ -23,6 +23,7 @@ import {
 } from './mapping-schema.ts';
 import { normalizeMap } from './normalize-token.ts';
 import { resolveMapping } from './resolve-mapping.ts';
+import { compileMarkers } from './unknown-markers.ts';
 
 export type { MappedRecord } from './compile-field.ts';
 
@@ -80,6 +81,9 @@ const UNSET_FIELDS: Readonly<Record<string, unknown>> = Object.fromEntries(
   LISTING_FIELDS.map((field) => [field, undefined]),
 );
 
+/** The element name of an XML record (`residential`, `commercial`), as the XML source names it. */
+const TAG_FIELD = '$tag';
+
 /** Never copied into ExtensionColumn: parser bookkeeping and OData annotations. */
 const ALWAYS_EXCLUDED = ['$tag', '@odata.*', '#text'];
 
@@ -113,6 +117,8 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       decimalComma: mapping.decimalComma ?? false,
       maxImages: mapping.maxImages ?? 50,
       ...(now === undefined ? {} : { now }),
+      ...(mapping.baseUrl === undefined ? {} : { baseUrl: mapping.baseUrl }),
+      ...(mapping.underContract === undefined ? {} : { underContract: mapping.underContract }),
     };
     if (enumField) {
       ctx.enumMap = normalizeMap(DEFAULT_MAPS[enumField], mapping.maps?.[enumField]);
@@ -149,6 +155,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
     writers.push(compileField(field as ListingField, KINDS[field as ListingField], {}, ctx).write);
   }
   const extensions = compileExtensions(mapping, used);
+  const markers = compileMarkers(mapping.missing, TAG_FIELD);
   return {
     mapping,
     map(record, explain = false) {
@@ -161,7 +168,11 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
         out.listing.Latitude = undefined;
         out.listing.Longitude = undefined;
       }
+      markers(out, record);
       const entries = extensions(record);
+      // A note whose Key the feed's own extensions already carry (`Source status`) is not repeated.
+      if (out.notes)
+        for (const note of out.notes) if (!entries.some((e) => e.Key === note.Key)) entries.push(note);
       if (entries.length > 0) out.listing.ExtensionColumn = entries;
       return out;
     },
@@ -216,5 +227,18 @@ function stringify(value: unknown): string {
 /** An element's text, or the whole object (as JSON later) when it has only children. */
 function extensionValue(value: unknown): unknown {
   const scalar = scalarOf(value);
-  return scalar === undefined && value !== null && typeof value === 'object' ? value : scalar;
+  if (scalar !== undefined || value === null || typeof value !== 'object') return scalar;
+  return inOneLanguage(value as Record<string, unknown>) ?? value;
+}
+
+/**
+ * `<feature><en>Sea view</en><es>Vistas al mar</es></feature>` (Kyero and other multilingual feeds):
+ * the English text, else the first language's; undefined when the element is not such a list.
+ */
+function inOneLanguage(element: Record<string, unknown>): unknown {
+  const keys = Object.keys(element);
+  if (keys.length === 0 || !keys.every((key) => /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(key))) return undefined;
+  const texts = keys.map((key) => scalarOf(element[key]));
+  if (!texts.every((text) => typeof text === 'string')) return undefined;
+  return keys.includes('en') ? scalarOf(element.en) : texts[0];
 }

@@ -8,7 +8,8 @@ import {
   scalarOf,
 } from './field-path.ts';
 import type { Condition, FieldRuleObject } from './mapping-schema.ts';
-import { normalizeToken } from './normalize-token.ts';
+import { normalizeMap, normalizeToken } from './normalize-token.ts';
+import { numberValue } from './parse-number.ts';
 import { compileTemplate } from './template.ts';
 
 /** Produces the raw value of a rule from a record, before any typing: a scalar or undefined. */
@@ -20,8 +21,15 @@ export interface CompiledSource {
   paths: string[];
 }
 
-/** `from` / `const` / `template` / `join` / `when` / `default` of a rule, compiled once per feed. */
-export function compileSource(rule: FieldRuleObject, encodeTemplate: boolean): CompiledSource {
+/**
+ * `from` / `const` / `template` / `join` / `sum` / `map` / `when` / `default` of a rule, compiled once
+ * per feed. `valueMap`: apply the rule's `map` here (enum fields apply theirs with the enum maps).
+ */
+export function compileSource(
+  rule: FieldRuleObject,
+  encodeTemplate: boolean,
+  valueMap = false,
+): CompiledSource {
   const paths: string[] = [];
   let read: ValueSource = () => undefined;
   if (rule.const !== undefined) {
@@ -35,6 +43,20 @@ export function compileSource(rule: FieldRuleObject, encodeTemplate: boolean): C
     const from = typeof rule.from === 'string' ? [rule.from] : rule.from;
     paths.push(...from);
     read = rule.join === undefined ? firstOf(from) : joinOf(from.map(compilePath), rule.join);
+  } else if (rule.sum !== undefined) {
+    const sum = typeof rule.sum === 'string' ? [rule.sum] : rule.sum;
+    paths.push(...sum);
+    read = sumOf(sum.map(compileFirst));
+  }
+  if (valueMap && rule.map !== undefined) {
+    const map = normalizeMap(rule.map);
+    const inner = read;
+    read = (record) => {
+      const value = inner(record);
+      if (!isSet(value)) return value;
+      const mapped = map.get(normalizeToken(String(value))) ?? map.get('*');
+      return mapped === undefined ? value : mapped === '' ? undefined : mapped;
+    };
   }
   if (rule.default !== undefined) {
     const fallback = rule.default;
@@ -67,6 +89,25 @@ function firstOf(paths: string[]): ValueSource {
   };
 }
 
+/**
+ * `garages + carports`: the numbers at the paths added; unset when no path is set. A value that is
+ * not a number is returned as it is, so the field reports it (`not_a_number`) rather than dropping it.
+ */
+function sumOf(readers: ((record: RawFields) => unknown)[]): ValueSource {
+  return (record) => {
+    let total: number | undefined;
+    for (const reader of readers) {
+      const value = reader(record);
+      if (!isSet(value)) continue;
+      const number = numberValue(value);
+      if (number === undefined) continue;
+      if (Number.isNaN(number)) return value;
+      total = (total ?? 0) + number;
+    }
+    return total;
+  };
+}
+
 function joinOf(readers: PathReader[], separator: string): ValueSource {
   return (record) => {
     const parts: string[] = [];
@@ -84,7 +125,9 @@ export function compileCondition(condition: Condition): (record: RawFields) => b
   const reader = compilePath(condition.path);
   const inSet = condition.in ? new Set(condition.in.map(normalizeToken)) : undefined;
   const notIn = condition.notIn ? new Set(condition.notIn.map(normalizeToken)) : undefined;
+  const { set } = condition;
   return (record) => {
+    if (set !== undefined && reader(record).some(isSet) !== set) return false;
     const value = firstScalar(reader, record);
     const token = value === undefined ? '' : normalizeToken(String(value));
     if (inSet && !inSet.has(token)) return false;

@@ -1,7 +1,34 @@
 import type { MappedEnumField } from './mapping-schema.ts';
+import { normalizeToken } from './normalize-token.ts';
 
 /** The Status value meaning "no longer listed: remove it from the chatbot". */
 export const REMOVE = 'remove';
+
+/** ExtensionColumn Key holding the feed's own word for an under-contract status. */
+export const STATUS_NOTE = 'Source status';
+
+/**
+ * Statuses meaning "a buyer signed, the sale has not closed": RESO `Pending` and `ActiveUnderContract`,
+ * `Contingent`, REAXML's under offer, UK `Sale Agreed` / `SSTC` / `Let Agreed`, `Reserved`. By default they stay Active: the
+ * listing is still advertised (and may fall through) until it closes, and a buyer asking the chatbot
+ * about it should hear "under contract", not "no such listing". `underContract: remove` flips it.
+ */
+const UNDER_CONTRACT = new Set([
+  'pending',
+  'activeundercontract',
+  'undercontract',
+  'contingent',
+  'activecontingent',
+  'underoffer',
+  'saleagreed',
+  'sstc',
+  'sstcm',
+  'reserved',
+  'letagreed',
+]);
+export function isUnderContract(status: string): boolean {
+  return UNDER_CONTRACT.has(normalizeToken(status));
+}
 
 /**
  * Default enum maps, before the preset's and the feed's own. Keys are compared normalized, so
@@ -13,6 +40,7 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
   Status: {
     Active: 'Active',
     New: 'Active',
+    NewListing: 'Active',
     Current: 'Active',
     ForSale: 'Active',
     ForRent: 'Active',
@@ -21,6 +49,13 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
     UnderContract: 'Active',
     Contingent: 'Active',
     Pending: 'Active',
+    ActiveContingent: 'Active',
+    UnderOffer: 'Active',
+    SaleAgreed: 'Active',
+    SSTC: 'Active',
+    SSTCM: 'Active',
+    Reserved: 'Active',
+    LetAgreed: 'Active',
     BackOnMarket: 'Active',
     PriceChange: 'Active',
     ComingSoon: 'PreOnMarket',
@@ -40,6 +75,9 @@ export const DEFAULT_MAPS: Readonly<Record<MappedEnumField, Readonly<Record<stri
     OffMarket: REMOVE,
     Inactive: REMOVE,
     Removed: REMOVE,
+    Remove: REMOVE,
+    TempOffMarket: REMOVE,
+    TemporarilyOffMarket: REMOVE,
   },
   SaleType: {
     for_sale: 'for_sale',

@@ -1,119 +1,191 @@
+import { CSV_HEADERS, type HeaderRole } from './csv-headers.ts';
 import type { ListingField } from './listing-schema.ts';
-import type { FieldRuleObject, MappingConfig } from './mapping-schema.ts';
+import type { Condition, FieldRule, FieldRuleObject, MappingConfig } from './mapping-schema.ts';
 import { normalizeToken } from './normalize-token.ts';
 
-/** Header synonyms per listing field, most specific first. Compared normalized (`MLS #` = `mls#`). */
-const SYNONYMS: readonly [ListingField | 'BathsFull' | 'BathsHalf' | 'AreaUnitColumn', string[]][] = [
-  [
-    'MLSNumber',
-    [
-      'MLS #',
-      'MLS#',
-      'MLS Number',
-      'MLS No',
-      'MLS',
-      'MLS ID',
-      'List Number',
-      'Listing Number',
-      'Listing ID',
-      'ListingId',
-      'Listing Key',
-      'Reference',
-      'Ref',
-    ],
-  ],
-  ['Url', ['URL', 'Listing URL', 'Link', 'Details URL', 'Permalink', 'Web Link']],
-  ['Status', ['Status', 'Listing Status', 'Standard Status', 'MLS Status']],
-  ['SaleType', ['Sale Type', 'Listing Type', 'Transaction Type', 'Offer Type', 'For Sale/Rent']],
-  ['PropertyType', ['Property Type', 'Prop Type', 'Property Sub Type', 'Home Type', 'Type', 'Style']],
-  ['SalePrice', ['List Price', 'PRICE', 'Sale Price', 'Asking Price', 'Listing Price', 'Current Price']],
-  ['RentPrice', ['Rent', 'Monthly Rent', 'Rent Price', 'Lease Price']],
-  ['Bedrooms', ['Beds', '# Bedrooms', 'Bedrooms', 'Bedrooms Total', 'BR', 'Bed']],
-  ['Bathrooms', ['Baths', '# Bathrooms', 'Bathrooms', 'Bathrooms Total', 'Baths Total', 'BA', 'Bath']],
-  ['BathsFull', ['Full Baths', 'Baths Full', 'Bathrooms Full', 'Full Bathrooms']],
-  ['BathsHalf', ['Half Baths', 'Baths Half', 'Bathrooms Half', 'Half Bathrooms']],
-  [
-    'BuildingArea',
-    [
-      'Sq Ft',
-      'SqFt',
-      'Square Feet',
-      'Living Area',
-      'Building Area',
-      'Approx Sq Ft',
-      'Living Sq Ft',
-      'Floor Area',
-      'Size',
-      'Area',
-    ],
-  ],
-  ['LotArea', ['Lot Size', 'Lot Area', 'Lot Sq Ft', 'Lot SqFt', 'Lot Size Sq Ft', 'Lot Acres', 'Lot']],
-  ['AreaUnitColumn', ['Area Unit', 'Units', 'Size Unit']],
-  ['YearBuilt', ['Year Built', 'Yr Built', 'Built', 'Year']],
-  ['DaysOnMarket', ['Days On Market', 'DOM', 'CDOM', 'Days']],
-  [
-    'ParkingSpots',
-    ['Parking', 'Parking Spots', 'Parking Spaces', 'Parking Total', 'Garage Spaces', 'Garage'],
-  ],
-  ['Address', ['Address', 'Street Address', 'Full Address', 'Unparsed Address', 'Street', 'Addr']],
-  ['City', ['City', 'Town', 'Municipality']],
-  ['State', ['State', 'Province', 'State Or Province', 'ST', 'Region']],
-  ['ZIP', ['ZIP', 'Zip Code', 'Postal Code', 'Postcode', 'Postal']],
-  ['Latitude', ['Latitude', 'Lat']],
-  ['Longitude', ['Longitude', 'Lng', 'Lon', 'Long']],
-  ['Description', ['Description', 'Public Remarks', 'Remarks', 'Desc', 'Comments']],
-  ['Images', ['Photos', 'Images', 'Photo URLs', 'Image URLs', 'Pictures', 'Photo', 'Image']],
-  ['HOAMonth', ['HOA', 'HOA Fee', 'HOA Monthly', 'HOA Dues', 'Association Fee']],
-  ['CurrencySymbol', ['Currency', 'Currency Code']],
-  ['Tours', ['Tours', 'Tour']],
-  ['Location', ['Location', 'Neighborhood', 'Subdivision']],
-  ['EstimatePrice', ['Estimate', 'Estimated Value']],
-  ['DepositFee', ['Deposit', 'Security Deposit']],
-  ['UnitAreaPrice', ['Price Per Sq Ft', '$/SqFt', 'Price/SqFt', 'Price Per Square Foot']],
+/** Class values meaning a rental (RESO `ResidentialLease`, display forms `Residential Lease`, `Rental`). */
+const RENT_CLASSES = [
+  'Residential Lease',
+  'Commercial Lease',
+  'Lease',
+  'Leases',
+  'Rental',
+  'Rentals',
+  'Residential Rental',
+  'Rent',
+  'For Rent',
+  'For Lease',
+  'Lease/Rental',
 ];
+/** Status values that only a rental has. */
+const RENT_STATUSES = ['For Rent', 'For Lease', 'Leased', 'Rented'];
+const toRent = (values: string[]) => ({
+  ...Object.fromEntries(values.map((value) => [value, 'for_rent'])),
+  '*': '',
+});
 
-const INDEX = SYNONYMS.map(([field, names]) => [field, names.map(normalizeToken)] as const);
-
-/**
- * A CSV feed without a mapping: guess one from its header by known synonyms. The guess is printed by
- * `feed-sync validate` for the user to copy and fix. Columns nothing claims go to ExtensionColumn.
- */
-export function inferCsvMapping(headers: readonly string[]): MappingConfig {
+/** The first header of the file that plays `role`, by the synonyms of csv-headers.ts. */
+function headerFinder(headers: readonly string[]): (role: HeaderRole) => string | undefined {
   const byToken = new Map<string, string>();
   for (const header of headers) {
     const token = normalizeToken(header).replace(/[()]/g, '');
     if (!byToken.has(token)) byToken.set(token, header);
   }
   const taken = new Set<string>();
-  const found = new Map<string, string>();
-  for (const [field, tokens] of INDEX) {
-    for (const token of tokens) {
-      const header = byToken.get(token);
-      if (header && !taken.has(header)) {
-        found.set(field, header);
-        taken.add(header);
-        break;
-      }
-    }
+  const found = new Map<HeaderRole, string | undefined>();
+  // Roles claim headers in table order, so `Lot SqFt` is the lot's before `SqFt` could be the building's.
+  for (const [role, names] of CSV_HEADERS) {
+    const header = names.map((name) => byToken.get(normalizeToken(name))).find((h) => h && !taken.has(h));
+    if (header) taken.add(header);
+    found.set(role, header);
   }
-  const fields: Partial<Record<ListingField, string | FieldRuleObject>> = {};
-  for (const [field, header] of found) {
-    if (field === 'BathsFull' || field === 'BathsHalf' || field === 'AreaUnitColumn') continue;
-    fields[field as ListingField] = header;
+  return (role) => found.get(role);
+}
+
+/**
+ * A CSV feed without a mapping: a mapping guessed from the header of a typical MLS export (RESO
+ * Data Dictionary names and their display forms). It decides SaleType from a sale-type, class or
+ * status column and splits the one price column into SalePrice or RentPrice the same way; prefers
+ * a sub-type column over a class column for PropertyType; turns `HOA` + `HOA Frequency` monthly;
+ * reads the currency from a currency column or the price (`$450,000`), else `$`. The guess is
+ * printed by `feed-sync validate --explain` for the user to pin in the config. Columns nothing
+ * claims go to ExtensionColumn.
+ */
+export function inferCsvMapping(headers: readonly string[]): MappingConfig {
+  const h = headerFinder(headers);
+  const fields: Partial<Record<ListingField, FieldRule>> = {};
+  const set = (field: ListingField, rule: FieldRule | undefined) => {
+    if (rule !== undefined && (!Array.isArray(rule) || rule.length > 0)) fields[field] = rule;
+  };
+  const alternatives = (...rules: (FieldRuleObject | undefined | false)[]) =>
+    rules.filter((r): r is FieldRuleObject => Boolean(r));
+  const column = (role: HeaderRole) => h(role);
+
+  for (const [field, role] of SIMPLE) set(field, column(role));
+
+  // Rental or sale: an explicit column, else a class value, else a status only rentals have.
+  const saleTypeColumn = column('saleType');
+  const classColumn = column('class');
+  const statusColumn = column('status');
+  const rentWhen: Condition[][] = [];
+  const saleWhen: Condition[] = [];
+  if (saleTypeColumn) {
+    rentWhen.push([
+      { path: saleTypeColumn, in: ['for_rent', 'Rent', 'Rental', 'Lease', 'For Rent', 'For Lease'] },
+    ]);
+    saleWhen.push({
+      path: saleTypeColumn,
+      notIn: ['for_rent', 'Rent', 'Rental', 'Lease', 'For Rent', 'For Lease'],
+    });
   }
-  const full = found.get('BathsFull');
-  const half = found.get('BathsHalf');
-  if (full || half) {
-    fields.Bathrooms = {
-      ...(fields.Bathrooms ? { from: found.get('Bathrooms') } : {}),
+  if (classColumn) {
+    rentWhen.push([{ path: classColumn, in: RENT_CLASSES }]);
+    saleWhen.push({ path: classColumn, notIn: RENT_CLASSES });
+  }
+  if (statusColumn) {
+    rentWhen.push([{ path: statusColumn, in: RENT_STATUSES }]);
+    saleWhen.push({ path: statusColumn, notIn: RENT_STATUSES });
+  }
+  set(
+    'SaleType',
+    alternatives(
+      saleTypeColumn !== undefined && { from: saleTypeColumn },
+      classColumn !== undefined && { from: classColumn, map: toRent(RENT_CLASSES) },
+      statusColumn !== undefined && { from: statusColumn, map: toRent(RENT_STATUSES) },
+      { const: 'for_sale' },
+    ),
+  );
+  const when = (conditions: Condition[]) => (conditions.length > 0 ? { when: conditions } : {});
+  const price = column('price');
+  const sold = column('soldPrice');
+  set(
+    'SalePrice',
+    alternatives(
+      sold !== undefined && { from: sold, ...when(saleWhen) },
+      price !== undefined && { from: price, ...when(saleWhen) },
+    ),
+  );
+  const rent = column('rent');
+  const rentPeriod = column('rentPeriod');
+  const period = rentPeriod ? { periodFrom: rentPeriod } : {};
+  set(
+    'RentPrice',
+    alternatives(
+      rent !== undefined && { from: rent, ...period },
+      ...(price === undefined
+        ? []
+        : rentWhen.map((conditions) => ({ from: price, when: conditions, ...period }))),
+    ),
+  );
+  set(
+    'PropertyType',
+    alternatives(
+      column('subType') !== undefined && { from: column('subType')! },
+      classColumn !== undefined && { from: classColumn },
+    ),
+  );
+  const moneyColumns = [column('currency'), price, sold, rent].filter((c): c is string => c !== undefined);
+  set('CurrencySymbol', [...moneyColumns.map((from) => ({ from })), { const: '$' }]);
+
+  const full = column('bathsFull');
+  const half = column('bathsHalf');
+  const baths = column('baths');
+  if (full || half)
+    set('Bathrooms', {
+      ...(baths ? { from: baths } : {}),
       ...(full ? { full } : {}),
       ...(half ? { half } : {}),
-    };
-  }
-  const unitFrom = found.get('AreaUnitColumn');
-  if (unitFrom && fields.BuildingArea) fields.BuildingArea = { from: found.get('BuildingArea')!, unitFrom };
-  if (fields.Images) fields.Images = { from: found.get('Images')!, split: '|' };
-  if (found.get('LotArea') && /acre/i.test(found.get('LotArea')!))
-    fields.LotArea = { from: found.get('LotArea')!, unit: 'acres' };
+    });
+  const areaUnit = column('areaUnit');
+  const sqft = column('sqft');
+  if (sqft) set('BuildingArea', { from: sqft, ...(areaUnit ? { unitFrom: areaUnit } : { unit: 'sqft' }) });
+  const lotUnit = column('lotUnit');
+  set(
+    'LotArea',
+    alternatives(
+      column('lotSqft') !== undefined && { from: column('lotSqft')!, unit: 'sqft' },
+      column('lotAcres') !== undefined && { from: column('lotAcres')!, unit: 'acres' },
+      column('lot') !== undefined && { from: column('lot')!, ...(lotUnit ? { unitFrom: lotUnit } : {}) },
+    ),
+  );
+  // The export's own count, else days since the listing date. Numeric dates are read the US way
+  // (05/01/2024 is May 1), as the `$` default assumes a US export; `dateOrder: dmy` pins the other.
+  const listDate = column('listDate');
+  set(
+    'DaysOnMarket',
+    alternatives(
+      column('dom') !== undefined && { from: column('dom')! },
+      listDate !== undefined && { daysSince: listDate, dateOrder: 'mdy' },
+    ),
+  );
+  const hoa = column('hoa');
+  const hoaFrequency = column('hoaFrequency');
+  if (hoa) set('HOAMonth', { from: hoa, ...(hoaFrequency ? { periodFrom: hoaFrequency } : {}) });
+  const photos = column('photos');
+  if (photos) set('Images', { from: photos, split: ['|', ';', '\n', ' '] });
+  const tour = column('tour');
+  if (tour) set('Tours', { const: '3D', when: { path: tour, set: true } });
+  set('Description', column('description') && { from: column('description')!, html: true });
   return { fields, extensions: { unmapped: true } };
 }
+
+/** Fields read straight from one column. */
+const SIMPLE: readonly [ListingField, HeaderRole][] = [
+  ['MLSNumber', 'key'],
+  ['Url', 'url'],
+  ['Status', 'status'],
+  ['Bedrooms', 'beds'],
+  ['Bathrooms', 'baths'],
+  ['YearBuilt', 'year'],
+  ['ParkingSpots', 'parking'],
+  ['Address', 'address'],
+  ['City', 'city'],
+  ['State', 'state'],
+  ['ZIP', 'zip'],
+  ['Latitude', 'latitude'],
+  ['Longitude', 'longitude'],
+  ['Location', 'location'],
+  ['EstimatePrice', 'estimate'],
+  ['DepositFee', 'deposit'],
+  ['UnitAreaPrice', 'pricePerArea'],
+];

@@ -16,8 +16,20 @@ export type KeyType = (typeof KEY_TYPES)[number];
 
 const count = z.number().finite().nonnegative();
 const money = z.number().finite().nonnegative();
-/** Plausible construction years; a feed sending 0 or 20015 is a data error, not a listing from year 0. */
-const year = z.number().int().min(1600).max(2100);
+/**
+ * Plausible construction years, or 0: the unknown marker (docs/feeds.md), which a feed may send itself
+ * (RESO vendors send `YearBuilt: 0` for "not known") or the mapping writes for a missing year. A
+ * feed sending 20015 or 1066 is a data error.
+ */
+const year = z
+  .number()
+  .int()
+  .min(0)
+  .max(2100)
+  .refine((y) => y === 0 || y >= 1600, {
+    message: 'is out of range (1600 to 2100, or 0 for unknown)',
+    params: { reason: 'out_of_range' },
+  });
 
 export const extensionEntrySchema = z.object({ Key: z.string().min(1), value: z.string() });
 export type ExtensionEntry = z.infer<typeof extensionEntrySchema>;
@@ -65,6 +77,23 @@ export const listingSchema = z.object({
 export type Listing = z.infer<typeof listingSchema>;
 export type ListingField = keyof Listing;
 export const LISTING_FIELDS = Object.keys(listingSchema.shape) as ListingField[];
+
+/**
+ * Required numeric fields a record may truly lack. The mapping fills them with the unknown marker, 0
+ * (by its `missing` policy), never with a plausible invented value.
+ */
+export const MARKER_FIELDS = [
+  'LotArea',
+  'BuildingArea',
+  'YearBuilt',
+  'DaysOnMarket',
+  'ParkingSpots',
+  'Bedrooms',
+  'Bathrooms',
+] as const satisfies readonly ListingField[];
+export type MarkerField = (typeof MARKER_FIELDS)[number];
+/** The unknown marker: "the feed does not say". */
+export const UNKNOWN = 0;
 
 /** Fields the spec marks required on create. */
 export const REQUIRED_FIELDS: readonly ListingField[] = LISTING_FIELDS.filter(

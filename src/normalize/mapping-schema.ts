@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AREA_UNITS, LISTING_FIELDS, type ListingField } from './listing-schema.ts';
+import { AREA_UNITS, LISTING_FIELDS, type ListingField, MARKER_FIELDS } from './listing-schema.ts';
+import { presetRequirementErrors } from './presets/requirements.ts';
 
 /**
  * Presets shipped with the project (src/normalize/presets), written in this same mapping language.
@@ -22,6 +23,10 @@ export type PresetName = (typeof PRESET_NAMES)[number];
 export const MAPPED_ENUM_FIELDS = ['Status', 'SaleType', 'PropertyType', 'Tours', 'SpaceType'] as const;
 export type MappedEnumField = (typeof MAPPED_ENUM_FIELDS)[number];
 
+/** `unknown`: the marker 0 ("the feed does not say"); `reject`: the record is rejected as missing. */
+export const missingPolicy = z.enum(['unknown', 'reject']);
+export type MissingPolicy = z.infer<typeof missingPolicy>;
+
 const listingField = z.enum(LISTING_FIELDS as [ListingField, ...ListingField[]]);
 /** A path into a record: `ListPrice`, `Location.City`, `price.@display`, `images.image.url`, `commons:City`. */
 const path = z.string().min(1);
@@ -33,6 +38,8 @@ export const conditionSchema = z.strictObject({
   path,
   in: z.array(z.string()).optional(),
   notIn: z.array(z.string()).optional(),
+  /** `true`: the path holds something (text, or an element with children); `false`: nothing. */
+  set: z.boolean().optional(),
 });
 
 /** How one listing field is produced. A bare string is a source path; `null` drops a preset's rule. */
@@ -45,10 +52,18 @@ export const fieldRuleObjectSchema = z.strictObject({
   template: z.string().optional(),
   /** Join every set value of `from` with this separator (address parts). */
   join: z.string().optional(),
+  /** Add the numbers at these paths (`[features.garages, features.carports]`); unset when none is set. */
+  sum: paths.optional(),
   /** Every condition must hold, else the rule gives nothing. */
   when: z.union([conditionSchema, z.array(conditionSchema)]).optional(),
-  /** Inline enum map for this rule, merged over `maps.<Field>` and the defaults. Key `*` catches the rest. */
+  /**
+   * Value map for this rule: source value → value, keys compared normalized, `*` catches the rest,
+   * unlisted values pass through (`""` leaves the field unset). On enum fields it is merged over
+   * `maps.<Field>` and the defaults. Any field: `{ from: $tag, map: { rental: for_rent } }`.
+   */
   map: z.record(z.string(), z.string()).optional(),
+  /** The value is HTML (`<br/>`, `<p>`, `&amp;`): turned into plain text, whitespace collapsed. */
+  html: z.boolean().optional(),
   /** Used when the rule produces no value. */
   default: scalar.optional(),
   /** Area unit of the value (`sqft`, `m2`, `acres`, `ha`, `square`), converted to the feed's `areaUnit`. */
@@ -63,16 +78,20 @@ export const fieldRuleObjectSchema = z.strictObject({
   half: path.optional(),
   threeQuarter: path.optional(),
   quarter: path.optional(),
-  /** Images: split string values on this separator. */
-  split: z.string().optional(),
+  /** Images: split string values on this separator (or on each of these). */
+  split: z.union([z.string(), z.array(z.string()).min(1)]).optional(),
   /** Images: the URL's path inside each item (`MediaURL`), and the order key (`Order`). */
   url: path.optional(),
   order: path.optional(),
+  /** Images: keep only the items (e.g. RESO `Media`) for which this holds, paths read inside the item. */
+  itemWhen: z.union([conditionSchema, z.array(conditionSchema)]).optional(),
   /**
    * Whole days from the date at this path (ISO `2024-05-01`, or a timestamp) to the day of the run,
    * for `DaysOnMarket` when a feed sends a listing date instead. A date in the future counts 0.
    */
   daysSince: path.optional(),
+  /** For `daysSince`: how to read `05/01/2024`, `mdy` (US) or `dmy`. ISO dates and month names need none. */
+  dateOrder: z.enum(['mdy', 'dmy']).optional(),
   /** Multiply numeric values (e.g. 0.01 for cents). */
   scale: z.number().optional(),
 });
@@ -97,21 +116,51 @@ export const extensionsSchema = z.strictObject({
  * The declarative mapping of one feed (`feeds[].mapping`). Every key is optional and merges over
  * the preset (field by field, map by map), so `mapping: { preset: reso }` is a whole mapping.
  */
-export const mappingSchema = z.strictObject({
-  preset: z.enum(PRESET_NAMES).optional(),
-  /** Listing field → rule. */
-  fields: z.partialRecord(listingField, fieldRuleSchema).optional(),
-  /** Enum maps (source value → listing value) for Status, SaleType, PropertyType, Tours, SpaceType. Keys are
-   * compared normalized (case, spaces, hyphens, underscores). A Status mapped to `remove` means "no longer listed". */
-  maps: z.partialRecord(z.enum(MAPPED_ENUM_FIELDS), z.record(z.string(), z.string())).optional(),
-  /** The unit BuildingArea and LotArea are converted to. Default `Square Feet`. */
-  areaUnit: z.enum(AREA_UNITS).optional(),
-  /** Numbers use a decimal comma (`84,5`). Default false. */
-  decimalComma: z.boolean().optional(),
-  /** Most images kept per listing. Default 50. */
-  maxImages: z.number().int().positive().optional(),
-  /** Values for required fields the feed does not carry (land has no YearBuilt). Used only when unset. */
-  defaults: z.partialRecord(listingField, scalar).optional(),
-  extensions: extensionsSchema.optional(),
-});
+export const mappingSchema = z
+  .strictObject({
+    preset: z.enum(PRESET_NAMES).optional(),
+    /** Listing field → rule. */
+    fields: z.partialRecord(listingField, fieldRuleSchema).optional(),
+    /** Enum maps (source value → listing value) for Status, SaleType, PropertyType, Tours, SpaceType. Keys are
+     * compared normalized (case, spaces, hyphens, underscores). A Status mapped to `remove` means "no longer listed". */
+    maps: z.partialRecord(z.enum(MAPPED_ENUM_FIELDS), z.record(z.string(), z.string())).optional(),
+    /** The unit BuildingArea and LotArea are converted to. Default `Square Feet`. */
+    areaUnit: z.enum(AREA_UNITS).optional(),
+    /** Numbers use a decimal comma (`84,5`). Default false. */
+    decimalComma: z.boolean().optional(),
+    /**
+     * Base for relative listing and image URLs (`/photos/1.jpg`, `img/1.jpg`). Protocol-less ones
+     * (`//cdn.example/1.jpg`) take `https:` with or without it.
+     */
+    baseUrl: z.url({ protocol: /^https?$/ }).optional(),
+    /**
+     * What a listing under contract (Pending, Active Under Contract, Contingent, Under Offer) becomes:
+     * `active` (default: still advertised until it closes) or `remove`. Either way the feed's own
+     * status is kept in ExtensionColumn (`Source status`) while the listing stays.
+     */
+    underContract: z.enum(['active', 'remove']).optional(),
+    /** Most images kept per listing. Default 50. */
+    maxImages: z.number().int().positive().optional(),
+    /**
+     * Values for fields the feed does not carry, when the value is known for the whole feed
+     * (`CurrencySymbol: EUR`). Used only when unset. Never a plausible guess: see `missing`.
+     */
+    defaults: z.partialRecord(listingField, scalar).optional(),
+    /**
+     * What a required count or size the record lacks becomes: `unknown` (the marker 0, counted in the
+     * report) or `reject`. Defaults: `unknown` for LotArea, BuildingArea, YearBuilt, DaysOnMarket,
+     * ParkingSpots; Bedrooms and Bathrooms `unknown` only where the property type has none (land).
+     */
+    missing: z.partialRecord(z.enum(MARKER_FIELDS), missingPolicy).optional(),
+    extensions: extensionsSchema.optional(),
+  })
+  // A preset that cannot stand alone asks for what its format does not carry, by name.
+  .superRefine((mapping, ctx) => {
+    for (const { field, message } of presetRequirementErrors(
+      mapping.preset,
+      mapping.fields,
+      mapping.defaults,
+    ))
+      ctx.addIssue({ code: 'custom', path: ['fields', field], message });
+  });
 export type MappingConfig = z.infer<typeof mappingSchema>;

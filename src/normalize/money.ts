@@ -27,6 +27,19 @@ export function currencySymbol(value: string): string {
   return symbol;
 }
 
+/**
+ * The currency a text names: a code (`USD`, `eur`) or a symbol (`$`, `A$`, `€`) as `currencySymbol`
+ * gives it, or the one a price carries (`$1,250,000`, `1.250.000 €`, `EUR 250,000`, `250000 AUD`).
+ * Undefined for a bare number (its currency is the feed's: the rule's default).
+ */
+export function currencyOf(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (!/\d/.test(trimmed)) return trimmed === '' ? undefined : currencySymbol(trimmed);
+  const match = /^([^\d\s+\-.,]*)\s*[+-]?[\d.,'\s\u00a0\u202f]+?\s*([^\d\s.,]*)$/.exec(trimmed);
+  const mark = match ? match[1] || match[2] : '';
+  return mark ? currencySymbol(mark) : undefined;
+}
+
 /** Periods per month. */
 const PER_MONTH: Readonly<Record<string, number>> = {
   month: 1,

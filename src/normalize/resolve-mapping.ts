@@ -25,6 +25,9 @@ export function mergeMappings(base: MappingConfig, over: MappingConfig): Mapping
   else delete merged.maps;
   if (Object.keys(defaults).length > 0) merged.defaults = defaults;
   else delete merged.defaults;
+  const missing = { ...base.missing, ...over.missing };
+  if (Object.keys(missing).length > 0) merged.missing = missing;
+  else delete merged.missing;
   if (base.extensions || over.extensions) merged.extensions = { ...base.extensions, ...over.extensions };
   return merged;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { convertArea, normalizeAreaUnit } from './area-units.ts';
 import { compilePath } from './field-path.ts';
-import { currencySymbol, perMonthFactor } from './money.ts';
+import { htmlToText } from './html-text.ts';
+import { absoluteMediaUrl as absoluteUrl } from './media-url.ts';
+import { currencyOf, currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isUnsetText, numberValue, parseNumber, parseText } from './parse-number.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
@@ -171,5 +173,39 @@ describe('tokens, paths, templates, timestamps', () => {
   it('orders timestamps as instants, not strings', () => {
     // As strings, "…00.5Z" < "…00Z"; as instants it is later.
     expect(parseTimestamp('2024-01-01T00:00:00.5Z')! > parseTimestamp('2024-01-01T00:00:00Z')!).toBe(true);
+  });
+});
+
+describe('currencyOf', () => {
+  it.each([
+    ['$1,250,000', '$'],
+    ['USD', '$'],
+    ['usd', '$'],
+    ['EUR 250,000', '€'],
+    ['1.250.000 €', '€'],
+    ['250000 GBP', '£'],
+    ['A$', 'A$'],
+    ['250000', undefined],
+  ])('%s → %s', (text, expected) => expect(currencyOf(text)).toBe(expected));
+});
+
+describe('absoluteUrl', () => {
+  it.each([
+    ['https://a.example/1.jpg', undefined, 'https://a.example/1.jpg'],
+    ['//cdn.example/1.jpg', undefined, 'https://cdn.example/1.jpg'],
+    ['/p/1.jpg', 'https://a.example/l/9', 'https://a.example/p/1.jpg'],
+    ['p/1.jpg', 'https://a.example/l', 'https://a.example/l/p/1.jpg'],
+    ['/p/1.jpg', undefined, undefined],
+    ['ftp://a.example/1.jpg', 'https://a.example/', undefined],
+    ['javascript:alert(1)', 'https://a.example/', undefined],
+  ])('%s (base %s) → %s', (url, base, expected) => expect(absoluteUrl(url, base)).toBe(expected));
+});
+
+describe('htmlToText', () => {
+  it('breaks lines where the markup does, drops tags, decodes entities, collapses spaces', () => {
+    expect(htmlToText('<div>A&nbsp;&nbsp; b</div><div>c&#8217;s &amp; d</div>  <ul><li>x</li></ul>')).toBe(
+      'A b\nc’s & d\n• x',
+    );
+    expect(htmlToText('  plain   text  ')).toBe('plain text');
   });
 });

@@ -69,6 +69,8 @@ function describeIssue(field: string, issue: z.core.$ZodIssue, mapped: MappedRec
         issue.expected === 'int' ? 'not_an_integer' : 'invalid',
         `is not ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}`,
       );
+    case 'custom':
+      return problem(field, value, String(issue.params?.reason ?? 'invalid'), issue.message);
     default:
       return problem(field, value, 'invalid', issue.message);
   }

@@ -29,6 +29,7 @@ export function ingestResultOf(
     stats: { records: listings.length, valid: listings.length, rejected: 0, removed: 0, duplicates: 0 },
     sourceState: {},
     mapping: undefined,
+    unknownMarkers: {},
     ...extra,
   };
 }

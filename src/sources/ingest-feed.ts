@@ -19,6 +19,7 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   // per key until a key repeats: an array per key would double the memory of a large feed.
   const byKey = new Map<string, Latest>();
   const rejections: Rejection[] = [];
+  const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
   const as1252 = new RowsAs1252(opened.linesAs1252 ?? []);
   const items = itemsOf(feed, opened, deps);
@@ -35,8 +36,10 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       continue;
     }
     as1252.record(item.ref.row);
-    if (item.kind === 'listing') keep(byKey, item.listing[feed.key] as string, item.listing, item.ref);
-    else keep(byKey, item.key, undefined, item.ref);
+    if (item.kind === 'listing') {
+      keep(byKey, item.listing[feed.key] as string, item.listing, item.ref, item.unknown);
+      if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
+    } else keep(byKey, item.key, undefined, item.ref);
   }
   const end = next.value;
   if (records === 0) {
@@ -46,15 +49,19 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   const removals: string[] = [];
   const held: HeldKey[] = [];
   const duplicates: DuplicateKey[] = [];
+  const unknownMarkers: Record<string, number> = {};
   for (const [key, latest] of byKey) {
     if (latest.listing === undefined) removals.push(key);
     else if ('reason' in latest.listing) held.push(heldOf(key, latest.listing));
-    else listings.push(latest.listing);
+    else {
+      listings.push(latest.listing);
+      for (const field of latest.unknown ?? []) unknownMarkers[field] = (unknownMarkers[field] ?? 0) + 1;
+    }
     if (Array.isArray(latest.refs)) duplicates.push({ key, refs: latest.refs });
   }
   // Duplicates in the order their keys first appeared.
   duplicates.sort((a, b) => a.refs[0]!.index - b.refs[0]!.index);
-  const dropped = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
+  const duplicateCount = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
   const decodedAs1252 = as1252.finish();
   return {
     feedId: feed.id,
@@ -71,9 +78,11 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       valid: listings.length,
       rejected: rejections.length,
       removed: removals.length,
-      duplicates: dropped,
+      duplicates: duplicateCount,
     },
     decodedAs1252,
+    unknownMarkers,
+    ...(dropped.count > 0 ? { droppedImages: dropped } : {}),
     sourceState: end.state,
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
   };
@@ -85,7 +94,19 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
  */
 interface Latest {
   listing: Listing | Rejection | undefined;
+  /** Fields of `listing` holding the unknown marker (a shared array). */
+  unknown?: readonly string[] | undefined;
   refs: RecordRef | RecordRef[];
+}
+
+/** Image URLs that cannot be absolute: counted, the first few kept with where they were. */
+function noteDropped(
+  dropped: NonNullable<IngestResult['droppedImages']>,
+  ref: RecordRef,
+  urls: string[],
+): void {
+  dropped.count += urls.length;
+  for (const url of urls) if (dropped.examples.length < 10) dropped.examples.push({ ref, url });
 }
 
 function refOf(rejection: Rejection): RecordRef {
@@ -104,14 +125,16 @@ function keep(
   key: string,
   listing: Listing | Rejection | undefined,
   ref: RecordRef,
+  unknown?: readonly string[],
 ): void {
   const latest = byKey.get(key);
   if (latest === undefined) {
-    byKey.set(key, { listing, refs: ref });
+    byKey.set(key, { listing, unknown, refs: ref });
     return;
   }
   byKey.delete(key);
   latest.listing = listing;
+  latest.unknown = unknown;
   if (Array.isArray(latest.refs)) latest.refs.push(ref);
   else latest.refs = [latest.refs, ref];
   byKey.set(key, latest);
@@ -131,5 +154,6 @@ function emptyResult(feed: FeedConfig, mode: 'full' | 'incremental', mapping: un
     stats: { records: 0, valid: 0, rejected: 0, removed: 0, duplicates: 0 },
     sourceState: {},
     mapping,
+    unknownMarkers: {},
   };
 }

@@ -1,13 +1,15 @@
 import type { FeedConfig } from '../config/schema.ts';
-import { type CompiledMapping, compileMapping } from '../normalize/compile-mapping.ts';
+import { type CompiledMapping, compileMapping, type MappedRecord } from '../normalize/compile-mapping.ts';
+import type { FieldProblem } from '../normalize/field-problem.ts';
 import { inferCsvMapping } from '../normalize/infer-csv-mapping.ts';
+import type { Listing } from '../normalize/listing-schema.ts';
 import { withPresetHooks } from '../normalize/presets/preset-hooks.ts';
 import { mergeMappings } from '../normalize/resolve-mapping.ts';
 import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
 import type { FeedState } from '../state/state-store.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
-import type { FeedItem, IngestDeps, OpenedFeed, RawRecord, RecordRef } from './types.ts';
+import type { FeedItem, IngestDeps, OpenedFeed, RawRecord, RecordProblem, RecordRef } from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */
 export interface FeedReadEnd {
@@ -117,24 +119,35 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
   if (mapped.remove) {
     if (key !== undefined) return { kind: 'remove', key, ref };
-    const message = `${where}: the status says "remove" but ${feed.key} is missing`;
-    return { kind: 'rejected', rejection: { ...ref, field: feed.key, reason: 'missing', message } };
+    const text = `the status says "remove" but ${feed.key} is missing`;
+    const problems = [{ field: feed.key, reason: 'missing', message: `${feed.key} is missing (${text})` }];
+    const rejection = { ...ref, field: feed.key, reason: 'missing', message: `${where}: ${text}`, problems };
+    return { kind: 'rejected', rejection };
   }
   const listing = acceptListing(mapped);
-  if (listing !== undefined) return { kind: 'listing', listing, ref };
+  if (listing !== undefined) return listingItem(listing, ref, mapped);
   // Rejected (or left to zod): map again keeping the raw values, to say which value and why.
-  const result = validateListing(mapping.map(record.fields, true));
-  if (result.ok) return { kind: 'listing', listing: result.listing, ref };
-  const first = result.problems[0]!;
+  const explained = mapping.map(record.fields, true);
+  const result = validateListing(explained);
+  if (result.ok) return listingItem(result.listing, ref, explained);
   const label = key !== undefined && record.row === undefined ? `${where} (${feed.key} ${key})` : where;
-  const rejection = {
-    ...ref,
-    field: first.field,
-    reason: first.reason,
-    message: `${label}: ${first.message}`,
-  };
+  const problems = result.problems.map(recordProblem);
+  const first = problems[0]!;
   return {
     kind: 'rejected',
-    rejection: first.value === undefined ? rejection : { ...rejection, value: first.value },
+    rejection: { ...ref, ...first, message: `${label}: ${first.message}`, problems },
   };
+}
+
+function listingItem(listing: Listing, ref: RecordRef, mapped: MappedRecord): FeedItem {
+  const item: FeedItem = { kind: 'listing', listing, ref };
+  if (mapped.unknown !== undefined) item.unknown = mapped.unknown;
+  if (mapped.droppedImages !== undefined) item.droppedImages = mapped.droppedImages;
+  return item;
+}
+
+/** A problem as a rejection carries it: no `value` key when the feed sent none. */
+function recordProblem(problem: FieldProblem): RecordProblem {
+  const { field, value, reason, message } = problem;
+  return value === undefined ? { field, reason, message } : { field, value, reason, message };
 }

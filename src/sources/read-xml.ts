@@ -5,6 +5,8 @@ import type { XmlOptions } from './source-schema.ts';
 import type { RawRecord } from './types.ts';
 import { XmlRecordSplitter, XmlSplitError } from './xml-splitter.ts';
 
+const XML_ENTITIES = { amp: '&', apos: "'", gt: '>', lt: '<', quot: '"' };
+
 /** The element name of a record (`residential`, `rental` in REAXML), for mappings to read. */
 export const TAG_FIELD = '$tag';
 
@@ -19,9 +21,12 @@ function createParser(): XMLParser {
     trimValues: true,
     ignoreDeclaration: true,
     ignorePiTags: true,
-    // Only the five XML entities exist here: the splitter refuses any DOCTYPE that could declare more.
+    // Only the five XML entities exist here (the splitter refuses any DOCTYPE that could declare
+    // more), plus numeric character references (`&#241;`, `&#xF1;`), which XML always allows. An
+    // object for htmlEntities is the decoder's whole table of names, and allows numeric references.
     processEntities: true,
-    htmlEntities: false,
+    // (typed boolean, but fast-xml-parser 5 takes the table: see OrderedObjParser's entityDecoder)
+    htmlEntities: XML_ENTITIES as unknown as boolean,
   });
 }
 

@@ -33,7 +33,22 @@ export interface Rejection {
   value?: unknown;
   /** Stable code: missing, not_a_number, unknown_status, unknown_unit, invalid_enum, out_of_range, invalid_url, … */
   reason: string;
-  /** `Row 812 of acme.csv: Bedrooms "three" is not a number` */
+  /** `Row 812 of acme.csv: Bedrooms "three" is not a number` (the first problem; `problems` has them all) */
+  message: string;
+  /**
+   * Every problem of the record, in field order of discovery: the first is the one `field`,
+   * `value`, `reason` and `message` describe. A user fixes them all in one pass. Ingestion always
+   * sets it; optional so that rejections built elsewhere (tests, older saved reports) still type.
+   */
+  problems?: RecordProblem[];
+}
+
+/** One problem of a rejected record: `{ field: 'Bedrooms', value: 'three', reason: 'not_a_number', message }`. */
+export interface RecordProblem {
+  field: string;
+  value?: unknown;
+  reason: string;
+  /** `Bedrooms "three" is not a number` (without the row: the rejection says where). */
   message: string;
 }
 
@@ -52,7 +67,15 @@ export interface HeldKey {
 }
 
 export type FeedItem =
-  | { kind: 'listing'; listing: Listing; ref: RecordRef }
+  | {
+      kind: 'listing';
+      listing: Listing;
+      ref: RecordRef;
+      /** Fields the record lacked, filled with the unknown marker 0 (the mapping's `missing` policy). */
+      unknown?: readonly string[];
+      /** Image URLs left out because they cannot be absolute http(s) URLs. */
+      droppedImages?: string[];
+    }
   | { kind: 'remove'; key: string; ref: RecordRef }
   | { kind: 'rejected'; rejection: Rejection };
 
@@ -90,6 +113,17 @@ export interface IngestResult {
   rejectedWithoutKey: number;
   duplicates: DuplicateKey[];
   stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
+  /**
+   * Per field, how many of `listings` carry the unknown marker (0: the feed does not say), e.g.
+   * `{ YearBuilt: 120, LotArea: 31 }`. Fields with no marker are absent. For `validate`, the run
+   * report and the job result: a user tells the chatbot what 0 means there.
+   */
+  unknownMarkers: Record<string, number>;
+  /**
+   * Image URLs left out of listings because they cannot be absolute http(s) URLs (relative without
+   * `mapping.baseUrl`, `ftp:`, `data:`): how many, and the first few with where they were.
+   */
+  droppedImages?: { count: number; examples: { ref: RecordRef; url: string }[] };
   /**
    * Rows read as Windows-1252 because their bytes are not valid UTF-8 (`encoding: auto`): CSV rows
    * as rejections number them; for XML and JSON, lines of the file. Every other record is UTF-8.

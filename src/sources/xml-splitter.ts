@@ -16,8 +16,9 @@ function localName(name: string): string {
 /**
  * Cuts an XML text stream into record elements (the ones at `recordPath`), so each can be parsed on
  * its own and memory stays one record deep whatever the file size. fast-xml-parser is not a
- * streaming parser; this scanner only finds tag boundaries and checks nesting. A DOCTYPE is refused
- * outright: it is the only way to declare entities, so a billion-laughs file stops here.
+ * streaming parser; this scanner only finds tag boundaries and checks nesting. A DOCTYPE that only
+ * names an external DTD is skipped (never fetched); one with an internal subset is refused: it is the
+ * only way to declare entities, so a billion-laughs file stops here.
  */
 export class XmlRecordSplitter {
   private readonly path: readonly string[];
@@ -72,9 +73,10 @@ export class XmlRecordSplitter {
       if (buf.startsWith('<![CDATA[', lt)) return after(buf, ']]>', lt + 9);
       if (buf.length < lt + 9) return -1;
       const word = buf.slice(lt + 2, lt + 9).toUpperCase();
-      if (word.startsWith('DOCTYPE') || word.startsWith('ENTITY')) {
+      if (word.startsWith('DOCTYPE')) return this.doctype(buf, lt);
+      if (word.startsWith('ENTITY')) {
         throw new XmlSplitError(
-          'the XML declares a DOCTYPE; DTDs and entity declarations are refused (entity expansion, external entities)',
+          'the XML declares an ENTITY; entity declarations are refused (entity expansion, external entities)',
           true,
         );
       }
@@ -117,6 +119,24 @@ export class XmlRecordSplitter {
     return end + 1;
   }
 
+  /**
+   * `<!DOCTYPE propertyList SYSTEM "http://…/propertyList.dtd">` (how most REAXML files start) only
+   * names a DTD: it is skipped and never fetched, and the parser never sees it (records are cut out
+   * below it). An internal subset (`[ <!ENTITY … ]`) is the only way to declare entities: refused.
+   */
+  private doctype(buf: string, lt: number): number {
+    if (this.sawRoot) throw new XmlSplitError('malformed XML: a DOCTYPE inside the document');
+    const end = tagEnd(buf, lt + 2, '[');
+    if (end < 0) return -1;
+    if (buf[end] === '[') {
+      throw new XmlSplitError(
+        'the XML declares a DOCTYPE with an internal subset; entity declarations are refused (entity expansion, external entities)',
+        true,
+      );
+    }
+    return end + 1;
+  }
+
   private atRecord(name: string): boolean {
     const { path, stack } = this;
     if (stack.length !== path.length - 1) return false;
@@ -151,15 +171,18 @@ function after(buf: string, terminator: string, from: number): number {
   return end < 0 ? -1 : end + terminator.length;
 }
 
-/** Index of the `>` closing a start tag, skipping quoted attribute values; -1 when incomplete. */
-function tagEnd(buf: string, from: number): number {
+/**
+ * Index of the `>` closing a start tag (or of `also`, when met first), skipping quoted attribute
+ * values; -1 when incomplete.
+ */
+function tagEnd(buf: string, from: number, also = '>'): number {
   let quote = '';
   for (let i = from; i < buf.length; i++) {
     const c = buf[i];
     if (quote) {
       if (c === quote) quote = '';
     } else if (c === '"' || c === "'") quote = c;
-    else if (c === '>') return i;
+    else if (c === '>' || c === also) return i;
   }
   return -1;
 }

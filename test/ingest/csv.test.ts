@@ -16,10 +16,16 @@ describe('CSV feeds', () => {
     const result = await ingestFeed(acme(), { state: {} });
     expect(result.notModified).toBe(false);
     expect(result.mode).toBe('full');
-    expect(result.stats).toEqual({ records: 8, valid: 3, rejected: 3, removed: 1, duplicates: 1 });
+    expect(result.stats).toEqual({ records: 8, valid: 4, rejected: 2, removed: 1, duplicates: 1 });
     const { records, valid, rejected, removed, duplicates } = result.stats;
     expect(valid + rejected + removed + duplicates).toBe(records);
-    expect(result.listings.map((l) => l.MLSNumber).sort()).toEqual(['A-1001', 'A-1002', 'A-1005']);
+    expect(result.listings.map((l) => l.MLSNumber).sort()).toEqual(['A-1001', 'A-1002', 'A-1005', 'A-1007']);
+    // The land lot has no year built and no days on market: the unknown marker 0, counted, never 1900.
+    expect(result.listings.find((l) => l.MLSNumber === 'A-1007')).toMatchObject({
+      YearBuilt: 0,
+      DaysOnMarket: 0,
+    });
+    expect(result.unknownMarkers).toEqual({ LotArea: 1, YearBuilt: 1, DaysOnMarket: 1 });
     // Last wins: the second A-1001 row carries the reduced price.
     expect(result.listings.find((l) => l.MLSNumber === 'A-1001')).toMatchObject({
       SalePrice: 1_199_000,
@@ -56,11 +62,20 @@ describe('CSV feeds', () => {
       expect.objectContaining({
         row: 12,
         key: 'A-1006',
-        field: 'YearBuilt',
-        value: '20015',
-        reason: 'out_of_range',
+        field: 'DaysOnMarket',
+        value: 'ninety',
+        reason: 'not_a_number',
+        // Every problem of the record at once, the first one also as field/reason/message.
+        problems: [
+          {
+            field: 'DaysOnMarket',
+            value: 'ninety',
+            reason: 'not_a_number',
+            message: 'DaysOnMarket "ninety" is not a number',
+          },
+          expect.objectContaining({ field: 'YearBuilt', value: '20015', reason: 'out_of_range' }),
+        ],
       }),
-      expect.objectContaining({ row: 14, key: 'A-1007', field: 'DaysOnMarket', reason: 'missing' }),
     ]);
   });
 
@@ -75,7 +90,7 @@ describe('CSV feeds', () => {
       'listing',
       'listing',
       'rejected',
-      'rejected',
+      'listing',
     ]);
   });
 
@@ -235,7 +250,7 @@ describe('CSV feeds', () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-'));
     const path = join(dir, 'acme.csv.gz');
     await writeFile(path, gzipSync(await readFile(fixture('csv/acme-listings.csv'))));
-    expect((await ingestFeed(acme(path), { state: {} })).stats.valid).toBe(3);
+    expect((await ingestFeed(acme(path), { state: {} })).stats.valid).toBe(4);
   });
 
   it('reads Windows-1252 with semicolons and decimal commas', async () => {
@@ -259,7 +274,7 @@ describe('CSV feeds', () => {
     const result = await ingestFeed(fixtureFeed('tab-inferred'), { state: {} });
     expect(result.rejections).toEqual([]);
     expect(result.mapping).toMatchObject({
-      fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds', SalePrice: 'List Price' },
+      fields: { MLSNumber: 'MLS#', Bedrooms: 'Beds', SalePrice: [{ from: 'List Price' }] },
     });
     expect(result.listings[0]).toMatchObject({
       MLSNumber: 'T-1',

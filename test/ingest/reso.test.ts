@@ -81,14 +81,11 @@ describe('RESO Web API', () => {
     const result = await ingestFeed(resoFeed(server.url), { state: {}, now: () => now });
     expect(odata.tokens()).toBe(2);
     expect(result.mode).toBe('full');
-    expect(result.stats).toEqual({ records: 5, valid: 3, rejected: 1, removed: 1, duplicates: 0 });
+    expect(result.stats).toEqual({ records: 5, valid: 4, rejected: 0, removed: 1, duplicates: 0 });
     expect(result.removals).toEqual(['R-1003']);
-    expect(result.rejections[0]).toMatchObject({
-      key: 'R-1005',
-      field: 'YearBuilt',
-      value: 0,
-      reason: 'out_of_range',
-    });
+    // RESO vendors send YearBuilt 0 for "not known": the unknown marker, counted, not a rejection.
+    expect(result.listings.find((l) => l.MLSNumber === 'R-1005')).toMatchObject({ YearBuilt: 0 });
+    expect(result.unknownMarkers).toEqual({ YearBuilt: 1 });
     const [house, lease, closed] = result.listings;
     expect(house).toMatchObject({
       MLSNumber: 'R-1001',
@@ -104,7 +101,8 @@ describe('RESO Web API', () => {
       Url: 'https://mls-broker.example/R-1001',
       Images: ['https://media.mls.example/r1001/1.jpg', 'https://media.mls.example/r1001/2.jpg'],
     });
-    expect(house?.ExtensionColumn).toBeUndefined();
+    // Local NST_ fields are never read; the annual HOA fee's published period is kept.
+    expect(house?.ExtensionColumn).toEqual([{ Key: 'HOAMonth period', value: 'Annually' }]);
     expect(lease).toMatchObject({
       SaleType: 'for_rent',
       RentPrice: 2400,
@@ -215,6 +213,6 @@ describe('RESO Web API', () => {
 describe('RESO JSON file', () => {
   it('streams the value array of a saved OData page', async () => {
     const result = await ingestFeed(fixtureFeed('reso'), { state: {} });
-    expect(result.stats).toEqual({ records: 5, valid: 3, rejected: 1, removed: 1, duplicates: 0 });
+    expect(result.stats).toEqual({ records: 5, valid: 4, rejected: 0, removed: 1, duplicates: 0 });
   });
 });

@@ -27,11 +27,26 @@ describe('feed-sync validate', () => {
     // The acme export as fixtures/feeds/feed-sync.yaml configures it, run as fixtures/feeds/README.md says.
     const text = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'acme']);
     expect(text.code).toBe(0);
-    expect(text.out).toContain('✓ acme: 8 records: 3 valid, 3 rejected, 1 to remove, 1 duplicate (full)');
+    expect(text.out).toContain('✓ acme: 8 records: 4 valid, 2 rejected, 1 to remove, 1 duplicate (full)');
     expect(text.out).toContain('  Bedrooms not_a_number (1):');
     expect(text.out).toContain('    Row 8 of acme-listings.csv: Bedrooms "three" is not a number');
-    expect(text.out).toContain('  YearBuilt out_of_range (1):');
-    expect(text.out).toContain('  DaysOnMarket missing (1):');
+    expect(text.out).toContain('  DaysOnMarket not_a_number (1):');
+    // Every problem of a record at once, and a table of all problems by field and reason at the end.
+    expect(text.out).toContain(
+      '    Row 12 of acme-listings.csv: DaysOnMarket "ninety" is not a number; also YearBuilt "20015" is out of range',
+    );
+    expect(text.out).toContain(
+      [
+        '  problems by field and reason:',
+        '    field         reason        records',
+        '    Bedrooms      not_a_number  1',
+        '    DaysOnMarket  not_a_number  1',
+        '    YearBuilt     out_of_range  1',
+      ].join('\n'),
+    );
+    expect(text.out).toContain(
+      '  unknown marker 0 (the feed does not say), listings per field: LotArea 1, YearBuilt 1, DaysOnMarket 1',
+    );
     expect(text.out).toContain('  duplicate key A-1001: row 4, row 11 (the last is kept)');
     expect(text.out).toContain('  mapping in use:\n    mapping:\n      fields:\n        MLSNumber: "MLS #"');
     const json = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'acme', '--json']);
@@ -41,8 +56,13 @@ describe('feed-sync validate', () => {
       }
     ).feeds;
     expect(report?.ok).toBe(true);
-    expect(report?.result.listings.map((l) => l.MLSNumber).sort()).toEqual(['A-1001', 'A-1002', 'A-1005']);
-    expect(report?.result.rejections).toHaveLength(3);
+    expect(report?.result.listings.map((l) => l.MLSNumber).sort()).toEqual([
+      'A-1001',
+      'A-1002',
+      'A-1005',
+      'A-1007',
+    ]);
+    expect(report?.result.rejections).toHaveLength(2);
   });
 
   it('prints counts, rejections by reason and the inferred mapping; --json has the whole report', async () => {
@@ -60,11 +80,15 @@ describe('feed-sync validate', () => {
         `    source: { format: xml, path: ${fixture('xml/billion-laughs.xml')}, xml: { recordPath: Listings.Listing } }`,
       ].join('\n'),
     );
-    const text = await run(['validate', '-c', config, '--feed', 'tabs']);
+    const text = await run(['validate', '-c', config, '--feed', 'tabs', '--explain']);
     expect(text.code).toBe(0);
-    expect(text.out).toContain('✓ tabs: 3 records: 0 valid, 3 rejected');
-    expect(text.out).toContain('CurrencySymbol missing (3):');
-    expect(text.out).toContain('Row 2 of tab-inferred.tsv: CurrencySymbol is missing (required)');
+    // No mapping and no currency column: an MLS export's dollars, as --explain says.
+    expect(text.out).toContain('✓ tabs: 3 records: 3 valid, 0 rejected');
+    expect(text.out).toContain('  listing fields and where they come from:\n    MLSNumber      ← "MLS#"\n');
+    expect(text.out).toContain('    CurrencySymbol ← "List Price", else constant "$"\n');
+    expect(text.out).toContain(
+      '    SaleType       ← "Sale Type", else "Property Type", mapped, else "Status", mapped, else constant "for_sale"\n',
+    );
     expect(text.out).toContain('MLSNumber: MLS#');
     const json = await run(['validate', '-c', config, '--feeds', '--json']);
     expect(json.code).toBe(1);

@@ -22,13 +22,13 @@ describe('XML presets', () => {
       BuildingArea: 204.39,
       LotArea: 650,
       AreaUnit: 'Square Meters',
-      Address: '2 39 Sample Street',
+      Address: '2/39 Sample Street',
       City: 'Exampleton',
       State: 'VIC',
       ZIP: '3000',
       Url: 'https://agency.example/listing/R1001',
       Images: ['https://img.agency.example/r1001/m.jpg', 'https://img.agency.example/r1001/a.jpg'],
-      Description: 'Four bedrooms & two bathrooms.<br/>Walk to <b>schools</b>.',
+      Description: 'Four bedrooms & two bathrooms.\nWalk to schools.',
     });
     expect(house?.ExtensionColumn).toEqual(
       expect.arrayContaining([
@@ -59,7 +59,7 @@ describe('XML presets', () => {
       LotArea: 600,
       Latitude: 38.3452,
       Url: 'https://kyero-agent.example/en/KY-AL-01',
-      Description: 'Villa with <b>pool</b> & sea views.',
+      Description: 'Villa with pool & sea views.',
       Images: [
         'https://img.kyero-agent.example/ky-al-01/1.jpg',
         'https://img.kyero-agent.example/ky-al-01/2.jpg',

@@ -13,10 +13,12 @@ import {
   withExamples,
   withJsonOption,
 } from '../context.ts';
+import { explainMapping, problemTable } from './validate-explain.ts';
 
 interface ValidateOptions extends GlobalOptions {
   feed?: string;
   feeds?: boolean;
+  explain?: boolean;
 }
 
 /** Rejections shown per reason in the text report; `--json` has them all. */
@@ -39,7 +41,11 @@ export function registerValidate(program: Command): void {
       'check the config (offline); with --feed ID or --feeds, also fetch and normalize feeds without touching the platform',
     )
     .option('--feed <id>', 'also read this feed: counts, rejections by reason, the mapping in use')
-    .option('--feeds', 'also read every feed');
+    .option('--feeds', 'also read every feed')
+    .option(
+      '--explain',
+      'with --feed/--feeds: each listing field and the feed field (header, path) it comes from',
+    );
   withJsonOption(withConfigOption(command)).action(async (options: ValidateOptions) => {
     const config = await loadForValidate(options);
     const feeds = feedsToRead(config, options);
@@ -59,7 +65,10 @@ export function registerValidate(program: Command): void {
     const reports: FeedReport[] = [];
     for (const feed of feeds) reports.push(await validateFeed(feed, logger));
     if (options.json) process.stdout.write(`${JSON.stringify({ feeds: reports }, null, 2)}\n`);
-    else process.stdout.write(`${reports.map(renderFeedReport).join('\n')}\n`);
+    else {
+      const render = (r: FeedReport) => renderFeedReport(r, { explain: options.explain ?? false });
+      process.stdout.write(`${reports.map(render).join('\n')}\n`);
+    }
     const failed = reports.filter((r) => !r.ok).length;
     if (failed > 0) throw new CliExit(`${failed} of ${reports.length} feed(s) could not be read`);
   });
@@ -100,7 +109,7 @@ async function validateFeed(feed: FeedConfig, logger: ReturnType<typeof cliLogge
   }
 }
 
-export function renderFeedReport(report: FeedReport): string {
+export function renderFeedReport(report: FeedReport, options: { explain?: boolean } = {}): string {
   if (!report.ok) return `✗ ${report.feedId}: ${report.code} ${report.error}\n`;
   const { result } = report;
   const { stats } = result;
@@ -119,7 +128,8 @@ export function renderFeedReport(report: FeedReport): string {
   const byReason = groupByReason(result.rejections);
   for (const [reason, rejections] of byReason) {
     lines.push(`  ${reason} (${rejections.length}):`);
-    for (const rejection of rejections.slice(0, SHOWN_PER_REASON)) lines.push(`    ${rejection.message}`);
+    for (const rejection of rejections.slice(0, SHOWN_PER_REASON))
+      lines.push(`    ${rejectionLine(rejection)}`);
     if (rejections.length > SHOWN_PER_REASON)
       lines.push(`    … and ${rejections.length - SHOWN_PER_REASON} more`);
   }
@@ -129,9 +139,35 @@ export function renderFeedReport(report: FeedReport): string {
     );
     lines.push(`  duplicate key ${duplicate.key}: ${where.join(', ')} (the last is kept)`);
   }
+  const markers = Object.entries(result.unknownMarkers ?? {});
+  if (markers.length > 0) {
+    const counts = markers.map(([field, count]) => `${field} ${count}`).join(', ');
+    lines.push(`  unknown marker 0 (the feed does not say), listings per field: ${counts}`);
+  }
+  if (result.droppedImages) {
+    const { count, examples } = result.droppedImages;
+    const shown = examples
+      .slice(0, 3)
+      .map(
+        ({ ref, url }) =>
+          `${ref.row !== undefined ? `row ${ref.row}` : `record ${ref.index + 1}`} ${JSON.stringify(url)}`,
+      );
+    lines.push(
+      `  ${count} image URL(s) dropped, not absolute http(s) (mapping.baseUrl resolves relative ones): ${shown.join(', ')}`,
+    );
+  }
+  if (options.explain)
+    lines.push('  listing fields and where they come from:', ...explainMapping(result.mapping));
   lines.push('  mapping in use:');
   lines.push(indent(stringify({ mapping: result.mapping }).trimEnd(), '    '));
+  lines.push(...problemTable(result.rejections));
   return `${lines.join('\n')}\n`;
+}
+
+/** The rejection's message, plus its other problems when it has more than one. */
+function rejectionLine(rejection: Rejection): string {
+  const others = (rejection.problems ?? []).slice(1).map((p) => p.message);
+  return others.length === 0 ? rejection.message : `${rejection.message}; also ${others.join('; ')}`;
 }
 
 function groupByReason(rejections: readonly Rejection[]): Map<string, Rejection[]> {

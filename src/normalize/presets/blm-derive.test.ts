@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileMapping } from '../compile-mapping.ts';
+import { htmlToText } from '../html-text.ts';
+import { absoluteMediaUrl } from '../media-url.ts';
 import { blmPhotos, deriveBlmFields } from './blm-derive.ts';
-import { htmlToText } from './html-text.ts';
-import { absoluteMediaUrl } from './media-url.ts';
 import { missingPresetFields, withPresetHooks } from './preset-hooks.ts';
 
 const BASE = 'https://media.example/77120/';

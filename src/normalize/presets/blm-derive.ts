@@ -1,4 +1,6 @@
 import type { RawFields } from '../field-path.ts';
+import { htmlToText } from '../html-text.ts';
+import { absoluteMediaUrl, distinctValues } from '../media-url.ts';
 import {
   BLM_FURNISHED,
   BLM_NO_ROOMS,
@@ -7,8 +9,6 @@ import {
   BLM_STATUS,
   BLM_TENURE,
 } from './blm-codes.ts';
-import { htmlToText } from './html-text.ts';
-import { absoluteMediaUrl, distinctValues } from './media-url.ts';
 import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
 
 /** Photos are `MEDIA_IMAGE_00`…`_59`; 60 and up hold the HIP/EPC certificate graphs. */
@@ -70,5 +70,4 @@ export function blmPhotos(fields: RawFields, base: string | undefined): string[]
 
 export const blmHooks: PresetHooks = {
   derive: deriveBlmFields,
-  requires: { Url: '{ template: "https://…/{AGENT_REF}" }' },
 };

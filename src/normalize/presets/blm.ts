@@ -54,8 +54,8 @@ export const blm: MappingConfig = {
     SaleType: { '1': 'for_sale', '2': 'for_rent' },
     PropertyType: BLM_PROPERTY_TYPE,
   },
-  // The unknown marker: BLM has no such fields (docs/feeds-blm-openimmo.md says what 0 means).
-  defaults: { LotArea: 0, BuildingArea: 0, ParkingSpots: 0 },
+  // What a record does not give is the unknown marker 0 by the mapping's `missing` policy (counted
+  // per field in the ingest result; docs/feeds.md says what 0 means).
   // `$`-fields are the derive step's, never copied by `extensions.unmapped`.
   extensions: {
     exclude: ['$*'],

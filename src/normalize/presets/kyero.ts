@@ -1,34 +1,52 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
-const RENT = ['month', 'week'];
+/** `price_freq` values naming a rent's period (Kyero v3: `sale`, `month`, `week`; some feeds `night`). */
+const RENT_PERIODS = ['month', 'week', 'night', 'day', 'year'];
+/** Rentals some exporters send without a period: long lets are quoted per month, short lets per week. */
+const RENT_LONG = ['rent', 'rentlong', 'long_term_rental', 'longterm'];
+const RENT_SHORT = ['rentshort', 'short_term_rental', 'shortterm'];
+const RENT = [...RENT_PERIODS, ...RENT_LONG, ...RENT_SHORT];
+/** Kyero's languages, in the order a listing's `url` and `desc` are picked. */
+const LANGUAGES = ['en', 'es', 'de', 'fr', 'nl', 'it', 'pt', 'sv', 'da', 'no', 'fi', 'ru', 'pl'];
+const inEachLanguage = (element: string) => LANGUAGES.map((language) => `${element}.${language}`);
 
 /**
- * Kyero v3 (`root/property`). One `price` field serves sales and rentals, told apart by
- * `price_freq`. Kyero carries no status (a listed property is active), year built, days on market
- * or parking: set `defaults` for the required ones.
+ * Kyero v3 (`root/property`). One `price` serves sales and rentals, told apart by `price_freq`;
+ * rents are converted to monthly and the published period kept. `url` and `desc` come per language
+ * (English first). Currency is EUR unless `currency` says otherwise. Kyero carries no status (a
+ * listed property is active), year built, days on market or parking: the unknown marker.
  */
 export const kyero: MappingConfig = {
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: { from: ['ref', 'id'] },
-    Url: { from: ['url.en', 'url.es', 'url.de', 'url.fr', 'url.nl', 'url'] },
+    Url: { from: [...inEachLanguage('url'), 'url'] },
     Status: { const: 'Active' },
-    SaleType: { from: 'price_freq', map: { sale: 'for_sale', month: 'for_rent', week: 'for_rent' } },
+    SaleType: { from: 'price_freq', map: { sale: 'for_sale', '*': 'for_rent' }, default: 'sale' },
     PropertyType: 'type',
     CurrencySymbol: { from: 'currency', default: 'EUR' },
     SalePrice: { from: 'price', when: { path: 'price_freq', notIn: RENT } },
-    RentPrice: { from: 'price', periodFrom: 'price_freq', when: { path: 'price_freq', in: RENT } },
+    RentPrice: [
+      { from: 'price', periodFrom: 'price_freq', when: { path: 'price_freq', in: RENT_PERIODS } },
+      { from: 'price', period: 'month', when: { path: 'price_freq', in: RENT_LONG } },
+      { from: 'price', period: 'week', when: { path: 'price_freq', in: RENT_SHORT } },
+    ],
+    // Spanish community fees (`community_fees`) are quoted per month.
+    HOAMonth: 'community_fees',
     Bedrooms: 'beds',
     Bathrooms: 'baths',
-    BuildingArea: { from: 'surface_area.built', unit: 'm2' },
-    LotArea: { from: 'surface_area.plot', unit: 'm2' },
+    BuildingArea: { from: ['surface_area.built', 'built'], unit: 'm2' },
+    LotArea: { from: ['surface_area.plot', 'plot'], unit: 'm2' },
     City: 'town',
     State: 'province',
-    Location: 'location_detail',
-    Latitude: 'location.latitude',
-    Longitude: 'location.longitude',
-    Description: { from: ['desc.en', 'desc.es', 'desc.de', 'desc.fr', 'desc.nl'] },
+    ZIP: 'postcode',
+    Location: { from: ['location_detail', 'costa'] },
+    Latitude: { from: ['location.latitude', 'latitude'] },
+    Longitude: { from: ['location.longitude', 'longitude'] },
+    Description: { from: inEachLanguage('desc'), html: true },
     Images: { from: 'images.image', url: 'url', order: '@id' },
   },
-  extensions: { fields: { Features: 'features.feature', Pool: 'pool', 'New build': 'new_build' } },
+  extensions: {
+    fields: { Features: 'features.feature', Pool: 'pool', 'New build': 'new_build', Leasehold: 'leasehold' },
+  },
 };

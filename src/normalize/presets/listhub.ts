@@ -2,7 +2,10 @@ import type { MappingConfig } from '../mapping-schema.ts';
 
 const RENT = ['Lease', 'Rent'];
 
-/** ListHub / RETS Syndication 2012-03 (`Listings/Listing`, address parts in the `commons:` namespace). */
+/**
+ * ListHub / RETS Syndication 2012-03 (`Listings/Listing`, address parts in the `commons:` namespace).
+ * Photo URLs without a scheme take https; relative ones need `mapping.baseUrl`.
+ */
 export const listhub: MappingConfig = {
   areaUnit: 'Square Feet',
   fields: {
@@ -29,8 +32,16 @@ export const listhub: MappingConfig = {
     LotArea: { from: 'LotSize', unit: 'sqft' },
     YearBuilt: 'YearBuilt',
     ParkingSpots: {
-      from: ['DetailedCharacteristics.NumParkingSpaces', 'DetailedCharacteristics.NumGarageSpaces'],
+      from: [
+        'DetailedCharacteristics.NumParkingSpaces',
+        'DetailedCharacteristics.ParkingSpaces',
+        'NumParkingSpaces',
+        'ParkingSpaces',
+        'DetailedCharacteristics.NumGarageSpaces',
+      ],
     },
+    // `ListingDate` is an xs:date (ISO): days on market from it when the feed gives no count.
+    DaysOnMarket: [{ from: ['DaysOnMarket'] }, { daysSince: 'ListingDate' }],
     Address: [
       { from: 'Address.commons:FullStreetAddress' },
       {
@@ -43,7 +54,7 @@ export const listhub: MappingConfig = {
     ZIP: 'Address.commons:PostalCode',
     Latitude: 'Location.Latitude',
     Longitude: 'Location.Longitude',
-    Description: 'ListingDescription',
+    Description: { from: 'ListingDescription', html: true },
     Tours: { const: '3D', when: { path: 'VirtualTours.VirtualTour.MediaURL', notIn: [''] } },
     Images: { from: 'Photos.Photo', url: 'MediaURL' },
   },

@@ -1,6 +1,6 @@
 import { type RawFields, scalarOf } from '../field-path.ts';
-import { htmlToText } from './html-text.ts';
-import { absoluteMediaUrl, distinctValues } from './media-url.ts';
+import { htmlToText } from '../html-text.ts';
+import { absoluteMediaUrl, distinctValues } from '../media-url.ts';
 import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
 
 /** `anhang` groups that are pictures of the property, the title picture first. */

@@ -64,8 +64,8 @@ export const openimmo: MappingConfig = {
       zinshaus_renditeobjekt: 'Investment Property',
     },
   },
-  // The unknown marker for what a record does not give (docs/feeds-blm-openimmo.md says what 0 means).
-  defaults: { LotArea: 0, BuildingArea: 0, ParkingSpots: 0, DaysOnMarket: 0 },
+  // What a record does not give is the unknown marker 0 by the mapping's `missing` policy (counted
+  // per field in the ingest result; docs/feeds.md says what 0 means).
   // `$`-fields are the derive step's, never copied by `extensions.unmapped`.
   extensions: {
     exclude: ['$*'],

@@ -1,5 +1,4 @@
 import type { RawFields } from '../field-path.ts';
-import type { ListingField } from '../listing-schema.ts';
 
 // The types of a preset's hooks, below both preset-hooks.ts and the presets' derive files, so they
 // do not import each other.
@@ -19,9 +18,4 @@ export interface PresetContext {
  */
 export interface PresetHooks {
   derive?: (fields: RawFields, context: PresetContext) => RawFields;
-  /**
-   * Required listing fields the format cannot carry, with an example rule: a feed on this preset
-   * must map them, and is told so in one error before anything is read.
-   */
-  requires?: Partial<Record<ListingField, string>>;
 }

@@ -7,6 +7,7 @@ const lease = { path: 'PropertyType', in: LEASES };
 /**
  * RESO Data Dictionary `Property`. Local fields (`NST_…`) are simply never read. RESO has no
  * standard listing URL: `ListingURL` is what most vendors send; otherwise give `fields.Url` a template.
+ * A condo has no lot (`LotSizeArea` unset): the unknown marker, like any size a record lacks.
  */
 export const reso: MappingConfig = {
   areaUnit: 'Square Feet',
@@ -29,7 +30,12 @@ export const reso: MappingConfig = {
       quarter: 'BathroomsOneQuarter',
     },
     YearBuilt: 'YearBuilt',
-    DaysOnMarket: { from: ['DaysOnMarket', 'CumulativeDaysOnMarket'] },
+    // The MLS's own counts first, then days since the listing went on the market (RESO dates are ISO).
+    DaysOnMarket: [
+      { from: ['DaysOnMarket', 'CumulativeDaysOnMarket'] },
+      { daysSince: 'OnMarketDate' },
+      { daysSince: 'ListingContractDate' },
+    ],
     ParkingSpots: { from: ['ParkingTotal', 'GarageSpaces'] },
     BuildingArea: { from: 'LivingArea', unitFrom: 'LivingAreaUnits', unit: 'sqft' },
     LotArea: [
@@ -63,8 +69,14 @@ export const reso: MappingConfig = {
     Location: { from: ['SubdivisionName', 'MLSAreaMajor'] },
     Latitude: 'Latitude',
     Longitude: 'Longitude',
-    Description: 'PublicRemarks',
+    Description: { from: 'PublicRemarks', html: true },
     Tours: { const: '3D', when: { path: 'VirtualTourURLUnbranded', notIn: [''] } },
-    Images: { from: 'Media', url: 'MediaURL', order: 'Order' },
+    // Photos only (no floor plans, videos or documents), in their `Order`.
+    Images: {
+      from: 'Media',
+      url: 'MediaURL',
+      order: 'Order',
+      itemWhen: { path: 'MediaCategory', in: ['Photo', 'Photos', 'Image', ''] },
+    },
   },
 };

@@ -4,7 +4,9 @@ const RENT = ['For Rent', 'Rented'];
 
 /**
  * The Zillow listing feed (`Listings/Listing`). `<Bathrooms/>` is often empty beside the full/half
- * counts; `LotSize` is in acres; the year is the element `year-built`.
+ * counts; `LotSize` is in acres; the year is the element `year-built`. Picture URLs without a scheme
+ * (`//cdn…`) take https; relative ones need `mapping.baseUrl` (else they are dropped and counted).
+ * No days on market: the unknown marker.
  */
 export const zillow: MappingConfig = {
   areaUnit: 'Square Feet',
@@ -32,7 +34,15 @@ export const zillow: MappingConfig = {
     YearBuilt: { from: ['BasicDetails.year-built', 'BasicDetails.YearBuilt'] },
     BuildingArea: { from: 'BasicDetails.LivingArea', unit: 'sqft' },
     LotArea: { from: 'BasicDetails.LotSize', unit: 'acres' },
-    ParkingSpots: { from: ['RichDetails.ParkingSpaces', 'RichDetails.GarageSpaces'] },
+    ParkingSpots: {
+      from: [
+        'RichDetails.NumParkingSpaces',
+        'RichDetails.ParkingSpaces',
+        'BasicDetails.NumParkingSpaces',
+        'BasicDetails.ParkingSpaces',
+        'RichDetails.GarageSpaces',
+      ],
+    },
     HOAMonth: {
       from: 'Fees.Fee.FeeAmount',
       periodFrom: 'Fees.Fee.FeePeriod',
@@ -44,7 +54,7 @@ export const zillow: MappingConfig = {
     ZIP: 'Location.Zip',
     Latitude: 'Location.Lat',
     Longitude: 'Location.Long',
-    Description: 'BasicDetails.Description',
+    Description: { from: 'BasicDetails.Description', html: true },
     Tours: [
       { const: '3D', when: { path: 'ListingDetails.VirtualTourUrl', notIn: [''] } },
       { const: 'OpenHouse', when: { path: 'OpenHouses.OpenHouse.Date', notIn: [''] } },

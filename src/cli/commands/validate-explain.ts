@@ -1,0 +1,82 @@
+import type { Rejection } from '../../sources/index.ts';
+
+/** Every problem of every rejected record, counted by field and reason: what to fix first. */
+export function problemTable(rejections: readonly Rejection[]): string[] {
+  const counts = new Map<string, { field: string; reason: string; count: number }>();
+  for (const rejection of rejections) {
+    const problems = rejection.problems ?? [
+      { field: rejection.field ?? '(record)', reason: rejection.reason },
+    ];
+    for (const { field, reason } of problems) {
+      const key = `${field}\u0000${reason}`;
+      const entry = counts.get(key) ?? { field, reason, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+  }
+  if (counts.size === 0) return [];
+  const rows = [...counts.values()].sort((a, b) => b.count - a.count || a.field.localeCompare(b.field));
+  const width = (pick: (r: { field: string; reason: string }) => string, title: string) =>
+    Math.max(title.length, ...rows.map((r) => pick(r).length));
+  const fw = width((r) => r.field, 'field');
+  const rw = width((r) => r.reason, 'reason');
+  return [
+    '  problems by field and reason:',
+    `    ${'field'.padEnd(fw)}  ${'reason'.padEnd(rw)}  records`,
+    ...rows.map((r) => `    ${r.field.padEnd(fw)}  ${r.reason.padEnd(rw)}  ${r.count}`),
+  ];
+}
+
+/** `Bedrooms ← Beds`, `Url ← template https://…/{MLS #}`: each listing field and its source. */
+export function explainMapping(mapping: unknown): string[] {
+  const fields = (mapping as { fields?: Record<string, unknown> } | undefined)?.fields ?? {};
+  const entries = Object.entries(fields).filter(([, rule]) => rule !== null && rule !== undefined);
+  const width = Math.max(0, ...entries.map(([field]) => field.length));
+  return entries.map(([field, rule]) => `    ${field.padEnd(width)} ← ${describeRule(rule)}`);
+}
+
+/** `Class is not one of "Residential Lease", "Lease", … (11)`, short enough for a line. */
+function describeWhen(when: unknown): string {
+  const conditions = (Array.isArray(when) ? when : [when]) as {
+    path: string;
+    in?: string[];
+    notIn?: string[];
+    set?: boolean;
+  }[];
+  const list = (values: string[]) =>
+    values.length > 3
+      ? `${values
+          .slice(0, 3)
+          .map((v) => JSON.stringify(v))
+          .join(', ')}, … (${values.length})`
+      : values.map((v) => JSON.stringify(v)).join(', ');
+  return conditions
+    .map((c) => {
+      if (c.set !== undefined) return `${JSON.stringify(c.path)} is ${c.set ? 'set' : 'empty'}`;
+      if (c.in) return `${JSON.stringify(c.path)} is one of ${list(c.in)}`;
+      if (c.notIn) return `${JSON.stringify(c.path)} is not ${list(c.notIn)}`;
+      return JSON.stringify(c.path);
+    })
+    .join(' and ');
+}
+
+function describeRule(rule: unknown): string {
+  if (typeof rule === 'string') return JSON.stringify(rule);
+  if (Array.isArray(rule)) return rule.map(describeRule).join(', else ');
+  const r = rule as Record<string, unknown>;
+  const parts: string[] = [];
+  if (r.const !== undefined) parts.push(`constant ${JSON.stringify(r.const)}`);
+  if (r.template !== undefined) parts.push(`template ${JSON.stringify(r.template)}`);
+  const from = r.from ?? r.sum;
+  if (from !== undefined) {
+    const list = (Array.isArray(from) ? from : [from]).map((p) => JSON.stringify(p));
+    parts.push(r.sum !== undefined ? `sum of ${list.join(' + ')}` : list.join(' or '));
+  }
+  for (const key of ['full', 'half', 'threeQuarter', 'daysSince', 'unitFrom', 'periodFrom'] as const)
+    if (r[key] !== undefined) parts.push(`${key} ${JSON.stringify(r[key])}`);
+  for (const key of ['unit', 'period', 'split'] as const)
+    if (r[key] !== undefined) parts.push(`${key} ${JSON.stringify(r[key])}`);
+  if (r.when !== undefined) parts.push(`when ${describeWhen(r.when)}`);
+  if (r.map !== undefined) parts.push('mapped');
+  return parts.join(', ') || JSON.stringify(rule);
+}
