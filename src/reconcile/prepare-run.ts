@@ -141,6 +141,8 @@ function summaryOf(ingest: IngestResult): IngestSummary {
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),
     rejectedWithoutKey: ingest.rejectedWithoutKey,
     decodedAs1252: ingest.decodedAs1252 ?? [],
+    unknownMarkers: ingest.unknownMarkers ?? {},
+    droppedImages: ingest.droppedImages?.count ?? 0,
     sourceState: ingest.sourceState,
   };
 }

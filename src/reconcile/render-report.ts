@@ -86,6 +86,15 @@ function heldLines(report: RunReport): string[] {
       `  ${report.decodedAs1252Count} row(s) were not UTF-8 and were read as Windows-1252: ${rows}${more}`,
     );
   }
+  const markers = Object.entries(report.unknownMarkers).filter(([, n]) => n > 0);
+  if (markers.length > 0)
+    lines.push(
+      `  unknown (0, the feed has no value): ${markers.map(([field, n]) => `${field} ${n}`).join(', ')}`,
+    );
+  if (report.droppedImages > 0)
+    lines.push(
+      `  ${report.droppedImages} image URL(s) dropped (not absolute http(s); \`validate --feed\` lists them)`,
+    );
   if (report.rejectedWithoutKey > 0)
     lines.push(
       `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: they hold no listing (fix the rows above)`,

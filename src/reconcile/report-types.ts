@@ -72,6 +72,13 @@ export interface RunReport {
    */
   decodedAs1252: number[];
   decodedAs1252Count: number;
+  /**
+   * Per listing field, how many of the feed's listings carry the unknown marker (0: the feed had no
+   * value, see docs/feeds.md), e.g. `{ YearBuilt: 120, LotArea: 31 }`. Tell the chatbot what 0 means.
+   */
+  unknownMarkers: Record<string, number>;
+  /** Image URLs the feed gave that were dropped (not absolute http(s)). */
+  droppedImages: number;
   /** Remote listings this feed does not own and left alone. */
   foreign: number;
   /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */

@@ -39,6 +39,8 @@ export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunRe
     rejectedWithoutKey: 0,
     decodedAs1252: [],
     decodedAs1252Count: 0,
+    unknownMarkers: {},
+    droppedImages: 0,
     foreign: 0,
     adopted: 0,
     skipped: [],
@@ -70,6 +72,8 @@ export function reportOf(
     Object.assign(report, { mode, read, rejected, rejections, rejectedWithoutKey });
     report.decodedAs1252 = decodedAs1252.slice(0, 100);
     report.decodedAs1252Count = decodedAs1252.length;
+    report.unknownMarkers = prepared.ingest.unknownMarkers;
+    report.droppedImages = prepared.ingest.droppedImages;
   }
   if (prepared.kind !== 'planned') {
     if (prepared.kind === 'failed') report.guards = prepared.guards;

@@ -55,6 +55,10 @@ export interface IngestSummary {
   rejectedWithoutKey: number;
   /** Rows (CSV) or lines (XML/JSON) that were not UTF-8 and were read as Windows-1252. */
   decodedAs1252: number[];
+  /** Per listing field, how many listings carry the unknown marker (the feed had no value). */
+  unknownMarkers: Record<string, number>;
+  /** Image URLs dropped (not absolute http(s)): how many. */
+  droppedImages: number;
   /** Source state to keep after a successful run (validators, watermark). */
   sourceState: Partial<FeedState>;
 }

@@ -158,3 +158,15 @@ describe('a feed cut short deletes nothing', () => {
     expect(sandbox.listings('HELD-BOT')).toEqual(before);
   });
 });
+
+describe('unknown markers in the run report', () => {
+  it('counts, per field, the listings whose value the feed did not give (YearBuilt 0), in text and --json', async () => {
+    await feed([row(1), row(2).replace(',1990,', ',,'), row(3).replace(',1990,', ',,')].join(''));
+    await cli('sync', '--feed', 'held-feed');
+    expect(out).toContain('unknown (0, the feed has no value): YearBuilt 2');
+    out = '';
+    await cli('sync', '--feed', 'held-feed', '--json');
+    expect(JSON.parse(out)).toMatchObject({ unknownMarkers: { YearBuilt: 2 }, rejected: 0, unchanged: 3 });
+    expect(stored('M-2')?.YearBuilt).toBe(0);
+  });
+});

@@ -71,10 +71,16 @@ describe('the run is data in, data out', () => {
         rejections: [],
         rejectedWithoutKey: 0,
         decodedAs1252: [],
+        unknownMarkers: { YearBuilt: 2 },
+        droppedImages: 1,
         sourceState: {},
       },
     };
     expect(reportOf(withIngest, undefined, meta)).toEqual(reportOf(withIngest, undefined, meta));
+    expect(reportOf(withIngest, undefined, meta)).toMatchObject({
+      unknownMarkers: { YearBuilt: 2 },
+      droppedImages: 1,
+    });
     expect(reportOf(withIngest, undefined, meta)).toMatchObject({
       outcome: 'skipped',
       read: 4,
