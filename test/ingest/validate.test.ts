@@ -99,3 +99,17 @@ describe('feed-sync validate', () => {
     ]);
   });
 });
+
+describe('feed-sync validate on a feed that yields nothing', () => {
+  it('marks a feed whose every record is rejected with ✗ and exits 1', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-validate-empty-'));
+    await writeFile(join(dir, 'bad.csv'), 'MLS,Price\nA,1\nB,2\n');
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      'api: { baseUrl: "http://127.0.0.1:4010" }\nfeeds:\n  - id: bad\n    chatbot: BOT\n    source: { format: csv, path: bad.csv }\n    mapping: { fields: { MLSNumber: MLS, SalePrice: Price } }\n',
+    );
+    const result = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feed', 'bad']);
+    expect(result.out).toMatch(/^✗ bad: 2 records: 0 valid, 2 rejected/);
+    expect(result.code).toBe(1);
+  });
+});

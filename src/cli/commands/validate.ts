@@ -71,6 +71,9 @@ export function registerValidate(program: Command): void {
     }
     const failed = reports.filter((r) => !r.ok).length;
     if (failed > 0) throw new CliExit(`${failed} of ${reports.length} feed(s) could not be read`);
+    const empty = reports.filter(yieldsNothing).map((r) => r.feedId);
+    if (empty.length > 0)
+      throw new CliExit(`no valid listing in ${empty.join(', ')}: fix the mapping (see the problems above)`);
   });
 }
 
@@ -109,12 +112,17 @@ async function validateFeed(feed: FeedConfig, logger: ReturnType<typeof cliLogge
   }
 }
 
+/** A feed read fine whose every record was rejected: a sync would neither create nor update anything. */
+function yieldsNothing(report: FeedReport): boolean {
+  return report.ok && report.result.stats.valid === 0 && report.result.stats.removed === 0;
+}
+
 export function renderFeedReport(report: FeedReport, options: { explain?: boolean } = {}): string {
   if (!report.ok) return `✗ ${report.feedId}: ${report.code} ${report.error}\n`;
   const { result } = report;
   const { stats } = result;
   const lines = [
-    `✓ ${result.feedId}: ${stats.records} records: ${stats.valid} valid, ${stats.rejected} rejected, ${stats.removed} to remove, ${stats.duplicates} duplicate${stats.duplicates === 1 ? '' : 's'} (${result.mode})`,
+    `${yieldsNothing(report) ? '✗' : '✓'} ${result.feedId}: ${stats.records} records: ${stats.valid} valid, ${stats.rejected} rejected, ${stats.removed} to remove, ${stats.duplicates} duplicate${stats.duplicates === 1 ? '' : 's'} (${result.mode})`,
   ];
   const as1252 = result.decodedAs1252 ?? [];
   if (as1252.length > 0) {
