@@ -31,7 +31,38 @@ export function parseNumber(raw: unknown, decimalComma = false): ParsedNumber {
   if (typeof raw !== 'string') return notNumber;
   const quick = quickValue(raw, decimalComma);
   if (quick !== undefined) return { ok: true, value: quick, suffix: trailingLetters(raw) };
-  return parseText(raw, decimalComma);
+  return withMagnitude(parseText(raw, decimalComma));
+}
+
+/**
+ * Listing prices are often written short: `$1.2M`, `$450K`, `1.5 million`. The magnitude is applied
+ * rather than dropped (which read `$1.2M` as 1.2). A lowercase `m` is not one: it is metres.
+ */
+const MAGNITUDES: Readonly<Record<string, number>> = {
+  K: 1e3,
+  k: 1e3,
+  M: 1e6,
+  MM: 1e6,
+  B: 1e9,
+  thousand: 1e3,
+  million: 1e6,
+  mil: 1e6,
+  mio: 1e6,
+  mn: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+};
+
+function magnitudeOf(suffix: string): number | undefined {
+  return MAGNITUDES[suffix] ?? (suffix.length > 2 ? MAGNITUDES[suffix.toLowerCase()] : undefined);
+}
+
+function withMagnitude(parsed: ParsedNumber): ParsedNumber {
+  if (!parsed.ok || parsed.value === undefined) return parsed;
+  const magnitude = magnitudeOf(parsed.suffix);
+  if (magnitude === undefined) return parsed;
+  // Rounded to cents: 1.15 × 1e6 is 1149999.9999999998 in binary floating point.
+  return { ok: true, value: Math.round(parsed.value * magnitude * 100) / 100, suffix: '' };
 }
 
 /**
@@ -119,6 +150,7 @@ function quickValue(raw: string, decimalComma: boolean): number | undefined {
     while (start < length && raw.charCodeAt(start) === 32) start++;
     if (start === length || start === i) return undefined;
     for (let j = start; j < length; j++) if (!isAsciiLetter(raw.charCodeAt(j))) return undefined;
+    if (magnitudeOf(raw.slice(start)) !== undefined) return undefined;
   }
   const number = value / scale;
   return negative ? -number : number;

@@ -84,6 +84,21 @@ describe('parseNumber', () => {
       expect(numberValue(raw, decimalComma)).toEqual(general.ok ? general.value : Number.NaN);
     }
   });
+  it.each([
+    ['$1.2M', 1_200_000],
+    ['$450K', 450_000],
+    ['450 k', 450_000],
+    ['1.15 million', 1_150_000],
+    ['$2 MM', 2_000_000],
+  ])('applies a price magnitude: %s → %d (it was read as the bare number)', (raw, value) => {
+    expect(parseNumber(raw)).toEqual({ ok: true, value, suffix: '' });
+    expect(numberValue(raw)).toBe(value);
+  });
+
+  it('keeps a lowercase m as a unit (metres), not a million', () => {
+    expect(parseNumber('120 m')).toEqual({ ok: true, value: 120, suffix: 'm' });
+  });
+
   it('returns a unit suffix', () => {
     expect(parseNumber('6,534 sqft')).toEqual({ ok: true, value: 6534, suffix: 'sqft' });
     expect(parseNumber('120 m²')).toEqual({ ok: true, value: 120, suffix: 'm²' });
