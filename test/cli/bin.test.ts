@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 
 /** Every behaviour here is checked on the real binary, spawned as a user runs it. */
 const ROOT = process.cwd();
@@ -47,35 +48,15 @@ function bin(args: string[], env: Record<string, string> = {}): Promise<Result> 
   });
 }
 
-const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
-const row = (n: number, price: number | string = 300_000) =>
-  `M-${n},Active,Condo,${price},2,1,900,0,1990,3,1,https://bin.example/l/M-${n}\n`;
+const row = (n: number, price: number | string = 300_000) => csvRow(n, { price, host: 'bin.example' });
 const rows = (from: number, to: number) =>
   Array.from({ length: to - from + 1 }, (_, i) => row(from + i)).join('');
-const CONFIG = (url: string, concurrency = 4, chatbot = 'BIN-BOT') => `
-api: { baseUrl: ${url}, concurrency: ${concurrency}, pageSize: 100, retries: 0 }
-stateFile: state.json
-feeds:
-  - id: bin-feed
-    chatbot: ${chatbot}
-    source: { format: csv, path: feed.csv }
-    mapping:
-      fields:
-        MLSNumber: MLS
-        Status: Status
-        SaleType: { const: for_sale }
-        PropertyType: Type
-        SalePrice: Price
-        CurrencySymbol: { const: "$" }
-        Bedrooms: Beds
-        Bathrooms: Baths
-        BuildingArea: SqFt
-        LotArea: Lot
-        YearBuilt: Built
-        DaysOnMarket: DOM
-        ParkingSpots: Parking
-        Url: Url
-`;
+const CONFIG = (url: string, concurrency = 4, chatbot = 'BIN-BOT') =>
+  csvFeedConfig(url, {
+    id: 'bin-feed',
+    chatbot,
+    api: `concurrency: ${concurrency}, pageSize: 100, retries: 0`,
+  });
 
 let dir: string;
 let sandbox: Sandbox;

@@ -4,35 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 
 const NODE = join(process.cwd(), 'node_modules/.bin/node');
 const BIN = join(process.cwd(), 'bin/feed-sync.js');
-const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
-const row = (n: number) => `M-${n},Active,Condo,300000,2,1,900,0,1990,3,1,https://int.example/l/M-${n}\n`;
-const CONFIG = (url: string) => `
-api: { baseUrl: ${url}, concurrency: 2, pageSize: 50 }
-stateFile: state.json
-feeds:
-  - id: int-feed
-    chatbot: INT-BOT
-    source: { format: csv, path: feed.csv }
-    mapping:
-      fields:
-        MLSNumber: MLS
-        Status: Status
-        SaleType: { const: for_sale }
-        PropertyType: Type
-        SalePrice: Price
-        CurrencySymbol: { const: "$" }
-        Bedrooms: Beds
-        Bathrooms: Baths
-        BuildingArea: SqFt
-        LotArea: Lot
-        YearBuilt: Built
-        DaysOnMarket: DOM
-        ParkingSpots: Parking
-        Url: Url
-`;
+const CONFIG = (url: string) =>
+  csvFeedConfig(url, { id: 'int-feed', chatbot: 'INT-BOT', api: 'concurrency: 2, pageSize: 50' });
+const row = (n: number) => csvRow(n, { host: 'int.example' });
 
 let dir: string | undefined;
 let sandbox: Sandbox | undefined;

@@ -1,97 +1,51 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runDemo } from '../../src/cli/commands/demo.ts';
-import { main } from '../../src/cli/main.ts';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { csvFeedConfig, csvRow, useCliFeed } from '../helpers/cli-feed.ts';
 
-const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
-const row = (n: number, price = 300_000) =>
-  `M-${n},Active,Condo,${price},2,1,900,0,1990,3,1,https://cli.example/l/M-${n}\n`;
-const CONFIG = (url: string) => `
-api: { baseUrl: ${url}, concurrency: 4, pageSize: 20 }
-stateFile: state.json
-feeds:
-  - id: cli-feed
-    chatbot: CLI-BOT
-    source: { format: csv, path: feed.csv }
-    mapping:
-      fields:
-        MLSNumber: MLS
-        Status: Status
-        SaleType: { const: for_sale }
-        PropertyType: Type
-        SalePrice: Price
-        CurrencySymbol: { const: "$" }
-        Bedrooms: Beds
-        Bathrooms: Baths
-        BuildingArea: SqFt
-        LotArea: Lot
-        YearBuilt: Built
-        DaysOnMarket: DOM
-        ParkingSpots: Parking
-        Url: Url
-`;
-
-let dir: string;
-let sandbox: Sandbox;
-let out: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'feed-sync-cli-'));
-  sandbox = await startSandbox();
-  await writeFile(join(dir, 'feed-sync.yaml'), CONFIG(sandbox.url));
-  out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-});
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cli = (...args: string[]) =>
-  main(['node', 'feed-sync', ...args, '--config', join(dir, 'feed-sync.yaml')]);
-const feed = (rows: string) => writeFile(join(dir, 'feed.csv'), HEADER + rows);
+const t = useCliFeed((url) => csvFeedConfig(url, { id: 'cli-feed', chatbot: 'CLI-BOT' }));
+const row = (n: number, price = 300_000) => csvRow(n, { price });
+const cli = (...args: string[]) => t.cli(...args);
+const feed = (rows: string) => t.feed(rows);
 
 describe('feed-sync plan / sync', () => {
   it('plan writes nothing; sync applies and keeps state; a second sync writes nothing', async () => {
     await feed([1, 2, 3].map((n) => row(n)).join(''));
     expect(await cli('plan', '--feed', 'cli-feed')).toBe(0);
-    expect(out).toContain('Plan: 3 to create, 0 to update, 0 to delete');
-    expect(out).toContain('+ create  M-1');
-    expect(sandbox.listings('CLI-BOT')).toHaveLength(0);
+    expect(t.out()).toContain('Plan: 3 to create, 0 to update, 0 to delete');
+    expect(t.out()).toContain('+ create  M-1');
+    expect(t.sandbox.listings('CLI-BOT')).toHaveLength(0);
 
     expect(await cli('sync', '--feed', 'cli-feed', '--json')).toBe(0);
-    expect(JSON.parse(out.slice(out.indexOf('\n{') + 1))).toMatchObject({ outcome: 'ok', created: 3 });
-    expect(sandbox.listings('CLI-BOT')).toHaveLength(3);
-    const state = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8'));
+    expect(JSON.parse(t.out().slice(t.out().indexOf('\n{') + 1))).toMatchObject({
+      outcome: 'ok',
+      created: 3,
+    });
+    expect(t.sandbox.listings('CLI-BOT')).toHaveLength(3);
+    const state = JSON.parse(await readFile(join(t.dir, 'state.json'), 'utf8'));
     expect(state.feeds['cli-feed'].lastReport.created).toBe(3);
 
-    out = '';
+    t.reset();
     expect(await cli('sync', '--all', '--force-full')).toBe(0);
-    expect(out).toContain('API calls: list 1');
+    expect(t.out()).toContain('API calls: list 1');
   });
 
   it('plan prints per-listing field changes and deletes, terraform style; --json has all of it', async () => {
     await feed([1, 2, 3, 4, 5, 6].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
     await feed([row(1), row(2, 250_000), row(4), row(5), row(6), row(7)].join(''));
-    out = '';
+    t.reset();
     expect(await cli('plan', '--feed', 'cli-feed')).toBe(0);
-    expect(out).toContain('Plan: 1 to create, 1 to update, 1 to delete, 4 unchanged, 0 foreign.');
-    expect(out).toContain('  + create  M-7');
-    expect(out).toMatch(/ {2}~ update {2}M-2 {2}\(ID \d+\)\n {6}SalePrice: \$300,000 → \$250,000\n/);
-    expect(out).toMatch(/ {2}- delete {2}M-3 {2}\(ID \d+\): gone from the feed/);
-    expect(out).toContain('✓ max-delete-share: deleting 1 of 6 owned listings (16.7%; limit 20%)');
+    expect(t.out()).toContain('Plan: 1 to create, 1 to update, 1 to delete, 4 unchanged, 0 foreign.');
+    expect(t.out()).toContain('  + create  M-7');
+    expect(t.out()).toMatch(/ {2}~ update {2}M-2 {2}\(ID \d+\)\n {6}SalePrice: \$300,000 → \$250,000\n/);
+    expect(t.out()).toMatch(/ {2}- delete {2}M-3 {2}\(ID \d+\): gone from the feed/);
+    expect(t.out()).toContain('✓ max-delete-share: deleting 1 of 6 owned listings (16.7%; limit 20%)');
 
-    out = '';
+    t.reset();
     expect(await cli('plan', '--feed', 'cli-feed', '--json')).toBe(0);
-    const { plan, report } = JSON.parse(out);
+    const { plan, report } = JSON.parse(t.out());
     expect(plan).toMatchObject({
       creates: [{ key: 'M-7' }],
       updates: [
@@ -107,19 +61,19 @@ describe('feed-sync plan / sync', () => {
       unchanged: ['M-1', 'M-4', 'M-5', 'M-6'],
     });
     expect(report).toMatchObject({ dryRun: true, outcome: 'ok', created: 1, updated: 1, deleted: 1 });
-    expect(sandbox.listings('CLI-BOT')).toHaveLength(6);
-    expect(sandbox.stats().requests).toMatchObject({ create: 6, update: 0, delete: 0 });
+    expect(t.sandbox.listings('CLI-BOT')).toHaveLength(6);
+    expect(t.sandbox.stats().requests).toMatchObject({ create: 6, update: 0, delete: 0 });
   });
 
   it('sync names each rejected row and field in the text report; --json has the rejections', async () => {
     await feed(`${row(1)}M-2,Active,Condo,cheap,2,1,900,0,1990,3,1,https://cli.example/l/M-2\n`);
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(4);
-    expect(out).toContain(
+    expect(t.out()).toContain(
       'rejected 1 feed record(s):\n    Row 3 of feed.csv: SalePrice "cheap" is not a number',
     );
-    out = '';
+    t.reset();
     expect(await cli('sync', '--feed', 'cli-feed', '--json', '--force-full')).toBe(4);
-    expect(JSON.parse(out)).toMatchObject({
+    expect(JSON.parse(t.out())).toMatchObject({
       rejected: 1,
       rejections: [{ row: 3, key: 'M-2', field: 'SalePrice', value: 'cheap', reason: 'not_a_number' }],
     });
@@ -130,19 +84,19 @@ describe('feed-sync plan / sync', () => {
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
     await feed(row(1));
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(3);
-    expect(out).toContain('TRIPPED');
-    expect(sandbox.listings('CLI-BOT')).toHaveLength(5);
+    expect(t.out()).toContain('TRIPPED');
+    expect(t.sandbox.listings('CLI-BOT')).toHaveLength(5);
     expect(await cli('sync', '--feed', 'cli-feed', '--allow-mass-delete')).toBe(0);
-    expect(sandbox.listings('CLI-BOT')).toHaveLength(1);
+    expect(t.sandbox.listings('CLI-BOT')).toHaveLength(1);
   });
 
   it('exits 1 when the source fails, deleting nothing', async () => {
     await feed(row(1));
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(0);
-    await rm(join(dir, 'feed.csv'));
+    await rm(join(t.dir, 'feed.csv'));
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(1);
-    expect(out).toContain('failed');
-    expect(sandbox.listings('CLI-BOT')).toHaveLength(1);
+    expect(t.out()).toContain('failed');
+    expect(t.sandbox.listings('CLI-BOT')).toHaveLength(1);
   });
 
   it('names an unknown feed: a usage error, exit 2', async () => {

@@ -1,64 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { describe, expect, it } from 'vitest';
+import { csvFeedConfig, csvRow, HEADER, useCliFeed } from '../helpers/cli-feed.ts';
 
 // A real CSV file through the real CLI: day 1 creates five listings, on day 2 one row turns bad.
-const HEADER = 'MLS,Status,Type,Price,Beds,Baths,SqFt,Lot,Built,DOM,Parking,Url\n';
+const t = useCliFeed((url) =>
+  csvFeedConfig(url, { id: 'held-feed', chatbot: 'HELD-BOT', feed: 'maxDeleteShare: 0.5' }),
+);
 const row = (n: number | string, price: number | string = 300_000, beds: number | string = 2) =>
-  `M-${n},Active,Condo,${price},${beds},1,900,0,1990,3,1,https://held.example/l/M-${n}\n`;
-const CONFIG = (url: string) => `
-api: { baseUrl: ${url}, concurrency: 4, pageSize: 20 }
-stateFile: state.json
-feeds:
-  - id: held-feed
-    chatbot: HELD-BOT
-    maxDeleteShare: 0.5
-    source: { format: csv, path: feed.csv }
-    mapping:
-      fields:
-        MLSNumber: MLS
-        Status: Status
-        SaleType: { const: for_sale }
-        PropertyType: Type
-        SalePrice: Price
-        CurrencySymbol: { const: "$" }
-        Bedrooms: Beds
-        Bathrooms: Baths
-        BuildingArea: SqFt
-        LotArea: Lot
-        YearBuilt: Built
-        DaysOnMarket: DOM
-        ParkingSpots: Parking
-        Url: Url
-`;
-
-let dir: string;
-let sandbox: Sandbox;
-let out: string;
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'feed-sync-held-'));
-  sandbox = await startSandbox();
-  await writeFile(join(dir, 'feed-sync.yaml'), CONFIG(sandbox.url));
-  out = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-});
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await sandbox.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-const cli = (...args: string[]) =>
-  main(['node', 'feed-sync', ...args, '--config', join(dir, 'feed-sync.yaml')]);
-const feed = (rows: string) => writeFile(join(dir, 'feed.csv'), HEADER + rows);
-const stored = (key: string) => sandbox.listings('HELD-BOT').find((l) => l.MLSNumber === key);
+  csvRow(n, { price, beds, host: 'held.example' });
+const cli = (...args: string[]) => t.cli(...args);
+const feed = (rows: string) => t.feed(rows);
+const stored = (key: string) => t.sandbox.listings('HELD-BOT').find((l) => l.MLSNumber === key);
 
 describe('a rejected record never costs its listing', () => {
   it('day 2: a known listing whose row turns bad survives unchanged and the report names it', async () => {
@@ -79,18 +32,18 @@ describe('a rejected record never costs its listing', () => {
         ',Active,Condo,1,1,1,1,1,1,1,1,x\n',
       ].join(''),
     );
-    out = '';
+    t.reset();
     await cli('sync', '--feed', 'held-feed');
-    expect(out).toContain('held 1 listing(s), kept as they are because their feed record was rejected:');
-    expect(out).toMatch(/ {4}M-3 \(ID \d+\): not_a_number/);
-    expect(out).toContain('1 rejected record(s) had no readable key: they hold no listing');
+    expect(t.out()).toContain('held 1 listing(s), kept as they are because their feed record was rejected:');
+    expect(t.out()).toMatch(/ {4}M-3 \(ID \d+\): not_a_number/);
+    expect(t.out()).toContain('1 rejected record(s) had no readable key: they hold no listing');
     expect(stored('M-3')).toEqual(before);
     expect(stored('M-2')?.SalePrice).toBe(250_000);
-    expect(sandbox.listings('HELD-BOT')).toHaveLength(5);
+    expect(t.sandbox.listings('HELD-BOT')).toHaveLength(5);
 
-    out = '';
+    t.reset();
     await cli('sync', '--feed', 'held-feed', '--json', '--force-full');
-    const report = JSON.parse(out);
+    const report = JSON.parse(t.out());
     expect(report).toMatchObject({
       deleted: 0,
       read: 6,
@@ -106,10 +59,10 @@ describe('a rejected record never costs its listing', () => {
     await feed([1, 2].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
     await feed([1, 2].map((n) => row(n, 'cheap')).join(''));
-    out = '';
+    t.reset();
     await cli('sync', '--feed', 'held-feed', '--json');
-    expect(JSON.parse(out)).toMatchObject({ deleted: 0, held: 2, heldDeletes: 0 });
-    expect(sandbox.listings('HELD-BOT')).toHaveLength(2);
+    expect(JSON.parse(t.out())).toMatchObject({ deleted: 0, held: 2, heldDeletes: 0 });
+    expect(t.sandbox.listings('HELD-BOT')).toHaveLength(2);
   });
 });
 
@@ -129,10 +82,10 @@ describe('encoding is decided per row, never a whole-file flip', () => {
       Buffer.from(' vendre,300000,2,1,900,0,1990,3,1,https://held.example/l/M-3\n'),
     ]);
     const rest = Buffer.from([4, 5].map((n) => accented(n)).join(''));
-    await writeFile(join(dir, 'feed.csv'), Buffer.concat([utf8, stray, rest]));
-    out = '';
+    await writeFile(join(t.dir, 'feed.csv'), Buffer.concat([utf8, stray, rest]));
+    t.reset();
     await cli('sync', '--feed', 'held-feed', '--json');
-    const report = JSON.parse(out);
+    const report = JSON.parse(t.out());
     expect(report).toMatchObject({
       outcome: 'ok',
       updated: 0,
@@ -148,14 +101,14 @@ describe('a feed cut short deletes nothing', () => {
   it('a file that ends in the middle of a row fails the run: no delete, no half-written listing', async () => {
     await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
-    const before = sandbox.listings('HELD-BOT');
+    const before = t.sandbox.listings('HELD-BOT');
     // The download stopped inside row 4 (M-3's Url cut): rows 5 and 6 never arrived.
     const full = HEADER + [1, 2, 3].map((n) => row(n)).join('');
-    await writeFile(join(dir, 'feed.csv'), full.slice(0, full.length - 12));
-    out = '';
+    await writeFile(join(t.dir, 'feed.csv'), full.slice(0, full.length - 12));
+    t.reset();
     expect(await cli('sync', '--feed', 'held-feed')).toBe(1);
-    expect(out).toContain('the file ends in the middle of row 4');
-    expect(sandbox.listings('HELD-BOT')).toEqual(before);
+    expect(t.out()).toContain('the file ends in the middle of row 4');
+    expect(t.sandbox.listings('HELD-BOT')).toEqual(before);
   });
 });
 
@@ -163,10 +116,14 @@ describe('unknown markers in the run report', () => {
   it('counts, per field, the listings whose value the feed did not give (YearBuilt 0), in text and --json', async () => {
     await feed([row(1), row(2).replace(',1990,', ',,'), row(3).replace(',1990,', ',,')].join(''));
     await cli('sync', '--feed', 'held-feed');
-    expect(out).toContain('unknown (0, the feed has no value): YearBuilt 2');
-    out = '';
+    expect(t.out()).toContain('unknown (0, the feed has no value): YearBuilt 2');
+    t.reset();
     await cli('sync', '--feed', 'held-feed', '--json');
-    expect(JSON.parse(out)).toMatchObject({ unknownMarkers: { YearBuilt: 2 }, rejected: 0, unchanged: 3 });
+    expect(JSON.parse(t.out())).toMatchObject({
+      unknownMarkers: { YearBuilt: 2 },
+      rejected: 0,
+      unchanged: 3,
+    });
     expect(stored('M-2')?.YearBuilt).toBe(0);
   });
 });
