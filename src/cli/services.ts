@@ -1,0 +1,160 @@
+/**
+ * The long-running commands (`worker`, `start`, `ui`): the only code that loads BullMQ, the queue
+ * stores, express and bull-board. Their commands import this module when they run, so every other
+ * command (`sync`, `validate`, `--version`…) starts without those dependencies (issue 13).
+ */
+
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
+import { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from '../config/env.ts';
+import type { Config } from '../config/schema.ts';
+import type { Logger } from '../logger.ts';
+import { reloadOnChange } from '../queue/config-watch.ts';
+import { enqueueFeedSync } from '../queue/enqueue.ts';
+import { DEFAULT_PREFIX } from '../queue/names.ts';
+import { describeStore, storeChoiceOf } from '../queue/store.ts';
+import { syncFeed } from '../reconcile/index.ts';
+import { startSandbox } from '../sandbox/index.ts';
+import {
+  checkUiExposure,
+  createMetrics,
+  credentialsOf,
+  startStandaloneUi,
+  startUi,
+  type UiServer,
+} from '../ui/index.ts';
+import { loadDemoConfig } from './commands/demo.ts';
+import { CliExit, cliLogger, type GlobalOptions, loadCliConfig } from './context.ts';
+import { EXIT } from './exit-codes.ts';
+import { DEFAULT_HEALTH_FILE, startHeartbeat } from './heartbeat.ts';
+import { workerStartProblem } from './worker-preflight.ts';
+
+export interface RunWorkerOptions {
+  config: Config;
+  /** Watched and reloaded on change; unset: the config is fixed (the demo's, built in memory). */
+  configFile?: string;
+  env: EnvSettings;
+  logger?: Logger;
+  /** Runs once the worker has started (the demo queues its first runs here). */
+  onStarted?: (service: WorkerService) => Promise<void>;
+  /** Where the heartbeat for `feed-sync healthcheck` is written. Default `DEFAULT_HEALTH_FILE`. */
+  healthFile?: string;
+}
+
+/** The worker service, its config watch and its UI, until SIGTERM or SIGINT. */
+export async function runWorker(options: RunWorkerOptions): Promise<void> {
+  const { config, env } = options;
+  const logger = options.logger ?? cliLogger('service');
+  const problem = workerStartProblem(config, env);
+  if (problem) throw new CliExit(problem, EXIT.usage);
+  // Refused before anything starts: a worker running without its UI would look healthy to no one.
+  if (env.UI_PORT !== undefined) checkUiExposure(env.UI_HOST, credentialsOf(env));
+  const metrics = createMetrics();
+  const service = await startWorkerService({
+    config,
+    store: storeChoiceOf(env, env.FEED_SYNC_STATE_DIR),
+    prefix: config.worker.prefix,
+    logger,
+    sync: syncFeed,
+    metrics,
+  });
+  let stopWatching: (() => void) | undefined;
+  let ui: UiServer | undefined;
+  try {
+    if (options.configFile) stopWatching = reloadOnChange(options.configFile, service, logger);
+    if (env.UI_PORT !== undefined) ui = await startUi({ service, env, logger, metrics });
+    await options.onStarted?.(service);
+  } catch (error) {
+    // Without this, the open store connections keep a half-started worker alive after the error.
+    stopWatching?.();
+    await service.close();
+    throw error;
+  }
+  const heartbeat = startHeartbeat(options.healthFile ?? DEFAULT_HEALTH_FILE, () => service.healthy());
+  logger.info(
+    { feeds: config.feeds.length, ui: ui?.url, store: describeStore(service.store) },
+    'worker started',
+  );
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      logger.info({ signal }, 'stopping: no new jobs, running ones finish');
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  stopWatching?.();
+  await heartbeat.stop();
+  await service.close();
+  await ui?.close();
+  logger.info('worker stopped');
+}
+
+/** How often the demo feeds run when `start` runs the demo. */
+export const DEMO_CRON = '*/2 * * * *';
+
+/** `feed-sync start`: the worker with its dashboard; the demo when there is no config file. */
+export async function runStart(options: { config?: string }): Promise<void> {
+  const env = readEnv();
+  const logger = cliLogger('service');
+  const file = options.config ?? env.FEED_SYNC_CONFIG ?? DEFAULT_CONFIG_FILE;
+  const withUi = { ...env, UI_PORT: env.UI_PORT ?? 3000 };
+  if (options.config || env.FEED_SYNC_CONFIG || existsSync(file)) {
+    await runWorker({
+      config: await loadCliConfig({ config: file }),
+      configFile: file,
+      env: withUi,
+      logger,
+    });
+    return;
+  }
+  const sandbox = await startSandbox({ latencyMs: 20 });
+  try {
+    const demo = await loadDemoConfig(join(env.FEED_SYNC_STATE_DIR, 'demo'), sandbox.url, true);
+    const config: Config = {
+      ...demo,
+      feeds: demo.feeds.map((feed) => ({ ...feed, schedule: { cron: DEMO_CRON, timezone: 'UTC' } })),
+    };
+    logger.info(
+      {
+        sandbox: sandbox.url,
+        feeds: config.feeds.map((f) => f.id),
+        files: join(env.FEED_SYNC_STATE_DIR, 'demo'),
+      },
+      `no ${file}: running the demo feeds every two minutes against a local sandbox`,
+    );
+    // A first run of each feed now, so the dashboard has something to show before the schedule fires.
+    const onStarted = async (service: WorkerService) => {
+      for (const feed of config.feeds)
+        await enqueueFeedSync(service.queue, { feedId: feed.id, trigger: 'manual' });
+    };
+    await runWorker({ config, env: withUi, logger, onStarted });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** `feed-sync ui`: the dashboard and the queue UI on their own, until SIGTERM or SIGINT. */
+export async function runUi(options: GlobalOptions & { port?: string }): Promise<void> {
+  const env = readEnv();
+  const logger = cliLogger('service');
+  const port = options.port ? Number(options.port) : env.UI_PORT;
+  // Same queue as the worker: its prefix comes from the same config file.
+  const config = options.config && existsSync(options.config) ? await loadCliConfig(options) : undefined;
+  const prefix = config?.worker.prefix ?? DEFAULT_PREFIX;
+  const ui = await startStandaloneUi({
+    store: storeChoiceOf(env, env.FEED_SYNC_STATE_DIR),
+    prefix,
+    ...(config ? { config } : {}),
+    env: { ...env, UI_PORT: port },
+    logger,
+  });
+  process.stderr.write(`queue UI on ${ui.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  await ui.close();
+}
