@@ -13,21 +13,33 @@ const CR = 0x0d;
  * UTF-8, one that is not (a row pasted in from an Excel export on Windows) as Windows-1252, and
  * `onLineAs1252` is called with its line number (1-based, as a person counts: `\n`, `\r\n` and a lone
  * `\r` each end a line, like the CSV reader's rows). One stray byte then changes one line, not every
- * accented listing of the feed. Text is yielded up to the last line end of each chunk, so every
- * line is decided whole; a line longer than a chunk is decided piece by piece.
+ * accented listing of the feed. Text is yielded up to the last line end seen, so every line is
+ * decided whole, however the download was chunked; a line longer than `MAX_UNDECIDED` (a minified
+ * XML file) is decided in pieces of that size from its start, so the result never depends on chunking.
  */
 export async function* decodeText(
   chunks: AsyncIterable<Uint8Array>,
   encoding: TextEncodingOption = 'auto',
   onLineAs1252?: (line: number) => void,
 ): AsyncGenerator<string> {
-  const decode = encoding === 'auto' ? autoDecoder(onLineAs1252) : fixedDecoder(encoding);
-  let carry: Uint8Array = new Uint8Array(0);
+  const auto = encoding === 'auto';
+  const decode = auto ? autoDecoder(onLineAs1252) : fixedDecoder(encoding);
+  // Bytes not decided yet: the end of a line whose end has not arrived. Kept as chunks and joined
+  // once the line ends, so a long line costs one copy, not one per chunk.
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   let first = true;
   for await (const chunk of chunks) {
-    const bytes: Uint8Array = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const cut = encoding === 'auto' ? lineCut(bytes) : completeUtf8Length(bytes);
-    carry = bytes.slice(cut);
+    if (auto && pendingBytes + chunk.length < MAX_UNDECIDED && !hasLineEnd(chunk)) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      continue;
+    }
+    const bytes: Uint8Array = pending.length > 0 ? Buffer.concat([...pending, chunk]) : chunk;
+    const cut = auto ? lineCut(bytes) : completeUtf8Length(bytes);
+    const rest = bytes.slice(cut);
+    pending = rest.length > 0 ? [rest] : [];
+    pendingBytes = rest.length;
     let text = decode(bytes.subarray(0, cut));
     if (first && text.length > 0) {
       text = withoutBom(text);
@@ -35,10 +47,17 @@ export async function* decodeText(
     }
     if (text.length > 0) yield text;
   }
-  if (carry.length > 0) {
-    const text = decode(carry);
+  if (pendingBytes > 0) {
+    const text = decode(Buffer.concat(pending));
     yield first ? withoutBom(text) : text;
   }
+}
+
+/** A line longer than this is decided in pieces of this size (from the line's start). */
+const MAX_UNDECIDED = 8 * 1024 * 1024;
+
+function hasLineEnd(bytes: Uint8Array): boolean {
+  return bytes.indexOf(LF) >= 0 || bytes.indexOf(CR) >= 0;
 }
 
 function withoutBom(text: string): string {
@@ -72,23 +91,57 @@ function autoDecoder(onLineAs1252?: (line: number) => void): (bytes: Uint8Array)
     line = start + countLineEnds(bytes);
     // isUtf8 checks without throwing: a file that is all Windows-1252 costs no exception per line.
     if (isUtf8(bytes)) return utf8.decode(bytes);
-    // Runs of lines of one kind are decoded together: a file all in Windows-1252 is one call a piece.
+    // Valid lines are decoded together in runs; a line that is not valid UTF-8 keeps its valid
+    // UTF-8 sequences and reads only its invalid bytes as Windows-1252, so one stray byte in a
+    // one-line (minified) XML feed changes that byte, not every accented listing on the line.
     let text = '';
     let at = start;
     let runStart = 0;
-    let runIsUtf8 = true;
     for (const [from, to] of linesOf(bytes)) {
-      const valid = isUtf8(bytes.subarray(from, to));
-      if (valid !== runIsUtf8) {
-        text += (runIsUtf8 ? utf8 : cp1252).decode(bytes.subarray(runStart, from));
-        runStart = from;
-        runIsUtf8 = valid;
+      const lineBytes = bytes.subarray(from, to);
+      if (!isUtf8(lineBytes)) {
+        text += utf8.decode(bytes.subarray(runStart, from)) + decodeMixed(lineBytes, utf8, cp1252);
+        runStart = to;
+        report(at);
       }
-      if (!valid) report(at);
       at++;
     }
-    return text + (runIsUtf8 ? utf8 : cp1252).decode(bytes.subarray(runStart));
+    return text + utf8.decode(bytes.subarray(runStart));
   };
+}
+
+/** UTF-8 where the bytes are valid UTF-8 sequences, Windows-1252 for each byte that is not. */
+function decodeMixed(
+  bytes: Uint8Array,
+  utf8: { decode(b: Uint8Array): string },
+  cp1252: { decode(b: Uint8Array): string },
+): string {
+  let text = '';
+  let runStart = 0;
+  let i = 0;
+  while (i < bytes.length) {
+    const byte = bytes[i]!;
+    if (byte < 0x80) {
+      i++;
+      continue;
+    }
+    const length =
+      byte >= 0xf0 && byte <= 0xf4
+        ? 4
+        : byte >= 0xe0 && byte <= 0xef
+          ? 3
+          : byte >= 0xc2 && byte <= 0xdf
+            ? 2
+            : 0;
+    if (length > 0 && i + length <= bytes.length && isUtf8(bytes.subarray(i, i + length))) {
+      i += length;
+      continue;
+    }
+    text += utf8.decode(bytes.subarray(runStart, i)) + cp1252.decode(bytes.subarray(i, i + 1));
+    i++;
+    runStart = i;
+  }
+  return text + utf8.decode(bytes.subarray(runStart));
 }
 
 /** Line ends in `bytes`: `\n`, and `\r` not followed by `\n`. */
@@ -123,8 +176,9 @@ function* linesOf(bytes: Uint8Array): Generator<[number, number]> {
 }
 
 /**
- * Where to cut a chunk so the text yielded ends on a line end: after the last `\n` (or lone `\r`).
- * A chunk with no line end is cut at its last whole UTF-8 character, so a long line never piles up.
+ * Where to cut the undecided bytes so the text yielded ends on a line end: after the last `\n` (or
+ * lone `\r`). With no line end, nothing is cut (the line waits for its end) until the bytes reach
+ * `MAX_UNDECIDED`; then the first `MAX_UNDECIDED` bytes are, at a whole UTF-8 character.
  */
 function lineCut(bytes: Uint8Array): number {
   const lf = bytes.lastIndexOf(LF);
@@ -132,7 +186,8 @@ function lineCut(bytes: Uint8Array): number {
   const cr = bytes.lastIndexOf(CR);
   // A `\r` as the last byte may be the first half of `\r\n`: keep it for the next chunk.
   if (cr >= 0 && cr < bytes.length - 1) return cr + 1;
-  return completeUtf8Length(bytes);
+  if (bytes.length < MAX_UNDECIDED) return 0;
+  return completeUtf8Length(bytes.subarray(0, MAX_UNDECIDED));
 }
 
 /** Length of the prefix of `bytes` that ends on a UTF-8 character boundary. */
