@@ -83,8 +83,11 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       );
       await progress.flush();
       const { report } = result;
-      await logReport(job, report);
+      // Saved first: the job log is best-effort and must never cost the report or the state.
       await saveRun(ctx.state, result);
+      await logReport(job, report).catch((error: unknown) =>
+        logger.warn({ err: error }, 'writing the job log failed'),
+      );
       await ctx
         .onReport?.(report)
         .catch((error: unknown) => logger.warn({ err: error }, 'report hook failed'));

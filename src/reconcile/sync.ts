@@ -70,7 +70,10 @@ export async function syncFeed(
 export function stateOf(prepared: PreparedRun, report: RunReport, at: Date): Partial<FeedState> {
   const state: Partial<FeedState> = { lastReport: report };
   if (prepared.kind === 'skipped') return { ...prepared.ingest.sourceState, ...state };
-  if (prepared.kind !== 'planned' || report.outcome !== 'ok') return state;
+  // A run that did not end ok forgets the validators and the last compare, so the next run,
+  // scheduled or not, reads the feed in full and compares again instead of skipping it.
+  if (prepared.kind !== 'planned' || report.outcome !== 'ok')
+    return { ...state, etag: undefined, lastModified: undefined, lastCompareAt: undefined };
   const full = prepared.ingest.mode === 'full' ? { lastFullRunAt: at.toISOString() } : {};
   return { ...prepared.ingest.sourceState, ...full, lastCompareAt: at.toISOString(), ...state };
 }

@@ -144,3 +144,37 @@ describe('maySkipUnchanged', () => {
     expect(maySkipUnchanged(feed, state, now, options)).toBe(expected);
   });
 });
+
+describe('stateOf', () => {
+  it('a run that read the feed but failed forgets the validators and the last compare', async () => {
+    h = await startHarness();
+    await h.state.updateFeed('feed1', { etag: '"v1"', lastCompareAt: '2024-05-01T00:00:00Z' });
+    // The platform refuses every write: the run is planned, then fails.
+    h.sandbox.configure({ secretKey: 'rotated' });
+    const result = await run(h, {
+      ingest: async () => ingested('feed1', listings(1, 2), { sourceState: { etag: '"v2"' } }),
+    });
+    expect(result.report.outcome).toBe('failed');
+    expect(result.state).toMatchObject({
+      etag: undefined,
+      lastModified: undefined,
+      lastCompareAt: undefined,
+    });
+    expect(Object.keys(result.state)).toEqual(expect.arrayContaining(['etag', 'lastCompareAt']));
+    await h.state.updateFeed('feed1', result.state);
+    expect(await h.state.getFeed('feed1')).toEqual({ lastReport: result.report });
+  });
+
+  it('so does a run whose snapshot failed; a run that ended ok keeps the new ones', async () => {
+    h = await startHarness();
+    await h.state.updateFeed('feed1', { etag: '"v1"', lastCompareAt: '2024-05-01T00:00:00Z' });
+    const ok = await run(h, {
+      ingest: async () => ingested('feed1', listings(1, 2), { sourceState: { etag: '"v2"' } }),
+    });
+    expect(ok.state).toMatchObject({ etag: '"v2"', lastCompareAt: expect.any(String) });
+    h.sandbox.configure({ secretKey: 'rotated' });
+    const failed = await run(h);
+    expect(failed.report).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^snapshot: /) });
+    expect(failed.state).toMatchObject({ etag: undefined, lastCompareAt: undefined });
+  });
+});
