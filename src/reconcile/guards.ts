@@ -45,15 +45,58 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
     decisions.push({ guard: 'empty-feed', tripped: true, message });
     return { decisions, allowed: [], held: [...deletes] };
   }
+  const unkeyed = unkeyedGuard(policy, deletes);
+  if (!unkeyed) return { decisions, ...applyShareGuard(input, decisions, deletes) };
+  decisions.push(unkeyed.decision);
+  const share = applyShareGuard(input, decisions, unkeyed.kept);
+  return { decisions, allowed: share.allowed, held: [...unkeyed.held, ...share.held] };
+}
+
+/**
+ * Rejected records without a readable key: any of them may be the row of a listing still for sale
+ * (a shifted or cut row), so its listing must not be deleted as gone. Holds every `gone` delete of a
+ * full feed until the rows are fixed or the run is overridden (`--allow-mass-delete`).
+ */
+function unkeyedGuard(
+  policy: PlanPolicy,
+  deletes: readonly PlannedDelete[],
+): { decision: GuardDecision; held: PlannedDelete[]; kept: PlannedDelete[] } | undefined {
+  const count = policy.unkeyedRejections ?? 0;
+  const gone = deletes.filter((d) => d.reason === 'gone');
+  if (count === 0 || gone.length === 0 || policy.mode !== 'full') return undefined;
+  const what = `${count} rejected record(s) have no readable key and may be listings still in the feed`;
+  if (policy.allowMassDelete) {
+    const message = `${what}: deleting ${gone.length} listing(s) gone from the feed, override given`;
+    return {
+      decision: { guard: 'unkeyed-rejections', tripped: false, overridden: true, message },
+      held: [],
+      kept: [...deletes],
+    };
+  }
+  const message = `${what}: ${gone.length} delete(s) of listings gone from the feed held back; fix the rows, or rerun with --allow-mass-delete`;
+  return {
+    decision: { guard: 'unkeyed-rejections', tripped: true, message },
+    held: gone,
+    kept: deletes.filter((d) => d.reason !== 'gone'),
+  };
+}
+
+/** The `maxDeleteShare` guard over `deletes`: duplicates always pass, the rest up to the share. */
+function applyShareGuard(
+  input: GuardInput,
+  decisions: GuardDecision[],
+  deletes: readonly PlannedDelete[],
+): { allowed: PlannedDelete[]; held: PlannedDelete[] } {
+  const { policy } = input;
   const lossy = deletes.filter((d) => d.reason !== 'duplicate');
   const duplicates = deletes.filter((d) => d.reason === 'duplicate');
-  if (lossy.length === 0) return { decisions, allowed: duplicates, held: [] };
+  if (lossy.length === 0) return { allowed: duplicates, held: [] };
   const share = input.ownedCount === 0 ? 1 : lossy.length / input.ownedCount;
   const over = share > policy.maxDeleteShare;
   const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)})`;
   if (!over) {
     decisions.push({ guard: 'max-delete-share', tripped: false, message: `deleting ${what}` });
-    return { decisions, allowed: [...deletes], held: [] };
+    return { allowed: [...deletes], held: [] };
   }
   if (policy.allowMassDelete) {
     decisions.push({
@@ -62,12 +105,12 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
       overridden: true,
       message: `deleting ${what}: override given`,
     });
-    return { decisions, allowed: [...deletes], held: [] };
+    return { allowed: [...deletes], held: [] };
   }
   decisions.push({
     guard: 'max-delete-share',
     tripped: true,
     message: `refusing to delete ${what}; rerun with --allow-mass-delete to apply`,
   });
-  return { decisions, allowed: duplicates, held: lossy };
+  return { allowed: duplicates, held: lossy };
 }

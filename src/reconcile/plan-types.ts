@@ -57,7 +57,12 @@ export interface HeldListing extends HeldKey {
   ids: number[];
 }
 
-export type GuardName = 'source-failed' | 'empty-feed' | 'max-delete-share' | 'incremental';
+export type GuardName =
+  | 'source-failed'
+  | 'empty-feed'
+  | 'max-delete-share'
+  | 'unkeyed-rejections'
+  | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */
 export interface GuardDecision {
@@ -107,6 +112,11 @@ export interface PlanPolicy {
   removals?: readonly string[];
   /** Keys whose last feed record was rejected: their listings are held, never written or deleted. */
   held?: readonly HeldKey[];
+  /**
+   * Rejected records whose key could not be read. Any of them may be a listing still for sale, so a
+   * full feed with some holds back its `gone` deletes (overridden like `maxDeleteShare`).
+   */
+  unkeyedRejections?: number;
   /** The source failed: nothing may be deleted. */
   sourceFailed?: boolean;
 }

@@ -18,7 +18,7 @@ const HOUR_MS = 3_600_000;
 export function policyOf(
   config: Config,
   feed: FeedConfig,
-  ingest: Pick<IngestResult, 'mode' | 'removals' | 'held'>,
+  ingest: Pick<IngestResult, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey'>,
   options: SyncOptions = {},
 ): PlanPolicy {
   return {
@@ -34,6 +34,7 @@ export function policyOf(
     mode: ingest.mode,
     removals: ingest.removals,
     held: ingest.held,
+    unkeyedRejections: ingest.rejectedWithoutKey,
   };
 }
 

@@ -95,7 +95,12 @@ export async function* readCsv(
     // Shifted or missing values would land in the wrong fields: the row is rejected (its key still
     // read from the first columns, so its listing is held) and the others go on.
     const message = `has ${record.length} fields, the header has ${names.length} (an unquoted delimiter in a value, or a row cut short?)`;
-    return { row, index: index++, fields, problem: { reason: 'column_count', message } };
+    // Where the fields moved is unknown: read the row from its right end too; a key column both
+    // readings agree on is before or after the shift, and so is the key.
+    const alternate: Record<string, string | undefined> = { ...columns };
+    const shift = record.length - names.length;
+    for (let i = 0; i < names.length; i++) alternate[names[i]!] = record[i + shift];
+    return { row, index: index++, fields, problem: { reason: 'column_count', message, alternate } };
   };
   // Whether the text seen so far ends with a line break: a last row without one is a cut file.
   let endsWithBreak = true;

@@ -99,7 +99,9 @@ function problemItem(
   const ref: RecordRef = { feedId: feed.id, index: record.index };
   if (record.row !== undefined) ref.row = record.row;
   const key = mapping.map(record.fields).listing[feed.key];
-  if (typeof key === 'string' && key !== '') ref.key = key;
+  const agreed = problem.alternate ? mapping.map(problem.alternate).listing[feed.key] === key : true;
+  // A key only one reading of a broken row gives may be another column's value: it holds nothing.
+  if (typeof key === 'string' && key !== '' && agreed) ref.key = key;
   const where =
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
   return {

@@ -10,8 +10,12 @@ export interface RawRecord {
   /** 0-based position among the feed's records. */
   index: number;
   fields: RawFields;
-  /** The format itself says the record is broken (a BLM row with the wrong field count): rejected by row. */
-  problem?: { reason: string; message: string };
+  /**
+   * The format itself says the record is broken (a row with the wrong field count): rejected by
+   * row. `alternate` is another reading of the same fields (a short or long row read from its right
+   * end): the key is trusted, and its listing held, only when both readings give the same key.
+   */
+  problem?: { reason: string; message: string; alternate?: RawFields };
 }
 
 /** Where a record came from, for messages and duplicate reports. */

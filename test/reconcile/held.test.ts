@@ -127,3 +127,21 @@ describe('unknown markers in the run report', () => {
     expect(stored('M-2')?.YearBuilt).toBe(0);
   });
 });
+
+describe('a row whose columns shifted never costs its listing', () => {
+  it('an unquoted comma shifts a row: its key is not trusted, and the listing is not deleted as gone', async () => {
+    await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
+    const before = stored('M-3');
+    // Day 2: M-3's type is `Condo, loft` with no quotes: 13 fields under a 12-column header.
+    await feed([row(1), row(2), row(3).replace(',Condo,', ',Condo, loft,'), row(4), row(5)].join(''));
+    t.reset();
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(3);
+    expect(t.out()).toContain('Row 4 of feed.csv: has 13 fields, the header has 12');
+    expect(t.out()).toMatch(
+      /guard unkeyed-rejections: TRIPPED — 1 rejected record\(s\) have no readable key/,
+    );
+    expect(stored('M-3')).toEqual(before);
+    expect(t.sandbox.listings('HELD-BOT')).toHaveLength(5);
+  });
+});

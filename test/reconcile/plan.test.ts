@@ -206,6 +206,30 @@ describe('makePlan', () => {
     expect(plan.guards.find((g) => g.guard === guard)?.tripped).toBe(true);
   });
 
+  it('holds gone deletes while some rejected record has no readable key (it may be one of them)', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0004'];
+    const plan = makePlan(listings(1, 3), remoteAll, {
+      ...policy,
+      maxDeleteShare: 1,
+      removals,
+      unkeyedRejections: 1,
+    });
+    // The removed-status delete names its key: it goes. The one gone from the feed may be the unkeyed row.
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0004#4 removed'], held: ['MLS-0005#5 gone'] });
+    expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({ tripped: true });
+    const overridden = makePlan(listings(1, 3), remoteAll, {
+      ...policy,
+      maxDeleteShare: 1,
+      removals,
+      unkeyedRejections: 1,
+      allowMassDelete: true,
+    });
+    expect(summary(overridden).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
+    const none = makePlan(listings(1, 3), remoteAll, { ...policy, maxDeleteShare: 1, removals });
+    expect(summary(none).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
+  });
+
   it('matches by Url when the feed says so', () => {
     const moved = listing(1, { MLSNumber: 'NEW-1' });
     const plan = makePlan([moved], [ours(1, 1)], { ...policy, keyField: 'Url' });
