@@ -24,6 +24,9 @@ describe('classifyRequestError', () => {
     ['ENOTFOUND', { kind: 'network', retryable: true, requestSent: false }],
     ['ERR_STREAM_PREMATURE_CLOSE', { kind: 'network', retryable: true, requestSent: true }],
     ['DEPTH_ZERO_SELF_SIGNED_CERT', { kind: 'network', retryable: false, requestSent: true }],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', { kind: 'network', retryable: false, requestSent: true }],
+    ['HPE_INVALID_CONSTANT', { kind: 'network', retryable: true, requestSent: true }],
+    ['EPROTO', { kind: 'network', retryable: true, requestSent: true }],
     ['ETIMEDOUT', { kind: 'timeout', retryable: true }],
     ['ERR_ABORTED', { kind: 'aborted', retryable: false }],
   ])('%s', (code, expected) => {

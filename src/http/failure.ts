@@ -9,19 +9,13 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
-/** Network error codes after which the same request may be sent again. */
-const RETRYABLE_CODES = new Set([
-  'ETIMEDOUT',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'EPIPE',
-  'ENOTFOUND',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-  'ERR_STREAM_PREMATURE_CLOSE',
-]);
+/**
+ * Network failures that the same request cannot cure: the server's certificate or TLS setup, or a
+ * URL that cannot be requested. Every other network failure (a reset, a malformed answer `HPE_*`,
+ * `EPROTO`, a code we do not know) may pass on another try, so it is retried: a create whose answer
+ * was lost that way is then looked up as ambiguous rather than reported failed.
+ */
+const PERMANENT = /CERT|TLS|SSL|SIGNATURE|ERR_INVALID_URL|ERR_INVALID_PROTOCOL/;
 
 /** Codes that mean the request never reached the server, so even a non-idempotent one may be sent again. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -47,7 +41,7 @@ export function classifyRequestError(error: unknown, signal?: AbortSignal): Requ
   return {
     kind: 'network',
     code: text,
-    retryable: RETRYABLE_CODES.has(text),
+    retryable: !PERMANENT.test(text),
     requestSent: !NOT_SENT_CODES.has(text),
   };
 }
