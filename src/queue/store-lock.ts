@@ -1,4 +1,4 @@
-import { chmod, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
@@ -39,9 +39,15 @@ export async function lockStore(dir: string): Promise<() => Promise<void>> {
   const mine: LockInfo = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const handle = await open(file, 'wx');
-      await handle.writeFile(`${JSON.stringify(mine)}\n`);
-      await handle.close();
+      // Written whole beside the lock, then linked into place: a lock file is never seen empty, so a
+      // process starting at the same moment cannot take it for a stale one and open the store too.
+      const temp = `${file}.${process.pid}.tmp`;
+      await writeFile(temp, `${JSON.stringify(mine)}\n`);
+      try {
+        await link(temp, file);
+      } finally {
+        await rm(temp, { force: true });
+      }
       return async () => {
         const held = await readLock(file);
         if (held?.pid === process.pid) await rm(file, { force: true });
