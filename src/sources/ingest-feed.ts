@@ -42,7 +42,8 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
     } else keep(byKey, item.key, undefined, item.ref);
   }
   const end = next.value;
-  if (records === 0) {
+  // An incremental feed (RESO since the watermark, an OpenImmo TEIL file) with nothing new is normal.
+  if (records === 0 && opened.mode === 'full') {
     throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${opened.name})`);
   }
   const listings: Listing[] = [];

@@ -103,4 +103,16 @@ describe('OpenImmo uebertragung umfang', () => {
     expect(result).toMatchObject({ mode: 'incremental', removals: ['W-105'] });
     expect(result.stats.valid).toBe(6);
   });
+
+  it('a TEIL file with no object (nothing changed) is an empty incremental run, not a failure', async () => {
+    const xml = await readFile(fixture('xml/openimmo.xml'), 'utf8');
+    const empty = xml
+      .replace('umfang="VOLL"', 'umfang="TEIL"')
+      .replace(/<immobilie>[\s\S]*<\/immobilie>/, '');
+    const path = join(tmpdir(), `openimmo-teil-empty-${process.pid}.xml`);
+    await writeFile(path, empty);
+    const result = await ingest(fixtureFeed('openimmo', { source: { path } })).finally(() => rm(path));
+    expect(result).toMatchObject({ mode: 'incremental', listings: [], removals: [] });
+    expect(result.stats.records).toBe(0);
+  });
 });
