@@ -92,8 +92,8 @@ export async function* readCsv(
     const count = Math.min(names.length, record.length);
     for (let i = 0; i < count; i++) fields[names[i]!] = record[i];
     if (fitsHeader(record, names.length)) return { row, index: index++, fields };
-    // Shifted or missing values would land in the wrong fields: the row is rejected (its key still
-    // read from the first columns, so its listing is held) and the others go on.
+    // Shifted or missing values would land in the wrong fields: the row is rejected and the others
+    // go on. Its key holds its listing only when both readings below agree on it.
     const message = `has ${record.length} fields, the header has ${names.length} (an unquoted delimiter in a value, or a row cut short?)`;
     // Where the fields moved is unknown: read the row from its right end too; a key column both
     // readings agree on is before or after the shift, and so is the key.
