@@ -80,8 +80,9 @@ export function mappingFor(
   if (feed.source.format === 'csv' && infer && first) {
     return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping), options);
   }
+  // One base URL for relative media: the source's, else the mapping's (`mapping.baseUrl`).
   return withPresetHooks(compileMapping(mapping, options), mapping, {
-    mediaBaseUrl: feed.source.mediaBaseUrl,
+    mediaBaseUrl: feed.source.mediaBaseUrl ?? mapping.baseUrl,
   });
 }
 

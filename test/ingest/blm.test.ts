@@ -32,6 +32,20 @@ describe('BLM feed with preset blm (fixtures/feeds/blm)', () => {
     expect(result.held.map((h) => h.key)).toEqual(['77120_HR1007']);
   });
 
+  it('takes the base URL of relative photos from mapping.baseUrl when source.mediaBaseUrl is unset', async () => {
+    const base = fixtureFeed('blm');
+    const feed = {
+      ...base,
+      source: { ...base.source, mediaBaseUrl: undefined },
+      mapping: { ...base.mapping, baseUrl: 'https://media.agency.example/77120/' },
+    };
+    const semi = byKey((await ingest(feed)).listings).get('77120_HR1001');
+    expect(semi?.Images).toEqual([
+      'https://media.agency.example/77120/77120_HR1001_IMG_00.jpg',
+      'https://media.agency.example/77120/77120_HR1001_IMG_01.jpg',
+    ]);
+  });
+
   it('maps sale and let: prices, rent periods to monthly, statuses, types, photos, rooms', async () => {
     const listings = byKey((await ingest()).listings);
     const semi = listings.get('77120_HR1001');

@@ -5,7 +5,7 @@ import type { RawFields } from '../field-path.ts';
 
 /** What a preset's code may read from the feed's config. */
 export interface PresetContext {
-  /** `source.mediaBaseUrl`: relative media names are resolved against it, else dropped. */
+  /** `source.mediaBaseUrl`, else `mapping.baseUrl`: relative media names are resolved against it, else dropped. */
   mediaBaseUrl?: string | undefined;
 }
 
