@@ -21,6 +21,13 @@ const percent = (n: number) => `${Math.round(n * 1000) / 10}%`;
  * owned listings, the listings-losing deletes are held until an operator reruns with the override.
  * Duplicate deletes always keep one copy, so only the failed/empty guards hold them back.
  */
+/** The decision of a run whose source failed: whether it stops before the plan or reaches it. */
+export const SOURCE_FAILED: GuardDecision = {
+  guard: 'source-failed',
+  tripped: true,
+  message: 'the source failed: nothing is deleted',
+};
+
 export function applyDeleteGuards(input: GuardInput): GuardResult {
   const { policy, deletes } = input;
   const decisions: GuardDecision[] = [];
@@ -33,11 +40,7 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
     });
   }
   if (policy.sourceFailed) {
-    decisions.push({
-      guard: 'source-failed',
-      tripped: true,
-      message: 'the source failed: nothing is deleted',
-    });
+    decisions.push(SOURCE_FAILED);
     return { decisions, allowed: [], held: [...deletes] };
   }
   if (policy.mode === 'full' && input.desiredCount === 0) {

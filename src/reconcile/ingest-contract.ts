@@ -1,7 +1,6 @@
 import type { FeedConfig } from '../config/schema.ts';
 import type { IngestDeps, IngestResult } from '../sources/types.ts';
 
-export { isFeedError } from '../sources/feed-error.ts';
 export type { IngestResult };
 
 /**

@@ -3,6 +3,7 @@ import type { Config, FeedConfig } from '../config/schema.ts';
 import { isFeedSyncError } from '../errors.ts';
 import type { FeedState } from '../state/state-store.ts';
 import { defaultIngest } from './default-ingest.ts';
+import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { makePlan } from './plan.ts';
@@ -88,12 +89,7 @@ export async function prepareRun(
   } catch (error) {
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
     if (!isFeedSyncError(error)) throw error;
-    const guard = {
-      guard: 'source-failed' as const,
-      tripped: true,
-      message: 'the source failed: nothing is deleted',
-    };
-    return { kind: 'failed', reason: `feed: ${error.message}`, error, guards: [guard] };
+    return { kind: 'failed', reason: `feed: ${error.message}`, error, guards: [{ ...SOURCE_FAILED }] };
   }
   const summary = summaryOf(ingest);
   progress('normalizing', 20, `${ingest.listings.length} listings, ${ingest.rejections.length} rejected`);

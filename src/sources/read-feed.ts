@@ -56,7 +56,7 @@ export async function* itemsOf(
 }
 
 /** A failure while reading records, as the FeedError the run fails with. */
-export function readFailure(feed: FeedConfig, error: unknown): Error {
+function readFailure(feed: FeedConfig, error: unknown): Error {
   if (isFeedError(error) || (error as Error).name === 'AbortError') return error as Error;
   return new FeedError('E_FEED_PARSE', feed.id, `reading the feed failed: ${(error as Error).message}`, {
     cause: error,

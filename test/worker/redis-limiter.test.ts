@@ -8,6 +8,18 @@ import { createRedisLimiter } from '../../src/queue/redis-limiter.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix } from './helpers.ts';
 
+/** `feed-sync worker` on the demo config, expected to refuse to start: its exit code and stderr. */
+function failedWorker(env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string } | undefined> {
+  return promisify(execFile)(
+    join(process.cwd(), 'node_modules/.bin/node'),
+    ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
+    { env, timeout: 20_000 },
+  ).then(
+    () => undefined,
+    (e: { code: number; stderr: string }) => e,
+  );
+}
+
 let redis: Redis;
 let prefix: string;
 
@@ -123,18 +135,7 @@ describe.skipIf(!redisAvailable)('the Redis limiter', () => {
 
 describe('store unreachable', () => {
   it('the worker says so in one line and exits 1', async () => {
-    const run = promisify(execFile);
-    const error = await run(
-      join(process.cwd(), 'node_modules/.bin/node'),
-      ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
-      {
-        env: { ...process.env, REDIS_URL: 'redis://127.0.0.1:1' },
-        timeout: 20_000,
-      },
-    ).then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
+    const error = await failedWorker({ ...process.env, REDIS_URL: 'redis://127.0.0.1:1' });
     expect(error?.code).toBe(1);
     expect(error?.stderr).toBe('feed-sync: cannot reach Redis at redis://127.0.0.1:1: ECONNREFUSED\n');
   });
@@ -143,14 +144,7 @@ describe('store unreachable', () => {
     const run = promisify(execFile);
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://app:pw@127.0.0.1:1/feeds' };
     delete env.REDIS_URL;
-    const error = await run(
-      join(process.cwd(), 'node_modules/.bin/node'),
-      ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
-      { env, timeout: 20_000 },
-    ).then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
+    const error = await failedWorker(env);
     expect(error?.code).toBe(1);
     expect(error?.stderr).toBe(
       'feed-sync: cannot reach Postgres at postgres://app:***@127.0.0.1:1/feeds: ECONNREFUSED\n',
@@ -158,19 +152,11 @@ describe('store unreachable', () => {
   });
 
   it('a UI beyond loopback without credentials is refused before anything starts, exit 2', async () => {
-    const run = promisify(execFile);
     const env: NodeJS.ProcessEnv = { ...process.env, REDIS_URL: 'redis://127.0.0.1:1', UI_HOST: '0.0.0.0' };
     env.UI_PORT = '3999';
     delete env.UI_USER;
     delete env.UI_PASSWORD;
-    const error = await run(
-      join(process.cwd(), 'node_modules/.bin/node'),
-      ['src/cli/main.ts', 'worker', '-c', 'fixtures/demo/feed-sync.yaml'],
-      { env, timeout: 20_000 },
-    ).then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
+    const error = await failedWorker(env);
     expect(error?.code).toBe(2); // a config problem: exit 2
     expect(error?.stderr).toBe(
       'feed-sync: refusing to serve the queue UI on 0.0.0.0 without UI_USER and UI_PASSWORD (loopback only without them)\n',
