@@ -2,6 +2,7 @@ import type { PlatformClient } from '../api/client.ts';
 import { isApiError, PlatformError } from '../api/errors.ts';
 import type { Operation } from '../api/schemas.ts';
 import { createListing } from './create-listing.ts';
+import type { DesiredSet } from './desired.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import type { Failure, NotApplied } from './report-types.ts';
@@ -9,6 +10,8 @@ import type { Failure, NotApplied } from './report-types.ts';
 export interface ApplyOptions {
   chatbot: string;
   tags: TagKeys;
+  /** Where the records the plan's creates and updates send are read back from, one at a time. */
+  records: DesiredSet;
   /** Writes in flight at once (the client's limiter bounds every attempt as well). */
   concurrency: number;
   /** Keys per RealEstateDelete call. */
@@ -88,7 +91,7 @@ export async function applyPlan(
   const run = (update: PlannedUpdate) => async () => {
     try {
       const request = {
-        ...update.listing,
+        ...options.records.load(update.desired),
         SerialNumber: chatbot,
         Key: String(update.id),
         KeyType: 'NewOaks' as const,
@@ -113,7 +116,8 @@ export async function applyPlan(
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
-      const outcome = await createListing(createContext, planned.key, planned.listing);
+      const listing = options.records.load(planned.desired);
+      const outcome = await createListing(createContext, planned.key, listing);
       result.created++;
       if (outcome === 'resolved') result.ambiguousResolved++;
     } catch (error) {

@@ -1,17 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { changesOf } from './changes-of.ts';
+import { briefOf, type DesiredListing } from './desired.ts';
 import type { Plan } from './plan-types.ts';
 
-const listing = (key: string, price: number) =>
-  ({
+const listing = (key: string, price: number): DesiredListing => ({
+  key,
+  mask: 0,
+  digest: '',
+  ref: 0,
+  brief: briefOf({
     MLSNumber: key,
     Address: '1 Main St',
     City: 'Springfield',
     SaleType: 'for_sale',
     SalePrice: price,
     CurrencySymbol: '$',
-  }) as Listing;
+  } as Listing),
+});
 
 function plan(creates: number, updates: number, deletes: number): Plan {
   return {
@@ -21,12 +27,12 @@ function plan(creates: number, updates: number, deletes: number): Plan {
     mode: 'full',
     creates: Array.from({ length: creates }, (_, i) => ({
       key: `C${i}`,
-      listing: listing(`C${i}`, 100_000),
+      desired: listing(`C${i}`, 100_000),
     })),
     updates: Array.from({ length: updates }, (_, i) => ({
       key: `U${i}`,
       id: 100 + i,
-      listing: listing(`U${i}`, 250_000),
+      desired: listing(`U${i}`, 250_000),
       adopt: i === 1,
       changes: [
         { field: 'SalePrice', from: 300_000, to: 250_000 },

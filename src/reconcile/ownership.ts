@@ -62,24 +62,13 @@ export function recordHash(listing: Listing, keys: TagKeys): string {
   return hash('sha256', text, 'hex').slice(0, 12);
 }
 
-/**
- * Listings this module tagged, and for which feed and keys. A tagged listing given back is returned
- * as it is, so the run can tag the feed's listings while the snapshot pages are on the wire and the
- * plan does not hash them twice. Sound because tagged listings are plan data, never mutated.
- */
-const taggedFor = new WeakMap<Listing, string>();
-
 /** The record feed-sync sends: the feed's listing plus the owner tag and the record hash. */
 export function withTags(listing: Listing, feedId: string, keys: TagKeys): Listing {
-  const id = `${feedId}\u0000${keys.ownerKey}\u0000${keys.hashKey}`;
-  if (taggedFor.get(listing) === id) return listing;
   const ours = new Set([keys.ownerKey, keys.hashKey]);
   const kept: ExtensionEntry[] = (listing.ExtensionColumn ?? []).filter((e) => !ours.has(e.Key));
   const tags: ExtensionEntry[] = [
     { Key: keys.ownerKey, value: feedId },
     { Key: keys.hashKey, value: recordHash(listing, keys) },
   ];
-  const tagged = { ...listing, ExtensionColumn: [...kept, ...tags] };
-  taggedFor.set(tagged, id);
-  return tagged;
+  return { ...listing, ExtensionColumn: [...kept, ...tags] };
 }

@@ -1,5 +1,5 @@
-import type { Listing } from '../normalize/listing-schema.ts';
 import type { HeldKey } from '../sources/types.ts';
+import type { DesiredListing } from './desired.ts';
 
 /** Why a remote listing is deleted. */
 export type DeleteReason = 'gone' | 'removed' | 'duplicate';
@@ -13,16 +13,16 @@ export interface FieldChange {
 
 export interface PlannedCreate {
   key: string;
-  /** The whole record to send, ownership tags included. */
-  listing: Listing;
+  /** The feed's listing: its brief, and where its record (ownership tags included) is kept. */
+  desired: DesiredListing;
 }
 
 export interface PlannedUpdate {
   key: string;
   /** The platform's ID (`KeyType: NewOaks`). */
   id: number;
-  listing: Listing;
-  changes: FieldChange[];
+  desired: DesiredListing;
+  changes: readonly FieldChange[];
   /** True when the remote listing was not ours yet (a hand-added one whose key is in the feed). */
   adopt: boolean;
 }

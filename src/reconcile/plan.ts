@@ -2,9 +2,12 @@ import type { RemoteListing } from '../api/canonicalize.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { HeldKey } from '../sources/types.ts';
 import { diffListing } from './compare.ts';
+import type { DesiredListing, DesiredSet } from './desired.ts';
+import { fieldsDigest } from './digest.ts';
 import { applyDeleteGuards } from './guards.ts';
-import { DEFAULT_HASH_KEY, ownerOf, type TagKeys, withTags } from './ownership.ts';
+import { ownerOf, type TagKeys } from './ownership.ts';
 import type {
+  FieldChange,
   ForeignListing,
   HeldListing,
   Plan,
@@ -21,40 +24,70 @@ export function keyOf(listing: Partial<Listing>, field: 'MLSNumber' | 'Url'): st
   return value ? value : undefined;
 }
 
+/**
+ * A remote listing as the plan needs it: who owns it, its key, and, when the feed has a listing
+ * with that key, what an update would change. The snapshot keeps this instead of the listing.
+ */
+export interface RemoteEntry {
+  id: number;
+  key: string | undefined;
+  owner: string | undefined;
+  /** Set when the feed has a listing with this key: the fields that differ (empty: the same). */
+  changes?: readonly FieldChange[];
+}
+
+const SAME: readonly FieldChange[] = Object.freeze([]);
+
+/**
+ * What the plan keeps of one remote listing. Compared with the feed's listing of the same key by
+ * digest first; only when the digests differ is the feed's record read back and compared field by
+ * field (`diffListing` decides, so a digest never makes a change up).
+ */
+export function remoteEntryOf(
+  remote: RemoteListing,
+  keyField: 'MLSNumber' | 'Url',
+  tags: TagKeys,
+  desired: ReadonlyMap<string, DesiredListing>,
+  records: DesiredSet,
+): RemoteEntry {
+  const key = keyOf(remote.listing, keyField);
+  const owner = ownerOf(remote.listing, tags);
+  const wanted = key === undefined ? undefined : desired.get(key);
+  if (wanted === undefined) return { id: remote.id, key, owner };
+  const same = fieldsDigest(remote.listing, wanted.mask) === wanted.digest;
+  const changes = same ? SAME : diffListing(records.load(wanted), remote.listing);
+  return { id: remote.id, key, owner, changes: changes.length === 0 ? SAME : changes };
+}
+
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: number }) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : (a.id ?? 0) - (b.id ?? 0);
 
 interface Context {
   policy: PlanPolicy;
-  tags: TagKeys;
-  isMine: (r: RemoteListing) => boolean;
+  isMine: (r: RemoteEntry) => boolean;
 }
 
 /**
  * Make a chatbot's listings equal to the feed: what to create, update and delete. Pure.
- * Matches by the feed's key, compares in canonical form, touches only listings this feed owns
- * (adopting a hand-added one whose key is in the feed, unless `adopt: false`), addresses every
- * update and delete by the remote ID, and runs the delete guards.
+ * Matches by the feed's key, compares in canonical form (the remote entries carry the comparison,
+ * see `remoteEntryOf`), touches only listings this feed owns (adopting a hand-added one whose key is
+ * in the feed, unless `adopt: false`), addresses every update and delete by the remote ID, and runs
+ * the delete guards. Holds a digest per listing on both sides, never whole records.
  */
 export function makePlan(
-  desired: readonly Listing[],
-  remote: readonly RemoteListing[],
+  desired: readonly DesiredListing[],
+  remote: readonly RemoteEntry[],
   policy: PlanPolicy,
 ): Plan {
-  const tags: TagKeys = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
-  // Owner tags read once per remote listing: the plan asks about each several times.
-  const owners = new Map(remote.map((r) => [r.id, ownerOf(r.listing, tags)]));
-  const isMine = (r: RemoteListing) => {
-    const owner = owners.get(r.id);
-    return owner === policy.feedId || (policy.ownership === 'all' && owner === undefined);
-  };
-  const ctx: Context = { policy, tags, isMine };
-  const groups = groupByKey(remote, policy.keyField);
+  const isMine = (r: RemoteEntry) =>
+    r.owner === policy.feedId || (policy.ownership === 'all' && r.owner === undefined);
+  const ctx: Context = { policy, isMine };
+  const groups = groupByKey(remote);
   const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
-  const wanted = new Map<string, Listing>();
+  const wanted = new Map<string, DesiredListing>();
   for (const listing of desired) {
-    const key = keyOf(listing, policy.keyField);
+    const key = listing.key.trim();
     // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
     if (key && !heldKeys.has(key)) wanted.set(key, listing);
   }
@@ -67,30 +100,29 @@ export function makePlan(
   const touched = new Set<number>();
 
   for (const [key, listing] of wanted) {
-    const target = withTags(listing, policy.feedId, tags);
     const group = groups.get(key) ?? [];
     const mine = group.filter(isMine);
     if (mine.length > 0) {
-      const [keeper, ...extras] = pickKeeper(mine, target);
+      const [keeper, ...extras] = pickKeeper(mine);
       touched.add(keeper.id);
       for (const extra of extras) {
         touched.add(extra.id);
         deletes.push({ key, id: extra.id, reason: 'duplicate' });
       }
-      const changes = diffListing(target, keeper.listing);
+      const changes = changesOf(keeper);
       if (changes.length === 0) unchanged.push(key);
       else {
-        const adopt = ownerOf(keeper.listing, tags) !== policy.feedId;
-        updates.push({ key, id: keeper.id, listing: target, changes, adopt });
+        const adopt = keeper.owner !== policy.feedId;
+        updates.push({ key, id: keeper.id, desired: listing, changes, adopt });
       }
       continue;
     }
-    const resolved = resolveForeign(key, target, group, ctx);
+    const resolved = resolveForeign(key, listing, group, ctx);
     if ('update' in resolved) {
       touched.add(resolved.update.id);
       updates.push(resolved.update);
     } else if ('skip' in resolved) skipped.push(resolved.skip);
-    else creates.push({ key, listing: target });
+    else creates.push({ key, desired: listing });
   }
 
   const held = planHeld(heldKeys, groups, isMine);
@@ -100,7 +132,7 @@ export function makePlan(
   const guard = applyDeleteGuards({ policy, desiredCount: wanted.size, ownedCount: owned.length, deletes });
   const foreign: ForeignListing[] = remote
     .filter((r) => !isMine(r) && !touched.has(r.id))
-    .map((r) => foreignOf(r, ctx))
+    .map(foreignOf)
     .sort(byKeyThenId);
 
   return {
@@ -121,45 +153,52 @@ export function makePlan(
   };
 }
 
-function groupByKey(
-  remote: readonly RemoteListing[],
-  field: 'MLSNumber' | 'Url',
-): Map<string, RemoteListing[]> {
-  const groups = new Map<string, RemoteListing[]>();
+/** A remote entry whose key the feed has always carries its comparison; this says so to the types. */
+function changesOf(r: RemoteEntry): readonly FieldChange[] {
+  if (r.changes === undefined) throw new Error(`remote listing ${r.id} was not compared with the feed`);
+  return r.changes;
+}
+
+function groupByKey(remote: readonly RemoteEntry[]): Map<string, RemoteEntry[]> {
+  const groups = new Map<string, RemoteEntry[]>();
   for (const r of remote) {
-    const key = keyOf(r.listing, field);
-    if (!key) continue;
-    const group = groups.get(key);
+    if (!r.key) continue;
+    const group = groups.get(r.key);
     if (group) group.push(r);
-    else groups.set(key, [r]);
+    else groups.set(r.key, [r]);
   }
   return groups;
 }
 
 /** Of several owned listings with one key, keep an unchanged one if any (no write), else the oldest. */
-function pickKeeper(mine: RemoteListing[], target: Listing): [RemoteListing, ...RemoteListing[]] {
+function pickKeeper(mine: RemoteEntry[]): [RemoteEntry, ...RemoteEntry[]] {
   const sorted = [...mine].sort(byId);
-  if (sorted.length === 1) return [sorted[0] as RemoteListing];
-  const clean = sorted.findIndex((r) => diffListing(target, r.listing).length === 0);
+  if (sorted.length === 1) return [sorted[0] as RemoteEntry];
+  const clean = sorted.findIndex((r) => changesOf(r).length === 0);
   const index = clean === -1 ? 0 : clean;
-  const keeper = sorted[index] as RemoteListing;
+  const keeper = sorted[index] as RemoteEntry;
   return [keeper, ...sorted.filter((_, i) => i !== index)];
 }
 
 type Resolution = { update: PlannedUpdate } | { skip: SkippedListing } | { create: true };
 
 /** No owned listing holds the key: adopt a hand-added one, skip one owned by another feed, or create. */
-function resolveForeign(key: string, target: Listing, group: RemoteListing[], ctx: Context): Resolution {
-  const untagged = group.filter((r) => ownerOf(r.listing, ctx.tags) === undefined).sort(byId);
+function resolveForeign(
+  key: string,
+  listing: DesiredListing,
+  group: RemoteEntry[],
+  ctx: Context,
+): Resolution {
+  const untagged = group.filter((r) => r.owner === undefined).sort(byId);
   const first = untagged[0];
   if (first && ctx.policy.adopt) {
-    const changes = diffListing(target, first.listing);
-    return { update: { key, id: first.id, listing: target, changes, adopt: true } };
+    const changes = changesOf(first);
+    return { update: { key, id: first.id, desired: listing, changes, adopt: true } };
   }
   if (first) return { skip: { key, id: first.id, reason: 'adopt-disabled' } };
   const other = [...group].sort(byId)[0];
   if (other) {
-    const owner = ownerOf(other.listing, ctx.tags);
+    const { owner } = other;
     return { skip: { key, id: other.id, reason: 'owned-by-other-feed', ...(owner ? { owner } : {}) } };
   }
   return { create: true };
@@ -168,8 +207,8 @@ function resolveForeign(key: string, target: Listing, group: RemoteListing[], ct
 /** Held keys with the owned remote listings they keep (a listing owned by another feed is not ours to hold). */
 function planHeld(
   heldKeys: ReadonlyMap<string, HeldKey>,
-  groups: ReadonlyMap<string, RemoteListing[]>,
-  isMine: (r: RemoteListing) => boolean,
+  groups: ReadonlyMap<string, RemoteEntry[]>,
+  isMine: (r: RemoteEntry) => boolean,
 ): HeldListing[] {
   const held: HeldListing[] = [];
   for (const [key, h] of heldKeys) {
@@ -181,8 +220,8 @@ function planHeld(
 
 /** Owned listings the feed no longer wants: removed status, gone from a full feed, or duplicates. */
 function planDeletes(
-  remote: readonly RemoteListing[],
-  wanted: ReadonlyMap<string, Listing>,
+  remote: readonly RemoteEntry[],
+  wanted: ReadonlyMap<string, DesiredListing>,
   touched: ReadonlySet<number>,
   ctx: Context,
 ): PlannedDelete[] {
@@ -191,7 +230,7 @@ function planDeletes(
   const deletes: PlannedDelete[] = [];
   for (const r of [...remote].sort(byId)) {
     if (touched.has(r.id) || !ctx.isMine(r)) continue;
-    const key = keyOf(r.listing, ctx.policy.keyField) ?? '';
+    const key = r.key ?? '';
     if (key && wanted.has(key)) continue;
     if (key && removals.has(key)) deletes.push({ key, id: r.id, reason: 'removed' });
     else if (ctx.policy.mode === 'full') deletes.push({ key, id: r.id, reason: 'gone' });
@@ -201,7 +240,6 @@ function planDeletes(
   return deletes;
 }
 
-function foreignOf(r: RemoteListing, ctx: Context): ForeignListing {
-  const owner = ownerOf(r.listing, ctx.tags);
-  return { id: r.id, key: keyOf(r.listing, ctx.policy.keyField) ?? '', ...(owner ? { owner } : {}) };
+function foreignOf(r: RemoteEntry): ForeignListing {
+  return { id: r.id, key: r.key ?? '', ...(r.owner ? { owner: r.owner } : {}) };
 }

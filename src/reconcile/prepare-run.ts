@@ -1,17 +1,19 @@
 import type { PlatformClient } from '../api/client.ts';
 import type { Config, FeedConfig } from '../config/schema.ts';
 import { isFeedSyncError } from '../errors.ts';
+import type { Listing } from '../normalize/listing-schema.ts';
+import { collectFeed, type IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { defaultIngest } from './default-ingest.ts';
+import { type DesiredListing, desiredListings, desiredOf } from './desired.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
-import { DEFAULT_HASH_KEY } from './ownership.ts';
-import { makePlan } from './plan.ts';
+import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
+import { keyOf, makePlan, remoteEntryOf } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
+import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
-import { tagListings } from './tag-listings.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -19,7 +21,7 @@ const HOUR_MS = 3_600_000;
 export function policyOf(
   config: Config,
   feed: FeedConfig,
-  ingest: Pick<IngestResult, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey'>,
+  ingest: Pick<IngestResult<unknown>, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey'>,
   options: SyncOptions = {},
 ): PlanPolicy {
   return {
@@ -59,6 +61,11 @@ export function maySkipUnchanged(
  * Everything a run learns before it writes: the feed (ingest), the chatbot's listings (snapshot) and
  * the plan. Reads only. A failed source or snapshot is a `failed` value naming the stage, a stop
  * signal a `cancelled` one; programming and config errors throw.
+ *
+ * Memory stays flat with the feed (issue 13): each side keeps a digest per listing, not the listing.
+ * The feed's records are spilled to a temporary file as they are read (`spillRecords`) and read
+ * back one at a time for the writes; a planned run hands its `records` to the caller, which closes
+ * them once it has applied the plan.
  */
 export async function prepareRun(
   config: Config,
@@ -67,25 +74,53 @@ export async function prepareRun(
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
+  const records = deps.ingest ? memoryRecords() : spillRecords();
+  try {
+    const prepared = await prepare(config, feed, client, deps, options, records);
+    if (prepared.kind !== 'planned') records.close();
+    return prepared;
+  } catch (error) {
+    records.close();
+    throw error;
+  }
+}
+
+async function prepare(
+  config: Config,
+  feed: FeedConfig,
+  client: PlatformClient,
+  deps: SyncDeps,
+  options: SyncOptions,
+  records: RecordStore,
+): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   const progress = (
     phase: 'fetching' | 'normalizing' | 'snapshot' | 'planning',
     percent: number,
     detail?: string,
   ) => deps.onEvent?.({ type: 'progress', phase, percent, ...(detail ? { detail } : {}) });
+  const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
+  const keyFor = (listing: Listing) => keyOf(listing, feed.key) ?? '';
 
   progress('fetching', 0);
-  let ingest: IngestResult;
+  // The production ingest digests and spills each listing as it is read. Listings a test or the
+  // bench hands over are digested below, while the snapshot's pages are on the wire.
+  let ingest: IngestResult<DesiredListing> | IngestResult<Listing>;
   try {
     const state = await deps.state.getFeed(feed.id);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
-    ingest = await (deps.ingest ?? defaultIngest)(feed, {
+    const ingestDeps: IngestDeps = {
       state: maySkipUnchanged(feed, state, now(), options) ? state : withoutValidators,
-      logger: deps.logger,
-      signal: deps.signal,
-      forceFull: options.forceFull,
+      ...(deps.logger ? { logger: deps.logger } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+      ...(options.forceFull === undefined ? {} : { forceFull: options.forceFull }),
       now,
-    });
+    };
+    ingest = deps.ingest
+      ? await deps.ingest(feed, ingestDeps)
+      : await collectFeed(feed, ingestDeps, (listing) =>
+          desiredOf(listing, keyFor(listing), feed.id, tags, records),
+        );
   } catch (error) {
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
     if (!isFeedSyncError(error)) throw error;
@@ -98,20 +133,31 @@ export async function prepareRun(
 
   progress('snapshot', 25);
   try {
-    const reading = readSnapshot(client, {
-      chatbot: feed.chatbot,
-      pageSize: config.api.pageSize,
-      concurrency: config.api.concurrency,
-      ...(deps.signal ? { signal: deps.signal } : {}),
+    const given = ingest;
+    const digesting: Promise<DesiredListing[]> = deps.ingest
+      ? desiredListings(given.listings as Listing[], keyFor, feed.id, tags, records, deps.signal)
+      : Promise.resolve(given.listings as DesiredListing[]);
+    // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
+    digesting.catch(() => {});
+    const byKey = new Map<string, DesiredListing>();
+    const ready = digesting.then((desired) => {
+      for (const d of desired) if (d.key) byKey.set(d.key, d);
     });
-    // Awaited just below; a failure meanwhile must not count as unhandled while the tagging runs.
-    reading.catch(() => {});
-    // The feed's listings are tagged (hashed) while the pages are on the wire; the plan reuses them.
-    const policy = policyOf(config, feed, ingest, options);
-    const keys = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
-    const desired = await tagListings(ingest.listings, feed.id, keys, deps.signal);
-    const snapshot = await reading;
+    const set = { load: (d: DesiredListing) => records.get(d.ref) };
+    const snapshot = await readSnapshot(
+      client,
+      {
+        chatbot: feed.chatbot,
+        pageSize: config.api.pageSize,
+        concurrency: config.api.concurrency,
+        ready,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+      },
+      (remote) => remoteEntryOf(remote, feed.key, tags, byKey, set),
+    );
+    const desired = await digesting;
     progress('planning', 35);
+    const policy = policyOf(config, feed, ingest, options);
     const plan = makePlan(desired, snapshot.listings, policy);
     deps.onEvent?.({ type: 'plan', plan });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
@@ -121,6 +167,8 @@ export async function prepareRun(
       ingest: summary,
       snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
       plan,
+      records: set,
+      close: () => records.close(),
     };
   } catch (error) {
     if (deps.signal?.aborted)
@@ -130,7 +178,7 @@ export async function prepareRun(
   }
 }
 
-function summaryOf(ingest: IngestResult): IngestSummary {
+function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
   return {
     mode: ingest.mode,
     read: ingest.stats.records,

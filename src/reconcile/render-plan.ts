@@ -1,4 +1,5 @@
 import type { Listing } from '../normalize/listing-schema.ts';
+import type { ListingBrief } from './desired.ts';
 import type { DeleteReason, FieldChange, Plan } from './plan-types.ts';
 
 const REASONS: Record<DeleteReason, string> = {
@@ -52,7 +53,7 @@ export function showField(
   return show(value);
 }
 
-function headline(listing: Listing): string {
+function headline(listing: ListingBrief): string {
   const place = [listing.Address, listing.City].filter(Boolean).join(', ');
   const price = listing.SaleType === 'for_rent' ? listing.RentPrice : listing.SalePrice;
   const shown = price === undefined ? '' : formatMoney(price, listing.CurrencySymbol);
@@ -60,7 +61,7 @@ function headline(listing: Listing): string {
   return [place, listing.Status, shown, area].filter(Boolean).join(' · ');
 }
 
-function changeLine(change: FieldChange, listing: Listing): string {
+function changeLine(change: FieldChange, listing: ListingBrief): string {
   return `      ${change.field}: ${showField(change.field, change.from, listing)} → ${showField(change.field, change.to, listing)}`;
 }
 
@@ -68,7 +69,7 @@ function changeLine(change: FieldChange, listing: Listing): string {
  * The record hash moves with every change; it is worth a line only when nothing else shows why
  * (a change to AreaUnit or Location, which the list never returns).
  */
-function changeLines(changes: readonly FieldChange[], listing: Listing): string[] {
+function changeLines(changes: readonly FieldChange[], listing: ListingBrief): string[] {
   const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
   const visible = changes.filter((c) => !isHash(c));
   if (visible.length > 0) return visible.map((c) => changeLine(c, listing));
@@ -126,10 +127,10 @@ export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string 
   const lines = [
     `feed ${plan.feedId} → chatbot ${plan.chatbot} (${plan.mode} feed, matched by ${plan.keyField})`,
     '',
-    ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.listing)}`]),
+    ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.desired.brief)}`]),
     ...section('Update', plan.updates, limit, (u) => [
       `  ~ ${u.adopt ? 'adopt ' : 'update'}  ${u.key}  (ID ${u.id})`,
-      ...changeLines(u.changes, u.listing),
+      ...changeLines(u.changes, u.desired.brief),
     ]),
     ...section('Delete', plan.deletes, limit, (d) => [
       `  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`,

@@ -2,6 +2,7 @@ import type { PlatformClient } from '../api/client.ts';
 import type { Logger } from '../logger.ts';
 import type { Rejection } from '../sources/types.ts';
 import type { FeedState, StateStore } from '../state/state-store.ts';
+import type { DesiredSet } from './desired.ts';
 import type { Ingest } from './ingest-contract.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
 import type { RunReport } from './report-types.ts';
@@ -73,7 +74,16 @@ export interface SnapshotSummary {
 
 /** Everything a run learned before writing: reads only. */
 export type PreparedRun =
-  | { kind: 'planned'; ingest: IngestSummary; snapshot: SnapshotSummary; plan: Plan }
+  | {
+      kind: 'planned';
+      ingest: IngestSummary;
+      snapshot: SnapshotSummary;
+      plan: Plan;
+      /** The feed's records the plan's creates and updates send, read back one at a time. */
+      records: DesiredSet;
+      /** Frees `records` (a spill file): call it once the plan is applied or dropped. */
+      close: () => void;
+    }
   | { kind: 'skipped'; ingest: IngestSummary; reason: string }
   | { kind: 'cancelled'; ingest?: IngestSummary; reason: string }
   | {

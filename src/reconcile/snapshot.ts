@@ -20,11 +20,13 @@ export interface SnapshotOptions {
   /** Hard ceiling of pages; reaching it is an error. Default 10,000. */
   maxPages?: number;
   signal?: AbortSignal;
+  /** Pages are kept only once this settles: what `keep` compares with may still be in the making. */
+  ready?: Promise<unknown>;
 }
 
-/** Every listing of a chatbot, in canonical form, and what the read saw. */
-export interface Snapshot {
-  listings: RemoteListing[];
+/** Every listing of a chatbot (in canonical form, or what `keep` made of each), and what the read saw. */
+export interface Snapshot<T extends { id: number } = RemoteListing> {
+  listings: T[];
   /** `VirtualCount` of the first page. */
   virtualCount: number | undefined;
   requestedPageSize: number;
@@ -40,11 +42,29 @@ export interface Snapshot {
  * the rest are then read concurrently (the client's limiter bounds them). A full last page means the
  * list grew under the read, so reading carries on one page at a time until a short or empty page.
  */
-export async function readSnapshot(client: PlatformClient, options: SnapshotOptions): Promise<Snapshot> {
+export function readSnapshot(client: PlatformClient, options: SnapshotOptions): Promise<Snapshot>;
+/**
+ * The same, keeping of each listing only what `keep` makes of it (a run keeps a compact entry per
+ * listing, not the listing: see `remoteEntryOf`). Pages are dropped as soon as they are kept.
+ */
+export function readSnapshot<T extends { id: number }>(
+  client: PlatformClient,
+  options: SnapshotOptions,
+  keep: (remote: RemoteListing) => T,
+): Promise<Snapshot<T>>;
+export async function readSnapshot<T extends { id: number }>(
+  client: PlatformClient,
+  options: SnapshotOptions,
+  keep: (remote: RemoteListing) => T = (remote) => remote as unknown as T,
+): Promise<Snapshot<T>> {
   const maxPages = options.maxPages ?? 10_000;
-  // Each page is canonicalized as it arrives, while the next ones are still on the wire: the CPU
-  // work of a no-op run overlaps its waiting instead of following it.
-  const read = async (page: number) => canonicalPage(await readPage(client, options, page, maxPages));
+  // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire:
+  // the CPU work of a no-op run overlaps its waiting instead of following it.
+  const read = async (page: number) => {
+    const raw = await readPage(client, options, page, maxPages);
+    await options.ready;
+    return keptPage(raw, keep);
+  };
   const first = await read(1);
   const virtualCount = first.VirtualCount;
   const requested = options.pageSize;
@@ -52,7 +72,7 @@ export async function readSnapshot(client: PlatformClient, options: SnapshotOpti
   const capped =
     first.List.length < requested && virtualCount !== undefined && virtualCount > first.List.length;
   const pageSize = capped ? first.List.length : requested;
-  const pages: RemoteListing[][] = [first.List];
+  const pages: T[][] = [first.List];
   const drift: string[] = [];
 
   if (first.List.length >= pageSize && pageSize > 0) {
@@ -102,19 +122,24 @@ function pageLimit(maxPages: number, virtualCount: number | undefined): Snapshot
   );
 }
 
-/** A page with its records in canonical form. */
-function canonicalPage(page: ListPage): { List: RemoteListing[]; VirtualCount: number | undefined } {
-  return { List: page.List.map(canonicalizeRemote), VirtualCount: page.VirtualCount };
+/** A page with what is kept of each record in canonical form. */
+function keptPage<T>(
+  page: ListPage,
+  keep: (remote: RemoteListing) => T,
+): { List: T[]; VirtualCount: number | undefined } {
+  const list = new Array<T>(page.List.length);
+  for (let i = 0; i < list.length; i++) list[i] = keep(canonicalizeRemote(page.List[i]!));
+  return { List: list, VirtualCount: page.VirtualCount };
 }
 
 /** Dedupe by ID and note anything that says the list moved while it was read. */
-function collect(
-  pages: RemoteListing[][],
+function collect<T extends { id: number }>(
+  pages: T[][],
   pageSize: number,
   virtualCount: number | undefined,
   drift: string[],
 ) {
-  const seen = new Map<number, RemoteListing>();
+  const seen = new Map<number, T>();
   let twice = 0;
   pages.forEach((page, index) => {
     const isLast = index === pages.length - 1;

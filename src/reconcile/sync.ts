@@ -26,24 +26,31 @@ export async function syncFeed(
   const prepared = await prepareRun(config, feed, client, deps, options);
 
   let applied: ApplyResult | undefined;
-  if (prepared.kind === 'planned' && !options.dryRun && !deps.signal?.aborted) {
-    const { plan } = prepared;
-    const total = `${plan.creates.length} creates, ${plan.updates.length} updates, ${plan.deletes.length} deletes`;
-    deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 40, detail: total });
-    applied = await applyPlan(client, plan, {
-      chatbot: feed.chatbot,
-      tags: { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY },
-      concurrency: config.api.concurrency,
-      deleteBatchSize: config.api.deleteBatchSize,
-      signal: deps.signal,
-      onProgress: (n, of) =>
-        deps.onEvent?.({
-          type: 'progress',
-          phase: 'applying',
-          percent: 40 + Math.floor((60 * n) / Math.max(1, of)),
-          detail: `${n}/${of}`,
-        }),
-    });
+  if (prepared.kind === 'planned') {
+    try {
+      if (!options.dryRun && !deps.signal?.aborted) {
+        const { plan } = prepared;
+        const total = `${plan.creates.length} creates, ${plan.updates.length} updates, ${plan.deletes.length} deletes`;
+        deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 40, detail: total });
+        applied = await applyPlan(client, plan, {
+          chatbot: feed.chatbot,
+          tags: { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY },
+          records: prepared.records,
+          concurrency: config.api.concurrency,
+          deleteBatchSize: config.api.deleteBatchSize,
+          signal: deps.signal,
+          onProgress: (n, of) =>
+            deps.onEvent?.({
+              type: 'progress',
+              phase: 'applying',
+              percent: 40 + Math.floor((60 * n) / Math.max(1, of)),
+              detail: `${n}/${of}`,
+            }),
+        });
+      }
+    } finally {
+      prepared.close();
+    }
   }
 
   const trigger = options.trigger ?? 'manual';

@@ -1,5 +1,5 @@
 export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
-export { ingestFeed } from './ingest-feed.ts';
+export { collectFeed, ingestFeed } from './ingest-feed.ts';
 export { readFeed } from './read-feed.ts';
 export { type SourceConfig, sourceSchema } from './source-schema.ts';
 export type {

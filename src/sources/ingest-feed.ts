@@ -11,13 +11,27 @@ import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Reject
  * removals, rejections and duplicates. Never returns for a failed feed: a feed that cannot be
  * fetched or parsed, or has zero records, throws FeedError, so nothing mistakes it for an empty feed.
  */
-export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<IngestResult> {
+export function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<IngestResult> {
+  return collectFeed(feed, deps, (listing) => listing);
+}
+
+/**
+ * `ingestFeed`, keeping of each valid listing only what `keep` makes of it, as the record is read:
+ * a sync keeps a digest per listing and spills the record (issue 13), so the feed's listings are
+ * never all in memory at once. `keep` runs for every valid record, also one a later record of its
+ * key replaces.
+ */
+export async function collectFeed<T>(
+  feed: FeedConfig,
+  deps: IngestDeps,
+  keep: (listing: Listing, key: string) => T,
+): Promise<IngestResult<T>> {
   const opened = await openFeed(feed, deps);
   if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
-  const byKey = new Map<string, Latest>();
+  const byKey = new Map<string, Latest<T>>();
   const rejections: Rejection[] = [];
   const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
@@ -32,30 +46,32 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
       rejections.push(item.rejection);
       // A rejected record with a readable key holds its listing (last record of a key wins).
       const { key } = item.rejection;
-      if (key !== undefined) keep(byKey, key, item.rejection, refOf(item.rejection));
+      if (key !== undefined) remember(byKey, key, { rejection: item.rejection }, refOf(item.rejection));
       continue;
     }
     as1252.record(item.ref.row);
     if (item.kind === 'listing') {
-      keep(byKey, item.listing[feed.key] as string, item.listing, item.ref, item.unknown);
+      const key = item.listing[feed.key] as string;
+      remember(byKey, key, { listing: keep(item.listing, key) }, item.ref, item.unknown);
       if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
-    } else keep(byKey, item.key, undefined, item.ref);
+    } else remember(byKey, item.key, {}, item.ref);
   }
   const end = next.value;
   // An incremental feed (RESO since the watermark, an OpenImmo TEIL file) with nothing new is normal.
   if (records === 0 && opened.mode === 'full') {
     throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${opened.name})`);
   }
-  const listings: Listing[] = [];
+  const listings: T[] = [];
   const removals: string[] = [];
   const held: HeldKey[] = [];
   const duplicates: DuplicateKey[] = [];
   const unknownMarkers: Record<string, number> = {};
   for (const [key, latest] of byKey) {
-    if (latest.listing === undefined) removals.push(key);
-    else if ('reason' in latest.listing) held.push(heldOf(key, latest.listing));
+    const { record } = latest;
+    if (record.rejection) held.push(heldOf(key, record.rejection));
+    else if (record.listing === undefined) removals.push(key);
     else {
-      listings.push(latest.listing);
+      listings.push(record.listing);
       for (const field of latest.unknown ?? []) unknownMarkers[field] = (unknownMarkers[field] ?? 0) + 1;
     }
     if (Array.isArray(latest.refs)) duplicates.push({ key, refs: latest.refs });
@@ -89,12 +105,12 @@ export async function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<In
   };
 }
 
-/**
- * The last record of a key: a listing, a rejection (the key is held), or a removal (`listing` unset);
- * and every record with the key.
- */
-interface Latest {
-  listing: Listing | Rejection | undefined;
+/** A key's last record: a listing (what `keep` made of it), a rejection (the key is held), or a removal (neither). */
+type LastRecord<T> = { listing?: T; rejection?: Rejection };
+
+/** The last record of a key, and every record with the key. */
+interface Latest<T> {
+  record: LastRecord<T>;
   /** Fields of `listing` holding the unknown marker (a shared array). */
   unknown?: readonly string[] | undefined;
   refs: RecordRef | RecordRef[];
@@ -121,27 +137,27 @@ function heldOf(key: string, rejection: Rejection): HeldKey {
 }
 
 /** Last wins: a later record of a key replaces the earlier one and takes its place at the end of the order. */
-function keep(
-  byKey: Map<string, Latest>,
+function remember<T>(
+  byKey: Map<string, Latest<T>>,
   key: string,
-  listing: Listing | Rejection | undefined,
+  record: LastRecord<T>,
   ref: RecordRef,
   unknown?: readonly string[],
 ): void {
   const latest = byKey.get(key);
   if (latest === undefined) {
-    byKey.set(key, { listing, unknown, refs: ref });
+    byKey.set(key, { record, unknown, refs: ref });
     return;
   }
   byKey.delete(key);
-  latest.listing = listing;
+  latest.record = record;
   latest.unknown = unknown;
   if (Array.isArray(latest.refs)) latest.refs.push(ref);
   else latest.refs = [latest.refs, ref];
   byKey.set(key, latest);
 }
 
-function emptyResult(feed: FeedConfig, mode: 'full' | 'incremental', mapping: unknown): IngestResult {
+function emptyResult<T>(feed: FeedConfig, mode: 'full' | 'incremental', mapping: unknown): IngestResult<T> {
   return {
     feedId: feed.id,
     notModified: true,

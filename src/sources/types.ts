@@ -100,14 +100,15 @@ export interface DuplicateKey {
   refs: RecordRef[];
 }
 
-export interface IngestResult {
+/** A feed read whole. `T`: what is kept of each valid listing (the listing itself unless a caller says otherwise). */
+export interface IngestResult<T = Listing> {
   feedId: string;
   /** Conditional GET answered 304: nothing else is meaningful, the run skips. */
   notModified: boolean;
   /** `incremental` (RESO) means absent listings must NOT be deleted. */
   mode: 'full' | 'incremental';
   /** Valid listings, deduped by the feed's key, last wins. */
-  listings: Listing[];
+  listings: T[];
   /** Keys whose feed status says "no longer listed". */
   removals: string[];
   rejections: Rejection[];

@@ -3,7 +3,18 @@ import type { RemoteListing } from '../../src/api/canonicalize.ts';
 import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
 import { type Config, configSchema, type feedConfigSchema } from '../../src/config/schema.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { type IngestResult, ingestResultOf } from '../../src/reconcile/index.ts';
+import { desiredOf } from '../../src/reconcile/desired.ts';
+import {
+  DEFAULT_HASH_KEY,
+  type IngestResult,
+  ingestResultOf,
+  keyOf,
+  makePlan,
+  type Plan,
+  type PlanPolicy,
+  remoteEntryOf,
+} from '../../src/reconcile/index.ts';
+import { memoryRecords, type RecordStore } from '../../src/reconcile/record-store.ts';
 import { toListRecord } from '../../src/sandbox/index.ts';
 
 /** A valid listing numbered `n`; MLS numbers `MLS-0001`… */
@@ -64,4 +75,24 @@ export function makeConfig(feeds: FeedInput[], api: Record<string, unknown> = {}
 
 export function ingested(feedId: string, items: Listing[], extra: Partial<IngestResult> = {}): IngestResult {
   return ingestResultOf(feedId, items, extra);
+}
+
+/**
+ * `makePlan` over whole listings, as a run makes it: the feed's listings digested (records kept in
+ * memory), the remote ones reduced to entries compared with them. `records` reads a planned record back.
+ */
+export function planOf(
+  desired: readonly Listing[],
+  remotes: readonly RemoteListing[],
+  policy: PlanPolicy,
+): Plan & { records: RecordStore } {
+  const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
+  const records = memoryRecords();
+  const entries = desired.map((l) =>
+    desiredOf(l, keyOf(l, policy.keyField) ?? '', policy.feedId, tags, records),
+  );
+  const byKey = new Map(entries.filter((d) => d.key).map((d) => [d.key, d]));
+  const set = { load: (d: { ref: number }) => records.get(d.ref) };
+  const remote = remotes.map((r) => remoteEntryOf(r, policy.keyField, tags, byKey, set));
+  return { ...makePlan(entries, remote, policy), records };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makePlan, type PlanPolicy, withTags } from '../../src/reconcile/index.ts';
-import { listing, listings, remote } from './fixtures.ts';
+import { type PlanPolicy, withTags } from '../../src/reconcile/index.ts';
+import { listing, listings, planOf, remote } from './fixtures.ts';
 
 const policy: PlanPolicy = {
   feedId: 'acme',
@@ -15,7 +15,7 @@ const policy: PlanPolicy = {
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 /** A listing as this feed would have stored it. */
 const ours = (id: number, n: number, feedId = 'acme') => remote(id, withTags(listing(n), feedId, tags));
-const summary = (p: ReturnType<typeof makePlan>) => ({
+const summary = (p: ReturnType<typeof planOf>) => ({
   creates: p.creates.map((c) => c.key),
   updates: p.updates.map((u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
   deletes: p.deletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
@@ -27,16 +27,16 @@ const summary = (p: ReturnType<typeof makePlan>) => ({
 
 describe('makePlan', () => {
   it('creates everything on an empty chatbot', () => {
-    const plan = makePlan(listings(1, 3), [], policy);
+    const plan = planOf(listings(1, 3), [], policy);
     expect(summary(plan).creates).toEqual(['MLS-0001', 'MLS-0002', 'MLS-0003']);
-    expect(plan.creates[0]?.listing.ExtensionColumn?.map((e) => e.Key)).toEqual([
+    expect(plan.records.get(plan.creates[0]!.desired.ref).ExtensionColumn?.map((e) => e.Key)).toEqual([
       'feed-sync:feed',
       'feed-sync:hash',
     ]);
   });
 
   it('writes nothing when the remote equals the feed, whatever the list quirks', () => {
-    const plan = makePlan(
+    const plan = planOf(
       listings(1, 5),
       [1, 2, 3, 4, 5].map((n) => ours(n, n)),
       policy,
@@ -54,7 +54,7 @@ describe('makePlan', () => {
     ],
     ['Location, also never returned', { Location: 'Near the park' }, ['ExtensionColumn[feed-sync:hash]']],
   ])('updates by remote ID when %s changes', (_, change, fields) => {
-    const plan = makePlan([listing(1, change)], [ours(7, 1)], policy);
+    const plan = planOf([listing(1, change)], [ours(7, 1)], policy);
     expect(plan.updates).toHaveLength(1);
     expect(plan.updates[0]?.id).toBe(7);
     expect(plan.updates[0]?.changes.map((c) => c.field)).toEqual(expect.arrayContaining(fields));
@@ -65,7 +65,7 @@ describe('makePlan', () => {
     ['whitespace around text', { City: '  Springfield ' }],
     ['coordinates past six decimals', { Latitude: 39.7801 + 1e-8 }],
   ])('ignores %s', (_, change) => {
-    const plan = makePlan([listing(1, change)], [remote(7, withTags(listing(1), 'acme', tags))], policy);
+    const plan = planOf([listing(1, change)], [remote(7, withTags(listing(1), 'acme', tags))], policy);
     expect(plan.updates.map((u) => u.changes)).toEqual([]);
   });
 
@@ -75,14 +75,14 @@ describe('makePlan', () => {
       ...withTags(listing(1, { Description: undefined }), 'acme', tags),
       Description: 'by hand',
     };
-    const plan = makePlan([listing(1, { Description: undefined })], [remote(7, stored)], policy);
+    const plan = planOf([listing(1, { Description: undefined })], [remote(7, stored)], policy);
     expect(plan.updates).toEqual([]);
   });
 
   it('is not sensitive to the order of ExtensionColumn entries', () => {
     const stored = withTags(listing(1, { ExtensionColumn: [{ Key: 'agent', value: 'Jo' }] }), 'acme', tags);
     const reversed = { ...stored, ExtensionColumn: [...(stored.ExtensionColumn ?? [])].reverse() };
-    const plan = makePlan(
+    const plan = planOf(
       [listing(1, { ExtensionColumn: [{ Key: 'agent', value: 'Jo' }] })],
       [remote(3, reversed)],
       policy,
@@ -92,7 +92,7 @@ describe('makePlan', () => {
 
   it('deletes what is gone from a full feed, and leaves foreign listings alone', () => {
     const hand = remote(99, listing(50));
-    const plan = makePlan(
+    const plan = planOf(
       listings(1, 9),
       [...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ours(n, n)), hand],
       policy,
@@ -102,8 +102,8 @@ describe('makePlan', () => {
 
   it('adopts a hand-added listing whose key is in the feed, or skips it with adopt: false', () => {
     const hand = remote(4, listing(1));
-    expect(summary(makePlan([listing(1)], [hand], policy)).updates).toEqual(['MLS-0001#4 adopt']);
-    expect(summary(makePlan([listing(1)], [hand], { ...policy, adopt: false }))).toMatchObject({
+    expect(summary(planOf([listing(1)], [hand], policy)).updates).toEqual(['MLS-0001#4 adopt']);
+    expect(summary(planOf([listing(1)], [hand], { ...policy, adopt: false }))).toMatchObject({
       creates: [],
       updates: [],
       skipped: ['MLS-0001 adopt-disabled'],
@@ -113,7 +113,7 @@ describe('makePlan', () => {
 
   it('never touches listings of another feed on the same chatbot', () => {
     const theirs = [ours(1, 1, 'other'), ours(2, 2, 'other')];
-    const plan = makePlan([listing(2), listing(3)], theirs, policy);
+    const plan = planOf([listing(2), listing(3)], theirs, policy);
     expect(summary(plan)).toMatchObject({
       creates: ['MLS-0003'],
       updates: [],
@@ -124,7 +124,7 @@ describe('makePlan', () => {
   });
 
   it('ownership: all owns untagged listings (and tags them), never another feed’s', () => {
-    const plan = makePlan([listing(1)], [remote(1, listing(1)), remote(2, listing(2)), ours(3, 3, 'other')], {
+    const plan = planOf([listing(1)], [remote(1, listing(1)), remote(2, listing(2)), ours(3, 3, 'other')], {
       ...policy,
       ownership: 'all',
       maxDeleteShare: 1,
@@ -138,7 +138,7 @@ describe('makePlan', () => {
 
   it('keeps one of several remote duplicates (an unchanged one) and deletes the rest', () => {
     const stale = remote(3, withTags(listing(1, { SalePrice: 1 }), 'acme', tags));
-    const plan = makePlan([listing(1)], [stale, ours(5, 1), ours(8, 1)], policy);
+    const plan = planOf([listing(1)], [stale, ours(5, 1), ours(8, 1)], policy);
     expect(summary(plan)).toMatchObject({
       updates: [],
       unchanged: 1,
@@ -148,7 +148,7 @@ describe('makePlan', () => {
 
   it('deletes removed-status listings, and in incremental mode nothing else', () => {
     const remoteAll = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ours(n, n));
-    const plan = makePlan([listing(1)], remoteAll, {
+    const plan = planOf([listing(1)], remoteAll, {
       ...policy,
       mode: 'incremental',
       removals: ['MLS-0002'],
@@ -160,7 +160,7 @@ describe('makePlan', () => {
   it('holds deletes above maxDeleteShare, unless overridden; creates and updates still go', () => {
     const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const feed = [listing(1, { SalePrice: 5 }), listing(2), listing(6)];
-    const plan = makePlan(feed, remoteAll, policy);
+    const plan = planOf(feed, remoteAll, policy);
     expect(summary(plan)).toMatchObject({
       creates: ['MLS-0006'],
       updates: ['MLS-0001#1'],
@@ -168,7 +168,7 @@ describe('makePlan', () => {
       held: ['MLS-0003#3 gone', 'MLS-0004#4 gone', 'MLS-0005#5 gone'],
     });
     expect(plan.guards.find((g) => g.guard === 'max-delete-share')?.tripped).toBe(true);
-    const forced = makePlan(feed, remoteAll, { ...policy, allowMassDelete: true });
+    const forced = planOf(feed, remoteAll, { ...policy, allowMassDelete: true });
     expect(summary(forced).deletes).toHaveLength(3);
     expect(forced.guards.find((g) => g.guard === 'max-delete-share')).toMatchObject({
       tripped: false,
@@ -179,12 +179,12 @@ describe('makePlan', () => {
   it('counts removed-status deletes toward maxDeleteShare, in full and incremental mode', () => {
     const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const removals = ['MLS-0003', 'MLS-0004'];
-    const full = makePlan(listings(1, 2), remoteAll, { ...policy, removals });
+    const full = planOf(listings(1, 2), remoteAll, { ...policy, removals });
     expect(summary(full)).toMatchObject({
       deletes: [],
       held: ['MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
     });
-    const incremental = makePlan(listings(1, 1), remoteAll, { ...policy, mode: 'incremental', removals });
+    const incremental = planOf(listings(1, 1), remoteAll, { ...policy, mode: 'incremental', removals });
     expect(summary(incremental)).toMatchObject({
       deletes: [],
       held: ['MLS-0003#3 removed', 'MLS-0004#4 removed'],
@@ -196,7 +196,7 @@ describe('makePlan', () => {
     ['an empty feed', [], {}, 'empty-feed'],
     ['a failed source', listings(1, 1), { sourceFailed: true }, 'source-failed'],
   ])('deletes nothing after %s', (_, feed, extra, guard) => {
-    const plan = makePlan(
+    const plan = planOf(
       feed,
       [1, 2, 3].map((n) => ours(n, n)),
       { ...policy, ...extra, maxDeleteShare: 1 },
@@ -209,7 +209,7 @@ describe('makePlan', () => {
   it('holds gone deletes while some rejected record has no readable key (it may be one of them)', () => {
     const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const removals = ['MLS-0004'];
-    const plan = makePlan(listings(1, 3), remoteAll, {
+    const plan = planOf(listings(1, 3), remoteAll, {
       ...policy,
       maxDeleteShare: 1,
       removals,
@@ -218,7 +218,7 @@ describe('makePlan', () => {
     // The removed-status delete names its key: it goes. The one gone from the feed may be the unkeyed row.
     expect(summary(plan)).toMatchObject({ deletes: ['MLS-0004#4 removed'], held: ['MLS-0005#5 gone'] });
     expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({ tripped: true });
-    const overridden = makePlan(listings(1, 3), remoteAll, {
+    const overridden = planOf(listings(1, 3), remoteAll, {
       ...policy,
       maxDeleteShare: 1,
       removals,
@@ -226,13 +226,13 @@ describe('makePlan', () => {
       allowMassDelete: true,
     });
     expect(summary(overridden).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
-    const none = makePlan(listings(1, 3), remoteAll, { ...policy, maxDeleteShare: 1, removals });
+    const none = planOf(listings(1, 3), remoteAll, { ...policy, maxDeleteShare: 1, removals });
     expect(summary(none).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
   });
 
   it('matches by Url when the feed says so', () => {
     const moved = listing(1, { MLSNumber: 'NEW-1' });
-    const plan = makePlan([moved], [ours(1, 1)], { ...policy, keyField: 'Url' });
+    const plan = planOf([moved], [ours(1, 1)], { ...policy, keyField: 'Url' });
     expect(plan.updates[0]?.changes.map((c) => c.field)).toContain('MLSNumber');
   });
 });
@@ -242,24 +242,24 @@ describe('makePlan: held keys (a rejected record never costs its listing)', () =
 
   it('keeps the listing of a rejected record: no update, no delete, reported as held', () => {
     const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
-    const plan = makePlan(listings(1, 4), remoteListings, { ...policy, held: [heldKey('MLS-0005')] });
+    const plan = planOf(listings(1, 4), remoteListings, { ...policy, held: [heldKey('MLS-0005')] });
     expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], held: [], unchanged: 4 });
     expect(plan.held).toEqual([{ ...heldKey('MLS-0005'), ids: [5] }]);
     // Without the held key the same plan deletes it: the test would fail without the fix.
-    expect(summary(makePlan(listings(1, 4), remoteListings, policy)).deletes).toEqual(['MLS-0005#5 gone']);
+    expect(summary(planOf(listings(1, 4), remoteListings, policy)).deletes).toEqual(['MLS-0005#5 gone']);
   });
 
   it('does not count held listings as deletes for the guard', () => {
     const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const held = ['MLS-0002', 'MLS-0003', 'MLS-0004', 'MLS-0005'].map(heldKey);
-    const plan = makePlan(listings(1, 1), remoteListings, { ...policy, held });
+    const plan = planOf(listings(1, 1), remoteListings, { ...policy, held });
     expect(summary(plan)).toMatchObject({ deletes: [], held: [] });
     expect(plan.guards.some((g) => g.tripped)).toBe(false);
     expect(plan.held.map((h) => h.ids)).toEqual([[2], [3], [4], [5]]);
   });
 
   it('wins over an earlier valid record of the same key, and holds remote duplicates too', () => {
-    const plan = makePlan([listing(1, { SalePrice: 1 })], [ours(1, 1), ours(9, 1)], {
+    const plan = planOf([listing(1, { SalePrice: 1 })], [ours(1, 1), ours(9, 1)], {
       ...policy,
       held: [heldKey('MLS-0001')],
     });
@@ -268,7 +268,7 @@ describe('makePlan: held keys (a rejected record never costs its listing)', () =
   });
 
   it('holds a key that is not on the platform yet: nothing is created', () => {
-    const plan = makePlan([], [], { ...policy, held: [heldKey('MLS-0042')] });
+    const plan = planOf([], [], { ...policy, held: [heldKey('MLS-0042')] });
     expect(plan.creates).toEqual([]);
     expect(plan.held).toEqual([{ ...heldKey('MLS-0042'), ids: [] }]);
   });

@@ -1,0 +1,98 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { Listing } from '../normalize/listing-schema.ts';
+import { fieldMask, fieldsDigest } from './digest.ts';
+import { type TagKeys, withTags } from './ownership.ts';
+import type { RecordStore } from './record-store.ts';
+
+/** What a plan and a report show of a listing they create or update: its place, price and units. */
+export type ListingBrief = Pick<
+  Listing,
+  | 'Address'
+  | 'City'
+  | 'Status'
+  | 'SaleType'
+  | 'SalePrice'
+  | 'RentPrice'
+  | 'CurrencySymbol'
+  | 'BuildingArea'
+  | 'AreaUnit'
+>;
+
+/**
+ * One listing of the feed as a run holds it: the digest of the record feed-sync would send (its
+ * tags included), a brief for plans and reports, and where the full record is kept (`RecordStore`).
+ */
+export interface DesiredListing {
+  /** The feed's key (`MLSNumber` or `Url`), as the record carries it. */
+  key: string;
+  /** The returned fields the record sets (see `fieldMask`). */
+  mask: number;
+  /** `fieldsDigest` of the tagged record over `mask`. */
+  digest: string;
+  brief: ListingBrief;
+  /** The tagged record in the run's `RecordStore`. */
+  ref: number;
+}
+
+/** What the plan and the writes need of the feed's listings. */
+export interface DesiredSet {
+  /** The record a planned create or update sends (tags included), read back from the store. */
+  load(entry: DesiredListing): Listing;
+}
+
+export function briefOf(listing: Listing): ListingBrief {
+  return {
+    Address: listing.Address,
+    City: listing.City,
+    Status: listing.Status,
+    SaleType: listing.SaleType,
+    SalePrice: listing.SalePrice,
+    RentPrice: listing.RentPrice,
+    CurrencySymbol: listing.CurrencySymbol,
+    BuildingArea: listing.BuildingArea,
+    AreaUnit: listing.AreaUnit,
+  };
+}
+
+/**
+ * Tag a feed listing (owner tag and record hash), put the tagged record in `store`, and return what
+ * the run keeps of it. Called once per valid record while the feed is read.
+ */
+export function desiredOf(
+  listing: Listing,
+  key: string,
+  feedId: string,
+  tags: TagKeys,
+  store: RecordStore,
+): DesiredListing {
+  const tagged = withTags(listing, feedId, tags);
+  const mask = fieldMask(tagged);
+  return { key, mask, digest: fieldsDigest(tagged, mask), brief: briefOf(tagged), ref: store.put(tagged) };
+}
+
+/** Listings digested between two turns of the event loop. */
+const CHUNK = 500;
+
+/**
+ * `desiredOf` for listings a caller already holds (tests, the bench), giving the event loop a turn
+ * every few hundred so the snapshot's pages can be read meanwhile.
+ */
+export async function desiredListings(
+  listings: readonly Listing[],
+  keyOf: (listing: Listing) => string,
+  feedId: string,
+  tags: TagKeys,
+  store: RecordStore,
+  signal?: AbortSignal,
+): Promise<DesiredListing[]> {
+  const desired: DesiredListing[] = new Array(listings.length);
+  for (let i = 0; i < listings.length; i++) {
+    if (i % CHUNK === 0 && i > 0) {
+      await yieldToLoop();
+      signal?.throwIfAborted();
+    }
+    const listing = listings[i]!;
+    desired[i] = desiredOf(listing, keyOf(listing), feedId, tags, store);
+  }
+  return desired;
+}

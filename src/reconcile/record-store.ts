@@ -1,0 +1,118 @@
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Listing } from '../normalize/listing-schema.ts';
+
+/**
+ * Where a run keeps the full records of its feed while it plans with digests: put one, get it back
+ * by the number `put` gave. A run holds only that number per listing; the record is read back when
+ * it is written to the platform (creates and updates), one at a time.
+ */
+export interface RecordStore {
+  put(listing: Listing): number;
+  get(ref: number): Listing;
+  /** Records held. */
+  readonly size: number;
+  /** Frees what the store holds (the spill file). Idempotent. */
+  close(): void;
+}
+
+/** Records kept as they are: for listings a caller already holds in memory (tests, the bench). */
+export function memoryRecords(): RecordStore {
+  const records: Listing[] = [];
+  return {
+    put: (listing) => records.push(listing) - 1,
+    get: (ref) => {
+      const record = records[ref];
+      if (record === undefined) throw new RangeError(`no record ${ref}`);
+      return record;
+    },
+    get size() {
+      return records.length;
+    },
+    close: () => {
+      records.length = 0;
+    },
+  };
+}
+
+/** Bytes gathered before one write to the spill file. */
+const FLUSH_BYTES = 1 << 20;
+
+/**
+ * Records spilled to a temporary file as JSON, one after another; an offset and a length per record
+ * in typed arrays (12 bytes a record). The file is unlinked as soon as it is open, so nothing is left
+ * on disk whatever ends the process. Reads and writes are synchronous: a record is a kilobyte or
+ * so, read from the page cache, and written in 1 MiB batches.
+ */
+export function spillRecords(dir = tmpdir()): RecordStore {
+  const folder = mkdtempSync(join(dir, 'feed-sync-records-'));
+  const path = join(folder, 'records.jsonl');
+  let fd: number | undefined = openSync(path, 'w+');
+  rmSync(folder, { recursive: true, force: true });
+  let offsets = new Float64Array(1024);
+  let lengths = new Uint32Array(1024);
+  let count = 0;
+  let written = 0;
+  let pending: string[] = [];
+  let pendingBytes = 0;
+
+  const open = (): number => {
+    if (fd === undefined) throw new Error('the record store is closed');
+    return fd;
+  };
+  const flush = () => {
+    if (pending.length === 0) return;
+    const bytes = Buffer.from(pending.join(''), 'utf8');
+    let at = 0;
+    while (at < bytes.length) at += writeSync(open(), bytes, at, bytes.length - at, written + at);
+    written += bytes.length;
+    pending = [];
+    pendingBytes = 0;
+  };
+  const grow = () => {
+    const o = new Float64Array(offsets.length * 2);
+    o.set(offsets);
+    offsets = o;
+    const l = new Uint32Array(lengths.length * 2);
+    l.set(lengths);
+    lengths = l;
+  };
+
+  return {
+    put(listing) {
+      open();
+      const json = JSON.stringify(listing);
+      const length = Buffer.byteLength(json, 'utf8');
+      if (count === offsets.length) grow();
+      offsets[count] = written + pendingBytes;
+      lengths[count] = length;
+      pending.push(json);
+      pendingBytes += length;
+      if (pendingBytes >= FLUSH_BYTES) flush();
+      return count++;
+    },
+    get(ref) {
+      if (!(ref >= 0 && ref < count)) throw new RangeError(`no record ${ref}`);
+      const offset = offsets[ref]!;
+      if (offset + lengths[ref]! > written) flush();
+      const buffer = Buffer.allocUnsafe(lengths[ref]!);
+      let at = 0;
+      while (at < buffer.length) {
+        const read = readSync(open(), buffer, at, buffer.length - at, offset + at);
+        if (read === 0) throw new Error(`record ${ref} is cut short in the spill file`);
+        at += read;
+      }
+      return JSON.parse(buffer.toString('utf8')) as Listing;
+    },
+    get size() {
+      return count;
+    },
+    close() {
+      if (fd === undefined) return;
+      closeSync(fd);
+      fd = undefined;
+      pending = [];
+    },
+  };
+}
