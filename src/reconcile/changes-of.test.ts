@@ -4,11 +4,8 @@ import { changesOf } from './changes-of.ts';
 import { briefOf, type DesiredListing } from './desired.ts';
 import type { Plan } from './plan-types.ts';
 
-const listing = (key: string, price: number): DesiredListing => ({
-  key,
-  mask: 0,
-  digest: '',
-  ref: 0,
+const listing = (key: string, price: number) => ({
+  desired: { key, mask: 0, digest: 0, ref: 0 } satisfies DesiredListing,
   brief: briefOf({
     MLSNumber: key,
     Address: '1 Main St',
@@ -27,12 +24,12 @@ function plan(creates: number, updates: number, deletes: number): Plan {
     mode: 'full',
     creates: Array.from({ length: creates }, (_, i) => ({
       key: `C${i}`,
-      desired: listing(`C${i}`, 100_000),
+      ...listing(`C${i}`, 100_000),
     })),
     updates: Array.from({ length: updates }, (_, i) => ({
       key: `U${i}`,
       id: 100 + i,
-      desired: listing(`U${i}`, 250_000),
+      ...listing(`U${i}`, 250_000),
       adopt: i === 1,
       changes: [
         { field: 'SalePrice', from: 300_000, to: 250_000 },

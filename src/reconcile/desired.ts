@@ -19,17 +19,16 @@ export type ListingBrief = Pick<
 >;
 
 /**
- * One listing of the feed as a run holds it: the digest of the record feed-sync would send (its
- * tags included), a brief for plans and reports, and where the full record is kept (`RecordStore`).
+ * One listing of the feed as a run holds it (about 140 bytes): the digest of the record feed-sync
+ * would send (its tags included) and where the full record is kept (`RecordStore`).
  */
 export interface DesiredListing {
-  /** The feed's key (`MLSNumber` or `Url`), as the record carries it. */
+  /** The feed's key (`MLSNumber` or `Url`), trimmed. */
   key: string;
   /** The returned fields the record sets (see `fieldMask`). */
   mask: number;
   /** `fieldsDigest` of the tagged record over `mask`. */
-  digest: string;
-  brief: ListingBrief;
+  digest: number;
   /** The tagged record in the run's `RecordStore`. */
   ref: number;
 }
@@ -67,7 +66,7 @@ export function desiredOf(
 ): DesiredListing {
   const tagged = withTags(listing, feedId, tags);
   const mask = fieldMask(tagged);
-  return { key, mask, digest: fieldsDigest(tagged, mask), brief: briefOf(tagged), ref: store.put(tagged) };
+  return { key, mask, digest: fieldsDigest(tagged, mask), ref: store.put(tagged) };
 }
 
 /** Listings digested between two turns of the event loop. */

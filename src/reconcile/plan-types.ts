@@ -1,5 +1,5 @@
 import type { HeldKey } from '../sources/types.ts';
-import type { DesiredListing } from './desired.ts';
+import type { DesiredListing, ListingBrief } from './desired.ts';
 
 /** Why a remote listing is deleted. */
 export type DeleteReason = 'gone' | 'removed' | 'duplicate';
@@ -13,8 +13,10 @@ export interface FieldChange {
 
 export interface PlannedCreate {
   key: string;
-  /** The feed's listing: its brief, and where its record (ownership tags included) is kept. */
+  /** The feed's listing: where its record (ownership tags included) is kept. */
   desired: DesiredListing;
+  /** What a plan and a report show of it. */
+  brief: ListingBrief;
 }
 
 export interface PlannedUpdate {
@@ -22,6 +24,7 @@ export interface PlannedUpdate {
   /** The platform's ID (`KeyType: NewOaks`). */
   id: number;
   desired: DesiredListing;
+  brief: ListingBrief;
   changes: readonly FieldChange[];
   /** True when the remote listing was not ours yet (a hand-added one whose key is in the feed). */
   adopt: boolean;

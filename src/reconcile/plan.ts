@@ -2,7 +2,7 @@ import type { RemoteListing } from '../api/canonicalize.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { HeldKey } from '../sources/types.ts';
 import { diffListing } from './compare.ts';
-import type { DesiredListing, DesiredSet } from './desired.ts';
+import type { DesiredListing, DesiredSet, ListingBrief } from './desired.ts';
 import { fieldsDigest } from './digest.ts';
 import { applyDeleteGuards } from './guards.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
@@ -51,12 +51,24 @@ export function remoteEntryOf(
   records: DesiredSet,
 ): RemoteEntry {
   const key = keyOf(remote.listing, keyField);
-  const owner = ownerOf(remote.listing, tags);
+  const owner = intern(ownerOf(remote.listing, tags));
   const wanted = key === undefined ? undefined : desired.get(key);
   if (wanted === undefined) return { id: remote.id, key, owner };
   const same = fieldsDigest(remote.listing, wanted.mask) === wanted.digest;
   const changes = same ? SAME : diffListing(records.load(wanted), remote.listing);
-  return { id: remote.id, key, owner, changes: changes.length === 0 ? SAME : changes };
+  // The feed's copy of the key: the one read from the page is dropped with the page.
+  return { id: remote.id, key: wanted.key, owner, changes: changes.length === 0 ? SAME : changes };
+}
+
+/** Owner tags repeat on every listing of a feed: one string per owner, not one per listing. */
+const owners = new Map<string, string>();
+function intern(owner: string | undefined): string | undefined {
+  if (owner === undefined) return undefined;
+  const known = owners.get(owner);
+  if (known !== undefined) return known;
+  if (owners.size > 10_000) owners.clear();
+  owners.set(owner, owner);
+  return owner;
 }
 
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
@@ -66,6 +78,7 @@ const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: num
 interface Context {
   policy: PlanPolicy;
   isMine: (r: RemoteEntry) => boolean;
+  briefOf: (listing: DesiredListing) => ListingBrief;
 }
 
 /**
@@ -73,16 +86,18 @@ interface Context {
  * Matches by the feed's key, compares in canonical form (the remote entries carry the comparison,
  * see `remoteEntryOf`), touches only listings this feed owns (adopting a hand-added one whose key is
  * in the feed, unless `adopt: false`), addresses every update and delete by the remote ID, and runs
- * the delete guards. Holds a digest per listing on both sides, never whole records.
+ * the delete guards. Holds a digest per listing on both sides, never whole records: `briefOf` gives
+ * what the plan shows of a listing it writes (read back from the run's records).
  */
 export function makePlan(
   desired: readonly DesiredListing[],
   remote: readonly RemoteEntry[],
   policy: PlanPolicy,
+  briefOf: (listing: DesiredListing) => ListingBrief,
 ): Plan {
   const isMine = (r: RemoteEntry) =>
     r.owner === policy.feedId || (policy.ownership === 'all' && r.owner === undefined);
-  const ctx: Context = { policy, isMine };
+  const ctx: Context = { policy, isMine, briefOf };
   const groups = groupByKey(remote);
   const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
   const wanted = new Map<string, DesiredListing>();
@@ -113,7 +128,7 @@ export function makePlan(
       if (changes.length === 0) unchanged.push(key);
       else {
         const adopt = keeper.owner !== policy.feedId;
-        updates.push({ key, id: keeper.id, desired: listing, changes, adopt });
+        updates.push({ key, id: keeper.id, desired: listing, brief: briefOf(listing), changes, adopt });
       }
       continue;
     }
@@ -122,7 +137,7 @@ export function makePlan(
       touched.add(resolved.update.id);
       updates.push(resolved.update);
     } else if ('skip' in resolved) skipped.push(resolved.skip);
-    else creates.push({ key, desired: listing });
+    else creates.push({ key, desired: listing, brief: briefOf(listing) });
   }
 
   const held = planHeld(heldKeys, groups, isMine);
@@ -193,7 +208,8 @@ function resolveForeign(
   const first = untagged[0];
   if (first && ctx.policy.adopt) {
     const changes = changesOf(first);
-    return { update: { key, id: first.id, desired: listing, changes, adopt: true } };
+    const update = { key, id: first.id, desired: listing, brief: ctx.briefOf(listing), changes, adopt: true };
+    return { update };
   }
   if (first) return { skip: { key, id: first.id, reason: 'adopt-disabled' } };
   const other = [...group].sort(byId)[0];

@@ -4,7 +4,7 @@ import { isFeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { collectFeed, type IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { type DesiredListing, desiredListings, desiredOf } from './desired.ts';
+import { briefOf, type DesiredListing, desiredListings, desiredOf } from './desired.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -158,7 +158,7 @@ async function prepare(
     const desired = await digesting;
     progress('planning', 35);
     const policy = policyOf(config, feed, ingest, options);
-    const plan = makePlan(desired, snapshot.listings, policy);
+    const plan = makePlan(desired, snapshot.listings, policy, (d) => briefOf(records.get(d.ref)));
     deps.onEvent?.({ type: 'plan', plan });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;

@@ -127,10 +127,10 @@ export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string 
   const lines = [
     `feed ${plan.feedId} → chatbot ${plan.chatbot} (${plan.mode} feed, matched by ${plan.keyField})`,
     '',
-    ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.desired.brief)}`]),
+    ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.brief)}`]),
     ...section('Update', plan.updates, limit, (u) => [
       `  ~ ${u.adopt ? 'adopt ' : 'update'}  ${u.key}  (ID ${u.id})`,
-      ...changeLines(u.changes, u.desired.brief),
+      ...changeLines(u.changes, u.brief),
     ]),
     ...section('Delete', plan.deletes, limit, (d) => [
       `  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`,

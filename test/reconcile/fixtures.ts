@@ -3,7 +3,7 @@ import type { RemoteListing } from '../../src/api/canonicalize.ts';
 import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
 import { type Config, configSchema, type feedConfigSchema } from '../../src/config/schema.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { desiredOf } from '../../src/reconcile/desired.ts';
+import { briefOf, desiredOf } from '../../src/reconcile/desired.ts';
 import {
   DEFAULT_HASH_KEY,
   type IngestResult,
@@ -94,5 +94,5 @@ export function planOf(
   const byKey = new Map(entries.filter((d) => d.key).map((d) => [d.key, d]));
   const set = { load: (d: { ref: number }) => records.get(d.ref) };
   const remote = remotes.map((r) => remoteEntryOf(r, policy.keyField, tags, byKey, set));
-  return { ...makePlan(entries, remote, policy), records };
+  return { ...makePlan(entries, remote, policy, (d) => briefOf(records.get(d.ref))), records };
 }
