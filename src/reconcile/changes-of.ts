@@ -32,7 +32,7 @@ export function changesOf(plan: Plan, kept = CHANGES_KEPT): { changes: ListingCh
   const all: ListingChange[] = [];
   for (const c of plan.creates) {
     if (all.length >= kept) break;
-    const { Address, City, SalePrice, RentPrice, CurrencySymbol, SaleType } = c.brief;
+    const { Address, City, SalePrice, RentPrice, CurrencySymbol, SaleType } = c.brief ?? {};
     const price = SaleType === 'for_rent' ? RentPrice : SalePrice;
     const place = [Address, City].filter(Boolean).join(', ');
     const amount = price === undefined ? '' : `${CurrencySymbol}${price.toLocaleString('en-US')}`;
@@ -42,7 +42,7 @@ export function changesOf(plan: Plan, kept = CHANGES_KEPT): { changes: ListingCh
   for (const u of plan.updates) {
     if (all.length >= kept) break;
     const fields = u.changes.filter((f) => !isHashTag(f));
-    const { CurrencySymbol: currency, AreaUnit: areaUnit } = u.brief;
+    const { CurrencySymbol: currency, AreaUnit: areaUnit } = u.brief ?? {};
     all.push({
       key: u.key,
       op: u.adopt ? 'adopt' : 'update',

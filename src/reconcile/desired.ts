@@ -5,17 +5,19 @@ import { type TagKeys, withTags } from './ownership.ts';
 import type { RecordStore } from './record-store.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
-export type ListingBrief = Pick<
-  Listing,
-  | 'Address'
-  | 'City'
-  | 'Status'
-  | 'SaleType'
-  | 'SalePrice'
-  | 'RentPrice'
-  | 'CurrencySymbol'
-  | 'BuildingArea'
-  | 'AreaUnit'
+export type ListingBrief = Partial<
+  Pick<
+    Listing,
+    | 'Address'
+    | 'City'
+    | 'Status'
+    | 'SaleType'
+    | 'SalePrice'
+    | 'RentPrice'
+    | 'CurrencySymbol'
+    | 'BuildingArea'
+    | 'AreaUnit'
+  >
 >;
 
 /**

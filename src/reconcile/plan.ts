@@ -78,8 +78,10 @@ const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: num
 interface Context {
   policy: PlanPolicy;
   isMine: (r: RemoteEntry) => boolean;
-  briefOf: (listing: DesiredListing) => ListingBrief;
 }
+
+/** Writes of each kind that carry a brief unless the policy says otherwise. */
+export const BRIEFS_KEPT = 1000;
 
 /**
  * Make a chatbot's listings equal to the feed: what to create, update and delete. Pure.
@@ -97,7 +99,7 @@ export function makePlan(
 ): Plan {
   const isMine = (r: RemoteEntry) =>
     r.owner === policy.feedId || (policy.ownership === 'all' && r.owner === undefined);
-  const ctx: Context = { policy, isMine, briefOf };
+  const ctx: Context = { policy, isMine };
   const groups = groupByKey(remote);
   const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
   const wanted = new Map<string, DesiredListing>();
@@ -128,7 +130,7 @@ export function makePlan(
       if (changes.length === 0) unchanged.push(key);
       else {
         const adopt = keeper.owner !== policy.feedId;
-        updates.push({ key, id: keeper.id, desired: listing, brief: briefOf(listing), changes, adopt });
+        updates.push({ key, id: keeper.id, desired: listing, changes, adopt });
       }
       continue;
     }
@@ -137,7 +139,7 @@ export function makePlan(
       touched.add(resolved.update.id);
       updates.push(resolved.update);
     } else if ('skip' in resolved) skipped.push(resolved.skip);
-    else creates.push({ key, desired: listing, brief: briefOf(listing) });
+    else creates.push({ key, desired: listing });
   }
 
   const held = planHeld(heldKeys, groups, isMine);
@@ -155,8 +157,8 @@ export function makePlan(
     chatbot: policy.chatbot,
     keyField: policy.keyField,
     mode: policy.mode,
-    creates: creates.sort(byKeyThenId),
-    updates: updates.sort(byKeyThenId),
+    creates: withBriefs(creates.sort(byKeyThenId), policy, briefOf),
+    updates: withBriefs(updates.sort(byKeyThenId), policy, briefOf),
     deletes: guard.allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged: unchanged.sort(),
@@ -166,6 +168,17 @@ export function makePlan(
     guards: guard.decisions,
     ownedCount: owned.length,
   };
+}
+
+/** The first `policy.briefs` writes, in plan order, with what a plan shows of them. */
+function withBriefs<T extends { desired: DesiredListing; brief?: ListingBrief }>(
+  writes: T[],
+  policy: PlanPolicy,
+  briefOf: (listing: DesiredListing) => ListingBrief,
+): T[] {
+  const kept = Math.min(writes.length, policy.briefs ?? BRIEFS_KEPT);
+  for (let i = 0; i < kept; i++) writes[i]!.brief = briefOf(writes[i]!.desired);
+  return writes;
 }
 
 /** A remote entry whose key the feed has always carries its comparison; this says so to the types. */
@@ -208,8 +221,7 @@ function resolveForeign(
   const first = untagged[0];
   if (first && ctx.policy.adopt) {
     const changes = changesOf(first);
-    const update = { key, id: first.id, desired: listing, brief: ctx.briefOf(listing), changes, adopt: true };
-    return { update };
+    return { update: { key, id: first.id, desired: listing, changes, adopt: true } };
   }
   if (first) return { skip: { key, id: first.id, reason: 'adopt-disabled' } };
   const other = [...group].sort(byId)[0];

@@ -38,6 +38,7 @@ export function policyOf(
     removals: ingest.removals,
     held: ingest.held,
     unkeyedRejections: ingest.rejectedWithoutKey,
+    ...(options.briefs === undefined ? {} : { briefs: options.briefs }),
   };
 }
 

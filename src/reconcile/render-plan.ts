@@ -46,14 +46,15 @@ export function formatArea(value: number, unit: string | undefined): string {
 export function showField(
   field: string,
   value: unknown,
-  listing: Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>,
+  listing: Partial<Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>>,
 ): string {
   if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatMoney(value, listing.CurrencySymbol);
   if (typeof value === 'number' && AREA_FIELDS.has(field)) return formatArea(value, listing.AreaUnit);
   return show(value);
 }
 
-function headline(listing: ListingBrief): string {
+function headline(listing: ListingBrief | undefined): string {
+  if (!listing) return '';
   const place = [listing.Address, listing.City].filter(Boolean).join(', ');
   const price = listing.SaleType === 'for_rent' ? listing.RentPrice : listing.SalePrice;
   const shown = price === undefined ? '' : formatMoney(price, listing.CurrencySymbol);
@@ -61,7 +62,7 @@ function headline(listing: ListingBrief): string {
   return [place, listing.Status, shown, area].filter(Boolean).join(' · ');
 }
 
-function changeLine(change: FieldChange, listing: ListingBrief): string {
+function changeLine(change: FieldChange, listing: ListingBrief = {}): string {
   return `      ${change.field}: ${showField(change.field, change.from, listing)} → ${showField(change.field, change.to, listing)}`;
 }
 
@@ -69,7 +70,7 @@ function changeLine(change: FieldChange, listing: ListingBrief): string {
  * The record hash moves with every change; it is worth a line only when nothing else shows why
  * (a change to AreaUnit or Location, which the list never returns).
  */
-function changeLines(changes: readonly FieldChange[], listing: ListingBrief): string[] {
+function changeLines(changes: readonly FieldChange[], listing: ListingBrief | undefined): string[] {
   const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
   const visible = changes.filter((c) => !isHash(c));
   if (visible.length > 0) return visible.map((c) => changeLine(c, listing));

@@ -44,6 +44,8 @@ export interface SyncOptions {
    * may skip an unchanged feed, and only until `fullCompareEveryHours` has passed since the last compare.
    */
   trigger?: RunTrigger;
+  /** Creates and updates the plan describes (place, price): default 1000; `plan --all` asks for all. */
+  briefs?: number;
 }
 
 /** What ingestion told about the feed, without its listings: what a report needs. */

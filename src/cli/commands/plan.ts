@@ -58,6 +58,8 @@ export function registerPlan(program: Command): void {
       dryRun: true,
       forceFull: true,
       allowMassDelete: options.allowMassDelete ?? false,
+      // The listings a plan shows in detail carry a brief; `--all` shows (and so describes) every one.
+      ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
     });
     if (options.json)
       process.stdout.write(`${JSON.stringify(plan ? { plan, report } : { report }, null, 2)}\n`);
