@@ -23,7 +23,12 @@ FROM node:24-slim
 RUN apt-get update \
   && apt-get install -y --no-install-recommends tini \
   && rm -rf /var/lib/apt/lists/*
+# A heap bounded for a 512 MB container (docs/performance.md): V8 otherwise sizes its heap from the
+# host's memory and grows into it with garbage. A sync keeps ~200 bytes a listing (digests, not
+# records), so 160 MB of old space carries feeds of several hundred thousand listings; raise it
+# (e.g. -e NODE_OPTIONS="--max-old-space-size=400 --max-semi-space-size=1") beyond ~500k.
 ENV NODE_ENV=production \
+    NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=1" \
     FEED_SYNC_CONFIG=/config/feed-sync.yaml \
     REDIS_URL=redis://redis:6379
 WORKDIR /app

@@ -8,7 +8,8 @@
  * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k.
  * Writes bench/results/scale.{json,md,svg}.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,22 @@ import { FORMATS, type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
 import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/table.ts';
 
-const CLI = resolve(import.meta.dirname, '../src/cli/main.ts');
+const ROOT = resolve(import.meta.dirname, '..');
+/** The built CLI, as the image runs it (`npm run build` first). */
+const CLI = resolve(ROOT, 'dist/src/cli/main.js');
+
+/** The image's NODE_OPTIONS (its heap bound), read from the Dockerfile so the two never disagree. */
+export function imageNodeOptions(): string[] {
+  const dockerfile = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
+  const match = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile);
+  if (!match?.[1]) throw new Error('no NODE_OPTIONS="…" in the Dockerfile');
+  return match[1].split(/\s+/).filter(Boolean);
+}
+
+function build(): void {
+  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
+}
 const RESULTS = resolve(import.meta.dirname, 'results');
 /** Peak RSS goal of a 100k sync (issue 13, goal 1). */
 const RSS_BOUND_MB = 250;
@@ -47,7 +63,12 @@ interface Report {
   reason?: string;
 }
 
-async function runSize(format: Format, listings: number, workDir: string): Promise<Row[]> {
+async function runSize(
+  format: Format,
+  listings: number,
+  workDir: string,
+  nodeOptions: readonly string[],
+): Promise<Row[]> {
   const file = await generateFeed(format, listings);
   const sandbox = await startSandbox({});
   try {
@@ -63,9 +84,20 @@ async function runSize(format: Format, listings: number, workDir: string): Promi
     const rows: Row[] = [];
     for (const scenario of SCENARIOS) {
       const extra = scenario === 'no-op' ? ['--force-full'] : [];
-      const child = await runChild([CLI, 'sync', '-c', config, '--feed', 'bench', '--json', ...extra]);
+      const args =
+        scenario === 'validate'
+          ? ['validate', '-c', config, '--feed', 'bench']
+          : ['sync', '-c', config, '--feed', 'bench', '--json', ...extra];
+      const child = await runChild([CLI, ...args], { nodeOptions });
       if (child.code !== 0)
         throw new Error(`${format} ${listings} ${scenario}: exit ${child.code}\n${child.stderr}`);
+      if (scenario === 'validate') {
+        // `✓ bench: 100000 records: 100000 valid, …`
+        if (!child.stdout.includes(`${listings} records: ${listings} valid`))
+          throw new Error(`validate of ${listings}: unexpected output ${child.stdout.slice(0, 200)}`);
+        rows.push({ format, listings, scenario, ms: child.ms, peakMb: child.peakMb, writes: 0 });
+        continue;
+      }
       const report = JSON.parse(child.stdout) as Report;
       const writes = report.created + report.updated + report.deleted;
       check(scenario, listings, report, writes);
@@ -93,13 +125,20 @@ export async function run(args: string[]): Promise<void> {
       large: { type: 'boolean', default: false },
       sizes: { type: 'string' },
       formats: { type: 'string', default: FORMATS.join(',') },
+      /** Without the image's heap bound: V8 sizes its heap from the machine's memory. */
+      unbounded: { type: 'boolean', default: false },
     },
   });
+  const nodeOptions = values.unbounded ? [] : imageNodeOptions();
   const sizes = values.sizes
     ? values.sizes.split(',').map(Number)
     : [1_000, 10_000, 100_000, ...(values.large ? [300_000] : [])];
   const formats = values.formats.split(',') as Format[];
-  out(`scale bench: a whole sync through the CLI, one child process per run (${machine()})`);
+  build();
+  out(`scale bench: a whole sync through the built CLI, one child process per run (${machine()})`);
+  out(
+    `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : '(unbounded heap: --unbounded)'}`,
+  );
   out(`sandbox in the bench process, no latency, concurrency 8, PageSize 1000\n`);
 
   const baseline = await runChild(['-e', '']);
@@ -109,7 +148,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     for (const format of formats)
       for (const size of sizes) {
-        const measured = await runSize(format, size, workDir);
+        const measured = await runSize(format, size, workDir, nodeOptions);
         rows.push(...measured);
         for (const r of measured)
           out(`  ${format} ${size} ${r.scenario}: ${fmtMs(r.ms)}, peak ${r.peakMb.toFixed(0)} MB`);
@@ -123,7 +162,7 @@ export async function run(args: string[]): Promise<void> {
   const verdicts = verdictsOf(rows);
   out('');
   for (const v of verdicts) out(v);
-  save(rows, head, body, verdicts, baseline.peakMb);
+  save(rows, head, body, verdicts, baseline.peakMb, nodeOptions);
 }
 
 function tableOf(rows: readonly Row[]) {
@@ -186,16 +225,18 @@ function save(
   body: string[][],
   verdicts: string[],
   baselineMb: number,
+  nodeOptions: readonly string[],
 ) {
+  const heap = nodeOptions.length > 0 ? `node ${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : 'unbounded heap';
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();
   writeFileSync(
     join(RESULTS, 'scale.json'),
-    `${JSON.stringify({ when, machine: where, baselineMb, rows }, null, 2)}\n`,
+    `${JSON.stringify({ when, machine: where, nodeOptions, baselineMb, rows }, null, 2)}\n`,
   );
   writeFileSync(
     join(RESULTS, 'scale.md'),
-    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`).\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
+    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
   );
   const series = (metric: 'ms' | 'peakMb'): Series[] =>
     Object.entries(COLORS).map(([name, color]) => ({
@@ -215,7 +256,7 @@ function save(
         bound: { y: RSS_BOUND_MB, label: `goal ${RSS_BOUND_MB} MB` },
       },
     ],
-    `feed-sync sync via the CLI, sandbox without latency, concurrency 8. ${when} UTC, ${where}.`,
+    `feed-sync sync via the built CLI, ${heap}, sandbox without latency, concurrency 8. ${when} UTC, ${where}.`,
   );
   writeFileSync(join(RESULTS, 'scale.svg'), svg);
   out(`\nwritten: bench/results/scale.{json,md,svg}`);

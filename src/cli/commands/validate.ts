@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import { ConfigError } from '../../config/load.ts';
 import type { Config, FeedConfig } from '../../config/schema.ts';
-import { type IngestResult, ingestFeed, isFeedError, type Rejection } from '../../sources/index.ts';
+import { collectFeed, type IngestResult, isFeedError, type Rejection } from '../../sources/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -25,7 +25,7 @@ interface ValidateOptions extends GlobalOptions {
 const SHOWN_PER_REASON = 5;
 
 type FeedReport =
-  | { feedId: string; ok: true; result: IngestResult }
+  | { feedId: string; ok: true; result: IngestResult<unknown> }
   | { feedId: string; ok: false; code: string; error: string };
 
 /**
@@ -63,7 +63,7 @@ export function registerValidate(program: Command): void {
     }
     const logger = cliLogger();
     const reports: FeedReport[] = [];
-    for (const feed of feeds) reports.push(await validateFeed(feed, logger));
+    for (const feed of feeds) reports.push(await validateFeed(feed, logger, options.json ?? false));
     if (options.json) process.stdout.write(`${JSON.stringify({ feeds: reports }, null, 2)}\n`);
     else {
       const render = (r: FeedReport) => renderFeedReport(r, { explain: options.explain ?? false });
@@ -101,10 +101,19 @@ function feedsToRead(config: Config, options: ValidateOptions): FeedConfig[] {
   return [feed];
 }
 
-async function validateFeed(feed: FeedConfig, logger: ReturnType<typeof cliLogger>): Promise<FeedReport> {
+async function validateFeed(
+  feed: FeedConfig,
+  logger: ReturnType<typeof cliLogger>,
+  json: boolean,
+): Promise<FeedReport> {
   try {
-    // Validation always reads the whole feed: no validators, no watermark.
-    const result = await ingestFeed(feed, { state: {}, forceFull: true, logger });
+    // Validation always reads the whole feed: no validators, no watermark. `--json` prints every
+    // normalized listing, so it keeps them; the text report needs only their keys, so memory stays
+    // flat with the feed.
+    const deps = { state: {}, forceFull: true, logger };
+    const result = json
+      ? await collectFeed(feed, deps, (listing) => listing)
+      : await collectFeed(feed, deps, (_listing, key) => key);
     return { feedId: feed.id, ok: true, result };
   } catch (error) {
     if (!isFeedError(error)) throw error;
