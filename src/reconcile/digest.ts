@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import { RETURNED_FIELDS } from '../api/canonicalize.ts';
 import type { ExtensionEntry, Listing } from '../normalize/listing-schema.ts';
 import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
@@ -40,42 +39,114 @@ export function fieldMask(listing: Partial<Listing>): number {
   return mask;
 }
 
-const text = (value: unknown) => String(value).trim().replace(/\s+/g, ' ');
-
 /**
- * One field's canonical text. Numbers fall in buckets narrower than the tolerance of `compare.ts`
- * (half a cent; 1e-6 for coordinates), so two numbers in one bucket are always equal there.
+ * A streaming 53-bit hash (cyrb53's two 32-bit lanes): fields are mixed in as they are read, with no
+ * string built per listing and no call into crypto. State is module-level: the digest of one listing
+ * never awaits, so two never interleave.
  */
-function part(kind: Kind, value: unknown): string {
-  if (isUnset(value)) return '\u0002';
-  switch (kind) {
-    case Kind.Number:
-      return String(Math.round(Number(value) * 200));
-    case Kind.Coordinate:
-      return String(Math.round(Number(value) * 1e6));
-    case Kind.Enum:
-      return String(value)
-        .toLowerCase()
-        .replace(/[\s_-]+/g, '');
-    case Kind.Images:
-      return (value as unknown[]).map(text).join('\u0001');
-    case Kind.Extension:
-      return extensionKey(value as ExtensionEntry[]);
-    default:
-      return text(value);
+let h1 = 0;
+let h2 = 0;
+
+function mix(code: number): void {
+  h1 = Math.imul(h1 ^ code, 2654435761);
+  h2 = Math.imul(h2 ^ code, 1597334677);
+}
+
+/** Codes no UTF-16 unit can be: what separates and marks fields. */
+const UNSET = 0x1_0002;
+const ITEM_END = 0x1_0001;
+const FIELD_END = 0x1_0003;
+const NOT_A_NUMBER = 0x1_0004;
+
+/** `\s` of a JavaScript regular expression (what `trim()` and `/\s+/` treat as white space). */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    (c >= 0x80 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
+}
+
+/** Text as compare.ts reads it (trimmed, inner runs of white space as one space), mixed in. */
+function mixText(value: unknown): void {
+  const s = typeof value === 'string' ? value : String(value);
+  let start = 0;
+  let end = s.length;
+  while (start < end && isSpace(s.charCodeAt(start))) start++;
+  while (end > start && isSpace(s.charCodeAt(end - 1))) end--;
+  let space = false;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) space = true;
+    else {
+      if (space) mix(32);
+      space = false;
+      mix(c);
+    }
   }
 }
 
+/** An enum spelling as compare.ts folds it: lower case, without white space, `_` or `-`. */
+function mixFolded(value: unknown): void {
+  const s = String(value).toLowerCase();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 95 && c !== 45 && !isSpace(c)) mix(c);
+  }
+}
+
+/** A whole number (up to 2^53) in two 32-bit halves. */
+function mixNumber(n: number): void {
+  if (Number.isFinite(n)) {
+    mix(n % 4294967296);
+    mix(Math.floor(n / 4294967296));
+  } else mix(NOT_A_NUMBER);
+}
+
 /**
- * The digest of `listing`'s fields in `mask` (see `fieldMask`), remote or desired alike: 48 bits of
- * SHA-1 as a number (a number, not a string, is 16 bytes a listing). Two versions of one listing
- * collide once in 2^48.
+ * One field, in canonical form. Numbers fall in buckets narrower than the tolerance of compare.ts
+ * (half a cent; 1e-6 for coordinates), so two numbers in one bucket are always equal there.
+ */
+function mixField(kind: Kind, value: unknown): void {
+  if (isUnset(value)) mix(UNSET);
+  else if (kind === Kind.Number) mixNumber(Math.round(Number(value) * 200));
+  else if (kind === Kind.Coordinate) mixNumber(Math.round(Number(value) * 1e6));
+  else if (kind === Kind.Enum) mixFolded(value);
+  else if (kind === Kind.Images)
+    for (const url of value as unknown[]) {
+      mixText(url);
+      mix(ITEM_END);
+    }
+  else if (kind === Kind.Extension) {
+    const key = extensionKey(value as ExtensionEntry[]);
+    for (let i = 0; i < key.length; i++) mix(key.charCodeAt(i));
+  } else mixText(value);
+}
+
+/**
+ * The digest of `listing`'s fields in `mask` (see `fieldMask`), remote or desired alike, as a
+ * 53-bit number (16 bytes a listing). Two versions of one listing collide about once in 2^53.
  */
 export function fieldsDigest(listing: Partial<Listing>, mask: number): number {
-  let joined = '';
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
     if ((mask & (1 << i)) === 0) continue;
-    joined += `${part(KINDS[i]!, listing[RETURNED_FIELDS[i]!])}\u0003`;
+    mixField(KINDS[i]!, listing[RETURNED_FIELDS[i]!]);
+    mix(FIELD_END);
   }
-  return Number.parseInt(hash('sha1', joined, 'hex').slice(0, 12), 16);
+  let a = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  a ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  let b = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  b ^= Math.imul(a ^ (a >>> 13), 3266489909);
+  return 4294967296 * (2097151 & b) + (a >>> 0);
 }

@@ -41,6 +41,22 @@ describe('fieldsDigest', () => {
     }
   });
 
+  it('reads text and enums as compare.ts does: white space folded (NBSP, tabs), enum spelling loose', () => {
+    const mask = fieldMask({ City: 'x', Status: 'Active', Images: ['a'] } as Listing);
+    const a = { City: 'San  Juan', Status: 'Active', Images: ['https://a/1.jpg', 'https://a/2.jpg'] };
+    const b = {
+      City: '\u00a0San\t\nJuan ',
+      Status: 'ACTIVE',
+      Images: [' https://a/1.jpg', 'https://a/2.jpg\n'],
+    };
+    expect(digestOf(b as Partial<Listing>, mask)).toBe(digestOf(a as Partial<Listing>, mask));
+    const c = { ...a, City: 'SanJuan' };
+    expect(digestOf(c as Partial<Listing>, mask)).not.toBe(digestOf(a as Partial<Listing>, mask));
+    const d = { ...a, Images: ['https://a/1.jpghttps://a/2.jpg'] };
+    expect(digestOf(d as Partial<Listing>, mask)).not.toBe(digestOf(a as Partial<Listing>, mask));
+    expect(diffListing(a as Listing, b as Partial<Listing>)).toEqual([]);
+  });
+
   it('covers only the fields the feed sets: a remote field the feed leaves unset is not compared', () => {
     const sent = withTags(listing(3, { DaysOnMarket: undefined }), 'acme', tags);
     const mask = fieldMask(sent);
@@ -70,7 +86,12 @@ describe('remoteEntryOf', () => {
     const d = desiredOf(feed, 'MLS-0001', 'acme', tags, records);
     const byKey = new Map([[d.key, d]]);
     let loads = 0;
-    const set = { load: (e: typeof d) => (loads++, records.get(e.ref)) };
+    const set = {
+      load: (e: typeof d) => {
+        loads++;
+        return records.get(e.ref);
+      },
+    };
     const same = remoteEntryOf(remote(9, withTags(feed, 'acme', tags)), 'MLSNumber', tags, byKey, set);
     expect(same).toEqual({ id: 9, key: 'MLS-0001', owner: 'acme', changes: [] });
     expect(loads).toBe(0);
