@@ -25,8 +25,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 # A heap bounded for a 512 MB container (docs/performance.md): V8 otherwise sizes its heap from the
 # host's memory and grows into it with garbage. A sync keeps ~200 bytes a listing (digests, not
-# records), so 160 MB of old space carries feeds of several hundred thousand listings; raise it
-# (e.g. -e NODE_OPTIONS="--max-old-space-size=400 --max-semi-space-size=1") beyond ~500k.
+# records), so 160 MB of old space carries feeds of several hundred thousand listings; beyond
+# ~500k listings a feed, raise --max-old-space-size with `-e NODE_OPTIONS=…`.
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=1" \
     FEED_SYNC_CONFIG=/config/feed-sync.yaml \

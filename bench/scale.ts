@@ -9,11 +9,12 @@
  * Writes bench/results/scale.{json,md,svg}.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { imageNodeOptions } from '../test/helpers/image-env.ts';
 import { runChild } from './lib/child.ts';
 import { FORMATS, type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
@@ -22,14 +23,6 @@ import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/tab
 const ROOT = resolve(import.meta.dirname, '..');
 /** The built CLI, as the image runs it (`npm run build` first). */
 const CLI = resolve(ROOT, 'dist/src/cli/main.js');
-
-/** The image's NODE_OPTIONS (its heap bound), read from the Dockerfile so the two never disagree. */
-export function imageNodeOptions(): string[] {
-  const dockerfile = readFileSync(resolve(ROOT, 'Dockerfile'), 'utf8');
-  const match = /NODE_OPTIONS="([^"]*)"/.exec(dockerfile);
-  if (!match?.[1]) throw new Error('no NODE_OPTIONS="…" in the Dockerfile');
-  return match[1].split(/\s+/).filter(Boolean);
-}
 
 function build(): void {
   const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -129,7 +122,7 @@ export async function run(args: string[]): Promise<void> {
       unbounded: { type: 'boolean', default: false },
     },
   });
-  const nodeOptions = values.unbounded ? [] : imageNodeOptions();
+  const nodeOptions = values.unbounded ? [] : imageNodeOptions().split(/\s+/).filter(Boolean);
   const sizes = values.sizes
     ? values.sizes.split(',').map(Number)
     : [1_000, 10_000, 100_000, ...(values.large ? [300_000] : [])];
@@ -227,7 +220,8 @@ function save(
   baselineMb: number,
   nodeOptions: readonly string[],
 ) {
-  const heap = nodeOptions.length > 0 ? `node ${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : 'unbounded heap';
+  const heap =
+    nodeOptions.length > 0 ? `node ${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : 'unbounded heap';
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();
   writeFileSync(

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { EXAMPLE_UI_PASSWORD } from '../../src/cli/worker-preflight.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { imageNodeOptions } from '../helpers/image-env.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { waitFor } from './helpers.ts';
 
@@ -109,7 +110,14 @@ describe.skipIf(!redisAvailable)('the container', () => {
   function startImage(env: Record<string, string>, args = ['worker']) {
     const child: ChildProcess = spawn(NODE, ['dist/src/cli/main.js', ...args], {
       cwd: app,
-      env: { PATH: process.env.PATH ?? '', HOME: dir, NODE_ENV: 'production', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: dir,
+        NODE_ENV: 'production',
+        // The image's heap bound: the worker must run under it.
+        NODE_OPTIONS: imageNodeOptions(),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
