@@ -1,7 +1,19 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
+
+/** The temporary file of a run's records cannot be made or written (no space, no permission). */
+export class SpillError extends FeedSyncError {
+  constructor(dir: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `cannot keep the feed's records in a temporary file under ${dir} (${reason}); set TMPDIR to a writable folder with room for about 1 KB a listing`,
+      { kind: 'SERVICE_UNAVAILABLE', code: 'E_SPILL', retryable: true, cause },
+    );
+  }
+}
 
 /**
  * Where a run keeps the full records of its feed while it plans with digests: put one, get it back
@@ -46,10 +58,14 @@ const FLUSH_BYTES = 1 << 20;
  * so, read from the page cache, and written in 1 MiB batches.
  */
 export function spillRecords(dir = tmpdir()): RecordStore {
-  const folder = mkdtempSync(join(dir, 'feed-sync-records-'));
-  const path = join(folder, 'records.jsonl');
-  let fd: number | undefined = openSync(path, 'w+');
-  rmSync(folder, { recursive: true, force: true });
+  let fd: number | undefined;
+  try {
+    const folder = mkdtempSync(join(dir, 'feed-sync-records-'));
+    fd = openSync(join(folder, 'records.jsonl'), 'w+');
+    rmSync(folder, { recursive: true, force: true });
+  } catch (error) {
+    throw new SpillError(dir, error);
+  }
   let offsets = new Float64Array(1024);
   let lengths = new Uint32Array(1024);
   let count = 0;
@@ -65,7 +81,11 @@ export function spillRecords(dir = tmpdir()): RecordStore {
     if (pending.length === 0) return;
     const bytes = Buffer.from(pending.join(''), 'utf8');
     let at = 0;
-    while (at < bytes.length) at += writeSync(open(), bytes, at, bytes.length - at, written + at);
+    try {
+      while (at < bytes.length) at += writeSync(open(), bytes, at, bytes.length - at, written + at);
+    } catch (error) {
+      throw new SpillError(dir, error);
+    }
     written += bytes.length;
     pending = [];
     pendingBytes = 0;

@@ -7,7 +7,7 @@ import { diffListing } from '../../src/reconcile/compare.ts';
 import { desiredListings, desiredOf } from '../../src/reconcile/desired.ts';
 import { fieldMask, fieldsDigest } from '../../src/reconcile/digest.ts';
 import { remoteEntryOf, withTags } from '../../src/reconcile/index.ts';
-import { memoryRecords, spillRecords } from '../../src/reconcile/record-store.ts';
+import { memoryRecords, SpillError, spillRecords } from '../../src/reconcile/record-store.ts';
 import { listing, remote } from './fixtures.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
@@ -132,6 +132,19 @@ describe('record stores', () => {
     store.close();
     expect(() => store.get(0)).toThrow(/closed/);
     expect(existsSync(dir) && readdirSync(dir).length).toBe(0);
+  });
+
+  it('a spill folder that cannot be written is a clear, retryable error naming TMPDIR', () => {
+    const error = (() => {
+      try {
+        spillRecords('/nonexistent/feed-sync');
+      } catch (e) {
+        return e as SpillError;
+      }
+    })();
+    expect(error).toBeInstanceOf(SpillError);
+    expect(error?.code).toBe('E_SPILL');
+    expect(error?.message).toMatch(/under \/nonexistent\/feed-sync .*set TMPDIR/);
   });
 
   it('desiredListings digests in chunks and stops when the run is cancelled', async () => {
