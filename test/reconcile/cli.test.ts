@@ -60,6 +60,9 @@ describe('feed-sync plan / sync', () => {
       deletes: [{ key: 'M-3', reason: 'gone' }],
       unchanged: ['M-1', 'M-4', 'M-5', 'M-6'],
     });
+    // What a create is, not where the run kept its record.
+    expect(plan.creates[0].brief).toMatchObject({ Status: 'Active', SalePrice: 300_000 });
+    expect(plan.creates[0]).not.toHaveProperty('desired');
     expect(report).toMatchObject({ dryRun: true, outcome: 'ok', created: 1, updated: 1, deleted: 1 });
     expect(t.sandbox.listings('CLI-BOT')).toHaveLength(6);
     expect(t.sandbox.stats().requests).toMatchObject({ create: 6, update: 0, delete: 0 });

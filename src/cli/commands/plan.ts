@@ -62,11 +62,22 @@ export function registerPlan(program: Command): void {
       ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
     });
     if (options.json)
-      process.stdout.write(`${JSON.stringify(plan ? { plan, report } : { report }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify(plan ? { plan: shownPlan(plan), report } : { report }, null, 2)}\n`,
+      );
     else {
       const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
       process.stdout.write(`${plan ? renderPlan(plan, { limit }) : renderReport(report)}\n`);
     }
     if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
   });
+}
+
+/** The plan as `--json` prints it: without where the run kept each record (`desired`, internal). */
+function shownPlan(plan: Plan) {
+  return {
+    ...plan,
+    creates: plan.creates.map(({ desired: _, ...create }) => create),
+    updates: plan.updates.map(({ desired: _, ...update }) => update),
+  };
 }
