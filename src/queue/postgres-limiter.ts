@@ -36,7 +36,8 @@ const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
  * answer is one step of the pure controller (src/http/aimd.ts) applied by compare-and-set: read
  * the row, compute, write it only if its version is still the one read. Every statement stands
  * alone (no BEGIN … COMMIT across round trips): the embedded store's connections share one PGlite
- * session, where a transaction opened by one would take in the others' statements.
+ * session, whose socket server serves only the connection in a transaction until it ends, so a
+ * transaction over several round trips would hold every other query (BullMQ's too) that long.
  */
 export function createPostgresLimiter(db: Queryable, options: PostgresLimiterOptions): Limiter {
   const s = stateSchemaOf(options.namespace);
