@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { openQueueStore } from '../src/queue/open-store.ts';
 import type { StoreChoice } from '../src/queue/store.ts';
 import { namespaceOf } from '../src/state/postgres-schema.ts';
+import { DATABASE_URL, REDIS_URL, reachable } from './lib/stores.ts';
 
 /**
  * `npm run bench -- queue`: jobs per second on each queue store (Redis, embedded PGlite, Postgres):
@@ -15,20 +15,6 @@ import { namespaceOf } from '../src/state/postgres-schema.ts';
  * takes seconds to minutes, so any of these is far from being the bottleneck; the figures say how
  * far, and what the embedded store costs against the others.
  */
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-function reachable(url: string, port: number): Promise<boolean> {
-  const parsed = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host: parsed.hostname, port: Number(parsed.port || port) });
-    socket.setTimeout(500);
-    socket.once('connect', () => resolve(Boolean(socket.destroy())));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => resolve(Boolean(socket.destroy()) && false));
-  });
-}
-
 interface Figures {
   store: string;
   addOne: number;

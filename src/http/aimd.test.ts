@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AimdState, aimdOverload, aimdSuccess, initialAimd, isOverload } from './aimd.ts';
+import { type AimdState, aimdOverload, aimdStateOf, aimdSuccess, initialAimd, isOverload } from './aimd.ts';
 
 const options = { max: 8, probeStreak: 20, stepStreak: 1 };
 /** `n` successes of requests started at the current generation. */
@@ -86,5 +86,16 @@ describe('AIMD controller', () => {
     [undefined, false],
   ])('isOverload(%o) is %s', (error, expected) => {
     expect(isOverload(error)).toBe(expected);
+  });
+});
+
+describe('aimdStateOf', () => {
+  it('takes a stored state with every field a finite number, and nothing else', () => {
+    const state = { limit: 3, streak: 1, sinceDecrease: 2, ceiling: 6, generation: 4 };
+    expect(aimdStateOf({ ...state, extra: 'x' })).toEqual(state);
+    expect(aimdStateOf({ ...state, limit: '3' })).toBeUndefined();
+    expect(aimdStateOf({ ...state, generation: null })).toBeUndefined();
+    expect(aimdStateOf(null)).toBeUndefined();
+    expect(aimdStateOf('{"limit":3}')).toBeUndefined();
   });
 });

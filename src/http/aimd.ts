@@ -43,6 +43,12 @@ export interface AimdOptions {
 export const DEFAULT_PROBE_STREAK = 300;
 export const DEFAULT_STEP_STREAK = 10;
 
+/**
+ * A shared state (Redis key, Postgres row) left untouched this long is forgotten: the next run starts
+ * at full concurrency. The limit a platform allowed ten minutes ago says little about now.
+ */
+export const AIMD_TTL_MS = 10 * 60_000;
+
 /** Where a run starts: full concurrency, as if nothing were known (no 429 ever costs anything). */
 export function initialAimd(options: AimdOptions): AimdState {
   return { limit: Math.max(1, options.max), streak: 0, sinceDecrease: 0, ceiling: 0, generation: 0 };
@@ -78,6 +84,24 @@ export function aimdOverload(state: AimdState, startedIn: number, options: AimdO
   const sameBurst = state.generation > 0 && state.sinceDecrease < current;
   const ceiling = sameBurst ? Math.max(state.ceiling, current) : current;
   return { limit, streak: 0, sinceDecrease: 0, ceiling, generation: state.generation + 1 };
+}
+
+/**
+ * A stored state (parsed JSON, from Redis or a Postgres row) checked field by field, or undefined
+ * when it is not one (then the limiter starts afresh rather than trusting it).
+ */
+export function aimdStateOf(value: unknown): AimdState | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Partial<AimdState>;
+  const fields = [v.limit, v.streak, v.sinceDecrease, v.ceiling, v.generation];
+  if (!fields.every((n) => typeof n === 'number' && Number.isFinite(n))) return undefined;
+  return {
+    limit: v.limit!,
+    streak: v.streak!,
+    sinceDecrease: v.sinceDecrease!,
+    ceiling: v.ceiling!,
+    generation: v.generation!,
+  };
 }
 
 /**

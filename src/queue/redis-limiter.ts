@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import {
+  AIMD_TTL_MS,
   type AimdOptions,
   type AimdState,
   aimdOverload,
+  aimdStateOf,
   aimdSuccess,
   initialAimd,
   isOverload,
@@ -61,9 +63,6 @@ if current ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
 return 1
 `;
-
-/** An adapted limit left untouched this long is forgotten: the next run starts at full concurrency. */
-const AIMD_TTL_MS = 10 * 60_000;
 
 /** Extend a lease that is still ours. */
 const RENEW = `
@@ -183,9 +182,7 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): 
 function parseAimd(raw: string): AimdState | undefined {
   if (raw === '') return undefined;
   try {
-    const v = JSON.parse(raw) as Partial<AimdState>;
-    const fields = [v.limit, v.streak, v.sinceDecrease, v.ceiling, v.generation];
-    return fields.every((n) => typeof n === 'number' && Number.isFinite(n)) ? (v as AimdState) : undefined;
+    return aimdStateOf(JSON.parse(raw));
   } catch {
     return undefined;
   }

@@ -92,6 +92,52 @@ const STEPS: Array<(s: string) => string> = [
       PRIMARY KEY (feed_id, started_at)
     );
     CREATE INDEX run_history_newest ON ${s}.run_history (feed_id, seq DESC);`,
+  (s) => `
+    -- The limiter's shared AIMD state (src/http/aimd.ts): one row holding one JSON value, as the
+    -- Redis limiter keeps one key. Written by compare-and-set on version; a row untouched for the
+    -- time to live counts as absent (the next run starts at full concurrency).
+    CREATE TABLE ${s}.limiter_aimd (
+      id int PRIMARY KEY CHECK (id = 1),
+      state jsonb NOT NULL,
+      version bigint NOT NULL,
+      touched_ms bigint NOT NULL
+    );
+    -- limiter_acquire with the in-flight bound lowered to the shared AIMD limit while it is fresh;
+    -- also returns the limit and generation in force (the Redis limiter's ACQUIRE). The old function
+    -- stays for workers of the previous version during a rolling upgrade.
+    CREATE FUNCTION ${s}.limiter_take(
+      p_lease text, p_concurrency int, p_rps int, p_lease_ms int, p_ttl_ms bigint,
+      OUT wait bigint, OUT lim int, OUT gen bigint)
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+      stored jsonb;
+      paused bigint;
+      n int;
+      oldest bigint;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(hashtext('${s}.limiter'));
+      lim := p_concurrency;
+      gen := 0;
+      SELECT a.state INTO stored FROM ${s}.limiter_aimd a WHERE a.id = 1 AND a.touched_ms > now_ms - p_ttl_ms;
+      IF jsonb_typeof(stored -> 'limit') = 'number' AND jsonb_typeof(stored -> 'generation') = 'number' THEN
+        lim := greatest(1, least(p_concurrency, floor((stored ->> 'limit')::numeric)))::int;
+        gen := floor((stored ->> 'generation')::numeric)::bigint;
+      END IF;
+      SELECT until_ms INTO paused FROM ${s}.limiter_pause WHERE id = 1;
+      IF paused IS NOT NULL AND paused > now_ms THEN wait := paused - now_ms; RETURN; END IF;
+      DELETE FROM ${s}.limiter_lease WHERE expires_ms <= now_ms;
+      SELECT count(*) INTO n FROM ${s}.limiter_lease;
+      IF n >= lim THEN wait := -1; RETURN; END IF;
+      IF p_rps > 0 THEN
+        DELETE FROM ${s}.limiter_start WHERE started_ms <= now_ms - 1000;
+        SELECT count(*), min(started_ms) INTO n, oldest FROM ${s}.limiter_start;
+        IF n >= p_rps THEN wait := greatest(1, oldest + 1000 - now_ms); RETURN; END IF;
+        INSERT INTO ${s}.limiter_start VALUES (p_lease, now_ms);
+      END IF;
+      INSERT INTO ${s}.limiter_lease VALUES (p_lease, now_ms + p_lease_ms);
+      wait := 0;
+    END $$;`,
 ];
 
 /** Bring feed-sync's tables in `namespace` up to date. Idempotent; safe from many processes at once. */

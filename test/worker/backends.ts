@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,8 +36,8 @@ if (!postgresAvailable)
 
 /**
  * A new PGlite folder costs seconds (initdb in WebAssembly, then the migrations), so one is made
- * per machine and copied for each test. Built beside its final name and renamed, so test files
- * running in parallel never see half a template.
+ * per machine and version of the migrations, and copied for each test. Built beside its final name
+ * and renamed, so test files running in parallel never see half a template.
  */
 let template: Promise<string> | undefined;
 function embeddedTemplate(): Promise<string> {
@@ -48,7 +48,12 @@ function embeddedTemplate(): Promise<string> {
         'utf8',
       ),
     ) as { version: string };
-    const final = join(tmpdir(), `feed-sync-pglite-template-${version}-v4`);
+    // Keyed by the migrations it holds: branches with other migration steps never share one.
+    const migrations = createHash('sha256')
+      .update(await readFile(new URL('../../src/state/postgres-schema.ts', import.meta.url)))
+      .digest('hex')
+      .slice(0, 12);
+    const final = join(tmpdir(), `feed-sync-pglite-template-${version}-${migrations}`);
     if (await stat(join(final, 'pgdata')).catch(() => undefined)) return final;
     const building = `${final}.${process.pid}.${randomUUID().slice(0, 6)}`;
     await mkdir(building, { recursive: true });
