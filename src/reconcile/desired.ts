@@ -2,38 +2,10 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
+import type { DesiredListing, ListingBrief } from './plan-types.ts';
 import type { RecordStore } from './record-store.ts';
 
-/** What a plan and a report show of a listing they create or update: its place, price and units. */
-export type ListingBrief = Partial<
-  Pick<
-    Listing,
-    | 'Address'
-    | 'City'
-    | 'Status'
-    | 'SaleType'
-    | 'SalePrice'
-    | 'RentPrice'
-    | 'CurrencySymbol'
-    | 'BuildingArea'
-    | 'AreaUnit'
-  >
->;
-
-/**
- * One listing of the feed as a run holds it (about 140 bytes): the digest of the record feed-sync
- * would send (its tags included) and where the full record is kept (`RecordStore`).
- */
-export interface DesiredListing {
-  /** The feed's key (`MLSNumber` or `Url`), trimmed. */
-  key: string;
-  /** The returned fields the record sets (see `fieldMask`). */
-  mask: number;
-  /** `fieldsDigest` of the tagged record over `mask`. */
-  digest: number;
-  /** The tagged record in the run's `RecordStore`. */
-  ref: number;
-}
+export type { DesiredListing, ListingBrief };
 
 /** What the plan and the writes need of the feed's listings. */
 export interface DesiredSet {
