@@ -83,7 +83,8 @@ async function loadForValidate(options: ValidateOptions): Promise<Config> {
     return await loadCliConfig(options);
   } catch (error) {
     if (options.json && error instanceof ConfigError) {
-      const config = { ok: false, file: options.config, issues: error.issues };
+      // `issues` as printed (`file:line:column: path: message`); `problems` the same as fields.
+      const config = { ok: false, file: options.config, issues: error.issues, problems: error.problems };
       process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
     }
     throw error;
