@@ -4,7 +4,9 @@
  * service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
 export { reloadOnChange, watchConfig } from './config-watch.ts';
+export { type ConfigRun, runsForConfigChange } from './config-runs.ts';
 export {
+  enqueueConfigRun,
   enqueueFeedSync,
   enqueueSettingsPush,
   type PushSettingsPayload,
