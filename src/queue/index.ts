@@ -3,8 +3,9 @@
  * config, one run per feed (deduplication), the limiter shared by every worker process. The
  * service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
-export { reloadOnChange, watchConfig } from './config-watch.ts';
+
 export { type ConfigRun, runsForConfigChange } from './config-runs.ts';
+export { reloadOnChange, watchConfig } from './config-watch.ts';
 export {
   enqueueConfigRun,
   enqueueFeedSync,
