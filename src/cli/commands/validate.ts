@@ -134,6 +134,7 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
   const lines = [
     `${yieldsNothing(report) ? '✗' : '✓'} ${result.feedId}: ${stats.records} records: ${stats.valid} valid, ${stats.rejected} rejected, ${stats.removed} to remove, ${stats.duplicates} duplicate${stats.duplicates === 1 ? '' : 's'} (${result.mode})`,
   ];
+  for (const hint of result.hints ?? []) lines.push(`  hint: ${hint.message}`, `    fix: ${hint.fix}`);
   const as1252 = result.decodedAs1252 ?? [];
   if (as1252.length > 0) {
     const shown = as1252.slice(0, SHOWN_PER_REASON * 2).join(', ');
