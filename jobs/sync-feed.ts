@@ -83,6 +83,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       );
       await progress.flush();
       const { report } = result;
+      // Once a run, in the worker's log too: the rows it explains are rejected one by one.
+      for (const hint of report.hints ?? []) logger.warn({ hint: hint.code, fix: hint.fix }, hint.message);
       // Saved first: the job log is best-effort and must never cost the report or the state.
       await saveRun(ctx.state, result);
       await logReport(job, report).catch((error: unknown) =>
@@ -140,6 +142,7 @@ function progressReporter(job: Job): { report(progress: SyncProgress): void; flu
 }
 
 async function logReport(job: Job, report: RunReport): Promise<void> {
+  for (const hint of report.hints ?? []) await job.log(`hint: ${hint.message}; fix: ${hint.fix}`);
   for (const guard of report.guards) {
     await job.log(`guard ${guard.guard}: ${guard.tripped ? 'tripped' : 'ok'} — ${guard.message}`);
   }

@@ -4,7 +4,8 @@ import type { PlatformClient } from '../src/api/index.ts';
 import { clientFromConfig } from '../src/api/index.ts';
 import type { Config } from '../src/config/schema.ts';
 import type { Logger } from '../src/logger.ts';
-import { enqueueSettingsPush } from '../src/queue/enqueue.ts';
+import { runsForConfigChange } from '../src/queue/config-runs.ts';
+import { enqueueConfigRun, enqueueSettingsPush } from '../src/queue/enqueue.ts';
 import { DEFAULT_PREFIX } from '../src/queue/names.ts';
 import { openQueueStore } from '../src/queue/open-store.ts';
 import { missingSchedulers, restoreSchedulers } from '../src/queue/scheduler-guard.ts';
@@ -143,6 +144,8 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
 
   async function applyConfig(next: Config): Promise<void> {
     const apiChanged = JSON.stringify(next.api) !== JSON.stringify(config.api);
+    // Feeds whose own config (or a global setting of every run) changed: run now, not at the next tick.
+    const runs = runsForConfigChange(config, next);
     config = next;
     settings = workerSettingsOf(next, options.settings);
     if (apiChanged) ctx.client = makeClient(next);
@@ -150,6 +153,12 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     const changes = await applySchedulers(queue, next);
     status.missing = [];
     logger.info(changes, 'job schedulers applied');
+    for (const run of runs) await enqueueConfigRun(queue, run.feedId);
+    if (runs.length > 0)
+      logger.info(
+        { runs: runs.map((r) => `${r.feedId} (${r.why})`) },
+        `config changed: ${runs.length} feed run(s) queued with trigger config`,
+      );
     // Every config change queues a settings push per chatbot; unchanged settings end as `unchanged`.
     for (const chatbot of next.chatbots) {
       if (chatbot.settings) await enqueueSettingsPush(queue, { chatbot: chatbot.chatbot, trigger: 'config' });

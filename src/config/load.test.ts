@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './load.ts';
+import { ConfigError, parseConfig, problemText } from './load.ts';
 
 const feed = `
 feeds:
@@ -13,10 +13,20 @@ function issuesOf(text: string, env: Record<string, string> = {}): string[] {
   try {
     parseConfig(text, { env });
   } catch (error) {
-    if (error instanceof ConfigError) return error.issues;
+    if (error instanceof ConfigError) return error.problems.map(problemText);
     throw error;
   }
   return [];
+}
+
+function errorOf(text: string, source: string): ConfigError {
+  try {
+    parseConfig(text, { source });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('the config was accepted');
 }
 
 describe('parseConfig', () => {
@@ -185,6 +195,74 @@ describe('parseConfig', () => {
     ])
       expect(base(bad), bad).toEqual([expect.stringMatching(/^api\.baseUrl: must be https:\/\//)]);
     expect(base('http://sandbox:4010', ', allowInsecureHttp: true')).toEqual([]);
+  });
+
+  it('places every problem at its file, line and column, in file order (YAML)', () => {
+    const text = [
+      'api:', // 1
+      '  baseURL: https://usapi.example.com', // 2: a typo
+      'feeds:', // 3
+      '  - id: a', // 4
+      '    chatbot: s1', // 5
+      '    source: { format: csv, path: a.csv }', // 6
+      '    maxDeleteShar: 0.05', // 7: a typo
+      '  - id: b', // 8: chatbot left out
+      '    source: { format: csv, path: b.csv }', // 9
+      '    schedule: { cron: "0 * * * *", timezon: UTC }', // 10: a typo in a flow map
+      '    maxDeleteShare: 3', // 11: too big
+      '    mapping: { fields: { Url: { template: "${NOPE}" } } }', // 12: unset variable
+    ].join('\n');
+    const error = errorOf(text, 'feed-sync.yaml');
+    expect(error.problems.map((p) => [p.line, p.column, p.path])).toEqual([
+      [2, 3, 'api.baseURL'],
+      [7, 5, 'feeds[0].maxDeleteShar'],
+      [8, 5, 'feeds[1].chatbot'],
+      [10, 36, 'feeds[1].schedule.timezon'],
+      [11, 21, 'feeds[1].maxDeleteShare'],
+      [12, 43, 'feeds[1].mapping.fields.Url.template'],
+    ]);
+    expect(error.problems[1]).toEqual({
+      path: 'feeds[0].maxDeleteShar',
+      message: 'unknown key',
+      hint: 'did you mean maxDeleteShare?',
+      line: 7,
+      column: 5,
+    });
+    expect(error.issues[1]).toBe(
+      'feed-sync.yaml:7:5: feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?',
+    );
+    expect(error.issues[2]).toBe('feed-sync.yaml:8:5: feeds[1].chatbot: required');
+    expect(error.message).toContain('feed-sync.yaml:2:3: api.baseURL: unknown key; did you mean baseUrl?');
+  });
+
+  it('places problems in a JSON config too (a tab is one column, as editors count)', () => {
+    const text = [
+      '{', // 1
+      '\t"api": { "baseURL": "https://x.example" },', // 2
+      '\t"feeds": [', // 3
+      '\t\t{', // 4
+      '\t\t\t"id": "a",', // 5
+      '\t\t\t"chatbot": "s1",', // 6
+      '\t\t\t"source": { "format": "tsv", "path": "a.csv" },', // 7
+      '\t\t\t"maxDeleteShar": 0.05', // 8
+      '\t\t}', // 9
+      '\t]', // 10
+      '}', // 11
+    ].join('\n');
+    expect(errorOf(text, 'feed-sync.json').issues).toEqual([
+      'feed-sync.json:2:11: api.baseURL: unknown key; did you mean baseUrl?',
+      'feed-sync.json:7:26: feeds[0].source.format: Invalid option: expected one of "csv"|"xml"|"reso"|"blm"',
+      'feed-sync.json:8:4: feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?',
+    ]);
+  });
+
+  it('places a syntax error, and lists every one', () => {
+    expect(errorOf('feeds:\n  - id: a\n  - id: b\n    id: c\n', 'x.yaml').issues).toEqual([
+      'x.yaml:4:5: not valid YAML or JSON: Map keys must be unique',
+    ]);
+    expect(errorOf('{\n  "api": {\n    "pageSize": 5,\n  }\n  "feeds": []\n}', 'x.json').issues).toEqual([
+      expect.stringMatching(/^x\.json:5:3: not valid YAML or JSON: /),
+    ]);
   });
 
   it('accepts JSON too, and reports bad syntax in one line', () => {

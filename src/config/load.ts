@@ -1,19 +1,54 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import { type InterpolationIssue, interpolate } from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
 import { type Config, configSchema } from './schema.ts';
 
-/** Bad configuration: every issue names its key path. Never retried. */
+/**
+ * One problem of a config file: where (line and column, 1-based, when the file has the place), the
+ * key path, what is wrong, and the hint (the nearest valid key).
+ */
+export interface ConfigProblem {
+  /** `feeds[0].source.url`; absent for a problem of the whole file (bad syntax, not found). */
+  path?: string;
+  /** `unknown key`, `required`, `Invalid URL`… */
+  message: string;
+  /** `did you mean maxDeleteShare?` */
+  hint?: string;
+  line?: number;
+  column?: number;
+}
+
+/** `feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?` (no place). */
+export function problemText(problem: ConfigProblem): string {
+  const what = problem.hint ? `${problem.message}; ${problem.hint}` : problem.message;
+  return problem.path ? `${problem.path}: ${what}` : what;
+}
+
+/** `feed-sync.yaml:12:5: feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?` */
+export function locatedText(source: string, problem: ConfigProblem): string {
+  const at = problem.line !== undefined ? `:${problem.line}:${problem.column ?? 1}` : '';
+  return `${source}${at}: ${problemText(problem)}`;
+}
+
+/**
+ * Bad configuration: every problem names its file, line and column (when the file has them) and its
+ * key path. Never retried.
+ */
 export class ConfigError extends FeedSyncError {
+  readonly problems: ConfigProblem[];
+  /** One line per problem, `file:line:column: path: message; hint`. */
   readonly issues: string[];
   /** The file (or `config`) the issues are in. */
   readonly source: string;
-  constructor(source: string, issues: string[]) {
-    super(`${source}: ${issues.join('; ')}`, { kind: 'CONFIG_INVALID', code: 'E_CONFIG' });
+  constructor(source: string, problems: readonly (string | ConfigProblem)[]) {
+    const list = problems.map((p) => (typeof p === 'string' ? { message: p } : p));
+    const issues = list.map((p) => locatedText(source, p));
+    super(issues.join('; '), { kind: 'CONFIG_INVALID', code: 'E_CONFIG' });
+    this.problems = list;
     this.issues = issues;
     this.source = source;
   }
@@ -30,33 +65,95 @@ export function formatPath(path: readonly PropertyKey[]): string {
 /** Keys renamed in a release: the old name gets the new one suggested (`chatbots[].serialNumber`). */
 const RENAMED: Readonly<Record<string, string>> = { serialNumber: 'chatbot' };
 
+/** Where a key path is in the file: line and column, 1-based. */
+type Locate = (
+  path: readonly PropertyKey[],
+  at: 'key' | 'value',
+) => { line: number; column: number } | undefined;
+
 /**
- * One line per problem, each naming its key path. An unknown key is one line per key, with the
- * nearest valid key when one is close (`feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?`).
- * A required key left out reads `required`; left out because it was misspelt, it is not repeated.
+ * One problem per issue, each naming its key path and its place in the file. An unknown key is one
+ * problem per key, placed at the key, with the nearest valid key when one is close
+ * (`feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?`). A required key left out
+ * reads `required`, placed at the object that lacks it; left out because it was misspelt, it is not
+ * repeated. In file order.
  */
-function describe(issues: readonly (z.core.$ZodIssue | InterpolationIssue)[]): string[] {
-  type Line = { path: string; message: string; missing: boolean };
+function describe(
+  issues: readonly (z.core.$ZodIssue | InterpolationIssue)[],
+  locate: Locate,
+): ConfigProblem[] {
+  type Found = ConfigProblem & { missing: boolean };
   const suggested = new Set<string>();
-  const lines = issues.flatMap((issue): Line[] => {
+  const found = issues.flatMap((issue): Found[] => {
     if (!('code' in issue) || issue.code !== 'unrecognized_keys') {
       // zod says "Invalid input: expected string, received undefined" for a key left out.
       const missing =
         'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
-      return [{ path: formatPath(issue.path), message: missing ? 'required' : issue.message, missing }];
+      const message = missing ? 'required' : issue.message;
+      return [{ path: formatPath(issue.path), message, missing, ...locate(issue.path, 'value') }];
     }
     const known = knownKeysAt(configSchema, issue.path);
     return issue.keys.map((key) => {
       const renamed = RENAMED[key];
       const near = nearestKey(key, known) ?? (renamed && known.includes(renamed) ? renamed : undefined);
       if (near) suggested.add(formatPath([...issue.path, near]));
-      const message = `unknown key${near ? `; did you mean ${near}?` : ''}`;
-      return { path: formatPath([...issue.path, key]), message, missing: false };
+      const path = [...issue.path, key];
+      return {
+        path: formatPath(path),
+        message: 'unknown key',
+        ...(near ? { hint: `did you mean ${near}?` } : {}),
+        missing: false,
+        ...locate(path, 'key'),
+      };
     });
   });
-  return lines
-    .filter((line) => !(line.missing && suggested.has(line.path)))
-    .map((line) => `${line.path}: ${line.message}`);
+  return found
+    .filter((problem) => !(problem.missing && suggested.has(problem.path ?? '')))
+    .map(({ missing: _missing, ...problem }) => problem)
+    .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/**
+ * The place of a key path in a parsed document. A path that is there: its key (`at: 'key'`, or
+ * when the value is a collection or empty), else its value. A path that is not (a required key left
+ * out): the deepest part that is, so the problem points at the object that lacks the key.
+ */
+function locatorOf(doc: Document, lines: LineCounter): Locate {
+  const place = (offset: number | undefined) => {
+    if (offset === undefined) return undefined;
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  };
+  return (path, at) => {
+    let node: unknown = doc.contents;
+    let key: unknown;
+    let whole = true;
+    for (const part of path) {
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(part),
+        );
+        if (!pair) {
+          whole = false;
+          break;
+        }
+        key = pair.key;
+        node = pair.value;
+      } else if (isSeq(node) && typeof part === 'number' && node.items[part] !== undefined) {
+        key = undefined;
+        node = node.items[part];
+      } else {
+        whole = false;
+        break;
+      }
+    }
+    const rangeOf = (n: unknown) =>
+      n && typeof n === 'object' && 'range' in n ? (n.range as number[] | undefined)?.[0] : undefined;
+    const keyAt = rangeOf(key);
+    if (whole && at === 'value' && isScalar(node)) return place(rangeOf(node) ?? keyAt);
+    if (!whole && (isMap(node) || isSeq(node))) return place(rangeOf(node) ?? keyAt);
+    return place(keyAt ?? rangeOf(node));
+  };
 }
 
 /** Whether `path` is at or below `prefix`: a schema issue under an unset variable's key repeats it. */
@@ -72,15 +169,24 @@ export interface ParseOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Parse and validate a config text (YAML or JSON, YAML being a superset). Pure but for nothing. */
+/**
+ * Parse and validate a config text (YAML or JSON, YAML being a superset: one parser, so both get
+ * line and column). Pure.
+ */
 export function parseConfig(text: string, options: ParseOptions = {}): Config {
   const source = options.source ?? 'config';
-  let raw: unknown;
-  try {
-    raw = parseYaml(text) ?? {};
-  } catch (error) {
-    throw new ConfigError(source, [`not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`]);
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      source,
+      doc.errors.map((error) => {
+        const { line, col } = lines.linePos(error.pos[0]);
+        return { message: `not valid YAML or JSON: ${error.message.split('\n')[0]}`, line, column: col };
+      }),
+    );
   }
+  const raw: unknown = doc.toJS() ?? {};
   const issues: InterpolationIssue[] = [];
   const interpolated = interpolate(raw, options.env ?? {}, issues);
   // Every problem at once: unset variables and schema issues together, so one edit fixes them all.
@@ -89,7 +195,7 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
     ? []
     : result.error.issues.filter((issue) => !issues.some((unset) => isWithin(issue.path, unset.path)));
   if (issues.length > 0 || !result.success)
-    throw new ConfigError(source, describe([...issues, ...schemaIssues]));
+    throw new ConfigError(source, describe([...issues, ...schemaIssues], locatorOf(doc, lines)));
   return resolvePaths(result.data, options.baseDir);
 }
 

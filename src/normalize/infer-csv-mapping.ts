@@ -169,6 +169,50 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
   return { fields, extensions: { unmapped: true } };
 }
 
+/**
+ * Something about a feed's mapping as a whole, said once (not per row): the rows it explains stay
+ * rejected one by one. For `validate`, the run report and the log.
+ */
+export interface MappingHint {
+  /** The listing field the hint is about. */
+  field: ListingField;
+  /** Stable: `no_url_column`. */
+  code: string;
+  /** What is wrong and what it costs. */
+  message: string;
+  /** How to fix it in the config. */
+  fix: string;
+}
+
+/** Headers the inference reads as the listing URL, as a user would recognize them. */
+const URL_EXAMPLES = ['Listing URL', 'URL', 'Link', 'Permalink'];
+
+/**
+ * Hints about a mapping inferred from a CSV header (`mapping` is the inferred one with the feed's
+ * own fields merged over it). Today one: no column was recognized as the listing URL and nothing in
+ * the config sets `Url`, so every row is rejected with "Url is missing". The hint says how to fix
+ * it: map `Url` to a column, or build it with a template from the key column, with `preset: mls-csv`
+ * so that the rest of the mapping is still inferred.
+ */
+export function inferredMappingHints(
+  feedId: string,
+  headers: readonly string[],
+  mapping: MappingConfig,
+): MappingHint[] {
+  if (mapping.fields?.Url !== undefined || mapping.defaults?.Url !== undefined) return [];
+  const key = headerFinder(headers)('key') ?? headers[0] ?? 'MLS #';
+  const examples = URL_EXAMPLES.map((h) => `"${h}"`).join(', ');
+  return [
+    {
+      field: 'Url',
+      code: 'no_url_column',
+      message: `no column was recognized as the listing URL (Url; a header like ${examples}), so every row is rejected with "Url is missing"`,
+      // `preset: mls-csv` keeps the inference: fields alone would replace it.
+      fix: `map Url in feed ${feedId}'s mapping, to a column: \`mapping: { preset: mls-csv, fields: { Url: "<column>" } }\`, or built from the key: \`mapping: { preset: mls-csv, fields: { Url: { template: "https://example.com/listing/{${key}}" } } }\``,
+    },
+  ];
+}
+
 /** Fields read straight from one column. */
 const SIMPLE: readonly [ListingField, HeaderRole][] = [
   ['MLSNumber', 'key'],

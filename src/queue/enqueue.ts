@@ -16,6 +16,24 @@ export async function enqueueFeedSync(queue: Queue, payload: SyncFeedPayload): P
   return job.id;
 }
 
+/** Job states in which a run has not started yet: it will read the config as it is when it starts. */
+const NOT_STARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
+
+/**
+ * Queue a run of one feed because its config changed (`trigger: 'config'`), the way a manual run
+ * is queued. A run of the feed already waiting makes this kick a no-op (deduplication); that run
+ * will read the new config, and a scheduled one is marked `config` here, so it cannot skip the
+ * feed as unchanged when only its mapping changed. A run already active gets this one as its follow-up.
+ */
+export async function enqueueConfigRun(queue: Queue, feedId: string): Promise<string | undefined> {
+  const id = await enqueueFeedSync(queue, { feedId, trigger: 'config' });
+  const job = id === undefined ? undefined : await queue.getJob(id);
+  const data = job?.data as SyncFeedPayload | undefined;
+  if (job && data?.trigger === 'schedule' && NOT_STARTED.has(await job.getState()))
+    await job.updateData({ ...data, trigger: 'config' });
+  return id;
+}
+
 /** Queue a settings push of one chatbot, deduplicated per chatbot like a feed run. */
 export async function enqueueSettingsPush(
   queue: Queue,

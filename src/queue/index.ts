@@ -3,8 +3,11 @@
  * config, one run per feed (deduplication), the limiter shared by every worker process. The
  * service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
+
+export { type ConfigRun, runsForConfigChange } from './config-runs.ts';
 export { reloadOnChange, watchConfig } from './config-watch.ts';
 export {
+  enqueueConfigRun,
   enqueueFeedSync,
   enqueueSettingsPush,
   type PushSettingsPayload,

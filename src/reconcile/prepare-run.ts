@@ -189,6 +189,7 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
     decodedAs1252: ingest.decodedAs1252 ?? [],
     unknownMarkers: ingest.unknownMarkers ?? {},
     droppedImages: ingest.droppedImages?.count ?? 0,
+    ...(ingest.hints ? { hints: ingest.hints } : {}),
     sourceState: ingest.sourceState,
   };
 }

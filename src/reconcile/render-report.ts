@@ -47,6 +47,7 @@ export function renderReport(report: RunReport): string {
       `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
     );
   for (const d of report.drift) lines.push(`  drift: ${d}`);
+  for (const hint of report.hints ?? []) lines.push(`  hint: ${hint.message}`, `    fix: ${hint.fix}`);
   lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;

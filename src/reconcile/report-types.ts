@@ -1,4 +1,5 @@
 import type { Operation } from '../api/schemas.ts';
+import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
 import type { Rejection } from '../sources/types.ts';
 import type { ListingChange } from './changes-of.ts';
 import type { GuardDecision, HeldListing } from './plan-types.ts';
@@ -79,6 +80,11 @@ export interface RunReport {
   unknownMarkers: Record<string, number>;
   /** Image URLs the feed gave that were dropped (not absolute http(s)). */
   droppedImages: number;
+  /**
+   * Said once about the feed's mapping, besides the rejections it explains: a CSV header with no
+   * column recognized as the listing URL (`no_url_column`), and how to map one.
+   */
+  hints?: MappingHint[];
   /** Remote listings this feed does not own and left alone. */
   foreign: number;
   /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */

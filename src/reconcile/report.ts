@@ -74,6 +74,7 @@ export function reportOf(
     report.decodedAs1252Count = decodedAs1252.length;
     report.unknownMarkers = prepared.ingest.unknownMarkers;
     report.droppedImages = prepared.ingest.droppedImages;
+    if (prepared.ingest.hints) report.hints = prepared.ingest.hints;
   }
   if (prepared.kind !== 'planned') {
     if (prepared.kind === 'failed') report.guards = prepared.guards;

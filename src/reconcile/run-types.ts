@@ -1,5 +1,6 @@
 import type { PlatformClient } from '../api/client.ts';
 import type { Logger } from '../logger.ts';
+import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
 import type { Rejection } from '../sources/types.ts';
 import type { FeedState, StateStore } from '../state/state-store.ts';
 import type { DesiredSet } from './desired.ts';
@@ -62,6 +63,8 @@ export interface IngestSummary {
   unknownMarkers: Record<string, number>;
   /** Image URLs dropped (not absolute http(s)): how many. */
   droppedImages: number;
+  /** Said once about the feed's mapping (a CSV header with no listing-URL column). */
+  hints?: MappingHint[];
   /** Source state to keep after a successful run (validators, watermark). */
   sourceState: Partial<FeedState>;
 }

@@ -102,6 +102,7 @@ export async function collectFeed<T>(
     ...(dropped.count > 0 ? { droppedImages: dropped } : {}),
     sourceState: end.state,
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
+    ...(end.hints.length > 0 ? { hints: end.hints } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { FeedConfig } from '../config/schema.ts';
 import { type CompiledMapping, compileMapping, type MappedRecord } from '../normalize/compile-mapping.ts';
 import type { FieldProblem } from '../normalize/field-problem.ts';
-import { inferCsvMapping } from '../normalize/infer-csv-mapping.ts';
+import { inferCsvMapping, inferredMappingHints, type MappingHint } from '../normalize/infer-csv-mapping.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { withPresetHooks } from '../normalize/presets/preset-hooks.ts';
 import { mergeMappings } from '../normalize/resolve-mapping.ts';
@@ -17,6 +17,8 @@ export interface FeedReadEnd {
   mapping: CompiledMapping | undefined;
   /** The source state to remember after a successful run: the opened feed's, run through `nextState`. */
   state: Partial<FeedState>;
+  /** Said once about the mapping as a whole (a CSV header with no listing-URL column). */
+  hints: MappingHint[];
 }
 
 /**
@@ -38,12 +40,16 @@ export async function* itemsOf(
   deps: IngestDeps,
 ): AsyncGenerator<FeedItem, FeedReadEnd> {
   let mapping: CompiledMapping | undefined;
+  let hints: MappingHint[] = [];
   let state = opened.state;
   const { nextState, name } = opened;
   try {
     for await (const record of opened.records) {
       deps.signal?.throwIfAborted();
-      mapping ??= mappingFor(feed, record, deps);
+      if (!mapping) {
+        mapping = mappingFor(feed, record, deps);
+        hints = mappingHints(feed, record, mapping);
+      }
       if (nextState) state = nextState(state, record);
       yield record.problem
         ? problemItem(feed, name, mapping, record, record.problem)
@@ -52,7 +58,7 @@ export async function* itemsOf(
   } catch (error) {
     throw readFailure(feed, error);
   }
-  return { mapping, state };
+  return { mapping, state, hints };
 }
 
 /** A failure while reading records, as the FeedError the run fails with. */
@@ -75,15 +81,26 @@ export function mappingFor(
   const { mapping } = feed;
   // The run's clock, read once here at the edge, for `daysSince` rules.
   const options = { now: deps.now?.() ?? new Date() };
-  const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
-  const infer = mapping.preset === 'mls-csv' || !hasRules;
-  if (feed.source.format === 'csv' && infer && first) {
+  if (infersFromHeader(feed) && first) {
     return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping), options);
   }
   // One base URL for relative media: the source's, else the mapping's (`mapping.baseUrl`).
   return withPresetHooks(compileMapping(mapping, options), mapping, {
     mediaBaseUrl: feed.source.mediaBaseUrl ?? mapping.baseUrl,
   });
+}
+
+/** A CSV feed with neither preset nor fields, or with `preset: mls-csv`: its header decides the mapping. */
+function infersFromHeader(feed: FeedConfig): boolean {
+  const { mapping } = feed;
+  const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
+  return feed.source.format === 'csv' && (mapping.preset === 'mls-csv' || !hasRules);
+}
+
+/** What to say once about the mapping the first record decided (an inferred one only). */
+function mappingHints(feed: FeedConfig, first: RawRecord, mapping: CompiledMapping): MappingHint[] {
+  if (!infersFromHeader(feed)) return [];
+  return inferredMappingHints(feed.id, Object.keys(first.fields), mapping.mapping);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.ts';
 import type { RawFields } from '../normalize/field-path.ts';
+import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { FeedState } from '../state/state-store.ts';
 
@@ -138,6 +139,11 @@ export interface IngestResult<T = Listing> {
   sourceState: Partial<FeedState>;
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
   mapping: unknown;
+  /**
+   * Said once about the mapping as a whole, besides the rejections it explains: a CSV header with
+   * no column recognized as the listing URL (`code: no_url_column`) and how to map one.
+   */
+  hints?: MappingHint[];
 }
 
 /**

@@ -38,11 +38,50 @@ describe('feed-sync validate on the config', () => {
     const { code, stdout, stderr } = await bin(['validate', '--config', file]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
+    // In file order, each at its line and column, so an editor jumps to it.
     expect(stderr.trimEnd().split('\n')).toEqual([
       `feed-sync: invalid config ${file} (3 problems):`,
-      '  api.baseURL: unknown key; did you mean baseUrl?',
-      '  feeds[0].schedule.timezon: unknown key; did you mean timezone?',
-      '  feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?',
+      `  ${file}:2:3: api.baseURL: unknown key; did you mean baseUrl?`,
+      `  ${file}:6:5: feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?`,
+      `  ${file}:7:38: feeds[0].schedule.timezon: unknown key; did you mean timezone?`,
+    ]);
+  });
+
+  it('names the line of each problem with --json, as fields too', async () => {
+    const file = await configFile([
+      'feeds:', // 1
+      '  - id: acme', // 2
+      '    chatbot: 4f1c', // 3
+      '    source: { format: csv, path: acme.csv, encodng: latin1 }', // 4
+      '    mapping:', // 5
+      '      fields:', // 6
+      '        Bedroms: Beds', // 7
+      'wokrer: { concurrency: 2 }', // 8
+    ]);
+    const { code, stdout } = await bin(['validate', '--config', file, '--json']);
+    expect(code).toBe(2);
+    const { config } = JSON.parse(stdout) as { config: { problems: unknown[]; issues: string[] } };
+    expect(config.problems).toEqual([
+      {
+        path: 'feeds[0].source.encodng',
+        message: 'unknown key',
+        hint: 'did you mean encoding?',
+        line: 4,
+        column: 44,
+      },
+      {
+        path: 'feeds[0].mapping.fields.Bedroms',
+        message: 'unknown key',
+        hint: 'did you mean Bedrooms?',
+        line: 7,
+        column: 9,
+      },
+      { path: 'wokrer', message: 'unknown key', hint: 'did you mean worker?', line: 8, column: 1 },
+    ]);
+    expect(config.issues).toEqual([
+      `${file}:4:44: feeds[0].source.encodng: unknown key; did you mean encoding?`,
+      `${file}:7:9: feeds[0].mapping.fields.Bedroms: unknown key; did you mean Bedrooms?`,
+      `${file}:8:1: wokrer: unknown key; did you mean worker?`,
     ]);
   });
 
@@ -91,7 +130,7 @@ describe('feed-sync validate on the config', () => {
       const { code, stderr } = await bin(['sync', '--all', '--config', file], { CHATBOT_SECRET_KEY: ' ' });
       expect(code).toBe(2);
       expect(stderr).toMatch(
-        /^feed-sync: invalid config: .*x\.yaml: api\.secretKey: is empty or blank[^\n]*\n$/,
+        /^feed-sync: invalid config: .*x\.yaml:3:14: api\.secretKey: is empty or blank[^\n]*\n$/,
       );
       expect(platform.requests).toEqual([]);
     } finally {
@@ -108,8 +147,17 @@ describe('feed-sync validate on the config', () => {
         ok: false,
         file,
         issues: [
-          expect.stringMatching(/^api\.secretKey: is empty or blank/),
-          'wokrer: unknown key; did you mean worker?',
+          `${file}:1:1: wokrer: unknown key; did you mean worker?`,
+          expect.stringMatching(/^.*x\.yaml:2:19: api\.secretKey: is empty or blank/),
+        ],
+        problems: [
+          { path: 'wokrer', message: 'unknown key', hint: 'did you mean worker?', line: 1, column: 1 },
+          {
+            path: 'api.secretKey',
+            message: expect.stringMatching(/^is empty or blank/),
+            line: 2,
+            column: 19,
+          },
         ],
       },
     });

@@ -20,6 +20,8 @@ describe('zero-config CSV: a typical MLS export with only a path', () => {
     });
     // The goal: ≥ 95% of the rows that are not broken become listings. Here: all of them.
     expect(valid / (records - removed - 2)).toBeGreaterThanOrEqual(0.95);
+    // Its "Listing URL" column is the listing URL: no mapping hint (one row lacks a value: by row).
+    expect(result.hints).toBeUndefined();
     expect(result.rejections.map((r) => [r.row, r.field, r.reason])).toEqual([
       [44, 'Bedrooms', 'not_a_number'],
       [45, 'Url', 'missing'],

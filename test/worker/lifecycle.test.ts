@@ -135,20 +135,19 @@ describe.each(BACKENDS)('the worker against the sandbox, on $name', (backend) =>
         };
       };
       const service = await start(realSync(3), 0, {}, failing);
+      // Two feeds new in the config: each gets its one run at once (trigger config), no kick needed.
       await service.applyConfig(makeConfig([{}, { chatbot: 'SN-2' }], { baseUrl: sandbox.url }));
-      await enqueueFeedSync(service.queue, { feedId: 'feed1' });
-      await enqueueFeedSync(service.queue, { feedId: 'feed2' });
       const settled = async () => {
         const [done] = await service.queue.getJobs(['completed']);
         const [failed] = await service.queue.getJobs(['failed']);
         return done && failed ? { done, failed } : undefined;
       };
       const { done, failed } = await waitFor(settled, 15_000, 'both runs to settle');
-      expect(done.data).toMatchObject({ feedId: 'feed1' });
+      expect(done.data).toMatchObject({ feedId: 'feed1', trigger: 'config' });
       expect(done.attemptsMade).toBe(3);
       expect(done.returnvalue).toMatchObject({ outcome: 'ok', created: 3 });
       expect(sandbox.listings('SN-1')).toHaveLength(3);
-      expect(failed.data).toMatchObject({ feedId: 'feed2' });
+      expect(failed.data).toMatchObject({ feedId: 'feed2', trigger: 'config' });
       expect(failed.failedReason).toBe('E_HTTP: list: HTTP 401');
       expect(failed.attemptsMade).toBe(1);
       // Each failed attempt still recorded its report.

@@ -83,7 +83,8 @@ async function loadForValidate(options: ValidateOptions): Promise<Config> {
     return await loadCliConfig(options);
   } catch (error) {
     if (options.json && error instanceof ConfigError) {
-      const config = { ok: false, file: options.config, issues: error.issues };
+      // `issues` as printed (`file:line:column: path: message`); `problems` the same as fields.
+      const config = { ok: false, file: options.config, issues: error.issues, problems: error.problems };
       process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
     }
     throw error;
@@ -133,6 +134,7 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
   const lines = [
     `${yieldsNothing(report) ? '✗' : '✓'} ${result.feedId}: ${stats.records} records: ${stats.valid} valid, ${stats.rejected} rejected, ${stats.removed} to remove, ${stats.duplicates} duplicate${stats.duplicates === 1 ? '' : 's'} (${result.mode})`,
   ];
+  for (const hint of result.hints ?? []) lines.push(`  hint: ${hint.message}`, `    fix: ${hint.fix}`);
   const as1252 = result.decodedAs1252 ?? [];
   if (as1252.length > 0) {
     const shown = as1252.slice(0, SHOWN_PER_REASON * 2).join(', ');
