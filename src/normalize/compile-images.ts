@@ -68,11 +68,15 @@ export function compileImages(
 function splitUrls(text: string, separators: readonly string[]): string[] {
   let parts = [text];
   for (const separator of separators) parts = parts.flatMap((part) => part.split(separator));
+  // A part without a comma or semicolon (almost every one) is left as it is, without regexps.
+  if (!parts.some(hasCommaOrSemicolon)) return parts;
   // A separator of ", " split on " " leaves the comma behind: URLs do not end in one.
   return parts
     .flatMap((part) => part.split(/,(?=\s*(?:https?:)?\/\/)/i))
     .map((part) => part.replace(/[,;]+\s*$/, ''));
 }
+
+const hasCommaOrSemicolon = (part: string) => part.includes(',') || part.includes(';');
 
 /** The first `max` distinct values, in order. */
 function distinct(values: string[], max: number): string[] {

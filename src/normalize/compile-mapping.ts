@@ -169,11 +169,13 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
         out.listing.Longitude = undefined;
       }
       markers(out, record);
-      const entries = extensions(record);
+      let entries = extensions(record);
       // A note whose Key the feed's own extensions already carry (`Source status`) is not repeated.
-      if (out.notes)
+      if (out.notes) {
+        entries ??= [];
         for (const note of out.notes) if (!entries.some((e) => e.Key === note.Key)) entries.push(note);
-      if (entries.length > 0) out.listing.ExtensionColumn = entries;
+      }
+      if (entries !== undefined && entries.length > 0) out.listing.ExtensionColumn = entries;
       return out;
     },
   };
@@ -182,10 +184,12 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
 function compileExtensions(
   mapping: MappingConfig,
   used: Set<string>,
-): (record: RawFields) => { Key: string; value: string }[] {
-  const named = Object.entries(mapping.extensions?.fields ?? {}).map(
-    ([key, path]) => [key, compilePath(path), /[.:]/.test(path) ? undefined : path] as const,
-  );
+): (record: RawFields) => Entry[] | undefined {
+  const named = Object.entries(mapping.extensions?.fields ?? {}).map(([key, path]) => ({
+    key,
+    reader: compilePath(path),
+    column: /[.:]/.test(path) ? undefined : path,
+  }));
   for (const [, path] of Object.entries(mapping.extensions?.fields ?? {})) used.add(path.split('.')[0]!);
   const unmapped = mapping.extensions?.unmapped ?? false;
   const excluded = [...ALWAYS_EXCLUDED, ...(mapping.extensions?.exclude ?? [])];
@@ -193,27 +197,38 @@ function compileExtensions(
     excluded.some((pattern) =>
       pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern,
     );
+  // Undefined rather than an empty array when the record has none: most records of most feeds.
   return (record) => {
-    const entries: { Key: string; value: string }[] = [];
-    for (const [key, reader, column] of named) {
+    let entries: Entry[] | undefined;
+    for (let i = 0; i < named.length; i++) {
+      const { key, reader, column } = named[i]!;
       // A CSV column holds one text: no arrays to build.
       const text = column === undefined ? undefined : record[column];
       if (typeof text === 'string') {
         const value = text.trim();
-        if (value !== '') entries.push({ Key: key, value });
+        if (value !== '') entries = withEntry(entries, { Key: key, value });
         continue;
       }
       const values = reader(record).map(extensionValue).filter(isSet);
-      if (values.length > 0) entries.push({ Key: key, value: values.map(stringify).join(', ') });
+      if (values.length > 0)
+        entries = withEntry(entries, { Key: key, value: values.map(stringify).join(', ') });
     }
     if (unmapped) {
       for (const [key, value] of Object.entries(record)) {
         if (used.has(key) || isExcluded(key) || !isSet(value)) continue;
-        entries.push({ Key: key, value: stringify(value) });
+        entries = withEntry(entries, { Key: key, value: stringify(value) });
       }
     }
     return entries;
   };
+}
+
+type Entry = { Key: string; value: string };
+
+function withEntry(entries: Entry[] | undefined, entry: Entry): Entry[] {
+  if (entries === undefined) return [entry];
+  entries.push(entry);
+  return entries;
 }
 
 function stringify(value: unknown): string {

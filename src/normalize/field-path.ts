@@ -52,8 +52,18 @@ export function scalarOf(value: unknown): unknown {
 /** A value is set unless it is undefined, null or blank text. */
 export function isSet(value: unknown): boolean {
   if (value === undefined || value === null) return false;
-  if (typeof value === 'string') return value.trim() !== '';
+  if (typeof value === 'string') return !isBlank(value);
   return true;
+}
+
+/**
+ * `text.trim() === ''` without trimming: a text starting with a visible ASCII character (almost
+ * every value) is not blank, and is not copied to find out.
+ */
+export function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (first > 32 && first < 127) return false;
+  return text.trim() === '';
 }
 
 /**
@@ -65,7 +75,7 @@ export function compileFirst(path: string): (record: RawFields) => unknown {
   if (path.includes('.') || path.includes(':')) return (record) => firstScalar(reader, record);
   return (record) => {
     const value = record[path];
-    if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+    if (typeof value === 'string') return isBlank(value) ? undefined : value;
     if (typeof value === 'number' || typeof value === 'boolean') return value;
     return value === undefined || value === null ? undefined : firstScalar(reader, record);
   };

@@ -1,6 +1,6 @@
-import { parse } from 'csv-parse';
 import { formatBytes } from './bounds.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
+import { CsvTokens } from './csv-tokens.ts';
 import { FeedError } from './feed-error.ts';
 import type { CsvOptions } from './source-schema.ts';
 import type { RawRecord } from './types.ts';
@@ -15,11 +15,11 @@ export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes' | 'allowUntermina
 };
 
 /**
- * CSV text → raw records keyed by header name, streamed through csv-parse. Skips `skipRows` noise
- * lines, sniffs the delimiter from the header line, and numbers each record by the file line it
- * starts on, as a person counts: blank and all-empty lines are counted here rather than skipped by
- * the parser, and a quoted field spanning lines moves the count on by its line breaks. (csv-parse's
- * `info` would give the same numbers at the cost of an object per record.)
+ * CSV text → raw records keyed by header name, streamed through `CsvTokens` (csv-parse's reading,
+ * on the text). Skips `skipRows` noise lines, sniffs the delimiter from the header line, and
+ * numbers each record by the file line it starts on, as a person counts: blank and all-empty lines
+ * are counted here rather than skipped by the parser, and a quoted field spanning lines moves the
+ * count on by its line breaks.
  */
 export async function* readCsv(
   feedId: string,
@@ -55,31 +55,24 @@ export async function* readCsv(
     );
   }
   const delimiter = options.delimiter ?? sniffDelimiter(headerLine, options.quote);
-  const parser = parse({
+  // Any line ending ends a record, even mixed in one file (a row pasted in with a bare LF into a
+  // CRLF export). A quote never closed would otherwise swallow the rest of the file into one field,
+  // in memory: `maxRecordBytes` stops it.
+  const parser = new CsvTokens({
     delimiter,
     quote: options.quote,
-    from_line: options.skipRows + 1,
-    // Any line ending ends a record, even mixed in one file (a row pasted in with a bare LF into a
-    // CRLF export): csv-parse would otherwise take the first ending it sees as the only one and glue
-    // the next row into a field, losing it.
-    record_delimiter: ['\r\n', '\n', '\r'],
-    relax_column_count: true,
-    relax_quotes: true,
-    // A quote never closed would otherwise swallow the rest of the file into one field, in memory.
-    max_record_size: maxRecord,
+    fromLine: options.skipRows + 1,
+    maxRecordBytes: maxRecord,
   });
-  // Failures are read from `parser.errored` and the final iteration; this only keeps an 'error'
-  // event from going unhandled.
-  parser.on('error', () => {});
   let names: string[] | undefined;
   // Every column, unset: each record starts as a copy, so V8 keeps records compact (a record built
   // key by key turns into a slow dictionary past ~18 columns). A short row leaves columns undefined.
   let columns: Readonly<Record<string, string | undefined>> = {};
   let index = 0;
   let line = options.skipRows + 1;
-  const toRecord = (record: string[]): RawRecord | undefined => {
+  const toRecord = (record: string[], multiline: boolean): RawRecord | undefined => {
     const row = line;
-    line += 1 + countLineBreaks(record);
+    line += multiline ? 1 + countLineBreaks(record) : 1;
     if (isBlankRecord(record)) return undefined;
     if (!names) {
       names = headerNames(record);
@@ -105,33 +98,28 @@ export async function* readCsv(
   // Whether the text seen so far ends with a line break: a last row without one is a cut file.
   let endsWithBreak = true;
   try {
-    // The parser is driven by hand: each chunk written, its records read back synchronously, with
-    // no promise per record (an async iterator over the parser costs as much as the mapping).
     for await (const chunk of chunksOf(head, done, iterator)) {
       if (chunk.length > 0) endsWithBreak = chunk.endsWith('\n') || chunk.endsWith('\r');
-      parser.write(chunk);
-      // The records parsed before an error first: they are good, and they move the row count on.
-      for (let record = parser.read() as string[] | null; record !== null; record = parser.read()) {
-        const raw = toRecord(record);
+      // The records read before an error first: they are good, and they move the row count on.
+      for (const record of parser.write(chunk)) {
+        const raw = toRecord(record, parser.multiline);
         if (raw) yield raw;
       }
-      if (parser.errored) throw parser.errored;
+      if (parser.error) throw parser.error;
     }
-    parser.end();
-    for await (const record of parser as AsyncIterable<string[]>) {
-      const raw = toRecord(record);
-      // Only a record the end of the text completed comes out here.
+    for (const record of parser.end()) {
+      const raw = toRecord(record, parser.multiline);
+      // Only the record the end of the text completed comes out here.
       if (raw && !endsWithBreak && !options.allowUnterminatedLastRow) throw cut(raw.row ?? line);
       if (raw) yield raw;
     }
+    if (parser.error) throw parser.error;
   } catch (error) {
     if (error instanceof FeedError || (error as Error).name === 'AbortError') throw error;
     if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') throw tooLarge(line);
     throw new FeedError('E_FEED_PARSE', feedId, `not valid CSV: ${(error as Error).message}`, {
       cause: error,
     });
-  } finally {
-    parser.destroy();
   }
 }
 

@@ -119,7 +119,7 @@ function problemItem(
   const key = mapping.map(record.fields).listing[feed.key];
   const agreed = problem.alternate ? mapping.map(problem.alternate).listing[feed.key] === key : true;
   // A key only one reading of a broken row gives may be another column's value: it holds nothing.
-  if (typeof key === 'string' && key !== '' && agreed) ref.key = key;
+  if (typeof key === 'string' && key !== '' && agreed) ref.key = ownCopy(key);
   const where =
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
   return {
@@ -131,7 +131,9 @@ function problemItem(
 function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
   const mapped = mapping.map(record.fields);
   const keyValue = mapped.listing[feed.key];
-  const key = typeof keyValue === 'string' && keyValue !== '' ? keyValue : undefined;
+  const key = typeof keyValue === 'string' && keyValue !== '' ? ownCopy(keyValue) : undefined;
+  // The listing holds the same copy: the run keeps keys long after their records.
+  if (key !== undefined) mapped.listing[feed.key] = key;
   const ref: RecordRef = { feedId: feed.id, index: record.index };
   if (record.row !== undefined) ref.row = record.row;
   if (key !== undefined) ref.key = key;
@@ -157,6 +159,15 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
     kind: 'rejected',
     rejection: { ...ref, ...first, message: `${label}: ${first.message}`, problems },
   };
+}
+
+/**
+ * A key as a string of its own. V8 keeps a substring of 13 or more characters as a view on the
+ * text it was cut from, and the CSV reader cuts values from the chunks it reads: one long key kept
+ * for the whole run would keep its whole chunk (256 KiB) alive. A copy keeps only itself.
+ */
+function ownCopy(key: string): string {
+  return key.length < 13 ? key : ` ${key}`.slice(1);
 }
 
 function listingItem(listing: Listing, ref: RecordRef, mapped: MappedRecord): FeedItem {

@@ -152,6 +152,20 @@ describe('CSV feeds', () => {
     expect(await read(true)).toEqual(['A', 'B']);
   });
 
+  it('names the cut row even when it holds one or two characters', async () => {
+    for (const last of ['C', 'C,']) {
+      const chunks = (async function* () {
+        yield `MLS #,Remarks\nA,ok\nB,ok\n${last}`;
+      })();
+      const read = async () => {
+        for await (const _ of readCsv('cut', chunks, { skipRows: 0, quote: '"' })) void _;
+      };
+      await expect(read()).rejects.toMatchObject({
+        message: expect.stringContaining('the file ends in the middle of row 4 '),
+      });
+    }
+  });
+
   it('rejects a row whose fields do not fit the header, by row, keeping its key; padded rows are fine', async () => {
     const text = [
       'MLS #,Address,City,State,Zip,,',
