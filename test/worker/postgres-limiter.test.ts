@@ -59,15 +59,24 @@ async function setUp(backend: (typeof BACKENDS)[number]): Promise<Setup> {
   };
 }
 
-/** Runs `count` tasks of `ms` each through `limiters` in turn; returns the peak in flight. */
-async function load(limiters: Limiter[], count: number, ms: number): Promise<number> {
+/**
+ * Runs `count` tasks through `limiters` in turn; returns the peak in flight. Each task holds its
+ * slot until `expected` are in flight at once (or 3 s pass), so the peak does not depend on how
+ * fast a loaded machine hands out slots: a limiter that admits more shows more, one that admits
+ * fewer shows fewer.
+ */
+async function load(limiters: Limiter[], count: number, expected: number): Promise<number> {
   let inFlight = 0;
   let peak = 0;
+  let reached!: () => void;
+  const full = new Promise<void>((resolve) => (reached = resolve));
   await Promise.all(
     Array.from({ length: count }, (_, i) =>
       limiters[i % limiters.length]!.run(async () => {
         peak = Math.max(peak, ++inFlight);
-        await sleep(ms);
+        if (inFlight >= expected) reached();
+        await Promise.race([full, sleep(3000)]);
+        await sleep(5);
         inFlight--;
       }),
     ),
@@ -111,7 +120,7 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
     const setup = await setUp(backend);
     const options = { concurrency: 2, pollMs: 10 };
     const limiters = [setup.store.createLimiter(options), setup.second(options).limiter];
-    expect(await load(limiters, 8, 40)).toBe(2);
+    expect(await load(limiters, 8, 2)).toBe(2);
     const { rows } = await setup.db.query<{ n: string }>(
       `SELECT count(*) AS n FROM ${setup.s}.limiter_lease`,
     );
@@ -126,7 +135,7 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
       const options = { concurrency: 6, pollMs: 5, aimd: { stepStreak: 1000, probeStreak: 1000 } };
       const a = setup.store.createLimiter(options);
       const b = setup.second(options).limiter;
-      expect(await load([a, b], 12, 60)).toBe(6);
+      expect(await load([a, b], 12, 6)).toBe(6);
       // Nothing stored while at full concurrency.
       expect(await storedState(setup)).toBeUndefined();
 
@@ -139,13 +148,13 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
         generation: 1,
       });
       // Each limiter alone now holds three in flight: a's 429 lowered b, and b's a.
-      expect(await load([b], 9, 60)).toBe(3);
-      expect(await load([a], 9, 60)).toBe(3);
+      expect(await load([b], 9, 3)).toBe(3);
+      expect(await load([a], 9, 3)).toBe(3);
 
       // A 429 seen by b alone, in a new burst, halves both again.
       await burst([b]);
       expect(await storedState(setup)).toMatchObject({ limit: 2, generation: 2 });
-      expect(await load([a], 6, 60)).toBe(2);
+      expect(await load([a], 6, 2)).toBe(2);
     },
   );
 
@@ -188,7 +197,7 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
       const options = { concurrency: 6, pollMs: 5, aimd: { stepStreak: 1000, probeStreak: 1000 } };
       const a = setup.store.createLimiter(options);
       await burst([a]);
-      expect(await load([a], 9, 60)).toBe(3);
+      expect(await load([a], 9, 3)).toBe(3);
       const age = (ms: number) =>
         setup.db.query(
           `UPDATE ${setup.s}.limiter_aimd SET touched_ms = (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1`,
@@ -196,10 +205,10 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
         );
       // Last touched nine minutes ago: still in force.
       await age(AIMD_TTL_MS - 60_000);
-      expect(await load([a], 9, 60)).toBe(3);
+      expect(await load([a], 9, 3)).toBe(3);
       // Ten minutes and a second: forgotten, and the next overload halves from full concurrency.
       await age(AIMD_TTL_MS + 1000);
-      expect(await load([a], 12, 60)).toBe(6);
+      expect(await load([a], 12, 6)).toBe(6);
       await burst([a]);
       expect(await storedState(setup)).toMatchObject({ limit: 3, ceiling: 6, generation: 1 });
     },
