@@ -82,10 +82,10 @@ describe('ask', () => {
   });
 
   it('stops on abort', async () => {
-    server = await withServer(() => {});
-    const client = platformClient({ baseUrl: server.url, timeoutMs: 5000, retries: 3 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // The server never answers; the run is stopped once the request has reached it (no timer).
+    server = await withServer(() => controller.abort());
+    const client = platformClient({ baseUrl: server.url, timeoutMs: 5000, retries: 3 });
     await expect(
       client.listListings({ SerialNumber: 'x' }, { signal: controller.signal }),
     ).rejects.toBeInstanceOf(AbortedError);
