@@ -7,7 +7,7 @@ export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { diffListing, sameValue } from './compare.ts';
 export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, withTags } from './ownership.ts';
-export { keyOf, makePlan, type RemoteEntry, remoteEntryOf } from './plan.ts';
+export { desiredByKey, keyOf, makePlan, type RemoteEntry, remoteEntryOf } from './plan.ts';
 export type {
   DeleteReason,
   FieldChange,

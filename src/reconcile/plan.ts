@@ -89,68 +89,72 @@ export const BRIEFS_KEPT = 1000;
  * see `remoteEntryOf`), touches only listings this feed owns (adopting a hand-added one whose key is
  * in the feed, unless `adopt: false`), addresses every update and delete by the remote ID, and runs
  * the delete guards. Holds a digest per listing on both sides, never whole records: `briefOf` gives
- * what the plan shows of a listing it writes (read back from the run's records).
+ * what the plan shows of a listing it writes (read back from the run's records). `desired` is the
+ * feed's listings by trimmed key (the last record of a key wins: see `desiredByKey`).
+ *
+ * Its working sets stay small at 300k listings: remote listings are addressed by their position in
+ * ID order (a byte each for "touched", a number per key for the groups), not by sets of objects.
  */
 export function makePlan(
-  desired: readonly DesiredListing[],
-  remote: readonly RemoteEntry[],
+  desired: ReadonlyMap<string, DesiredListing>,
+  remoteInput: readonly RemoteEntry[],
   policy: PlanPolicy,
   briefOf: (listing: DesiredListing) => ListingBrief,
 ): Plan {
   const isMine = (r: RemoteEntry) =>
     r.owner === policy.feedId || (policy.ownership === 'all' && r.owner === undefined);
   const ctx: Context = { policy, isMine };
+  const remote = [...remoteInput].sort(byId);
   const groups = groupByKey(remote);
   const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
-  const wanted = new Map<string, DesiredListing>();
-  for (const listing of desired) {
-    const key = listing.key.trim();
-    // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
-    if (key && !heldKeys.has(key)) wanted.set(key, listing);
-  }
+  const touched = new Uint8Array(remote.length);
+  const at = (i: number) => remote[i] as RemoteEntry;
 
   const creates: PlannedCreate[] = [];
   const updates: PlannedUpdate[] = [];
   const deletes: PlannedDelete[] = [];
   const unchanged: string[] = [];
   const skipped: SkippedListing[] = [];
-  const touched = new Set<number>();
+  let wantedCount = 0;
 
-  for (const [key, listing] of wanted) {
-    const group = groups.get(key) ?? [];
-    const mine = group.filter(isMine);
+  for (const [key, listing] of desired) {
+    // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
+    if (!key || heldKeys.has(key)) continue;
+    wantedCount++;
+    const group = positions(groups.get(key));
+    const mine = group.filter((i) => isMine(at(i)));
     if (mine.length > 0) {
-      const [keeper, ...extras] = pickKeeper(mine);
-      touched.add(keeper.id);
+      const [keeper, ...extras] = pickKeeper(mine, at);
+      touched[keeper] = 1;
       for (const extra of extras) {
-        touched.add(extra.id);
-        deletes.push({ key, id: extra.id, reason: 'duplicate' });
+        touched[extra] = 1;
+        deletes.push({ key, id: at(extra).id, reason: 'duplicate' });
       }
-      const changes = changesOf(keeper);
+      const kept = at(keeper);
+      const changes = changesOf(kept);
       if (changes.length === 0) unchanged.push(key);
-      else {
-        const adopt = keeper.owner !== policy.feedId;
-        updates.push({ key, id: keeper.id, desired: listing, changes, adopt });
-      }
+      else updates.push({ key, id: kept.id, desired: listing, changes, adopt: kept.owner !== policy.feedId });
       continue;
     }
-    const resolved = resolveForeign(key, listing, group, ctx);
+    const resolved = resolveForeign(key, listing, group, at, ctx);
     if ('update' in resolved) {
-      touched.add(resolved.update.id);
+      touched[resolved.position] = 1;
       updates.push(resolved.update);
     } else if ('skip' in resolved) skipped.push(resolved.skip);
     else creates.push({ key, desired: listing });
   }
 
-  const held = planHeld(heldKeys, groups, isMine);
-  for (const h of held) for (const id of h.ids) touched.add(id);
-  deletes.push(...planDeletes(remote, wanted, touched, ctx));
-  const owned = remote.filter(isMine);
-  const guard = applyDeleteGuards({ policy, desiredCount: wanted.size, ownedCount: owned.length, deletes });
-  const foreign: ForeignListing[] = remote
-    .filter((r) => !isMine(r) && !touched.has(r.id))
-    .map(foreignOf)
-    .sort(byKeyThenId);
+  const held = planHeld(heldKeys, groups, at, isMine);
+  for (const h of held) for (const i of positions(groups.get(h.key))) if (isMine(at(i))) touched[i] = 1;
+  deletes.push(...planDeletes(remote, desired, touched, ctx));
+  let ownedCount = 0;
+  const foreign: ForeignListing[] = [];
+  for (let i = 0; i < remote.length; i++) {
+    const r = at(i);
+    if (isMine(r)) ownedCount++;
+    else if (touched[i] === 0) foreign.push(foreignOf(r));
+  }
+  const guard = applyDeleteGuards({ policy, desiredCount: wantedCount, ownedCount, deletes });
 
   return {
     feedId: policy.feedId,
@@ -163,11 +167,21 @@ export function makePlan(
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged: unchanged.sort(),
     held,
-    foreign,
+    foreign: foreign.sort(byKeyThenId),
     skipped: skipped.sort(byKeyThenId),
     guards: guard.decisions,
-    ownedCount: owned.length,
+    ownedCount,
   };
+}
+
+/** The feed's listings by trimmed key, the last of a key winning: what `makePlan` takes. */
+export function desiredByKey(desired: Iterable<DesiredListing>): Map<string, DesiredListing> {
+  const byKey = new Map<string, DesiredListing>();
+  for (const d of desired) {
+    const key = d.key.trim();
+    if (key) byKey.set(key, d);
+  }
+  return byKey;
 }
 
 /** The first `policy.briefs` writes, in plan order, with what a plan shows of them. */
@@ -187,47 +201,54 @@ function changesOf(r: RemoteEntry): readonly FieldChange[] {
   return r.changes;
 }
 
-function groupByKey(remote: readonly RemoteEntry[]): Map<string, RemoteEntry[]> {
-  const groups = new Map<string, RemoteEntry[]>();
-  for (const r of remote) {
-    if (!r.key) continue;
-    const group = groups.get(r.key);
-    if (group) group.push(r);
-    else groups.set(r.key, [r]);
+/** Positions (in ID order) of the remote listings of each key: a number for one, an array for several. */
+type Group = number | number[];
+
+const positions = (group: Group | undefined): number[] =>
+  group === undefined ? [] : typeof group === 'number' ? [group] : group;
+
+function groupByKey(remote: readonly RemoteEntry[]): Map<string, Group> {
+  const groups = new Map<string, Group>();
+  for (let i = 0; i < remote.length; i++) {
+    const key = remote[i]?.key;
+    if (!key) continue;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, i);
+    else if (typeof group === 'number') groups.set(key, [group, i]);
+    else group.push(i);
   }
   return groups;
 }
 
-/** Of several owned listings with one key, keep an unchanged one if any (no write), else the oldest. */
-function pickKeeper(mine: RemoteEntry[]): [RemoteEntry, ...RemoteEntry[]] {
-  const sorted = [...mine].sort(byId);
-  if (sorted.length === 1) return [sorted[0] as RemoteEntry];
-  const clean = sorted.findIndex((r) => changesOf(r).length === 0);
+/** Of several owned listings with one key (positions in ID order), keep an unchanged one if any, else the oldest. */
+function pickKeeper(mine: number[], at: (i: number) => RemoteEntry): [number, ...number[]] {
+  if (mine.length === 1) return [mine[0] as number];
+  const clean = mine.findIndex((i) => changesOf(at(i)).length === 0);
   const index = clean === -1 ? 0 : clean;
-  const keeper = sorted[index] as RemoteEntry;
-  return [keeper, ...sorted.filter((_, i) => i !== index)];
+  return [mine[index] as number, ...mine.filter((_, i) => i !== index)];
 }
 
-type Resolution = { update: PlannedUpdate } | { skip: SkippedListing } | { create: true };
+type Resolution = { update: PlannedUpdate; position: number } | { skip: SkippedListing } | { create: true };
 
 /** No owned listing holds the key: adopt a hand-added one, skip one owned by another feed, or create. */
 function resolveForeign(
   key: string,
   listing: DesiredListing,
-  group: RemoteEntry[],
+  group: number[],
+  at: (i: number) => RemoteEntry,
   ctx: Context,
 ): Resolution {
-  const untagged = group.filter((r) => r.owner === undefined).sort(byId);
-  const first = untagged[0];
-  if (first && ctx.policy.adopt) {
+  const untagged = group.find((i) => at(i).owner === undefined);
+  if (untagged !== undefined && ctx.policy.adopt) {
+    const first = at(untagged);
     const changes = changesOf(first);
-    return { update: { key, id: first.id, desired: listing, changes, adopt: true } };
+    return { update: { key, id: first.id, desired: listing, changes, adopt: true }, position: untagged };
   }
-  if (first) return { skip: { key, id: first.id, reason: 'adopt-disabled' } };
-  const other = [...group].sort(byId)[0];
-  if (other) {
-    const { owner } = other;
-    return { skip: { key, id: other.id, reason: 'owned-by-other-feed', ...(owner ? { owner } : {}) } };
+  if (untagged !== undefined) return { skip: { key, id: at(untagged).id, reason: 'adopt-disabled' } };
+  const [other] = group;
+  if (other !== undefined) {
+    const { id, owner } = at(other);
+    return { skip: { key, id, reason: 'owned-by-other-feed', ...(owner ? { owner } : {}) } };
   }
   return { create: true };
 }
@@ -235,31 +256,36 @@ function resolveForeign(
 /** Held keys with the owned remote listings they keep (a listing owned by another feed is not ours to hold). */
 function planHeld(
   heldKeys: ReadonlyMap<string, HeldKey>,
-  groups: ReadonlyMap<string, RemoteEntry[]>,
+  groups: ReadonlyMap<string, Group>,
+  at: (i: number) => RemoteEntry,
   isMine: (r: RemoteEntry) => boolean,
 ): HeldListing[] {
   const held: HeldListing[] = [];
   for (const [key, h] of heldKeys) {
-    const ids = (groups.get(key) ?? []).filter(isMine).map((r) => r.id);
+    const ids = positions(groups.get(key))
+      .map(at)
+      .filter(isMine)
+      .map((r) => r.id);
     held.push({ ...h, key, ids: ids.sort((a, b) => a - b) });
   }
   return held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Owned listings the feed no longer wants: removed status, gone from a full feed, or duplicates. */
+/** Owned listings the feed no longer wants (`remote` in ID order): removed status, gone from a full feed, or duplicates. */
 function planDeletes(
   remote: readonly RemoteEntry[],
-  wanted: ReadonlyMap<string, DesiredListing>,
-  touched: ReadonlySet<number>,
+  desired: ReadonlyMap<string, DesiredListing>,
+  touched: Uint8Array,
   ctx: Context,
 ): PlannedDelete[] {
   const removals = new Set(ctx.policy.removals ?? []);
   const kept = new Set<string>();
   const deletes: PlannedDelete[] = [];
-  for (const r of [...remote].sort(byId)) {
-    if (touched.has(r.id) || !ctx.isMine(r)) continue;
+  for (let i = 0; i < remote.length; i++) {
+    const r = remote[i] as RemoteEntry;
+    if (touched[i] === 1 || !ctx.isMine(r)) continue;
     const key = r.key ?? '';
-    if (key && wanted.has(key)) continue;
+    if (key && desired.has(key)) continue;
     if (key && removals.has(key)) deletes.push({ key, id: r.id, reason: 'removed' });
     else if (ctx.policy.mode === 'full') deletes.push({ key, id: r.id, reason: 'gone' });
     else if (kept.has(key)) deletes.push({ key, id: r.id, reason: 'duplicate' });

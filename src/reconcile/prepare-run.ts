@@ -8,7 +8,7 @@ import { briefOf, type DesiredListing, desiredListings, desiredOf } from './desi
 import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
-import { keyOf, makePlan, remoteEntryOf } from './plan.ts';
+import { desiredByKey, keyOf, makePlan, remoteEntryOf } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
@@ -140,9 +140,10 @@ async function prepare(
       : Promise.resolve(given.listings as DesiredListing[]);
     // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
     digesting.catch(() => {});
-    const byKey = new Map<string, DesiredListing>();
+    // The feed's listings by key, last record winning; pages are kept only once it is complete.
+    let byKey: ReadonlyMap<string, DesiredListing> = new Map();
     const ready = digesting.then((desired) => {
-      for (const d of desired) if (d.key) byKey.set(d.key, d);
+      byKey = desiredByKey(desired);
     });
     const set = { load: (d: DesiredListing) => records.get(d.ref) };
     const snapshot = await readSnapshot(
@@ -156,10 +157,10 @@ async function prepare(
       },
       (remote) => remoteEntryOf(remote, feed.key, tags, byKey, set),
     );
-    const desired = await digesting;
+    await ready;
     progress('planning', 35);
     const policy = policyOf(config, feed, ingest, options);
-    const plan = makePlan(desired, snapshot.listings, policy, (d) => briefOf(records.get(d.ref)));
+    const plan = makePlan(byKey, snapshot.listings, policy, (d) => briefOf(records.get(d.ref)));
     deps.onEvent?.({ type: 'plan', plan });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;

@@ -132,27 +132,34 @@ function keptPage<T>(
   return { List: list, VirtualCount: page.VirtualCount };
 }
 
-/** Dedupe by ID and note anything that says the list moved while it was read. */
+/**
+ * Dedupe by ID (the first read wins) and note anything that says the list moved while it was read.
+ * The listings come back in ID order; no map of IDs is built (at 300k listings it would be tens of MB).
+ */
 function collect<T extends { id: number }>(
   pages: T[][],
   pageSize: number,
   virtualCount: number | undefined,
   drift: string[],
 ) {
-  const seen = new Map<number, T>();
-  let twice = 0;
   pages.forEach((page, index) => {
     const isLast = index === pages.length - 1;
     if (!isLast && page.length < pageSize)
       drift.push(`page ${index + 1} returned ${page.length} of ${pageSize} listings`);
-    for (const remote of page) {
-      if (seen.has(remote.id)) twice++;
-      else seen.set(remote.id, remote);
-    }
   });
-  if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);
-  if (virtualCount !== undefined && seen.size !== virtualCount) {
-    drift.push(`VirtualCount said ${virtualCount}, the pages held ${seen.size} distinct listings`);
+  // A stable sort: of two reads of one ID, the earlier page's stays first.
+  const all = pages.flat().sort((a, b) => a.id - b.id);
+  let kept = 0;
+  for (let i = 0; i < all.length; i++) {
+    const item = all[i] as T;
+    if (kept > 0 && (all[kept - 1] as T).id === item.id) continue;
+    all[kept++] = item;
   }
-  return { listings: [...seen.values()], virtualCount, drift };
+  const twice = all.length - kept;
+  all.length = kept;
+  if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);
+  if (virtualCount !== undefined && kept !== virtualCount) {
+    drift.push(`VirtualCount said ${virtualCount}, the pages held ${kept} distinct listings`);
+  }
+  return { listings: all, virtualCount, drift };
 }

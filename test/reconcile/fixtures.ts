@@ -6,6 +6,7 @@ import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { briefOf, desiredOf } from '../../src/reconcile/desired.ts';
 import {
   DEFAULT_HASH_KEY,
+  desiredByKey,
   type IngestResult,
   ingestResultOf,
   keyOf,
@@ -91,8 +92,8 @@ export function planOf(
   const entries = desired.map((l) =>
     desiredOf(l, keyOf(l, policy.keyField) ?? '', policy.feedId, tags, records),
   );
-  const byKey = new Map(entries.filter((d) => d.key).map((d) => [d.key, d]));
+  const byKey = desiredByKey(entries);
   const set = { load: (d: { ref: number }) => records.get(d.ref) };
   const remote = remotes.map((r) => remoteEntryOf(r, policy.keyField, tags, byKey, set));
-  return { ...makePlan(entries, remote, policy, (d) => briefOf(records.get(d.ref))), records };
+  return { ...makePlan(byKey, remote, policy, (d) => briefOf(records.get(d.ref))), records };
 }
