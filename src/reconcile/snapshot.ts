@@ -59,36 +59,41 @@ export async function readSnapshot<T extends { id: number }>(
 ): Promise<Snapshot<T>> {
   const maxPages = options.maxPages ?? 10_000;
   // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire:
-  // the CPU work of a no-op run overlaps its waiting instead of following it.
-  const read = async (page: number) => {
-    const raw = await readPage(client, options, page, maxPages);
+  // the CPU work of a no-op run overlaps its waiting instead of following it. Only the read holds a
+  // slot of `concurrency`; keeping waits for `ready`, never the reads.
+  const keepPage = async (raw: ListPage) => {
     await options.ready;
     return keptPage(raw, keep);
   };
-  const first = await read(1);
-  const virtualCount = first.VirtualCount;
+  const read = (page: number) => readPage(client, options, page, maxPages);
+  const firstRaw = await read(1);
+  const firstKept = keepPage(firstRaw);
+  // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
+  firstKept.catch(() => {});
+  const virtualCount = firstRaw.VirtualCount;
+  const firstLength = firstRaw.List.length;
   const requested = options.pageSize;
   // Capped silently: fewer than asked although more exist. The first page's length is the real size.
-  const capped =
-    first.List.length < requested && virtualCount !== undefined && virtualCount > first.List.length;
-  const pageSize = capped ? first.List.length : requested;
-  const pages: T[][] = [first.List];
+  const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
+  const pageSize = capped ? firstLength : requested;
   const drift: string[] = [];
-
-  if (first.List.length >= pageSize && pageSize > 0) {
+  let rest: { List: T[] }[] = [];
+  if (firstLength >= pageSize && pageSize > 0) {
     const expected = virtualCount === undefined ? 1 : Math.ceil(virtualCount / pageSize);
     if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
     const limit = pLimit(Math.max(1, options.concurrency));
-    const rest = await Promise.all(
-      Array.from({ length: Math.max(0, expected - 1) }, (_, i) => limit(() => read(i + 2))),
+    rest = await Promise.all(
+      Array.from({ length: Math.max(0, expected - 1) }, (_, i) => limit(() => read(i + 2)).then(keepPage)),
     );
-    for (const page of rest) pages.push(page.List);
+  }
+  const pages: T[][] = [(await firstKept).List, ...rest.map((page) => page.List)];
+  if (firstLength >= pageSize && pageSize > 0) {
     // Keep reading while the last page is full and should not have been (the list grew under the
     // read), or while VirtualCount was not given. A full last page that VirtualCount predicted ends it.
     const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
     while ((pages.at(-1)?.length ?? 0) >= pageSize && grew()) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
-      const next = await read(pages.length + 1);
+      const next = await keepPage(await read(pages.length + 1));
       pages.push(next.List);
       if (virtualCount !== undefined && next.List.length > 0)
         drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
