@@ -6,6 +6,8 @@
 export function absoluteMediaUrl(reference: string, base: string | undefined): string | undefined {
   const text = reference.trim();
   if (text === '') return undefined;
+  // Most feed URLs are already in the form `new URL(text).href` gives back: skip the parser for them.
+  if (isCanonical(text)) return text;
   try {
     if (/^https?:\/\//i.test(text)) return new URL(text).href;
     if (text.startsWith('//')) return new URL(`https:${text}`).href;
@@ -15,6 +17,19 @@ export function absoluteMediaUrl(reference: string, base: string | undefined): s
   } catch {
     return undefined;
   }
+}
+
+/**
+ * `http(s)://host/path` that the WHATWG URL parser would give back unchanged: a lower-case host of
+ * letters, digits and hyphens whose last label starts with a letter (so not an IPv4 address in
+ * disguise), no port, user info, query or fragment, a path of characters it never encodes and
+ * without dot segments (`.`, `..`, `%2e`). Anything else goes through `new URL`.
+ */
+const CANONICAL = /^https?:\/\/(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*\/[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?:\/|$)/i;
+
+export function isCanonical(text: string): boolean {
+  return CANONICAL.test(text) && !DOT_SEGMENT.test(text);
 }
 
 /** Distinct values, in order. */

@@ -46,15 +46,15 @@ export async function collectFeed<T>(
       rejections.push(item.rejection);
       // A rejected record with a readable key holds its listing (last record of a key wins).
       const { key } = item.rejection;
-      if (key !== undefined) remember(byKey, key, { rejection: item.rejection }, refOf(item.rejection));
+      if (key !== undefined) remember(byKey, key, undefined, item.rejection, refOf(item.rejection));
       continue;
     }
     as1252.record(item.ref.row);
     if (item.kind === 'listing') {
       const key = item.listing[feed.key] as string;
-      remember(byKey, key, { listing: keep(item.listing, key) }, item.ref, item.unknown);
+      remember(byKey, key, keep(item.listing, key), undefined, item.ref, item.unknown);
       if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
-    } else remember(byKey, item.key, {}, item.ref);
+    } else remember(byKey, item.key, undefined, undefined, item.ref);
   }
   const end = next.value;
   // An incremental feed (RESO since the watermark, an OpenImmo TEIL file) with nothing new is normal.
@@ -67,11 +67,10 @@ export async function collectFeed<T>(
   const duplicates: DuplicateKey[] = [];
   const unknownMarkers: Record<string, number> = {};
   for (const [key, latest] of byKey) {
-    const { record } = latest;
-    if (record.rejection) held.push(heldOf(key, record.rejection));
-    else if (record.listing === undefined) removals.push(key);
+    if (latest.rejection) held.push(heldOf(key, latest.rejection));
+    else if (latest.listing === undefined) removals.push(key);
     else {
-      listings.push(record.listing);
+      listings.push(latest.listing);
       for (const field of latest.unknown ?? []) unknownMarkers[field] = (unknownMarkers[field] ?? 0) + 1;
     }
     if (Array.isArray(latest.refs)) duplicates.push({ key, refs: latest.refs });
@@ -106,12 +105,13 @@ export async function collectFeed<T>(
   };
 }
 
-/** A key's last record: a listing (what `keep` made of it), a rejection (the key is held), or a removal (neither). */
-type LastRecord<T> = { listing?: T; rejection?: Rejection };
-
-/** The last record of a key, and every record with the key. */
+/**
+ * The last record of a key: a listing (what `keep` made of it), a rejection (the key is held), or a
+ * removal (neither); and every record with the key.
+ */
 interface Latest<T> {
-  record: LastRecord<T>;
+  listing: T | undefined;
+  rejection: Rejection | undefined;
   /** Fields of `listing` holding the unknown marker (a shared array). */
   unknown?: readonly string[] | undefined;
   refs: RecordRef | RecordRef[];
@@ -141,17 +141,19 @@ function heldOf(key: string, rejection: Rejection): HeldKey {
 function remember<T>(
   byKey: Map<string, Latest<T>>,
   key: string,
-  record: LastRecord<T>,
+  listing: T | undefined,
+  rejection: Rejection | undefined,
   ref: RecordRef,
   unknown?: readonly string[],
 ): void {
   const latest = byKey.get(key);
   if (latest === undefined) {
-    byKey.set(key, { record, unknown, refs: ref });
+    byKey.set(key, { listing, rejection, unknown, refs: ref });
     return;
   }
   byKey.delete(key);
-  latest.record = record;
+  latest.listing = listing;
+  latest.rejection = rejection;
   latest.unknown = unknown;
   if (Array.isArray(latest.refs)) latest.refs.push(ref);
   else latest.refs = [latest.refs, ref];

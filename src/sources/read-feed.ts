@@ -137,13 +137,20 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
   const ref: RecordRef = { feedId: feed.id, index: record.index };
   if (record.row !== undefined) ref.row = record.row;
   if (key !== undefined) ref.key = key;
-  const where =
+  // Built only for a record that is not a listing: most are, and this runs for every record.
+  const where = () =>
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
   if (mapped.remove) {
     if (key !== undefined) return { kind: 'remove', key, ref };
     const text = `the status says "remove" but ${feed.key} is missing`;
     const problems = [{ field: feed.key, reason: 'missing', message: `${feed.key} is missing (${text})` }];
-    const rejection = { ...ref, field: feed.key, reason: 'missing', message: `${where}: ${text}`, problems };
+    const rejection = {
+      ...ref,
+      field: feed.key,
+      reason: 'missing',
+      message: `${where()}: ${text}`,
+      problems,
+    };
     return { kind: 'rejected', rejection };
   }
   const listing = acceptListing(mapped);
@@ -152,7 +159,7 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
   const explained = mapping.map(record.fields, true);
   const result = validateListing(explained);
   if (result.ok) return listingItem(result.listing, ref, explained);
-  const label = key !== undefined && record.row === undefined ? `${where} (${feed.key} ${key})` : where;
+  const label = key !== undefined && record.row === undefined ? `${where()} (${feed.key} ${key})` : where();
   const problems = result.problems.map(recordProblem);
   const first = problems[0]!;
   return {
