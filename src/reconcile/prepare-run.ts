@@ -145,6 +145,7 @@ async function prepare(
     const ready = digesting.then((desired) => {
       byKey = desiredByKey(desired);
     });
+    ready.catch(() => {});
     const set = { load: (d: DesiredListing) => records.get(d.ref) };
     const snapshot = await readSnapshot(
       client,
