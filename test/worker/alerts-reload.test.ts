@@ -1,17 +1,17 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { HttpError } from '../../src/api/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import { createLogger, silentLogger } from '../../src/logger.ts';
+import { silentLogger } from '../../src/logger.ts';
 import { reloadOnChange } from '../../src/queue/config-watch.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
+import { capturedLogger } from '../helpers/captured-logger.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 import { BACKENDS } from './backends.ts';
@@ -145,16 +145,7 @@ describe.skipIf(!redisAvailable)('config reload', () => {
       () => cleanupPrefix(prefix),
       () => service.close(),
     );
-    const lines: string[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    const { logger, lines } = capturedLogger();
     const stop = reloadOnChange(file, service, logger, { debounceMs: 30 });
     cleanups.push(async () => stop());
     const schedulers = async () =>

@@ -1,13 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { loadConfig } from '../../src/config/load.ts';
-import { createLogger } from '../../src/logger.ts';
 import { reloadOnChange } from '../../src/queue/config-watch.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
+import { capturedLogger } from '../helpers/captured-logger.ts';
 import { BACKENDS } from './backends.ts';
 import { fakeRun, waitFor } from './helpers.ts';
 
@@ -54,16 +53,7 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'feed-sync.yaml');
     await writeFile(file, text);
-    const lines: string[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    const { logger, lines } = capturedLogger();
     const { store, prefix, cleanup } = await backend.fresh();
     cleanups.push(cleanup);
     const service = await startWorkerService({
