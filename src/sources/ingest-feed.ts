@@ -73,7 +73,7 @@ export async function collectFeed<T>(
       listings.push(latest.listing);
       for (const field of latest.unknown ?? []) unknownMarkers[field] = (unknownMarkers[field] ?? 0) + 1;
     }
-    if (Array.isArray(latest.refs)) duplicates.push({ key, refs: latest.refs });
+    if (latest.refs !== undefined) duplicates.push({ key, refs: latest.refs });
   }
   // Duplicates in the order their keys first appeared.
   duplicates.sort((a, b) => a.refs[0]!.index - b.refs[0]!.index);
@@ -113,8 +113,12 @@ interface Latest<T> {
   listing: T | undefined;
   rejection: Rejection | undefined;
   /** Fields of `listing` holding the unknown marker (a shared array). */
-  unknown?: readonly string[] | undefined;
-  refs: RecordRef | RecordRef[];
+  unknown: readonly string[] | undefined;
+  /** Where the key was first seen, as numbers: a `RecordRef` per key would be ~60 bytes a listing. */
+  index: number;
+  row: number | undefined;
+  /** Every record with the key, once it repeats. */
+  refs: RecordRef[] | undefined;
 }
 
 /** Image URLs that cannot be absolute: counted, the first few kept with where they were. */
@@ -148,15 +152,18 @@ function remember<T>(
 ): void {
   const latest = byKey.get(key);
   if (latest === undefined) {
-    byKey.set(key, { listing, rejection, unknown, refs: ref });
+    byKey.set(key, { listing, rejection, unknown, index: ref.index, row: ref.row, refs: undefined });
     return;
   }
   byKey.delete(key);
   latest.listing = listing;
   latest.rejection = rejection;
   latest.unknown = unknown;
-  if (Array.isArray(latest.refs)) latest.refs.push(ref);
-  else latest.refs = [latest.refs, ref];
+  if (latest.refs === undefined) {
+    const { index, row } = latest;
+    latest.refs = [{ feedId: ref.feedId, index, ...(row !== undefined ? { row } : {}), key }];
+  }
+  latest.refs.push(ref);
   byKey.set(key, latest);
 }
 
