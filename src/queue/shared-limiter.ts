@@ -93,25 +93,34 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
   }
 
   return {
-    async run(fn, signal) {
+    async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       const lease = randomUUID();
       const taken = await acquire(lease, signal);
       const renew = setInterval(() => {
         store.renew(lease).catch(() => {});
       }, leaseMs / 3);
+      let value: T;
       try {
-        const value = await fn();
-        // At full concurrency a success changes nothing: no extra round trip on the fast path.
-        if (taken.limit < options.concurrency)
-          await feed((s) => aimdSuccess(s, taken.generation, aimd)).catch(() => {});
-        return value;
+        value = await fn();
       } catch (error) {
-        if (isOverload(error)) await feed((s) => aimdOverload(s, taken.generation, aimd)).catch(() => {});
-        throw error;
-      } finally {
+        // An overload is fed while the slot is still held, so nobody starts at the old limit meanwhile.
         clearInterval(renew);
+        if (isOverload(error)) await feed((s) => aimdOverload(s, taken.generation, aimd)).catch(() => {});
         await store.release(lease).catch(() => {});
+        throw error;
       }
+      clearInterval(renew);
+      // At full concurrency a success changes nothing: no extra round trip on the fast path.
+      if (taken.limit >= options.concurrency) {
+        await store.release(lease).catch(() => {});
+        return value;
+      }
+      // Below it, the slot is freed by the round trip that reads the shared state, and the
+      // compare-and-set comes after, off the slot: at a limit of 1 the next request does not wait for it.
+      const read = await store.releaseAndRead(lease).catch(() => undefined);
+      if (read) await feed((s) => aimdSuccess(s, taken.generation, aimd), read).catch(() => {});
+      else await store.release(lease).catch(() => {});
+      return value;
     },
     pause(ms) {
       store.pause(Math.ceil(ms)).catch(() => {});

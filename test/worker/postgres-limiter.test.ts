@@ -26,6 +26,7 @@ interface Setup {
   /** The limiter's tables, for the assertions. */
   db: Queryable;
   s: string;
+  namespace: string;
 }
 
 async function setUp(backend: (typeof BACKENDS)[number]): Promise<Setup> {
@@ -45,6 +46,7 @@ async function setUp(backend: (typeof BACKENDS)[number]): Promise<Setup> {
     store,
     db: pool,
     s: stateSchemaOf(namespace),
+    namespace,
     second(options) {
       let statements = 0;
       const counting: Queryable = {
@@ -173,11 +175,44 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
       const second = setup.second({ concurrency: 4 });
       for (let i = 0; i < 5; i++) await second.limiter.run(async () => {});
       expect(second.statements()).toBe(10);
-      // Below it, a success also reads and writes the shared state.
+      // Below it, a success also reads and writes the shared state: the read is the release's statement.
       await burst([second.limiter]);
       const before = second.statements();
       await second.limiter.run(async () => {});
-      expect(second.statements() - before).toBe(4);
+      expect(second.statements() - before).toBe(3);
+    },
+  );
+
+  it.skipIf(!backend.available)(
+    'below full concurrency, a success frees its slot before its compare-and-set: the next call does not wait for it',
+    async () => {
+      const setup = await setUp(backend);
+      const options = { concurrency: 2, pollMs: 5, aimd: { stepStreak: 1000, probeStreak: 1000 } };
+      // a's compare-and-set of the shared row (an UPDATE) is held until the test lets it go.
+      let held: (() => void) | undefined;
+      let reached!: () => void;
+      const atUpdate = new Promise<void>((resolve) => (reached = resolve));
+      const holding: Queryable = {
+        query: async (text, params) => {
+          if (!held && /^\s*UPDATE \S+\.limiter_aimd/.test(text)) {
+            const release = new Promise<void>((resolve) => (held = resolve));
+            reached();
+            await release;
+          }
+          return setup.db.query(text, params);
+        },
+      };
+      const a = createPostgresLimiter(holding, { namespace: setup.namespace, ...options });
+      const b = setup.store.createLimiter(options);
+      await burst([a]);
+      expect(await storedState(setup)).toMatchObject({ limit: 1, generation: 1 });
+      const first = a.run(async () => 'a');
+      await atUpdate;
+      // The limit is 1 and a's update is not through: b can only start if a's slot is already free.
+      expect(await b.run(async () => 'b')).toBe('b');
+      held?.();
+      expect(await first).toBe('a');
+      expect(await storedState(setup)).toMatchObject({ limit: 1, streak: 2 });
     },
   );
 
