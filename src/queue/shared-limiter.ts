@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type AimdOptions,
   type AimdState,
@@ -66,15 +65,109 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
   const leaseMs = options.leaseMs ?? 15_000;
   const pollMs = options.pollMs ?? 50;
 
+  /**
+   * This process's callers waiting for a slot queue here, first come first served, and only the
+   * first of them asks the store: the others would only add polls (each a statement under the
+   * limiter's lock; on PGlite, one at a time with everything else). A slot this process frees
+   * wakes that first waiter at once; slots freed by other processes are found by its poll.
+   */
+  const line: Array<(seen: number) => void> = [];
+  let asking = false;
+  /** Slots this process has freed, ever: a waiter that saw it change since it last asked asks again at once. */
+  let freed = 0;
+  /** Slots this process holds, and the shared limit the store last answered. */
+  let held = 0;
+  let knownLimit = options.concurrency;
+  /** Ends the asking waiter's poll wait early (set only while it waits for a full house). */
+  let wake: (() => void) | undefined;
+
+  function slotFreed(): void {
+    freed++;
+    held--;
+    wake?.();
+  }
+
+  /** This process raised the shared limit: its asking waiter need not wait for its poll. */
+  function limitRaised(limit: number): void {
+    if (limit <= knownLimit) return;
+    knownLimit = limit;
+    wake?.();
+  }
+
+  /** Resolves, with `freed` at that moment, when this caller is the one asking the store. */
+  function turn(signal?: AbortSignal): Promise<number> {
+    if (!asking) {
+      asking = true;
+      return Promise.resolve(freed);
+    }
+    return new Promise((resolve, reject) => {
+      const entry = (seen: number) => {
+        signal?.removeEventListener('abort', aborted);
+        resolve(seen);
+      };
+      function aborted() {
+        line.splice(line.indexOf(entry), 1);
+        reject(signal?.reason);
+      }
+      signal?.addEventListener('abort', aborted, { once: true });
+      line.push(entry);
+    });
+  }
+
+  /** The next waiter asks now (there may be another free slot). */
+  function passTurn(): void {
+    const next = line.shift();
+    if (next) next(freed);
+    else asking = false;
+  }
+
+  /**
+   * Wait `ms`. With `seen` (the freed count when the store last said "full"), a slot this process
+   * frees, or has freed since, ends the wait early.
+   */
+  function nap(ms: number, seen: number | undefined, signal?: AbortSignal): Promise<void> {
+    if (seen !== undefined && freed !== seen) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        wake = undefined;
+        resolve();
+      }
+      function aborted() {
+        clearTimeout(timer);
+        wake = undefined;
+        reject(signal?.reason);
+      }
+      signal?.addEventListener('abort', aborted, { once: true });
+      if (seen !== undefined) wake = done;
+    });
+  }
+
+  /** A full house frees up at an unknown time: poll with jitter so processes do not move in step. */
+  const pollDelay = () => Math.round(pollMs / 2 + (Math.random() * pollMs) / 2);
+
   /** Take a slot; returns the shared AIMD limit and generation in force when it was taken. */
   async function acquire(lease: string, signal?: AbortSignal): Promise<Take> {
-    for (;;) {
-      signal?.throwIfAborted();
-      const taken = await store.take(lease);
-      if (taken.wait === 0) return taken;
-      // A full house frees up at an unknown time: poll with jitter so waiters do not move in step.
-      const delay = taken.wait < 0 ? Math.round(pollMs / 2 + (Math.random() * pollMs) / 2) : taken.wait;
-      await sleep(delay, undefined, signal ? { signal } : undefined);
+    signal?.throwIfAborted();
+    let seen = await turn(signal);
+    try {
+      // This process alone holds every slot the limit allows: asking now could only hear "full".
+      if (held >= knownLimit) await nap(pollDelay(), seen, signal);
+      for (;;) {
+        signal?.throwIfAborted();
+        seen = freed;
+        const taken = await store.take(lease);
+        knownLimit = taken.limit;
+        if (taken.wait === 0) {
+          held++;
+          return taken;
+        }
+        await nap(taken.wait < 0 ? pollDelay() : taken.wait, taken.wait < 0 ? seen : undefined, signal);
+      }
+    } finally {
+      passTurn();
     }
   }
 
@@ -88,7 +181,7 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
       const state = read.state ?? initialAimd(aimd);
       const next = step(state);
       if (read.state && next === state) return;
-      if (await store.write(read, next)) return;
+      if (await store.write(read, next)) return limitRaised(Math.min(next.limit, options.concurrency));
     }
   }
 
@@ -107,19 +200,22 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
         clearInterval(renew);
         if (isOverload(error)) await feed((s) => aimdOverload(s, taken.generation, aimd)).catch(() => {});
         await store.release(lease).catch(() => {});
+        slotFreed();
         throw error;
       }
       clearInterval(renew);
       // At full concurrency a success changes nothing: no extra round trip on the fast path.
       if (taken.limit >= options.concurrency) {
         await store.release(lease).catch(() => {});
+        slotFreed();
         return value;
       }
       // Below it, the slot is freed by the round trip that reads the shared state, and the
       // compare-and-set comes after, off the slot: at a limit of 1 the next request does not wait for it.
       const read = await store.releaseAndRead(lease).catch(() => undefined);
+      if (!read) await store.release(lease).catch(() => {});
+      slotFreed();
       if (read) await feed((s) => aimdSuccess(s, taken.generation, aimd), read).catch(() => {});
-      else await store.release(lease).catch(() => {});
       return value;
     },
     pause(ms) {

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIMD_TTL_MS } from '../../src/http/aimd.ts';
-import type { Limiter, LimiterOptions } from '../../src/http/limiter.ts';
+import type { Limiter } from '../../src/http/limiter.ts';
 import { openQueueStore } from '../../src/queue/open-store.ts';
-import { createPostgresLimiter } from '../../src/queue/postgres-limiter.ts';
+import { createPostgresLimiter, type PostgresLimiterOptions } from '../../src/queue/postgres-limiter.ts';
 import type { QueueStore } from '../../src/queue/store.ts';
 import { namespaceOf, type Queryable, stateSchemaOf } from '../../src/state/postgres-schema.ts';
 import { BACKENDS, DATABASE_URL } from './backends.ts';
@@ -22,7 +22,7 @@ afterEach(async () => {
 interface Setup {
   store: QueueStore;
   /** A second process's limiter: its own pool, counting the statements it sends. */
-  second(options: LimiterOptions): { limiter: Limiter; statements: () => number };
+  second(options: Omit<PostgresLimiterOptions, 'namespace'>): { limiter: Limiter; statements: () => number };
   /** The limiter's tables, for the assertions. */
   db: Queryable;
   s: string;
@@ -213,6 +213,16 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
       held?.();
       expect(await first).toBe('a');
       expect(await storedState(setup)).toMatchObject({ limit: 1, streak: 2 });
+    },
+  );
+
+  it.skipIf(!backend.available)(
+    'a slot freed by this process goes to its waiter at once, not at its next poll',
+    async () => {
+      const setup = await setUp(backend);
+      // An hour between polls: a waiter that waited for its poll would time the test out.
+      const limiter = setup.second({ concurrency: 1, pollMs: 3_600_000 }).limiter;
+      expect(await load([limiter], 4, 20)).toBe(1);
     },
   );
 
