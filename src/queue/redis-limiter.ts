@@ -1,17 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { AIMD_TTL_MS, type AimdState, aimdStateOf } from '../http/aimd.ts';
+import type { Limiter } from '../http/limiter.ts';
 import {
-  AIMD_TTL_MS,
-  type AimdOptions,
-  type AimdState,
-  aimdOverload,
-  aimdStateOf,
-  aimdSuccess,
-  initialAimd,
-  isOverload,
-} from '../http/aimd.ts';
-import type { Limiter, LimiterOptions } from '../http/limiter.ts';
+  createSharedLimiter,
+  type SharedLimiterOptions,
+  type SlotStore,
+  type StoredAimd,
+} from './shared-limiter.ts';
 
 /**
  * Take a slot if both bounds allow, in one atomic step on the server's clock. The in-flight bound
@@ -64,6 +59,12 @@ redis.call('SET', KEYS[1], ARGV[2], 'PX', tonumber(ARGV[3]))
 return 1
 `;
 
+/** Free a slot and read the AIMD state in the same round trip (KEYS: in-flight, AIMD state; ARGV: lease). */
+const RELEASE_AND_READ = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+return redis.call('GET', KEYS[2]) or ''
+`;
+
 /** Extend a lease that is still ours. */
 const RENEW = `
 local t = redis.call('TIME')
@@ -83,16 +84,9 @@ if untilMs > current then redis.call('SET', KEYS[1], untilMs, 'PX', tonumber(ARG
 return 1
 `;
 
-export interface RedisLimiterOptions extends LimiterOptions {
+export interface RedisLimiterOptions extends SharedLimiterOptions {
   /** Key prefix, e.g. `{feed-sync}`; the limiter's keys share its hash slot. */
   prefix: string;
-  /**
-   * How long a slot is held without renewal. A worker that dies mid-call frees its slots after this
-   * long; a live one renews every third of it. Default 15 s.
-   */
-  leaseMs?: number;
-  /** Longest wait between two tries when every slot is taken. Default 50 ms. */
-  pollMs?: number;
 }
 
 /**
@@ -100,7 +94,8 @@ export interface RedisLimiterOptions extends LimiterOptions {
  * per second hold for all of them together, so scaling workers out never trips the platform.
  * Slots are leases in a sorted set scored by expiry, so a crashed worker cannot leak one. The
  * adaptive (AIMD) limit is one state in Redis too: a 429 seen by one worker halves the requests in
- * flight of all of them, and every worker's successes raise it again.
+ * flight of all of them, and every worker's successes raise it again. The rules are
+ * `createSharedLimiter`'s; here are only Redis's round trips.
  */
 export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): Limiter {
   const keys = [
@@ -109,19 +104,13 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): 
     `${options.prefix}:limiter:paused-until`,
     `${options.prefix}:limiter:aimd`,
   ];
-  const aimdKey = keys[3]!;
-  const aimd: AimdOptions = { ...options.aimd, max: options.concurrency };
+  const [inFlightKey, , pausedKey, aimdKey] = keys as [string, string, string, string];
   const leaseMs = options.leaseMs ?? 15_000;
-  const pollMs = options.pollMs ?? 50;
   const rps = options.requestsPerSecond ? Math.max(1, Math.floor(options.requestsPerSecond)) : 0;
+  const stored = (raw: string): StoredAimd => ({ state: parseAimd(raw), token: raw });
 
-  /** Take a slot; returns the shared AIMD limit and generation in force when it was taken. */
-  async function acquire(
-    lease: string,
-    signal?: AbortSignal,
-  ): Promise<{ limit: number; generation: number }> {
-    for (;;) {
-      signal?.throwIfAborted();
+  const store: SlotStore = {
+    async take(lease) {
       const answer = (await redis.eval(
         ACQUIRE,
         4,
@@ -132,50 +121,20 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): 
         leaseMs,
       )) as number[];
       const [wait, limit, generation] = answer.map(Number) as [number, number, number];
-      if (wait === 0) return { limit, generation };
-      // A full house frees up at an unknown time: poll with jitter so waiters do not move in step.
-      const delay = wait < 0 ? Math.round(pollMs / 2 + (Math.random() * pollMs) / 2) : wait;
-      await sleep(delay, undefined, signal ? { signal } : undefined);
-    }
-  }
-
-  /** Apply one AIMD step to the shared state: read, compute (pure), compare-and-set; retry on a race. */
-  async function feed(step: (state: AimdState) => AimdState): Promise<void> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const raw = (await redis.get(aimdKey)) ?? '';
-      const state = parseAimd(raw) ?? initialAimd(aimd);
-      const next = step(state);
-      if (raw !== '' && next === state) return;
-      if (Number(await redis.eval(AIMD_CAS, 1, aimdKey, raw, JSON.stringify(next), AIMD_TTL_MS)) === 1)
-        return;
-    }
-  }
-
-  return {
-    async run(fn, signal) {
-      const lease = randomUUID();
-      const taken = await acquire(lease, signal);
-      const renew = setInterval(() => {
-        redis.eval(RENEW, 1, keys[0]!, lease, leaseMs).catch(() => {});
-      }, leaseMs / 3);
-      try {
-        const value = await fn();
-        // At full concurrency a success changes nothing: no extra round trip on the fast path.
-        if (taken.limit < options.concurrency)
-          await feed((s) => aimdSuccess(s, taken.generation, aimd)).catch(() => {});
-        return value;
-      } catch (error) {
-        if (isOverload(error)) await feed((s) => aimdOverload(s, taken.generation, aimd)).catch(() => {});
-        throw error;
-      } finally {
-        clearInterval(renew);
-        await redis.zrem(keys[0]!, lease).catch(() => {});
-      }
+      return { wait, limit, generation };
     },
-    pause(ms) {
-      redis.eval(PAUSE, 1, keys[2]!, Math.ceil(ms)).catch(() => {});
-    },
+    release: (lease) => redis.zrem(inFlightKey, lease),
+    releaseAndRead: async (lease) =>
+      stored(String(await redis.eval(RELEASE_AND_READ, 2, inFlightKey, aimdKey, lease))),
+    read: async () => stored((await redis.get(aimdKey)) ?? ''),
+    write: async (read, next) =>
+      Number(
+        await redis.eval(AIMD_CAS, 1, aimdKey, String(read.token), JSON.stringify(next), AIMD_TTL_MS),
+      ) === 1,
+    renew: (lease) => redis.eval(RENEW, 1, inFlightKey, lease, leaseMs),
+    pause: (ms) => redis.eval(PAUSE, 1, pausedKey, ms),
   };
+  return createSharedLimiter(store, options);
 }
 
 /** The stored AIMD state, or undefined when absent or unreadable (then the limiter starts afresh). */

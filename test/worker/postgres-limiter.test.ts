@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIMD_TTL_MS } from '../../src/http/aimd.ts';
-import type { Limiter, LimiterOptions } from '../../src/http/limiter.ts';
+import type { Limiter } from '../../src/http/limiter.ts';
 import { openQueueStore } from '../../src/queue/open-store.ts';
-import { createPostgresLimiter } from '../../src/queue/postgres-limiter.ts';
+import { createPostgresLimiter, type PostgresLimiterOptions } from '../../src/queue/postgres-limiter.ts';
 import type { QueueStore } from '../../src/queue/store.ts';
 import { namespaceOf, type Queryable, stateSchemaOf } from '../../src/state/postgres-schema.ts';
 import { BACKENDS, DATABASE_URL } from './backends.ts';
@@ -22,10 +22,11 @@ afterEach(async () => {
 interface Setup {
   store: QueueStore;
   /** A second process's limiter: its own pool, counting the statements it sends. */
-  second(options: LimiterOptions): { limiter: Limiter; statements: () => number };
+  second(options: Omit<PostgresLimiterOptions, 'namespace'>): { limiter: Limiter; statements: () => number };
   /** The limiter's tables, for the assertions. */
   db: Queryable;
   s: string;
+  namespace: string;
 }
 
 async function setUp(backend: (typeof BACKENDS)[number]): Promise<Setup> {
@@ -45,6 +46,7 @@ async function setUp(backend: (typeof BACKENDS)[number]): Promise<Setup> {
     store,
     db: pool,
     s: stateSchemaOf(namespace),
+    namespace,
     second(options) {
       let statements = 0;
       const counting: Queryable = {
@@ -182,11 +184,54 @@ describe.each(POSTGRES_BACKENDS)('the Postgres limiter ($name)', (backend) => {
       const second = setup.second({ concurrency: 4 });
       for (let i = 0; i < 5; i++) await second.limiter.run(async () => {});
       expect(second.statements()).toBe(10);
-      // Below it, a success also reads and writes the shared state.
+      // Below it, a success also reads and writes the shared state: the read is the release's statement.
       await burst([second.limiter]);
       const before = second.statements();
       await second.limiter.run(async () => {});
-      expect(second.statements() - before).toBe(4);
+      expect(second.statements() - before).toBe(3);
+    },
+  );
+
+  it.skipIf(!backend.available)(
+    'below full concurrency, a success frees its slot before its compare-and-set: the next call does not wait for it',
+    async () => {
+      const setup = await setUp(backend);
+      const options = { concurrency: 2, pollMs: 5, aimd: { stepStreak: 1000, probeStreak: 1000 } };
+      // a's compare-and-set of the shared row (an UPDATE) is held until the test lets it go.
+      let held: (() => void) | undefined;
+      let reached!: () => void;
+      const atUpdate = new Promise<void>((resolve) => (reached = resolve));
+      const holding: Queryable = {
+        query: async (text, params) => {
+          if (!held && /^\s*UPDATE \S+\.limiter_aimd/.test(text)) {
+            const release = new Promise<void>((resolve) => (held = resolve));
+            reached();
+            await release;
+          }
+          return setup.db.query(text, params);
+        },
+      };
+      const a = createPostgresLimiter(holding, { namespace: setup.namespace, ...options });
+      const b = setup.store.createLimiter(options);
+      await burst([a]);
+      expect(await storedState(setup)).toMatchObject({ limit: 1, generation: 1 });
+      const first = a.run(async () => 'a');
+      await atUpdate;
+      // The limit is 1 and a's update is not through: b can only start if a's slot is already free.
+      expect(await b.run(async () => 'b')).toBe('b');
+      held?.();
+      expect(await first).toBe('a');
+      expect(await storedState(setup)).toMatchObject({ limit: 1, streak: 2 });
+    },
+  );
+
+  it.skipIf(!backend.available)(
+    'a slot freed by this process goes to its waiter at once, not at its next poll',
+    async () => {
+      const setup = await setUp(backend);
+      // An hour between polls: a waiter that waited for its poll would time the test out.
+      const limiter = setup.second({ concurrency: 1, pollMs: 3_600_000 }).limiter;
+      expect(await load([limiter], 4, 20)).toBe(1);
     },
   );
 

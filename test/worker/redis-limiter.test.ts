@@ -56,6 +56,13 @@ describe.skipIf(!redisAvailable)('the Redis limiter', () => {
     expect(await redis.zcard(`${prefix}:limiter:in-flight`)).toBe(0);
   });
 
+  it('a slot freed by this process goes to its waiter at once, not at its next poll', async () => {
+    prefix = uniquePrefix();
+    // An hour between polls: a waiter that waited for its poll would time the test out.
+    const limiter = createRedisLimiter(redis, { prefix, concurrency: 1, pollMs: 3_600_000 });
+    expect((await load([limiter], 4, 20)).peak).toBe(1);
+  });
+
   it('holds the per-second ceiling', async () => {
     prefix = uniquePrefix();
     const limiters = [1, 2].map(() =>
@@ -130,6 +137,8 @@ describe.skipIf(!redisAvailable)('the Redis limiter', () => {
     const after = await load([b, a], 30, 20);
     expect(after.peak).toBeGreaterThanOrEqual(3);
     expect(after.peak).toBeLessThanOrEqual(5);
+    // Below full concurrency a success frees its slot in the script that reads the state: none is left.
+    expect(await redis.zcard(`${prefix}:limiter:in-flight`)).toBe(0);
   });
 });
 
