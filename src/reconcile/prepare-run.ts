@@ -162,7 +162,7 @@ async function prepare(
     progress('planning', 35);
     const policy = policyOf(config, feed, ingest, options);
     const plan = makePlan(byKey, snapshot.listings, policy, (d) => briefOf(records.get(d.ref)));
-    deps.onEvent?.({ type: 'plan', plan });
+    deps.onEvent?.({ type: 'plan', plan, records: set });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
     return {

@@ -13,7 +13,12 @@ export type SyncPhase = 'fetching' | 'normalizing' | 'snapshot' | 'planning' | '
 /** What a run tells while it goes: where it is, and its plan once made. Plain data. */
 export type RunEvent =
   | { type: 'progress'; phase: SyncPhase; percent: number; detail?: string }
-  | { type: 'plan'; plan: Plan };
+  | {
+      type: 'plan';
+      plan: Plan;
+      /** The records the plan's creates and updates would send, readable during this event only. */
+      records: DesiredSet;
+    };
 
 /** Why a run was started: manual runs always compare with the platform; scheduled ones may skip. */
 export type RunTrigger = 'schedule' | 'manual' | 'config' | 'repair';

@@ -60,8 +60,14 @@ describe('feed-sync plan / sync', () => {
       deletes: [{ key: 'M-3', reason: 'gone' }],
       unchanged: ['M-1', 'M-4', 'M-5', 'M-6'],
     });
-    // What a create is, not where the run kept its record.
+    // What a create is and the whole record it would send, not where the run kept it.
     expect(plan.creates[0].brief).toMatchObject({ Status: 'Active', SalePrice: 300_000 });
+    expect(plan.creates[0].listing).toMatchObject({ MLSNumber: 'M-7', SalePrice: 300_000 });
+    expect(plan.creates[0].listing.ExtensionColumn).toContainEqual({
+      Key: 'feed-sync:feed',
+      value: 'cli-feed',
+    });
+    expect(plan.updates[0].listing).toMatchObject({ MLSNumber: 'M-2', SalePrice: 250_000 });
     expect(plan.creates[0]).not.toHaveProperty('desired');
     expect(report).toMatchObject({ dryRun: true, outcome: 'ok', created: 1, updated: 1, deleted: 1 });
     expect(t.sandbox.listings('CLI-BOT')).toHaveLength(6);

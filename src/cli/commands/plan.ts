@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
+import type { DesiredSet } from '../../reconcile/desired.ts';
 import { type Plan, type RunEvent, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
 import { PLAN_LIMIT } from '../../reconcile/render-plan.ts';
 import { createFileStateStore } from '../../state/index.ts';
@@ -45,12 +46,16 @@ export function registerPlan(program: Command): void {
     if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
     if (options.all && options.limit) throw new CliExit('give --limit N or --all, not both', EXIT.usage);
     let plan: Plan | undefined;
+    let shown: ReturnType<typeof shownPlan> | undefined;
     const deps = {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
       onEvent: (event: RunEvent) => {
-        if (event.type === 'plan') plan = event.plan;
+        if (event.type !== 'plan') return;
+        plan = event.plan;
+        // The records are readable only now: `--json` shows each write's whole record.
+        if (options.json) shown = shownPlan(event.plan, event.records);
       },
     };
     // A plan compares the whole feed with the remote, whatever the validators say.
@@ -62,9 +67,7 @@ export function registerPlan(program: Command): void {
       ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
     });
     if (options.json)
-      process.stdout.write(
-        `${JSON.stringify(plan ? { plan: shownPlan(plan), report } : { report }, null, 2)}\n`,
-      );
+      process.stdout.write(`${JSON.stringify(shown ? { plan: shown, report } : { report }, null, 2)}\n`);
     else {
       const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
       process.stdout.write(`${plan ? renderPlan(plan, { limit }) : renderReport(report)}\n`);
@@ -73,11 +76,15 @@ export function registerPlan(program: Command): void {
   });
 }
 
-/** The plan as `--json` prints it: without where the run kept each record (`desired`, internal). */
-function shownPlan(plan: Plan) {
+/**
+ * The plan as `--json` prints it: each create and update with the whole record it would send
+ * (`listing`, tags included), not where the run kept it (`desired`, internal). It holds every such
+ * record at once: a JSON plan of 300k creates is as large as the feed.
+ */
+function shownPlan(plan: Plan, records: DesiredSet) {
   return {
     ...plan,
-    creates: plan.creates.map(({ desired: _, ...create }) => create),
-    updates: plan.updates.map(({ desired: _, ...update }) => update),
+    creates: plan.creates.map(({ desired, ...create }) => ({ ...create, listing: records.load(desired) })),
+    updates: plan.updates.map(({ desired, ...update }) => ({ ...update, listing: records.load(desired) })),
   };
 }
