@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
-import type { DesiredListing, ListingBrief } from './plan-types.ts';
+import type { DesiredListing, ListingBrief, Plan } from './plan-types.ts';
 import type { RecordStore } from './record-store.ts';
 
 export type { DesiredListing, ListingBrief };
@@ -68,4 +68,18 @@ export async function desiredListings(
     desired[i] = desiredOf(listing, keyOf(listing), feedId, tags, store);
   }
   return desired;
+}
+
+/** Creates and updates described in detail (a brief) unless a run asks for more (`plan --all`). */
+export const BRIEFS_KEPT = 1000;
+
+/**
+ * The plan with a brief (place, price, units) on its first `count` creates and first `count`
+ * updates, read back from the run's records: what plans and reports show of a write. The others
+ * carry only their key, so a plan of 300k creates holds no 300k briefs.
+ */
+export function withBriefs(plan: Plan, records: DesiredSet, count = BRIEFS_KEPT): Plan {
+  const described = <T extends { desired: DesiredListing }>(writes: T[]): T[] =>
+    writes.map((w, i) => (i < count ? { ...w, brief: briefOf(records.load(w.desired)) } : w));
+  return { ...plan, creates: described(plan.creates), updates: described(plan.updates) };
 }

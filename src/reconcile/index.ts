@@ -7,7 +7,7 @@ export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { diffListing, sameValue } from './compare.ts';
 export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, withTags } from './ownership.ts';
-export { desiredByKey, keyOf, makePlan, type RemoteEntry, remoteEntryOf } from './plan.ts';
+export { desiredByKey, keyOf, makePlan, type RemoteEntry } from './plan.ts';
 export type {
   DeleteReason,
   FieldChange,
@@ -23,6 +23,7 @@ export type {
   SkippedListing,
 } from './plan-types.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
+export { remoteEntryOf } from './remote-entry.ts';
 export { renderPlan, summarizePlan } from './render-plan.ts';
 export { renderReport } from './render-report.ts';
 export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';

@@ -46,7 +46,7 @@ export interface PlannedCreate {
   key: string;
   /** The feed's listing: where its record (ownership tags included) is kept. */
   desired: DesiredListing;
-  /** What a plan and a report show of it; only on the first `PlanPolicy.briefs` creates. */
+  /** What a plan and a report show of it; only on the first creates (`withBriefs`). */
   brief?: ListingBrief;
 }
 
@@ -55,7 +55,7 @@ export interface PlannedUpdate {
   /** The platform's ID (`KeyType: NewOaks`). */
   id: number;
   desired: DesiredListing;
-  /** What a plan and a report show of it; only on the first `PlanPolicy.briefs` updates. */
+  /** What a plan and a report show of it; only on the first updates (`withBriefs`). */
   brief?: ListingBrief;
   changes: readonly FieldChange[];
   /** True when the remote listing was not ours yet (a hand-added one whose key is in the feed). */
@@ -152,11 +152,6 @@ export interface PlanPolicy {
    * full feed with some holds back its `gone` deletes (overridden like `maxDeleteShare`).
    */
   unkeyedRejections?: number;
-  /**
-   * How many creates and how many updates carry a brief (place, price) for plans and reports; the
-   * others carry only their key, so a plan of 300k creates holds no 300k briefs. Default 1000.
-   */
-  briefs?: number;
   /** The source failed: nothing may be deleted. */
   sourceFailed?: boolean;
 }

@@ -1,12 +1,8 @@
-import type { RemoteListing } from '../api/canonicalize.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { HeldKey } from '../sources/types.ts';
-import { diffListing } from './compare.ts';
-import type { DesiredListing, DesiredSet, ListingBrief } from './desired.ts';
-import { fieldsDigest } from './digest.ts';
 import { applyDeleteGuards } from './guards.ts';
-import { ownerOf, type TagKeys } from './ownership.ts';
 import type {
+  DesiredListing,
   FieldChange,
   ForeignListing,
   HeldListing,
@@ -36,41 +32,6 @@ export interface RemoteEntry {
   changes?: readonly FieldChange[];
 }
 
-const SAME: readonly FieldChange[] = Object.freeze([]);
-
-/**
- * What the plan keeps of one remote listing. Compared with the feed's listing of the same key by
- * digest first; only when the digests differ is the feed's record read back and compared field by
- * field (`diffListing` decides, so a digest never makes a change up).
- */
-export function remoteEntryOf(
-  remote: RemoteListing,
-  keyField: 'MLSNumber' | 'Url',
-  tags: TagKeys,
-  desired: ReadonlyMap<string, DesiredListing>,
-  records: DesiredSet,
-): RemoteEntry {
-  const key = keyOf(remote.listing, keyField);
-  const owner = intern(ownerOf(remote.listing, tags));
-  const wanted = key === undefined ? undefined : desired.get(key);
-  if (wanted === undefined) return { id: remote.id, key, owner };
-  const same = fieldsDigest(remote.listing, wanted.mask) === wanted.digest;
-  const changes = same ? SAME : diffListing(records.load(wanted), remote.listing);
-  // The feed's copy of the key: the one read from the page is dropped with the page.
-  return { id: remote.id, key: wanted.key, owner, changes: changes.length === 0 ? SAME : changes };
-}
-
-/** Owner tags repeat on every listing of a feed: one string per owner, not one per listing. */
-const owners = new Map<string, string>();
-function intern(owner: string | undefined): string | undefined {
-  if (owner === undefined) return undefined;
-  const known = owners.get(owner);
-  if (known !== undefined) return known;
-  if (owners.size > 10_000) owners.clear();
-  owners.set(owner, owner);
-  return owner;
-}
-
 const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: number }) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : (a.id ?? 0) - (b.id ?? 0);
@@ -80,17 +41,14 @@ interface Context {
   isMine: (r: RemoteEntry) => boolean;
 }
 
-/** Writes of each kind that carry a brief unless the policy says otherwise. */
-export const BRIEFS_KEPT = 1000;
-
 /**
  * Make a chatbot's listings equal to the feed: what to create, update and delete. Pure.
  * Matches by the feed's key, compares in canonical form (the remote entries carry the comparison,
  * see `remoteEntryOf`), touches only listings this feed owns (adopting a hand-added one whose key is
  * in the feed, unless `adopt: false`), addresses every update and delete by the remote ID, and runs
- * the delete guards. Holds a digest per listing on both sides, never whole records: `briefOf` gives
- * what the plan shows of a listing it writes (read back from the run's records). `desired` is the
- * feed's listings by trimmed key (the last record of a key wins: see `desiredByKey`).
+ * the delete guards. Holds a digest per listing on both sides, never whole records (the run adds a
+ * brief of the first writes afterwards, `withBriefs`). `desired` is the feed's listings by trimmed
+ * key (the last record of a key wins: see `desiredByKey`).
  *
  * Its working sets stay small at 300k listings: remote listings are addressed by their position in
  * ID order (a byte each for "touched", a number per key for the groups), not by sets of objects.
@@ -99,7 +57,6 @@ export function makePlan(
   desired: ReadonlyMap<string, DesiredListing>,
   remoteInput: readonly RemoteEntry[],
   policy: PlanPolicy,
-  briefOf: (listing: DesiredListing) => ListingBrief,
 ): Plan {
   const isMine = (r: RemoteEntry) =>
     r.owner === policy.feedId || (policy.ownership === 'all' && r.owner === undefined);
@@ -161,8 +118,8 @@ export function makePlan(
     chatbot: policy.chatbot,
     keyField: policy.keyField,
     mode: policy.mode,
-    creates: withBriefs(creates.sort(byKeyThenId), policy, briefOf),
-    updates: withBriefs(updates.sort(byKeyThenId), policy, briefOf),
+    creates: creates.sort(byKeyThenId),
+    updates: updates.sort(byKeyThenId),
     deletes: guard.allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged: unchanged.sort(),
@@ -182,17 +139,6 @@ export function desiredByKey(desired: Iterable<DesiredListing>): Map<string, Des
     if (key) byKey.set(key, d);
   }
   return byKey;
-}
-
-/** The first `policy.briefs` writes, in plan order, with what a plan shows of them. */
-function withBriefs<T extends { desired: DesiredListing; brief?: ListingBrief }>(
-  writes: T[],
-  policy: PlanPolicy,
-  briefOf: (listing: DesiredListing) => ListingBrief,
-): T[] {
-  const kept = Math.min(writes.length, policy.briefs ?? BRIEFS_KEPT);
-  for (let i = 0; i < kept; i++) writes[i]!.brief = briefOf(writes[i]!.desired);
-  return writes;
 }
 
 /** A remote entry whose key the feed has always carries its comparison; this says so to the types. */

@@ -4,13 +4,14 @@ import { isFeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { collectFeed, type IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { briefOf, type DesiredListing, desiredListings, desiredOf } from './desired.ts';
+import { type DesiredListing, desiredListings, desiredOf, withBriefs } from './desired.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
-import { desiredByKey, keyOf, makePlan, remoteEntryOf } from './plan.ts';
+import { desiredByKey, keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
+import { remoteEntryOf } from './remote-entry.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
@@ -38,7 +39,6 @@ export function policyOf(
     removals: ingest.removals,
     held: ingest.held,
     unkeyedRejections: ingest.rejectedWithoutKey,
-    ...(options.briefs === undefined ? {} : { briefs: options.briefs }),
   };
 }
 
@@ -161,7 +161,7 @@ async function prepare(
     await ready;
     progress('planning', 35);
     const policy = policyOf(config, feed, ingest, options);
-    const plan = makePlan(byKey, snapshot.listings, policy, (d) => briefOf(records.get(d.ref)));
+    const plan = withBriefs(makePlan(byKey, snapshot.listings, policy), set, options.briefs);
     deps.onEvent?.({ type: 'plan', plan, records: set });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;

@@ -3,7 +3,7 @@ import type { RemoteListing } from '../../src/api/canonicalize.ts';
 import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
 import { type Config, configSchema, type feedConfigSchema } from '../../src/config/schema.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { briefOf, desiredOf } from '../../src/reconcile/desired.ts';
+import { desiredOf, withBriefs } from '../../src/reconcile/desired.ts';
 import {
   DEFAULT_HASH_KEY,
   desiredByKey,
@@ -95,5 +95,5 @@ export function planOf(
   const byKey = desiredByKey(entries);
   const set = { load: (d: { ref: number }) => records.get(d.ref) };
   const remote = remotes.map((r) => remoteEntryOf(r, policy.keyField, tags, byKey, set));
-  return { ...makePlan(byKey, remote, policy, (d) => briefOf(records.get(d.ref))), records };
+  return { ...withBriefs(makePlan(byKey, remote, policy), set), records };
 }
