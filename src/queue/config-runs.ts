@@ -1,3 +1,4 @@
+import { canonicalJson } from '../canonical-json.ts';
 import type { Config, FeedConfig } from '../config/schema.ts';
 
 /** A feed to run because the config changed, and why (for the log). */
@@ -33,7 +34,7 @@ const PACE_KEYS: ReadonlySet<string> = new Set(['concurrency', 'requestsPerSecon
  */
 export function runsForConfigChange(previous: Config, next: Config): ConfigRun[] {
   const global = changedKeys(previous.api, next.api, PACE_KEYS).map((key) => `api.${key}`);
-  if (canonical(previous.ownerKey) !== canonical(next.ownerKey)) global.push('ownerKey');
+  if (canonicalJson(previous.ownerKey) !== canonicalJson(next.ownerKey)) global.push('ownerKey');
   const before = new Map(previous.feeds.map((feed) => [feed.id, feed]));
   const runs: ConfigRun[] = [];
   for (const feed of next.feeds) {
@@ -56,14 +57,5 @@ function changedKeys(a: object, b: object, ignore: ReadonlySet<string>): string[
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
   const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])];
-  return keys.filter((key) => !ignore.has(key) && canonical(left[key]) !== canonical(right[key]));
-}
-
-/** JSON with object keys sorted: `{a, b}` and `{b, a}` are the same config. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-      : v,
-  );
+  return keys.filter((key) => !ignore.has(key) && canonicalJson(left[key]) !== canonicalJson(right[key]));
 }

@@ -82,4 +82,11 @@ describe('fingerprintSettings', () => {
     expect(fingerprintSettings({ Name: 'A' })).not.toBe(a);
     expect(a).toMatch(/^v1:[0-9a-f]{64}$/);
   });
+
+  it('gives the bytes it always gave: a stored fingerprint stays valid across upgrades', () => {
+    const settings = { WelcomeMessage: 'Hi', Temperature: 0.5, Language: 'English' } as never;
+    expect(fingerprintSettings(settings)).toBe(
+      'v1:cb2517c67c429506b0e1f7823a723fc7b04de957d867c68ac71ce447b4abcedf',
+    );
+  });
 });
