@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +24,29 @@ describe('the spilled records of a run', () => {
     await rm(temp, { recursive: true, force: true });
   });
 
+  /** Whether this process holds an unlinked spill file open under `temp` (Linux: /proc/self/fd). */
+  const spillOpen = () =>
+    readdirSync('/proc/self/fd').some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/self/fd/${fd}`);
+        return target.startsWith(temp) && target.endsWith('records.jsonl (deleted)');
+      } catch {
+        return false;
+      }
+    });
+
   it('are read back for creates and updates exactly as normalized, and leave no file', async () => {
     await t.feed(Array.from({ length: 40 }, (_, i) => row(i + 1)).join(''));
-    expect(await t.cli('sync', '--feed', 'spill-feed')).toBe(0);
+    // The run really spills: while it runs, its records are in an unlinked file under TMPDIR.
+    let seen = false;
+    const watch = setInterval(() => {
+      seen ||= spillOpen();
+    }, 1);
+    const code = await t.cli('sync', '--feed', 'spill-feed');
+    clearInterval(watch);
+    expect(code).toBe(0);
+    expect(seen).toBe(true);
+    expect(spillOpen()).toBe(false);
     const listings = t.sandbox.listings('SPILL-BOT');
     expect(listings).toHaveLength(40);
     expect(listings.find((l) => l.MLSNumber === 'M-7')).toMatchObject({ SalePrice: 300_000, Bedrooms: 2 });
