@@ -69,6 +69,40 @@ describe('compileCheck agrees with the listing schema', () => {
   }
 });
 
+describe('compileCheck of a URL agrees with zod for every protocol pattern', () => {
+  const urls = [
+    'https://acme.example/l/1',
+    'http://acme.example/l/1',
+    'https://ACME.example/l/1',
+    'https://acme.example/l/../1',
+    'https://acme.example:8443/l/1',
+    'https://192.168.0.1/l/1',
+    'https://acme.example/l/1?x=1',
+    'https://acme.example/a b',
+    'ftp://acme.example/l/1',
+    'mailto:a@acme.example',
+    'https:/acme.example/l/1',
+    'https://acme.example/l/1\n',
+    'https://user@acme.example/l/1',
+    42,
+  ];
+  it.each([
+    ['http or https', z.url({ protocol: /^https?$/ })],
+    ['https only', z.url({ protocol: /^https$/ })],
+    ['any protocol', z.url()],
+    ['a hostname pattern', z.url({ hostname: /^acme\.example$/ })],
+    ['normalize', z.url({ normalize: true })],
+  ])('%s', (_, schema) => {
+    const check = compileCheck(schema);
+    for (const value of urls) {
+      const zod = schema.safeParse(value);
+      const fast = check(value);
+      expect({ value, ok: fast !== INVALID }).toEqual({ value, ok: zod.success });
+      if (zod.success) expect(fast).toBe(zod.data);
+    }
+  });
+});
+
 describe('compileObjectCheck', () => {
   const check = compileObjectCheck(listingSchema);
   const valid = {
@@ -124,6 +158,38 @@ describe('compileObjectCheck', () => {
   ])('leaves %s to zod (undefined)', (_, record) => {
     expect(listingSchema.safeParse(record).success).toBe(false);
     expect(check(record)).toBeUndefined();
+  });
+
+  it('outputs only the set optional fields, whichever mix a record has, like zod', () => {
+    const optional = ['Images', 'ExtensionColumn', 'Latitude', 'Longitude', 'City', 'SalePrice'] as const;
+    for (let mask = 0; mask < 1 << optional.length; mask++) {
+      const record: Record<string, unknown> = { ...valid };
+      optional.forEach((field, i) => {
+        if (!(mask & (1 << i))) delete record[field];
+        else if (field === 'City') record.City = 'Austin';
+        else if (field === 'SalePrice') record.SalePrice = 250000;
+      });
+      const fast = check(record);
+      expect(fast).toStrictEqual(listingSchema.parse(record));
+      expect(Object.keys(fast ?? {})).toEqual(Object.keys(listingSchema.parse(record)));
+    }
+  });
+
+  it('checks a schema of more than 32 fields (no mask template) like zod', () => {
+    const shape = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, z.number().optional()]));
+    const schema = z.object({ ...shape, name: z.string().min(1) });
+    const fast = compileObjectCheck(schema);
+    const record = { f0: 1, f39: 2, f17: 3, name: 'x', other: true };
+    expect(fast(record)).toStrictEqual(schema.parse(record));
+    expect(Object.keys(fast(record) ?? {})).toEqual(Object.keys(schema.parse(record)));
+    expect(fast({ f0: 1 })).toBeUndefined();
+  });
+
+  it('reads keys that are not identifiers (quotes, spaces) as written', () => {
+    const schema = z.object({ 'a "b"': z.string(), 'c d': z.number().optional() });
+    const fast = compileObjectCheck(schema);
+    expect(fast({ 'a "b"': 'x', 'c d': 1 })).toStrictEqual({ 'a "b"': 'x', 'c d': 1 });
+    expect(fast({ 'c d': 1 })).toBeUndefined();
   });
 
   it('checks constructs it does not compile with zod itself, never more leniently', () => {

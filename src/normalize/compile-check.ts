@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isCanonical } from './media-url.ts';
 
 /** What a compiled check returns for a value the schema rejects (or that it cannot judge alone). */
 export const INVALID: unique symbol = Symbol('invalid');
@@ -11,6 +12,9 @@ interface Def {
   type: string;
   checks?: { _zod: { def: CheckDef } }[];
   format?: string;
+  protocol?: RegExp;
+  hostname?: RegExp;
+  normalize?: boolean;
   entries?: Record<string, string | number>;
   innerType?: z.ZodType;
   element?: z.ZodType;
@@ -56,39 +60,54 @@ export function compileObjectCheck(
     }
     return template;
   };
-  const values: unknown[] = new Array(fields.length);
-  return (input) => {
-    let mask = 0;
-    let present = 0;
-    let same = true;
-    for (let i = 0; i < fields.length; i++) {
-      const { key, optional, check } = fields[i]!;
-      const value = input[key];
-      values[i] = undefined;
-      if (value === undefined) {
-        if (optional) continue;
-        return undefined;
-      }
-      const checked = check(value);
-      if (checked === INVALID) return undefined;
-      values[i] = checked;
-      mask |= 1 << i;
-      present++;
-      if (checked !== value) same = false;
-    }
-    // An element already exactly as zod would output it (`{Key, value}` entries) is kept, not copied.
-    if (
-      options.reuse &&
-      same &&
-      Object.getPrototypeOf(input) === Object.prototype &&
-      countKeys(input) === present
-    )
-      return input as Record<string, unknown>;
-    // A mask holds 32 fields; a larger schema copies its dictionary into a compact object instead.
-    const out: Record<string, unknown> = fields.length <= 32 ? { ...templateOf(mask) } : {};
-    for (let i = 0; i < fields.length; i++) if (values[i] !== undefined) out[fields[i]!.key] = values[i];
-    return fields.length <= 32 ? out : { ...out };
-  };
+  // A mask holds 32 fields; a larger schema copies its dictionary into a compact object instead.
+  const compact = fields.length <= 32;
+  const body = straightLineCheck(fields, compact, options.reuse ?? false);
+  const build = new Function('checks', 'INVALID', 'templateOf', 'countKeys', body) as (
+    checks: Check[],
+    invalid: typeof INVALID,
+    template: typeof templateOf,
+    count: typeof countKeys,
+  ) => (input: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
+  return build(
+    fields.map((f) => f.check),
+    INVALID,
+    templateOf,
+    countKeys,
+  );
+}
+
+/**
+ * The object check as straight-line code, one statement per field with the key as a literal: each
+ * property access is then its own inline cache, where one loop over the keys makes every access site
+ * see every key (megamorphic, several times slower on the hot path). Keys are schema keys (code, not
+ * feed data), written as JSON string literals all the same.
+ */
+function straightLineCheck(
+  fields: readonly { key: string; optional: boolean }[],
+  compact: boolean,
+  reuse: boolean,
+): string {
+  const lines: string[] = ['return function check(input) {', 'let mask = 0, present = 0, same = true, c;'];
+  fields.forEach(({ key, optional }, i) => {
+    const literal = JSON.stringify(key);
+    lines.push(
+      `let v${i} = input[${literal}];`,
+      optional ? `if (v${i} !== undefined) {` : `if (v${i} === undefined) return undefined; {`,
+      `c = checks[${i}](v${i}); if (c === INVALID) return undefined;`,
+      `if (c !== v${i}) { same = false; v${i} = c; }`,
+      compact ? `mask |= ${1 << i}; present++; }` : 'present++; }',
+    );
+  });
+  // An element already exactly as zod would output it (`{Key, value}` entries) is kept, not copied.
+  if (reuse)
+    lines.push(
+      'if (same && Object.getPrototypeOf(input) === Object.prototype && countKeys(input) === present) return input;',
+    );
+  lines.push(compact ? 'const out = { ...templateOf(mask) };' : 'const out = {};');
+  fields.forEach(({ key }, i) => lines.push(`if (v${i} !== undefined) out[${JSON.stringify(key)}] = v${i};`));
+  lines.push(compact ? 'return out;' : 'return { ...out };', '};');
+  return lines.join('\n');
 }
 
 /** Compile one schema; exported for the agreement tests. */
@@ -108,6 +127,7 @@ export function compileCheck(schema: z.ZodType): Check {
       };
     }
     case 'string': {
+      if (def.format === 'url' && checks.length === 0) return urlCheck(def, byZod);
       // Formats (url, email…) may rewrite the value (zod trims a URL): zod decides those.
       if (def.format !== undefined) return byZod;
       const tests = checks.map(lengthTest);
@@ -150,6 +170,30 @@ export function compileCheck(schema: z.ZodType): Check {
     default:
       return byZod;
   }
+}
+
+/**
+ * `z.url()`: a URL already in the form the WHATWG parser gives back (`isCanonical`: no whitespace to
+ * trim, nothing it would rewrite) whose scheme the schema's protocol pattern accepts is valid and
+ * output as it is; zod judges anything else, and any hostname or normalize option.
+ */
+function urlCheck(def: Def, byZod: Check): Check {
+  if (def.hostname !== undefined || def.normalize !== undefined) return byZod;
+  const { protocol } = def;
+  const accepts = (scheme: string) => {
+    if (protocol === undefined) return true;
+    protocol.lastIndex = 0;
+    return protocol.test(scheme);
+  };
+  const http = accepts('http');
+  const https = accepts('https');
+  return (value) => {
+    if (typeof value === 'string' && isCanonical(value)) {
+      const secure = value.charCodeAt(4) === 115; // "https:"
+      if (secure ? https : http) return value;
+    }
+    return byZod(value);
+  };
 }
 
 function countKeys(object: object): number {
