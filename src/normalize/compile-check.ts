@@ -105,7 +105,9 @@ function straightLineCheck(
       'if (same && Object.getPrototypeOf(input) === Object.prototype && countKeys(input) === present) return input;',
     );
   lines.push(compact ? 'const out = { ...templateOf(mask) };' : 'const out = {};');
-  fields.forEach(({ key }, i) => lines.push(`if (v${i} !== undefined) out[${JSON.stringify(key)}] = v${i};`));
+  fields.forEach(({ key }, i) => {
+    lines.push(`if (v${i} !== undefined) out[${JSON.stringify(key)}] = v${i};`);
+  });
   lines.push(compact ? 'return out;' : 'return { ...out };', '};');
   return lines.join('\n');
 }
