@@ -6,6 +6,7 @@ import { compilePath, firstScalar, isSet, type RawFields } from './field-path.ts
 import { problem } from './field-problem.ts';
 import { htmlToText } from './html-text.ts';
 import type { ListingField } from './listing-schema.ts';
+import { propertyReader, propertyWriter } from './literal-access.ts';
 import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
 import { absoluteMediaUrl } from './media-url.ts';
@@ -35,6 +36,10 @@ export function compileField(
   ctx: FieldContext,
 ): { write: FieldWriter; paths: string[] } {
   const rule = ruleObject(rawRule);
+  // `out.listing[field]` with the field as a literal: one inline cache per field (literal-access.ts).
+  const set = propertyWriter(field);
+  const writeNumber = (value: unknown, out: MappedRecord, scale = 1) =>
+    writeNumberTo(set, field, value, ctx, out, scale);
   const source = compileSource(rule, kind === 'url', kind !== 'enum');
   const paths = [...source.paths];
   const read = (record: RawFields): unknown => {
@@ -68,7 +73,7 @@ export function compileField(
       paths,
       write(record, out) {
         const total = primary(record);
-        if (isSet(total)) return writeNumber(field, total, ctx, out, rule.scale);
+        if (isSet(total)) return writeNumber(total, out, rule.scale);
         let sum: number | undefined;
         for (let i = 0; i < parts.length; i++) {
           const value = parts[i]?.(record);
@@ -79,11 +84,11 @@ export function compileField(
           if (parsed !== undefined) sum = (sum ?? 0) + parsed * weights[i]!;
         }
         if (sum !== undefined) {
-          out.listing[field] = sum;
+          set(out.listing, sum);
           return;
         }
         const fallback = isSet(rest(record)) ? rest(record) : ctx.fallback;
-        if (isSet(fallback)) writeNumber(field, fallback, ctx, out, rule.scale);
+        if (isSet(fallback)) writeNumber(fallback, out, rule.scale);
       },
     };
   }
@@ -106,7 +111,7 @@ export function compileField(
           return void out.problems.push(
             problem(field, value, 'unknown_unit', `has an unknown unit "${unitText}"`),
           );
-        out.listing[field] = convertArea(parsed.value * (rule.scale ?? 1), unit, target);
+        set(out.listing, convertArea(parsed.value * (rule.scale ?? 1), unit, target));
       },
     };
   }
@@ -119,7 +124,7 @@ export function compileField(
       write(record, out) {
         const value = dateOf(record);
         if (!isSet(value) || (typeof value === 'string' && isUnsetText(value))) {
-          if (isSet(ctx.fallback)) writeNumber(field, ctx.fallback, ctx, out);
+          if (isSet(ctx.fallback)) writeNumber(ctx.fallback, out);
           return;
         }
         if (out.raw) out.raw[field] = value;
@@ -135,7 +140,7 @@ export function compileField(
                 : 'is not a date (YYYY-MM-DD; set dateOrder for 05/01/2024)',
             ),
           );
-        out.listing[field] = days;
+        set(out.listing, days);
       },
     };
   }
@@ -158,9 +163,9 @@ export function compileField(
           }
           factor = found;
         }
-        writeNumber(field, value, ctx, out, (rule.scale ?? 1) * factor);
+        writeNumber(value, out, (rule.scale ?? 1) * factor);
         // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
-        if (factor !== 1 && out.listing[field] !== undefined) {
+        if (factor !== 1 && propertyReader(field)(out.listing) !== undefined) {
           out.notes ??= [];
           out.notes.push({ Key: `${field} period`, value: String(periodText).trim() });
         }
@@ -169,13 +174,15 @@ export function compileField(
   }
   if (kind === 'enum') {
     // Feeds repeat a handful of values: decide each distinct value once (bounded, values are feed-controlled).
-    const memo = new Map<unknown, EnumOutcome>();
-    const decide = (value: unknown): EnumOutcome => {
-      let outcome = memo.get(value);
-      if (outcome !== undefined) return outcome;
-      outcome = enumOutcome(field, String(value).trim(), ctx);
-      if (memo.size < 1000) memo.set(value, outcome);
-      return outcome;
+    // With each outcome, whether the value is "under contract" (a Status the note keeps).
+    const memo = new Map<unknown, { outcome: EnumOutcome; underContract: boolean }>();
+    const decide = (value: unknown) => {
+      let decided = memo.get(value);
+      if (decided !== undefined) return decided;
+      const outcome = enumOutcome(field, String(value).trim(), ctx);
+      decided = { outcome, underContract: field === 'Status' && isUnderContract(String(value)) };
+      if (memo.size < 1000) memo.set(value, decided);
+      return decided;
     };
     return {
       paths,
@@ -183,15 +190,15 @@ export function compileField(
         const value = read(record);
         if (!isSet(value)) return;
         if (out.raw) out.raw[field] = value;
-        const outcome = decide(value);
+        const { outcome, underContract } = decide(value);
         if (outcome === REMOVE_OUTCOME) out.remove = true;
         else if (outcome === UNKNOWN_STATUS)
           out.problems.push(problem(field, value, 'unknown_status', 'is not a known status'));
         // A map to "" means "no value here": the next alternative (or the unknown policy) decides.
         else if (outcome !== '') {
-          out.listing[field] = outcome;
+          set(out.listing, outcome);
           // The platform has no "under contract": the listing stays Active, the feed's word is kept.
-          if (field === 'Status' && isUnderContract(String(value))) {
+          if (underContract) {
             out.notes ??= [];
             out.notes.push({ Key: STATUS_NOTE, value: String(value).trim() });
           }
@@ -199,6 +206,14 @@ export function compileField(
       },
     };
   }
+  // Feeds repeat one or two currencies: each distinct text is read once (bounded, feed-controlled).
+  const currencies = new Map<string, string | undefined>();
+  const currency = (text: string) => {
+    if (currencies.has(text)) return currencies.get(text);
+    const found = currencyOf(text);
+    if (currencies.size < 1000) currencies.set(text, found);
+    return found;
+  };
   return {
     paths,
     write(record, out) {
@@ -206,10 +221,10 @@ export function compileField(
       if (!isSet(value)) return;
       if (out.raw) out.raw[field] = value;
       const text = String(value).trim();
-      if (kind === 'currency') out.listing[field] = currencyOf(text);
-      else if (kind === 'url') out.listing[field] = absoluteMediaUrl(text, ctx.baseUrl) ?? text;
-      else if (rule.html) out.listing[field] = htmlToText(text) || undefined;
-      else out.listing[field] = text;
+      if (kind === 'currency') set(out.listing, currency(text));
+      else if (kind === 'url') set(out.listing, absoluteMediaUrl(text, ctx.baseUrl) ?? text);
+      else if (rule.html) set(out.listing, htmlToText(text) || undefined);
+      else set(out.listing, text);
     },
   };
 }
@@ -230,11 +245,18 @@ function enumOutcome(field: ListingField, text: string, ctx: FieldContext): Enum
   return field === 'Status' ? UNKNOWN_STATUS : text;
 }
 
-function writeNumber(field: string, value: unknown, ctx: FieldContext, out: MappedRecord, scale = 1): void {
+function writeNumberTo(
+  set: (listing: Record<string, unknown>, value: unknown) => void,
+  field: string,
+  value: unknown,
+  ctx: FieldContext,
+  out: MappedRecord,
+  scale: number,
+): void {
   if (out.raw) out.raw[field] = value;
   const parsed = numberValue(value, ctx.decimalComma);
   if (Number.isNaN(parsed))
     return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
   if (parsed === undefined) return;
-  out.listing[field] = scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100;
+  set(out.listing, scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100);
 }

@@ -1,5 +1,6 @@
 import { compileCondition } from './compile-rule.ts';
 import { compilePath, firstScalar, isSet, type RawFields, scalarOf } from './field-path.ts';
+import { propertyWriter } from './literal-access.ts';
 import type { FieldContext, FieldWriter } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
 import { absoluteMediaUrl } from './media-url.ts';
@@ -13,6 +14,7 @@ export function compileImages(
 ): FieldWriter {
   const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
   paths.push(...from);
+  const set = propertyWriter(field);
   const readers = from.map(compilePath);
   const urlOf = rule.url ? compilePath(rule.url) : undefined;
   const orderOf = rule.order ? compilePath(rule.order) : undefined;
@@ -24,10 +26,19 @@ export function compileImages(
   const keep = (item: unknown) =>
     itemTests.length === 0 ||
     (item !== null && typeof item === 'object' && itemTests.every((test) => test(item as RawFields)));
+  const resolve = (url: string, absolute: string[], out: Parameters<FieldWriter>[1]) => {
+    const resolved = absoluteMediaUrl(url, ctx.baseUrl);
+    if (resolved !== undefined) absolute.push(resolved);
+    else {
+      out.droppedImages ??= [];
+      out.droppedImages.push(url);
+    }
+  };
   return (record, out) => {
-    // Ordered items only when an order key is configured; otherwise plain URLs in feed order.
+    // Ordered items only when an order key is configured; otherwise plain URLs in feed order,
+    // resolved as they are read.
     const items: { url: string; order: number; at: number }[] | undefined = orderOf ? [] : undefined;
-    let urls: string[] = [];
+    const absolute: string[] = [];
     for (const reader of readers) {
       for (const item of reader(record)) {
         if (!keep(item)) continue;
@@ -40,24 +51,15 @@ export function compileImages(
           if (!trimmed) continue;
           if (items)
             items.push({ url: trimmed, order: Number.isNaN(order) ? Infinity : order, at: items.length });
-          else urls.push(trimmed);
+          else resolve(trimmed, absolute, out);
         }
       }
     }
     if (items) {
       items.sort((a, b) => a.order - b.order || a.at - b.at);
-      urls = items.map((item) => item.url);
+      for (const item of items) resolve(item.url, absolute, out);
     }
-    const absolute: string[] = [];
-    for (const url of urls) {
-      const resolved = absoluteMediaUrl(url, ctx.baseUrl);
-      if (resolved !== undefined) absolute.push(resolved);
-      else {
-        out.droppedImages ??= [];
-        out.droppedImages.push(url);
-      }
-    }
-    if (absolute.length > 0) out.listing[field] = distinct(absolute, ctx.maxImages);
+    if (absolute.length > 0) set(out.listing, distinct(absolute, ctx.maxImages));
   };
 }
 
@@ -66,20 +68,24 @@ export function compileImages(
  * (`https://a/1.jpg,https://a/2.jpg`), which cannot be part of the first one's path in practice.
  */
 function splitUrls(text: string, separators: readonly string[]): string[] {
-  let parts = [text];
-  for (const separator of separators) parts = parts.flatMap((part) => part.split(separator));
+  let parts =
+    separators.length === 0 ? [text] : separators.length === 1 ? text.split(separators[0]!) : [text];
+  if (separators.length > 1)
+    for (const separator of separators) parts = parts.flatMap((part) => part.split(separator));
   // A part without a comma or semicolon (almost every one) is left as it is, without regexps.
-  if (!parts.some(hasCommaOrSemicolon)) return parts;
+  if (!hasCommaOrSemicolon(text)) return parts;
   // A separator of ", " split on " " leaves the comma behind: URLs do not end in one.
   return parts
     .flatMap((part) => part.split(/,(?=\s*(?:https?:)?\/\/)/i))
     .map((part) => part.replace(/[,;]+\s*$/, ''));
 }
 
-const hasCommaOrSemicolon = (part: string) => part.includes(',') || part.includes(';');
+const hasCommaOrSemicolon = (text: string) => text.includes(',') || text.includes(';');
 
-/** The first `max` distinct values, in order. */
+/** The first `max` distinct values, in order (`values` itself when it already is). */
 function distinct(values: string[], max: number): string[] {
+  if (values.length === 1 && max >= 1) return values;
+  if (values.length === 2 && max >= 2 && values[0] !== values[1]) return values;
   const seen = values.length > 16 ? new Set<string>() : undefined;
   const out: string[] = [];
   for (const value of values) {

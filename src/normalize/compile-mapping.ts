@@ -15,6 +15,7 @@ import {
   STATUSES,
   TOURS,
 } from './listing-schema.ts';
+import { propertyReader } from './literal-access.ts';
 import {
   MAPPED_ENUM_FIELDS,
   type MappedEnumField,
@@ -139,11 +140,12 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       writers.push(compiled[0]!.write);
       continue;
     }
+    const get = propertyReader(field);
     writers.push((record, out) => {
       const problems = out.problems.length;
       for (const c of compiled) {
         c.write(record, out);
-        if (out.listing[field] !== undefined || out.remove || out.problems.length > problems) return;
+        if (get(out.listing) !== undefined || out.remove || out.problems.length > problems) return;
       }
     });
   }
@@ -188,7 +190,7 @@ function compileExtensions(
   const named = Object.entries(mapping.extensions?.fields ?? {}).map(([key, path]) => ({
     key,
     reader: compilePath(path),
-    column: /[.:]/.test(path) ? undefined : path,
+    column: /[.:]/.test(path) ? undefined : propertyReader(path),
   }));
   for (const [, path] of Object.entries(mapping.extensions?.fields ?? {})) used.add(path.split('.')[0]!);
   const unmapped = mapping.extensions?.unmapped ?? false;
@@ -203,7 +205,7 @@ function compileExtensions(
     for (let i = 0; i < named.length; i++) {
       const { key, reader, column } = named[i]!;
       // A CSV column holds one text: no arrays to build.
-      const text = column === undefined ? undefined : record[column];
+      const text = column === undefined ? undefined : column(record);
       if (typeof text === 'string') {
         const value = text.trim();
         if (value !== '') entries = withEntry(entries, { Key: key, value });

@@ -1,3 +1,5 @@
+import { propertyReader } from './literal-access.ts';
+
 /** A raw record as sources yield it: CSV columns, a parsed XML element, a RESO JSON object. */
 export type RawFields = Readonly<Record<string, unknown>>;
 
@@ -13,6 +15,14 @@ export const TEXT_KEY = '#text';
  * matches the element with or without it, since the XML source strips prefixes.
  */
 export function compilePath(path: string): PathReader {
+  // One key (a CSV column, a JSON property): read with the key as a literal, no segment walk.
+  if (!path.includes('.') && !path.includes(':')) {
+    const read = propertyReader(path);
+    return (record) => {
+      const value = read(record);
+      return value === undefined ? [] : Array.isArray(value) ? value.flat(Number.POSITIVE_INFINITY) : [value];
+    };
+  }
   const segments = path.split('.').map((segment) => [segment, stripPrefix(segment)] as const);
   return (record) => {
     if (Object.hasOwn(record, path)) return flatten([record[path]]);
@@ -73,8 +83,9 @@ export function isBlank(text: string): boolean {
 export function compileFirst(path: string): (record: RawFields) => unknown {
   const reader = compilePath(path);
   if (path.includes('.') || path.includes(':')) return (record) => firstScalar(reader, record);
+  const read = propertyReader(path);
   return (record) => {
-    const value = record[path];
+    const value = read(record);
     if (typeof value === 'string') return isBlank(value) ? undefined : value;
     if (typeof value === 'number' || typeof value === 'boolean') return value;
     return value === undefined || value === null ? undefined : firstScalar(reader, record);

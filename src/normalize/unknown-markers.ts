@@ -1,6 +1,7 @@
 import type { MappedRecord } from './compile-field.ts';
 import type { RawFields } from './field-path.ts';
 import { MARKER_FIELDS, type MarkerField, UNKNOWN } from './listing-schema.ts';
+import { propertyReader, propertyWriter } from './literal-access.ts';
 import type { MissingPolicy } from './mapping-schema.ts';
 
 /**
@@ -96,21 +97,30 @@ export function compileMarkers(
   policy: Partial<Record<MarkerField, MissingPolicy>> | undefined,
   kindField: string,
 ): (out: MappedRecord, record: RawFields) => void {
-  const rules = MARKER_FIELDS.map((field) => [field, policy?.[field] ?? DEFAULT_POLICY[field]] as const);
+  const rules = MARKER_FIELDS.map(
+    (field) =>
+      [
+        field,
+        policy?.[field] ?? DEFAULT_POLICY[field],
+        propertyReader(field),
+        propertyWriter(field),
+      ] as const,
+  );
+  const kindOf = propertyReader(kindField);
   return (out, record) => {
     if (out.remove) return;
     // The property type, or the record's kind where the format names it (REAXML `<commercial>`).
-    const noRooms = () => hasNoRooms(out.listing.PropertyType) || hasNoRooms(record[kindField]);
+    const noRooms = () => hasNoRooms(out.listing.PropertyType) || hasNoRooms(kindOf(record));
     const marked: MarkerField[] = [];
-    for (const [field, rule] of rules) {
-      const value = out.listing[field];
+    for (const [field, rule, get, set] of rules) {
+      const value = get(out.listing);
       // A feed sending YearBuilt 0 says "unknown" itself: it carries the marker too.
       if (value === UNKNOWN && field === 'YearBuilt') marked.push(field);
       if (value !== undefined || rule === 'reject') continue;
       if (rule === 'rooms' && !noRooms()) continue;
       // A value the feed sent but that is broken stays a rejection: only absence becomes the marker.
       if (out.problems.some((p) => p.field === field)) continue;
-      out.listing[field] = UNKNOWN;
+      set(out.listing, UNKNOWN);
       marked.push(field);
     }
     if (marked.length > 0) out.unknown = intern(marked);

@@ -1,3 +1,4 @@
+import { objectBuilder } from '../normalize/literal-access.ts';
 import { formatBytes } from './bounds.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { CsvTokens } from './csv-tokens.ts';
@@ -65,9 +66,12 @@ export async function* readCsv(
     maxRecordBytes: maxRecord,
   });
   let names: string[] | undefined;
-  // Every column, unset: each record starts as a copy, so V8 keeps records compact (a record built
-  // key by key turns into a slow dictionary past ~18 columns). A short row leaves columns undefined.
+  // Every column, unset: the rare rejected row's second reading starts as a copy of it.
   let columns: Readonly<Record<string, string | undefined>> = {};
+  // A record is one object literal of every column (compiled from the header once): compact from
+  // the start, where a record built key by key turns into a slow dictionary past ~18 columns. A
+  // short row leaves the columns it lacks undefined.
+  let build: (values: readonly string[]) => Record<string, string | undefined> = () => ({});
   let index = 0;
   let line = options.skipRows + 1;
   const toRecord = (record: string[], multiline: boolean): RawRecord | undefined => {
@@ -79,11 +83,10 @@ export async function* readCsv(
       if (names.length === 0)
         throw new FeedError('E_FEED_PARSE', feedId, 'not CSV: the header line is empty');
       columns = Object.fromEntries(names.map((name) => [name, undefined]));
+      build = objectBuilder(names) as typeof build;
       return undefined;
     }
-    const fields: Record<string, string | undefined> = { ...columns };
-    const count = Math.min(names.length, record.length);
-    for (let i = 0; i < count; i++) fields[names[i]!] = record[i];
+    const fields = build(record);
     if (fitsHeader(record, names.length)) return { row, index: index++, fields };
     // Shifted or missing values would land in the wrong fields: the row is rejected and the others
     // go on. Its key holds its listing only when both readings below agree on it.

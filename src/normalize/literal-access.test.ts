@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { objectBuilder, propertyReader, propertyWriter } from './literal-access.ts';
+
+/** Keys a CSV header may hold: quotes, backslashes, line breaks, code-like text, unicode. */
+const KEYS = [
+  'MLS #',
+  'Sq. Ft.',
+  'a "quoted" name',
+  'back\\slash',
+  'line\nbreak',
+  "'); process.exit(1); ('",
+  '`${process.exit(1)}`',
+  '\u2028 separator',
+  'Preis (€)',
+  '',
+  'constructor',
+];
+
+describe('propertyReader and propertyWriter', () => {
+  it('read and write exactly the key given, whatever it holds', () => {
+    for (const key of KEYS) {
+      const object: Record<string, unknown> = {};
+      propertyWriter(key)(object, `value of ${key}`);
+      expect(Object.keys(object)).toEqual([key]);
+      expect(propertyReader(key)(object)).toBe(`value of ${key}`);
+      expect(propertyReader(key)({ other: 1, [key]: 2 })).toBe(2);
+    }
+  });
+
+  it('reads undefined for a key the object lacks', () => {
+    expect(propertyReader('MLS #')({ MLS: 'x' })).toBeUndefined();
+  });
+});
+
+describe('objectBuilder', () => {
+  it('builds the object of the keys and values, in key order', () => {
+    const build = objectBuilder(KEYS);
+    const values = KEYS.map((_, i) => `v${i}`);
+    const built = build(values);
+    expect(Object.keys(built)).toEqual(KEYS);
+    expect(Object.values(built)).toEqual(values);
+  });
+
+  it('leaves the missing values of a short row undefined, as own keys', () => {
+    const built = objectBuilder(['a', 'b', 'c'])(['1']);
+    expect(built).toStrictEqual({ a: '1', b: undefined, c: undefined });
+    expect(Object.keys(built)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps a __proto__ column as an own field, never as the prototype', () => {
+    const built = objectBuilder(['id', '__proto__'])(['1', { polluted: true }]);
+    expect(Object.getPrototypeOf(built)).toBe(Object.prototype);
+    expect(Object.hasOwn(built, '__proto__')).toBe(true);
+    expect((built as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('lets a later duplicate key win, as assignment would', () => {
+    expect(objectBuilder(['a', 'a'])(['1', '2'])).toStrictEqual({ a: '2' });
+  });
+});
