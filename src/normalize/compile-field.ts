@@ -2,7 +2,7 @@ import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
 import { compileImages } from './compile-images.ts';
 import { compileSource, ruleObject } from './compile-rule.ts';
 import { isUnderContract, REMOVE, STATUS_NOTE } from './enum-maps.ts';
-import { compilePath, firstScalar, isSet, type RawFields } from './field-path.ts';
+import { compileFirst, isSet, type RawFields } from './field-path.ts';
 import { problem } from './field-problem.ts';
 import { htmlToText } from './html-text.ts';
 import type { ListingField } from './listing-schema.ts';
@@ -50,8 +50,7 @@ export function compileField(
   const extra = (path: string | undefined) => {
     if (path === undefined) return undefined;
     paths.push(path);
-    const reader = compilePath(path);
-    return (record: RawFields) => firstScalar(reader, record);
+    return compileFirst(path);
   };
 
   if (kind === 'images') return { write: compileImages(field, rule, ctx, paths), paths };

@@ -38,24 +38,24 @@ export async function collectFeed<T>(
   const as1252 = new RowsAs1252(opened.linesAs1252 ?? []);
   const items = itemsOf(feed, opened, deps);
   let next = await items.next();
-  for (; !next.done; next = await items.next()) {
-    const item = next.value;
-    records++;
-    if (item.kind === 'rejected') {
-      as1252.record(item.rejection.row);
-      rejections.push(item.rejection);
-      // A rejected record with a readable key holds its listing (last record of a key wins).
-      const { key } = item.rejection;
-      if (key !== undefined) remember(byKey, key, undefined, item.rejection, refOf(item.rejection));
-      continue;
+  for (; !next.done; next = await items.next())
+    for (const item of next.value) {
+      records++;
+      if (item.kind === 'rejected') {
+        as1252.record(item.rejection.row);
+        rejections.push(item.rejection);
+        // A rejected record with a readable key holds its listing (last record of a key wins).
+        const { key } = item.rejection;
+        if (key !== undefined) remember(byKey, key, undefined, item.rejection, refOf(item.rejection));
+        continue;
+      }
+      as1252.record(item.ref.row);
+      if (item.kind === 'listing') {
+        const key = item.listing[feed.key] as string;
+        remember(byKey, key, keep(item.listing, key), undefined, item.ref, item.unknown);
+        if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
+      } else remember(byKey, item.key, undefined, undefined, item.ref);
     }
-    as1252.record(item.ref.row);
-    if (item.kind === 'listing') {
-      const key = item.listing[feed.key] as string;
-      remember(byKey, key, keep(item.listing, key), undefined, item.ref, item.unknown);
-      if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
-    } else remember(byKey, item.key, undefined, undefined, item.ref);
-  }
   const end = next.value;
   // An incremental feed (RESO since the watermark, an OpenImmo TEIL file) with nothing new is normal.
   if (records === 0 && opened.mode === 'full') {

@@ -58,7 +58,7 @@ async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<OpenedF
   return { notModified: false, mode, name, records, state, linesAs1252: opened.linesAs1252 };
 }
 
-function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord> {
+function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord[]> {
   const { source } = feed;
   switch (source.format) {
     case 'csv':
@@ -81,4 +81,4 @@ function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable
   }
 }
 
-async function* empty(): AsyncGenerator<RawRecord> {}
+async function* empty(): AsyncGenerator<RawRecord[]> {}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eachRecord } from '../../test/helpers/each-record.ts';
 import { FeedError } from './feed-error.ts';
 import { readBlm } from './read-blm.ts';
 import type { RawRecord } from './types.ts';
@@ -10,14 +11,15 @@ async function* chunks(text: string, size: number): AsyncGenerator<string> {
 
 async function read(text: string, size = text.length, maxRecordBytes = 1024 * 1024): Promise<RawRecord[]> {
   const out: RawRecord[] = [];
-  for await (const record of readBlm('f', chunks(text, size), { maxRecordBytes })) out.push(record);
+  for await (const record of eachRecord(readBlm('f', chunks(text, size), { maxRecordBytes })))
+    out.push(record);
   return out;
 }
 
 async function failure(text: string, size = text.length): Promise<{ error: FeedError; read: RawRecord[] }> {
   const done: RawRecord[] = [];
   try {
-    for await (const record of readBlm('f', chunks(text, size))) done.push(record);
+    for await (const record of eachRecord(readBlm('f', chunks(text, size)))) done.push(record);
   } catch (error) {
     return { error: error as FeedError, read: done };
   }

@@ -1,3 +1,4 @@
+import { batchOf } from './batch.ts';
 import { type BlmDelimiters, parseBlmDefinition, parseBlmHeader } from './blm-header.ts';
 import { FeedError } from './feed-error.ts';
 import type { BlmOptions } from './source-schema.ts';
@@ -22,7 +23,7 @@ export async function* readBlm(
   feedId: string,
   text: AsyncIterable<string>,
   options: BlmOptions = { maxRecordBytes: 1024 * 1024 },
-): AsyncGenerator<RawRecord> {
+): AsyncGenerator<RawRecord[]> {
   const fail = (message: string) => new FeedError('E_FEED_PARSE', feedId, message);
   let buf = '';
   let pos = 0;
@@ -108,17 +109,23 @@ export async function* readBlm(
     return { row, index: index++, fields };
   };
 
+  /** The rows the text read so far completes, as one batch; the good rows before a broken one first. */
+  const rowsOf = (done: boolean) => batchOf(rows(done), (row) => row);
+  function* rows(done: boolean): Generator<RawRecord> {
+    for (let row = nextRow(done); row; row = nextRow(done)) yield row;
+  }
+
   for await (const chunk of text) {
     buf = buf.slice(pos) + chunk;
     pos = 0;
     if (ended) continue;
     if (!names && !readPreamble()) continue;
-    for (let row = nextRow(false); row; row = nextRow(false)) yield row;
+    yield* rowsOf(false);
     if (buf.startsWith(END, pos)) ended = true;
   }
   if (!ended) {
     if (!names && !readPreamble()) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
-    for (let row = nextRow(true); row; row = nextRow(true)) yield row;
+    yield* rowsOf(true);
     // An incomplete transfer, so a fetch failure and retryable: a file read while the agency's upload
     // is still running is whole a little later.
     if (!buf.startsWith(END, pos))

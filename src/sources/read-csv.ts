@@ -1,4 +1,5 @@
 import { objectBuilder } from '../normalize/literal-access.ts';
+import { batchOf } from './batch.ts';
 import { formatBytes } from './bounds.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { CsvTokens } from './csv-tokens.ts';
@@ -16,7 +17,7 @@ export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes' | 'allowUntermina
 };
 
 /**
- * CSV text → raw records keyed by header name, streamed through `CsvTokens` (csv-parse's reading,
+ * CSV text → raw records keyed by header name (a batch per chunk of text), streamed through `CsvTokens` (csv-parse's reading,
  * on the text). Skips `skipRows` noise lines, sniffs the delimiter from the header line, and
  * numbers each record by the file line it starts on, as a person counts: blank and all-empty lines
  * are counted here rather than skipped by the parser, and a quoted field spanning lines moves the
@@ -26,7 +27,7 @@ export async function* readCsv(
   feedId: string,
   text: AsyncIterable<string>,
   options: CsvReadOptions = { skipRows: 0, quote: '"' },
-): AsyncGenerator<RawRecord> {
+): AsyncGenerator<RawRecord[]> {
   const maxRecord = options.maxRecordBytes ?? DEFAULT_MAX_RECORD;
   const tooLarge = (row: number) =>
     new FeedError(
@@ -104,18 +105,17 @@ export async function* readCsv(
     for await (const chunk of chunksOf(head, done, iterator)) {
       if (chunk.length > 0) endsWithBreak = chunk.endsWith('\n') || chunk.endsWith('\r');
       // The records read before an error first: they are good, and they move the row count on.
-      for (const record of parser.write(chunk)) {
-        const raw = toRecord(record, parser.multiline);
-        if (raw) yield raw;
-      }
+      yield* batchOf(parser.write(chunk), (record) => toRecord(record, parser.multiline));
       if (parser.error) throw parser.error;
     }
+    const last: RawRecord[] = [];
     for (const record of parser.end()) {
       const raw = toRecord(record, parser.multiline);
       // Only the record the end of the text completed comes out here.
       if (raw && !endsWithBreak && !options.allowUnterminatedLastRow) throw cut(raw.row ?? line);
-      if (raw) yield raw;
+      if (raw) last.push(raw);
     }
+    if (last.length > 0) yield last;
     if (parser.error) throw parser.error;
   } catch (error) {
     if (error instanceof FeedError || (error as Error).name === 'AbortError') throw error;

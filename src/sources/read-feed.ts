@@ -26,34 +26,43 @@ export interface FeedReadEnd {
  * the feed has not changed (304). Throws FeedError when the feed cannot be fetched or parsed.
  */
 export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
-  return yield* itemsOf(feed, await openFeed(feed, deps), deps);
+  const batches = itemsOf(feed, await openFeed(feed, deps), deps);
+  let next = await batches.next();
+  for (; !next.done; next = await batches.next()) yield* next.value;
+  return next.value;
 }
 
 /**
  * The one loop that normalizes: each raw record of an opened feed to an item, the mapping decided by
- * the first record (a CSV header). Returns, as a value, the mapping used and the source state after
- * the last record (a reducer over the records: nothing is patched in place).
+ * the first record (a CSV header), a batch of items per batch of records. Returns, as a value, the
+ * mapping used and the source state after the last record (a reducer over the records: nothing is
+ * patched in place).
  */
 export async function* itemsOf(
   feed: FeedConfig,
   opened: OpenedFeed,
   deps: IngestDeps,
-): AsyncGenerator<FeedItem, FeedReadEnd> {
+): AsyncGenerator<FeedItem[], FeedReadEnd> {
   let mapping: CompiledMapping | undefined;
   let hints: MappingHint[] = [];
   let state = opened.state;
   const { nextState, name } = opened;
   try {
-    for await (const record of opened.records) {
+    for await (const records of opened.records) {
       deps.signal?.throwIfAborted();
-      if (!mapping) {
-        mapping = mappingFor(feed, record, deps);
-        hints = mappingHints(feed, record, mapping);
+      const items: FeedItem[] = new Array(records.length);
+      for (let i = 0; i < records.length; i++) {
+        const record = records[i]!;
+        if (!mapping) {
+          mapping = mappingFor(feed, record, deps);
+          hints = mappingHints(feed, record, mapping);
+        }
+        if (nextState) state = nextState(state, record);
+        items[i] = record.problem
+          ? problemItem(feed, name, mapping, record, record.problem)
+          : toItem(feed, name, mapping, record);
       }
-      if (nextState) state = nextState(state, record);
-      yield record.problem
-        ? problemItem(feed, name, mapping, record, record.problem)
-        : toItem(feed, name, mapping, record);
+      yield items;
     }
   } catch (error) {
     throw readFailure(feed, error);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { eachRecord } from '../../test/helpers/each-record.ts';
 import { readXml } from './read-xml.ts';
 
 async function* chunks(text: string, size: number): AsyncGenerator<string> {
@@ -7,7 +8,9 @@ async function* chunks(text: string, size: number): AsyncGenerator<string> {
 
 async function records(xml: string, recordPath = 'propertyList.*', size = 7) {
   const out: Record<string, unknown>[] = [];
-  for await (const record of readXml('f', chunks(xml, size), { recordPath, maxRecordBytes: 1 << 20 }))
+  for await (const record of eachRecord(
+    readXml('f', chunks(xml, size), { recordPath, maxRecordBytes: 1 << 20 }),
+  ))
     out.push({ ...record.fields });
   return out;
 }

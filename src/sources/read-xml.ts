@@ -1,5 +1,6 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { RawFields } from '../normalize/field-path.ts';
+import { batchOf } from './batch.ts';
 import { FeedError } from './feed-error.ts';
 import type { XmlOptions } from './source-schema.ts';
 import type { RawRecord } from './types.ts';
@@ -30,19 +31,21 @@ function createParser(): XMLParser {
   });
 }
 
-/** XML text → one raw record per element at `recordPath`, parsed one at a time. */
+/** XML text → one raw record per element at `recordPath`, parsed one at a time, a batch per chunk. */
 export async function* readXml(
   feedId: string,
   text: AsyncIterable<string>,
   options: XmlOptions & { recordPath: string },
-): AsyncGenerator<RawRecord> {
+): AsyncGenerator<RawRecord[]> {
   const splitter = new XmlRecordSplitter(options.recordPath, options.maxRecordBytes);
   const parser = createParser();
   let index = 0;
   try {
     for await (const chunk of text) {
-      for (const xml of splitter.push(chunk))
-        yield { index, fields: parseRecord(parser, xml, feedId, index++) };
+      yield* batchOf(splitter.push(chunk), (xml) => ({
+        index,
+        fields: parseRecord(parser, xml, feedId, index++),
+      }));
     }
     splitter.end();
   } catch (error) {

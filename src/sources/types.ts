@@ -155,7 +155,11 @@ export interface OpenedFeed {
   mode: 'full' | 'incremental';
   /** Name used in messages (`acme.csv`). */
   name: string;
-  records: AsyncIterable<RawRecord>;
+  /**
+   * Its records in batches, in feed order (a batch per chunk read or page fetched, never empty):
+   * one await per batch rather than per record keeps the async machinery off the hot path.
+   */
+  records: AsyncIterable<readonly RawRecord[]>;
   /** The source state to remember after a successful run, as known when the feed was opened (validators). */
   state: Partial<FeedState>;
   /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headerNames, sniffDelimiter } from '../../src/sources/csv-sniff.ts';
 import { decodeText } from '../../src/sources/decode-text.ts';
 import { readCsv } from '../../src/sources/read-csv.ts';
+import { eachRecord } from '../helpers/each-record.ts';
 
 async function* chunks(...parts: (string | number[])[]): AsyncGenerator<Uint8Array> {
   for (const part of parts)
@@ -98,7 +99,9 @@ describe('CSV header and delimiter', () => {
       yield 'a;b,c\n1;2,3\n';
     })();
     const records: unknown[] = [];
-    for await (const record of readCsv('cfg', source, { delimiter: ',', skipRows: 0, quote: '"' }))
+    for await (const record of eachRecord(
+      readCsv('cfg', source, { delimiter: ',', skipRows: 0, quote: '"' }),
+    ))
       records.push(record.fields);
     expect(records).toEqual([{ 'a;b': '1;2', c: '3' }]);
   });

@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { FeedError, type FeedItem, ingestFeed, readFeed } from '../../src/sources/index.ts';
 import { readCsv } from '../../src/sources/read-csv.ts';
+import { eachRecord } from '../helpers/each-record.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
 
@@ -119,7 +120,7 @@ describe('CSV feeds', () => {
       for (let i = 0; i < text.length; i += 7) yield text.slice(i, i + 7);
     })();
     const rows: [unknown, number | undefined][] = [];
-    for await (const record of readCsv('rows', chunks, { skipRows: 1, quote: '"' }))
+    for await (const record of eachRecord(readCsv('rows', chunks, { skipRows: 1, quote: '"' })))
       rows.push([record.fields['MLS #'], record.row]);
     expect(rows).toEqual([
       ['A', 3],
@@ -141,7 +142,8 @@ describe('CSV feeds', () => {
         quote: '"',
         ...(allowUnterminatedLastRow ? { allowUnterminatedLastRow } : {}),
       };
-      for await (const record of readCsv('cut', chunks, options)) keys.push(record.fields['MLS #']);
+      for await (const record of eachRecord(readCsv('cut', chunks, options)))
+        keys.push(record.fields['MLS #']);
       return keys;
     };
     await expect(read()).rejects.toMatchObject({
@@ -158,7 +160,7 @@ describe('CSV feeds', () => {
         yield `MLS #,Remarks\nA,ok\nB,ok\n${last}`;
       })();
       const read = async () => {
-        for await (const _ of readCsv('cut', chunks, { skipRows: 0, quote: '"' })) void _;
+        for await (const _ of eachRecord(readCsv('cut', chunks, { skipRows: 0, quote: '"' }))) void _;
       };
       await expect(read()).rejects.toMatchObject({
         message: expect.stringContaining('the file ends in the middle of row 4 '),
@@ -179,7 +181,7 @@ describe('CSV feeds', () => {
       yield text;
     })();
     const seen: [unknown, number | undefined, string | undefined][] = [];
-    for await (const record of readCsv('cols', chunks, { skipRows: 0, quote: '"' }))
+    for await (const record of eachRecord(readCsv('cols', chunks, { skipRows: 0, quote: '"' })))
       seen.push([record.fields['MLS #'], record.row, record.problem?.reason]);
     expect(seen).toEqual([
       ['A', 2, undefined],
@@ -195,7 +197,7 @@ describe('CSV feeds', () => {
     const chunks = (async function* () {
       yield text;
     })();
-    for await (const record of readCsv('mixed', chunks, { skipRows: 0, quote: '"' }))
+    for await (const record of eachRecord(readCsv('mixed', chunks, { skipRows: 0, quote: '"' })))
       rows.push([record.fields['MLS #'], record.fields.Beds, record.row]);
     expect(rows).toEqual([
       ['A', '1', 2],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readBlm } from '../../src/sources/read-blm.ts';
 import { readCsv } from '../../src/sources/read-csv.ts';
 import { readXml } from '../../src/sources/read-xml.ts';
+import { eachRecord } from '../helpers/each-record.ts';
 
 /** A feed that never ends: a reader that waited for the whole text would never yield. */
 async function* endless(head: string, record: (i: number) => string): AsyncGenerator<string> {
@@ -21,7 +22,7 @@ async function firstThree<T>(records: AsyncIterable<T>): Promise<T[]> {
 describe('sources stream record by record', () => {
   it('CSV', async () => {
     const text = endless('MLS #,Beds\n', (i) => `S-${i},${i % 5}\n`);
-    const records = await firstThree(readCsv('endless', text));
+    const records = await firstThree(eachRecord(readCsv('endless', text)));
     expect(records.map((r) => [r.fields['MLS #'], r.row])).toEqual([
       ['S-0', 2],
       ['S-1', 3],
@@ -35,7 +36,7 @@ describe('sources stream record by record', () => {
       (i) => `<Listing id="S-${i}"><Beds>2</Beds></Listing>`,
     );
     const records = await firstThree(
-      readXml('endless', text, { recordPath: 'Listings.Listing', maxRecordBytes: 1 << 20 }),
+      eachRecord(readXml('endless', text, { recordPath: 'Listings.Listing', maxRecordBytes: 1 << 20 })),
     );
     expect(records.map((r) => r.fields['@id'])).toEqual(['S-0', 'S-1', 'S-2']);
   });
@@ -43,7 +44,7 @@ describe('sources stream record by record', () => {
   it('BLM', async () => {
     const head = "#HEADER#\nVersion : 3\nEOF : '^'\nEOR : '~'\n#DEFINITION#\nAGENT_REF^BEDROOMS^~\n#DATA#\n";
     const text = endless(head, (i) => `S-${i}^${i % 5}^~\n`);
-    const records = await firstThree(readBlm('endless', text));
+    const records = await firstThree(eachRecord(readBlm('endless', text)));
     expect(records.map((r) => [r.fields.AGENT_REF, r.row])).toEqual([
       ['S-0', 8],
       ['S-1', 9],

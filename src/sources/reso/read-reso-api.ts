@@ -56,12 +56,12 @@ async function* readPages(
   options: ResoOptions,
   client: ResoClient,
   first: { value: Record<string, unknown>[]; nextLink?: string },
-): AsyncGenerator<RawRecord> {
+): AsyncGenerator<RawRecord[]> {
   let page = first;
   let index = 0;
   for (let pages = 1; ; pages++) {
     if (options.media === 'fetch') await attachMedia(endpoint, client, page.value);
-    for (const fields of page.value) yield { index: index++, fields };
+    if (page.value.length > 0) yield page.value.map((fields) => ({ index: index++, fields }));
     if (!page.nextLink) return;
     if (!sameOrigin(page.nextLink, endpoint)) {
       throw new FeedError(

@@ -1,15 +1,21 @@
+import { batchOf } from '../batch.ts';
 import { FeedError } from '../feed-error.ts';
 import type { RawRecord } from '../types.ts';
 import { JsonArraySplitter } from './json-array-splitter.ts';
 
-/** A RESO JSON file (an OData page saved to disk, or a bare array of records), streamed. */
-export async function* readResoFile(feedId: string, text: AsyncIterable<string>): AsyncGenerator<RawRecord> {
+/** A RESO JSON file (an OData page saved to disk, or a bare array of records), streamed: a batch per chunk. */
+export async function* readResoFile(
+  feedId: string,
+  text: AsyncIterable<string>,
+): AsyncGenerator<RawRecord[]> {
   const splitter = new JsonArraySplitter();
   let index = 0;
   try {
     for await (const chunk of text) {
-      for (const json of splitter.push(chunk))
-        yield { index: index++, fields: JSON.parse(json) as Record<string, unknown> };
+      yield* batchOf(splitter.push(chunk), (json) => ({
+        index: index++,
+        fields: JSON.parse(json) as Record<string, unknown>,
+      }));
     }
     splitter.end();
   } catch (error) {
