@@ -150,7 +150,6 @@ describe('store unreachable', () => {
   });
 
   it('an unreachable Postgres (DATABASE_URL) is one line without its password, exit 1', async () => {
-    const run = promisify(execFile);
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: 'postgres://app:pw@127.0.0.1:1/feeds' };
     delete env.REDIS_URL;
     const error = await failedWorker(env);
