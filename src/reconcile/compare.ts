@@ -2,6 +2,7 @@ import { RETURNED_FIELDS } from '../api/canonicalize.ts';
 import type { ExtensionEntry, Listing, ListingField } from '../normalize/listing-schema.ts';
 import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
 import type { FieldChange } from './plan-types.ts';
+import { foldSpaces } from './white-space.ts';
 
 /**
  * How far apart two numbers may be and still be equal. The list operation returns numbers as
@@ -17,7 +18,7 @@ const NUMERIC = new Set<string>(NUMERIC_FIELDS);
 
 /** Text compared the way the canonicalizer reads it back: trimmed, inner runs of whitespace folded. */
 function text(value: unknown): string {
-  return String(value).trim().replace(/\s+/g, ' ');
+  return foldSpaces(String(value));
 }
 
 /** Enum spellings compared ignoring case, spaces, hyphens and underscores (`For Sale` = `for_sale`). */

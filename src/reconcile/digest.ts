@@ -2,6 +2,7 @@ import { RETURNED_FIELDS } from '../api/canonicalize.ts';
 import type { ExtensionEntry, Listing } from '../normalize/listing-schema.ts';
 import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
 import { extensionKey, isUnset } from './compare.ts';
+import { isSpace } from './white-space.ts';
 
 /**
  * Compact digests of listings, so a run holds a short string per listing instead of the listing
@@ -57,24 +58,6 @@ const UNSET = 0x1_0002;
 const ITEM_END = 0x1_0001;
 const FIELD_END = 0x1_0003;
 const NOT_A_NUMBER = 0x1_0004;
-
-/** `\s` of a JavaScript regular expression (what `trim()` and `/\s+/` treat as white space). */
-function isSpace(c: number): boolean {
-  return (
-    c === 32 ||
-    (c >= 9 && c <= 13) ||
-    (c >= 0x80 &&
-      (c === 0xa0 ||
-        c === 0x1680 ||
-        (c >= 0x2000 && c <= 0x200a) ||
-        c === 0x2028 ||
-        c === 0x2029 ||
-        c === 0x202f ||
-        c === 0x205f ||
-        c === 0x3000 ||
-        c === 0xfeff))
-  );
-}
 
 /** Text as compare.ts reads it (trimmed, inner runs of white space as one space), mixed in. */
 function mixText(value: unknown): void {

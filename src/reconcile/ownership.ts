@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
+import { foldSpaces } from './white-space.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';
 
@@ -28,7 +29,7 @@ function hashValue(field: string, value: unknown): string {
     const scale = COORDINATES.has(field) ? 1e6 : 100;
     return String(Math.round(value * scale) / scale);
   }
-  if (typeof value === 'string') return value.trim().replace(/\s+/g, ' ');
+  if (typeof value === 'string') return foldSpaces(value);
   if (Array.isArray(value)) return value.map((v) => String(v).trim()).join('\u0001');
   return String(value);
 }
