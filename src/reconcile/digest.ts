@@ -1,6 +1,7 @@
 import { RETURNED_FIELDS } from '../api/canonicalize.ts';
 import type { ExtensionEntry, Listing } from '../normalize/listing-schema.ts';
 import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
+import { propertyReader } from '../normalize/literal-access.ts';
 import { extensionKey, isUnset } from './compare.ts';
 import { isSpace } from './white-space.ts';
 
@@ -29,13 +30,16 @@ const KINDS: readonly Kind[] = RETURNED_FIELDS.map((field) => {
   return Kind.Text;
 });
 
+/** A reader per returned field, the key as a literal (literal-access.ts). */
+const READERS = RETURNED_FIELDS.map((field) => propertyReader(field));
+
 if (RETURNED_FIELDS.length > 31) throw new Error('a field mask holds at most 31 fields');
 
 /** Which of the returned fields a listing sets: bit i for `RETURNED_FIELDS[i]`. */
 export function fieldMask(listing: Partial<Listing>): number {
   let mask = 0;
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
-    if (!isUnset(listing[RETURNED_FIELDS[i]!])) mask |= 1 << i;
+    if (!isUnset(READERS[i]!(listing))) mask |= 1 << i;
   }
   return mask;
 }
@@ -124,7 +128,7 @@ export function fieldsDigest(listing: Partial<Listing>, mask: number): number {
   h2 = 0x41c6ce57;
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
     if ((mask & (1 << i)) === 0) continue;
-    mixField(KINDS[i]!, listing[RETURNED_FIELDS[i]!]);
+    mixField(KINDS[i]!, READERS[i]!(listing));
     mix(FIELD_END);
   }
   let a = Math.imul(h1 ^ (h1 >>> 16), 2246822507);

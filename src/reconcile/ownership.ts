@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
+import { propertyReader } from '../normalize/literal-access.ts';
 import { foldSpaces } from './white-space.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';
@@ -17,7 +18,8 @@ export function ownerOf(listing: Partial<Listing>, keys: TagKeys): string | unde
   return value ? value : undefined;
 }
 
-const SORTED_FIELDS = [...LISTING_FIELDS].sort();
+/** Each field with its reader (the key as a literal: literal-access.ts), in the hash's order. */
+const SORTED_FIELDS = [...LISTING_FIELDS].sort().map((field) => [field, propertyReader(field)] as const);
 const COORDINATES = new Set<string>(['Latitude', 'Longitude']);
 
 /**
@@ -44,7 +46,7 @@ export function recordHash(listing: Listing, keys: TagKeys): string {
   // One string and a one-shot digest: this runs for every listing of every run. The bytes hashed
   // must never change, or every listing would be rewritten once after an upgrade.
   let text = '';
-  for (const field of SORTED_FIELDS) {
+  for (const [field, read] of SORTED_FIELDS) {
     let part: string;
     if (field === 'ExtensionColumn') {
       const entries = (listing.ExtensionColumn ?? [])
@@ -54,7 +56,7 @@ export function recordHash(listing: Listing, keys: TagKeys): string {
       if (entries.length === 0) continue;
       part = entries.join('\u0001');
     } else {
-      const value = listing[field];
+      const value = read(listing);
       if (value === undefined || value === '') continue;
       part = hashValue(field, value);
     }
@@ -65,8 +67,10 @@ export function recordHash(listing: Listing, keys: TagKeys): string {
 
 /** The record feed-sync sends: the feed's listing plus the owner tag and the record hash. */
 export function withTags(listing: Listing, feedId: string, keys: TagKeys): Listing {
-  const ours = new Set([keys.ownerKey, keys.hashKey]);
-  const kept: ExtensionEntry[] = (listing.ExtensionColumn ?? []).filter((e) => !ours.has(e.Key));
+  const { ownerKey, hashKey } = keys;
+  const kept: ExtensionEntry[] = (listing.ExtensionColumn ?? []).filter(
+    (e) => e.Key !== ownerKey && e.Key !== hashKey,
+  );
   const tags: ExtensionEntry[] = [
     { Key: keys.ownerKey, value: feedId },
     { Key: keys.hashKey, value: recordHash(listing, keys) },
