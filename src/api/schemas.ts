@@ -92,11 +92,54 @@ export const remoteRecordSchema = z.looseObject({
   Images: z.union([z.string(), z.array(z.unknown()), z.null()]).optional(),
 });
 export type RemoteRecord = z.infer<typeof remoteRecordSchema>;
+
+const isScalar = (value: unknown) =>
+  value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+const isTextOrList = (value: unknown) =>
+  value === undefined || value === null || typeof value === 'string' || Array.isArray(value);
+
+/**
+ * `remoteRecordSchema`'s verdict on the usual record (a numeric ID, the rest as the spec shows it),
+ * without zod copying every key of every listing of every page: the record as parsed, or undefined
+ * when zod must judge it (an ID sent as text, which it turns into a number; anything invalid).
+ */
+export function quickRemoteRecord(value: unknown): RemoteRecord | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  if (!Number.isSafeInteger(record.ID)) return undefined;
+  const { MLSNumber, Url } = record;
+  if (MLSNumber !== undefined && !isScalar(MLSNumber)) return undefined;
+  if (Url !== undefined && !isScalar(Url)) return undefined;
+  if (!isTextOrList(record.ExtensionColumn) || !isTextOrList(record.Images)) return undefined;
+  return record as RemoteRecord;
+}
+
+/** `Data.List`: each record by the quick check, and by `remoteRecordSchema` when it leaves one to zod. */
+const remoteRecordsSchema = z.array(z.unknown()).transform((list, ctx) => {
+  const records: RemoteRecord[] = new Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const quick = quickRemoteRecord(list[i]);
+    if (quick !== undefined) {
+      records[i] = quick;
+      continue;
+    }
+    const checked = remoteRecordSchema.safeParse(list[i]);
+    if (checked.success) records[i] = checked.data;
+    else {
+      for (const issue of checked.error.issues)
+        ctx.issues.push({
+          ...issue,
+          path: [i, ...issue.path],
+          input: list[i],
+        } as (typeof ctx.issues)[number]);
+      return z.NEVER;
+    }
+  }
+  return records;
+});
+
 export const listDataSchema = z.looseObject({
-  List: z
-    .array(remoteRecordSchema)
-    .nullish()
-    .transform((list) => list ?? []),
+  List: remoteRecordsSchema.nullish().transform((list) => list ?? []),
   VirtualCount: intLike.optional(),
 });
 export type ListPage = z.infer<typeof listDataSchema>;
