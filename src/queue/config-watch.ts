@@ -29,16 +29,22 @@ export function watchConfig(
   let timer: NodeJS.Timeout | undefined;
   let last = JSON.stringify(running);
   let chain: Promise<void> = Promise.resolve();
+  // Changes seen so far: a change during a load means the file was still being written (a save
+  // that truncates, then writes), so what was read may be half a file; the next reload decides.
+  let changes = 0;
 
   const reload = () => {
     chain = chain.then(async () => {
+      const seen = changes;
       let config: Config;
       try {
         config = await loadConfig(path, env);
       } catch (error) {
+        if (changes !== seen) return;
         if (error instanceof ConfigError) handlers.onInvalid(error);
         return;
       }
+      if (changes !== seen) return;
       const text = JSON.stringify(config);
       if (text === last) return;
       last = text;
@@ -49,6 +55,7 @@ export function watchConfig(
   const watcher: FSWatcher = watch(dirname(path), (_event, changed) => {
     // ConfigMaps swap a `..data` symlink rather than the file itself, so any change may be ours.
     if (changed && changed !== name && !String(changed).startsWith('..')) return;
+    changes++;
     clearTimeout(timer);
     timer = setTimeout(reload, debounceMs);
   });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +14,15 @@ const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/**
+ * Save the config as editors and ConfigMaps do, by replacing the file: a save that truncates and then
+ * writes can be read half-written, which is another test (config-watch).
+ */
+async function save(file: string, text: string): Promise<void> {
+  await writeFile(`${file}.tmp`, text);
+  await rename(`${file}.tmp`, file);
+}
 
 /** The config file of two feeds, each with its own mapping of the listing URL. */
 function configText(urls: { a: string; b: string }, extra = ''): string {
@@ -52,7 +61,7 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-config-runs-'));
     cleanups.push(() => rm(dir, { recursive: true, force: true }));
     const file = join(dir, 'feed-sync.yaml');
-    await writeFile(file, text);
+    await save(file, text);
     const { logger, lines } = capturedLogger();
     const { store, prefix, cleanup } = await backend.fresh();
     cleanups.push(cleanup);
@@ -77,7 +86,7 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       expect(await pending(service)).toEqual([]);
 
       // Broken (a typo), though it changes a's mapping too: refused, nothing queued, the reason logged.
-      await writeFile(file, configText({ a: 'Permalink', b: 'Link' }, 'wokrer: {}'));
+      await save(file, configText({ a: 'Permalink', b: 'Link' }, 'wokrer: {}'));
       await waitFor(() => lines.some((l) => l.includes('config change refused')), 5000, 'the refusal');
       expect(lines.find((l) => l.includes('config change refused'))).toContain(
         'wokrer: unknown key; did you mean worker?',
@@ -85,7 +94,7 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       expect(await pending(service)).toEqual([]);
       expect(service.config().feeds[0]?.mapping.fields?.Url).toBe('Link');
 
-      await writeFile(file, configText({ a: 'Permalink', b: 'Link' }));
+      await save(file, configText({ a: 'Permalink', b: 'Link' }));
       await waitFor(async () => (await pending(service)).length > 0, 5000, 'the run of a');
       await waitFor(() => lines.some((l) => l.includes('config reloaded and applied')), 5000, 'the reload');
       expect(await pending(service)).toEqual(['a config']);
@@ -101,7 +110,7 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       // A tick that came while every worker was busy: waiting, deduplicated, trigger schedule.
       const waiting = await enqueueFeedSync(service.queue, { feedId: 'b', trigger: 'schedule' });
       expect(await pending(service)).toEqual(['b schedule']);
-      await writeFile(file, configText({ a: 'Link', b: 'Permalink' }));
+      await save(file, configText({ a: 'Link', b: 'Permalink' }));
       await waitFor(async () => (await pending(service)).includes('b config'), 5000, 'the config run of b');
       expect(await pending(service)).toEqual(['b config']);
       const [job] = await service.queue.getJobs(['waiting', 'prioritized']);
