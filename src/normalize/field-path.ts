@@ -32,7 +32,11 @@ export function compilePath(path: string): PathReader {
       for (const item of current) {
         if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
         const object = item as Record<string, unknown>;
-        const value = Object.hasOwn(object, segment) ? object[segment] : object[local];
+        const value = Object.hasOwn(object, segment)
+          ? object[segment]
+          : Object.hasOwn(object, local)
+            ? object[local]
+            : undefined;
         if (value !== undefined) next.push(value);
       }
       current = flatten(next);

@@ -27,8 +27,12 @@ describe('propertyReader and propertyWriter', () => {
     }
   });
 
-  it('reads undefined for a key the object lacks', () => {
+  it('reads undefined for a key the object lacks, also one every object inherits', () => {
     expect(propertyReader('MLS #')({ MLS: 'x' })).toBeUndefined();
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(propertyReader(key)({ MLS: 'x' })).toBeUndefined();
+      expect(propertyReader(key)(JSON.parse(`{"${key}": "own"}`))).toBe('own');
+    }
   });
 });
 
@@ -56,5 +60,16 @@ describe('objectBuilder', () => {
 
   it('lets a later duplicate key win, as assignment would', () => {
     expect(objectBuilder(['a', 'a'])(['1', '2'])).toStrictEqual({ a: '2' });
+  });
+});
+
+describe('a mapping reading a column the feed lacks', () => {
+  it('reads nothing for a name every object inherits, at any depth', async () => {
+    const { compilePath, compileFirst } = await import('./field-path.ts');
+    const record = { Address: { Street: '1 Main St' }, City: 'Austin' };
+    for (const path of ['constructor', 'toString', 'Address.constructor', 'Address.valueOf']) {
+      expect(compilePath(path)(record)).toEqual([]);
+      expect(compileFirst(path)(record)).toBeUndefined();
+    }
   });
 });

@@ -14,11 +14,20 @@ const writers = new Map<string, (object: Record<string, unknown>, value: unknown
 /** Bounded: keys come from feeds, and a process may read many over its life. */
 const MAX_CACHED = 10_000;
 
-/** `(object) => object[key]`, with `key` as a literal. */
+/**
+ * `(object) => object[key]`, with `key` as a literal: an own property only. A key every object
+ * inherits (`constructor`, `toString`, `__proto__`) is read only when the record has it itself, so
+ * a column a feed lacks never reads as `function Object() { [native code] }`.
+ */
 export function propertyReader(key: string): (object: Fields) => unknown {
   let reader = readers.get(key);
   if (reader === undefined) {
-    reader = new Function('object', `return object[${JSON.stringify(key)}];`) as (object: Fields) => unknown;
+    const literal = JSON.stringify(key);
+    const body =
+      key in Object.prototype
+        ? `return Object.hasOwn(object, ${literal}) ? object[${literal}] : undefined;`
+        : `return object[${literal}];`;
+    reader = new Function('object', body) as (object: Fields) => unknown;
     if (readers.size < MAX_CACHED) readers.set(key, reader);
   }
   return reader;
