@@ -18,10 +18,10 @@ export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes' | 'allowUntermina
 
 /**
  * CSV text → raw records keyed by header name, in batches (`batchOf`), streamed through `CsvTokens`
- * (csv-parse's reading, on the text). Skips `skipRows` noise lines, sniffs the delimiter from the header line, and
- * numbers each record by the file line it starts on, as a person counts: blank and all-empty lines
- * are counted here rather than skipped by the parser, and a quoted field spanning lines moves the
- * count on by its line breaks.
+ * (csv-parse's reading, on the text). Skips `skipRows` noise lines, sniffs the delimiter from the
+ * header line, and numbers each record by the file line it starts on, as a person counts: blank and
+ * all-empty lines are counted here rather than skipped by the parser, and a quoted field spanning
+ * lines moves the count on by its line breaks.
  */
 export async function* readCsv(
   feedId: string,
