@@ -10,6 +10,8 @@ const VALUES: unknown[] = [
   -3,
   1.5,
   2 ** 53,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
   '12',
   '-4',
   '1.5',
@@ -59,10 +61,14 @@ describe('listDataSchema', () => {
     ]);
   });
 
-  it('names the record and field zod refuses', () => {
-    const result = listDataSchema.safeParse({ List: [{ ID: 1 }, { ID: 'seven' }] });
+  it('names every record and field zod refuses, as zod alone would', () => {
+    const result = listDataSchema.safeParse({ List: [{ ID: 'a' }, { ID: 1 }, { ID: 'b', Url: {} }] });
     expect(result.success).toBe(false);
-    expect(result.error?.issues[0]?.path).toEqual(['List', 1, 'ID']);
+    expect(result.error?.issues.map((issue) => issue.path)).toEqual([
+      ['List', 0, 'ID'],
+      ['List', 2, 'ID'],
+      ['List', 2, 'Url'],
+    ]);
   });
 
   it('reads a missing or null List as no records', () => {

@@ -94,7 +94,10 @@ export const remoteRecordSchema = z.looseObject({
 export type RemoteRecord = z.infer<typeof remoteRecordSchema>;
 
 const isScalar = (value: unknown) =>
-  value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  value === null ||
+  typeof value === 'string' ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  typeof value === 'boolean';
 const isTextOrList = (value: unknown) =>
   value === undefined || value === null || typeof value === 'string' || Array.isArray(value);
 
@@ -117,6 +120,7 @@ export function quickRemoteRecord(value: unknown): RemoteRecord | undefined {
 /** `Data.List`: each record by the quick check, and by `remoteRecordSchema` when it leaves one to zod. */
 const remoteRecordsSchema = z.array(z.unknown()).transform((list, ctx) => {
   const records: RemoteRecord[] = new Array(list.length);
+  let valid = true;
   for (let i = 0; i < list.length; i++) {
     const quick = quickRemoteRecord(list[i]);
     if (quick !== undefined) {
@@ -126,16 +130,17 @@ const remoteRecordsSchema = z.array(z.unknown()).transform((list, ctx) => {
     const checked = remoteRecordSchema.safeParse(list[i]);
     if (checked.success) records[i] = checked.data;
     else {
+      // Every bad record is named, as zod alone would.
+      valid = false;
       for (const issue of checked.error.issues)
         ctx.issues.push({
           ...issue,
           path: [i, ...issue.path],
           input: list[i],
         } as (typeof ctx.issues)[number]);
-      return z.NEVER;
     }
   }
-  return records;
+  return valid ? records : z.NEVER;
 });
 
 export const listDataSchema = z.looseObject({

@@ -17,8 +17,10 @@ export function* batchOf<T, R>(items: Iterable<T>, read: (item: T) => R | undefi
       const value = read(item);
       if (value !== undefined) batch.push(value);
       if (batch.length === BATCH_RECORDS) {
-        yield batch;
+        // Handed out before the yield: an error thrown in at the yield must not hand it out again.
+        const full = batch;
         batch = [];
+        yield full;
       }
     }
   } catch (error) {

@@ -28,12 +28,23 @@ export function sniffDelimiter(headerLine: string, quote = '"'): string {
 export function headerNames(header: readonly string[]): string[] {
   const names = header.map((name) => name.trim());
   while (names.length > 0 && names[names.length - 1] === '') names.pop();
+  // A repeated name gets a number: `Photo`, `Photo (2)`. A number another column already has as its
+  // own name (`a`, `a (2)`, `a`) moves on to the next one, so no two columns share a name.
+  const taken = new Set<string>();
   const seen = new Map<string, number>();
-  return names.map((name, i) => {
-    const base = name || `Column ${i + 1}`;
-    const count = (seen.get(base) ?? 0) + 1;
-    seen.set(base, count);
-    return count === 1 ? base : `${base} (${count})`;
+  const bases = names.map((name, i) => name || `Column ${i + 1}`);
+  for (const base of bases) taken.add(base);
+  const used = new Set<string>();
+  return bases.map((base) => {
+    let count = seen.get(base) ?? 0;
+    let name = count === 0 ? base : `${base} (${count + 1})`;
+    while (used.has(name) || (count > 0 && taken.has(name))) {
+      count++;
+      name = `${base} (${count + 1})`;
+    }
+    seen.set(base, count + 1);
+    used.add(name);
+    return name;
   });
 }
 

@@ -1,3 +1,5 @@
+import { rejoin } from './rejoin.ts';
+
 /** `<uebertragung … umfang="TEIL">`, with or without a namespace prefix. */
 const SCOPE = /<(?:[\w.-]+:)?uebertragung\b[^>]*?\bumfang\s*=\s*["']([^"']*)["']/i;
 /** The records start here: `uebertragung` comes before, so looking further is pointless. */
@@ -29,9 +31,4 @@ export async function peekOpenImmoScope(
   const scope = SCOPE.exec(first >= 0 ? head.slice(0, first) : head)?.[1];
   const mode = scope?.trim().toUpperCase() === 'TEIL' ? 'incremental' : 'full';
   return { mode, text: rejoin(head, done, iterator) };
-}
-
-async function* rejoin(head: string, done: boolean, rest: AsyncIterator<string>): AsyncGenerator<string> {
-  if (head) yield head;
-  if (!done) yield* { [Symbol.asyncIterator]: () => rest };
 }

@@ -4,6 +4,7 @@ import { formatBytes } from './bounds.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { CsvTokens } from './csv-tokens.ts';
 import { FeedError } from './feed-error.ts';
+import { rejoin } from './rejoin.ts';
 import type { CsvOptions } from './source-schema.ts';
 import type { RawRecord } from './types.ts';
 
@@ -102,7 +103,7 @@ export async function* readCsv(
   // Whether the text seen so far ends with a line break: a last row without one is a cut file.
   let endsWithBreak = true;
   try {
-    for await (const chunk of chunksOf(head, done, iterator)) {
+    for await (const chunk of rejoin(head, done, iterator)) {
       if (chunk.length > 0) endsWithBreak = chunk.endsWith('\n') || chunk.endsWith('\r');
       // The records read before an error first: they are good, and they move the row count on.
       yield* batchOf(parser.write(chunk), (record) => toRecord(record, parser.multiline));
@@ -134,12 +135,6 @@ function fitsHeader(record: readonly string[], named: number): boolean {
   if (record.length < named) return false;
   for (let i = named; i < record.length; i++) if (record[i]!.trim() !== '') return false;
   return true;
-}
-
-/** The head read for sniffing, then the rest of the text; stopping early closes the source. */
-async function* chunksOf(head: string, done: boolean, rest: AsyncIterator<string>): AsyncGenerator<string> {
-  if (head) yield head;
-  if (!done) yield* { [Symbol.asyncIterator]: () => rest };
 }
 
 /**

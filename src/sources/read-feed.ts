@@ -27,9 +27,14 @@ export interface FeedReadEnd {
  */
 export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
   const batches = itemsOf(feed, await openFeed(feed, deps), deps);
-  let next = await batches.next();
-  for (; !next.done; next = await batches.next()) yield* next.value;
-  return next.value;
+  let next: IteratorResult<FeedItem[], FeedReadEnd> | undefined;
+  try {
+    for (next = await batches.next(); !next.done; next = await batches.next()) yield* next.value;
+    return next.value;
+  } finally {
+    // A consumer that stops early closes the feed's source, down to the file or connection.
+    if (!next?.done) await batches.return(undefined as never);
+  }
 }
 
 /**

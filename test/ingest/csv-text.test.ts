@@ -94,6 +94,28 @@ describe('CSV header and delimiter', () => {
     ]);
   });
 
+  it.each([
+    [
+      ['a', 'a (2)', 'a'],
+      ['a', 'a (2)', 'a (3)'],
+    ],
+    [
+      ['a', 'a', 'a'],
+      ['a', 'a (2)', 'a (3)'],
+    ],
+    [
+      ['a', 'a', 'a (2)'],
+      ['a', 'a (3)', 'a (2)'],
+    ],
+    [
+      ['x', 'x (2)', 'x', 'x (3)'],
+      ['x', 'x (2)', 'x (4)', 'x (3)'],
+    ],
+  ])('never gives two columns one name: %j → %j', (header, names) => {
+    expect(headerNames(header)).toEqual(names);
+    expect(new Set(headerNames(header)).size).toBe(header.length);
+  });
+
   it('uses the configured delimiter over the sniffed one', async () => {
     const source = (async function* () {
       yield 'a;b,c\n1;2,3\n';

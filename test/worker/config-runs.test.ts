@@ -16,8 +16,9 @@ afterEach(async () => {
 });
 
 /**
- * Save the config as editors and ConfigMaps do, by replacing the file: a save that truncates and then
- * writes can be read half-written, which is another test (config-watch).
+ * Save the config as editors and ConfigMaps do, by replacing the file. A save that truncates and then
+ * writes can be read half-written: the watcher drops a load during which the file changed again,
+ * but a writer that stalls longer than the debounce (a loaded machine) can still be read mid-save.
  */
 async function save(file: string, text: string): Promise<void> {
   await writeFile(`${file}.tmp`, text);
