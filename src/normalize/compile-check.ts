@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { generated } from './literal-access.ts';
 import { isCanonical } from './media-url.ts';
 
 /** What a compiled check returns for a value the schema rejects (or that it cannot judge alone). */
@@ -63,12 +64,19 @@ export function compileObjectCheck(
   // A mask holds 32 fields; a larger schema copies its dictionary into a compact object instead.
   const compact = fields.length <= 32;
   const body = straightLineCheck(fields, compact, options.reuse ?? false);
-  const build = new Function('checks', 'INVALID', 'templateOf', 'countKeys', body) as (
-    checks: Check[],
-    invalid: typeof INVALID,
-    template: typeof templateOf,
-    count: typeof countKeys,
-  ) => (input: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
+  type ObjectCheck = (input: Readonly<Record<string, unknown>>) => Record<string, unknown> | undefined;
+  const build = generated<
+    (
+      checks: Check[],
+      invalid: typeof INVALID,
+      template: typeof templateOf,
+      count: typeof countKeys,
+    ) => ObjectCheck
+  >(['checks', 'INVALID', 'templateOf', 'countKeys'], body, () => () => (input) => {
+    // Without code generation: zod itself, the one judge anyway.
+    const result = schema.safeParse(input);
+    return result.success ? (result.data as Record<string, unknown>) : undefined;
+  });
   return build(
     fields.map((f) => f.check),
     INVALID,

@@ -15,6 +15,19 @@ const writers = new Map<string, (object: Record<string, unknown>, value: unknown
 const MAX_CACHED = 10_000;
 
 /**
+ * `new Function(...params, body)`; where Node runs with `--disallow-code-generation-from-strings`,
+ * `fallback()`: a closure with the same results, only slower.
+ */
+export function generated<F>(params: readonly string[], body: string, fallback: () => F): F {
+  try {
+    return new Function(...params, body) as F;
+  } catch (error) {
+    if (error instanceof EvalError) return fallback();
+    throw error;
+  }
+}
+
+/**
  * `(object) => object[key]`, with `key` as a literal: an own property only. A key every object
  * inherits (`constructor`, `toString`, `__proto__`) is read only when the record has it itself, so
  * a column a feed lacks never reads as `function Object() { [native code] }`.
@@ -23,11 +36,15 @@ export function propertyReader(key: string): (object: Fields) => unknown {
   let reader = readers.get(key);
   if (reader === undefined) {
     const literal = JSON.stringify(key);
-    const body =
-      key in Object.prototype
-        ? `return Object.hasOwn(object, ${literal}) ? object[${literal}] : undefined;`
-        : `return object[${literal}];`;
-    reader = new Function('object', body) as (object: Fields) => unknown;
+    const inherited = key in Object.prototype;
+    const body = inherited
+      ? `return Object.hasOwn(object, ${literal}) ? object[${literal}] : undefined;`
+      : `return object[${literal}];`;
+    reader = generated<(object: Fields) => unknown>(['object'], body, () =>
+      inherited
+        ? (object) => (Object.hasOwn(object, key) ? object[key] : undefined)
+        : (object) => object[key],
+    );
     if (readers.size < MAX_CACHED) readers.set(key, reader);
   }
   return reader;
@@ -37,10 +54,13 @@ export function propertyReader(key: string): (object: Fields) => unknown {
 export function propertyWriter(key: string): (object: Record<string, unknown>, value: unknown) => void {
   let writer = writers.get(key);
   if (writer === undefined) {
-    writer = new Function('object', 'value', `object[${JSON.stringify(key)}] = value;`) as (
-      object: Record<string, unknown>,
-      value: unknown,
-    ) => void;
+    writer = generated<(object: Record<string, unknown>, value: unknown) => void>(
+      ['object', 'value'],
+      `object[${JSON.stringify(key)}] = value;`,
+      () => (object, value) => {
+        object[key] = value;
+      },
+    );
     if (writers.size < MAX_CACHED) writers.set(key, writer);
   }
   return writer;
@@ -59,7 +79,9 @@ export function objectBuilder(
     const literal = JSON.stringify(key);
     return key === '__proto__' ? `[${literal}]: values[${i}]` : `${literal}: values[${i}]`;
   });
-  return new Function('values', `return {${entries.join(', ')}};`) as (
-    values: readonly unknown[],
-  ) => Record<string, unknown>;
+  return generated<(values: readonly unknown[]) => Record<string, unknown>>(
+    ['values'],
+    `return {${entries.join(', ')}};`,
+    () => (values) => Object.fromEntries(keys.map((key, i) => [key, values[i]])),
+  );
 }
