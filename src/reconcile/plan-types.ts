@@ -18,8 +18,9 @@ export type ListingBrief = Partial<
 >;
 
 /**
- * One listing of the feed as a run holds it (about 140 bytes): the digest of the record feed-sync
- * would send (its tags included) and where the full record is kept (`RecordStore`).
+ * One listing of the feed: the digest of the record feed-sync would send (its tags included) and
+ * where the full record is kept (`RecordStore`). A run keeps these in columns (`DesiredIndex`) and
+ * makes the object only for a planned create or update.
  */
 export interface DesiredListing {
   /** The feed's key (`MLSNumber` or `Url`), trimmed. */
@@ -30,6 +31,23 @@ export interface DesiredListing {
   digest: number;
   /** The tagged record in the run's `RecordStore`. */
   ref: number;
+}
+
+/**
+ * The chatbot's listings as the plan needs them (what `remoteEntryOf` makes of each), in columns:
+ * ID, key, interned owner tag, the feed's record of that key (-1: none), and the changes of the few
+ * that differ. About 30 bytes a listing, where an object per listing and a map of their keys took
+ * ~110. Filled page by page as the snapshot reads (`remoteEntries`), then put in ID order.
+ */
+export interface RemoteEntries {
+  readonly length: number;
+  idAt(i: number): number;
+  keyAt(i: number): string | undefined;
+  ownerAt(i: number): string | undefined;
+  /** The feed's record with this listing's key, or -1 when the feed has no such key. */
+  refAt(i: number): number;
+  /** The fields an update would change; undefined when the feed has no listing with this key. */
+  changesAt(i: number): readonly FieldChange[] | undefined;
 }
 
 /** Why a remote listing is deleted. */
