@@ -17,12 +17,16 @@ export type ListingBrief = Partial<
   >
 >;
 
+/** Where a run keeps the record a planned create or update sends: its number in the `RecordStore`. */
+export interface KeptRecord {
+  ref: number;
+}
+
 /**
  * One listing of the feed: the digest of the record feed-sync would send (its tags included) and
- * where the full record is kept (`RecordStore`). A run keeps these in columns (`DesiredIndex`) and
- * makes the object only for a planned create or update.
+ * where the full record is kept (`RecordStore`). A run keeps these in columns (`DesiredIndex`).
  */
-export interface DesiredListing {
+export interface DesiredListing extends KeptRecord {
   /** The feed's key (`MLSNumber` or `Url`), trimmed. */
   key: string;
   /** The returned fields the record sets (see `fieldMask`). */
@@ -62,8 +66,8 @@ export interface FieldChange {
 
 export interface PlannedCreate {
   key: string;
-  /** The feed's listing: where its record (ownership tags included) is kept. */
-  desired: DesiredListing;
+  /** Where the feed's record (ownership tags included) is kept. */
+  desired: KeptRecord;
   /** What a plan and a report show of it; only on the first creates (`withBriefs`). */
   brief?: ListingBrief;
 }
@@ -72,7 +76,7 @@ export interface PlannedUpdate {
   key: string;
   /** The platform's ID (`KeyType: NewOaks`). */
   id: number;
-  desired: DesiredListing;
+  desired: KeptRecord;
   /** What a plan and a report show of it; only on the first updates (`withBriefs`). */
   brief?: ListingBrief;
   changes: readonly FieldChange[];

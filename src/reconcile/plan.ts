@@ -55,7 +55,8 @@ interface Context {
  * key (the last record of a key wins: see `desiredByKey`); `remote` the chatbot's, in ID order.
  *
  * Its working sets stay small at 300k listings: remote listings are addressed by their position in
- * ID order and grouped by the feed's record of their key (an array by record), not by maps of keys.
+ * ID order and grouped by the feed's record of their key (an array by record), not by maps of keys;
+ * a create or an update carries only the number of its record.
  */
 export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: PlanPolicy): Plan {
   const isMine = (i: number) => {
@@ -91,16 +92,16 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
       if (changes.length === 0) unchanged.push(key);
       else {
         const adopt = remote.ownerAt(keeper) !== policy.feedId;
-        updates.push({ key, id: remote.idAt(keeper), desired: desired.listingAt(key, ref), changes, adopt });
+        updates.push({ key, id: remote.idAt(keeper), desired: { ref }, changes, adopt });
       }
       return;
     }
     const resolved = resolveForeign(key, group, ctx);
     if ('update' in resolved) {
       touched[resolved.position] = 1;
-      updates.push({ ...resolved.update, desired: desired.listingAt(key, ref) });
+      updates.push({ ...resolved.update, desired: { ref } });
     } else if ('skip' in resolved) skipped.push(resolved.skip);
-    else creates.push({ key, desired: desired.listingAt(key, ref) });
+    else creates.push({ key, desired: { ref } });
   });
 
   const held = planHeld(heldKeys, ctx);

@@ -10,7 +10,7 @@ import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
-import type { PlanPolicy } from './plan-types.ts';
+import type { KeptRecord, PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
 import { remoteEntries } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
@@ -146,7 +146,7 @@ async function prepare(
       : Promise.resolve(desired.keep(given.listings as number[]));
     // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
     ready.catch(() => {});
-    const set = { load: (d: DesiredListing) => records.get(d.ref) };
+    const set = { load: (d: KeptRecord) => records.get(d.ref) };
     const snapshot = await readSnapshot(
       client,
       {
