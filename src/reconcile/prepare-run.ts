@@ -4,13 +4,13 @@ import { isFeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { collectFeed, type IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { type DesiredListing, desiredListings, desiredOf, withBriefs } from './desired.ts';
+import { type DesiredListing, type DesiredSet, desiredListings, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
-import type { KeptRecord, PlanPolicy } from './plan-types.ts';
+import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
 import { remoteEntries } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
@@ -77,8 +77,11 @@ export async function prepareRun(
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
   const records = deps.ingest ? memoryRecords() : spillRecords();
+  // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
+  // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
+  const kept: KeptRecords = { set: { load: (d) => records.get(d.ref) }, close: () => records.close() };
   try {
-    const prepared = await prepare(config, feed, client, deps, options, records);
+    const prepared = await prepare(config, feed, client, deps, options, records, kept);
     if (prepared.kind !== 'planned') records.close();
     return prepared;
   } catch (error) {
@@ -94,6 +97,7 @@ async function prepare(
   deps: SyncDeps,
   options: SyncOptions,
   records: RecordStore,
+  kept: KeptRecords,
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   const progress = (
@@ -146,7 +150,7 @@ async function prepare(
       : Promise.resolve(desired.keep(given.listings as number[]));
     // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
     ready.catch(() => {});
-    const set = { load: (d: KeptRecord) => records.get(d.ref) };
+    const { set } = kept;
     const snapshot = await readSnapshot(
       client,
       {
@@ -171,7 +175,7 @@ async function prepare(
       snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
       plan,
       records: set,
-      close: () => records.close(),
+      close: kept.close,
     };
   } catch (error) {
     if (deps.signal?.aborted)
@@ -179,6 +183,12 @@ async function prepare(
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }
+}
+
+/** What a planned run hands on: its records, and how to free them. */
+interface KeptRecords {
+  set: DesiredSet;
+  close: () => void;
 }
 
 function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
