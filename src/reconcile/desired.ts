@@ -2,7 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
-import type { DesiredListing, ListingBrief, Plan } from './plan-types.ts';
+import type { DesiredListing, KeptRecord, ListingBrief, Plan } from './plan-types.ts';
 import type { RecordStore } from './record-store.ts';
 
 export type { DesiredListing, ListingBrief };
@@ -10,7 +10,7 @@ export type { DesiredListing, ListingBrief };
 /** What the plan and the writes need of the feed's listings. */
 export interface DesiredSet {
   /** The record a planned create or update sends (tags included), read back from the store. */
-  load(entry: DesiredListing): Listing;
+  load(entry: KeptRecord): Listing;
 }
 
 export function briefOf(listing: Listing): ListingBrief {
@@ -79,7 +79,7 @@ export const BRIEFS_KEPT = 1000;
  * carry only their key, so a plan of 300k creates holds no 300k briefs.
  */
 export function withBriefs(plan: Plan, records: DesiredSet, count = BRIEFS_KEPT): Plan {
-  const described = <T extends { desired: DesiredListing }>(writes: T[]): T[] =>
+  const described = <T extends { desired: KeptRecord }>(writes: T[]): T[] =>
     writes.map((w, i) => (i < count ? { ...w, brief: briefOf(records.load(w.desired)) } : w));
   return { ...plan, creates: described(plan.creates), updates: described(plan.updates) };
 }

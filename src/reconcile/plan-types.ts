@@ -17,11 +17,16 @@ export type ListingBrief = Partial<
   >
 >;
 
+/** Where a run keeps the record a planned create or update sends: its number in the `RecordStore`. */
+export interface KeptRecord {
+  ref: number;
+}
+
 /**
- * One listing of the feed as a run holds it (about 140 bytes): the digest of the record feed-sync
- * would send (its tags included) and where the full record is kept (`RecordStore`).
+ * One listing of the feed: the digest of the record feed-sync would send (its tags included) and
+ * where the full record is kept (`RecordStore`). A run keeps these in columns (`DesiredIndex`).
  */
-export interface DesiredListing {
+export interface DesiredListing extends KeptRecord {
   /** The feed's key (`MLSNumber` or `Url`), trimmed. */
   key: string;
   /** The returned fields the record sets (see `fieldMask`). */
@@ -30,6 +35,23 @@ export interface DesiredListing {
   digest: number;
   /** The tagged record in the run's `RecordStore`. */
   ref: number;
+}
+
+/**
+ * The chatbot's listings as the plan needs them (what `remoteEntryOf` makes of each), in columns:
+ * ID, key, interned owner tag, the feed's record of that key (-1: none), and the changes of the few
+ * that differ. About 30 bytes a listing, where an object per listing and a map of their keys took
+ * ~110. Filled page by page as the snapshot reads (`remoteEntries`), then put in ID order.
+ */
+export interface RemoteEntries {
+  readonly length: number;
+  idAt(i: number): number;
+  keyAt(i: number): string | undefined;
+  ownerAt(i: number): string | undefined;
+  /** The feed's record with this listing's key, or -1 when the feed has no such key. */
+  refAt(i: number): number;
+  /** The fields an update would change; undefined when the feed has no listing with this key. */
+  changesAt(i: number): readonly FieldChange[] | undefined;
 }
 
 /** Why a remote listing is deleted. */
@@ -44,8 +66,8 @@ export interface FieldChange {
 
 export interface PlannedCreate {
   key: string;
-  /** The feed's listing: where its record (ownership tags included) is kept. */
-  desired: DesiredListing;
+  /** Where the feed's record (ownership tags included) is kept. */
+  desired: KeptRecord;
   /** What a plan and a report show of it; only on the first creates (`withBriefs`). */
   brief?: ListingBrief;
 }
@@ -54,7 +76,7 @@ export interface PlannedUpdate {
   key: string;
   /** The platform's ID (`KeyType: NewOaks`). */
   id: number;
-  desired: DesiredListing;
+  desired: KeptRecord;
   /** What a plan and a report show of it; only on the first updates (`withBriefs`). */
   brief?: ListingBrief;
   changes: readonly FieldChange[];

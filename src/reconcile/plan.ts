@@ -1,5 +1,6 @@
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { HeldKey } from '../sources/types.ts';
+import { DesiredIndex } from './desired-index.ts';
 import { applyDeleteGuards } from './guards.ts';
 import type {
   DesiredListing,
@@ -11,6 +12,7 @@ import type {
   PlannedDelete,
   PlannedUpdate,
   PlanPolicy,
+  RemoteEntries,
   SkippedListing,
 } from './plan-types.ts';
 
@@ -22,7 +24,8 @@ export function keyOf(listing: Partial<Listing>, field: 'MLSNumber' | 'Url'): st
 
 /**
  * A remote listing as the plan needs it: who owns it, its key, and, when the feed has a listing
- * with that key, what an update would change. The snapshot keeps this instead of the listing.
+ * with that key, what an update would change (`remoteEntryOf`; a run keeps them in columns,
+ * `RemoteEntries`).
  */
 export interface RemoteEntry {
   id: number;
@@ -32,40 +35,38 @@ export interface RemoteEntry {
   changes?: readonly FieldChange[];
 }
 
-const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: number }) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : (a.id ?? 0) - (b.id ?? 0);
 
 interface Context {
   policy: PlanPolicy;
-  isMine: (r: RemoteEntry) => boolean;
+  remote: RemoteEntries;
+  /** Whether the remote listing at a position is this feed's. */
+  isMine: (i: number) => boolean;
 }
 
 /**
  * Make a chatbot's listings equal to the feed: what to create, update and delete. Pure.
  * Matches by the feed's key, compares in canonical form (the remote entries carry the comparison,
- * see `remoteEntryOf`), touches only listings this feed owns (adopting a hand-added one whose key is
+ * see `remoteEntries`), touches only listings this feed owns (adopting a hand-added one whose key is
  * in the feed, unless `adopt: false`), addresses every update and delete by the remote ID, and runs
  * the delete guards. Holds a digest per listing on both sides, never whole records (the run adds a
  * brief of the first writes afterwards, `withBriefs`). `desired` is the feed's listings by trimmed
- * key (the last record of a key wins: see `desiredByKey`).
+ * key (the last record of a key wins: see `desiredByKey`); `remote` the chatbot's, in ID order.
  *
  * Its working sets stay small at 300k listings: remote listings are addressed by their position in
- * ID order (a byte each for "touched", a number per key for the groups), not by sets of objects.
+ * ID order and grouped by the feed's record of their key (an array by record), not by maps of keys;
+ * a create or an update carries only the number of its record.
  */
-export function makePlan(
-  desired: ReadonlyMap<string, DesiredListing>,
-  remoteInput: readonly RemoteEntry[],
-  policy: PlanPolicy,
-): Plan {
-  const isMine = (r: RemoteEntry) =>
-    r.owner === policy.feedId || (policy.ownership === 'all' && r.owner === undefined);
-  const ctx: Context = { policy, isMine };
-  const remote = [...remoteInput].sort(byId);
-  const groups = groupByKey(remote);
+export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: PlanPolicy): Plan {
+  const isMine = (i: number) => {
+    const owner = remote.ownerAt(i);
+    return owner === policy.feedId || (policy.ownership === 'all' && owner === undefined);
+  };
+  const ctx: Context = { policy, remote, isMine };
+  const groups = groupByRecord(remote, desired.refCount);
   const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
   const touched = new Uint8Array(remote.length);
-  const at = (i: number) => remote[i] as RemoteEntry;
 
   const creates: PlannedCreate[] = [];
   const updates: PlannedUpdate[] = [];
@@ -74,42 +75,43 @@ export function makePlan(
   const skipped: SkippedListing[] = [];
   let wantedCount = 0;
 
-  for (const [key, listing] of desired) {
+  desired.forEach((key, ref) => {
     // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
-    if (!key || heldKeys.has(key)) continue;
+    if (!key || heldKeys.has(key)) return;
     wantedCount++;
-    const group = positions(groups.get(key));
-    const mine = group.filter((i) => isMine(at(i)));
+    const group = groups.of(ref);
+    const mine = group.filter(isMine);
     if (mine.length > 0) {
-      const [keeper, ...extras] = pickKeeper(mine, at);
+      const [keeper, ...extras] = pickKeeper(mine, remote);
       touched[keeper] = 1;
       for (const extra of extras) {
         touched[extra] = 1;
-        deletes.push({ key, id: at(extra).id, reason: 'duplicate' });
+        deletes.push({ key, id: remote.idAt(extra), reason: 'duplicate' });
       }
-      const kept = at(keeper);
-      const changes = changesOf(kept);
+      const changes = changesOf(remote, keeper);
       if (changes.length === 0) unchanged.push(key);
-      else updates.push({ key, id: kept.id, desired: listing, changes, adopt: kept.owner !== policy.feedId });
-      continue;
+      else {
+        const adopt = remote.ownerAt(keeper) !== policy.feedId;
+        updates.push({ key, id: remote.idAt(keeper), desired: { ref }, changes, adopt });
+      }
+      return;
     }
-    const resolved = resolveForeign(key, listing, group, at, ctx);
+    const resolved = resolveForeign(key, group, ctx);
     if ('update' in resolved) {
       touched[resolved.position] = 1;
-      updates.push(resolved.update);
+      updates.push({ ...resolved.update, desired: { ref } });
     } else if ('skip' in resolved) skipped.push(resolved.skip);
-    else creates.push({ key, desired: listing });
-  }
+    else creates.push({ key, desired: { ref } });
+  });
 
-  const held = planHeld(heldKeys, groups, at, isMine);
-  for (const h of held) for (const i of positions(groups.get(h.key))) if (isMine(at(i))) touched[i] = 1;
-  deletes.push(...planDeletes(remote, desired, touched, ctx));
+  const held = planHeld(heldKeys, ctx);
+  for (const h of held) for (const i of h.positions) touched[i] = 1;
+  deletes.push(...planDeletes(desired, touched, ctx));
   let ownedCount = 0;
   const foreign: ForeignListing[] = [];
   for (let i = 0; i < remote.length; i++) {
-    const r = at(i);
-    if (isMine(r)) ownedCount++;
-    else if (touched[i] === 0) foreign.push(foreignOf(r));
+    if (isMine(i)) ownedCount++;
+    else if (touched[i] === 0) foreign.push(foreignOf(remote, i));
   }
   const guard = applyDeleteGuards({ policy, desiredCount: wantedCount, ownedCount, deletes });
 
@@ -123,7 +125,7 @@ export function makePlan(
     deletes: guard.allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged: unchanged.sort(),
-    held,
+    held: held.map(({ positions: _, ...h }) => h),
     foreign: foreign.sort(byKeyThenId),
     skipped: skipped.sort(byKeyThenId),
     guards: guard.decisions,
@@ -132,114 +134,121 @@ export function makePlan(
 }
 
 /** The feed's listings by trimmed key, the last of a key winning: what `makePlan` takes. */
-export function desiredByKey(desired: Iterable<DesiredListing>): Map<string, DesiredListing> {
-  const byKey = new Map<string, DesiredListing>();
-  for (const d of desired) {
-    const key = d.key.trim();
-    if (key) byKey.set(key, d);
-  }
-  return byKey;
+export function desiredByKey(desired: Iterable<DesiredListing>): DesiredIndex {
+  const index = new DesiredIndex();
+  const refs: number[] = [];
+  for (const d of desired) refs.push(index.add(d));
+  return index.keep(refs);
 }
 
 /** A remote entry whose key the feed has always carries its comparison; this says so to the types. */
-function changesOf(r: RemoteEntry): readonly FieldChange[] {
-  if (r.changes === undefined) throw new Error(`remote listing ${r.id} was not compared with the feed`);
-  return r.changes;
+function changesOf(remote: RemoteEntries, i: number): readonly FieldChange[] {
+  const changes = remote.changesAt(i);
+  if (changes === undefined)
+    throw new Error(`remote listing ${remote.idAt(i)} was not compared with the feed`);
+  return changes;
 }
 
-/** Positions (in ID order) of the remote listings of each key: a number for one, an array for several. */
-type Group = number | number[];
-
-const positions = (group: Group | undefined): number[] =>
-  group === undefined ? [] : typeof group === 'number' ? [group] : group;
-
-function groupByKey(remote: readonly RemoteEntry[]): Map<string, Group> {
-  const groups = new Map<string, Group>();
+/**
+ * Positions (in ID order) of the remote listings of each of the feed's records: the first in an
+ * array by record (-1: none), any further ones (a key listed twice) in a map.
+ */
+function groupByRecord(remote: RemoteEntries, records: number) {
+  const first = new Int32Array(records).fill(-1);
+  const more = new Map<number, number[]>();
   for (let i = 0; i < remote.length; i++) {
-    const key = remote[i]?.key;
-    if (!key) continue;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, i);
-    else if (typeof group === 'number') groups.set(key, [group, i]);
-    else group.push(i);
+    const ref = remote.refAt(i);
+    if (ref < 0) continue;
+    if (first[ref] === -1) first[ref] = i;
+    else {
+      const list = more.get(ref);
+      if (list === undefined) more.set(ref, [first[ref] as number, i]);
+      else list.push(i);
+    }
   }
-  return groups;
+  return {
+    of(ref: number): number[] {
+      const at = first[ref] ?? -1;
+      return at === -1 ? [] : (more.get(ref) ?? [at]);
+    },
+  };
 }
 
 /** Of several owned listings with one key (positions in ID order), keep an unchanged one if any, else the oldest. */
-function pickKeeper(mine: number[], at: (i: number) => RemoteEntry): [number, ...number[]] {
+function pickKeeper(mine: number[], remote: RemoteEntries): [number, ...number[]] {
   if (mine.length === 1) return [mine[0] as number];
-  const clean = mine.findIndex((i) => changesOf(at(i)).length === 0);
+  const clean = mine.findIndex((i) => changesOf(remote, i).length === 0);
   const index = clean === -1 ? 0 : clean;
   return [mine[index] as number, ...mine.filter((_, i) => i !== index)];
 }
 
-type Resolution = { update: PlannedUpdate; position: number } | { skip: SkippedListing } | { create: true };
+type Resolution =
+  | { update: Omit<PlannedUpdate, 'desired'>; position: number }
+  | { skip: SkippedListing }
+  | { create: true };
 
 /** No owned listing holds the key: adopt a hand-added one, skip one owned by another feed, or create. */
-function resolveForeign(
-  key: string,
-  listing: DesiredListing,
-  group: number[],
-  at: (i: number) => RemoteEntry,
-  ctx: Context,
-): Resolution {
-  const untagged = group.find((i) => at(i).owner === undefined);
+function resolveForeign(key: string, group: number[], ctx: Context): Resolution {
+  const { remote } = ctx;
+  const untagged = group.find((i) => remote.ownerAt(i) === undefined);
   if (untagged !== undefined && ctx.policy.adopt) {
-    const first = at(untagged);
-    const changes = changesOf(first);
-    return { update: { key, id: first.id, desired: listing, changes, adopt: true }, position: untagged };
+    const changes = changesOf(remote, untagged);
+    return { update: { key, id: remote.idAt(untagged), changes, adopt: true }, position: untagged };
   }
-  if (untagged !== undefined) return { skip: { key, id: at(untagged).id, reason: 'adopt-disabled' } };
+  if (untagged !== undefined) return { skip: { key, id: remote.idAt(untagged), reason: 'adopt-disabled' } };
   const [other] = group;
   if (other !== undefined) {
-    const { id, owner } = at(other);
+    const id = remote.idAt(other);
+    const owner = remote.ownerAt(other);
     return { skip: { key, id, reason: 'owned-by-other-feed', ...(owner ? { owner } : {}) } };
   }
   return { create: true };
 }
 
-/** Held keys with the owned remote listings they keep (a listing owned by another feed is not ours to hold). */
-function planHeld(
-  heldKeys: ReadonlyMap<string, HeldKey>,
-  groups: ReadonlyMap<string, Group>,
-  at: (i: number) => RemoteEntry,
-  isMine: (r: RemoteEntry) => boolean,
-): HeldListing[] {
-  const held: HeldListing[] = [];
+/**
+ * Held keys with the owned remote listings they keep (a listing owned by another feed is not ours
+ * to hold), and their positions. A held key is not the feed's, so its listings are found by key.
+ */
+function planHeld(heldKeys: ReadonlyMap<string, HeldKey>, ctx: Context) {
+  const { remote } = ctx;
+  const positions = new Map<string, number[]>();
+  if (heldKeys.size > 0)
+    for (let i = 0; i < remote.length; i++) {
+      const key = remote.keyAt(i);
+      if (key === undefined || !heldKeys.has(key) || !ctx.isMine(i)) continue;
+      const list = positions.get(key);
+      if (list === undefined) positions.set(key, [i]);
+      else list.push(i);
+    }
+  const held: (HeldListing & { positions: number[] })[] = [];
   for (const [key, h] of heldKeys) {
-    const ids = positions(groups.get(key))
-      .map(at)
-      .filter(isMine)
-      .map((r) => r.id);
-    held.push({ ...h, key, ids: ids.sort((a, b) => a - b) });
+    const mine = positions.get(key) ?? [];
+    const ids = mine.map((i) => remote.idAt(i));
+    held.push({ ...h, key, ids: ids.sort((a, b) => a - b), positions: mine });
   }
   return held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Owned listings the feed no longer wants (`remote` in ID order): removed status, gone from a full feed, or duplicates. */
-function planDeletes(
-  remote: readonly RemoteEntry[],
-  desired: ReadonlyMap<string, DesiredListing>,
-  touched: Uint8Array,
-  ctx: Context,
-): PlannedDelete[] {
+/** Owned listings the feed no longer wants (in ID order): removed status, gone from a full feed, or duplicates. */
+function planDeletes(desired: DesiredIndex, touched: Uint8Array, ctx: Context): PlannedDelete[] {
+  const { remote } = ctx;
   const removals = new Set(ctx.policy.removals ?? []);
   const kept = new Set<string>();
   const deletes: PlannedDelete[] = [];
   for (let i = 0; i < remote.length; i++) {
-    const r = remote[i] as RemoteEntry;
-    if (touched[i] === 1 || !ctx.isMine(r)) continue;
-    const key = r.key ?? '';
+    if (touched[i] === 1 || !ctx.isMine(i)) continue;
+    const key = remote.keyAt(i) ?? '';
+    const id = remote.idAt(i);
     if (key && desired.has(key)) continue;
-    if (key && removals.has(key)) deletes.push({ key, id: r.id, reason: 'removed' });
-    else if (ctx.policy.mode === 'full') deletes.push({ key, id: r.id, reason: 'gone' });
-    else if (kept.has(key)) deletes.push({ key, id: r.id, reason: 'duplicate' });
+    if (key && removals.has(key)) deletes.push({ key, id, reason: 'removed' });
+    else if (ctx.policy.mode === 'full') deletes.push({ key, id, reason: 'gone' });
+    else if (kept.has(key)) deletes.push({ key, id, reason: 'duplicate' });
     else kept.add(key);
   }
   return deletes;
 }
 
-function foreignOf(r: RemoteEntry): ForeignListing {
-  return { id: r.id, key: r.key ?? '', ...(r.owner ? { owner: r.owner } : {}) };
+function foreignOf(remote: RemoteEntries, i: number): ForeignListing {
+  const owner = remote.ownerAt(i);
+  return { id: remote.idAt(i), key: remote.keyAt(i) ?? '', ...(owner ? { owner } : {}) };
 }

@@ -4,14 +4,15 @@ import { isFeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { collectFeed, type IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { type DesiredListing, desiredListings, desiredOf, withBriefs } from './desired.ts';
+import { type DesiredListing, type DesiredSet, desiredListings, desiredOf, withBriefs } from './desired.ts';
+import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
-import { desiredByKey, keyOf, makePlan } from './plan.ts';
+import { keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
-import { remoteEntryOf } from './remote-entry.ts';
+import { remoteEntries } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
@@ -76,8 +77,11 @@ export async function prepareRun(
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
   const records = deps.ingest ? memoryRecords() : spillRecords();
+  // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
+  // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
+  const kept: KeptRecords = { set: { load: (d) => records.get(d.ref) }, close: () => records.close() };
   try {
-    const prepared = await prepare(config, feed, client, deps, options, records);
+    const prepared = await prepare(config, feed, client, deps, options, records, kept);
     if (prepared.kind !== 'planned') records.close();
     return prepared;
   } catch (error) {
@@ -93,6 +97,7 @@ async function prepare(
   deps: SyncDeps,
   options: SyncOptions,
   records: RecordStore,
+  kept: KeptRecords,
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   const progress = (
@@ -106,7 +111,9 @@ async function prepare(
   progress('fetching', 0);
   // The production ingest digests and spills each listing as it is read. Listings a test or the
   // bench hands over are digested below, while the snapshot's pages are on the wire.
-  let ingest: IngestResult<DesiredListing> | IngestResult<Listing>;
+  // The feed's mask and digest per record; indexed by key once the feed is read.
+  const desired = new DesiredIndex();
+  let ingest: IngestResult<number> | IngestResult<Listing>;
   try {
     const state = await deps.state.getFeed(feed.id);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
@@ -120,7 +127,7 @@ async function prepare(
     ingest = deps.ingest
       ? await deps.ingest(feed, ingestDeps)
       : await collectFeed(feed, ingestDeps, (listing) =>
-          desiredOf(listing, keyFor(listing), feed.id, tags, records),
+          desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, records)),
         );
   } catch (error) {
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
@@ -135,18 +142,15 @@ async function prepare(
   progress('snapshot', 25);
   try {
     const given = ingest;
-    const digesting: Promise<DesiredListing[]> = deps.ingest
-      ? desiredListings(given.listings as Listing[], keyFor, feed.id, tags, records, deps.signal)
-      : Promise.resolve(given.listings as DesiredListing[]);
-    // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
-    digesting.catch(() => {});
     // The feed's listings by key, last record winning; pages are kept only once it is complete.
-    let byKey: ReadonlyMap<string, DesiredListing> = new Map();
-    const ready = digesting.then((desired) => {
-      byKey = desiredByKey(desired);
-    });
+    const ready: Promise<unknown> = deps.ingest
+      ? desiredListings(given.listings as Listing[], keyFor, feed.id, tags, records, deps.signal).then(
+          (listings: DesiredListing[]) => desired.keep(listings.map((d) => desired.add(d))),
+        )
+      : Promise.resolve(desired.keep(given.listings as number[]));
+    // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
     ready.catch(() => {});
-    const set = { load: (d: DesiredListing) => records.get(d.ref) };
+    const { set } = kept;
     const snapshot = await readSnapshot(
       client,
       {
@@ -156,12 +160,12 @@ async function prepare(
         ready,
         ...(deps.signal ? { signal: deps.signal } : {}),
       },
-      (remote) => remoteEntryOf(remote, feed.key, tags, byKey, set),
+      remoteEntries(feed.key, tags, desired, set),
     );
     await ready;
     progress('planning', 35);
     const policy = policyOf(config, feed, ingest, options);
-    const plan = withBriefs(makePlan(byKey, snapshot.listings, policy), set, options.briefs);
+    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), set, options.briefs);
     deps.onEvent?.({ type: 'plan', plan, records: set });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
@@ -171,7 +175,7 @@ async function prepare(
       snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
       plan,
       records: set,
-      close: () => records.close(),
+      close: kept.close,
     };
   } catch (error) {
     if (deps.signal?.aborted)
@@ -179,6 +183,12 @@ async function prepare(
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }
+}
+
+/** What a planned run hands on: its records, and how to free them. */
+interface KeptRecords {
+  set: DesiredSet;
+  close: () => void;
 }
 
 function summaryOf(ingest: IngestResult<unknown>): IngestSummary {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
+import { float64s, uint32s } from './number-column.ts';
 
 /** The temporary file of a run's records cannot be made or written (no space, no permission). */
 export class SpillError extends FeedSyncError {
@@ -66,8 +67,8 @@ export function spillRecords(dir = tmpdir()): RecordStore {
   } catch (error) {
     throw new SpillError(dir, error);
   }
-  let offsets = new Float64Array(1024);
-  let lengths = new Uint32Array(1024);
+  const offsets = float64s();
+  const lengths = uint32s();
   let count = 0;
   let written = 0;
   let pending: string[] = [];
@@ -90,23 +91,13 @@ export function spillRecords(dir = tmpdir()): RecordStore {
     pending = [];
     pendingBytes = 0;
   };
-  const grow = () => {
-    const o = new Float64Array(offsets.length * 2);
-    o.set(offsets);
-    offsets = o;
-    const l = new Uint32Array(lengths.length * 2);
-    l.set(lengths);
-    lengths = l;
-  };
-
   return {
     put(listing) {
       open();
       const json = JSON.stringify(listing);
       const length = Buffer.byteLength(json, 'utf8');
-      if (count === offsets.length) grow();
-      offsets[count] = written + pendingBytes;
-      lengths[count] = length;
+      offsets.set(count, written + pendingBytes);
+      lengths.set(count, length);
       pending.push(json);
       pendingBytes += length;
       if (pendingBytes >= FLUSH_BYTES) flush();
@@ -114,9 +105,10 @@ export function spillRecords(dir = tmpdir()): RecordStore {
     },
     get(ref) {
       if (!(ref >= 0 && ref < count)) throw new RangeError(`no record ${ref}`);
-      const offset = offsets[ref]!;
-      if (offset + lengths[ref]! > written) flush();
-      const buffer = Buffer.allocUnsafe(lengths[ref]!);
+      const offset = offsets.get(ref);
+      const length = lengths.get(ref);
+      if (offset + length > written) flush();
+      const buffer = Buffer.allocUnsafe(length);
       let at = 0;
       while (at < buffer.length) {
         const read = readSync(open(), buffer, at, buffer.length - at, offset + at);

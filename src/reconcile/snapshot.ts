@@ -24,9 +24,9 @@ export interface SnapshotOptions {
   ready?: Promise<unknown>;
 }
 
-/** Every listing of a chatbot (in canonical form, or what `keep` made of each), and what the read saw. */
-export interface Snapshot<T extends { id: number } = RemoteListing> {
-  listings: T[];
+/** Every listing of a chatbot (in canonical form, or what a `SnapshotSink` made of them), and what the read saw. */
+export interface Snapshot<L extends { length: number } = RemoteListing[]> {
+  listings: L;
   /** `VirtualCount` of the first page. */
   virtualCount: number | undefined;
   requestedPageSize: number;
@@ -38,36 +38,48 @@ export interface Snapshot<T extends { id: number } = RemoteListing> {
 }
 
 /**
+ * Where a snapshot puts what it keeps of each listing, page by page as the pages arrive (in any
+ * order). A run keeps a few numbers per listing in columns, not the listing (`RemoteEntries`).
+ */
+export interface SnapshotSink<L extends { length: number }> {
+  /** Keep one listing (canonical form) of page `page` (from 1). */
+  keep(page: number, remote: RemoteListing): void;
+  /** What was kept, in ID order; an ID read on two pages is kept once (the earlier page's). `twice`: how many were dropped. */
+  finish(): { listings: L; twice: number };
+}
+
+/**
  * Read every page of RealEstateList. The first page tells `VirtualCount` and the real page size;
  * the rest are then read concurrently (the client's limiter bounds them). A full last page means the
  * list grew under the read, so reading carries on one page at a time until a short or empty page.
  */
 export function readSnapshot(client: PlatformClient, options: SnapshotOptions): Promise<Snapshot>;
 /**
- * The same, keeping of each listing only what `keep` makes of it (a run keeps a compact entry per
- * listing, not the listing: see `remoteEntryOf`). Pages are dropped as soon as they are kept.
+ * The same, keeping of each listing only what `sink` makes of it (see `RemoteEntries`). Pages are
+ * dropped as soon as they are kept.
  */
-export function readSnapshot<T extends { id: number }>(
+export function readSnapshot<L extends { length: number }>(
   client: PlatformClient,
   options: SnapshotOptions,
-  keep: (remote: RemoteListing) => T,
-): Promise<Snapshot<T>>;
-export async function readSnapshot<T extends { id: number }>(
+  sink: SnapshotSink<L>,
+): Promise<Snapshot<L>>;
+export async function readSnapshot<L extends { length: number }>(
   client: PlatformClient,
   options: SnapshotOptions,
-  keep: (remote: RemoteListing) => T = (remote) => remote as unknown as T,
-): Promise<Snapshot<T>> {
+  sink: SnapshotSink<L> = listSink() as unknown as SnapshotSink<L>,
+): Promise<Snapshot<L>> {
   const maxPages = options.maxPages ?? 10_000;
   // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire:
   // the CPU work of a no-op run overlaps its waiting instead of following it. Only the read holds a
-  // slot of `concurrency`; keeping waits for `ready`, never the reads.
-  const keepPage = async (raw: ListPage) => {
+  // slot of `concurrency`; keeping waits for `ready`, never the reads. A kept page is its length.
+  const keepPage = async (raw: ListPage, page: number) => {
     await options.ready;
-    return keptPage(raw, keep);
+    for (const record of raw.List) sink.keep(page, canonicalizeRemote(record));
+    return raw.List.length;
   };
   const read = (page: number) => readPage(client, options, page, maxPages);
   const firstRaw = await read(1);
-  const firstKept = keepPage(firstRaw);
+  const firstKept = keepPage(firstRaw, 1);
   // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
   firstKept.catch(() => {});
   const virtualCount = firstRaw.VirtualCount;
@@ -77,30 +89,33 @@ export async function readSnapshot<T extends { id: number }>(
   const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
   const pageSize = capped ? firstLength : requested;
   const drift: string[] = [];
-  let rest: { List: T[] }[] = [];
+  let rest: number[] = [];
   if (firstLength >= pageSize && pageSize > 0) {
     const expected = virtualCount === undefined ? 1 : Math.ceil(virtualCount / pageSize);
     if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
     const limit = pLimit(Math.max(1, options.concurrency));
     rest = await Promise.all(
-      Array.from({ length: Math.max(0, expected - 1) }, (_, i) => limit(() => read(i + 2)).then(keepPage)),
+      Array.from({ length: Math.max(0, expected - 1) }, (_, i) =>
+        limit(() => read(i + 2)).then((raw) => keepPage(raw, i + 2)),
+      ),
     );
   }
-  const pages: T[][] = [(await firstKept).List, ...rest.map((page) => page.List)];
+  // The length of each page, in page order.
+  const pages: number[] = [await firstKept, ...rest];
   if (firstLength >= pageSize && pageSize > 0) {
     // Keep reading while the last page is full and should not have been (the list grew under the
     // read), or while VirtualCount was not given. A full last page that VirtualCount predicted ends it.
     const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
-    while ((pages.at(-1)?.length ?? 0) >= pageSize && grew()) {
+    while ((pages.at(-1) ?? 0) >= pageSize && grew()) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
-      const next = await keepPage(await read(pages.length + 1));
-      pages.push(next.List);
-      if (virtualCount !== undefined && next.List.length > 0)
+      const length = await keepPage(await read(pages.length + 1), pages.length + 1);
+      pages.push(length);
+      if (virtualCount !== undefined && length > 0)
         drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
     }
   }
   return {
-    ...collect(pages, pageSize, virtualCount, drift),
+    ...collect(sink, pages, pageSize, virtualCount, drift),
     requestedPageSize: requested,
     pageSize,
     pages: pages.length,
@@ -127,44 +142,52 @@ function pageLimit(maxPages: number, virtualCount: number | undefined): Snapshot
   );
 }
 
-/** A page with what is kept of each record in canonical form. */
-function keptPage<T>(
-  page: ListPage,
-  keep: (remote: RemoteListing) => T,
-): { List: T[]; VirtualCount: number | undefined } {
-  const list = new Array<T>(page.List.length);
-  for (let i = 0; i < list.length; i++) list[i] = keep(canonicalizeRemote(page.List[i]!));
-  return { List: list, VirtualCount: page.VirtualCount };
+/** Whole listings, in canonical form: what `readSnapshot` keeps without a sink. */
+function listSink(): SnapshotSink<RemoteListing[]> {
+  const pages: RemoteListing[][] = [];
+  return {
+    keep(page, remote) {
+      const list = pages[page - 1];
+      if (list === undefined) pages[page - 1] = [remote];
+      else list.push(remote);
+    },
+    finish() {
+      // A stable sort: of two reads of one ID, the earlier page's stays first.
+      const all = pages.flatMap((page) => page ?? []).sort((a, b) => a.id - b.id);
+      let kept = 0;
+      for (let i = 0; i < all.length; i++) {
+        const item = all[i] as RemoteListing;
+        if (kept > 0 && (all[kept - 1] as RemoteListing).id === item.id) continue;
+        all[kept++] = item;
+      }
+      const twice = all.length - kept;
+      all.length = kept;
+      return { listings: all, twice };
+    },
+  };
 }
 
 /**
- * Dedupe by ID (the first read wins) and note anything that says the list moved while it was read.
- * The listings come back in ID order; no map of IDs is built (at 300k listings it would be tens of MB).
+ * What the sink kept (in ID order, deduped by ID), and anything that says the list moved while it
+ * was read. `pages` holds the length of each page.
  */
-function collect<T extends { id: number }>(
-  pages: T[][],
+function collect<L extends { length: number }>(
+  sink: SnapshotSink<L>,
+  pages: readonly number[],
   pageSize: number,
   virtualCount: number | undefined,
   drift: string[],
 ) {
-  pages.forEach((page, index) => {
+  pages.forEach((length, index) => {
     const isLast = index === pages.length - 1;
-    if (!isLast && page.length < pageSize)
-      drift.push(`page ${index + 1} returned ${page.length} of ${pageSize} listings`);
+    if (!isLast && length < pageSize)
+      drift.push(`page ${index + 1} returned ${length} of ${pageSize} listings`);
   });
-  // A stable sort: of two reads of one ID, the earlier page's stays first.
-  const all = pages.flat().sort((a, b) => a.id - b.id);
-  let kept = 0;
-  for (let i = 0; i < all.length; i++) {
-    const item = all[i] as T;
-    if (kept > 0 && (all[kept - 1] as T).id === item.id) continue;
-    all[kept++] = item;
-  }
-  const twice = all.length - kept;
-  all.length = kept;
+  const { listings, twice } = sink.finish();
+  const kept = listings.length;
   if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);
   if (virtualCount !== undefined && kept !== virtualCount) {
     drift.push(`VirtualCount said ${virtualCount}, the pages held ${kept} distinct listings`);
   }
-  return { listings: all, virtualCount, drift };
+  return { listings, virtualCount, drift };
 }

@@ -13,9 +13,9 @@ import {
   makePlan,
   type Plan,
   type PlanPolicy,
-  remoteEntryOf,
 } from '../../src/reconcile/index.ts';
 import { memoryRecords, type RecordStore } from '../../src/reconcile/record-store.ts';
+import { remoteEntries } from '../../src/reconcile/remote-entries.ts';
 import { toListRecord } from '../../src/sandbox/index.ts';
 
 /** A valid listing numbered `n`; MLS numbers `MLS-0001`… */
@@ -94,6 +94,7 @@ export function planOf(
   );
   const byKey = desiredByKey(entries);
   const set = { load: (d: { ref: number }) => records.get(d.ref) };
-  const remote = remotes.map((r) => remoteEntryOf(r, policy.keyField, tags, byKey, set));
-  return { ...withBriefs(makePlan(byKey, remote, policy), set), records };
+  const sink = remoteEntries(policy.keyField, tags, byKey, set);
+  for (const r of remotes) sink.keep(1, r);
+  return { ...withBriefs(makePlan(byKey, sink.finish().listings, policy), set), records };
 }

@@ -1,0 +1,33 @@
+/** Numbers a chunk holds: 64 KiB of doubles, 32 KiB of 32-bit integers. */
+const CHUNK = 8192;
+const SHIFT = 13;
+
+type Chunk = Float64Array | Int32Array | Uint32Array;
+
+/**
+ * A growable column of numbers (one per listing) in fixed chunks. A doubling typed array leaves up
+ * to half of itself unused (300k listings take 524,288 slots) and each growth copies it and frees
+ * the old one: at 300k listings, megabytes of the process's memory that never go back. Chunks are
+ * never copied, and at most one is partly used.
+ */
+export class NumberColumn<C extends Chunk = Float64Array> {
+  readonly #make: (length: number) => C;
+  readonly #chunks: C[] = [];
+
+  constructor(make: (length: number) => C) {
+    this.#make = make;
+  }
+
+  get(i: number): number {
+    return (this.#chunks[i >>> SHIFT] as C)[i & (CHUNK - 1)] as number;
+  }
+
+  set(i: number, value: number): void {
+    while (i >>> SHIFT >= this.#chunks.length) this.#chunks.push(this.#make(CHUNK));
+    (this.#chunks[i >>> SHIFT] as C)[i & (CHUNK - 1)] = value;
+  }
+}
+
+export const float64s = () => new NumberColumn((n) => new Float64Array(n));
+export const int32s = () => new NumberColumn((n) => new Int32Array(n));
+export const uint32s = () => new NumberColumn((n) => new Uint32Array(n));

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { RemoteListing } from '../api/canonicalize.ts';
+import type { Listing } from '../normalize/listing-schema.ts';
+import { desiredByKey } from './plan.ts';
+import { remoteEntries } from './remote-entries.ts';
+
+const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+const remote = (id: number, key: string, owner?: string): RemoteListing => ({
+  id,
+  listing: {
+    MLSNumber: key,
+    ...(owner ? { ExtensionColumn: [{ Key: 'feed-sync:feed', value: owner }] } : {}),
+  } as Partial<Listing>,
+});
+
+describe('remoteEntries', () => {
+  it('puts what pages arriving in any order kept in ID order, the earlier page winning an ID read twice', () => {
+    const desired = desiredByKey([{ key: 'K-2', mask: 0, digest: 0, ref: 0 }]);
+    const sink = remoteEntries('MLSNumber', tags, desired, { load: () => ({}) as Listing });
+    sink.keep(3, remote(5, 'K-5', 'acme'));
+    sink.keep(3, remote(2, 'K-2b'));
+    sink.keep(1, remote(4, 'K-4'));
+    sink.keep(2, remote(2, 'K-2', 'acme'));
+    sink.keep(1, remote(9, 'K-9'));
+    const { listings, twice } = sink.finish();
+    expect(twice).toBe(1);
+    const rows = Array.from({ length: listings.length }, (_, i) => [
+      listings.idAt(i),
+      listings.keyAt(i),
+      listings.ownerAt(i),
+      listings.refAt(i),
+      listings.changesAt(i),
+    ]);
+    expect(rows).toEqual([
+      [2, 'K-2', 'acme', 0, []],
+      [4, 'K-4', undefined, -1, undefined],
+      [5, 'K-5', 'acme', -1, undefined],
+      [9, 'K-9', undefined, -1, undefined],
+    ]);
+  });
+
+  it('grows past its first columns', () => {
+    const sink = remoteEntries('MLSNumber', tags, desiredByKey([]), { load: () => ({}) as Listing });
+    for (let id = 3000; id > 0; id--) sink.keep(1 + (id % 7), remote(id, `K-${id}`));
+    const { listings } = sink.finish();
+    expect(listings.length).toBe(3000);
+    for (let i = 0; i < 3000; i++)
+      expect([listings.idAt(i), listings.keyAt(i)]).toEqual([i + 1, `K-${i + 1}`]);
+  });
+});

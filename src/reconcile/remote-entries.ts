@@ -1,0 +1,123 @@
+import type { RemoteListing } from '../api/canonicalize.ts';
+import type { DesiredSet } from './desired.ts';
+import type { DesiredIndex } from './desired-index.ts';
+import { float64s, int32s, type NumberColumn } from './number-column.ts';
+import { ownerOf, type TagKeys } from './ownership.ts';
+import { keyOf } from './plan.ts';
+import type { FieldChange, RemoteEntries } from './plan-types.ts';
+import { changesAgainst, internOwner, SAME } from './remote-entry.ts';
+import type { SnapshotSink } from './snapshot.ts';
+
+export type { RemoteEntries };
+
+/**
+ * A snapshot sink keeping each remote listing as an entry of `RemoteEntries`, compared with the
+ * feed's listing of its key (`desired`) as it arrives.
+ */
+export function remoteEntries(
+  keyField: 'MLSNumber' | 'Url',
+  tags: TagKeys,
+  desired: DesiredIndex,
+  records: DesiredSet,
+): SnapshotSink<RemoteEntries> {
+  const columns = new Columns();
+  return {
+    keep(page, remote) {
+      columns.add(page, entryColumns(remote, keyField, tags, desired, records));
+    },
+    finish: () => columns.finish(),
+  };
+}
+
+interface Entry {
+  id: number;
+  key: string | undefined;
+  owner: string | undefined;
+  ref: number;
+  changes: readonly FieldChange[] | undefined;
+}
+
+function entryColumns(
+  remote: RemoteListing,
+  keyField: 'MLSNumber' | 'Url',
+  tags: TagKeys,
+  desired: DesiredIndex,
+  records: DesiredSet,
+): Entry {
+  const key = keyOf(remote.listing, keyField);
+  const owner = internOwner(ownerOf(remote.listing, tags));
+  const ref = key === undefined ? -1 : desired.refOf(key);
+  if (ref < 0 || key === undefined) return { id: remote.id, key, owner, ref: -1, changes: undefined };
+  const changes = changesAgainst(remote.listing, desired.listingAt(key, ref), records);
+  // The feed's copy of the key: the one read from the page is dropped with the page.
+  return { id: remote.id, key: desired.keyAt(ref), owner, ref, changes };
+}
+
+class Columns implements RemoteEntries {
+  readonly #ids = float64s();
+  readonly #refs = int32s();
+  /** The page each entry came from: until `finish` orders them. */
+  #pages: NumberColumn<Int32Array> | undefined = int32s();
+  readonly #keys: (string | undefined)[] = [];
+  readonly #owners: (string | undefined)[] = [];
+  /** Only the entries that differ from the feed, by the order they arrived in. */
+  readonly #changes = new Map<number, readonly FieldChange[]>();
+  /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
+  #order = new Int32Array(0);
+  length = 0;
+
+  add(page: number, entry: Entry): void {
+    if (this.#pages === undefined) throw new Error('remote entries are already in ID order');
+    const i = this.length++;
+    this.#ids.set(i, entry.id);
+    this.#refs.set(i, entry.ref);
+    this.#pages.set(i, page);
+    this.#keys.push(entry.key);
+    this.#owners.push(entry.owner);
+    if (entry.changes !== undefined && entry.changes.length > 0) this.#changes.set(i, entry.changes);
+  }
+
+  /** In ID order, the earlier page's entry of an ID read twice kept, the other dropped. */
+  finish(): { listings: RemoteEntries; twice: number } {
+    const pages = this.#pages;
+    if (pages === undefined) throw new Error('remote entries are already in ID order');
+    const ids = this.#ids;
+    const order = new Int32Array(this.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    // Within a page entries were added in the page's order: position breaks the last tie.
+    order.sort((a, b) => ids.get(a) - ids.get(b) || pages.get(a) - pages.get(b) || a - b);
+    let kept = 0;
+    for (let i = 0; i < order.length; i++) {
+      if (kept > 0 && ids.get(order[kept - 1]!) === ids.get(order[i]!)) continue;
+      order[kept++] = order[i]!;
+    }
+    const twice = this.length - kept;
+    this.#order = kept === order.length ? order : order.slice(0, kept);
+    this.#pages = undefined;
+    this.length = kept;
+    return { listings: this, twice };
+  }
+
+  idAt(i: number): number {
+    return this.#ids.get(this.#at(i));
+  }
+  keyAt(i: number): string | undefined {
+    return this.#keys[this.#at(i)];
+  }
+  ownerAt(i: number): string | undefined {
+    return this.#owners[this.#at(i)];
+  }
+  refAt(i: number): number {
+    return this.#refs.get(this.#at(i));
+  }
+  changesAt(i: number): readonly FieldChange[] | undefined {
+    const at = this.#at(i);
+    if (this.#refs.get(at) < 0) return undefined;
+    return this.#changes.get(at) ?? SAME;
+  }
+
+  #at(i: number): number {
+    if (this.#pages !== undefined) throw new Error('remote entries are read once in ID order (finish)');
+    return this.#order[i] as number;
+  }
+}
