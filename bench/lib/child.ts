@@ -1,6 +1,6 @@
 /**
  * Run one measurement in a child process and read its peak RSS (VmHWM) as the kernel counted it.
- * The child is started with `--import` of hwm-on-exit.ts, which writes its VmHWM to a file as the
+ * The child is started with `--import` of hwm-on-exit.mjs, which writes its VmHWM to a file as the
  * process exits: a bench then measures any command, the real CLI included, without changing it.
  */
 import { spawn } from 'node:child_process';
@@ -18,7 +18,7 @@ export interface ChildResult {
   stderr: string;
 }
 
-const PRELOAD = join(import.meta.dirname, 'hwm-on-exit.ts');
+const PRELOAD = join(import.meta.dirname, 'hwm-on-exit.mjs');
 
 /** `node [--import hwm] ...args` with Node 24 (the one running the bench). */
 export async function runChild(

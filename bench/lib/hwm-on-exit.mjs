@@ -1,6 +1,8 @@
 /**
  * Preloaded into a bench child (`node --import`): on exit, write the process's peak resident set
- * (`VmHWM` of /proc/self/status, in kB) to the file named by BENCH_HWM_FILE.
+ * (`VmHWM` of /proc/self/status, in kB) to the file named by BENCH_HWM_FILE. Plain JavaScript on
+ * purpose: a TypeScript preload would start Node's type stripping (~17 MB) in a child that runs
+ * the built CLI, which never loads it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
