@@ -38,6 +38,7 @@ export function compileField(
   const rule = ruleObject(rawRule);
   // `out.listing[field]` with the field as a literal: one inline cache per field (literal-access.ts).
   const set = propertyWriter(field);
+  const get = propertyReader(field);
   const writeNumber = (value: unknown, out: MappedRecord, scale = 1) =>
     writeNumberTo(set, field, value, ctx, out, scale);
   const source = compileSource(rule, kind === 'url', kind !== 'enum');
@@ -164,7 +165,7 @@ export function compileField(
         }
         writeNumber(value, out, (rule.scale ?? 1) * factor);
         // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
-        if (factor !== 1 && propertyReader(field)(out.listing) !== undefined) {
+        if (factor !== 1 && get(out.listing) !== undefined) {
           out.notes ??= [];
           out.notes.push({ Key: `${field} period`, value: String(periodText).trim() });
         }
