@@ -1,5 +1,7 @@
 import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { BudgetBook } from '../budget/budget-book.ts';
+import { createFileBudget } from '../budget/memory-budget.ts';
 import { FeedSyncError } from '../errors.ts';
 import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 import { type FeedState, mergeFeedState, type StateStore } from './state-store.ts';
@@ -9,6 +11,8 @@ interface StateFile {
   settingsFingerprints: Record<string, string>;
   /** Per feed, newest first. */
   runs: Record<string, RunRecord[]>;
+  /** Request budgets of provider keys (src/budget), by key hash. */
+  budgets?: Record<string, BudgetBook>;
 }
 
 /**
@@ -51,6 +55,7 @@ export function createFileStateStore(file: string, options: HistoryOptions = {})
         feeds: parsed.feeds ?? {},
         settingsFingerprints: parsed.settingsFingerprints ?? {},
         runs: parsed.runs ?? {},
+        ...(parsed.budgets ? { budgets: parsed.budgets } : {}),
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT')
@@ -73,6 +78,16 @@ export function createFileStateStore(file: string, options: HistoryOptions = {})
   }
 
   return {
+    budgets: createFileBudget({
+      read: async () => {
+        await queue;
+        return (await read()).budgets ?? {};
+      },
+      write: (books) =>
+        update((state) => {
+          state.budgets = books;
+        }),
+    }),
     async getFeed(feedId) {
       await queue;
       return { ...(await read()).feeds[feedId] };

@@ -1,3 +1,4 @@
+import { createPostgresBudget } from '../budget/postgres-budget.ts';
 import { createPostgresRunHistory } from './postgres-run-history.ts';
 import type { Queryable } from './postgres-schema.ts';
 import { stateSchemaOf } from './postgres-schema.ts';
@@ -17,6 +18,7 @@ export function createPostgresStateStore(
   const s = stateSchemaOf(namespace);
   return {
     ...createPostgresRunHistory(db, namespace, history.historyRuns ?? DEFAULT_HISTORY_RUNS),
+    budgets: createPostgresBudget(db, s),
     async getFeed(feedId) {
       const { rows } = await db.query<{ field: string; value: unknown }>(
         `SELECT field, value FROM ${s}.feed_state WHERE feed_id = $1`,

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { createRedisBudget } from '../budget/redis-budget.ts';
 import { DEFAULT_HISTORY_RUNS, type HistoryOptions } from './run-history.ts';
 import type { FeedState, StateStore } from './state-store.ts';
 
@@ -35,6 +36,7 @@ export function createRedisStateStore(
   const settingsKey = `${prefix}:state:settings`;
 
   return {
+    budgets: createRedisBudget(redis, prefix),
     async getFeed(feedId) {
       const raw = await redis.hgetall(feedKey(feedId));
       const state: Record<string, unknown> = {};

@@ -1,3 +1,5 @@
+import type { BudgetStore } from '../budget/budget-types.ts';
+import { createMemoryBudget } from '../budget/memory-budget.ts';
 import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 
 /**
@@ -17,6 +19,13 @@ export interface FeedState {
   lastCompareAt?: string;
   /** The last run report, as JSON. */
   lastReport?: unknown;
+  /**
+   * A RESO replication under way (src/sources/reso/checkpoint.ts): its query and its place after
+   * the last page written, so a paused or killed first import goes on from there.
+   */
+  resoCheckpoint?: unknown;
+  /** ISO time of the last completed RESO key sweep (listings that left the feed without a marker). */
+  resoSweepAt?: string;
 }
 
 export interface StateStore {
@@ -32,6 +41,11 @@ export interface StateStore {
   recordRun(feedId: string, report: RunRecord): Promise<void>;
   /** The feed's recorded runs, newest first, at most `limit`. */
   listRuns(feedId: string, limit?: number): Promise<unknown[]>;
+  /**
+   * Request budgets of provider keys (src/budget), kept where the state is: a RESO source counts
+   * every request there before it sends it, across runs, restarts and worker processes.
+   */
+  readonly budgets?: BudgetStore;
 }
 
 export function createMemoryStateStore(options: HistoryOptions = {}): StateStore {
@@ -40,6 +54,7 @@ export function createMemoryStateStore(options: HistoryOptions = {}): StateStore
   const runs = new Map<string, RunRecord[]>();
   const keep = options.historyRuns ?? DEFAULT_HISTORY_RUNS;
   return {
+    budgets: createMemoryBudget(),
     async getFeed(feedId) {
       return { ...feeds.get(feedId) };
     },

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  announcedTo,
+  type BudgetBook,
+  emptyBook,
+  HOUR_MS,
+  takeFromBook,
+  usageOfBook,
+} from './budget-book.ts';
+import type { BudgetLimits } from './budget-types.ts';
+import { createFileBudget } from './memory-budget.ts';
+
+const T0 = Date.parse('2024-05-01T10:00:00Z');
+
+/** Take `n` requests at `at`, asserting each is allowed. */
+function takeN(book: BudgetBook, limits: BudgetLimits, at: number, n: number): BudgetBook {
+  let current = book;
+  for (let i = 0; i < n; i++) {
+    const next = takeFromBook(current, limits, at);
+    expect(next.answer).toEqual({ ok: true });
+    current = next.book;
+  }
+  return current;
+}
+
+describe('the budget book: rolling windows, never looser than the provider', () => {
+  it('holds the per-second bound exactly and says when the oldest start leaves', () => {
+    const book = takeN(emptyBook(), { perSecond: 2 }, T0, 1);
+    const second = takeN(book, { perSecond: 2 }, T0 + 300, 1);
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 999).answer).toEqual({
+      ok: false,
+      window: 'second',
+      retryAt: T0 + 1000,
+    });
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1000).answer).toEqual({ ok: true });
+  });
+
+  it('counts the hour in whole minutes, so a request at :59 still counts until the next hour :01', () => {
+    const limits = { perHour: 3 };
+    const book = takeN(emptyBook(), limits, T0 + 59_000, 3);
+    // 10:00:59 + 60 min = 11:00:59, but the minute 10:00 leaves only at 11:01:00.
+    expect(takeFromBook(book, limits, T0 + HOUR_MS + 59_000).answer).toEqual({
+      ok: false,
+      window: 'hour',
+      retryAt: T0 + HOUR_MS + 60_000,
+    });
+    expect(takeFromBook(book, limits, T0 + HOUR_MS + 60_000).answer).toEqual({ ok: true });
+  });
+
+  it('frees the hour minute by minute, oldest first', () => {
+    const limits = { perHour: 4 };
+    let book = takeN(emptyBook(), limits, T0, 2);
+    book = takeN(book, limits, T0 + 10 * 60_000, 2);
+    // Full: the first minute must leave (at 11:01) before one more fits.
+    expect(takeFromBook(book, limits, T0 + 30 * 60_000).answer).toMatchObject({
+      ok: false,
+      retryAt: T0 + HOUR_MS + 60_000,
+    });
+  });
+
+  it('takes the latest of several refusals: every bound must allow the request', () => {
+    const limits = { perSecond: 1, perDay: 2 };
+    const book = takeN(takeN(emptyBook(), limits, T0, 1), limits, T0 + 5000, 1);
+    const answer = takeFromBook(book, limits, T0 + 5500).answer;
+    expect(answer).toEqual({ ok: false, window: 'day', retryAt: T0 + 86_400_000 + 60_000 });
+  });
+
+  it('lowers a ceiling the provider announced, counts against it, and forgets it when it resets', () => {
+    let book = announcedTo(emptyBook(), { name: 'hour', remaining: 1, resetAt: T0 + 60_000 }, T0);
+    // A later answer of the same window cannot raise it again.
+    book = announcedTo(book, { name: 'hour', remaining: 5, resetAt: T0 + 60_500 }, T0 + 10);
+    book = takeN(book, {}, T0 + 20, 1);
+    expect(takeFromBook(book, {}, T0 + 30).answer).toEqual({
+      ok: false,
+      window: 'provider',
+      retryAt: T0 + 60_500,
+    });
+    expect(takeFromBook(book, {}, T0 + 60_500).answer).toEqual({ ok: true });
+    expect(usageOfBook(book, T0 + 30)).toEqual({ second: 1, hour: 1, day: 1 });
+  });
+});
+
+describe('the state-file budget (the one-shot CLI)', () => {
+  it('reserves ahead in the file and writes the true count on flush, so a crash only over-counts', async () => {
+    let file: Record<string, BudgetBook> = {};
+    let writes = 0;
+    const open = () =>
+      createFileBudget({
+        read: async () => structuredClone(file),
+        write: async (books) => {
+          writes++;
+          file = structuredClone(books);
+        },
+      });
+    const limits = { perHour: 100 };
+    const first = open();
+    for (let i = 0; i < 5; i++) expect(await first.take('k', limits, T0 + i)).toEqual({ ok: true });
+    expect(writes).toBe(1);
+    // Killed here: the file counts the reservation (20), more than the 5 sent, never fewer.
+    expect(usageOfBook(file.k!, T0 + 10).hour).toBe(20);
+    const afterCrash = open();
+    expect((await afterCrash.usage('k', T0 + 10)).hour).toBe(20);
+    await first.flush?.();
+    expect(usageOfBook(file.k!, T0 + 10).hour).toBe(5);
+    // A new process counts on from the file.
+    const next = open();
+    for (let i = 0; i < 95; i++) expect((await next.take('k', limits, T0 + 100 + i)).ok).toBe(true);
+    expect(await next.take('k', limits, T0 + 300)).toMatchObject({ ok: false, window: 'hour' });
+  });
+});

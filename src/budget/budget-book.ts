@@ -1,0 +1,154 @@
+import type { BudgetAnswer, BudgetLimits, BudgetUsage, BudgetWindow, Ceiling } from './budget-types.ts';
+
+export const SECOND_MS = 1000;
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 86_400_000;
+
+/**
+ * One key's requests, as plain JSON (the state file keeps it as is): the start times of the last
+ * second exactly, and counts per minute for the hour and the day. The Redis and Postgres stores
+ * keep the same three things in their own form (redis-budget.ts, postgres-budget.ts).
+ */
+export interface BudgetBook {
+  /** Start times (epoch ms) within the last second, ascending. */
+  seconds: number[];
+  /** Minute number (`floor(ms / 60000)`) → requests started in it. */
+  minutes: Record<string, number>;
+  /** Announced ceilings by name, until they reset. */
+  ceilings: Record<string, { remaining: number; until: number }>;
+}
+
+export const emptyBook = (): BudgetBook => ({ seconds: [], minutes: {}, ceilings: {} });
+
+/**
+ * A minute counts in a window while any part of it is inside: a request at 10:00:59 still counts at
+ * 11:00:58. That rounds every count up, never down, so the rolling window can only be stricter than
+ * the provider's.
+ */
+const inWindow = (minute: number, now: number, windowMs: number) => (minute + 1) * MINUTE_MS > now - windowMs;
+
+/** The book without what no window can see any more. Pure. */
+export function pruned(book: BudgetBook, now: number): BudgetBook {
+  const minutes: Record<string, number> = {};
+  for (const [minute, n] of Object.entries(book.minutes))
+    if (inWindow(Number(minute), now, DAY_MS)) minutes[minute] = n;
+  const ceilings: BudgetBook['ceilings'] = {};
+  for (const [name, c] of Object.entries(book.ceilings)) if (c.until > now) ceilings[name] = c;
+  return { seconds: book.seconds.filter((t) => t > now - SECOND_MS), minutes, ceilings };
+}
+
+/**
+ * When a window that holds `counts` (minute, requests; ascending) allows one more request under
+ * `limit`: now, or the end of the minute whose leaving brings the count under the limit, plus the window.
+ */
+function minuteWindowRetry(
+  counts: [number, number][],
+  now: number,
+  windowMs: number,
+  limit: number,
+): number | undefined {
+  const inside = counts.filter(([minute]) => inWindow(minute, now, windowMs));
+  let count = inside.reduce((sum, [, n]) => sum + n, 0);
+  if (count < limit) return undefined;
+  for (const [minute, n] of inside) {
+    count -= n;
+    if (count < limit) return (minute + 1) * MINUTE_MS + windowMs;
+  }
+  return now + windowMs;
+}
+
+/** Whether one more request fits at `now`, and if not, until when (the latest of the bounds that refuse). */
+export function checkBook(book: BudgetBook, limits: BudgetLimits, now: number): BudgetAnswer {
+  let retryAt = 0;
+  let window: BudgetWindow = 'second';
+  const later = (at: number | undefined, which: BudgetWindow) => {
+    if (at !== undefined && at > retryAt) {
+      retryAt = at;
+      window = which;
+    }
+  };
+  for (const c of Object.values(book.ceilings))
+    if (c.until > now && c.remaining <= 0) later(c.until, 'provider');
+  const { perSecond, perHour, perDay } = limits;
+  const seconds = book.seconds.filter((t) => t > now - SECOND_MS);
+  if (perSecond && seconds.length >= perSecond)
+    later(seconds[seconds.length - perSecond]! + SECOND_MS, 'second');
+  const counts = Object.entries(book.minutes)
+    .map(([minute, n]): [number, number] => [Number(minute), n])
+    .sort((a, b) => a[0] - b[0]);
+  if (perHour) later(minuteWindowRetry(counts, now, HOUR_MS, perHour), 'hour');
+  if (perDay) later(minuteWindowRetry(counts, now, DAY_MS, perDay), 'day');
+  return retryAt > now ? { ok: false, window, retryAt } : { ok: true };
+}
+
+/** Take one request at `now` if it fits: the book after it, and the answer. Pure. */
+export function takeFromBook(
+  book: BudgetBook,
+  limits: BudgetLimits,
+  now: number,
+): { book: BudgetBook; answer: BudgetAnswer } {
+  const current = pruned(book, now);
+  const answer = checkBook(current, limits, now);
+  if (!answer.ok) return { book: current, answer };
+  return { book: counted(current, now, 1), answer };
+}
+
+/** The book with `n` more requests started at `now` (ceilings lowered by as many). Pure. */
+export function counted(book: BudgetBook, now: number, n: number): BudgetBook {
+  const minute = String(Math.floor(now / MINUTE_MS));
+  const ceilings: BudgetBook['ceilings'] = {};
+  for (const [name, c] of Object.entries(book.ceilings))
+    ceilings[name] = { ...c, remaining: c.remaining - n };
+  return {
+    seconds: [...book.seconds, ...Array.from({ length: n }, () => now)],
+    minutes: { ...book.minutes, [minute]: (book.minutes[minute] ?? 0) + n },
+    ceilings,
+  };
+}
+
+/**
+ * Two announcements less than this apart name the same provider window (a reset given in seconds
+ * from now moves by a second between two answers).
+ */
+export const SAME_WINDOW_MS = 2000;
+
+/** The book with a ceiling the provider announced: the lower of the two within one window. Pure. */
+export function announcedTo(book: BudgetBook, ceiling: Ceiling, now: number): BudgetBook {
+  const current = pruned(book, now);
+  if (ceiling.resetAt <= now) return current;
+  const known = current.ceilings[ceiling.name];
+  const sameWindow = known !== undefined && Math.abs(known.until - ceiling.resetAt) < SAME_WINDOW_MS;
+  const remaining = sameWindow ? Math.min(known.remaining, ceiling.remaining) : ceiling.remaining;
+  return {
+    ...current,
+    ceilings: {
+      ...current.ceilings,
+      [ceiling.name]: { remaining, until: Math.max(ceiling.resetAt, known?.until ?? 0) },
+    },
+  };
+}
+
+/** Requests counted in each window at `now`. */
+export function usageOfBook(book: BudgetBook, now: number): BudgetUsage {
+  const sum = (windowMs: number) =>
+    Object.entries(book.minutes).reduce(
+      (total, [minute, n]) => total + (inWindow(Number(minute), now, windowMs) ? n : 0),
+      0,
+    );
+  return {
+    second: book.seconds.filter((t) => t > now - SECOND_MS).length,
+    hour: sum(HOUR_MS),
+    day: sum(DAY_MS),
+  };
+}
+
+/** How many more requests every window allows at `now` (Infinity when none is bounded). */
+export function headroom(book: BudgetBook, limits: BudgetLimits, now: number): number {
+  const usage = usageOfBook(book, now);
+  let room = Number.POSITIVE_INFINITY;
+  if (limits.perHour) room = Math.min(room, limits.perHour - usage.hour);
+  if (limits.perDay) room = Math.min(room, limits.perDay - usage.day);
+  for (const c of Object.values(book.ceilings)) if (c.until > now) room = Math.min(room, c.remaining);
+  return Math.max(0, room);
+}

@@ -1,0 +1,53 @@
+/**
+ * Request budgets of a provider key (an MLS Grid token, a Trestle client): how many requests may
+ * start per second, per hour and per day, counted for every process that uses the key. MLS Grid
+ * suspends a key that goes over its limits, so a request is sent only once the budget has taken it.
+ */
+export interface BudgetLimits {
+  /** Requests started in any 1 s. */
+  perSecond?: number | undefined;
+  /** Requests started in any 60 min (a rolling window: stricter than the provider's clock hour). */
+  perHour?: number | undefined;
+  /** Requests started in any 24 h (rolling). */
+  perDay?: number | undefined;
+}
+
+/** Which bound refused a request: one of ours, or what the provider announced (rate headers, 429). */
+export type BudgetWindow = 'second' | 'hour' | 'day' | 'provider';
+
+/** A take: counted, or refused with the first instant (epoch ms) at which every bound allows one more. */
+export type BudgetAnswer = { ok: true } | { ok: false; window: BudgetWindow; retryAt: number };
+
+/**
+ * The provider said how many requests are left until when (`X-RateLimit-Remaining`,
+ * `Burst-RateLimit-Remaining`, Trestle's `Hour-Quota-Available`, a 429's `Retry-After`). Named, so a
+ * burst ceiling and an hourly one live side by side.
+ */
+export interface Ceiling {
+  name: string;
+  remaining: number;
+  /** Epoch ms at which the provider's window resets. */
+  resetAt: number;
+}
+
+/** Requests counted in each window at one instant (the hour and day counts round up to whole minutes). */
+export interface BudgetUsage {
+  second: number;
+  hour: number;
+  day: number;
+}
+
+/**
+ * Where the budgets live: memory, the CLI's state file, Redis or Postgres (shared by every worker on
+ * the store). Every call is atomic on its store. Times are the caller's clock (epoch ms), so a run's
+ * injected clock is the budget's too.
+ */
+export interface BudgetStore {
+  /** Count one request of `key` if every bound allows it at `now`; otherwise say until when to wait. */
+  take(key: string, limits: BudgetLimits, now: number): Promise<BudgetAnswer>;
+  /** Lower a ceiling of `key` to what the provider announced (never raises one within its window). */
+  announce(key: string, ceiling: Ceiling, now: number): Promise<void>;
+  usage(key: string, now: number): Promise<BudgetUsage>;
+  /** Write what is held back (the state file reserves a few requests ahead). Default: nothing to do. */
+  flush?(): Promise<void>;
+}
