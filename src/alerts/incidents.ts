@@ -48,8 +48,12 @@ export function incidentsOf(
     });
   }
   const kinds = new Set(open.map((i) => i.kind));
-  // A cancelled or skipped run says nothing about whether the incident is over.
-  const conclusive = report.outcome !== 'cancelled' && report.outcome !== 'skipped' && !report.dryRun;
+  // A cancelled, skipped or paused run says nothing about whether the incident is over.
+  const conclusive =
+    report.outcome !== 'cancelled' &&
+    report.outcome !== 'skipped' &&
+    report.outcome !== 'paused' &&
+    !report.dryRun;
   const resolved = conclusive
     ? (['failed', 'guarded', 'rejected'] as const).filter((k) => !kinds.has(k))
     : [];

@@ -15,6 +15,8 @@ export const EXIT = {
   guarded: 3,
   /** The run finished, but some records were rejected or held. */
   partial: 4,
+  /** A RESO provider's request budget is spent: what was read is written; the report says when it resumes. */
+  paused: 5,
   /** Interrupted (Ctrl-C): the run stopped cleanly with what it had applied. */
   interrupted: 130,
 } as const;
@@ -69,5 +71,6 @@ export function exitCodeOf(reports: readonly ReportOutcome[]): number {
   if (reports.some((r) => r.outcome === 'failed')) return EXIT.failed;
   if (reports.some((r) => r.outcome === 'guarded')) return EXIT.guarded;
   if (reports.some((r) => (r.rejected ?? 0) > 0 || (r.held ?? 0) > 0)) return EXIT.partial;
+  if (reports.some((r) => r.outcome === 'paused')) return EXIT.paused;
   return EXIT.ok;
 }

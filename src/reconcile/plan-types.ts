@@ -167,6 +167,11 @@ export interface PlanPolicy {
   mode: 'full' | 'incremental';
   /** Keys whose feed status says the listing is removed. */
   removals?: readonly string[];
+  /**
+   * Keys the feed lists without sending their records this run (a RESO key sweep). A full plan
+   * keeps their listings as they are; only listings neither sent nor listed are gone.
+   */
+  present?: { readonly size: number; has(key: string): boolean };
   /** Keys whose last feed record was rejected: their listings are held, never written or deleted. */
   held?: readonly HeldKey[];
   /**

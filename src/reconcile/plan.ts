@@ -113,7 +113,9 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     if (isMine(i)) ownedCount++;
     else if (touched[i] === 0) foreign.push(foreignOf(remote, i));
   }
-  const guard = applyDeleteGuards({ policy, desiredCount: wantedCount, ownedCount, deletes });
+  // Keys a sweep lists count as wanted: an empty run of a listed feed is not an empty feed.
+  const listed = Math.max(wantedCount, policy.present?.size ?? 0);
+  const guard = applyDeleteGuards({ policy, desiredCount: listed, ownedCount, deletes });
 
   return {
     feedId: policy.feedId,
@@ -241,6 +243,7 @@ function planDeletes(desired: DesiredIndex, touched: Uint8Array, ctx: Context): 
     const id = remote.idAt(i);
     if (key && desired.has(key)) continue;
     if (key && removals.has(key)) deletes.push({ key, id, reason: 'removed' });
+    else if (key && ctx.policy.present?.has(key)) kept.add(key);
     else if (ctx.policy.mode === 'full') deletes.push({ key, id, reason: 'gone' });
     else if (kept.has(key)) deletes.push({ key, id, reason: 'duplicate' });
     else kept.add(key);

@@ -23,7 +23,7 @@ const HOUR_MS = 3_600_000;
 export function policyOf(
   config: Config,
   feed: FeedConfig,
-  ingest: Pick<IngestResult<unknown>, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey'>,
+  ingest: Pick<IngestResult<unknown>, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey' | 'present'>,
   options: SyncOptions = {},
 ): PlanPolicy {
   return {
@@ -38,6 +38,7 @@ export function policyOf(
     allowMassDelete: options.allowMassDelete ?? false,
     mode: ingest.mode,
     removals: ingest.removals,
+    ...(ingest.present ? { present: ingest.present } : {}),
     held: ingest.held,
     unkeyedRejections: ingest.rejectedWithoutKey,
   };
@@ -122,6 +123,8 @@ async function prepare(
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(options.forceFull === undefined ? {} : { forceFull: options.forceFull }),
+      // Provider request budgets live with the state: the state file, Redis or Postgres.
+      ...(deps.state.budgets ? { budget: deps.state.budgets } : {}),
       now,
     };
     ingest = deps.ingest
@@ -138,6 +141,9 @@ async function prepare(
   progress('normalizing', 20, `${ingest.listings.length} listings, ${ingest.rejections.length} rejected`);
   if (ingest.notModified)
     return { kind: 'skipped', ingest: summary, reason: 'the feed has not changed since the last run' };
+  // The provider's budget was spent before a record could be read: nothing to compare or write.
+  if (ingest.pause && ingest.stats.records === 0 && !ingest.present)
+    return { kind: 'skipped', ingest: summary, reason: 'nothing read: the provider budget is spent' };
 
   progress('snapshot', 25);
   try {
@@ -203,5 +209,8 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
     droppedImages: ingest.droppedImages?.count ?? 0,
     ...(ingest.hints ? { hints: ingest.hints } : {}),
     sourceState: ingest.sourceState,
+    ...(ingest.pause ? { pause: ingest.pause } : {}),
+    ...(ingest.continues ? { continues: true } : {}),
+    ...(ingest.sourceNote ? { sourceNote: ingest.sourceNote } : {}),
   };
 }

@@ -9,6 +9,7 @@ const MARK: Record<RunReport['outcome'], string> = {
   guarded: '!',
   skipped: '=',
   cancelled: '⏹',
+  paused: '⏸',
 };
 
 /**
@@ -21,7 +22,11 @@ export function renderReport(report: RunReport): string {
     `${MARK[report.outcome]} ${report.feedId} → ${report.chatbot}: ${report.outcome}${report.dryRun ? ' (dry run)' : ''}` +
       ` in ${seconds}s${report.reason ? ` — ${report.reason}` : ''}`,
   ];
-  if (report.outcome === 'skipped') return lines[0] ?? '';
+  if (report.resumesAt) lines.push(`  resumes at ${report.resumesAt}`);
+  if (report.source)
+    lines.push(`  source: ${report.source}${report.continues ? ' (the next run goes on at once)' : ''}`);
+  if (report.outcome === 'skipped' || (report.outcome === 'paused' && !report.snapshot))
+    return lines.join('\n');
   const verb = report.dryRun ? 'would be ' : '';
   lines.push(
     `  ${verb}created ${report.created}, ${verb}updated ${report.updated}, ${verb}deleted ${report.deleted}, ` +

@@ -33,7 +33,12 @@ export interface NotApplied {
   deletes: string[];
 }
 
-export type RunOutcome = 'ok' | 'failed' | 'guarded' | 'skipped' | 'cancelled';
+/**
+ * `paused`: the source stopped before the end of the feed because its provider's request budget is
+ * spent (RESO); what it read is written, nothing is deleted for being absent, and the next run goes
+ * on from there at `resumesAt`. Not a failure: no alert.
+ */
+export type RunOutcome = 'ok' | 'failed' | 'guarded' | 'skipped' | 'cancelled' | 'paused';
 
 /** What a sync run did. Plain JSON: saved as the feed's `lastReport`, printed by `sync --json`. */
 export interface RunReport {
@@ -46,6 +51,12 @@ export interface RunReport {
   outcome: RunOutcome;
   /** Why the run did not end `ok`. */
   reason?: string;
+  /** `paused`: ISO time from which the provider's budget allows the run to go on. */
+  resumesAt?: string;
+  /** The source read part of a long replication and the next run goes on from its saved place (RESO `recordsPerRun`). */
+  continues?: boolean;
+  /** Where the source's replication stands (RESO): what was read, how far, the key sweep. */
+  source?: string;
   /** Full feeds may delete what they no longer list; incremental ones only delete removals. */
   mode?: 'full' | 'incremental';
   /** Planned only: nothing was written. The counts are what a real run would do. */

@@ -66,6 +66,19 @@ export function reportOf(
   applied: ApplyResult | undefined,
   meta: ReportMeta,
 ): RunReport {
+  const report = runReportOf(prepared, applied, meta);
+  // A source stopped by its provider's budget: what it read is written, the rest waits for
+  // `resumesAt`. A failure, a tripped guard or a stop says more and stays.
+  const pause = prepared.ingest?.pause;
+  if (pause && !meta.dryRun && (report.outcome === 'ok' || report.outcome === 'skipped')) {
+    report.outcome = 'paused';
+    report.resumesAt = pause.resumesAt;
+    report.reason = `${pause.reason}; the next run goes on from there`;
+  }
+  return report;
+}
+
+function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, meta: ReportMeta): RunReport {
   const report = emptyReport(meta);
   if (prepared.ingest) {
     const { mode, read, rejected, rejections, rejectedWithoutKey, decodedAs1252 } = prepared.ingest;
@@ -75,6 +88,8 @@ export function reportOf(
     report.unknownMarkers = prepared.ingest.unknownMarkers;
     report.droppedImages = prepared.ingest.droppedImages;
     if (prepared.ingest.hints) report.hints = prepared.ingest.hints;
+    if (prepared.ingest.sourceNote) report.source = prepared.ingest.sourceNote;
+    if (prepared.ingest.continues) report.continues = true;
   }
   if (prepared.kind !== 'planned') {
     if (prepared.kind === 'failed') report.guards = prepared.guards;

@@ -72,6 +72,12 @@ export interface IngestSummary {
   hints?: MappingHint[];
   /** Source state to keep after a successful run (validators, watermark). */
   sourceState: Partial<FeedState>;
+  /** The source stopped on its provider's budget: the run ends `paused` and can go on then. */
+  pause?: { resumesAt: string; reason: string };
+  /** The source stopped at its per-run limit: the next run goes on from its saved place. */
+  continues?: boolean;
+  /** Where a RESO replication stands (`full read: 10,000 this run, 20,000 records in 2 runs, goes on…`). */
+  sourceNote?: string;
 }
 
 export interface SnapshotSummary {

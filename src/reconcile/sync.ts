@@ -77,6 +77,8 @@ export async function syncFeed(
 export function stateOf(prepared: PreparedRun, report: RunReport, at: Date): Partial<FeedState> {
   const state: Partial<FeedState> = { lastReport: report };
   if (prepared.kind === 'skipped') return { ...prepared.ingest.sourceState, ...state };
+  // A run stopped by its provider's budget keeps its source state: its place in the feed.
+  if (report.outcome === 'paused') return { ...prepared.ingest?.sourceState, ...state };
   // A run that did not end ok forgets the validators and the last compare, so the next run,
   // scheduled or not, reads the feed in full and compares again instead of skipping it.
   if (prepared.kind !== 'planned' || report.outcome !== 'ok')
@@ -93,7 +95,7 @@ export async function saveRun(store: StateStore, result: RunResult): Promise<voi
 
 function logFinished(deps: SyncDeps, report: RunReport): void {
   const { feedId, chatbot, outcome, reason, created, updated, deleted, unchanged, held, durationMs } = report;
-  const level = outcome === 'ok' || outcome === 'skipped' ? 'info' : 'warn';
+  const level = outcome === 'ok' || outcome === 'skipped' || outcome === 'paused' ? 'info' : 'warn';
   deps.logger[level](
     {
       feedId,

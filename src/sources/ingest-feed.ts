@@ -57,8 +57,11 @@ export async function collectFeed<T>(
       } else byKey.remember(item.key, undefined, undefined, item.ref);
     }
   const end = next.value;
+  // What the source says now that it is read (a RESO replication that stopped early is incremental).
+  const sourceEnd = opened.end?.() ?? {};
+  const mode = sourceEnd.mode ?? opened.mode;
   // An incremental feed (RESO since the watermark, an OpenImmo TEIL file) with nothing new is normal.
-  if (records === 0 && opened.mode === 'full') {
+  if (records === 0 && mode === 'full' && !sourceEnd.present) {
     throw new FeedError('E_FEED_EMPTY', feed.id, `the feed has no records (${opened.name})`);
   }
   const listings: T[] = [];
@@ -84,7 +87,7 @@ export async function collectFeed<T>(
   return {
     feedId: feed.id,
     notModified: false,
-    mode: opened.mode,
+    mode,
     listings,
     removals,
     rejections,
@@ -101,7 +104,11 @@ export async function collectFeed<T>(
     decodedAs1252,
     unknownMarkers,
     ...(dropped.count > 0 ? { droppedImages: dropped } : {}),
-    sourceState: end.state,
+    sourceState: { ...end.state, ...sourceEnd.state },
+    ...(sourceEnd.present ? { present: sourceEnd.present } : {}),
+    ...(sourceEnd.pause ? { pause: sourceEnd.pause } : {}),
+    ...(sourceEnd.continues ? { continues: true } : {}),
+    ...(sourceEnd.note ? { sourceNote: sourceEnd.note } : {}),
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
     ...(end.hints.length > 0 ? { hints: end.hints } : {}),
   };

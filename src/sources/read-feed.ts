@@ -154,9 +154,11 @@ function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record
   // Built only for a record that is not a listing: most are, and this runs for every record.
   const where = () =>
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
-  if (mapped.remove) {
+  if (mapped.remove || record.removed) {
     if (key !== undefined) return { kind: 'remove', key, ref };
-    const text = `the status says "remove" but ${feed.key} is missing`;
+    const text = record.removed
+      ? `the feed marks the record deleted but ${feed.key} is missing`
+      : `the status says "remove" but ${feed.key} is missing`;
     const problems = [{ field: feed.key, reason: 'missing', message: `${feed.key} is missing (${text})` }];
     const rejection = {
       ...ref,

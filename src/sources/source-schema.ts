@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PROFILES, RESO_PROVIDERS } from './reso/profiles.ts';
 
 /** Secrets come from `${ENV}` through the config loader's interpolation, never literally. */
 export const authSchema = z.discriminatedUnion('type', [
@@ -58,27 +59,89 @@ export const blmOptionsSchema = z.strictObject({
     .default(1024 * 1024),
 });
 
-export const resoOptionsSchema = z.strictObject({
-  /** OData resource. Default `Property`. */
-  resource: z.string().min(1).default('Property'),
-  /** The feed's own `$filter` (e.g. `StandardStatus ne 'Incomplete'`), combined with the incremental one. */
-  filter: z.string().optional(),
-  select: z.array(z.string().min(1)).optional(),
-  /** Page size (`$top`). Default 200. */
-  top: z.number().int().min(1).max(10_000).default(200),
-  /** `incremental`: only records modified since the last run (minus `overlapMinutes`); absent ones are kept. */
-  mode: z.enum(['full', 'incremental']).default('full'),
-  /** Re-read records modified this long before the watermark, for clock skew and late commits. Default 15. */
-  overlapMinutes: z.number().min(0).default(15),
-  /** In incremental mode, a full run still happens this often to catch silent removals. Default 24. */
-  fullEveryHours: z.number().positive().default(24),
-  /** Requests per second ceiling (MLS vendors enforce e.g. 2/s). Default 2. */
-  requestsPerSecond: z.number().positive().default(2),
-  /** `expand`: `$expand=Media`; `fetch`: one Media query per page of records; `none`. Default expand. */
-  media: z.enum(['expand', 'fetch', 'none']).default('expand'),
-  /** Hard cap on pages followed in one run. Default 10,000. */
-  maxPages: z.number().int().positive().default(10_000),
+/** Requests per second, hour and day of one provider key; each defaults to the provider's published figure. */
+export const resoLimitsSchema = z.strictObject({
+  perSecond: z.number().positive().optional(),
+  perHour: z.number().int().positive().optional(),
+  perDay: z.number().int().positive().optional(),
 });
+
+/**
+ * A RESO Web API source. `provider` picks the published rules of an MLS data provider
+ * (src/sources/reso/profiles.ts) as defaults: page size, required filters, deletion markers,
+ * paging, limits; every key below overrides its default. Keys left out take the profile's.
+ */
+export const resoOptionsSchema = z
+  .strictObject({
+    /** `mlsgrid`, `trestle`, `bridge`, `spark`, or `generic` (any other server). Default generic. */
+    provider: z.enum(RESO_PROVIDERS).default('generic'),
+    /** MLS Grid: the MLS to read (`OriginatingSystemName`, e.g. `actris`); required there. */
+    originatingSystem: z.string().min(1).optional(),
+    /** OData resource. Default `Property`. */
+    resource: z.string().min(1).default('Property'),
+    /** The feed's own `$filter` (e.g. `StandardStatus ne 'Incomplete'`), combined with the provider's and the incremental one. */
+    filter: z.string().optional(),
+    select: z.array(z.string().min(1)).optional(),
+    /** Page size (`$top`). Default: the provider's largest (200 for generic), never above it. */
+    top: z.number().int().min(1).max(10_000).optional(),
+    /** `incremental`: only records modified since the last run (minus `overlapMinutes`); absent ones are kept. */
+    mode: z.enum(['full', 'incremental']).default('full'),
+    /** Re-read records modified this long before the watermark, for clock skew and late commits. Default 15 (Spark 20). */
+    overlapMinutes: z.number().min(0).optional(),
+    /** In incremental mode, a full read this often (0: never). Default 24 for generic, never for the providers. */
+    fullEveryHours: z.number().min(0).optional(),
+    /** A key sweep (`$select=ListingKey` over the whole feed) this often, deleting listings that left without a marker (0: never). Default 24 for the providers, never for generic. */
+    sweepEveryHours: z.number().min(0).optional(),
+    /** Records one run reads before it writes them and saves its place; the next run goes on (0: no limit). Default 10,000 for the providers, no limit for generic. */
+    recordsPerRun: z.number().int().min(0).optional(),
+    /** Requests per second, hour and day of the provider key, shared by every feed and worker using it. */
+    limits: resoLimitsSchema.optional(),
+    /** The older name of `limits.perSecond`. */
+    requestsPerSecond: z.number().positive().optional(),
+    /** `expand`: `$expand=Media` (or Media as the provider sends it); `fetch`: one Media query per page of records; `none`. Default expand. */
+    media: z.enum(['expand', 'fetch', 'none']).default('expand'),
+    /** Hard cap on pages followed in one run. Default 10,000. */
+    maxPages: z.number().int().positive().default(10_000),
+  })
+  .superRefine((reso, ctx) => {
+    for (const problem of resoOptionProblems(reso)) ctx.addIssue({ code: 'custom', ...problem });
+  });
+
+/** What a provider's rules refuse in a feed's `reso` options: each with its key path and a fix. */
+function resoOptionProblems(reso: {
+  provider: (typeof RESO_PROVIDERS)[number];
+  originatingSystem?: string | undefined;
+  top?: number | undefined;
+  media: 'expand' | 'fetch' | 'none';
+  limits?: { perSecond?: number | undefined } | undefined;
+  requestsPerSecond?: number | undefined;
+}): { path: string[]; message: string }[] {
+  const problems: { path: string[]; message: string }[] = [];
+  const profile = PROFILES[reso.provider];
+  if (reso.provider === 'mlsgrid' && !reso.originatingSystem)
+    problems.push({
+      path: ['originatingSystem'],
+      message: 'provider mlsgrid reads one MLS per query: give originatingSystem (e.g. actris)',
+    });
+  if (reso.provider !== 'mlsgrid' && reso.originatingSystem)
+    problems.push({
+      path: ['originatingSystem'],
+      message: `originatingSystem is MLS Grid's; for provider ${reso.provider} put it in filter (OriginatingSystemName eq '…')`,
+    });
+  const expanded = reso.media === 'expand' && profile.mediaExpand !== undefined;
+  const max = expanded ? profile.maxTopExpanded : profile.maxTop;
+  if (reso.top !== undefined && reso.top > max)
+    problems.push({
+      path: ['top'],
+      message: `provider ${reso.provider} answers at most ${max} records per page${expanded ? ' with $expand' : ''}: top ${reso.top} is too large`,
+    });
+  if (reso.requestsPerSecond !== undefined && reso.limits?.perSecond !== undefined)
+    problems.push({
+      path: ['requestsPerSecond'],
+      message: 'give limits.perSecond only (requestsPerSecond is its older name)',
+    });
+  return problems;
+}
 
 export const sourceSchema = z
   .strictObject({
@@ -137,4 +200,5 @@ export type SourceConfig = z.infer<typeof sourceSchema>;
 export type CsvOptions = z.infer<typeof csvOptionsSchema>;
 export type XmlOptions = z.infer<typeof xmlOptionsSchema>;
 export type ResoOptions = z.infer<typeof resoOptionsSchema>;
+export type ResoLimits = z.infer<typeof resoLimitsSchema>;
 export type BlmOptions = z.infer<typeof blmOptionsSchema>;

@@ -1,3 +1,4 @@
+import type { BudgetStore } from '../budget/budget-types.ts';
 import type { Logger } from '../logger.ts';
 import type { RawFields } from '../normalize/field-path.ts';
 import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
@@ -17,6 +18,11 @@ export interface RawRecord {
    * end): the key is trusted, and its listing held, only when both readings give the same key.
    */
   problem?: { reason: string; message: string; alternate?: RawFields };
+  /**
+   * The source marks the record a deletion (MLS Grid `MlgCanView: false`): its listing is removed,
+   * as a removal status removes it, whatever its other fields say.
+   */
+  removed?: true;
 }
 
 /** Where a record came from, for messages and duplicate reports. */
@@ -93,6 +99,44 @@ export interface IngestDeps {
   now?: () => Date;
   /** Ignore validators and the RESO watermark: fetch everything. */
   forceFull?: boolean;
+  /** Where provider request budgets are counted (the state store's); default one for the process. */
+  budget?: BudgetStore;
+}
+
+/**
+ * A set of keys a feed lists, as the plan needs it: membership only. A RESO key sweep holds a
+ * hash per key rather than the keys (src/sources/reso/key-set.ts).
+ */
+export interface KeySet {
+  readonly size: number;
+  has(key: string): boolean;
+}
+
+/** A source that stopped before the end of the feed on purpose, and when it can go on. */
+export interface SourcePause {
+  /** ISO time from which the provider's budget allows the next request. */
+  resumesAt: string;
+  /** `the per-hour budget is spent until …` */
+  reason: string;
+}
+
+/**
+ * What a source says once its records are read, where that differs from what it said on opening:
+ * a RESO replication that stopped before the end reads as incremental (absent listings are kept),
+ * one that ended with a key sweep as full over the keys the sweep found.
+ */
+export interface SourceEnd {
+  mode?: 'full' | 'incremental';
+  /** Keys the feed lists (a key sweep): with mode full, the listings gone are those not among them. */
+  present?: KeySet;
+  /** The provider's budget stopped the read: the run writes what it read and ends `paused`. */
+  pause?: SourcePause;
+  /** A long read stopped at `recordsPerRun`: the next run goes on from the saved place at once. */
+  continues?: boolean;
+  /** The source state after the read (the RESO checkpoint, watermark, sweep time). */
+  state?: Partial<FeedState>;
+  /** One line on where the replication stands, for the report (`first import: 30,000 records, 3 runs`). */
+  note?: string;
 }
 
 export interface DuplicateKey {
@@ -137,6 +181,14 @@ export interface IngestResult<T = Listing> {
   decodedAs1252?: number[];
   /** Save ONLY after the whole run succeeded. */
   sourceState: Partial<FeedState>;
+  /** Keys the feed lists without sending them this run (a RESO key sweep): kept, not deleted. */
+  present?: KeySet;
+  /** The source stopped on the provider's budget: when it can go on. */
+  pause?: SourcePause;
+  /** The source stopped at its per-run limit and goes on in the next run. */
+  continues?: boolean;
+  /** Where a RESO replication stands. */
+  sourceNote?: string;
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
   mapping: unknown;
   /**
@@ -169,4 +221,6 @@ export interface OpenedFeed {
   nextState?: (state: Partial<FeedState>, record: RawRecord) => Partial<FeedState>;
   /** File lines read as Windows-1252 (`encoding: auto`), ascending; complete once `records` is exhausted. */
   linesAs1252?: readonly number[];
+  /** What the source says once `records` is exhausted (RESO: the mode it turned out to be, a pause). */
+  end?: () => SourceEnd;
 }

@@ -26,6 +26,8 @@ export interface FeedState {
   resoCheckpoint?: unknown;
   /** ISO time of the last completed RESO key sweep (listings that left the feed without a marker). */
   resoSweepAt?: string;
+  /** A RESO key sweep is owed (a full read over several runs ended; the sweep after it did not finish). */
+  resoSweepDue?: boolean;
 }
 
 export interface StateStore {

@@ -77,7 +77,10 @@ export function registerSync(program: Command): void {
     process.on('SIGTERM', onSignal);
     const reports: RunReport[] = [];
     try {
-      for (const feed of feeds) {
+      // A feed appears again while its long RESO replication goes on in parts (`reso.recordsPerRun`).
+      const queue = [...feeds];
+      for (let i = 0; i < queue.length; i++) {
+        const feed = queue[i]!;
         if (controller.signal.aborted) break;
         const progress = progressLine(feed.id);
         const result = await syncFeed(
@@ -100,13 +103,17 @@ export function registerSync(program: Command): void {
         const { report } = result;
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
+        if (report.continues && !options.dryRun && report.outcome === 'ok') queue.splice(i + 1, 0, feed);
       }
+      await deps.state.budgets?.flush?.();
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     }
     if (options.json)
-      process.stdout.write(`${JSON.stringify(options.feed ? reports[0] : reports, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify(options.feed && reports.length === 1 ? reports[0] : reports, null, 2)}\n`,
+      );
     const code = exitCodeOf(reports);
     if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
@@ -118,5 +125,7 @@ const EXIT_REASONS: Record<number, string> = {
   [EXIT.guarded]:
     'a delete guard tripped: deletes were held back (rerun with --allow-mass-delete to apply them)',
   [EXIT.partial]: 'synced, but some feed records were rejected or held (see the report)',
+  [EXIT.paused]:
+    "paused: the provider's request budget is spent; the next run goes on from where this one stopped (see resumes at)",
   [EXIT.interrupted]: 'interrupted: what was applied is above; the next run repairs the rest',
 };

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
+import type { BudgetStore } from '../../budget/budget-types.ts';
 import { ConfigError } from '../../config/load.ts';
 import type { Config, FeedConfig } from '../../config/schema.ts';
 import { collectFeed, type IngestResult, isFeedError, type Rejection } from '../../sources/index.ts';
+import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -62,8 +64,11 @@ export function registerValidate(program: Command): void {
       return;
     }
     const logger = cliLogger();
+    // A RESO provider's requests count against its key's budget in the state file, as a sync's do.
+    const budget = createFileStateStore(config.stateFile).budgets;
     const reports: FeedReport[] = [];
-    for (const feed of feeds) reports.push(await validateFeed(feed, logger, options.json ?? false));
+    for (const feed of feeds) reports.push(await validateFeed(feed, logger, options.json ?? false, budget));
+    await budget?.flush?.();
     if (options.json) process.stdout.write(`${JSON.stringify({ feeds: reports }, null, 2)}\n`);
     else {
       const render = (r: FeedReport) => renderFeedReport(r, { explain: options.explain ?? false });
@@ -106,12 +111,13 @@ async function validateFeed(
   feed: FeedConfig,
   logger: ReturnType<typeof cliLogger>,
   json: boolean,
+  budget: BudgetStore | undefined,
 ): Promise<FeedReport> {
   try {
     // Validation always reads the whole feed: no validators, no watermark. `--json` prints every
     // normalized listing, so it keeps them; the text report needs only their keys, so memory stays
     // flat with the feed.
-    const deps = { state: {}, forceFull: true, logger };
+    const deps = { state: {}, forceFull: true, logger, ...(budget ? { budget } : {}) };
     const result = json
       ? await collectFeed(feed, deps, (listing) => listing)
       : await collectFeed(feed, deps, (_listing, key) => key);

@@ -7,6 +7,7 @@ import { withFeedRetries } from '../feed-http.ts';
 import { authHeaders } from '../http-auth.ts';
 import { describeHttpError, HttpStatusError } from '../http-errors.ts';
 import type { SourceConfig } from '../source-schema.ts';
+import { type BudgetGate, BudgetPause } from './budget-gate.ts';
 import { getToken, TokenError } from './reso-token.ts';
 
 /** One OData page: `value` and the link to the next page, if any. */
@@ -25,14 +26,16 @@ const http = createHttp({ followRedirect: false });
 /**
  * GETs OData pages through got under the feed's rate ceiling, with the one retry policy. With OAuth2,
  * a 401 fetches a fresh token and tries once more. A 429 pauses the feed's limiter (the one retry policy).
+ * Every attempt first passes the key's budget (`gate`), and every answer's rate headers go back to it;
+ * a budget spent for longer than a run waits rejects with `BudgetPause`, before the request is sent.
  */
 export function createResoClient(
   feedId: string,
   source: SourceConfig,
   limiter: Limiter,
-  options: { signal?: AbortSignal; logger?: Logger },
+  options: { signal?: AbortSignal; logger?: Logger; gate?: BudgetGate },
 ): ResoClient {
-  const { signal } = options;
+  const { signal, gate } = options;
   const auth = source.auth;
   const bearer = async (refresh: boolean): Promise<Record<string, string>> => {
     if (auth?.type !== 'oauth2') return authHeaders(auth);
@@ -53,6 +56,7 @@ export function createResoClient(
       ...source.headers,
       ...(await bearer(refresh)),
     };
+    await gate?.pass();
     const response = await limiter.run(
       () =>
         http(url, {
@@ -63,7 +67,9 @@ export function createResoClient(
         }),
       signal,
     );
-    return { status: response.statusCode, body: response.body, retryAfterMs: retryAfterOf(response.headers) };
+    const retryAfterMs = retryAfterOf(response.headers);
+    await gate?.heard(response.statusCode, response.headers, retryAfterMs);
+    return { status: response.statusCode, body: response.body, retryAfterMs };
   };
 
   const attempt = async (url: string): Promise<ODataPage> => {
@@ -76,10 +82,23 @@ export function createResoClient(
 
   return {
     async getPage(url) {
-      return withFeedRetries({ feedId, source, limiter, ...options }, url, () => attempt(url), {
-        retryMessage: 'RESO request retry',
-        describe: (error) => (error instanceof TokenError ? error.message : describeHttpError(error)),
-      });
+      const context = {
+        feedId,
+        source,
+        limiter,
+        ...(signal ? { signal } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+      };
+      try {
+        return await withFeedRetries(context, url, () => attempt(url), {
+          retryMessage: 'RESO request retry',
+          describe: (error) => (error instanceof TokenError ? error.message : describeHttpError(error)),
+        });
+      } catch (error) {
+        // The budget said stop before a request was sent: not a failure of the feed.
+        const cause = (error as { cause?: unknown }).cause;
+        throw cause instanceof BudgetPause ? cause : error;
+      }
     },
   };
 }

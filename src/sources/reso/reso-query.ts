@@ -1,4 +1,6 @@
-import type { ResoOptions } from '../source-schema.ts';
+import type { ResoCheckpoint } from './checkpoint.ts';
+import { odataString } from './profiles.ts';
+import type { ResolvedReso } from './resolve-options.ts';
 
 /** OData query parameters, encoded the way OData servers expect (`%20`, never `+`; `$` kept). */
 export function encodeQuery(params: Readonly<Record<string, string | undefined>>): string {
@@ -8,34 +10,75 @@ export function encodeQuery(params: Readonly<Record<string, string | undefined>>
     .join('&');
 }
 
-/** The first page's URL. Incremental runs add `ModificationTimestamp gt <since>` to the feed's own filter. */
-export function firstPageUrl(endpoint: string, options: ResoOptions, since: Date | undefined): string {
-  const filters: string[] = [];
+const root = (endpoint: string) => endpoint.replace(/\/+$/, '');
+
+/**
+ * The filters of a query: the provider's required ones (MLS Grid's `OriginatingSystemName`), those
+ * of a read of the whole feed (`MlgCanView eq true`), the feed's own, and what the replication reads.
+ */
+function filtersOf(options: ResolvedReso, kind: 'full' | 'incremental'): string[] {
+  const { profile } = options;
+  const filters = [...profile.requiredFilters({ originatingSystem: options.originatingSystem })];
+  if (kind === 'full') filters.push(...profile.fullReadFilters);
   if (options.filter) filters.push(`(${options.filter})`);
-  if (since) filters.push(`ModificationTimestamp gt ${since.toISOString()}`);
+  return filters;
+}
+
+/**
+ * The first page of a replication, or of what is left of it: records modified since its `since`
+ * (incremental), from its position when it goes on (`ge` the last timestamp: the keys read there are
+ * skipped by the reader; or after the last ListingKey), in the provider's order.
+ */
+export function replicationUrl(endpoint: string, options: ResolvedReso, checkpoint: ResoCheckpoint): string {
+  const filters = filtersOf(options, checkpoint.kind);
+  if (checkpoint.since) filters.push(`ModificationTimestamp gt ${checkpoint.since}`);
+  const position = checkpoint.position;
+  if (position && 'timestamp' in position) filters.push(`ModificationTimestamp ge ${position.timestamp}`);
+  if (position && 'key' in position) filters.push(`ListingKey gt ${odataString(position.key)}`);
   const select = options.select
-    ? [...new Set([...options.select, 'ModificationTimestamp', 'ListingKey'])]
+    ? [...new Set([...options.select, 'ModificationTimestamp', 'ListingKey', ...deletionFields(options)])]
     : undefined;
   const query = encodeQuery({
     $filter: filters.join(' and ') || undefined,
     $select: select?.join(','),
     $top: String(options.top),
-    // ListingKey breaks ties between records modified in the same instant, so paging is stable.
-    $orderby: 'ModificationTimestamp asc,ListingKey asc',
-    $expand: options.media === 'expand' ? 'Media' : undefined,
+    $orderby: options.profile.orderBy,
+    $expand: options.expand,
+    ...(checkpoint.kind === 'full' ? options.profile.fullReadParams : {}),
   });
-  return `${endpoint.replace(/\/+$/, '')}/${options.resource}?${query}`;
+  return `${root(endpoint)}/${options.resource}?${query}`;
+}
+
+/** Fields a `$select` must keep for the provider's deletion marker to be read. */
+function deletionFields(options: ResolvedReso): string[] {
+  return options.profile.provider === 'mlsgrid' ? ['MlgCanView'] : [];
+}
+
+/**
+ * A key sweep: the keys of every listing the feed has now (what a full read would list), and
+ * nothing else, in pages as large as the provider allows for them.
+ */
+export function sweepUrl(endpoint: string, options: ResolvedReso, select: readonly string[]): string {
+  const filters = filtersOf(options, 'full');
+  const query = encodeQuery({
+    $filter: filters.join(' and ') || undefined,
+    $select: [...new Set(['ListingKey', ...select])].join(','),
+    $top: String(options.profile.sweepTop),
+    $orderby: options.profile.orderBy,
+    ...options.profile.fullReadParams,
+  });
+  return `${root(endpoint)}/${options.resource}?${query}`;
 }
 
 /** One Media query for a page of records: `ResourceRecordKey eq 'A' or …`. */
 export function mediaUrl(endpoint: string, keys: readonly string[]): string {
-  const anyKey = keys.map((key) => `ResourceRecordKey eq '${key.replace(/'/g, "''")}'`).join(' or ');
+  const anyKey = keys.map((key) => `ResourceRecordKey eq ${odataString(key)}`).join(' or ');
   const query = encodeQuery({
     $filter: `ResourceName eq 'Property' and (${anyKey})`,
     $orderby: 'ResourceRecordKey asc,Order asc',
     $top: '1000',
   });
-  return `${endpoint.replace(/\/+$/, '')}/Media?${query}`;
+  return `${root(endpoint)}/Media?${query}`;
 }
 
 /** Whether a nextLink stays on the endpoint's origin: the token is never sent anywhere else. */
@@ -45,20 +88,4 @@ export function sameOrigin(link: string, endpoint: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Incremental or full for this run, and from when. */
-export function planResoRun(
-  options: ResoOptions,
-  state: { resoWatermark?: string; lastFullRunAt?: string },
-  now: Date,
-  forceFull: boolean,
-  parse: (value: unknown) => number | undefined,
-): { mode: 'full' | 'incremental'; since?: Date } {
-  if (options.mode !== 'incremental' || forceFull) return { mode: 'full' };
-  const watermark = parse(state.resoWatermark);
-  const lastFull = parse(state.lastFullRunAt);
-  if (watermark === undefined || lastFull === undefined) return { mode: 'full' };
-  if (now.getTime() - lastFull >= options.fullEveryHours * 3_600_000) return { mode: 'full' };
-  return { mode: 'incremental', since: new Date(watermark - options.overlapMinutes * 60_000) };
 }

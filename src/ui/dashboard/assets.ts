@@ -32,7 +32,7 @@ tr.selected { background:#f0f5ff; }
 .badge-partial, .badge-skipped { background:var(--warnbg); color:var(--warn); }
 .badge-skipped { background:var(--infobg); color:var(--info); }
 .badge-failed, .badge-guard-tripped { background:var(--badbg); color:var(--bad); }
-.badge-cancelled, .badge-never-run { background:var(--infobg); color:var(--info); }
+.badge-cancelled, .badge-never-run, .badge-paused { background:var(--infobg); color:var(--info); }
 .flag { font-size:11px; padding:0 6px; border-radius:8px; background:var(--infobg); color:var(--info); }
 .flag-stale { background:var(--warnbg); color:var(--warn); font-weight:600; }
 .warn { color:var(--warn); font-weight:600; }

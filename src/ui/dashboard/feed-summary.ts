@@ -10,6 +10,7 @@ export type OutcomeLabel =
   | 'cancelled'
   | 'guard tripped'
   | 'skipped'
+  | 'paused'
   | 'never run';
 
 export const OUTCOMES: readonly OutcomeLabel[] = [
@@ -19,6 +20,7 @@ export const OUTCOMES: readonly OutcomeLabel[] = [
   'cancelled',
   'guard tripped',
   'skipped',
+  'paused',
   'never run',
 ];
 
