@@ -1,6 +1,7 @@
 import { RETURNED_FIELDS } from '../api/canonicalize.ts';
 import type { ExtensionEntry, Listing, ListingField } from '../normalize/listing-schema.ts';
 import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
+import { photoStampOf } from '../normalize/photo-stamp.ts';
 import type { FieldChange } from './plan-types.ts';
 import { foldSpaces } from './white-space.ts';
 
@@ -75,9 +76,10 @@ export function sameValue(field: ListingField, desired: unknown, remote: unknown
  */
 export function diffListing(desired: Listing, remote: Partial<Listing>): FieldChange[] {
   const changes: FieldChange[] = [];
+  const samePhotos = samePhotoStamp(desired, remote);
   for (const field of RETURNED_FIELDS) {
     const want = desired[field];
-    if (isUnset(want)) continue;
+    if (isUnset(want) || (field === 'Images' && samePhotos)) continue;
     const have = remote[field];
     if (sameValue(field, want, have)) continue;
     if (field === 'ExtensionColumn')
@@ -85,6 +87,15 @@ export function diffListing(desired: Listing, remote: Partial<Listing>): FieldCh
     else changes.push({ field, from: have, to: want });
   }
   return changes;
+}
+
+/**
+ * Both sides carry one photo stamp (RESO `PhotosChangeTimestamp`): the photos did not change, whatever
+ * their URLs say (a provider that signs URLs afresh on every read would otherwise rewrite every listing).
+ */
+export function samePhotoStamp(desired: Partial<Listing>, remote: Partial<Listing>): boolean {
+  const stamp = photoStampOf(desired);
+  return stamp !== undefined && stamp === photoStampOf(remote);
 }
 
 /** ExtensionColumn entry by entry (`ExtensionColumn[feed-sync:hash]`), so a plan shows which tag moved. */

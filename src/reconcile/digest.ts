@@ -2,6 +2,7 @@ import { RETURNED_FIELDS } from '../api/canonicalize.ts';
 import type { ExtensionEntry, Listing } from '../normalize/listing-schema.ts';
 import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
 import { propertyReader } from '../normalize/literal-access.ts';
+import { photoStampOf } from '../normalize/photo-stamp.ts';
 import { extensionKey, isUnset } from './compare.ts';
 import { isSpace } from './white-space.ts';
 
@@ -126,8 +127,11 @@ function mixField(kind: Kind, value: unknown): void {
 export function fieldsDigest(listing: Partial<Listing>, mask: number): number {
   h1 = 0xdeadbeef;
   h2 = 0x41c6ce57;
+  // A listing with a photo stamp is digested by the stamp (in ExtensionColumn), not its image URLs:
+  // as `diffListing` compares it (compare.ts `samePhotoStamp`).
+  const stamped = photoStampOf(listing) !== undefined;
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
-    if ((mask & (1 << i)) === 0) continue;
+    if ((mask & (1 << i)) === 0 || (stamped && KINDS[i] === Kind.Images)) continue;
     mixField(KINDS[i]!, READERS[i]!(listing));
     mix(FIELD_END);
   }

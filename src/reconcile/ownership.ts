@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
 import { propertyReader } from '../normalize/literal-access.ts';
+import { photoStampOf } from '../normalize/photo-stamp.ts';
 import { foldSpaces } from './white-space.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';
@@ -46,7 +47,10 @@ export function recordHash(listing: Listing, keys: TagKeys): string {
   // One string and a one-shot digest: this runs for every listing of every run. The bytes hashed
   // must never change, or every listing would be rewritten once after an upgrade.
   let text = '';
+  // Photos with a stamp are hashed by the stamp (in ExtensionColumn), not by URLs a provider re-signs.
+  const stamped = photoStampOf(listing) !== undefined;
   for (const [field, read] of SORTED_FIELDS) {
+    if (stamped && field === 'Images') continue;
     let part: string;
     if (field === 'ExtensionColumn') {
       const entries = (listing.ExtensionColumn ?? [])

@@ -79,4 +79,7 @@ export const reso: MappingConfig = {
       itemWhen: { path: 'MediaCategory', in: ['Photo', 'Photos', 'Image', ''] },
     },
   },
+  // The photos' stamp: unchanged photos are not rewritten when a provider re-signs their URLs
+  // (src/normalize/photo-stamp.ts).
+  extensions: { fields: { 'feed-sync:photos': 'PhotosChangeTimestamp' } },
 };

@@ -205,7 +205,7 @@ export class ResoReplication {
     const now = this.deps.now();
     if (!sweepDue(options, this.deps.state, this.checkpoint, now, parseTimestamp)) return;
     this.sweepWanted = true;
-    const reader = sweepKeyReader(feed);
+    const reader = sweepKeyReader(feed, now);
     const keys = new KeyHashSet();
     let url: string | undefined = sweepUrl(endpoint, options, reader.select);
     try {

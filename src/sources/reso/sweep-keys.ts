@@ -7,11 +7,15 @@ import type { RawFields } from '../../normalize/field-path.ts';
  * feed's own mapping, so the sweep finds exactly the keys its listings carry, and the source fields
  * that rule reads, for the sweep's `$select`.
  */
-export function sweepKeyReader(feed: FeedConfig): {
+export function sweepKeyReader(
+  feed: FeedConfig,
+  now: Date,
+): {
   select: string[];
   keyOf(fields: RawFields): string | undefined;
 } {
-  const compiled = compileMapping(feed.mapping);
+  // The run's clock: a mapping may count days (`daysSince`), though a key rule hardly does.
+  const compiled = compileMapping(feed.mapping, { now });
   const rule = compiled.mapping.fields?.[feed.key];
   const select = new Set(['ListingKey', ...pathsOf(rule)]);
   return {

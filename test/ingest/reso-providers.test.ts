@@ -1,0 +1,306 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BudgetStore } from '../../src/budget/budget-types.ts';
+import { createMemoryBudget } from '../../src/budget/memory-budget.ts';
+import { parseConfig } from '../../src/config/load.ts';
+import { ingestFeed } from '../../src/sources/index.ts';
+import type { IngestResult } from '../../src/sources/types.ts';
+import { type FeedState, mergeFeedState } from '../../src/state/state-store.ts';
+import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { type ODataServer, type ODataServerOptions, resoRecord, startOData } from '../helpers/reso-odata.ts';
+
+let server: ODataServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const T0 = new Date('2024-05-02T00:00:00Z');
+const HOUR = 3_600_000;
+
+async function serve(records: () => Record<string, unknown>[], options: Partial<ODataServerOptions> = {}) {
+  server = await startOData({ dataset: records, ...options });
+  return server;
+}
+
+/** The reso fixture feed, read from `url` with a bearer token and these `reso` options. */
+const feedOf = (url: string, reso: Record<string, unknown>) =>
+  fixtureFeed('reso', {
+    source: {
+      path: undefined,
+      url: `${url}/odata`,
+      auth: { type: 'bearer', token: 't0ken' },
+      retries: 0,
+      reso,
+    },
+  });
+
+/** One run of the source, and the feed state a finished run would save (a paused one included). */
+async function run(
+  feed: ReturnType<typeof feedOf>,
+  state: FeedState,
+  at: Date,
+  budget: BudgetStore,
+): Promise<{ result: IngestResult; state: FeedState }> {
+  const result = await ingestFeed(feed, { state, now: () => at, budget });
+  const full = result.mode === 'full' ? { lastFullRunAt: at.toISOString() } : {};
+  return { result, state: mergeFeedState(state, { ...result.sourceState, ...full }) };
+}
+
+const keys = (r: IngestResult) => r.listings.map((l) => l.MLSNumber);
+const filterOf = (url: URL) => url.searchParams.get('$filter') ?? '';
+
+describe('provider profiles in the config', () => {
+  const load = (reso: string) =>
+    parseConfig(
+      `api: { baseUrl: http://127.0.0.1:1 }
+feeds:
+  - id: mls
+    chatbot: SN-1
+    source:
+      format: reso
+      url: https://api.mlsgrid.com/v2
+      auth: { type: bearer, token: "t" }
+      reso: ${reso}
+    mapping: { preset: reso }
+`,
+      { source: 'feed-sync.yaml' },
+    );
+
+  it("takes the issue's MLS Grid config as written", () => {
+    const config = load(
+      '{ provider: mlsgrid, originatingSystem: actris, mode: incremental, limits: { perSecond: 2, perHour: 7200, perDay: 40000 } }',
+    );
+    expect(config.feeds[0]?.source.reso).toMatchObject({ provider: 'mlsgrid', originatingSystem: 'actris' });
+  });
+
+  it.each([
+    [
+      '{ provider: mlsgird }',
+      /feeds\[0\]\.source\.reso\.provider: Invalid option: expected one of .*"mlsgrid"/,
+    ],
+    [
+      '{ provider: mlsgrid }',
+      /feeds\[0\]\.source\.reso\.originatingSystem: provider mlsgrid reads one MLS per query: give originatingSystem/,
+    ],
+    [
+      '{ provider: mlsgrid, originatingSystem: actris, top: 2000 }',
+      /top: provider mlsgrid answers at most 1000 records per page with \$expand/,
+    ],
+    ['{ provider: trestle, originatingSystem: x }', /originatingSystem is MLS Grid's/],
+    ['{ requestsPerSecond: 2, limits: { perSecond: 3 } }', /give limits.perSecond only/],
+    [
+      '{ provider: mlsgrid, originatingSystem: a, limits: { perHuor: 5 } }',
+      /limits.perHuor: unknown key; did you mean perHour/,
+    ],
+  ])('refuses %s with a clear error', (reso, message) => {
+    expect(() => load(reso)).toThrow(message);
+  });
+});
+
+describe('MLS Grid', () => {
+  const mlsgrid = (url: string, extra: Record<string, unknown> = {}) =>
+    feedOf(url, { provider: 'mlsgrid', originatingSystem: 'actris', mode: 'incremental', ...extra });
+  /** MLS Grid's own rules, as its docs state them: one OriginatingSystemName, `$top` ceilings, no `$orderby`. */
+  const check = (params: URLSearchParams) => {
+    if (!/OriginatingSystemName eq 'actris'/.test(params.get('$filter') ?? ''))
+      return 'OriginatingSystemName required';
+    if (params.has('$orderby')) return '$orderby is not supported';
+    const top = Number(params.get('$top'));
+    if (top > (params.has('$expand') ? 1000 : 5000)) return '$top too large';
+    return undefined;
+  };
+
+  it('imports with MlgCanView eq true, then reads changes with MlgCanView false as deletions', async () => {
+    let data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
+    const odata = await serve(() => data, { check });
+    const budget = createMemoryBudget();
+    const first = await run(mlsgrid(odata.url), {}, T0, budget);
+    expect(first.result.mode).toBe('full');
+    expect(keys(first.result)).toHaveLength(5);
+    const q = odata.queries[0]!;
+    expect(filterOf(q)).toBe("OriginatingSystemName eq 'actris' and MlgCanView eq true");
+    expect(q.searchParams.get('$top')).toBe('1000');
+    expect(q.searchParams.get('$expand')).toBe('Media');
+    // Photos only, in Order; the photo stamp travels with the listing.
+    const one = first.result.listings.find((l) => l.MLSNumber === 'L000001');
+    expect(one?.Images).toEqual(['https://media.example/000001/1.jpg', 'https://media.example/000001/2.jpg']);
+    expect(one?.ExtensionColumn).toContainEqual({
+      Key: 'feed-sync:photos',
+      value: '2024-04-01T10:00:00.000Z',
+    });
+
+    data = data.map((r, i) =>
+      i === 1
+        ? { ...r, MlgCanView: false, ModificationTimestamp: '2024-05-02T01:00:00Z' }
+        : i === 2
+          ? { ...r, ListPrice: 1, ModificationTimestamp: '2024-05-02T01:00:00Z' }
+          : r,
+    );
+    const later = new Date(T0.getTime() + 2 * HOUR);
+    const second = await run(mlsgrid(odata.url, { sweepEveryHours: 0 }), first.state, later, budget);
+    expect(second.result.mode).toBe('incremental');
+    const q2 = odata.queries.at(-1)!;
+    expect(filterOf(q2)).toBe(
+      "OriginatingSystemName eq 'actris' and ModificationTimestamp gt 2024-05-01T09:45:00.000Z",
+    );
+    expect(second.result.removals).toEqual(['L000002']);
+    // The overlap re-reads the last 15 minutes: unchanged records come back, and the plan writes nothing for them.
+    expect(keys(second.result).sort()).toEqual(['L000001', 'L000003', 'L000004', 'L000005']);
+    expect(second.result.listings.find((l) => l.MLSNumber === 'L000003')?.SalePrice).toBe(1);
+  });
+
+  it('reads a first import in parts of recordsPerRun, each from the last page, never losing or repeating tied records', async () => {
+    // 250 records, 120 of them modified in the same instant across page boundaries.
+    const data = Array.from({ length: 250 }, (_, i) =>
+      resoRecord(i + 1, {
+        ModificationTimestamp:
+          i < 60
+            ? new Date(Date.parse('2024-04-01T00:00:00Z') + i * 1000).toISOString()
+            : i < 180
+              ? '2024-04-02T00:00:00Z'
+              : new Date(Date.parse('2024-04-03T00:00:00Z') + (i - 180) * 60_000).toISOString(),
+      }),
+    );
+    const odata = await serve(() => data, { check });
+    const budget = createMemoryBudget();
+    const feed = mlsgrid(odata.url, { top: 40, recordsPerRun: 100 });
+    const seen: string[] = [];
+    let state: FeedState = {};
+    const runs: IngestResult[] = [];
+    for (let i = 0; i < 10; i++) {
+      const next = await run(feed, state, new Date(T0.getTime() + i * 60_000), budget);
+      runs.push(next.result);
+      seen.push(...keys(next.result));
+      state = next.state;
+      if (!next.result.continues) break;
+    }
+    // A run stops at the first page boundary past 100 records it had not read before.
+    expect(runs.map((r) => r.stats.records)).toEqual([120, 100, 30]);
+    // Parts of a full read delete nothing; the last part ends with a key sweep, a full plan over its keys.
+    expect(runs.map((r) => r.mode)).toEqual(['incremental', 'incremental', 'full']);
+    expect(runs[2]?.present?.size).toBe(250);
+    expect(runs[2]?.present?.has('L000042')).toBe(true);
+    expect(runs.map((r) => r.continues ?? false)).toEqual([true, true, false]);
+    expect(new Set(seen).size).toBe(250);
+    expect(seen).toHaveLength(250);
+    // The second run goes on from the tied instant, skipping the keys it read there.
+    const resumed = odata.queries.find((q) => filterOf(q).includes(' ge '))!;
+    expect(filterOf(resumed)).toBe(
+      "OriginatingSystemName eq 'actris' and MlgCanView eq true and ModificationTimestamp ge 2024-04-02T00:00:00.000Z",
+    );
+    // Done: no checkpoint; the watermark is the newest record; the sweep is recorded.
+    expect(state.resoCheckpoint).toBeUndefined();
+    expect(state.resoWatermark).toBe('2024-04-03T01:09:00.000Z');
+    expect(state.resoSweepAt).toBe(new Date(T0.getTime() + 2 * 60_000).toISOString());
+    const sweep = odata.queries.at(-1)!;
+    expect(sweep.searchParams.get('$select')).toBe('ListingKey,ListingId');
+    expect(sweep.searchParams.get('$top')).toBe('5000');
+    expect(filterOf(sweep)).toBe("OriginatingSystemName eq 'actris' and MlgCanView eq true");
+    expect(runs[2]?.sourceNote).toMatch(
+      /full read: 30 this run, 250 records in 3 runs, complete; key sweep: 250 keys/,
+    );
+  });
+});
+
+describe('budgets', () => {
+  it('stops before the request that would exceed the hourly budget, and the next run goes on from there', async () => {
+    const data = Array.from({ length: 10 }, (_, i) =>
+      resoRecord(i + 1, { ModificationTimestamp: `2024-04-01T00:0${i}:00Z` }),
+    );
+    const odata = await serve(() => data);
+    const budget = createMemoryBudget();
+    const feed = feedOf(odata.url, { top: 2, limits: { perSecond: 50, perHour: 3 } });
+    const first = await run(feed, {}, T0, budget);
+    expect(odata.queries).toHaveLength(3);
+    expect(first.result.stats.records).toBe(6);
+    expect(first.result.mode).toBe('incremental');
+    expect(first.result.pause).toEqual({
+      resumesAt: new Date(T0.getTime() + HOUR + 60_000).toISOString(),
+      reason: expect.stringMatching(/per-hour budget is spent until/),
+    });
+    expect(first.state.resoCheckpoint).toMatchObject({ kind: 'full', records: 6, pages: 3 });
+    // Still spent a minute later: nothing is sent.
+    const early = await run(feed, first.state, new Date(T0.getTime() + 60_000), budget);
+    expect(odata.queries).toHaveLength(3);
+    expect(early.result.stats.records).toBe(0);
+    expect(early.result.pause?.resumesAt).toBe(first.result.pause?.resumesAt);
+    const resumed = await run(feed, early.state, new Date(T0.getTime() + HOUR + 60_000), budget);
+    expect(resumed.result.stats.records).toBe(4);
+    expect(new Set([...keys(first.result), ...keys(resumed.result)]).size).toBe(10);
+    expect(filterOf(odata.queries[3]!)).toBe('ModificationTimestamp ge 2024-04-01T00:05:00.000Z');
+    // The read is complete; the key sweep a full read over several runs ends with does not fit the
+    // hour: it is owed to the next run, and nothing is deleted meanwhile.
+    expect(odata.queries).toHaveLength(6);
+    expect(resumed.state.resoCheckpoint).toBeUndefined();
+    expect(resumed.state.resoSweepDue).toBe(true);
+    expect(resumed.result.present).toBeUndefined();
+    expect(resumed.result.sourceNote).toMatch(/key sweep not finished .*owed to the next run/);
+  });
+
+  it('reads the rate headers a provider announces: a spent burst budget pauses every run on the key', async () => {
+    const data = Array.from({ length: 6 }, (_, i) => resoRecord(i + 1));
+    const odata = await serve(() => data, {
+      headers: (n) => ({
+        'Burst-RateLimit-Limit': '3',
+        'Burst-RateLimit-Remaining': String(Math.max(0, 2 - n)),
+        'Burst-RateLimit-Reset': '120',
+      }),
+    });
+    const budget = createMemoryBudget();
+    const feed = feedOf(odata.url, { provider: 'bridge', top: 2 });
+    const first = await run(feed, {}, T0, budget);
+    expect(odata.queries).toHaveLength(2);
+    expect(first.result.pause?.reason).toMatch(/provider's announced budget is spent/);
+    // Another feed on the same key waits too.
+    const other = await run(
+      feedOf(odata.url, { provider: 'bridge', top: 2, filter: "City eq 'Austin'" }),
+      {},
+      T0,
+      budget,
+    );
+    expect(other.result.stats.records).toBe(0);
+    expect(odata.queries).toHaveLength(2);
+  });
+});
+
+describe('Trestle', () => {
+  it('replicates the whole feed with replication=true to its empty last page, and goes on from the last page read when a link expired', async () => {
+    const data = Array.from({ length: 9 }, (_, i) => resoRecord(i + 1));
+    let links = 0;
+    const odata = await serve(() => data, {
+      paging: 'token',
+      emptyLastPage: true,
+      defaultOrder: 'key',
+      // The second replication link has expired by the time it is followed.
+      fault: (_n, url) =>
+        url.pathname.endsWith('/replication') && ++links === 2 ? { status: 404 } : undefined,
+    });
+    const feed = feedOf(odata.url, { provider: 'trestle', top: 3 });
+    const result = await ingestFeed(feed, { state: {}, now: () => T0, budget: createMemoryBudget() });
+    expect(keys(result)).toHaveLength(9);
+    expect(new Set(keys(result)).size).toBe(9);
+    expect(result.mode).toBe('full');
+    const first = odata.queries[0]!;
+    expect(first.searchParams.get('replication')).toBe('true');
+    expect(first.searchParams.get('$orderby')).toBe('ListingKey asc');
+    const restart = odata.queries.find((q) => filterOf(q).includes('ListingKey gt'))!;
+    expect(filterOf(restart)).toBe("ListingKey gt 'ACT000006'");
+    expect(restart.searchParams.get('replication')).toBe('true');
+  });
+});
+
+describe('Spark', () => {
+  it('goes on from the saved $skiptoken link of a replication cut by recordsPerRun', async () => {
+    const data = Array.from({ length: 7 }, (_, i) => resoRecord(i + 1));
+    const odata = await serve(() => data, { defaultOrder: 'key' });
+    const budget = createMemoryBudget();
+    const feed = feedOf(odata.url, { provider: 'spark', top: 3, recordsPerRun: 3 });
+    const first = await run(feed, {}, T0, budget);
+    expect(first.result.continues).toBe(true);
+    expect(odata.queries[0]!.searchParams.has('$orderby')).toBe(false);
+    const link = (first.state.resoCheckpoint as { nextLink: string }).nextLink;
+    const second = await run(feed, first.state, T0, budget);
+    expect(odata.queries[1]!.toString()).toBe(link);
+    expect([...keys(first.result), ...keys(second.result)]).toHaveLength(6);
+  });
+});
