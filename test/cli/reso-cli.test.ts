@@ -1,0 +1,138 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { type ODataServer, resoRecord, startOData } from '../helpers/reso-odata.ts';
+
+/**
+ * `feed-sync sync` on an MLS Grid feed, as a user runs it: the binary in its own process, the
+ * provider played by the test OData server, the platform by the sandbox, state in the state file.
+ */
+const NODE = join(process.cwd(), 'node_modules/.bin/node');
+const BIN = join(process.cwd(), 'bin/feed-sync.js');
+
+let dir: string | undefined;
+let sandbox: Sandbox | undefined;
+let odata: ODataServer | undefined;
+const children: ChildProcess[] = [];
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await sandbox?.close();
+  await odata?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  sandbox = undefined;
+  odata = undefined;
+});
+
+const config = (api: string, url: string, reso: string) => `
+api: { baseUrl: ${api}, concurrency: 8, pageSize: 500 }
+stateFile: state.json
+feeds:
+  - id: mls
+    chatbot: MLS-BOT
+    source:
+      format: reso
+      url: ${url}/odata
+      auth: { type: bearer, token: "\${MLSGRID_TOKEN}" }
+      reso: { provider: mlsgrid, originatingSystem: actris, mode: incremental, ${reso} }
+    mapping: { preset: reso }
+`;
+
+async function setUp(records: number, reso: string) {
+  const data = Array.from({ length: records }, (_, i) =>
+    resoRecord(i + 1, {
+      ModificationTimestamp: new Date(Date.parse('2024-01-01T00:00:00Z') + i * 1000).toISOString(),
+    }),
+  );
+  sandbox = await startSandbox({ latencyMs: 1 });
+  odata = await startOData({ dataset: () => data });
+  dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
+  await writeFile(join(dir, 'feed-sync.yaml'), config(sandbox.url, odata.url, reso));
+  return { sandbox, odata, dir };
+}
+
+function start(
+  cwd: string,
+): ChildProcess & { output: () => { out: string; err: string }; done: Promise<number | null> } {
+  const child = spawn(NODE, [BIN, 'sync', '--feed', 'mls', '--config', join(cwd, 'feed-sync.yaml')], {
+    cwd,
+    env: { ...process.env, MLSGRID_TOKEN: 'secret-mls-token' },
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (err += d));
+  const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return Object.assign(child, { output: () => ({ out, err }), done });
+}
+
+const stateOf = async (folder: string) =>
+  JSON.parse(await readFile(join(folder, 'state.json'), 'utf8').catch(() => '{}')) as {
+    feeds?: Record<string, { resoCheckpoint?: { records: number; runs: number } }>;
+    budgets?: Record<string, unknown>;
+  };
+
+describe('feed-sync sync on an MLS Grid feed', () => {
+  it('a first import killed with -9 goes on from its last saved part, without duplicates', async () => {
+    const s = await setUp(4000, 'top: 200, recordsPerRun: 1000, limits: { perSecond: 50 }');
+    const first = start(s.dir);
+    // Killed as soon as the first part (1,000 listings) is written and its place saved.
+    for (;;) {
+      const checkpoint = (await stateOf(s.dir)).feeds?.mls?.resoCheckpoint;
+      if (checkpoint && checkpoint.records >= 1000) break;
+      if (first.exitCode !== null)
+        throw new Error(`the import ended before it was killed: ${first.output().out}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    first.kill('SIGKILL');
+    await first.done;
+    const saved = (await stateOf(s.dir)).feeds?.mls?.resoCheckpoint;
+    const before = s.sandbox.listings('MLS-BOT').length;
+    expect(before).toBeGreaterThanOrEqual(1000);
+    expect(before).toBeLessThan(4000);
+    const queriesBefore = s.odata.queries.length;
+
+    const second = start(s.dir);
+    expect(await second.done).toBe(0);
+    const resumed = s.odata.queries[queriesBefore]!;
+    // Not the first page again: from the place the first part saved.
+    expect(resumed.searchParams.get('$filter')).toMatch(
+      /MlgCanView eq true and ModificationTimestamp ge 2024-01-01T00:/,
+    );
+    const pagesRead = s.odata.queries
+      .slice(queriesBefore)
+      .filter((q) => q.searchParams.has('$expand')).length;
+    expect(pagesRead).toBeLessThanOrEqual(Math.ceil((4000 - (saved?.records ?? 0)) / 200) + 1);
+    const keys = s.sandbox.listings('MLS-BOT').map((l) => l.MLSNumber);
+    expect(keys).toHaveLength(4000);
+    expect(new Set(keys).size).toBe(4000);
+    expect(second.output().out).toMatch(/key sweep: 4,000 keys/);
+    // The token is in no output and in no file the CLI wrote.
+    expect(JSON.stringify(second.output())).not.toContain('secret-mls-token');
+    expect(await readFile(join(s.dir, 'state.json'), 'utf8')).not.toContain('secret-mls-token');
+  });
+
+  it('a spent hourly budget ends the run paused (exit 5), kept in the state file for the next process', async () => {
+    const s = await setUp(10, 'top: 2, limits: { perSecond: 50, perHour: 3 }');
+    const first = start(s.dir);
+    expect(await first.done).toBe(5);
+    const { out, err } = first.output();
+    expect(out).toMatch(/⏸ mls → MLS-BOT: paused/);
+    expect(out).toMatch(/resumes at \d{4}-\d\d-\d\dT/);
+    expect(out).toContain('created 6,');
+    expect(err).toContain("paused: the provider's request budget is spent");
+    expect(s.odata.queries).toHaveLength(3);
+    const state = await stateOf(s.dir);
+    expect(state.feeds?.mls?.resoCheckpoint).toMatchObject({ records: 6 });
+    expect(Object.keys(state.budgets ?? {})).toHaveLength(1);
+
+    const second = start(s.dir);
+    expect(await second.done).toBe(5);
+    // Another process, the same budget: nothing is sent.
+    expect(s.odata.queries).toHaveLength(3);
+    expect(s.sandbox.listings('MLS-BOT')).toHaveLength(6);
+  });
+});

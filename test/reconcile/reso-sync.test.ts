@@ -1,0 +1,222 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { clientFromConfig } from '../../src/api/index.ts';
+import type { Config, FeedConfig } from '../../src/config/schema.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { type RunReport, saveRun, syncFeed } from '../../src/reconcile/index.ts';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
+import { type ODataServer, type ODataServerOptions, resoRecord, startOData } from '../helpers/reso-odata.ts';
+import { makeConfig } from './fixtures.ts';
+
+/**
+ * The RESO source as production runs it (no ingest hook): a provider played by the test OData
+ * server, the platform by the sandbox, the run's state in a state store between runs.
+ */
+let sandbox: Sandbox | undefined;
+let odata: ODataServer | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  await odata?.close();
+  sandbox = undefined;
+  odata = undefined;
+});
+
+const T0 = Date.parse('2024-05-02T00:00:00Z');
+const HOUR = 3_600_000;
+
+interface Setup {
+  config: Config;
+  feed: FeedConfig;
+  state: StateStore;
+  sandbox: Sandbox;
+  odata: ODataServer;
+  /** One run at `at` (ms), its state saved as the CLI and the worker save it. */
+  sync(at: number, options?: { allowMassDelete?: boolean }): Promise<RunReport>;
+  keys(): string[];
+}
+
+async function setUp(
+  dataset: () => Record<string, unknown>[],
+  reso: Record<string, unknown>,
+  server: Partial<ODataServerOptions> = {},
+): Promise<Setup> {
+  sandbox = await startSandbox({ latencyMs: 1 });
+  odata = await startOData({ dataset, ...server });
+  const config = makeConfig(
+    [
+      {
+        id: 'mls',
+        key: 'MLSNumber',
+        maxDeleteShare: 0.5,
+        source: {
+          format: 'reso',
+          url: `${odata.url}/odata`,
+          auth: { type: 'bearer', token: 'mls-token' },
+          retries: 0,
+          reso,
+        },
+        mapping: { preset: 'reso' },
+      },
+    ],
+    { baseUrl: sandbox.url, pageSize: 100 },
+  );
+  const feed = config.feeds[0]!;
+  const state = createMemoryStateStore();
+  const client = clientFromConfig(config, { backoff: { baseMs: 5, maxMs: 50 } });
+  const box = sandbox;
+  return {
+    config,
+    feed,
+    state,
+    sandbox: box,
+    odata,
+    async sync(at, options = {}) {
+      const result = await syncFeed(
+        config,
+        feed,
+        { client, state, logger: silentLogger, now: () => new Date(at) },
+        { trigger: 'schedule', ...options },
+      );
+      await saveRun(state, result);
+      return result.report;
+    },
+    keys: () =>
+      box
+        .listings('SN-1')
+        .map((l) => l.MLSNumber)
+        .sort(),
+  };
+}
+
+const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
+const MLSGRID = { provider: 'mlsgrid', originatingSystem: 'actris', mode: 'incremental' };
+
+describe('MLS Grid, end to end', () => {
+  it('imports in parts, then applies modified, tied, MlgCanView false and closed records; a second sync writes nothing', async () => {
+    let data = Array.from({ length: 60 }, (_, i) =>
+      resoRecord(i + 1, {
+        // 30 listings modified in one instant, across page boundaries.
+        ModificationTimestamp:
+          i < 30 ? '2024-04-01T00:00:00Z' : `2024-04-02T00:${String(i - 30).padStart(2, '0')}:00Z`,
+      }),
+    );
+    const s = await setUp(() => data, { ...MLSGRID, top: 10, recordsPerRun: 25 });
+    const parts: RunReport[] = [];
+    for (let i = 0; i < 5; i++) {
+      parts.push(await s.sync(T0 + i * 1000));
+      if (!parts.at(-1)?.continues) break;
+    }
+    expect(parts.map((r) => [r.outcome, r.created, r.deleted, r.continues ?? false])).toEqual([
+      ['ok', 30, 0, true],
+      ['ok', 30, 0, false],
+    ]);
+    expect(s.keys()).toHaveLength(60);
+    expect(parts[1]?.source).toMatch(/key sweep: 60 keys/);
+
+    // The next day: a price change, a listing closed, one withdrawn by MlgCanView false, ten modified in one instant.
+    const at = '2024-05-02T12:00:00Z';
+    data = data.map((r, i) => {
+      if (i === 0) return { ...r, ListPrice: 123_456, ModificationTimestamp: at };
+      if (i === 1) return { ...r, StandardStatus: 'Closed', ClosePrice: 299_000, ModificationTimestamp: at };
+      if (i === 2) return { ...r, MlgCanView: false, ModificationTimestamp: at };
+      if (i >= 10 && i < 20) return { ...r, BedroomsTotal: 5, ModificationTimestamp: at };
+      return r;
+    });
+    const next = await s.sync(T0 + 13 * HOUR);
+    expect(next).toMatchObject({ outcome: 'ok', mode: 'incremental', created: 0, updated: 12, deleted: 1 });
+    expect(s.keys()).not.toContain('L000003');
+    expect(s.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'L000002')).toMatchObject({
+      Status: 'Sold',
+      SalePrice: 299_000,
+    });
+    const again = await s.sync(T0 + 14 * HOUR);
+    expect(again.outcome).toBe('ok');
+    expect(writes(again)).toBe(0);
+  });
+
+  it('a key sweep deletes a listing that left the feed without a marker, as gone from a full feed', async () => {
+    let data = Array.from({ length: 8 }, (_, i) => resoRecord(i + 1));
+    const s = await setUp(() => data, { ...MLSGRID, sweepEveryHours: 24 });
+    expect(await s.sync(T0)).toMatchObject({ outcome: 'ok', created: 8 });
+    // Gone from the feed, its MlgCanView false marker expired long ago: only a sweep can tell.
+    data = data.filter((r) => r.ListingKey !== 'ACT000004');
+    const quiet = await s.sync(T0 + HOUR);
+    expect(quiet).toMatchObject({ outcome: 'ok', mode: 'incremental', deleted: 0 });
+    const swept = await s.sync(T0 + 25 * HOUR);
+    expect(swept).toMatchObject({ outcome: 'ok', mode: 'full', deleted: 1, updated: 0, created: 0 });
+    expect(swept.changes?.find((c) => c.op === 'delete')).toMatchObject({ key: 'L000004', reason: 'gone' });
+    expect(s.keys()).toHaveLength(7);
+  });
+});
+
+describe('a budget that runs out mid-run', () => {
+  it('writes what was read, deletes nothing, ends paused with resumesAt, and the next run goes on from there', async () => {
+    const data = Array.from({ length: 12 }, (_, i) =>
+      resoRecord(i + 1, {
+        ModificationTimestamp: new Date(Date.parse('2024-04-01T00:00:00Z') + i * 60_000).toISOString(),
+      }),
+    );
+    const s = await setUp(() => data, { ...MLSGRID, top: 4, limits: { perSecond: 10, perHour: 2 } });
+    const first = await s.sync(T0);
+    expect(first).toMatchObject({ outcome: 'paused', created: 8, deleted: 0, mode: 'incremental' });
+    expect(first.resumesAt).toBe(new Date(T0 + HOUR + 60_000).toISOString());
+    expect(first.reason).toMatch(/per-hour budget is spent until .*; the next run goes on from there/);
+    expect(s.odata.queries).toHaveLength(2);
+    // A scheduled run before then sends nothing and plans nothing.
+    const early = await s.sync(T0 + 10 * 60_000);
+    expect(early).toMatchObject({ outcome: 'paused', read: 0, created: 0 });
+    expect(early.apiCalls.list).toBe(0);
+    expect(s.odata.queries).toHaveLength(2);
+    const later = await s.sync(T0 + HOUR + 60_000);
+    expect(later).toMatchObject({ created: 4, deleted: 0 });
+    expect(s.keys()).toHaveLength(12);
+    expect((await s.state.getFeed('mls')).lastReport).toMatchObject({ created: 4 });
+  });
+});
+
+describe('photos', () => {
+  it('a provider that signs media URLs afresh on every read (Trestle) does not make listings flap; a new photo stamp updates', async () => {
+    let data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
+    const s = await setUp(
+      () => data,
+      { provider: 'trestle', mode: 'incremental', sweepEveryHours: 0 },
+      {
+        signMedia: true,
+        paging: 'token',
+        defaultOrder: 'key',
+      },
+    );
+    const first = await s.sync(T0);
+    expect(first).toMatchObject({ outcome: 'ok', created: 5 });
+    const stored = s.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'L000001');
+    expect(String(stored?.Images)).toContain('?sig=');
+    const forced = await syncFeed(
+      s.config,
+      s.feed,
+      {
+        client: clientFromConfig(s.config),
+        state: s.state,
+        logger: silentLogger,
+        now: () => new Date(T0 + HOUR),
+      },
+      { forceFull: true },
+    );
+    expect(forced.report.read).toBe(5);
+    expect(writes(forced.report)).toBe(0);
+    data = data.map((r, i) =>
+      i === 0
+        ? {
+            ...r,
+            PhotosChangeTimestamp: '2024-05-02T01:00:00Z',
+            ModificationTimestamp: '2024-05-02T01:00:00Z',
+            Media: [{ Order: 1, MediaURL: 'https://media.example/000001/new.jpg', MediaCategory: 'Photo' }],
+          }
+        : r,
+    );
+    const changed = await s.sync(T0 + 2 * HOUR);
+    expect(changed).toMatchObject({ outcome: 'ok', updated: 1 });
+    expect(String(s.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'L000001')?.Images)).toContain(
+      'new.jpg',
+    );
+  });
+});
