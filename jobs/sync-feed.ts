@@ -98,7 +98,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: 'repair' });
         await job.log('cancelled by shutdown: a repair run is queued');
       }
-      if (report.continues && report.outcome === 'ok' && !payload.dryRun) {
+      if (report.continues && report.read > 0 && report.outcome === 'ok' && !payload.dryRun) {
         // A long RESO replication read in parts (`reso.recordsPerRun`): the next part runs at once.
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: payload.trigger });
         await job.log('the replication goes on: the next part is queued');

@@ -103,7 +103,9 @@ export function registerSync(program: Command): void {
         const { report } = result;
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
-        if (report.continues && !options.dryRun && report.outcome === 'ok') queue.splice(i + 1, 0, feed);
+        // A part that read nothing new would go on forever: the next scheduled run takes it up.
+        if (report.continues && report.read > 0 && !options.dryRun && report.outcome === 'ok')
+          queue.splice(i + 1, 0, feed);
       }
       await deps.state.budgets?.flush?.();
     } finally {
