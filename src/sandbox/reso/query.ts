@@ -26,11 +26,12 @@ const KNOWN = new Set(['$filter', '$top', '$skip', '$select', '$expand', '$order
 /**
  * Read `$filter`, `$top`, `$skip`, `$select`, `$expand`, `$orderby`, `$count`, `$skiptoken` from a
  * query string. Other `$` options are refused; parameters without `$` (`replication`,
- * `access_token`…) are left to the provider.
+ * `access_token`…) and the `$` names in `also` (Bridge's `$next`) are left to the provider.
  */
-export function parseQuery(params: URLSearchParams): ResoQuery {
+export function parseQuery(params: URLSearchParams, also: string[] = []): ResoQuery {
   for (const name of params.keys())
-    if (name.startsWith('$') && !KNOWN.has(name)) throw new QueryError(`${name} is not supported`);
+    if (name.startsWith('$') && !KNOWN.has(name) && !also.includes(name))
+      throw new QueryError(`${name} is not supported`);
   const query: ResoQuery = { count: false };
   const filterText = single(params, '$filter');
   if (filterText !== undefined) {

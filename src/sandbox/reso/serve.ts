@@ -98,5 +98,7 @@ export function linkWith(
 ): string {
   const next = new URLSearchParams(params);
   for (const [name, value] of Object.entries(set)) next.set(name, value);
-  return `${origin}${path}?${next.toString().replace(/\+/g, '%20')}`;
+  // As the providers print them: `$top=1000&$skip=4000`, spaces as %20.
+  const query = next.toString().replace(/\+/g, '%20').replace(/%24/g, '$').replace(/%2C/gi, ',');
+  return `${origin}${path}?${query}`;
 }

@@ -68,7 +68,7 @@ function route(request: ProviderRequest, state: ResoState, base: string): Provid
   const resource = state.resources.get(segments[0]!);
   if (!resource || segments.length > 2 || (segments.length === 2 && segments[1] !== 'replication'))
     return odataError(404, `Resource not found at ${path}`);
-  const query = parseQuery(request.url.searchParams);
+  const query = parseQuery(request.url.searchParams, segments[1] === 'replication' ? ['$next'] : []);
   checkFields(resource, query, resource.name === 'Property' ? ['Media'] : []);
   for (const item of query.expand ?? [])
     if (resource.name !== 'Property' || item !== 'Media')
