@@ -40,7 +40,7 @@ export interface ScanResult {
  * records.
  */
 export function scan(resource: Resource, request: ScanRequest): ScanResult {
-  const total = request.walk === 'time' ? resource.size() : resource.size();
+  const total = resource.size();
   let position = request.from ?? startOf(resource, request);
   let skipped = 0;
   const items: ScanResult['items'] = [];
