@@ -38,7 +38,9 @@ describe('a rejected record never costs its listing', () => {
     expect(t.out()).toMatch(
       / {4}M-3 \(ID \d+\): held: its record was rejected: Row 4 of feed.csv: SalePrice "call us" is not a number/,
     );
-    expect(t.out()).toContain('1 rejected record(s) had no readable key: they hold no listing');
+    expect(t.out()).toContain(
+      '1 rejected record(s) had no readable key: a row without a key holds no listing',
+    );
     expect(stored('M-3')).toEqual(before);
     expect(stored('M-2')?.SalePrice).toBe(250_000);
     expect(t.sandbox.listings('HELD-BOT')).toHaveLength(5);
