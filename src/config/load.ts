@@ -81,7 +81,7 @@ type Locate = (
 function describe(
   issues: readonly (z.core.$ZodIssue | InterpolationIssue)[],
   locate: Locate,
-  valueOf: (path: readonly PropertyKey[]) => unknown = () => undefined,
+  valueAtPath: (path: readonly PropertyKey[]) => unknown = () => undefined,
 ): ConfigProblem[] {
   type Found = ConfigProblem & { missing: boolean };
   const suggested = new Set<string>();
@@ -91,7 +91,7 @@ function describe(
       const missing =
         'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
       const message = missing ? 'required' : issue.message;
-      const hint = valueHint(issue, valueOf(issue.path));
+      const hint = valueHint(issue, valueAtPath(issue.path));
       return [
         {
           path: formatPath(issue.path),
