@@ -1,3 +1,4 @@
+import { graceLine, holdReason } from './render-plan.ts';
 import type { RunReport } from './report-types.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
@@ -36,6 +37,8 @@ export function renderReport(report: RunReport): string {
   const extras = [
     report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
     report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
+    report.markedSold ? `${report.markedSold} listing(s) gone from the feed marked Sold` : '',
+    report.inGrace ? `${report.inGrace} listing(s) gone from the feed kept until their grace ends` : '',
     report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
     report.skipped.length ? `${report.skipped.length} feed listings skipped (key held by another owner)` : '',
   ].filter(Boolean);
@@ -78,12 +81,18 @@ function rejectionLines(report: RunReport): string[] {
 function heldLines(report: RunReport): string[] {
   const lines: string[] = [];
   if (report.held > 0) {
-    lines.push(`  held ${report.held} listing(s), kept as they are because their feed record was rejected:`);
+    lines.push(`  held ${report.held} listing(s), kept exactly as they are:`);
     for (const h of report.heldKeys.slice(0, SHOWN)) {
       const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
-      lines.push(`    ${h.key} (${where}): ${h.reason}`);
+      lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);
     }
     if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
+  }
+  const grace = report.graceKeys ?? [];
+  if (grace.length > 0) {
+    lines.push(`  ${report.inGrace} listing(s) gone from the feed, kept for now (gone.afterDays):`);
+    for (const g of grace.slice(0, SHOWN)) lines.push(`    ${g.key} (ID ${g.id}): ${graceLine(g)}`);
+    if (report.inGrace > SHOWN) lines.push(`    … and ${report.inGrace - SHOWN} more; --json lists them`);
   }
   if (report.decodedAs1252Count > 0) {
     const rows = report.decodedAs1252.slice(0, SHOWN).join(', ');
@@ -103,7 +112,7 @@ function heldLines(report: RunReport): string[] {
     );
   if (report.rejectedWithoutKey > 0)
     lines.push(
-      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: they hold no listing (fix the rows above)`,
+      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
     );
   return lines;
 }

@@ -20,6 +20,11 @@ export interface FeedState {
   /** The last run report, as JSON. */
   lastReport?: unknown;
   /**
+   * Listings that left the feed and are not deleted yet (a `gone.afterDays` grace, a `markSold`, a
+   * delete a guard held): key → ISO time of the run that first found it gone. The grace clock.
+   */
+  goneSince?: Record<string, string>;
+  /**
    * A RESO replication under way (src/sources/reso/checkpoint.ts): its query and its place after
    * the last page written, so a paused or killed first import goes on from there.
    */

@@ -1,17 +1,19 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import type { Config, FeedConfig } from '../../config/schema.ts';
-import { type RunReport, renderReport, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { type RunReport, type RunResult, renderReport, saveRun, syncFeed } from '../../reconcile/index.ts';
 import { progressLine } from '../../reconcile/progress-line.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
+  clockOf,
   type GlobalOptions,
   loadCliConfig,
   withConfigOption,
   withExamples,
   withJsonOption,
+  withNowOption,
 } from '../context.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
 
@@ -21,6 +23,7 @@ interface SyncCommandOptions extends GlobalOptions {
   allowMassDelete?: boolean;
   dryRun?: boolean;
   forceFull?: boolean;
+  now?: Date;
 }
 
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
@@ -53,7 +56,7 @@ export function registerSync(program: Command): void {
     .option('--allow-mass-delete', 'delete even above the feed’s maxDeleteShare')
     .option('--dry-run', 'plan and report, write nothing')
     .option('--force-full', 'ignore validators and watermarks: fetch and compare everything');
-  withJsonOption(withConfigOption(command)).action(async (options: SyncCommandOptions) => {
+  withNowOption(withJsonOption(withConfigOption(command))).action(async (options: SyncCommandOptions) => {
     const config = await loadCliConfig(options);
     const feeds = selectFeeds(config, options);
     // Before any write to the platform: a run whose state cannot be saved must not start.
@@ -62,6 +65,7 @@ export function registerSync(program: Command): void {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
+      now: clockOf(options),
     };
     // Ctrl-C stops issuing calls and lets the ones in flight finish (the run ends `cancelled` with
     // what it applied, exit 130); a second Ctrl-C exits at once.
@@ -99,7 +103,7 @@ export function registerSync(program: Command): void {
           },
         );
         progress.clear();
-        await saveRun(deps.state, result);
+        await saveRun(deps.state, options.now ? withoutCompareTimes(result) : result);
         const { report } = result;
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
@@ -119,6 +123,15 @@ export function registerSync(program: Command): void {
     const code = exitCodeOf(reports);
     if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
+}
+
+/**
+ * A run at a `--now` of the user's keeps its grace clock at that time, but not the time of its
+ * compare: a `sync --now` in the future must not make scheduled runs skip until then.
+ */
+function withoutCompareTimes(result: RunResult): RunResult {
+  const { lastCompareAt: _compare, lastFullRunAt: _full, ...state } = result.state;
+  return { ...result, state };
 }
 
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
