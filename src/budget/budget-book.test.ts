@@ -30,21 +30,23 @@ describe('the budget book: rolling windows, never looser than the provider', () 
     expect(takeFromBook(second, { perSecond: 2 }, T0 + 999).answer).toEqual({
       ok: false,
       window: 'second',
-      retryAt: T0 + 1000,
+      retryAt: T0 + 1250,
     });
-    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1000).answer).toEqual({ ok: true });
+    // A quarter second more than the provider's window: a request arrives after it is counted.
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1249).answer.ok).toBe(false);
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1250).answer).toEqual({ ok: true });
   });
 
-  it('counts the hour in whole minutes, so a request at :59 still counts until the next hour :01', () => {
+  it('counts the hour in whole minutes and a second more, so a request at :59 still counts until the next hour :01:01', () => {
     const limits = { perHour: 3 };
     const book = takeN(emptyBook(), limits, T0 + 59_000, 3);
-    // 10:00:59 + 60 min = 11:00:59, but the minute 10:00 leaves only at 11:01:00.
+    // 10:00:59 + 60 min = 11:00:59, but the minute 10:00 leaves only at 11:01:00 (and a second of margin).
     expect(takeFromBook(book, limits, T0 + HOUR_MS + 59_000).answer).toEqual({
       ok: false,
       window: 'hour',
-      retryAt: T0 + HOUR_MS + 60_000,
+      retryAt: T0 + HOUR_MS + 61_000,
     });
-    expect(takeFromBook(book, limits, T0 + HOUR_MS + 60_000).answer).toEqual({ ok: true });
+    expect(takeFromBook(book, limits, T0 + HOUR_MS + 61_000).answer).toEqual({ ok: true });
   });
 
   it('frees the hour minute by minute, oldest first', () => {
@@ -54,7 +56,7 @@ describe('the budget book: rolling windows, never looser than the provider', () 
     // Full: the first minute must leave (at 11:01) before one more fits.
     expect(takeFromBook(book, limits, T0 + 30 * 60_000).answer).toMatchObject({
       ok: false,
-      retryAt: T0 + HOUR_MS + 60_000,
+      retryAt: T0 + HOUR_MS + 61_000,
     });
   });
 
@@ -62,7 +64,7 @@ describe('the budget book: rolling windows, never looser than the provider', () 
     const limits = { perSecond: 1, perDay: 2 };
     const book = takeN(takeN(emptyBook(), limits, T0, 1), limits, T0 + 5000, 1);
     const answer = takeFromBook(book, limits, T0 + 5500).answer;
-    expect(answer).toEqual({ ok: false, window: 'day', retryAt: T0 + 86_400_000 + 60_000 });
+    expect(answer).toEqual({ ok: false, window: 'day', retryAt: T0 + 86_400_000 + 61_000 });
   });
 
   it('lowers a ceiling the provider announced, counts against it, and forgets it when it resets', () => {

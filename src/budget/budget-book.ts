@@ -6,6 +6,17 @@ export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
 
 /**
+ * The windows as enforced: longer than the provider's by a margin, because a request reaches the
+ * provider some time after it is counted here (a connection to open, a slow network). Counted at
+ * 0 ms and arriving at 5 ms, a request would still be in the provider's second when one counted here
+ * at 1,000 ms arrives at 1,001 ms: over the limit, and MLS Grid suspends the key. A quarter second
+ * on the second (2/s become 2 per 1.25 s), a second on the hour and the day.
+ */
+export const SECOND_WINDOW_MS = SECOND_MS + 250;
+export const HOUR_WINDOW_MS = HOUR_MS + 1000;
+export const DAY_WINDOW_MS = DAY_MS + 1000;
+
+/**
  * One key's requests, as plain JSON (the state file keeps it as is): the start times of the last
  * second exactly, and counts per minute for the hour and the day. The Redis and Postgres stores
  * keep the same three things in their own form (redis-budget.ts, postgres-budget.ts).
@@ -32,10 +43,10 @@ const inWindow = (minute: number, now: number, windowMs: number) => (minute + 1)
 export function pruned(book: BudgetBook, now: number): BudgetBook {
   const minutes: Record<string, number> = {};
   for (const [minute, n] of Object.entries(book.minutes))
-    if (inWindow(Number(minute), now, DAY_MS)) minutes[minute] = n;
+    if (inWindow(Number(minute), now, DAY_WINDOW_MS)) minutes[minute] = n;
   const ceilings: BudgetBook['ceilings'] = {};
   for (const [name, c] of Object.entries(book.ceilings)) if (c.until > now) ceilings[name] = c;
-  return { seconds: book.seconds.filter((t) => t > now - SECOND_MS), minutes, ceilings };
+  return { seconds: book.seconds.filter((t) => t > now - SECOND_WINDOW_MS), minutes, ceilings };
 }
 
 /**
@@ -71,14 +82,14 @@ export function checkBook(book: BudgetBook, limits: BudgetLimits, now: number): 
   for (const c of Object.values(book.ceilings))
     if (c.until > now && c.remaining <= 0) later(c.until, 'provider');
   const { perSecond, perHour, perDay } = limits;
-  const seconds = book.seconds.filter((t) => t > now - SECOND_MS);
+  const seconds = book.seconds.filter((t) => t > now - SECOND_WINDOW_MS);
   if (perSecond && seconds.length >= perSecond)
-    later(seconds[seconds.length - perSecond]! + SECOND_MS, 'second');
+    later(seconds[seconds.length - perSecond]! + SECOND_WINDOW_MS, 'second');
   const counts = Object.entries(book.minutes)
     .map(([minute, n]): [number, number] => [Number(minute), n])
     .sort((a, b) => a[0] - b[0]);
-  if (perHour) later(minuteWindowRetry(counts, now, HOUR_MS, perHour), 'hour');
-  if (perDay) later(minuteWindowRetry(counts, now, DAY_MS, perDay), 'day');
+  if (perHour) later(minuteWindowRetry(counts, now, HOUR_WINDOW_MS, perHour), 'hour');
+  if (perDay) later(minuteWindowRetry(counts, now, DAY_WINDOW_MS, perDay), 'day');
   return retryAt > now ? { ok: false, window, retryAt } : { ok: true };
 }
 
@@ -137,9 +148,9 @@ export function usageOfBook(book: BudgetBook, now: number): BudgetUsage {
       0,
     );
   return {
-    second: book.seconds.filter((t) => t > now - SECOND_MS).length,
-    hour: sum(HOUR_MS),
-    day: sum(DAY_MS),
+    second: book.seconds.filter((t) => t > now - SECOND_WINDOW_MS).length,
+    hour: sum(HOUR_WINDOW_MS),
+    day: sum(DAY_WINDOW_MS),
   };
 }
 

@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { DAY_MS, HOUR_MS, MINUTE_MS, SAME_WINDOW_MS } from './budget-book.ts';
+import {
+  DAY_WINDOW_MS as DAY_MS,
+  HOUR_WINDOW_MS as HOUR_MS,
+  MINUTE_MS,
+  SAME_WINDOW_MS,
+  SECOND_WINDOW_MS as SECOND_MS,
+} from './budget-book.ts';
 import type { BudgetAnswer, BudgetStore, BudgetWindow } from './budget-types.ts';
 
 /** The least the budget needs of a connection: a `pg.Pool` (the state store's) fits. */
@@ -44,13 +50,13 @@ BEGIN
     DELETE FROM ${s}.budget_ceiling WHERE key = p_key AND until_ms <= p_now;
     SELECT max(until_ms) INTO t FROM ${s}.budget_ceiling WHERE key = p_key AND remaining <= 0;
     IF t IS NOT NULL AND t > retry_at THEN retry_at := t; win := 'provider'; END IF;
-    DELETE FROM ${s}.budget_second WHERE key = p_key AND at_ms <= p_now - 1000;
+    DELETE FROM ${s}.budget_second WHERE key = p_key AND at_ms <= p_now - ${SECOND_MS};
     IF p_ps > 0 THEN
       SELECT count(*) INTO n FROM ${s}.budget_second WHERE key = p_key;
       IF n >= p_ps THEN
         SELECT at_ms INTO t FROM ${s}.budget_second WHERE key = p_key
           ORDER BY at_ms DESC OFFSET p_ps - 1 LIMIT 1;
-        IF t + 1000 > retry_at THEN retry_at := t + 1000; win := 'second'; END IF;
+        IF t + ${SECOND_MS} > retry_at THEN retry_at := t + ${SECOND_MS}; win := 'second'; END IF;
       END IF;
     END IF;
     DELETE FROM ${s}.budget_minute WHERE key = p_key AND (minute + 1) * ${MINUTE_MS} <= p_now - ${DAY_MS};
@@ -134,7 +140,7 @@ export function createPostgresBudget(db: BudgetQueryable, schema: string): Budge
       await ensure();
       const { rows } = await db.query<{ second: string; hour: string; day: string }>(
         `SELECT
-           (SELECT count(*) FROM ${schema}.budget_second WHERE key = $1 AND at_ms > $2::bigint - 1000) AS second,
+           (SELECT count(*) FROM ${schema}.budget_second WHERE key = $1 AND at_ms > $2::bigint - ${SECOND_MS}) AS second,
            (SELECT coalesce(sum(n), 0) FROM ${schema}.budget_minute
              WHERE key = $1 AND (minute + 1) * ${MINUTE_MS} > $2::bigint - ${HOUR_MS}) AS hour,
            (SELECT coalesce(sum(n), 0) FROM ${schema}.budget_minute

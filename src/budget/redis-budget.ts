@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DAY_MS, HOUR_MS, MINUTE_MS, SAME_WINDOW_MS } from './budget-book.ts';
+import { DAY_WINDOW_MS, HOUR_WINDOW_MS, MINUTE_MS, SAME_WINDOW_MS, SECOND_WINDOW_MS } from './budget-book.ts';
 import type { BudgetAnswer, BudgetStore, BudgetWindow } from './budget-types.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { BudgetAnswer, BudgetStore, BudgetWindow } from './budget-types.ts'
 const TAKE = `
 local now = tonumber(ARGV[1])
 local ps, ph, pd = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local MIN, HOUR, DAY = ${MINUTE_MS}, ${HOUR_MS}, ${DAY_MS}
+local MIN, HOUR, DAY, SEC = ${MINUTE_MS}, ${HOUR_WINDOW_MS}, ${DAY_WINDOW_MS}, ${SECOND_WINDOW_MS}
 local retry, window = 0, ''
 local function later(at, which) if at > retry then retry = at; window = which end end
 local live = {}
@@ -24,12 +24,12 @@ for i = 1, #c, 2 do
   elseif rem <= 0 then later(untl, 'provider')
   else live[#live + 1] = {c[i], rem, untl} end
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - SEC)
 if ps > 0 then
   local n = redis.call('ZCARD', KEYS[1])
   if n >= ps then
     local r = redis.call('ZRANGE', KEYS[1], n - ps, n - ps, 'WITHSCORES')
-    later(tonumber(r[2]) + 1000, 'second')
+    later(tonumber(r[2]) + SEC, 'second')
   end
 end
 local buckets = {}
@@ -57,7 +57,7 @@ check(ph, HOUR, 'hour')
 check(pd, DAY, 'day')
 if retry > now then return {0, retry, window} end
 redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('PEXPIRE', KEYS[1], 5000)
+redis.call('PEXPIRE', KEYS[1], 2 * SEC)
 redis.call('HINCRBY', KEYS[2], string.format('%d', math.floor(now / MIN)), 1)
 redis.call('PEXPIRE', KEYS[2], DAY + 2 * MIN)
 for _, l in ipairs(live) do
@@ -90,8 +90,8 @@ return 1
 /** Counts per window; KEYS as TAKE; ARGV: now. */
 const USAGE = `
 local now = tonumber(ARGV[1])
-local MIN, HOUR, DAY = ${MINUTE_MS}, ${HOUR_MS}, ${DAY_MS}
-local second = redis.call('ZCOUNT', KEYS[1], now - 999, '+inf')
+local MIN, HOUR, DAY, SEC = ${MINUTE_MS}, ${HOUR_WINDOW_MS}, ${DAY_WINDOW_MS}, ${SECOND_WINDOW_MS}
+local second = redis.call('ZCOUNT', KEYS[1], now - SEC + 1, '+inf')
 local hour, day = 0, 0
 local m = redis.call('HGETALL', KEYS[2])
 for i = 1, #m, 2 do

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { type ResoProvider, startResoProvider } from '../../src/sandbox/reso/index.ts';
 import { type ODataServer, resoRecord, startOData } from '../helpers/reso-odata.ts';
 
 /**
@@ -16,17 +17,20 @@ const BIN = join(process.cwd(), 'bin/feed-sync.js');
 let dir: string | undefined;
 let sandbox: Sandbox | undefined;
 let odata: ODataServer | undefined;
+let provider: ResoProvider | undefined;
 const children: ChildProcess[] = [];
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   await sandbox?.close();
   await odata?.close();
+  await provider?.close();
+  provider = undefined;
   if (dir) await rm(dir, { recursive: true, force: true });
   sandbox = undefined;
   odata = undefined;
 });
 
-const config = (api: string, url: string, reso: string) => `
+const config = (api: string, url: string, reso: string, fields = '') => `
 api: { baseUrl: ${api}, concurrency: 8, pageSize: 500 }
 stateFile: state.json
 feeds:
@@ -34,10 +38,10 @@ feeds:
     chatbot: MLS-BOT
     source:
       format: reso
-      url: ${url}/odata
+      url: ${url}
       auth: { type: bearer, token: "\${MLSGRID_TOKEN}" }
       reso: { provider: mlsgrid, originatingSystem: actris, mode: incremental, ${reso} }
-    mapping: { preset: reso }
+    mapping: { preset: reso${fields} }
 `;
 
 async function setUp(records: number, reso: string) {
@@ -49,7 +53,7 @@ async function setUp(records: number, reso: string) {
   sandbox = await startSandbox({ latencyMs: 1 });
   odata = await startOData({ dataset: () => data });
   dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
-  await writeFile(join(dir, 'feed-sync.yaml'), config(sandbox.url, odata.url, reso));
+  await writeFile(join(dir, 'feed-sync.yaml'), config(sandbox.url, `${odata.url}/odata`, reso));
   return { sandbox, odata, dir };
 }
 
@@ -134,5 +138,36 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     // Another process, the same budget: nothing is sent.
     expect(s.odata.queries).toHaveLength(3);
     expect(s.sandbox.listings('MLS-BOT')).toHaveLength(6);
+  });
+
+  it('against the server that plays MLS Grid: killed with -9 mid-import, the next run goes on from the last part, never over the limits', async () => {
+    provider = await startResoProvider({ provider: 'mlsgrid', listings: 6000, token: 'secret-mls-token' });
+    sandbox = await startSandbox({ latencyMs: 1 });
+    dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
+    const mapping = ', fields: { Url: { template: "https://homes.example/{ListingId}" } }';
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      config(sandbox.url, provider.apiUrl, 'top: 500, recordsPerRun: 2000', mapping),
+    );
+    const first = start(dir);
+    for (;;) {
+      const checkpoint = (await stateOf(dir)).feeds?.mls?.resoCheckpoint;
+      if (checkpoint && checkpoint.records >= 2000) break;
+      if (first.exitCode !== null)
+        throw new Error(`the import ended before it was killed: ${first.output().out}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    first.kill('SIGKILL');
+    await first.done;
+    const served = provider.requests().length;
+    const second = start(dir);
+    expect(await second.done).toBe(4); // ok, with the generated land listings rejected (no bedrooms)
+    const resumed = provider.requests()[served]!;
+    expect(decodeURIComponent(resumed.url)).toMatch(/MlgCanView eq true and ModificationTimestamp ge /);
+    const keys = sandbox.listings('MLS-BOT').map((l) => l.MLSNumber);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(second.output().out).toMatch(/key sweep: 6,000 keys/);
+    expect(provider.requests().filter((r) => r.status === 429)).toEqual([]);
+    expect(provider.snapshot().suspended).toEqual({});
   });
 });

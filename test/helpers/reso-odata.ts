@@ -64,7 +64,9 @@ export async function startOData(options: ODataServerOptions): Promise<ODataServ
     } catch (error) {
       return void send(res, 400, { error: { message: (error as Error).message } }, headers);
     }
-    const top = Number(url.searchParams.get('$top') ?? 10);
+    // Bridge asks its page size with OData's `Prefer: odata.maxpagesize`.
+    const prefer = /odata\.maxpagesize=(\d+)/.exec(String(req.headers.prefer ?? ''))?.[1];
+    const top = Number(prefer ?? url.searchParams.get('$top') ?? 10);
     if ((options.paging ?? 'skip') === 'token') {
       const id = randomUUID();
       cursors.set(id, { rows, at: 0, top, usedAt: Date.now() });

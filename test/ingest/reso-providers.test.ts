@@ -193,7 +193,7 @@ describe('MLS Grid', () => {
     expect(state.resoWatermark).toBe('2024-04-03T01:09:00.000Z');
     expect(state.resoSweepAt).toBe(new Date(T0.getTime() + 2 * 60_000).toISOString());
     const sweep = odata.queries.at(-1)!;
-    expect(sweep.searchParams.get('$select')).toBe('ListingKey,ListingId');
+    expect(sweep.searchParams.get('$select')).toBe('ListingKey,ModificationTimestamp,ListingId');
     expect(sweep.searchParams.get('$top')).toBe('5000');
     expect(filterOf(sweep)).toBe("OriginatingSystemName eq 'actris' and MlgCanView eq true");
     expect(runs[2]?.sourceNote).toMatch(
@@ -215,7 +215,7 @@ describe('budgets', () => {
     expect(first.result.stats.records).toBe(6);
     expect(first.result.mode).toBe('incremental');
     expect(first.result.pause).toEqual({
-      resumesAt: new Date(T0.getTime() + HOUR + 60_000).toISOString(),
+      resumesAt: new Date(T0.getTime() + HOUR + 61_000).toISOString(),
       reason: expect.stringMatching(/per-hour budget is spent until/),
     });
     expect(first.state.resoCheckpoint).toMatchObject({ kind: 'full', records: 6, pages: 3 });
@@ -224,7 +224,7 @@ describe('budgets', () => {
     expect(odata.queries).toHaveLength(3);
     expect(early.result.stats.records).toBe(0);
     expect(early.result.pause?.resumesAt).toBe(first.result.pause?.resumesAt);
-    const resumed = await run(feed, early.state, new Date(T0.getTime() + HOUR + 60_000), budget);
+    const resumed = await run(feed, early.state, new Date(T0.getTime() + HOUR + 61_000), budget);
     expect(resumed.result.stats.records).toBe(4);
     expect(new Set([...keys(first.result), ...keys(resumed.result)]).size).toBe(10);
     expect(filterOf(odata.queries[3]!)).toBe('ModificationTimestamp ge 2024-04-01T00:05:00.000Z');

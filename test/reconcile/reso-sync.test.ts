@@ -159,7 +159,7 @@ describe('a budget that runs out mid-run', () => {
     const s = await setUp(() => data, { ...MLSGRID, top: 4, limits: { perSecond: 10, perHour: 2 } });
     const first = await s.sync(T0);
     expect(first).toMatchObject({ outcome: 'paused', created: 8, deleted: 0, mode: 'incremental' });
-    expect(first.resumesAt).toBe(new Date(T0 + HOUR + 60_000).toISOString());
+    expect(first.resumesAt).toBe(new Date(T0 + HOUR + 61_000).toISOString());
     expect(first.reason).toMatch(/per-hour budget is spent until .*; the next run goes on from there/);
     expect(s.odata.queries).toHaveLength(2);
     // A scheduled run before then sends nothing and plans nothing.
@@ -167,7 +167,7 @@ describe('a budget that runs out mid-run', () => {
     expect(early).toMatchObject({ outcome: 'paused', read: 0, created: 0 });
     expect(early.apiCalls.list).toBe(0);
     expect(s.odata.queries).toHaveLength(2);
-    const later = await s.sync(T0 + HOUR + 60_000);
+    const later = await s.sync(T0 + HOUR + 61_000);
     expect(later).toMatchObject({ created: 4, deleted: 0 });
     expect(s.keys()).toHaveLength(12);
     expect((await s.state.getFeed('mls')).lastReport).toMatchObject({ created: 4 });

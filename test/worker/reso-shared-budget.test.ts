@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openQueueStore } from '../../src/queue/open-store.ts';
+import { type ResoProvider, startResoProvider } from '../../src/sandbox/reso/index.ts';
 import { ingestFeed } from '../../src/sources/index.ts';
 import { budgetKeyOf } from '../../src/sources/reso/budget-key.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
@@ -13,9 +14,12 @@ import { BACKENDS } from './backends.ts';
  */
 const cleanups: Array<() => Promise<void>> = [];
 let odata: ODataServer | undefined;
+let provider: ResoProvider | undefined;
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await odata?.close();
+  await provider?.close();
+  provider = undefined;
 });
 
 const T0 = new Date('2024-05-02T00:00:00Z');
@@ -66,4 +70,45 @@ describe.each(BACKENDS.filter((b) => b.shared))('one key, two workers on $name',
     const key = budgetKeyOf({ url: odata.url, auth: { type: 'bearer', token: 'one-token' } });
     expect((await workers[1]!.usage(key, T0.getTime())).hour).toBe(7);
   });
+
+  it.skipIf(!backend.available)(
+    'against the server that plays MLS Grid: two workers on one token stay under its hourly limit, never suspended',
+    async () => {
+      provider = await startResoProvider({ provider: 'mlsgrid', listings: 4000, limits: { hour: 6 } });
+      const { store: choice, prefix, cleanup } = await backend.fresh();
+      cleanups.push(cleanup);
+      const budgets = [];
+      for (let i = 0; i < 2; i++) {
+        const store = await openQueueStore(choice, prefix);
+        cleanups.push(() => store.close());
+        budgets.push(store.state.budgets!);
+      }
+      const feed = (id: string, filter: string) =>
+        fixtureFeed('reso', {
+          id,
+          source: {
+            path: undefined,
+            url: provider!.apiUrl,
+            auth: { type: 'bearer', token: 'sandbox-token' },
+            retries: 0,
+            reso: {
+              provider: 'mlsgrid',
+              originatingSystem: 'actris',
+              top: 500,
+              filter,
+              limits: { perHour: 6 },
+            },
+          },
+          mapping: { preset: 'reso', fields: { Url: { template: 'https://homes.example/{ListingId}' } } },
+        });
+      const [a, b] = await Promise.all([
+        ingestFeed(feed('homes', "PropertyType eq 'Residential'"), { state: {}, budget: budgets[0]! }),
+        ingestFeed(feed('others', "PropertyType ne 'Residential'"), { state: {}, budget: budgets[1]! }),
+      ]);
+      expect(provider.requests()).toHaveLength(6);
+      expect(provider.requests().filter((r) => r.status !== 200)).toEqual([]);
+      expect(provider.snapshot().suspended).toEqual({});
+      expect([a.pause, b.pause].filter(Boolean).length).toBeGreaterThan(0);
+    },
+  );
 });

@@ -11,7 +11,7 @@ import {
 } from './checkpoint.ts';
 import { KeyHashSet } from './key-set.ts';
 import { ceilingsOf, parseReset } from './rate-headers.ts';
-import { replicationUrl, sweepUrl } from './reso-query.ts';
+import { queryHeaders, replicationUrl, sweepUrl } from './reso-query.ts';
 import { resolveResoOptions } from './resolve-options.ts';
 
 const NOW = new Date('2024-05-02T00:00:00Z');
@@ -150,10 +150,10 @@ describe('queries per provider', () => {
       "https://api.mlsgrid.com/v2/Property?$filter=OriginatingSystemName eq 'o''hare' and MlgCanView eq true and (City eq 'X')&$select=ListPrice,ModificationTimestamp,ListingKey,MlgCanView&$top=1000&$expand=Media",
     );
     expect(decoded(sweepUrl('https://x/v2', o, ['ListingKey', 'ListingId']))).toBe(
-      "https://x/v2/Property?$filter=OriginatingSystemName eq 'o''hare' and MlgCanView eq true and (City eq 'X')&$select=ListingKey,ListingId&$top=5000",
+      "https://x/v2/Property?$filter=OriginatingSystemName eq 'o''hare' and MlgCanView eq true and (City eq 'X')&$select=ListingKey,ModificationTimestamp,ListingId&$top=5000",
     );
   });
-  it('Trestle: replication=true for the whole feed, by ListingKey; Bridge: 200 a page, Media inline', () => {
+  it('Trestle: replication=true for the whole feed, by ListingKey; Bridge: pages by Prefer, no $top, Media inline', () => {
     expect(
       decoded(
         replicationUrl('https://t/odata', resolved({ provider: 'trestle' }), {
@@ -173,8 +173,10 @@ describe('queries per provider', () => {
         }),
       ),
     ).toBe(
-      'https://b/odata/Property?$filter=ModificationTimestamp gt S&$top=200&$orderby=ModificationTimestamp asc,ListingKey asc',
+      'https://b/odata/Property?$filter=ModificationTimestamp gt S&$orderby=ModificationTimestamp asc,ListingKey asc',
     );
+    expect(queryHeaders(resolved({ provider: 'bridge' }))).toEqual({ prefer: 'odata.maxpagesize=200' });
+    expect(queryHeaders(resolved({ provider: 'mlsgrid', originatingSystem: 'a' }))).toEqual({});
   });
 });
 

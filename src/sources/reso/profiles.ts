@@ -16,6 +16,11 @@ export interface ProviderProfile {
   maxTopExpanded: number;
   /** Default page size; undefined: the largest the provider answers. */
   defaultTop: number | undefined;
+  /**
+   * How the page size is asked: `$top` (most providers treat it as the page size), or the OData
+   * `Prefer: odata.maxpagesize` header where `$top` is the size of the whole result (Bridge).
+   */
+  pageSizeBy: 'top' | 'prefer';
   /** Requests per second, hour and day of one key. */
   limits: BudgetLimits;
   /** Re-read this long before the watermark (server-side caching, late commits). */
@@ -59,6 +64,7 @@ const generic: ProviderProfile = {
   maxTop: 10_000,
   maxTopExpanded: 10_000,
   defaultTop: 200,
+  pageSizeBy: 'top',
   // feed-sync's behaviour before profiles: 2 requests per second, nothing else known.
   limits: { perSecond: 2 },
   overlapMinutes: 15,
@@ -129,15 +135,19 @@ const trestle: ProviderProfile = {
 };
 
 /**
- * Bridge Interactive (bridgedataoutput.com docs): `$top` (its page size) up to 200; 5,000 requests
- * per hour by default, and since August 2024 a per-minute burst limit of 1/15 of the hourly one
- * (333/min, so 5/s), announced in `Application-RateLimit-*` and `Burst-RateLimit-*` headers. Media
- * is a property of Property on Bridge (its docs `unselect` it), so no `$expand` is sent.
+ * Bridge Interactive (bridgedataoutput.com docs): pages of up to 200, asked with `Prefer:
+ * odata.maxpagesize` (since its RESO Web API update `$top` is the size of the whole result, as OData
+ * says, so no `$top` is sent); `$skip` stops at 10,000, where a read goes on from its position with
+ * a new query; 5,000 requests per hour by default, and since August 2024 a per-minute burst limit of
+ * 1/15 of the hourly one (333/min, so 5/s), announced in `Application-RateLimit-*` and
+ * `Burst-RateLimit-*` headers. Media is a property of Property on Bridge (its docs `unselect` it),
+ * so no `$expand` is sent.
  */
 const bridge: ProviderProfile = {
   ...generic,
   provider: 'bridge',
   defaultTop: undefined,
+  pageSizeBy: 'prefer',
   maxTop: 200,
   maxTopExpanded: 200,
   limits: { perSecond: 5, perHour: 5000 },

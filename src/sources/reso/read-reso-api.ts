@@ -8,6 +8,7 @@ import { BudgetPause, createBudgetGate } from './budget-gate.ts';
 import { budgetKeyOf } from './budget-key.ts';
 import { startReplication } from './checkpoint.ts';
 import { createResoClient } from './reso-client.ts';
+import { queryHeaders } from './reso-query.ts';
 import { ResoReplication } from './reso-replication.ts';
 import { resolveResoOptions } from './resolve-options.ts';
 
@@ -45,6 +46,7 @@ export async function openResoApi(feed: FeedConfig, deps: IngestDeps, name: stri
   const limiter = createLocalLimiter({ concurrency: 1, requestsPerSecond: options.limits.perSecond });
   const client = createResoClient(feed.id, source, limiter, {
     gate,
+    headers: queryHeaders(options),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });

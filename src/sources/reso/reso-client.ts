@@ -33,7 +33,7 @@ export function createResoClient(
   feedId: string,
   source: SourceConfig,
   limiter: Limiter,
-  options: { signal?: AbortSignal; logger?: Logger; gate?: BudgetGate },
+  options: { signal?: AbortSignal; logger?: Logger; gate?: BudgetGate; headers?: Record<string, string> },
 ): ResoClient {
   const { signal, gate } = options;
   const auth = source.auth;
@@ -53,6 +53,7 @@ export function createResoClient(
     const headers = {
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate',
+      ...options.headers,
       ...source.headers,
       ...(await bearer(refresh)),
     };

@@ -1,4 +1,4 @@
-import type { ResoCheckpoint } from './checkpoint.ts';
+import type { ReplicationPosition, ResoCheckpoint } from './checkpoint.ts';
 import { odataString } from './profiles.ts';
 import type { ResolvedReso } from './resolve-options.ts';
 
@@ -32,16 +32,14 @@ function filtersOf(options: ResolvedReso, kind: 'full' | 'incremental'): string[
 export function replicationUrl(endpoint: string, options: ResolvedReso, checkpoint: ResoCheckpoint): string {
   const filters = filtersOf(options, checkpoint.kind);
   if (checkpoint.since) filters.push(`ModificationTimestamp gt ${checkpoint.since}`);
-  const position = checkpoint.position;
-  if (position && 'timestamp' in position) filters.push(`ModificationTimestamp ge ${position.timestamp}`);
-  if (position && 'key' in position) filters.push(`ListingKey gt ${odataString(position.key)}`);
+  filters.push(...positionFilters(checkpoint.position));
   const select = options.select
     ? [...new Set([...options.select, 'ModificationTimestamp', 'ListingKey', ...deletionFields(options)])]
     : undefined;
   const query = encodeQuery({
     $filter: filters.join(' and ') || undefined,
     $select: select?.join(','),
-    $top: String(options.top),
+    $top: options.profile.pageSizeBy === 'top' ? String(options.top) : undefined,
     $orderby: options.profile.orderBy,
     $expand: options.expand,
     ...(checkpoint.kind === 'full' ? options.profile.fullReadParams : {}),
@@ -56,18 +54,37 @@ function deletionFields(options: ResolvedReso): string[] {
 
 /**
  * A key sweep: the keys of every listing the feed has now (what a full read would list), and
- * nothing else, in pages as large as the provider allows for them.
+ * nothing else but the order's fields, in pages as large as the provider allows for them; from a
+ * position when a sweep goes on after a link that failed.
  */
-export function sweepUrl(endpoint: string, options: ResolvedReso, select: readonly string[]): string {
-  const filters = filtersOf(options, 'full');
+export function sweepUrl(
+  endpoint: string,
+  options: ResolvedReso,
+  select: readonly string[],
+  position?: ReplicationPosition,
+): string {
+  const filters = [...filtersOf(options, 'full'), ...positionFilters(position)];
   const query = encodeQuery({
     $filter: filters.join(' and ') || undefined,
-    $select: [...new Set(['ListingKey', ...select])].join(','),
-    $top: String(options.profile.sweepTop),
+    $select: [...new Set(['ListingKey', 'ModificationTimestamp', ...select])].join(','),
+    $top: options.profile.pageSizeBy === 'top' ? String(options.profile.sweepTop) : undefined,
     $orderby: options.profile.orderBy,
     ...options.profile.fullReadParams,
   });
   return `${root(endpoint)}/${options.resource}?${query}`;
+}
+
+/** The filters that go on from a position: after the last ListingKey, or from the last instant. */
+function positionFilters(position: ReplicationPosition | undefined): string[] {
+  if (position && 'timestamp' in position) return [`ModificationTimestamp ge ${position.timestamp}`];
+  if (position && 'key' in position) return [`ListingKey gt ${odataString(position.key)}`];
+  return [];
+}
+
+/** The request headers a provider wants on every query: Bridge's page size. */
+export function queryHeaders(options: ResolvedReso, sweep = false): Record<string, string> {
+  if (options.profile.pageSizeBy !== 'prefer') return {};
+  return { prefer: `odata.maxpagesize=${sweep ? options.profile.sweepTop : options.top}` };
 }
 
 /** One Media query for a page of records: `ResourceRecordKey eq 'A' or …`. */

@@ -27,7 +27,10 @@ import { sweepKeyReader } from './sweep-keys.ts';
 /** Keys per Media query: an `or` chain longer than this makes URLs some vendors refuse. */
 const MEDIA_BATCH = 20;
 
-/** A nextLink that fails this many times in one run (expired, unknown) fails the run. */
+/**
+ * A nextLink that fails this many times in a row (expired, unknown, or past the provider's `$skip`
+ * ceiling) with no page read between fails the run.
+ */
 const MAX_LINK_RESTARTS = 3;
 
 /** Answers that mean a nextLink is no longer valid (Trestle's replication links expire). */
@@ -148,6 +151,7 @@ export class ResoReplication {
         this.deps.now(),
       );
       this.readThisRun += fresh.length;
+      restarts = 0;
       if (!page.nextLink) {
         this.stop = 'complete';
         break;
@@ -173,10 +177,11 @@ export class ResoReplication {
           return;
         }
         if (!isExpiredLink(error) || ++restarts > MAX_LINK_RESTARTS) throw error;
-        // An expired replication link (Trestle: 5 minutes idle) goes on from the last checkpoint.
-        this.deps.logger?.warn(
+        // An expired replication link (Trestle: 5 minutes idle), or one past the provider's `$skip`
+        // ceiling (Bridge: 10,000), goes on from the last page read with a new query.
+        this.deps.logger?.info(
           { feedId: feed.id, restart: restarts },
-          'RESO: nextLink expired; going on from the last page read',
+          'RESO: the nextLink is refused; going on from the last page read',
         );
         page = await this.getOrPause(this.positionUrl());
       }
@@ -201,26 +206,14 @@ export class ResoReplication {
    * days). An empty or unfinished sweep deletes nothing and is owed to the next run.
    */
   private async sweepIfDue(): Promise<void> {
-    const { options, feed, endpoint, client } = this.deps;
+    const { options, feed } = this.deps;
     const now = this.deps.now();
     if (!sweepDue(options, this.deps.state, this.checkpoint, now, parseTimestamp)) return;
     this.sweepWanted = true;
-    const reader = sweepKeyReader(feed, now);
-    const keys = new KeyHashSet();
-    let url: string | undefined = sweepUrl(endpoint, options, reader.select);
     try {
-      for (let pages = 1; url; pages++) {
-        const page: ODataPage = await client.getPage(url);
-        if (page.value.length === 0) break;
-        for (const fields of page.value) {
-          const key = reader.keyOf(fields);
-          if (key !== undefined) keys.add(key);
-        }
-        if (page.nextLink && !sameOrigin(page.nextLink, endpoint))
-          throw new Error('nextLink leaves the host');
-        if (pages >= options.maxPages) throw new Error(`more than ${options.maxPages} pages`);
-        url = page.nextLink;
-      }
+      const keys = await this.sweep(sweepKeyReader(feed, now));
+      if (keys.size === 0) this.sweepProblem = 'the sweep found no key';
+      else this.present = keys;
     } catch (error) {
       if (error instanceof BudgetPause) this.pause = error;
       else this.sweepProblem = (error as Error).message;
@@ -228,13 +221,40 @@ export class ResoReplication {
         { feedId: feed.id, reason: (error as Error).message },
         'RESO key sweep not finished: nothing is deleted for it; the next run sweeps again',
       );
-      return;
     }
-    if (keys.size === 0) {
-      this.sweepProblem = 'the sweep found no key';
-      return;
+  }
+
+  /** Every key of the feed, page by page, going on from its position when a link is refused. */
+  private async sweep(reader: ReturnType<typeof sweepKeyReader>): Promise<KeyHashSet> {
+    const { options, endpoint, client } = this.deps;
+    const keys = new KeyHashSet();
+    let place: ResoCheckpoint = { kind: 'full', startedAt: '', pages: 0, records: 0, runs: 1 };
+    let from: ReplicationPosition | undefined;
+    let url: string | undefined = sweepUrl(endpoint, options, reader.select);
+    for (let pages = 1, restarts = 0; url; pages++) {
+      let page: ODataPage;
+      try {
+        page = await client.getPage(url);
+      } catch (error) {
+        if (!isExpiredLink(error) || pages === 1 || ++restarts > MAX_LINK_RESTARTS) throw error;
+        from = place.position;
+        url = sweepUrl(endpoint, options, reader.select, from);
+        continue;
+      }
+      restarts = 0;
+      if (page.value.length === 0) break;
+      const positioned = page.value.map(positionOf);
+      for (let i = 0; i < page.value.length; i++) {
+        if (readAlready(from, positioned[i]!)) continue;
+        const key = reader.keyOf(page.value[i]!);
+        if (key !== undefined) keys.add(key);
+      }
+      place = advanced(place, positioned, options.profile.order, undefined, this.deps.now());
+      if (page.nextLink && !sameOrigin(page.nextLink, endpoint)) throw new Error('nextLink leaves the host');
+      if (pages >= options.maxPages) throw new Error(`more than ${options.maxPages} pages`);
+      url = page.nextLink;
     }
-    this.present = keys;
+    return keys;
   }
 
   /** `media: fetch`: one Media query per batch of keys, attached as each record's `Media`. */
