@@ -190,7 +190,9 @@ describe('rate headers', () => {
           'burst-ratelimit-reset': '30',
           'application-ratelimit-remaining': '4000',
           'application-ratelimit-reset': '2024-05-02T01:00:00Z',
-          'hour-quota-available': '12',
+          'hour-quota-available': '12.0',
+          'minute-quota-available': '3.0',
+          'minute-quota-resettime': String(now + 20_000),
           'x-ratelimit-remaining': 'lots',
         },
         now,
@@ -199,6 +201,7 @@ describe('rate headers', () => {
       { name: 'application', remaining: 4000, resetAt: at('2024-05-02T01:00:00Z') },
       { name: 'burst', remaining: 0, resetAt: now + 30_000 },
       { name: 'hour-quota', remaining: 12, resetAt: now + 3_600_000 },
+      { name: 'minute-quota', remaining: 3, resetAt: now + 20_000 },
     ]);
     expect(parseReset('1714611600', now)).toBe(1_714_611_600_000);
     expect(parseReset('1714611600000', now)).toBe(1_714_611_600_000);

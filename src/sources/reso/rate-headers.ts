@@ -55,10 +55,11 @@ export function ceilingsOf(headers: Headers, now: number): Ceiling[] {
   const ceilings: Ceiling[] = [];
   for (const family of FAMILIES) {
     const text = first(headers[family.remaining]);
-    if (text === undefined || !/^\s*-?\d+\s*$/.test(text)) continue;
+    // Trestle writes its figures as floats (`7150.0`).
+    if (text === undefined || !/^\s*-?\d+(\.\d+)?\s*$/.test(text)) continue;
     const resetAt = parseReset(first(headers[family.reset]), now) ?? now + family.windowMs;
     if (resetAt <= now) continue;
-    ceilings.push({ name: family.name, remaining: Number(text), resetAt });
+    ceilings.push({ name: family.name, remaining: Math.floor(Number(text)), resetAt });
   }
   return ceilings;
 }
