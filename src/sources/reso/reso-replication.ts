@@ -118,6 +118,8 @@ export class ResoReplication {
     let index = 0;
     let pages = 0;
     let restarts = 0;
+    /** The place the last restart went on from: a restart counts as progress only once it has moved. */
+    let restartedFrom: string | undefined;
     while (page) {
       pages++;
       if (page.value.length === 0) {
@@ -151,7 +153,7 @@ export class ResoReplication {
         this.deps.now(),
       );
       this.readThisRun += fresh.length;
-      restarts = 0;
+      if (JSON.stringify(this.checkpoint.position) !== restartedFrom) restarts = 0;
       if (!page.nextLink) {
         this.stop = 'complete';
         break;
@@ -183,6 +185,7 @@ export class ResoReplication {
           { feedId: feed.id, restart: restarts },
           'RESO: the nextLink is refused; going on from the last page read',
         );
+        restartedFrom = JSON.stringify(this.checkpoint.position);
         page = await this.getOrPause(this.positionUrl());
       }
     }
