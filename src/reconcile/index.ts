@@ -3,6 +3,9 @@
  * and report. `syncFeed` is the whole run (prepareRun → applyPlan → reportOf); the worker, the CLI
  * and the UI call it and save its result with `saveRun`.
  */
+
+export { renderPlan, summarizePlan } from '../render/render-plan.ts';
+export { renderReport } from '../render/render-report.ts';
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { diffListing, sameValue } from './compare.ts';
 export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';
@@ -24,8 +27,6 @@ export type {
 } from './plan-types.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export { remoteEntryOf } from './remote-entry.ts';
-export { renderPlan, summarizePlan } from './render-plan.ts';
-export { renderReport } from './render-report.ts';
 export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';
 export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
 export type {

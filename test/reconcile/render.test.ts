@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
 import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
-import { progressLine } from '../../src/reconcile/progress-line.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
+import { progressLine } from '../../src/render/progress-line.ts';
 import type { Rejection } from '../../src/sources/types.ts';
 import { makeConfig } from './fixtures.ts';
 

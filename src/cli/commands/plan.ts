@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import type { DesiredSet } from '../../reconcile/desired.ts';
 import { type Plan, type RunEvent, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
-import { PLAN_LIMIT } from '../../reconcile/render-plan.ts';
+import { PLAN_LIMIT } from '../../render/render-plan.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,

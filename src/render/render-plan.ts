@@ -1,6 +1,6 @@
 import type { Listing } from '../normalize/listing-schema.ts';
-import type { ListingBrief } from './desired.ts';
-import type { DeleteReason, FieldChange, Plan } from './plan-types.ts';
+import type { ListingBrief } from '../reconcile/desired.ts';
+import type { DeleteReason, FieldChange, Plan } from '../reconcile/plan-types.ts';
 
 const REASONS: Record<DeleteReason, string> = {
   gone: 'gone from the feed',
