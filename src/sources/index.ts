@@ -1,6 +1,6 @@
+export { collectFeed, ingestFeed } from '../ingest/ingest-feed.ts';
+export { readFeed } from '../ingest/read-feed.ts';
 export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
-export { collectFeed, ingestFeed } from './ingest-feed.ts';
-export { readFeed } from './read-feed.ts';
 export { type SourceConfig, sourceSchema } from './source-schema.ts';
 export type {
   DuplicateKey,
