@@ -2,15 +2,15 @@ import type { FeedConfig } from '../config/schema.ts';
 import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
 import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
 import type { FeedState } from '../state/state-store.ts';
-import { startDeadline } from './bounds.ts';
 import { FeedError } from './feed-error.ts';
-import { openSource, sourceName } from './open-source.ts';
-import { peekOpenImmoScope } from './openimmo-scope.ts';
-import { readBlm } from './read-blm.ts';
-import { readCsv } from './read-csv.ts';
-import { readXml } from './read-xml.ts';
-import { openResoApi } from './reso/read-reso-api.ts';
-import { readResoFile } from './reso/read-reso-file.ts';
+import { peekOpenImmoScope } from './formats/openimmo-scope.ts';
+import { readBlm } from './formats/read-blm.ts';
+import { readCsv } from './formats/read-csv.ts';
+import { readXml } from './formats/read-xml.ts';
+import { openResoApi } from './formats/reso/read-reso-api.ts';
+import { readResoFile } from './formats/reso/read-reso-file.ts';
+import { startDeadline } from './transports/bounds.ts';
+import { openSource, sourceName } from './transports/open-source.ts';
 import type { IngestDeps, OpenedFeed, RawRecord } from './types.ts';
 
 /**

@@ -1,9 +1,9 @@
 import { XMLParser } from 'fast-xml-parser';
-import type { RawFields } from '../normalize/field-path.ts';
+import type { RawFields } from '../../normalize/field-path.ts';
+import { FeedError } from '../feed-error.ts';
+import type { XmlOptions } from '../source-schema.ts';
+import type { RawRecord } from '../types.ts';
 import { batchOf } from './batch.ts';
-import { FeedError } from './feed-error.ts';
-import type { XmlOptions } from './source-schema.ts';
-import type { RawRecord } from './types.ts';
 import { XmlRecordSplitter, XmlSplitError } from './xml-splitter.ts';
 
 const XML_ENTITIES = { amp: '&', apos: "'", gt: '>', lt: '<', quot: '"' };

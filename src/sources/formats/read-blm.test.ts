@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { eachRecord } from '../../test/helpers/each-record.ts';
-import { FeedError } from './feed-error.ts';
+import { eachRecord } from '../../../test/helpers/each-record.ts';
+import { FeedError } from '../feed-error.ts';
+import type { RawRecord } from '../types.ts';
 import { readBlm } from './read-blm.ts';
-import type { RawRecord } from './types.ts';
 
 /** The text in chunks of `size` characters, so every boundary (inside a delimiter, inside `#END#`) is met. */
 async function* chunks(text: string, size: number): AsyncGenerator<string> {

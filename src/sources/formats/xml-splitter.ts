@@ -1,4 +1,4 @@
-import { FeedSyncError } from '../errors.ts';
+import { FeedSyncError } from '../../errors.ts';
 /** Why the splitter stopped: the stream is not the XML it should be. */
 export class XmlSplitError extends FeedSyncError {
   readonly unsafe: boolean;

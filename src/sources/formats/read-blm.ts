@@ -1,8 +1,8 @@
+import { FeedError } from '../feed-error.ts';
+import type { BlmOptions } from '../source-schema.ts';
+import type { RawRecord } from '../types.ts';
 import { batchOf } from './batch.ts';
 import { type BlmDelimiters, parseBlmDefinition, parseBlmHeader } from './blm-header.ts';
-import { FeedError } from './feed-error.ts';
-import type { BlmOptions } from './source-schema.ts';
-import type { RawRecord } from './types.ts';
 
 const HEADER = '#HEADER#';
 const DEFINITION = '#DEFINITION#';

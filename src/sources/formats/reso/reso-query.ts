@@ -1,4 +1,4 @@
-import type { ResoOptions } from '../source-schema.ts';
+import type { ResoOptions } from '../../source-schema.ts';
 
 /** OData query parameters, encoded the way OData servers expect (`%20`, never `+`; `$` kept). */
 export function encodeQuery(params: Readonly<Record<string, string | undefined>>): string {

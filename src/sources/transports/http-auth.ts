@@ -1,4 +1,4 @@
-import type { AuthConfig } from './source-schema.ts';
+import type { AuthConfig } from '../source-schema.ts';
 
 /** Request headers for static auth. OAuth2 is handled by the RESO token cache, not here. */
 export function authHeaders(auth: AuthConfig | undefined): Record<string, string> {

@@ -1,14 +1,14 @@
-import type { Limiter } from '../http/limiter.ts';
-import { withRetries } from '../http/retry.ts';
-import type { Logger } from '../logger.ts';
-import { FeedError, safeUrl } from './feed-error.ts';
+import type { Limiter } from '../../http/limiter.ts';
+import { withRetries } from '../../http/retry.ts';
+import type { Logger } from '../../logger.ts';
+import { FeedError, safeUrl } from '../feed-error.ts';
+import type { SourceConfig } from '../source-schema.ts';
 import {
   describeHttpError,
   isRateLimitedHttpError,
   isRetryableHttpError,
   retryAfterOf,
 } from './http-errors.ts';
-import type { SourceConfig } from './source-schema.ts';
 
 export interface FeedRequestContext {
   feedId: string;

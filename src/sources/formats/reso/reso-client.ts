@@ -1,12 +1,12 @@
-import { createHttp } from '../../http/create-http.ts';
-import { retryAfterOf } from '../../http/failure.ts';
-import type { Limiter } from '../../http/limiter.ts';
-import type { Logger } from '../../logger.ts';
-import { FeedError, safeUrl } from '../feed-error.ts';
-import { withFeedRetries } from '../feed-http.ts';
-import { authHeaders } from '../http-auth.ts';
-import { describeHttpError, HttpStatusError } from '../http-errors.ts';
-import type { SourceConfig } from '../source-schema.ts';
+import { createHttp } from '../../../http/create-http.ts';
+import { retryAfterOf } from '../../../http/failure.ts';
+import type { Limiter } from '../../../http/limiter.ts';
+import type { Logger } from '../../../logger.ts';
+import { FeedError, safeUrl } from '../../feed-error.ts';
+import type { SourceConfig } from '../../source-schema.ts';
+import { withFeedRetries } from '../../transports/feed-http.ts';
+import { authHeaders } from '../../transports/http-auth.ts';
+import { describeHttpError, HttpStatusError } from '../../transports/http-errors.ts';
 import { getToken, TokenError } from './reso-token.ts';
 
 /** One OData page: `value` and the link to the next page, if any. */

@@ -1,12 +1,12 @@
-import { objectBuilder } from '../normalize/literal-access.ts';
+import { objectBuilder } from '../../normalize/literal-access.ts';
+import { FeedError } from '../feed-error.ts';
+import type { CsvOptions } from '../source-schema.ts';
+import { formatBytes } from '../transports/bounds.ts';
+import type { RawRecord } from '../types.ts';
 import { batchOf } from './batch.ts';
-import { formatBytes } from './bounds.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { CsvTokens } from './csv-tokens.ts';
-import { FeedError } from './feed-error.ts';
 import { rejoin } from './rejoin.ts';
-import type { CsvOptions } from './source-schema.ts';
-import type { RawRecord } from './types.ts';
 
 /** 8 MiB, like XML's: far beyond any real listing, far below a runaway field eating the memory. */
 const DEFAULT_MAX_RECORD = 8 * 1024 * 1024;

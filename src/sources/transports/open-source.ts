@@ -1,13 +1,13 @@
 import { basename } from 'node:path';
-import type { Logger } from '../logger.ts';
-import type { FeedState } from '../state/state-store.ts';
+import type { Logger } from '../../logger.ts';
+import type { FeedState } from '../../state/state-store.ts';
+import { FeedError, isFeedError } from '../feed-error.ts';
+import type { SourceConfig } from '../source-schema.ts';
 import { capBytes } from './bounds.ts';
 import { decodeText } from './decode-text.ts';
-import { FeedError, isFeedError } from './feed-error.ts';
 import { openHttp } from './fetch-http.ts';
 import { gunzipIfNeeded } from './gunzip.ts';
 import { openFile } from './read-file.ts';
-import type { SourceConfig } from './source-schema.ts';
 
 export type OpenedSource =
   | { notModified: true; validators: Partial<FeedState> }

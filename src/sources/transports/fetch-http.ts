@@ -1,12 +1,12 @@
-import { createHttp, type HttpStream, phaseTimeouts } from '../http/create-http.ts';
-import { retryAfterOf } from '../http/failure.ts';
-import type { Logger } from '../logger.ts';
-import type { FeedState } from '../state/state-store.ts';
-import { safeUrl } from './feed-error.ts';
+import { createHttp, type HttpStream, phaseTimeouts } from '../../http/create-http.ts';
+import { retryAfterOf } from '../../http/failure.ts';
+import type { Logger } from '../../logger.ts';
+import type { FeedState } from '../../state/state-store.ts';
+import { safeUrl } from '../feed-error.ts';
+import type { SourceConfig } from '../source-schema.ts';
 import { withFeedRetries } from './feed-http.ts';
 import { authHeaders } from './http-auth.ts';
 import { HttpStatusError } from './http-errors.ts';
-import type { SourceConfig } from './source-schema.ts';
 
 export type HttpOpen =
   | { notModified: true; validators: Partial<FeedState> }

@@ -1,4 +1,4 @@
-import { FeedError, safeUrl } from './feed-error.ts';
+import { FeedError, safeUrl } from '../feed-error.ts';
 
 /** `1800000` → `30 min`, `2147483648` → `2 GiB`: limits in messages as a person sets them. */
 export function formatMs(ms: number): string {

@@ -1,6 +1,6 @@
+import { FeedError } from '../../feed-error.ts';
+import type { RawRecord } from '../../types.ts';
 import { batchOf } from '../batch.ts';
-import { FeedError } from '../feed-error.ts';
-import type { RawRecord } from '../types.ts';
 import { JsonArraySplitter } from './json-array-splitter.ts';
 
 /** A RESO JSON file (an OData page saved to disk, or a bare array of records), streamed: a batch per chunk. */

@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { FeedError } from './feed-error.ts';
+import { FeedError } from '../feed-error.ts';
 
 /** A local feed file, opened; nothing read yet. */
 export interface OpenedFile {

@@ -1,6 +1,6 @@
-import { FeedSyncError } from '../../errors.ts';
-import { createHttp } from '../../http/create-http.ts';
-import type { AuthConfig } from '../source-schema.ts';
+import { FeedSyncError } from '../../../errors.ts';
+import { createHttp } from '../../../http/create-http.ts';
+import type { AuthConfig } from '../../source-schema.ts';
 
 type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
 
