@@ -10,12 +10,12 @@ import { startWorkerService, type WorkerService } from '../../jobs/worker-servic
 import { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from '../config/env.ts';
 import type { Config } from '../config/schema.ts';
 import type { Logger } from '../logger.ts';
-import { reloadOnChange } from '../queue/config-watch.ts';
 import { enqueueFeedSync } from '../queue/enqueue.ts';
 import { DEFAULT_PREFIX } from '../queue/names.ts';
 import { describeStore, storeChoiceOf } from '../queue/store.ts';
 import { syncFeed } from '../reconcile/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
+import { reloadOnChange } from '../schedule/config-watch.ts';
 import {
   checkUiExposure,
   createMetrics,

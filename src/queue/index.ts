@@ -4,8 +4,12 @@
  * service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
 
-export { type ConfigRun, runsForConfigChange } from './config-runs.ts';
-export { reloadOnChange, watchConfig } from './config-watch.ts';
+export { type WorkerSettings, workerSettingsOf, workerSettingsSchema } from '../config/worker-settings.ts';
+export { createRedisLimiter, type RedisLimiterOptions } from '../http/distributed/redis-limiter.ts';
+export { type ConfigRun, runsForConfigChange } from '../schedule/config-runs.ts';
+export { reloadOnChange, watchConfig } from '../schedule/config-watch.ts';
+export { missingSchedulers, restoreSchedulers } from '../schedule/scheduler-guard.ts';
+export { applySchedulers, type SchedulerChanges, wantedSchedulers } from '../schedule/schedulers.ts';
 export {
   enqueueConfigRun,
   enqueueFeedSync,
@@ -17,9 +21,6 @@ export {
 export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FEED } from './names.ts';
 export { openQueueStore } from './open-store.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
-export { createRedisLimiter, type RedisLimiterOptions } from './redis-limiter.ts';
-export { missingSchedulers, restoreSchedulers } from './scheduler-guard.ts';
-export { applySchedulers, type SchedulerChanges, wantedSchedulers } from './schedulers.ts';
 export {
   describeStore,
   type QueueStore,
@@ -29,4 +30,3 @@ export {
 } from './store.ts';
 export { StoreLockedError } from './store-lock.ts';
 export type { RunResult, SyncDeps, SyncFeed, SyncOptions, SyncProgress } from './sync-contract.ts';
-export { type WorkerSettings, workerSettingsOf, workerSettingsSchema } from './worker-settings.ts';

@@ -7,9 +7,9 @@ import { startWorkerService, type WorkerService } from '../../jobs/worker-servic
 import { HttpError } from '../../src/api/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { reloadOnChange } from '../../src/queue/config-watch.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
+import { reloadOnChange } from '../../src/schedule/config-watch.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
 import { capturedLogger } from '../helpers/captured-logger.ts';
 import { redisAvailable } from '../helpers/services.ts';

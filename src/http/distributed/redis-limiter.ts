@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { AIMD_TTL_MS, type AimdState, aimdStateOf } from '../http/aimd.ts';
-import type { Limiter } from '../http/limiter.ts';
+import { AIMD_TTL_MS, type AimdState, aimdStateOf } from '../aimd.ts';
+import type { Limiter } from '../limiter.ts';
 import {
   createSharedLimiter,
   type SharedLimiterOptions,

@@ -6,8 +6,8 @@ import {
   aimdSuccess,
   initialAimd,
   isOverload,
-} from '../http/aimd.ts';
-import type { Limiter, LimiterOptions } from '../http/limiter.ts';
+} from '../aimd.ts';
+import type { Limiter, LimiterOptions } from '../limiter.ts';
 
 /** The shared AIMD state as read from a store, with what its compare-and-set needs (`token`). */
 export interface StoredAimd {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_PREFIX } from './names.ts';
+import { DEFAULT_PREFIX } from '../queue/names.ts';
 
 const keep = z.strictObject({
   /** Keep at most this many jobs. */

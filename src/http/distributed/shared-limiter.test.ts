@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AimdState } from '../http/aimd.ts';
+import type { AimdState } from '../aimd.ts';
 import { createSharedLimiter, type SlotStore, type StoredAimd } from './shared-limiter.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { AIMD_TTL_MS, aimdStateOf } from '../http/aimd.ts';
-import type { Limiter } from '../http/limiter.ts';
-import { type Queryable, stateSchemaOf } from '../state/postgres-schema.ts';
+import { type Queryable, stateSchemaOf } from '../../state/postgres-schema.ts';
+import { AIMD_TTL_MS, aimdStateOf } from '../aimd.ts';
+import type { Limiter } from '../limiter.ts';
 import {
   createSharedLimiter,
   type SharedLimiterOptions,
