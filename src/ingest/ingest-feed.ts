@@ -2,16 +2,9 @@ import type { FeedConfig } from '../config/schema.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from '../sources/feed-error.ts';
 import { openFeed } from '../sources/open-feed.ts';
-import type {
-  DuplicateKey,
-  HeldKey,
-  IngestDeps,
-  IngestResult,
-  RecordRef,
-  Rejection,
-} from '../sources/types.ts';
 import { itemsOf, mappingFor } from './read-feed.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
+import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
 
 /**
  * Read a whole feed into the run's inputs: valid listings deduped by the feed's key (last wins),

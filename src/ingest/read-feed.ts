@@ -8,15 +8,8 @@ import { mergeMappings } from '../normalize/resolve-mapping.ts';
 import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
 import { FeedError, isFeedError } from '../sources/feed-error.ts';
 import { openFeed } from '../sources/open-feed.ts';
-import type {
-  FeedItem,
-  IngestDeps,
-  OpenedFeed,
-  RawRecord,
-  RecordProblem,
-  RecordRef,
-} from '../sources/types.ts';
 import type { FeedState } from '../state/state-store.ts';
+import type { FeedItem, IngestDeps, OpenedFeed, RawRecord, RecordProblem, RecordRef } from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */
 export interface FeedReadEnd {

@@ -1,5 +1,5 @@
 import type { FeedConfig } from '../config/schema.ts';
-import type { IngestDeps, IngestResult } from '../sources/types.ts';
+import type { IngestDeps, IngestResult } from '../ingest/types.ts';
 
 export type { IngestResult };
 

@@ -1,7 +1,7 @@
 import type { PlatformClient } from '../api/client.ts';
+import type { Rejection } from '../ingest/types.ts';
 import type { Logger } from '../logger.ts';
 import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
-import type { Rejection } from '../sources/types.ts';
 import type { FeedState, StateStore } from '../state/state-store.ts';
 import type { DesiredSet } from './desired.ts';
 import type { Ingest } from './ingest-contract.ts';

@@ -1,7 +1,5 @@
 export { collectFeed, ingestFeed } from '../ingest/ingest-feed.ts';
 export { readFeed } from '../ingest/read-feed.ts';
-export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
-export { type SourceConfig, sourceSchema } from './source-schema.ts';
 export type {
   DuplicateKey,
   FeedItem,
@@ -10,4 +8,6 @@ export type {
   RawRecord,
   RecordRef,
   Rejection,
-} from './types.ts';
+} from '../ingest/types.ts';
+export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
+export { type SourceConfig, sourceSchema } from './source-schema.ts';

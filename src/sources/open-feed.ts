@@ -1,4 +1,5 @@
 import type { FeedConfig } from '../config/schema.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from '../ingest/types.ts';
 import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
 import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
 import type { FeedState } from '../state/state-store.ts';
@@ -11,7 +12,6 @@ import { openResoApi } from './formats/reso/read-reso-api.ts';
 import { readResoFile } from './formats/reso/read-reso-file.ts';
 import { startDeadline } from './transports/bounds.ts';
 import { openSource, sourceName } from './transports/open-source.ts';
-import type { IngestDeps, OpenedFeed, RawRecord } from './types.ts';
 
 /**
  * Open a feed by its transport and format. Fails early (before any record) when it cannot be

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
+import type { Rejection } from '../../src/ingest/types.ts';
 import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
 import { progressLine } from '../../src/render/progress-line.ts';
-import type { Rejection } from '../../src/sources/types.ts';
 import { makeConfig } from './fixtures.ts';
 
 const feed = makeConfig([{}]).feeds[0];

@@ -1,10 +1,10 @@
 import type { FeedConfig } from '../../../config/schema.ts';
 import { createLocalLimiter } from '../../../http/limiter.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from '../../../ingest/types.ts';
 import { parseTimestamp } from '../../../normalize/parse-timestamp.ts';
 import type { FeedState } from '../../../state/state-store.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import { type ResoOptions, resoOptionsSchema } from '../../source-schema.ts';
-import type { IngestDeps, OpenedFeed, RawRecord } from '../../types.ts';
 import { createResoClient, type ResoClient } from './reso-client.ts';
 import { firstPageUrl, mediaUrl, planResoRun, sameOrigin } from './reso-query.ts';
 
