@@ -20,7 +20,7 @@ export {
   SchemaError,
   TimeoutError,
 } from './errors.ts';
-export { clientFromConfig, type PlatformOptions } from './from-config.ts';
+export { type ApiConfig, clientFromConfig, type PlatformOptions } from './from-config.ts';
 export type {
   CreateRequest,
   DeleteRequest,

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DEFAULT_PREFIX } from '../queue/names.ts';
+
+/**
+ * Redis key prefix of the queue and of everything the worker keeps. The braces make it a Redis
+ * Cluster hash tag: every key lands in one slot, which BullMQ's multi-key scripts need.
+ */
+export const DEFAULT_PREFIX = '{feed-sync}';
 
 const keep = z.strictObject({
   /** Keep at most this many jobs. */

@@ -1,17 +1,17 @@
-import type { FeedConfig } from '../config/schema.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
 import { FeedError } from '../sources/feed-error.ts';
 import { openFeed } from '../sources/open-feed.ts';
+import type { IngestDeps } from '../sources/source-types.ts';
 import { itemsOf, mappingFor } from './read-feed.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
-import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
+import type { DuplicateKey, HeldKey, IngestResult, IngestSpec, RecordRef, Rejection } from './types.ts';
 
 /**
  * Read a whole feed into the run's inputs: valid listings deduped by the feed's key (last wins),
  * removals, rejections and duplicates. Never returns for a failed feed: a feed that cannot be
  * fetched or parsed, or has zero records, throws FeedError, so nothing mistakes it for an empty feed.
  */
-export function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<IngestResult> {
+export function ingestFeed(feed: IngestSpec, deps: IngestDeps): Promise<IngestResult> {
   return collectFeed(feed, deps, (listing) => listing);
 }
 
@@ -22,7 +22,7 @@ export function ingestFeed(feed: FeedConfig, deps: IngestDeps): Promise<IngestRe
  * key replaces.
  */
 export async function collectFeed<T>(
-  feed: FeedConfig,
+  feed: IngestSpec,
   deps: IngestDeps,
   keep: (listing: Listing, key: string) => T,
 ): Promise<IngestResult<T>> {
@@ -186,7 +186,7 @@ function heldOf(key: string, rejection: Rejection): HeldKey {
   return { key, index, reason, message, ...(row !== undefined ? { row } : {}) };
 }
 
-function emptyResult<T>(feed: FeedConfig, mode: 'full' | 'incremental', mapping: unknown): IngestResult<T> {
+function emptyResult<T>(feed: IngestSpec, mode: 'full' | 'incremental', mapping: unknown): IngestResult<T> {
   return {
     feedId: feed.id,
     notModified: true,

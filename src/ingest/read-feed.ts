@@ -1,4 +1,3 @@
-import type { FeedConfig } from '../config/schema.ts';
 import { type CompiledMapping, compileMapping, type MappedRecord } from '../normalize/compile-mapping.ts';
 import type { FieldProblem } from '../normalize/field-problem.ts';
 import { inferCsvMapping, inferredMappingHints, type MappingHint } from '../normalize/infer-csv-mapping.ts';
@@ -8,8 +7,9 @@ import { mergeMappings } from '../normalize/resolve-mapping.ts';
 import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
 import { FeedError, isFeedError } from '../sources/feed-error.ts';
 import { openFeed } from '../sources/open-feed.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/source-types.ts';
 import type { FeedState } from '../state/state-store.ts';
-import type { FeedItem, IngestDeps, OpenedFeed, RawRecord, RecordProblem, RecordRef } from './types.ts';
+import type { FeedItem, IngestSpec, RecordProblem, RecordRef } from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */
 export interface FeedReadEnd {
@@ -25,7 +25,7 @@ export interface FeedReadEnd {
  * Every record of a feed as a listing, a removal or a rejection, in feed order. Yields nothing when
  * the feed has not changed (304). Throws FeedError when the feed cannot be fetched or parsed.
  */
-export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
+export async function* readFeed(feed: IngestSpec, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
   const batches = itemsOf(feed, await openFeed(feed, deps), deps);
   let next: IteratorResult<FeedItem[], FeedReadEnd> | undefined;
   try {
@@ -44,7 +44,7 @@ export async function* readFeed(feed: FeedConfig, deps: IngestDeps): AsyncGenera
  * patched in place).
  */
 export async function* itemsOf(
-  feed: FeedConfig,
+  feed: IngestSpec,
   opened: OpenedFeed,
   deps: IngestDeps,
 ): AsyncGenerator<FeedItem[], FeedReadEnd> {
@@ -76,7 +76,7 @@ export async function* itemsOf(
 }
 
 /** A failure while reading records, as the FeedError the run fails with. */
-function readFailure(feed: FeedConfig, error: unknown): Error {
+function readFailure(feed: IngestSpec, error: unknown): Error {
   if (isFeedError(error) || (error as Error).name === 'AbortError') return error as Error;
   return new FeedError('E_FEED_PARSE', feed.id, `reading the feed failed: ${(error as Error).message}`, {
     cause: error,
@@ -88,7 +88,7 @@ function readFailure(feed: FeedConfig, error: unknown): Error {
  * one inferred from its header, with the feed's own fields merged over it.
  */
 export function mappingFor(
-  feed: FeedConfig,
+  feed: IngestSpec,
   first: RawRecord | undefined,
   deps: IngestDeps,
 ): CompiledMapping {
@@ -105,14 +105,14 @@ export function mappingFor(
 }
 
 /** A CSV feed with neither preset nor fields, or with `preset: mls-csv`: its header decides the mapping. */
-function infersFromHeader(feed: FeedConfig): boolean {
+function infersFromHeader(feed: IngestSpec): boolean {
   const { mapping } = feed;
   const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
   return feed.source.format === 'csv' && (mapping.preset === 'mls-csv' || !hasRules);
 }
 
 /** What to say once about the mapping the first record decided (an inferred one only). */
-function mappingHints(feed: FeedConfig, first: RawRecord, mapping: CompiledMapping): MappingHint[] {
+function mappingHints(feed: IngestSpec, first: RawRecord, mapping: CompiledMapping): MappingHint[] {
   if (!infersFromHeader(feed)) return [];
   return inferredMappingHints(feed.id, Object.keys(first.fields), mapping.mapping);
 }
@@ -122,7 +122,7 @@ function mappingHints(feed: FeedConfig, first: RawRecord, mapping: CompiledMappi
  * row, with its key when the fields it still has give one, so that its listing is held.
  */
 function problemItem(
-  feed: FeedConfig,
+  feed: IngestSpec,
   name: string,
   mapping: CompiledMapping,
   record: RawRecord,
@@ -142,7 +142,7 @@ function problemItem(
   };
 }
 
-function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
+function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
   const mapped = mapping.map(record.fields);
   const keyValue = mapped.listing[feed.key];
   const key = typeof keyValue === 'string' && keyValue !== '' ? ownCopy(keyValue) : undefined;

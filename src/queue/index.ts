@@ -1,15 +1,10 @@
 /**
- * The worker's queue wiring: the store (Redis, Postgres or embedded PGlite), schedulers from
- * config, one run per feed (deduplication), the limiter shared by every worker process. The
- * service that runs the processors of jobs/ is jobs/worker-service.ts.
+ * The worker's queue wiring: the store (Redis, Postgres or embedded PGlite: the queue, the state,
+ * the shared limiter and the incidents on one connection), the job names and payloads, one run per
+ * feed (deduplication). Schedulers from config are src/schedule/; the limiters the stores build are
+ * src/http/distributed/; the service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
 
-export { type WorkerSettings, workerSettingsOf, workerSettingsSchema } from '../config/worker-settings.ts';
-export { createRedisLimiter, type RedisLimiterOptions } from '../http/distributed/redis-limiter.ts';
-export { type ConfigRun, runsForConfigChange } from '../schedule/config-runs.ts';
-export { reloadOnChange, watchConfig } from '../schedule/config-watch.ts';
-export { missingSchedulers, restoreSchedulers } from '../schedule/scheduler-guard.ts';
-export { applySchedulers, type SchedulerChanges, wantedSchedulers } from '../schedule/schedulers.ts';
 export {
   enqueueConfigRun,
   enqueueFeedSync,

@@ -4,8 +4,6 @@
  * and the UI call it and save its result with `saveRun`.
  */
 
-export { renderPlan, summarizePlan } from '../render/render-plan.ts';
-export { renderReport } from '../render/render-report.ts';
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { diffListing, sameValue } from './compare.ts';
 export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';

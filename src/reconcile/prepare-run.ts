@@ -1,8 +1,8 @@
 import type { PlatformClient } from '../api/client.ts';
-import type { Config, FeedConfig } from '../config/schema.ts';
 import { isFeedSyncError } from '../errors.ts';
+import { collectFeed } from '../ingest/index.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
-import { collectFeed, type IngestDeps } from '../sources/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/state-store.ts';
 import { type DesiredListing, type DesiredSet, desiredListings, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
@@ -14,6 +14,7 @@ import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
 import { remoteEntries } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
+import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
 
@@ -21,8 +22,8 @@ const HOUR_MS = 3_600_000;
 
 /** The policy of the pure plan for one feed. */
 export function policyOf(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   ingest: Pick<IngestResult<unknown>, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey'>,
   options: SyncOptions = {},
 ): PlanPolicy {
@@ -49,7 +50,7 @@ export function policyOf(
  * unchanged feed says nothing about listings edited or deleted on the platform behind our back.
  */
 export function maySkipUnchanged(
-  feed: FeedConfig,
+  feed: RunFeedSpec,
   state: FeedState,
   now: Date,
   options: SyncOptions,
@@ -70,8 +71,8 @@ export function maySkipUnchanged(
  * them once it has applied the plan.
  */
 export async function prepareRun(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions = {},
@@ -91,8 +92,8 @@ export async function prepareRun(
 }
 
 async function prepare(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,

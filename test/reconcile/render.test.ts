@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
 import type { Rejection } from '../../src/ingest/types.ts';
-import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
+import type { Failure, RunReport } from '../../src/reconcile/index.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
+import { renderReport } from '../../src/render/index.ts';
 import { progressLine } from '../../src/render/progress-line.ts';
 import { makeConfig } from './fixtures.ts';
 

@@ -9,14 +9,8 @@ import { loadConfig } from '../../config/load.ts';
 import type { Config } from '../../config/schema.ts';
 import { silentLogger } from '../../logger.ts';
 import type { Listing } from '../../normalize/listing-schema.ts';
-import {
-  type RunEvent,
-  type RunReport,
-  renderPlan,
-  renderReport,
-  saveRun,
-  syncFeed,
-} from '../../reconcile/index.ts';
+import { type RunEvent, type RunReport, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { renderPlan, renderReport } from '../../render/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import { CliExit, withExamples } from '../context.ts';

@@ -27,7 +27,7 @@ const NOW_MS = `(extract(epoch FROM clock_timestamp()) * 1000)::bigint`;
  * answer is one step of the pure controller (src/http/aimd.ts) applied by compare-and-set: read
  * the row (for a success below full concurrency, in the statement that frees the slot), compute,
  * write it only if its version is still the one read. The rules and the waiting are
- * `createSharedLimiter`'s (src/queue/shared-limiter.ts); here are only the statements. Every statement stands
+ * `createSharedLimiter`'s (shared-limiter.ts); here are only the statements. Every statement stands
  * alone (no BEGIN … COMMIT across round trips): the embedded store's connections share one PGlite
  * session, whose socket server serves only the connection in a transaction until it ends, so a
  * transaction over several round trips would hold every other query (BullMQ's too) that long.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eachRecord } from '../../../test/helpers/each-record.ts';
-import type { RawRecord } from '../../ingest/types.ts';
 import { FeedError } from '../feed-error.ts';
+import type { RawRecord } from '../source-types.ts';
 import { readBlm } from './read-blm.ts';
 
 /** The text in chunks of `size` characters, so every boundary (inside a delimiter, inside `#END#`) is met. */

@@ -1,6 +1,6 @@
-import type { RawRecord } from '../../ingest/types.ts';
 import { FeedError } from '../feed-error.ts';
 import type { BlmOptions } from '../source-schema.ts';
+import type { RawRecord } from '../source-types.ts';
 import { batchOf } from './batch.ts';
 import { type BlmDelimiters, parseBlmDefinition, parseBlmHeader } from './blm-header.ts';
 

@@ -1,7 +1,7 @@
-import type { RawRecord } from '../../ingest/types.ts';
 import { objectBuilder } from '../../normalize/literal-access.ts';
 import { FeedError } from '../feed-error.ts';
 import type { CsvOptions } from '../source-schema.ts';
+import type { RawRecord } from '../source-types.ts';
 import { formatBytes } from '../transports/bounds.ts';
 import { batchOf } from './batch.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';

@@ -1,8 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
-import type { RawRecord } from '../../ingest/types.ts';
 import type { RawFields } from '../../normalize/field-path.ts';
 import { FeedError } from '../feed-error.ts';
 import type { XmlOptions } from '../source-schema.ts';
+import type { RawRecord } from '../source-types.ts';
 import { batchOf } from './batch.ts';
 import { XmlRecordSplitter, XmlSplitError } from './xml-splitter.ts';
 

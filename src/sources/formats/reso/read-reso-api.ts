@@ -1,10 +1,9 @@
-import type { FeedConfig } from '../../../config/schema.ts';
 import { createLocalLimiter } from '../../../http/limiter.ts';
-import type { IngestDeps, OpenedFeed, RawRecord } from '../../../ingest/types.ts';
 import { parseTimestamp } from '../../../normalize/parse-timestamp.ts';
 import type { FeedState } from '../../../state/state-store.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import { type ResoOptions, resoOptionsSchema } from '../../source-schema.ts';
+import type { FeedSpec, IngestDeps, OpenedFeed, RawRecord } from '../../source-types.ts';
 import { createResoClient, type ResoClient } from './reso-client.ts';
 import { firstPageUrl, mediaUrl, planResoRun, sameOrigin } from './reso-query.ts';
 
@@ -16,7 +15,7 @@ const MEDIA_BATCH = 20;
  * incremental. The watermark (the newest ModificationTimestamp read, compared as instants) is the
  * state's `nextState`, a reducer over the records read.
  */
-export async function openResoApi(feed: FeedConfig, deps: IngestDeps, name: string): Promise<OpenedFeed> {
+export async function openResoApi(feed: FeedSpec, deps: IngestDeps, name: string): Promise<OpenedFeed> {
   const { source } = feed;
   const endpoint = source.url!;
   const options: ResoOptions = source.reso ?? resoOptionsSchema.parse({});

@@ -1,5 +1,5 @@
-import type { RawRecord } from '../../../ingest/types.ts';
 import { FeedError } from '../../feed-error.ts';
+import type { RawRecord } from '../../source-types.ts';
 import { batchOf } from '../batch.ts';
 import { JsonArraySplitter } from './json-array-splitter.ts';
 
