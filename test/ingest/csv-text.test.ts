@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { headerNames, sniffDelimiter } from '../../src/sources/formats/csv-sniff.ts';
 import { readCsv } from '../../src/sources/formats/read-csv.ts';
 import { decodeText } from '../../src/sources/transports/decode-text.ts';
-import { eachRecord } from '../helpers/each-record.ts';
+import { eachRecord } from '../../src/testing/each-record.ts';
 
 async function* chunks(...parts: (string | number[])[]): AsyncGenerator<Uint8Array> {
   for (const part of parts)

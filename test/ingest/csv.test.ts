@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type FeedItem, ingestFeed, readFeed } from '../../src/ingest/index.ts';
 import { readCsv } from '../../src/sources/formats/read-csv.ts';
 import { FeedError } from '../../src/sources/index.ts';
-import { eachRecord } from '../helpers/each-record.ts';
+import { eachRecord } from '../../src/testing/each-record.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
 

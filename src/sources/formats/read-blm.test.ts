@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eachRecord } from '../../../test/helpers/each-record.ts';
+import { eachRecord } from '../../testing/each-record.ts';
 import { FeedError } from '../feed-error.ts';
 import type { RawRecord } from '../source-types.ts';
 import { readBlm } from './read-blm.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eachRecord } from '../../../test/helpers/each-record.ts';
+import { eachRecord } from '../../testing/each-record.ts';
 import { readXml } from './read-xml.ts';
 
 async function* chunks(text: string, size: number): AsyncGenerator<string> {
