@@ -14,7 +14,8 @@ import type { RunReport, SyncFeed } from '../src/queue/sync-contract.ts';
 import { runsForConfigChange } from '../src/schedule/config-runs.ts';
 import { missingSchedulers, restoreSchedulers } from '../src/schedule/scheduler-guard.ts';
 import { applySchedulers } from '../src/schedule/schedulers.ts';
-import { createProcessor, type JobContext } from './index.ts';
+import type { JobContext } from './job-context.ts';
+import { createProcessor } from './processor.ts';
 
 export type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/service.ts';
 
