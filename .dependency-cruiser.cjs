@@ -68,6 +68,17 @@ module.exports = {
     },
     ...importsDown,
     {
+      name: 'through-index',
+      severity: 'error',
+      comment:
+        "Code outside a folder goes through the folder's index.ts, its curated surface (no `export *`): export what is needed there, or import from inside the folder. The CLI (bin/ imports its main.ts) and src/testing/ have no index; tests and benches under test/ and bench/ may reach into a folder.",
+      from: { path: '^(src/[^/]+|jobs)/' },
+      to: {
+        path: '^(src/[^/]+|jobs)/',
+        pathNot: ['^$1/', '^(src/[^/]+|jobs)/index\\.ts$', '^src/(cli|testing)/'],
+      },
+    },
+    {
       name: 'root-files-import-no-folder',
       severity: 'error',
       comment:

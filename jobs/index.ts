@@ -7,4 +7,5 @@ export { mapJobError, PayloadError } from './map-error.ts';
 export { createProcessor } from './processor.ts';
 export { pushSettingsPayloadSchema } from './push-settings.ts';
 export { syncFeedPayloadSchema } from './sync-feed.ts';
+export type { WorkerService } from './worker-service.ts';
 export { startWorkerService, type WorkerServiceOptions } from './worker-service.ts';

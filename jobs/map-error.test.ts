@@ -8,11 +8,11 @@ import {
   SchemaError,
   TimeoutError,
 } from '../src/api/index.ts';
-import { ConfigError } from '../src/config/load.ts';
+import { ConfigError } from '../src/config/index.ts';
 import { FeedSyncError } from '../src/errors.ts';
-import { RedisUnavailableError } from '../src/queue/redis.ts';
-import { SnapshotError } from '../src/reconcile/snapshot.ts';
-import { FeedError } from '../src/sources/feed-error.ts';
+import { RedisUnavailableError } from '../src/queue/index.ts';
+import { SnapshotError } from '../src/reconcile/index.ts';
+import { FeedError } from '../src/sources/index.ts';
 import { DEFAULT_RATE_LIMIT_MS, mapJobError, PayloadError } from './map-error.ts';
 
 type Meaning = 'unrecoverable' | 'rate-limited' | 'retry';

@@ -1,5 +1,5 @@
 import { type Job, UnrecoverableError } from 'bullmq';
-import { PUSH_SETTINGS, SYNC_FEED } from '../src/queue/names.ts';
+import { PUSH_SETTINGS, SYNC_FEED } from '../src/queue/index.ts';
 import type { JobContext } from './job-context.ts';
 import { createPushSettingsProcessor } from './push-settings.ts';
 import { createSyncFeedProcessor } from './sync-feed.ts';

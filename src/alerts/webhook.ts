@@ -1,7 +1,6 @@
-import { createHttp } from '../http/create-http.ts';
-import { classifyRequestError, isRequestError } from '../http/failure.ts';
+import { classifyRequestError, createHttp, isRequestError } from '../http/index.ts';
 import type { Logger } from '../logger.ts';
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 import type { IncidentStore } from './incident-store.ts';
 import { type Incident, incidentsOf } from './incidents.ts';
 

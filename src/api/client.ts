@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import { type Limiter, unlimited } from '../http/limiter.ts';
-import { withRetries } from '../http/retry.ts';
-import type { BackoffOptions } from '../http/retry-delay.ts';
+import type { BackoffOptions } from '../http/index.ts';
+import { type Limiter, unlimited, withRetries } from '../http/index.ts';
 import { type AskInput, askStream } from './ask-stream.ts';
 import { parseJson, unwrapEnvelope } from './envelope.ts';
 import { AmbiguousCreateError, type ApiError, isApiError, SchemaError } from './errors.ts';

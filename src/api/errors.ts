@@ -1,5 +1,5 @@
 import { type ErrorKind, FeedSyncError } from '../errors.ts';
-import { isRetryableStatus } from '../http/failure.ts';
+import { isRetryableStatus } from '../http/index.ts';
 import type { Operation } from './schemas.ts';
 
 /**

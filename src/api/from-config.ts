@@ -1,5 +1,5 @@
-import { createLocalLimiter, type Limiter } from '../http/limiter.ts';
-import type { BackoffOptions } from '../http/retry-delay.ts';
+import type { BackoffOptions } from '../http/index.ts';
+import { createLocalLimiter, type Limiter } from '../http/index.ts';
 import { type CallEvent, type ClientOptions, createClient, type PlatformClient } from './client.ts';
 
 /**

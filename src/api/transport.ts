@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
-import { createHttp, type HttpResponse } from '../http/create-http.ts';
-import { classifyRequestError, retryAfterOf } from '../http/failure.ts';
+import { classifyRequestError, createHttp, type HttpResponse, retryAfterOf } from '../http/index.ts';
 import { AbortedError, type ApiError, HttpError, NetworkError, TimeoutError } from './errors.ts';
 import type { Operation } from './schemas.ts';
 

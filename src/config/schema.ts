@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { mappingSchema } from '../normalize/mapping-schema.ts';
-import { isIanaTimeZone, settingsSchema } from '../settings/settings-schema.ts';
-import { sourceSchema } from '../sources/source-schema.ts';
+import { mappingSchema } from '../normalize/index.ts';
+import { isIanaTimeZone, settingsSchema } from '../settings/index.ts';
+import { sourceSchema } from '../sources/index.ts';
 import { cronProblem } from './cron.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { workerSettingsSchema } from './worker-settings.ts';

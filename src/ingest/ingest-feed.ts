@@ -1,7 +1,6 @@
-import type { Listing } from '../normalize/listing-schema.ts';
-import { FeedError } from '../sources/feed-error.ts';
-import { openFeed } from '../sources/open-feed.ts';
-import type { IngestDeps } from '../sources/source-types.ts';
+import type { Listing } from '../normalize/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
+import { FeedError, openFeed } from '../sources/index.ts';
 import { itemsOf, mappingFor } from './read-feed.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
 import type { DuplicateKey, HeldKey, IngestResult, IngestSpec, RecordRef, Rejection } from './types.ts';

@@ -1,14 +1,19 @@
-import { type CompiledMapping, compileMapping, type MappedRecord } from '../normalize/compile-mapping.ts';
-import type { FieldProblem } from '../normalize/field-problem.ts';
-import { inferCsvMapping, inferredMappingHints, type MappingHint } from '../normalize/infer-csv-mapping.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
-import { withPresetHooks } from '../normalize/presets/preset-hooks.ts';
-import { mergeMappings } from '../normalize/resolve-mapping.ts';
-import { acceptListing, validateListing } from '../normalize/validate-listing.ts';
-import { FeedError, isFeedError } from '../sources/feed-error.ts';
-import { openFeed } from '../sources/open-feed.ts';
-import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/source-types.ts';
-import type { FeedState } from '../state/state-store.ts';
+import type { FieldProblem, Listing } from '../normalize/index.ts';
+import {
+  acceptListing,
+  type CompiledMapping,
+  compileMapping,
+  inferCsvMapping,
+  inferredMappingHints,
+  type MappedRecord,
+  type MappingHint,
+  mergeMappings,
+  validateListing,
+  withPresetHooks,
+} from '../normalize/index.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/index.ts';
+import { FeedError, isFeedError, openFeed } from '../sources/index.ts';
+import type { FeedState } from '../state/index.ts';
 import type { FeedItem, IngestSpec, RecordProblem, RecordRef } from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */

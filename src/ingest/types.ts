@@ -1,7 +1,6 @@
-import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { FeedSpec } from '../sources/source-types.ts';
-import type { FeedState } from '../state/state-store.ts';
+import type { Listing, MappingHint } from '../normalize/index.ts';
+import type { FeedSpec } from '../sources/index.ts';
+import type { FeedState } from '../state/index.ts';
 
 /**
  * The part of a feed's config ingestion reads: what opening the feed needs, and the listing field

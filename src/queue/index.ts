@@ -15,7 +15,14 @@ export {
 } from './enqueue.ts';
 export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FEED } from './names.ts';
 export { openQueueStore } from './open-store.ts';
+export {
+  type PushSettingsJobData,
+  pushSettingsPayloadSchema,
+  type SyncFeedJobData,
+  syncFeedPayloadSchema,
+} from './payloads.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
+export type { RunMetrics, SchedulerStatus, WorkerService } from './service.ts';
 export {
   describeStore,
   type QueueStore,
@@ -24,4 +31,4 @@ export {
   storeChoiceOf,
 } from './store.ts';
 export { StoreLockedError } from './store-lock.ts';
-export type { RunResult, SyncDeps, SyncFeed, SyncOptions, SyncProgress } from './sync-contract.ts';
+export type { SyncFeed, SyncProgress } from './sync-contract.ts';

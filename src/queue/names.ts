@@ -1,5 +1,5 @@
 /** The default of the config's `worker.prefix`, the namespace of the queue (see there). */
-export { DEFAULT_PREFIX } from '../config/worker-settings.ts';
+export { DEFAULT_PREFIX } from '../config/index.ts';
 
 /** The one queue: both job kinds run on it, so one worker pool and one UI page serve both. */
 export const QUEUE_NAME = 'feed-sync';

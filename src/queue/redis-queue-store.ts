@@ -1,8 +1,8 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { createRedisIncidentStore } from '../alerts/incident-store.ts';
-import { createRedisLimiter } from '../http/distributed/redis-limiter.ts';
-import { createRedisStateStore } from '../state/redis-store.ts';
-import type { HistoryOptions } from '../state/run-history.ts';
+import { createRedisIncidentStore } from '../alerts/index.ts';
+import { createRedisLimiter } from '../http/index.ts';
+import type { HistoryOptions } from '../state/index.ts';
+import { createRedisStateStore } from '../state/index.ts';
 import { QUEUE_NAME } from './names.ts';
 import { checkRedis, connectRedis } from './redis.ts';
 import { type QueueStore, redactUrl } from './store.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { Listing } from '../normalize/index.ts';
 import { changesOf } from './changes-of.ts';
 import { briefOf, type DesiredListing } from './desired.ts';
 import type { Plan } from './plan-types.ts';

@@ -5,7 +5,9 @@
  */
 
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
+export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
+export type { DesiredSet, ListingBrief } from './desired.ts';
 export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, withTags } from './ownership.ts';
 export { desiredByKey, keyOf, makePlan, type RemoteEntry } from './plan.ts';

@@ -1,5 +1,5 @@
-import type { IngestResult, IngestSpec } from '../ingest/types.ts';
-import type { IngestDeps } from '../sources/source-types.ts';
+import type { IngestResult, IngestSpec } from '../ingest/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
 
 export type { IngestResult };
 

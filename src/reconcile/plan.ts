@@ -1,5 +1,5 @@
-import type { HeldKey } from '../ingest/types.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { HeldKey } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { applyDeleteGuards } from './guards.ts';
 import type {

@@ -1,9 +1,9 @@
-import type { PlatformClient } from '../api/client.ts';
+import type { PlatformClient } from '../api/index.ts';
 import { isFeedSyncError } from '../errors.ts';
 import { collectFeed } from '../ingest/index.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
-import type { FeedState } from '../state/state-store.ts';
+import type { FeedState } from '../state/index.ts';
 import { type DesiredListing, type DesiredSet, desiredListings, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';

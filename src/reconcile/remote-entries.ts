@@ -1,4 +1,4 @@
-import type { RemoteListing } from '../api/canonicalize.ts';
+import type { RemoteListing } from '../api/index.ts';
 import type { DesiredSet } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { float64s, int32s, type NumberColumn } from './number-column.ts';

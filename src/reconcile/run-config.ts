@@ -1,4 +1,4 @@
-import type { IngestSpec } from '../ingest/types.ts';
+import type { IngestSpec } from '../ingest/index.ts';
 
 /**
  * The part of a feed's config a run reads (src/config validates the whole feed entry and fills in

@@ -1,4 +1,4 @@
-import type { FeedState, StateStore } from '../state/state-store.ts';
+import type { FeedState, StateStore } from '../state/index.ts';
 import { type ApplyResult, applyPlan } from './apply.ts';
 import { countingClient } from './counting-client.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../reconcile/run-types.ts';
+import type { RunEvent } from '../reconcile/index.ts';
 
 type Progress = (progress: Omit<Extract<RunEvent, { type: 'progress' }>, 'type'>) => void;
 

@@ -1,6 +1,5 @@
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { ListingBrief } from '../reconcile/desired.ts';
-import type { DeleteReason, FieldChange, Plan } from '../reconcile/plan-types.ts';
+import type { Listing } from '../normalize/index.ts';
+import type { DeleteReason, FieldChange, ListingBrief, Plan } from '../reconcile/index.ts';
 
 const REASONS: Record<DeleteReason, string> = {
   gone: 'gone from the feed',

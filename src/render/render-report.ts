@@ -1,4 +1,4 @@
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
 export const SHOWN = 10;

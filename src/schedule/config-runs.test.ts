@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config/load.ts';
+import { parseConfig } from '../config/index.ts';
 import { runsForConfigChange } from './config-runs.ts';
 
 /** A config of three feeds; `edit` changes its text the way a user edits the file. */

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical-json.ts';
-import type { Config, FeedConfig } from '../config/schema.ts';
+import type { Config, FeedConfig } from '../config/index.ts';
 
 /** A feed to run because the config changed, and why (for the log). */
 export interface ConfigRun {

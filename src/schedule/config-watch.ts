@@ -1,7 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../config/load.ts';
-import type { Config } from '../config/schema.ts';
+import type { Config } from '../config/index.ts';
+import { ConfigError, loadConfig } from '../config/index.ts';
 import type { Logger } from '../logger.ts';
 
 export interface ConfigWatchHandlers {

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Config } from '../config/schema.ts';
+import type { Config } from '../config/index.ts';
 import { wantedSchedulers } from './schedulers.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
-import type { Config } from '../config/schema.ts';
-import { chatbotKey, feedKey, PUSH_SETTINGS, SYNC_FEED } from '../queue/names.ts';
+import type { Config } from '../config/index.ts';
+import { chatbotKey, feedKey, PUSH_SETTINGS, SYNC_FEED } from '../queue/index.ts';
 
 export interface SchedulerChanges {
   upserted: string[];

@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../api/index.ts';
 import type { Logger } from '../logger.ts';
-import type { StateStore } from '../state/state-store.ts';
+import type { StateStore } from '../state/index.ts';
 import { fingerprintSettings } from './fingerprint.ts';
 import type { ChatbotSettings } from './settings-schema.ts';
 

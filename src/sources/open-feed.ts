@@ -1,6 +1,5 @@
-import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
-import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
-import type { FeedState } from '../state/state-store.ts';
+import { missingPresetFields, PRESET_RECORD_PATHS } from '../normalize/index.ts';
+import type { FeedState } from '../state/index.ts';
 import { FeedError } from './feed-error.ts';
 import { peekOpenImmoScope } from './formats/openimmo-scope.ts';
 import { readBlm } from './formats/read-blm.ts';

@@ -1,7 +1,6 @@
 import type { Logger } from '../logger.ts';
-import type { RawFields } from '../normalize/field-path.ts';
-import type { MappingConfig } from '../normalize/mapping-schema.ts';
-import type { FeedState } from '../state/state-store.ts';
+import type { MappingConfig, RawFields } from '../normalize/index.ts';
+import type { FeedState } from '../state/index.ts';
 import type { SourceConfig } from './source-schema.ts';
 
 /**

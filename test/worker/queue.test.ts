@@ -3,7 +3,8 @@ import { startWorkerService, type WorkerService } from '../../jobs/worker-servic
 import { HttpError, PlatformError } from '../../src/api/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { RunReport } from '../../src/reconcile/index.ts';
 import { ok, sendJson, withServer } from '../helpers/with-server.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { fakeRun, testConfig, waitFor } from './helpers.ts';

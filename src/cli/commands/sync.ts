@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import type { Config, FeedConfig } from '../../config/schema.ts';
+import type { Config, FeedConfig } from '../../config/index.ts';
 import { type RunReport, saveRun, syncFeed } from '../../reconcile/index.ts';
-import { renderReport } from '../../render/index.ts';
-import { progressLine } from '../../render/progress-line.ts';
+import { progressLine, renderReport } from '../../render/index.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,

@@ -1,4 +1,4 @@
-import { type Queryable, stateSchemaOf } from '../../state/postgres-schema.ts';
+import { type Queryable, stateSchemaOf } from '../../state/index.ts';
 import { AIMD_TTL_MS, aimdStateOf } from '../aimd.ts';
 import type { Limiter } from '../limiter.ts';
 import {

@@ -1,4 +1,4 @@
-import { objectBuilder } from '../../normalize/literal-access.ts';
+import { objectBuilder } from '../../normalize/index.ts';
 import { FeedError } from '../feed-error.ts';
 import type { CsvOptions } from '../source-schema.ts';
 import type { RawRecord } from '../source-types.ts';

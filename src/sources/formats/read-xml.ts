@@ -1,5 +1,5 @@
 import { XMLParser } from 'fast-xml-parser';
-import type { RawFields } from '../../normalize/field-path.ts';
+import type { RawFields } from '../../normalize/index.ts';
 import { FeedError } from '../feed-error.ts';
 import type { XmlOptions } from '../source-schema.ts';
 import type { RawRecord } from '../source-types.ts';

@@ -1,5 +1,5 @@
-import type { Limiter } from '../../http/limiter.ts';
-import { withRetries } from '../../http/retry.ts';
+import type { Limiter } from '../../http/index.ts';
+import { withRetries } from '../../http/index.ts';
 import type { Logger } from '../../logger.ts';
 import { FeedError, safeUrl } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';

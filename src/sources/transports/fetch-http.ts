@@ -1,7 +1,6 @@
-import { createHttp, type HttpStream, phaseTimeouts } from '../../http/create-http.ts';
-import { retryAfterOf } from '../../http/failure.ts';
+import { createHttp, type HttpStream, phaseTimeouts, retryAfterOf } from '../../http/index.ts';
 import type { Logger } from '../../logger.ts';
-import type { FeedState } from '../../state/state-store.ts';
+import type { FeedState } from '../../state/index.ts';
 import { safeUrl } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';
 import { withFeedRetries } from './feed-http.ts';

@@ -1,6 +1,10 @@
 import { FeedSyncError } from '../../errors.ts';
-import { classifyRequestError, isRequestError, isRetryableStatus } from '../../http/failure.ts';
-import { parseRetryAfter } from '../../http/retry-delay.ts';
+import {
+  classifyRequestError,
+  isRequestError,
+  isRetryableStatus,
+  parseRetryAfter,
+} from '../../http/index.ts';
 
 /** A non-2xx answer from a feed server. Retryable for 408, 429 and 5xx. */
 export class HttpStatusError extends FeedSyncError {

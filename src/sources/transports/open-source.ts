@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { Logger } from '../../logger.ts';
-import type { FeedState } from '../../state/state-store.ts';
+import type { FeedState } from '../../state/index.ts';
 import { FeedError, isFeedError } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';
 import { capBytes } from './bounds.ts';

@@ -1,6 +1,6 @@
-import { createLocalLimiter } from '../../../http/limiter.ts';
-import { parseTimestamp } from '../../../normalize/parse-timestamp.ts';
-import type { FeedState } from '../../../state/state-store.ts';
+import { createLocalLimiter } from '../../../http/index.ts';
+import { parseTimestamp } from '../../../normalize/index.ts';
+import type { FeedState } from '../../../state/index.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import { type ResoOptions, resoOptionsSchema } from '../../source-schema.ts';
 import type { FeedSpec, IngestDeps, OpenedFeed, RawRecord } from '../../source-types.ts';

@@ -1,6 +1,5 @@
-import { createHttp } from '../../../http/create-http.ts';
-import { retryAfterOf } from '../../../http/failure.ts';
-import type { Limiter } from '../../../http/limiter.ts';
+import type { Limiter } from '../../../http/index.ts';
+import { createHttp, retryAfterOf } from '../../../http/index.ts';
 import type { Logger } from '../../../logger.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import type { SourceConfig } from '../../source-schema.ts';

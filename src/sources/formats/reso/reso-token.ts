@@ -1,5 +1,5 @@
 import { FeedSyncError } from '../../../errors.ts';
-import { createHttp } from '../../../http/create-http.ts';
+import { createHttp } from '../../../http/index.ts';
 import type { AuthConfig } from '../../source-schema.ts';
 
 type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
