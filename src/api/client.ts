@@ -3,7 +3,7 @@ import type { BackoffOptions } from '../http/index.ts';
 import { type Limiter, unlimited, withRetries } from '../http/index.ts';
 import { type AskInput, askStream } from './ask-stream.ts';
 import { parseJson, unwrapEnvelope } from './envelope.ts';
-import { AmbiguousCreateError, type ApiError, isApiError, SchemaError } from './errors.ts';
+import { AmbiguousCreateError, type ApiFailure, isApiError, SchemaError } from './errors.ts';
 import {
   type AskAnswer,
   askDataSchema,
@@ -50,7 +50,7 @@ export interface ClientOptions extends TransportOptions {
   /** Called after every attempt. */
   onCall?: (event: CallEvent) => void;
   /** Called before every retry wait. */
-  onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
+  onRetry?: (error: ApiFailure, attempt: number, delayMs: number) => void;
   random?: () => number;
 }
 
@@ -132,7 +132,7 @@ export function createClient(options: ClientOptions): PlatformClient {
   ) {
     const body = checkRequest(operation, request.schema, request.body);
     const { signal } = callOptions;
-    const safeToRepeat = (error: ApiError) =>
+    const safeToRepeat = (error: ApiFailure) =>
       operation !== 'create' || error.rateLimited || !error.requestSent;
     try {
       return await withRetries(() => attempt(operation, body, schema, signal), {

@@ -12,11 +12,12 @@ export {
   AbortedError,
   AmbiguousCreateError,
   ApiError,
-  HttpError,
+  type ApiFailure,
   InvalidJsonError,
   isApiError,
   NetworkError,
   PlatformError,
+  platformStatusError,
   SchemaError,
   TimeoutError,
 } from './errors.ts';

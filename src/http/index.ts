@@ -10,3 +10,4 @@ export { classifyRequestError, isRequestError, isRetryableStatus, retryAfterOf }
 export { createLocalLimiter, type Limiter, type LimiterOptions, unlimited } from './limiter.ts';
 export { withRetries } from './retry.ts';
 export { type BackoffOptions, parseRetryAfter } from './retry-delay.ts';
+export { HttpStatusError } from './status-error.ts';

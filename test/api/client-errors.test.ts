@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AmbiguousCreateError,
   type CallEvent,
-  HttpError,
   InvalidJsonError,
   NetworkError,
   PlatformError,
   SchemaError,
   TimeoutError,
 } from '../../src/api/index.ts';
+import { HttpStatusError } from '../../src/http/index.ts';
 import { platformClient } from '../helpers/platform-client.ts';
 import { type Handler, ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
@@ -102,13 +102,14 @@ describe('platform client errors', () => {
     expect(events.map((e) => e.outcome)).toEqual(['E_HTTP', 'ok']);
   });
 
-  it('retries 5xx with backoff and gives up with an HttpError after the retries', async () => {
+  it('retries 5xx with backoff and gives up with an HttpStatusError after the retries', async () => {
     const client = await clientFor((_req, res) => sendJson(res, 503, 'busy'), { retries: 2 });
     const error = await client
       .updateListing({ ...listing, Key: '1', KeyType: 'NewOaks' })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'E_HTTP', status: 503, retryable: true });
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect(error).toMatchObject({ code: 'E_HTTP', kind: 'API_TRANSPORT', status: 503, retryable: true });
+    expect((error as Error).message).toBe('update: HTTP 503');
     expect(server!.requests).toHaveLength(3);
   });
 

@@ -1,5 +1,6 @@
 import { Parser } from 'csv-parse';
 import { describe, expect, it } from 'vitest';
+import { isFeedSyncError } from '../../errors.ts';
 import { type CsvTokenOptions, CsvTokens } from './csv-tokens.ts';
 
 type Outcome = { records: string[][]; error?: { code: string; message?: string } };
@@ -131,5 +132,17 @@ describe('CsvTokens reads text as csv-parse does', () => {
     expect(tokens.multiline).toBe(false);
     expect(tokens.write('"e\nf",g\n')).toEqual([['e\nf', 'g']]);
     expect(tokens.multiline).toBe(true);
+  });
+
+  it("fails a read with a FeedSyncError of kind FEED_PARSE and csv-parse's code", () => {
+    const tokens = new CsvTokens({ delimiter: ',', quote: '"', fromLine: 1, maxRecordBytes: 1000 });
+    tokens.write('a,b\n"c,d\n');
+    tokens.end();
+    expect(isFeedSyncError(tokens.error)).toBe(true);
+    expect(tokens.error).toMatchObject({
+      name: 'CsvTokenError',
+      kind: 'FEED_PARSE',
+      code: 'CSV_QUOTE_NOT_CLOSED',
+    });
   });
 });

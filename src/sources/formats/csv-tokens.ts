@@ -1,3 +1,5 @@
+import { FeedSyncError } from '../../errors.ts';
+
 /**
  * CSV text → rows of fields, read exactly as csv-parse reads it with read-csv's options
  * (`record_delimiter: ['\r\n', '\n', '\r']`, `relax_quotes`, `relax_column_count`, `from_line`,
@@ -28,10 +30,10 @@ export interface CsvTokenOptions {
 }
 
 /** Why the text cannot be read; `code` is csv-parse's, `message` too. */
-export class CsvTokenError extends Error {
-  readonly code: 'CSV_MAX_RECORD_SIZE' | 'CSV_QUOTE_NOT_CLOSED';
+export class CsvTokenError extends FeedSyncError {
+  override readonly code: 'CSV_MAX_RECORD_SIZE' | 'CSV_QUOTE_NOT_CLOSED';
   constructor(code: CsvTokenError['code'], message: string) {
-    super(message);
+    super(message, { kind: 'FEED_PARSE', code });
     this.code = code;
   }
 }

@@ -5,7 +5,7 @@ import { safeUrl } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';
 import { withFeedRetries } from './feed-http.ts';
 import { authHeaders } from './http-auth.ts';
-import { HttpStatusError } from './http-errors.ts';
+import { feedStatusError } from './http-errors.ts';
 
 export type HttpOpen =
   | { notModified: true; validators: Partial<FeedState> }
@@ -69,7 +69,7 @@ async function attempt(
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     stream.destroy();
-    throw new HttpStatusError(response.statusCode, safeUrl(url), retryAfterOf(response.headers));
+    throw feedStatusError(response.statusCode, safeUrl(url), retryAfterOf(response.headers));
   }
   return { notModified: false, validators, body: stream };
 }

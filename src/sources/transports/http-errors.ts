@@ -1,24 +1,18 @@
-import { FeedSyncError } from '../../errors.ts';
 import {
   classifyRequestError,
+  HttpStatusError,
   isRequestError,
   isRetryableStatus,
   parseRetryAfter,
 } from '../../http/index.ts';
 
-/** A non-2xx answer from a feed server. Retryable for 408, 429 and 5xx. */
-export class HttpStatusError extends FeedSyncError {
-  readonly status: number;
-  readonly retryAfterMs: number | undefined;
-  constructor(status: number, url: string, retryAfter?: number | string) {
-    super(`HTTP ${status} from ${url}`, {
-      kind: 'FEED_FETCH',
-      code: 'E_FEED_HTTP',
-      retryable: isRetryableStatus(status),
-    });
-    this.status = status;
-    this.retryAfterMs = typeof retryAfter === 'string' ? parseRetryAfter(retryAfter) : retryAfter;
-  }
+/** A non-2xx answer from a feed server (`url` shown without credentials): retryable for 408, 429 and 5xx. */
+export function feedStatusError(status: number, url: string, retryAfter?: number | string): HttpStatusError {
+  return new HttpStatusError(status, `HTTP ${status} from ${url}`, {
+    kind: 'FEED_FETCH',
+    code: 'E_FEED_HTTP',
+    retryAfterMs: typeof retryAfter === 'string' ? parseRetryAfter(retryAfter) : retryAfter,
+  });
 }
 
 /** The one list of retryable conditions (src/http/failure.ts), applied to a feed request's failure. */

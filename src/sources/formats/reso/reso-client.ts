@@ -5,7 +5,7 @@ import { FeedError, safeUrl } from '../../feed-error.ts';
 import type { SourceConfig } from '../../source-schema.ts';
 import { withFeedRetries } from '../../transports/feed-http.ts';
 import { authHeaders } from '../../transports/http-auth.ts';
-import { describeHttpError, HttpStatusError } from '../../transports/http-errors.ts';
+import { describeHttpError, feedStatusError } from '../../transports/http-errors.ts';
 import { getToken, TokenError } from './reso-token.ts';
 
 /** One OData page: `value` and the link to the next page, if any. */
@@ -69,7 +69,7 @@ export function createResoClient(
     let answer = await fetchOnce(url, false);
     if (answer.status === 401 && auth?.type === 'oauth2') answer = await fetchOnce(url, true);
     if (answer.status < 200 || answer.status > 299)
-      throw new HttpStatusError(answer.status, safeUrl(url), answer.retryAfterMs);
+      throw feedStatusError(answer.status, safeUrl(url), answer.retryAfterMs);
     return parsePage(feedId, url, answer.body);
   };
 
