@@ -43,6 +43,13 @@ const FILE = [
   '',
 ].join('\n');
 
+/** The fields of FILE's rows, by AGENT_REF. */
+const FIELDS = {
+  A1: { AGENT_REF: 'A1', PRICE: '100000', DESCRIPTION: 'One line' },
+  A2: { AGENT_REF: 'A2', PRICE: '250', DESCRIPTION: 'Two\nlines' },
+  A3: { AGENT_REF: 'A3', PRICE: '75000', DESCRIPTION: '' },
+};
+
 describe('readBlm', () => {
   it('reads the rows by the definition names, numbered by the file line they start on', async () => {
     const records = await read(FILE);
@@ -105,18 +112,27 @@ describe('readBlm', () => {
     expect(records[1]?.fields).toEqual({ AGENT_REF: 'A2' });
   });
 
-  it('refuses a truncated file (no #END#) after its complete rows, cut anywhere', async () => {
-    for (const cut of ['A2^250^Two', 'A3^75000^^~\n', 'A3^75000^^~\n#EN']) {
+  it.each([
+    // Cut inside A2: A1 is the only complete row; cut after A3 or inside #END#: all three are.
+    ['A2^250^Two', ['A1'], 10],
+    ['A3^75000^^~\n', ['A1', 'A2', 'A3'], 13],
+    ['A3^75000^^~\n#EN', ['A1', 'A2', 'A3'], 13],
+  ])(
+    'refuses a file truncated after %j (no #END#), having read its complete rows, in chunks of any size',
+    async (cut, complete, line) => {
       const text = FILE.slice(0, FILE.indexOf(cut) + cut.length);
       for (const size of [1, 6, text.length]) {
         const { error, read: rows } = await failure(text, size);
         expect(error).toBeInstanceOf(FeedError);
         expect([error.code, error.retryable]).toEqual(['E_FEED_FETCH', true]);
-        expect(error.message).toMatch(/feed f: the file is truncated: no #END# after \d rows/);
-        expect(rows.every((r) => r.fields.AGENT_REF !== undefined)).toBe(true);
+        expect(error.message).toBe(
+          `feed f: the file is truncated: no #END# after ${complete.length} rows (line ${line}); nothing is applied`,
+        );
+        // Whole rows only: a row cut short is never yielded.
+        expect(rows.map((r) => r.fields)).toEqual(complete.map((ref) => FIELDS[ref as keyof typeof FIELDS]));
       }
-    }
-  });
+    },
+  );
 
   it('refuses what is not BLM, a broken header and a row longer than the bound', async () => {
     expect((await failure('AGENT_REF,PRICE\nA1,1\n')).error.message).toContain('not a BLM file');
