@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type PlanPolicy, withTags } from '../../src/reconcile/index.ts';
-import { listing, listings, planOf, remote } from './fixtures.ts';
+import { listing, listings } from '../../src/testing/listing.ts';
+import { planOf, remote } from './fixtures.ts';
 
 const policy: PlanPolicy = {
   feedId: 'acme',

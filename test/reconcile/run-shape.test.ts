@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
 import { maySkipUnchanged, type RunEvent, reportOf, syncFeed } from '../../src/reconcile/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
-import { ingested, listings } from './fixtures.ts';
+import { listings } from '../../src/testing/listing.ts';
+import { ingested } from './fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 let h: Harness | undefined;

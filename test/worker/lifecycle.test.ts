@@ -7,7 +7,8 @@ import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
+import { listings } from '../../src/testing/listing.ts';
+import { ingested, makeConfig } from '../reconcile/fixtures.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { waitFor } from './helpers.ts';
 
