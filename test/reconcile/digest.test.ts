@@ -8,8 +8,8 @@ import { desiredListings, desiredOf } from '../../src/reconcile/desired.ts';
 import { fieldMask, fieldsDigest } from '../../src/reconcile/digest.ts';
 import { remoteEntryOf, withTags } from '../../src/reconcile/index.ts';
 import { memoryRecords, SpillError, spillRecords } from '../../src/reconcile/record-store.ts';
+import { remote } from '../../src/testing/list-record.ts';
 import { listing } from '../../src/testing/listing.ts';
-import { remote } from './fixtures.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 const digestOf = (l: Partial<Listing>, mask: number) => fieldsDigest(l, mask);

@@ -1,7 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { type PlanPolicy, withTags } from '../../src/reconcile/index.ts';
+import type { RemoteListing } from '../../src/api/index.ts';
+import type { Listing } from '../../src/normalize/index.ts';
+import { desiredOf, withBriefs } from '../../src/reconcile/desired.ts';
+import {
+  DEFAULT_HASH_KEY,
+  desiredByKey,
+  keyOf,
+  makePlan,
+  type Plan,
+  type PlanPolicy,
+  withTags,
+} from '../../src/reconcile/index.ts';
+import { memoryRecords, type RecordStore } from '../../src/reconcile/record-store.ts';
+import { remoteEntries } from '../../src/reconcile/remote-entries.ts';
+import { remote } from '../../src/testing/list-record.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
-import { planOf, remote } from './fixtures.ts';
+
+/**
+ * `makePlan` over whole listings, as a run makes it: the feed's listings digested (records kept in
+ * memory), the remote ones reduced to entries compared with them. `records` reads a planned record back.
+ */
+function planOf(
+  desired: readonly Listing[],
+  remotes: readonly RemoteListing[],
+  policy: PlanPolicy,
+): Plan & { records: RecordStore } {
+  const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
+  const records = memoryRecords();
+  const entries = desired.map((l) =>
+    desiredOf(l, keyOf(l, policy.keyField) ?? '', policy.feedId, tags, records),
+  );
+  const byKey = desiredByKey(entries);
+  const set = { load: (d: { ref: number }) => records.get(d.ref) };
+  const sink = remoteEntries(policy.keyField, tags, byKey, set);
+  for (const r of remotes) sink.keep(1, r);
+  return { ...withBriefs(makePlan(byKey, sink.finish().listings, policy), set), records };
+}
 
 const policy: PlanPolicy = {
   feedId: 'acme',

@@ -5,13 +5,12 @@ import type { Failure, RunReport } from '../../src/reconcile/index.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
 import { renderReport } from '../../src/render/index.ts';
 import { progressLine } from '../../src/render/progress-line.ts';
-import { makeConfig } from './fixtures.ts';
 
-const feed = makeConfig([{}]).feeds[0];
+/** The feed the reports are of. */
+const feed = { id: 'feed1', chatbot: 'SN-1' };
 const calls = { edit: 0, session: 0, ask: 0, create: 2, update: 1, list: 1, delete: 0 };
 
 function report(patch: Partial<RunReport> = {}): RunReport {
-  if (!feed) throw new Error('no feed');
   const at = { startedAt: new Date('2024-05-01T06:00:00Z'), finishedAt: new Date('2024-05-01T06:00:01.5Z') };
   return {
     ...emptyReport({ feedId: feed.id, chatbot: feed.chatbot, ...at, apiCalls: calls, dryRun: false }),
