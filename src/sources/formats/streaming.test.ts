@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { readBlm } from '../../src/sources/formats/read-blm.ts';
-import { readCsv } from '../../src/sources/formats/read-csv.ts';
-import { readXml } from '../../src/sources/formats/read-xml.ts';
-import { eachRecord } from '../../src/testing/each-record.ts';
+import { eachRecord } from '../../testing/each-record.ts';
+import { readBlm } from './read-blm.ts';
+import { readCsv } from './read-csv.ts';
+import { readXml } from './read-xml.ts';
 
 /** A feed that never ends: a reader that waited for the whole text would never yield. */
 async function* endless(head: string, record: (i: number) => string): AsyncGenerator<string> {

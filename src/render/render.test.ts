@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../../src/cli/exit-codes.ts';
-import type { Rejection } from '../../src/ingest/types.ts';
-import type { Failure, RunReport } from '../../src/reconcile/index.ts';
-import { emptyReport } from '../../src/reconcile/report.ts';
-import { renderReport } from '../../src/render/index.ts';
-import { progressLine } from '../../src/render/progress-line.ts';
+import { exitCodeOf } from '../cli/exit-codes.ts';
+import type { Rejection } from '../ingest/index.ts';
+import type { Failure, RunReport } from '../reconcile/index.ts';
+import { emptyReport } from '../reconcile/index.ts';
+import { renderReport } from './index.ts';
+import { progressLine } from './progress-line.ts';
 
 /** The feed the reports are of. */
 const feed = { id: 'feed1', chatbot: 'SN-1' };

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RemoteListing } from '../../src/api/index.ts';
-import type { Listing } from '../../src/normalize/index.ts';
-import { desiredOf, withBriefs } from '../../src/reconcile/desired.ts';
+import type { RemoteListing } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import { remote } from '../testing/list-record.ts';
+import { listing, listings } from '../testing/listing.ts';
+import { desiredOf, withBriefs } from './desired.ts';
 import {
   DEFAULT_HASH_KEY,
   desiredByKey,
@@ -10,11 +12,9 @@ import {
   type Plan,
   type PlanPolicy,
   withTags,
-} from '../../src/reconcile/index.ts';
-import { memoryRecords, type RecordStore } from '../../src/reconcile/record-store.ts';
-import { remoteEntries } from '../../src/reconcile/remote-entries.ts';
-import { remote } from '../../src/testing/list-record.ts';
-import { listing, listings } from '../../src/testing/listing.ts';
+} from './index.ts';
+import { memoryRecords, type RecordStore } from './record-store.ts';
+import { remoteEntries } from './remote-entries.ts';
 
 /**
  * `makePlan` over whole listings, as a run makes it: the feed's listings digested (records kept in
