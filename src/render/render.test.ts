@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeOf } from '../cli/exit-codes.ts';
 import type { Rejection } from '../ingest/index.ts';
 import type { Failure, RunReport } from '../reconcile/index.ts';
 import { emptyReport } from '../reconcile/index.ts';
@@ -95,25 +94,6 @@ describe('renderReport', () => {
     expect(text).toContain('API calls: create 2, update 1, list 1');
     expect(text).not.toContain('feed record(s)');
     expect(text).not.toContain('write(s)');
-  });
-});
-
-describe('exitCodeOf', () => {
-  it.each([
-    [['ok', 'skipped'], 0],
-    [['ok', 'guarded'], 3],
-    [['guarded', 'failed'], 1],
-    [['cancelled'], 130],
-    [['failed', 'cancelled'], 130],
-    [[], 0],
-  ] as const)('%j → %i', (outcomes, code) => {
-    expect(exitCodeOf(outcomes.map((outcome) => report({ outcome })))).toBe(code);
-  });
-
-  it('a run with rejected or held records is partial (4), below failed and guard tripped', () => {
-    expect(exitCodeOf([report({ rejected: 2 })])).toBe(4);
-    expect(exitCodeOf([report({ held: 1 })])).toBe(4);
-    expect(exitCodeOf([report({ rejected: 2 }), report({ outcome: 'guarded' })])).toBe(3);
   });
 });
 
