@@ -29,6 +29,7 @@ export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export { remoteEntryOf } from './remote-entry.ts';
 export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';
 export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
+export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {
   IngestSummary,
   PreparedRun,
