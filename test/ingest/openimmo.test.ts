@@ -2,8 +2,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { fixture } from './helpers.ts';
 

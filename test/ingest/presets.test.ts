@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedConfigSchema } from '../../src/config/schema.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 
 /** The run's clock: days on market from list dates are counted to this day. */

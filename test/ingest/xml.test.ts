@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ingestFeed } from '../../src/sources/index.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
 

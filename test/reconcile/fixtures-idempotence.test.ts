@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { RunReport } from '../../src/reconcile/index.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
 import { FIXTURE_FEED_IDS, fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type Harness, startHarness } from './harness.ts';
 

@@ -1,4 +1,4 @@
-import type { Rejection } from '../../sources/index.ts';
+import type { Rejection } from '../../ingest/index.ts';
 
 /** Every problem of every rejected record, counted by field and reason: what to fix first. */
 export function problemTable(rejections: readonly Rejection[]): string[] {

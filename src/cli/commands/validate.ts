@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { ConfigError } from '../../config/load.ts';
-import type { Config, FeedConfig } from '../../config/schema.ts';
-import { collectFeed, type IngestResult, isFeedError, type Rejection } from '../../sources/index.ts';
+import type { Config, FeedConfig } from '../../config/index.ts';
+import { ConfigError } from '../../config/index.ts';
+import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
+import { isFeedError } from '../../sources/index.ts';
 import {
   CliExit,
   cliLogger,
