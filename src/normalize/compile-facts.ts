@@ -106,7 +106,7 @@ export function factPaths(rule: FactRule): string[] {
 
 /**
  * Compile a fact rule (mapping-schema.ts `factRuleSchema`) into `(record) => text | undefined`.
- * Values come in rule order (`from`, then `yes` labels, then `count`s), each in feed order,
+ * Values come in rule order (`from`, then `count`s, then `yes` labels), each in feed order,
  * de-duplicated: the same record always gives the same text, so a second sync writes nothing.
  */
 export function compileFact(rule: FactRule): (record: RawFields) => string | undefined {
@@ -157,18 +157,18 @@ export function compileFact(rule: FactRule): (record: RawFields) => string | und
           }
     }
     let sawNo = false;
+    for (const [reader, one, many] of counts) {
+      const [text] = textsAt(reader, item);
+      const n = text === undefined ? undefined : numberValue(text);
+      if (n !== undefined && n > 0) add(`${n} ${n === 1 ? one : many}`);
+      else if (n === 0) sawNo = true;
+    }
     for (const [reader, label] of flags) {
       for (const text of textsAt(reader, item)) {
         const answer = yesNo(text);
         if (answer === 'yes') add(label);
         else if (answer === 'no') sawNo = true;
       }
-    }
-    for (const [reader, one, many] of counts) {
-      const [text] = textsAt(reader, item);
-      const n = text === undefined ? undefined : numberValue(text);
-      if (n !== undefined && n > 0) add(`${n} ${n === 1 ? one : many}`);
-      else if (n === 0) sawNo = true;
     }
     if (values.length === 0) return sawNo ? rule.no : undefined;
     return `${rule.prefix ?? ''}${values.join(join)}${rule.suffix ?? ''}`;

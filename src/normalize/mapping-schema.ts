@@ -120,7 +120,7 @@ export const FACT_FORMATS = [
 
 /**
  * One `ExtensionColumn` entry a chatbot answers from (`Pool: yes`, `Agent: Jane Doe, 0400 000 000`),
- * as data: the values of `from`, the labels of the `yes` flags that hold, the `count`s above 0, in
+ * as data: the values of `from`, the `count`s above 0, the labels of the `yes` flags that hold, in
  * that order, each value mapped to words (`map`) and read `as` a kind (`yesno`, `date`, `openHouse`…).
  * Nothing set: no entry. With `each`, every item (each agent, each open house) gives one text.
  */
