@@ -32,7 +32,7 @@ describe('compileFact', () => {
       yes: { secure: 'secure parking' },
     };
     expect(fact(parking, { garages: '2', carports: '1', secure: 'yes' })).toBe(
-      'secure parking, 2 garages, 1 carport',
+      '2 garages, 1 carport, secure parking',
     );
     expect(fact(parking, { garages: '0' })).toBeUndefined();
   });

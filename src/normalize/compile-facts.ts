@@ -90,6 +90,8 @@ function formatOne(text: string, as: FactRule['as']): string | undefined {
       return formatInspection(text) ?? text;
     case 'country':
       return countryName(text);
+    case 'number':
+      return /^-?\d+\.\d+$/.test(text) ? String(Number(text)) : text;
     default:
       return text;
   }

@@ -116,6 +116,7 @@ export const FACT_FORMATS = [
   'inspection',
   'range',
   'country',
+  'number',
 ] as const;
 
 /**
@@ -144,7 +145,7 @@ export const factRuleSchema = z.strictObject({
   each: path.optional(),
   /** With `each`: only the items for which this holds (paths read inside the item). */
   itemWhen: conditions.optional(),
-  /** How the values read: `text` (default), `yesno`, `html`, `date`, `dateTime`, `openHouse` (date, start, end), `inspection` (REAXML), `range` (min, max, unit), `country` (ISO code). */
+  /** How the values read: `text` (default), `yesno`, `html`, `date`, `dateTime`, `openHouse` (date, start, end), `inspection` (REAXML), `range` (min, max, unit), `country` (ISO code), `number` (`3.00` → `3`). */
   as: z.enum(FACT_FORMATS).optional(),
   /** Separator between the values of one text. Default `, `. */
   join: z.string().optional(),

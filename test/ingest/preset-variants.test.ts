@@ -1,0 +1,199 @@
+import { describe, expect, it } from 'vitest';
+import type { Listing } from '../../src/normalize/listing-schema.ts';
+import { ingestFeed } from '../../src/sources/index.ts';
+import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+
+/**
+ * Each preset with only `preset:` (and the one line a format without a listing URL asks for), on
+ * fixtures written from what vendors publish: the variants of issue 21 §1 and the facts of §2.
+ */
+const now = new Date('2026-11-01T12:00:00Z');
+
+async function ingest(id: string, overrides?: Parameters<typeof fixtureFeed>[1]) {
+  const result = await ingestFeed(fixtureFeed(id, overrides), { state: {}, now: () => now });
+  const byKey = new Map(result.listings.map((l) => [l.MLSNumber, l]));
+  const listing = (key: string): Listing => {
+    const found = byKey.get(key);
+    if (!found) throw new Error(`${id}: no listing ${key} (have ${[...byKey.keys()].join(', ')})`);
+    return found;
+  };
+  return { result, listing };
+}
+
+/** ExtensionColumn as a plain object (keys are unique per listing). */
+const facts = (listing: Listing) =>
+  Object.fromEntries((listing.ExtensionColumn ?? []).map((e) => [e.Key, e.value]));
+
+describe('blm: optional columns, the whole code table, letting files, overseas 3i', () => {
+  it('an agency export without BATHROOMS: every row accepted, bathrooms the unknown marker', async () => {
+    const { result, listing } = await ingest('blm-agency-sales');
+    expect(result.rejections).toEqual([]);
+    expect(result.stats).toMatchObject({ records: 4, valid: 4 });
+    expect(result.unknownMarkers).toMatchObject({ Bathrooms: 4 });
+    expect(listing('55210_CH01')).toMatchObject({
+      Bedrooms: 4,
+      Bathrooms: 0,
+      PropertyType: 'Character Property',
+    });
+    // Codes beyond the common ones arrive as their labels, never as bare numbers.
+    expect(listing('55210_HU02').PropertyType).toBe('House');
+    expect(listing('55210_MH03').PropertyType).toBe('Manor House');
+    expect(facts(listing('55210_CH01'))).toMatchObject({
+      'Price qualifier': 'Guide Price',
+      Tenure: 'Freehold',
+      Features: 'Inglenook fireplace; Walled garden; Three reception rooms; Off-street parking',
+    });
+    expect(facts(listing('55210_NB04'))).toMatchObject({ 'New build': 'yes', 'Price qualifier': 'From' });
+  });
+
+  it('a v3 letting file: no rejection, rents to monthly, letting facts in words', async () => {
+    const { result, listing } = await ingest('blm-lettings');
+    expect(result.rejections).toEqual([]);
+    expect(listing('88001_L100')).toMatchObject({ SaleType: 'for_rent', RentPrice: 1150, DepositFee: 1326 });
+    expect(facts(listing('88001_L100'))).toMatchObject({
+      Furnished: 'Unfurnished',
+      'Let type': 'Long term',
+      'Available from': '1 Dec 2026',
+      'Minimum term': '12 months',
+    });
+    // N means "not included or unknown" in BLM: no "Bills included" fact at all.
+    expect(facts(listing('88001_L100'))['Bills included']).toBeUndefined();
+    const student = listing('88001_L101');
+    expect(student).toMatchObject({ PropertyType: 'House of Multiple Occupation', RentPrice: 585 });
+    expect(facts(student)).toMatchObject({
+      'Let type': 'Student',
+      Furnished: 'Furnished',
+      'Rent frequency': 'Per person per week',
+      'Bills included': 'water, gas, electricity, TV licence, internet',
+      Appliances: 'washing machine, dishwasher',
+      Security: 'burglar alarm',
+      'Administration fee': '£95 inc. VAT per tenant',
+      'Virtual tour': 'https://tours.letting.example/l101',
+    });
+    expect(listing('88001_L102').PropertyType).toBe('Flat Share');
+    expect(listing('88001_L103')).toMatchObject({ PropertyType: 'Light Industrial', RentPrice: 1500 });
+  });
+
+  it('an overseas 3i file: its address columns are read, and no currency is invented', async () => {
+    const { result, listing } = await ingest('blm-overseas');
+    expect(result.rejections).toEqual([]);
+    expect(listing('40770_ES01')).toMatchObject({
+      Address: 'Villa Sol, Calle de Ejemplo 4',
+      City: 'Ejemploville',
+      State: 'Alicante',
+      ZIP: '03700',
+      Latitude: 38.7401,
+      Longitude: 0.1502,
+      CurrencySymbol: '€', // the feed's own line: defaults: { CurrencySymbol: EUR }
+      PropertyType: 'Detached Villa',
+    });
+    expect(facts(listing('40770_PT02'))).toMatchObject({
+      Country: 'Portugal',
+      Development: 'Exemplo Gardens',
+    });
+    // Without the feed saying it, a 3i listing has no currency: rejected by name, never given pounds.
+    const bare = await ingest('blm-overseas', { mapping: { defaults: undefined } });
+    expect(bare.result.listings).toEqual([]);
+    expect(bare.result.rejections.map((r) => [r.key, r.field, r.reason])).toEqual([
+      ['40770_ES01', 'CurrencySymbol', 'missing'],
+      ['40770_PT02', 'CurrencySymbol', 'missing'],
+      ['40770_ES03', 'CurrencySymbol', 'missing'],
+    ]);
+  });
+});
+
+describe('reaxml: CRM variants', () => {
+  it('reads latitude/longitude inside <address>, a studio, and ranges (lower bound, range kept)', async () => {
+    const { result, listing } = await ingest('reaxml-crm-variants');
+    expect(result.rejections).toEqual([]);
+    expect(listing('AGT009-RES-201')).toMatchObject({ Latitude: -37.8012, Longitude: 144.9011 });
+    expect(listing('AGT009-REN-301')).toMatchObject({ Bedrooms: 0, Latitude: -37.804, RentPrice: 1820 });
+    const offices = listing('AGT010-COM-701');
+    expect(offices).toMatchObject({ SalePrice: 450_000, BuildingArea: 120, LotArea: 1000, ParkingSpots: 6 });
+    expect(facts(offices)).toMatchObject({
+      'Price range': '$450,000–1,150,000',
+      'Floor area range': '120–410 m²',
+      'Land area range': '0.1–0.35 ha',
+      Highlights: 'Street front; Lift access',
+      Tenancy: 'tenanted investment',
+    });
+  });
+
+  it('carries features, allowances, agents, inspections and the auction as facts', async () => {
+    const { listing } = await ingest('reaxml-crm-variants');
+    expect(facts(listing('AGT009-RES-201'))).toMatchObject({
+      Agent: 'Jo Placeholder, 0400 000 001, jo@agency.example; Sam Example, 03 9000 0000',
+      'Open house': 'Sat 21 Nov 11:00–11:30; Wed 25 Nov 17:30–18:00',
+      Auction: 'Sat 28 Nov 2026 11:00',
+      Pool: 'in-ground',
+      Cooling: 'ducted, split system',
+      Heating: 'ducted',
+      Parking: '2 garages, remote-controlled garage',
+      Rooms: '1 ensuite, 3 toilets, 2 living areas',
+      'Outdoor space': 'deck, outdoor entertaining area, fully fenced',
+      Features: 'Veggie garden, chicken coop, study, built-in wardrobes, dishwasher',
+      'Eco features': 'solar panels, water tank',
+      'Energy rating': '6.5 stars',
+    });
+    expect(facts(listing('AGT009-REN-301'))).toMatchObject({
+      'Pets allowed': 'yes',
+      Furnished: 'yes',
+      'Available from': '1 Dec 2026',
+      'Open house': 'Sat 10:00–10:15',
+    });
+  });
+});
+
+describe('openimmo: portal and CRM exports', () => {
+  it('takes SaleType from the price kind when vermarktungsart is absent; Status Active in a full export', async () => {
+    const { result, listing } = await ingest('openimmo-portal');
+    expect(result.rejections).toEqual([]);
+    expect(listing('R-501')).toMatchObject({ SaleType: 'for_rent', Status: 'Active', RentPrice: 1650 });
+    expect(listing('W-502')).toMatchObject({ SaleType: 'for_sale', Status: 'Active', SalePrice: 689_000 });
+    expect(listing('Z-503')).toMatchObject({ SaleType: 'for_rent', PropertyType: 'Room', RentPrice: 590 });
+    // No anzahl_schlafzimmer (optional in OpenImmo): the marker, not a rejection.
+    expect(listing('R-501').Bedrooms).toBe(0);
+    expect(result.unknownMarkers).toMatchObject({ Bedrooms: 2 });
+  });
+
+  it('does not publish an address the agent does not release', async () => {
+    const { listing } = await ingest('openimmo-portal');
+    const hidden = listing('W-502');
+    expect([hidden.Address, hidden.Latitude, hidden.Longitude]).toEqual([undefined, undefined, undefined]);
+    expect(hidden).toMatchObject({ City: 'München', ZIP: '80331' });
+    expect(listing('R-501')).toMatchObject({ Address: 'Beispielweg 7', Latitude: 50.9401 });
+  });
+
+  it('translates equipment codes to English, keeps German text, carries contact and energy facts', async () => {
+    const { listing } = await ingest('openimmo-portal');
+    expect(facts(listing('R-501'))).toMatchObject({
+      'Property kind': 'house, terraced house',
+      Heating: 'underfloor heating, air-source heat pump, solar',
+      Kitchen: 'fitted kitchen',
+      Bathroom: 'shower, bathtub',
+      Flooring: 'parquet, tiles',
+      Furnished: 'part furnished',
+      'Pets allowed': 'yes',
+      'Energy rating': 'A',
+      'Energy certificate': 'demand-based, 42.3 kWh/m² a year, Strom, valid until 2031-05-31',
+      Agent: 'Erika Beispiel, 0221 000001, erika@makler.example',
+      Office: 'Beispiel Immobilien GmbH',
+      Distances: 'primary school 0.4 km, metro/suburban rail 0.25 km, recreation area 1.2 km',
+      'Available from': '1 Feb 2027',
+      Rooms: '4.5',
+      'Location description': 'Ruhige Seitenstraße, Grundschule und Bahn zu Fuß erreichbar.',
+    });
+    expect(facts(listing('W-502'))).toMatchObject({
+      Floor: '4 of 5',
+      Lift: 'passenger lift',
+      Parking: 'underground garage',
+      'Outdoor space': 'balcony/terrace facing south, west',
+      'Air conditioning': 'yes',
+      View: 'mountain view',
+      "Buyer's commission": '3,57 % inkl. 19 % MwSt.',
+      'Available from': 'nach Vereinbarung',
+      'Year built': 'um 1925',
+    });
+    expect(facts(listing('Z-503'))).toMatchObject({ 'Pets allowed': 'no', Furnished: 'fully furnished' });
+  });
+});
