@@ -197,3 +197,39 @@ describe('openimmo: portal and CRM exports', () => {
     expect(facts(listing('Z-503'))).toMatchObject({ 'Pets allowed': 'no', Furnished: 'fully furnished' });
   });
 });
+
+describe('kyero: what CRMs write in a v3 feed', () => {
+  it('reads the leading number of a free-text area and keeps the text; dashes are an empty cell', async () => {
+    const { result, listing } = await ingest('kyero-crm-variants');
+    expect(result.rejections).toEqual([]);
+    expect(listing('KY-V-01')).toMatchObject({ BuildingArea: 50, LotArea: 0 });
+    expect(facts(listing('KY-V-01'))['Built area (as given)']).toBe('50 + 75 terrace');
+    // `---` is as empty as `-` and `--`: the unknown marker, like a missing plot.
+    expect(listing('KY-V-02')).toMatchObject({ BuildingArea: 0, LotArea: 0 });
+    expect(listing('KY-V-03')).toMatchObject({ BuildingArea: 120, LotArea: 5400, Bedrooms: 0, Bathrooms: 0 });
+    expect(facts(listing('KY-V-03'))).toMatchObject({ 'Built area (as given)': '120m2 aprox.' });
+    expect(facts(listing('KY-V-03'))['Plot (as given)']).toBeUndefined();
+  });
+
+  it('facts: pool as text (0 is unknown, so no fact), energy ratings, tenure, contact, tour', async () => {
+    const { listing } = await ingest('kyero-crm-variants');
+    expect(listing('KY-V-01').Tours).toBe('3D');
+    expect(facts(listing('KY-V-01'))).toMatchObject({
+      Features: 'Terrace, Air conditioning, Ascensor',
+      Pool: 'Private',
+      'New build': 'yes',
+      'Energy rating': 'B',
+      'Emissions rating': 'C',
+      Contact: 'ventas@inmo.example, +34 600 000 001',
+      'Cadastral reference': '1234567AB1234A0001XY',
+      Country: 'Spain',
+    });
+    const old = facts(listing('KY-V-02'));
+    expect(old.Pool).toBeUndefined();
+    expect(old).toMatchObject({
+      Tenure: 'leasehold',
+      'Part ownership': 'yes',
+      'Energy rating': 'exempt or pending',
+    });
+  });
+});
