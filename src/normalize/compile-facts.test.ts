@@ -92,6 +92,19 @@ describe('compileFact', () => {
     expect(long?.endsWith('…')).toBe(true);
   });
 
+  it('renders templates of paths, leaving out what is missing', () => {
+    const agent: FactRule = { each: 'P', from: ['{First} {Last}', 'Phone'] };
+    expect(
+      fact(agent, { P: [{ First: 'Gil', Last: 'Gunn', Phone: '555' }, { Last: 'Solo' }, { Phone: '1' }] }),
+    ).toBe('Gil Gunn, 555; Solo; 1');
+    expect(
+      fact(
+        { each: 'S', from: ['{Name} ({Category})'] },
+        { S: [{ Name: 'Valley', Category: 'Elementary' }, { Name: 'Hill' }] },
+      ),
+    ).toBe('Valley (Elementary); Hill');
+  });
+
   it('applies when, prefix and suffix', () => {
     expect(
       fact({ from: 'n', suffix: ' months', when: { path: 'let', in: ['2'] } }, { n: '12', let: '2' }),

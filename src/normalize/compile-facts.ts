@@ -97,9 +97,49 @@ function formatOne(text: string, as: FactRule['as']): string | undefined {
   }
 }
 
+const PLACEHOLDER = /\{([^{}]+)\}/g;
+
+/**
+ * A `from` entry: a path, or a little template of paths (`{FirstName} {LastName}`,
+ * `{Name} ({SchoolCategory})`) whose missing parts are left out, giving one text per item.
+ */
+function readerOf(entry: string): PathReader {
+  if (!entry.includes('{')) return compilePath(entry);
+  const parts: (string | PathReader)[] = [];
+  let last = 0;
+  for (const match of entry.matchAll(PLACEHOLDER)) {
+    parts.push(entry.slice(last, match.index), compilePath(match[1]!.trim()));
+    last = match.index + match[0].length;
+  }
+  parts.push(entry.slice(last));
+  return (record) => {
+    let text = '';
+    let any = false;
+    for (const part of parts) {
+      if (typeof part === 'string') {
+        text += part;
+        continue;
+      }
+      const [value] = textsAt(part, record);
+      if (value !== undefined) any = true;
+      text += value ?? '';
+    }
+    if (!any) return [];
+    const cleaned = text
+      .replace(/\(\s*\)/g, '')
+      .replace(/\s+/g, ' ')
+      .replace(/^[\s:,;–-]+|[\s:,;–-]+$/g, '');
+    return cleaned === '' ? [] : [cleaned];
+  };
+}
+
 /** Paths of a fact rule, for `extensions.unmapped` to leave out. */
 export function factPaths(rule: FactRule): string[] {
-  const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from.flat();
+  const from = (
+    rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from.flat()
+  ).flatMap((entry) =>
+    entry.includes('{') ? [...entry.matchAll(PLACEHOLDER)].map((m) => m[1]!.trim()) : [entry],
+  );
   const inner = [...from, ...Object.keys(rule.yes ?? {}), ...Object.keys(rule.count ?? {})];
   const when =
     rule.when === undefined ? [] : (Array.isArray(rule.when) ? rule.when : [rule.when]).map((c) => c.path);
@@ -113,7 +153,7 @@ export function factPaths(rule: FactRule): string[] {
  */
 export function compileFact(rule: FactRule): (record: RawFields) => string | undefined {
   const from = (rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from).map(
-    (entry) => (typeof entry === 'string' ? [compilePath(entry)] : entry.map(compilePath)),
+    (entry) => (typeof entry === 'string' ? [readerOf(entry)] : entry.map(readerOf)),
   );
   const flags = Object.entries(rule.yes ?? {}).map(([path, label]) => [compilePath(path), label] as const);
   const counts = Object.entries(rule.count ?? {}).map(([path, label]) => {

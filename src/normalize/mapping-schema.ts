@@ -126,7 +126,10 @@ export const FACT_FORMATS = [
  * Nothing set: no entry. With `each`, every item (each agent, each open house) gives one text.
  */
 export const factRuleSchema = z.strictObject({
-  /** Paths of the values, in order; a nested list gives its first set path (`[DirectPhone, OfficePhone]`). */
+  /**
+   * Paths of the values, in order; a nested list gives its first set path (`[DirectPhone, OfficePhone]`);
+   * an entry with `{…}` is a template of paths (`"{FirstName} {LastName}"`), its missing parts left out.
+   */
   from: z.union([path, z.array(z.union([path, z.array(path).min(1)])).min(1)]).optional(),
   /** Path → label: the label when the value says yes (`true`, `yes`, `1`, `Y`). */
   yes: z.record(z.string(), z.string()).optional(),

@@ -233,3 +233,52 @@ describe('kyero: what CRMs write in a v3 feed', () => {
     });
   });
 });
+
+describe('listhub: the 2008-03 schema, units, and details', () => {
+  it('2008-03: photos as <Photo><URL>; LotSize without a unit is acres (that schema’s unit)', async () => {
+    const { result, listing } = await ingest('listhub-2008');
+    expect(result.rejections).toEqual([]);
+    expect(listing('LH08-1')).toMatchObject({
+      LotArea: 250_470, // 5.75 acres
+      BuildingArea: 2880,
+      Images: [
+        'https://photos.brokerage08.example/LH08-1/1.jpeg',
+        'https://photos.brokerage08.example/LH08-1/2.jpeg',
+      ],
+    });
+    expect(listing('LH08-2')).toMatchObject({
+      LotArea: 15_999.98, // 0.367309 acres
+      Images: ['https://photos.brokerage08.example/LH08-2/1.jpeg'],
+    });
+    expect(facts(listing('LH08-1'))).toMatchObject({
+      Agent: 'Pat Sample, 555-010-9040, pat@brokerage08.example',
+      Brokerage: 'Sample Country Realty, 555-010-9040',
+      'School district': 'Sample County Schools',
+      Neighborhood: 'Rural North',
+    });
+  });
+
+  it('2012-03: commons:areaUnits decides the unit; buyer facts and attribution in words', async () => {
+    const { result, listing } = await ingest('listhub-details');
+    expect(result.rejections).toEqual([]);
+    expect(listing('LH12-1')).toMatchObject({ LotArea: 10_890, BuildingArea: 2450 });
+    expect(facts(listing('LH12-1'))).toMatchObject({
+      Agent: 'Gil Example, 555-010-1234, gil@springvale-realty.example',
+      Office: 'Springvale Realty, Lakeside, 555-010-1000, lakeside@springvale-realty.example',
+      'Open house': 'Sat 7 Nov 13:00–16:00; Sun 8 Nov 11:00–13:00',
+      Appliances: 'Dishwasher, Refrigerator, Washer',
+      Cooling: 'Central A/C',
+      Heating: 'Forced Air, Natural Gas',
+      Pool: 'yes',
+      Waterfront: 'yes',
+      View: 'Lake, Mountain',
+      Schools: 'Valley View (Elementary); Springvale High (High)',
+      Expenses: 'Home Owner Assessments Fee: 85 Monthly',
+    });
+    // Empty <Bedrooms/> and <Bathrooms/> (the schema: "empty when no information is available").
+    const lot = listing('LH12-2');
+    expect(lot).toMatchObject({ Bedrooms: 0, Bathrooms: 0, LotArea: 108_900 });
+    expect(facts(lot)).toMatchObject({ Pool: 'no', Waterfront: 'no' });
+    expect(facts(lot).View).toBeUndefined();
+  });
+});
