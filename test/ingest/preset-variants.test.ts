@@ -282,3 +282,87 @@ describe('listhub: the 2008-03 schema, units, and details', () => {
     expect(facts(lot).View).toBeUndefined();
   });
 });
+
+describe('zillow: details a buyer or renter asks about', () => {
+  it('agent, office, open house, schools, rich details in words', async () => {
+    const { result, listing } = await ingest('zillow-details');
+    expect(result.rejections).toEqual([]);
+    expect(facts(listing('ZD-1'))).toMatchObject({
+      Agent: 'Dana Example, 206-555-0101, dana@brokerage.example',
+      Office: 'Sample Brokerage, 206-555-0199',
+      'Open house': 'Sat 7 Nov 13:00–15:00',
+      Heating: 'Forced air, Gas',
+      Pool: 'no',
+      View: 'Mountain, Territorial',
+      'Outdoor space': 'deck',
+      Features: 'Built-in bookshelves, fireplace',
+      Schools: 'Elementary: Maple Elementary, High: Sampletown High',
+      Fees: 'HOA: 600 Annually',
+    });
+    expect(listing('ZD-1').HOAMonth).toBe(50);
+  });
+
+  it('a rental: pets, utilities, availability and lease term in words', async () => {
+    const { listing } = await ingest('zillow-details');
+    expect(facts(listing('ZD-2'))).toMatchObject({
+      'Pets allowed': 'cats, small dogs',
+      'Utilities included': 'water, sewage, trash',
+      'Available from': '1 Dec 2026',
+      'Lease term': 'one year',
+      Furnished: 'yes',
+    });
+  });
+});
+
+describe('reso: land and ranch listings, attribution and Data Dictionary facts', () => {
+  it('a land/ranch or farm listing without BedroomsTotal is the unknown marker, never a rejection', async () => {
+    const { result, listing } = await ingest('reso-land-facts');
+    expect(result.rejections).toEqual([]);
+    expect(listing('RF-1')).toMatchObject({
+      PropertyType: 'Ranch',
+      Bedrooms: 0,
+      Bathrooms: 0,
+      LotArea: 1_742_400,
+    });
+    expect(listing('RF-2')).toMatchObject({ PropertyType: 'Agriculture', Bedrooms: 0 });
+    // Every Data Dictionary field is optional: a condo the MLS gave no bedroom count is the marker too.
+    expect(listing('RF-4')).toMatchObject({ Bedrooms: 0, Bathrooms: 0 });
+    expect(result.unknownMarkers).toMatchObject({ Bedrooms: 3, Bathrooms: 3 });
+  });
+
+  it('carries the listing agent and office with their contacts, as IDX display rules want', async () => {
+    const { listing } = await ingest('reso-land-facts');
+    expect(facts(listing('RF-1'))).toMatchObject({
+      Agent: 'Rae Rancher, 512-555-0101',
+      Office: 'Hill Country Land Co., 512-555-0100',
+      MLS: 'examplemls',
+    });
+    expect(facts(listing('RF-3'))).toMatchObject({
+      Agent: 'Sam Seller, 512-555-0201, sam@broker.example',
+      Office: 'Example Realty, 512-555-0200, office@broker.example',
+      'Co-listing agent': 'Chris Partner, 512-555-0202',
+    });
+  });
+
+  it('carries the buyer facts in words; broker-only and canceled open houses and private fields stay out', async () => {
+    const { listing } = await ingest('reso-land-facts');
+    const house = facts(listing('RF-3'));
+    expect(house).toMatchObject({
+      'Open house': 'Sat 7 Nov 18:00–20:00 UTC',
+      Pool: 'private',
+      'Pool features': 'In Ground, Heated',
+      'Pets allowed': 'cats, dogs, size limit',
+      Heating: 'Forced Air, Natural Gas',
+      Cooling: 'Central Air, Ceiling Fan(s)',
+      'Garage spaces': '2',
+      View: 'Hills, Panoramic',
+      Waterfront: 'no',
+      'HOA fee includes': 'Common Area Maintenance, Trash',
+      Appliances: 'Dishwasher, Gas Range, Microwave',
+      Schools: 'Elementary: Example Springs Elementary, High: Example Springs High',
+    });
+    const all = JSON.stringify(listing('RF-3').ExtensionColumn);
+    expect(all).not.toContain('Lockbox');
+    expect(all).not.toContain('motivated');
+  });
+});
