@@ -24,11 +24,11 @@ export const listhub: MappingConfig = {
     SaleType: { from: 'ListingCategory', map: { Purchase: 'for_sale', Lease: 'for_rent', Rent: 'for_rent' } },
     PropertyType: { from: ['PropertySubType', 'PropertyType'] },
     CurrencySymbol: { from: 'ListPrice.@currencyCode', default: '$' },
-    SalePrice: { from: 'ListPrice', when: { path: 'ListingCategory', notIn: RENT } },
+    SalePrice: { from: 'ListPrice', when: { path: 'ListingCategory', notIn: [...RENT] } },
     RentPrice: {
       from: 'ListPrice',
       periodFrom: 'ListPrice.@currencyPeriod',
-      when: { path: 'ListingCategory', in: RENT },
+      when: { path: 'ListingCategory', in: [...RENT] },
     },
     Bedrooms: 'Bedrooms',
     Bathrooms: {

@@ -2,7 +2,10 @@ import type { MappingConfig } from '../mapping-schema.ts';
 
 const SALE = { path: '$saleType', in: ['for_sale'] };
 const RENT = { path: '$saleType', in: ['for_rent'] };
-const ADDRESS_RELEASED = { path: 'verwaltung_objekt.objektadresse_freigeben', notIn: ['0', 'false', 'nein'] };
+const ADDRESS_RELEASED = () => ({
+  path: 'verwaltung_objekt.objektadresse_freigeben',
+  notIn: ['0', 'false', 'nein'],
+});
 
 /**
  * OpenImmo 1.2.x (`openimmo/anbieter/immobilie`, on an `xml` source). The `$`-fields come from
@@ -37,12 +40,12 @@ export const openimmo: MappingConfig = {
     LotArea: { from: 'flaechen.grundstuecksflaeche', unit: 'm2' },
     YearBuilt: '$baujahr',
     // `objektadresse_freigeben` false: the agent does not publish the street or the exact point.
-    Address: { from: ['geo.strasse', 'geo.hausnummer'], join: ' ', when: ADDRESS_RELEASED },
+    Address: { from: ['geo.strasse', 'geo.hausnummer'], join: ' ', when: ADDRESS_RELEASED() },
     City: 'geo.ort',
     State: 'geo.bundesland',
     ZIP: 'geo.plz',
-    Latitude: { from: 'geo.geokoordinaten.@breitengrad', when: ADDRESS_RELEASED },
-    Longitude: { from: 'geo.geokoordinaten.@laengengrad', when: ADDRESS_RELEASED },
+    Latitude: { from: 'geo.geokoordinaten.@breitengrad', when: ADDRESS_RELEASED() },
+    Longitude: { from: 'geo.geokoordinaten.@laengengrad', when: ADDRESS_RELEASED() },
     Description: { from: ['$description', 'freitexte.objekttitel'] },
     Url: '$url',
     Images: { from: '$images' },

@@ -1,17 +1,20 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
+// Functions, not shared objects: `validate` prints the mapping as YAML, where a shared object would
+// become an anchor and an alias.
+
 /** Record elements (`$tag`) whose listings are let, whatever else they say. */
-const RENTALS = ['rental', 'holidayRental'];
+const RENTALS = () => ['rental', 'holidayRental'];
 /** Commercial and business listings say sale or lease in `commercialListingType` (`both`: either). */
-const LEASE_ONLY = { path: 'commercialListingType.@value', in: ['lease'] };
-const NOT_LEASE_ONLY = { path: 'commercialListingType.@value', notIn: ['lease'] };
-const LEASABLE = { path: 'commercialListingType.@value', in: ['lease', 'both'] };
+const LEASE_ONLY = () => ({ path: 'commercialListingType.@value', in: ['lease'] });
+const NOT_LEASE_ONLY = () => ({ path: 'commercialListingType.@value', notIn: ['lease'] });
+const LEASABLE = () => ({ path: 'commercialListingType.@value', in: ['lease', 'both'] });
 const SHOWN = (path: string) => ({ path: `${path}.@display`, notIn: ['no'] });
 /** REAXML area units in words. */
-const AREA_UNIT_WORDS = { squareMeter: 'm²', square: 'squares', acre: 'acres', hectare: 'ha' };
+const AREA_UNIT_WORDS = () => ({ squareMeter: 'm²', square: 'squares', acre: 'acres', hectare: 'ha' });
 
 /** A status-only update (`<residential status="sold"><agentID/><uniqueID/>…`) has no address. */
-const STATUS_ONLY = { path: 'address', set: false };
+const STATUS_ONLY = () => ({ path: 'address', set: false });
 
 /**
  * realestate.com.au REAXML (`propertyList`, DOCTYPE propertyList.dtd): records are the children of
@@ -27,7 +30,7 @@ export const reaxml: MappingConfig = {
   fields: {
     MLSNumber: { template: '{agentID}-{uniqueID}' },
     Status: [
-      { const: 'remove', when: [{ path: '@status', in: ['sold', 'leased'] }, STATUS_ONLY] },
+      { const: 'remove', when: [{ path: '@status', in: ['sold', 'leased'] }, STATUS_ONLY()] },
       {
         const: 'Under Offer',
         when: [
@@ -38,8 +41,8 @@ export const reaxml: MappingConfig = {
       { from: '@status' },
     ],
     SaleType: [
-      { const: 'for_rent', when: { path: '$tag', in: RENTALS } },
-      { const: 'for_rent', when: [{ path: '$tag', in: ['commercial', 'business'] }, LEASE_ONLY] },
+      { const: 'for_rent', when: { path: '$tag', in: RENTALS() } },
+      { const: 'for_rent', when: [{ path: '$tag', in: ['commercial', 'business'] }, LEASE_ONLY()] },
       { const: 'for_sale' },
     ],
     PropertyType: [
@@ -74,21 +77,21 @@ export const reaxml: MappingConfig = {
         from: 'soldDetails.soldPrice',
         when: [{ path: '@status', in: ['sold'] }, SHOWN('soldDetails.soldPrice')],
       },
-      { from: 'price', when: [{ path: '$tag', notIn: RENTALS }, NOT_LEASE_ONLY, SHOWN('price')] },
+      { from: 'price', when: [{ path: '$tag', notIn: RENTALS() }, NOT_LEASE_ONLY(), SHOWN('price')] },
       // A commercial listing offered in several configurations (`isMultiple`) gives a price range:
       // its lower bound ("from"), the range kept in ExtensionColumn.
       {
         from: 'price.range.min',
-        when: [{ path: '$tag', notIn: RENTALS }, NOT_LEASE_ONLY, SHOWN('price')],
+        when: [{ path: '$tag', notIn: RENTALS() }, NOT_LEASE_ONLY(), SHOWN('price')],
       },
     ],
     RentPrice: [
-      { from: 'rent', periodFrom: 'rent.@period', when: [{ path: '$tag', in: RENTALS }, SHOWN('rent')] },
+      { from: 'rent', periodFrom: 'rent.@period', when: [{ path: '$tag', in: RENTALS() }, SHOWN('rent')] },
       {
         from: 'commercialRent',
         periodFrom: 'commercialRent.@period',
         period: 'annual',
-        when: [LEASABLE, SHOWN('commercialRent')],
+        when: [LEASABLE(), SHOWN('commercialRent')],
       },
     ],
     DepositFee: 'bond',
@@ -148,12 +151,12 @@ export const reaxml: MappingConfig = {
           'buildingDetails.area.@unit',
         ],
         as: 'range',
-        map: AREA_UNIT_WORDS,
+        map: AREA_UNIT_WORDS(),
       },
       'Land area range': {
         from: ['landDetails.area.range.min', 'landDetails.area.range.max', 'landDetails.area.@unit'],
         as: 'range',
-        map: AREA_UNIT_WORDS,
+        map: AREA_UNIT_WORDS(),
       },
       Agent: { each: 'listingAgent', from: ['name', 'telephone', 'email'] },
       'Open house': { from: 'inspectionTimes.inspection', as: 'inspection', join: '; ' },

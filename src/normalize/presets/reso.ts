@@ -1,8 +1,10 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
 const LEASES = ['ResidentialLease', 'CommercialLease'];
-const notLease = { path: 'PropertyType', notIn: LEASES };
-const lease = { path: 'PropertyType', in: LEASES };
+// Functions, not shared objects: `validate` prints the mapping as YAML, where a shared object would
+// become an anchor and an alias.
+const notLease = () => ({ path: 'PropertyType', notIn: [...LEASES] });
+const lease = () => ({ path: 'PropertyType', in: [...LEASES] });
 
 /** A Data Dictionary list: an array in OData 4.01 JSON, a comma-separated text in 4.0 (`Cats OK,Dogs OK`). */
 const list = (from: string | string[], map?: Record<string, string>) => ({
@@ -55,10 +57,10 @@ export const reso: MappingConfig = {
       { from: 'LotSizeArea', unitFrom: 'LotSizeUnits', unit: 'sqft' },
     ],
     SalePrice: [
-      { from: 'ClosePrice', when: [{ path: 'StandardStatus', in: ['Closed'] }, notLease] },
-      { from: 'ListPrice', when: notLease },
+      { from: 'ClosePrice', when: [{ path: 'StandardStatus', in: ['Closed'] }, notLease()] },
+      { from: 'ListPrice', when: notLease() },
     ],
-    RentPrice: { from: ['LeaseAmount', 'ListPrice'], periodFrom: 'LeaseAmountFrequency', when: lease },
+    RentPrice: { from: ['LeaseAmount', 'ListPrice'], periodFrom: 'LeaseAmountFrequency', when: lease() },
     HOAMonth: { from: 'AssociationFee', periodFrom: 'AssociationFeeFrequency' },
     Address: [
       { from: 'UnparsedAddress' },

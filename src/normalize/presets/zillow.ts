@@ -20,8 +20,8 @@ export const zillow: MappingConfig = {
     },
     PropertyType: 'BasicDetails.PropertyType',
     CurrencySymbol: { const: '$' },
-    SalePrice: { from: 'ListingDetails.Price', when: { path: 'ListingDetails.Status', notIn: RENT } },
-    RentPrice: { from: 'ListingDetails.Price', when: { path: 'ListingDetails.Status', in: RENT } },
+    SalePrice: { from: 'ListingDetails.Price', when: { path: 'ListingDetails.Status', notIn: [...RENT] } },
+    RentPrice: { from: 'ListingDetails.Price', when: { path: 'ListingDetails.Status', in: [...RENT] } },
     DepositFee: 'RentalDetails.DepositFees',
     Bedrooms: 'BasicDetails.Bedrooms',
     Bathrooms: {
