@@ -18,6 +18,7 @@ import {
 } from './listing-schema.ts';
 import { propertyReader } from './literal-access.ts';
 import {
+  type FactRule,
   MAPPED_ENUM_FIELDS,
   type MappedEnumField,
   type MappingConfig,
@@ -188,7 +189,10 @@ function compileExtensions(
   mapping: MappingConfig,
   used: Set<string>,
 ): (record: RawFields) => Entry[] | undefined {
-  const fields = Object.entries(mapping.extensions?.fields ?? {});
+  // `null`: a preset's fact the feed dropped.
+  const fields = Object.entries(mapping.extensions?.fields ?? {}).filter(
+    (entry): entry is [string, string | FactRule] => entry[1] !== null,
+  );
   // A plain path is read as before (a CSV column, one element's text); a fact rule is compiled.
   const named = fields.map(([key, rule]) =>
     typeof rule === 'string'

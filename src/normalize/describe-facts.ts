@@ -35,7 +35,9 @@ export function describeFact(rule: string | FactRule): string {
 
 /** `Pool ← yes "features.poolInGround" → in-ground, …`: each ExtensionColumn fact and where it comes from. */
 export function explainFacts(mapping: MappingConfig | undefined): string[] {
-  const fields = Object.entries(mapping?.extensions?.fields ?? {});
+  const fields = Object.entries(mapping?.extensions?.fields ?? {}).filter(
+    (entry): entry is [string, string | FactRule] => entry[1] !== null,
+  );
   const width = Math.max(0, ...fields.map(([key]) => key.length));
   const lines = fields.map(([key, rule]) => `    ${key.padEnd(width)} ← ${describeFact(rule)}`);
   if (mapping?.extensions?.unmapped)

@@ -161,8 +161,11 @@ export const factRuleSchema = z.strictObject({
 export type FactRule = z.infer<typeof factRuleSchema>;
 
 export const extensionsSchema = z.strictObject({
-  /** `ExtensionColumn` Key → source path, or a fact rule (`{ from, yes, map, as, … }`). */
-  fields: z.record(z.string(), z.union([path, factRuleSchema])).optional(),
+  /**
+   * `ExtensionColumn` Key → source path, or a fact rule (`{ from, yes, map, as, … }`). Merged over the
+   * preset's facts key by key; `null` drops one of the preset's.
+   */
+  fields: z.record(z.string(), z.union([path, factRuleSchema, z.null()])).optional(),
   /** Also add every top-level source field that no rule reads. Default false. */
   unmapped: z.boolean().optional(),
   /** Fields never copied by `unmapped`; a trailing `*` matches a prefix (`NST_*`). */
