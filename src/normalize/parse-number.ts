@@ -11,7 +11,9 @@ export function isUnsetText(value: string): boolean {
     return false;
   const text = value.trim();
   // The longest marker is 9 characters. Any run of dashes (`-`, `--`, `---`, `—`) is a blank cell.
-  return (text.length <= 9 && UNSET.has(text.toLowerCase())) || DASHES.test(text);
+  if (text.length <= 9 && UNSET.has(text.toLowerCase())) return true;
+  const dash = text.charCodeAt(0);
+  return (dash === 45 || (dash >= 0x2012 && dash <= 0x2015)) && DASHES.test(text);
 }
 
 /** Upper-case first letters of the markers (N/A, NULL, NONE, NIL, UNDEFINED, TBD), indexed by char code. */
