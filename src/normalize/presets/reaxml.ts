@@ -272,6 +272,8 @@ export const reaxml: MappingConfig = {
       Improvements: 'ruralFeatures.improvements',
       Services: 'ruralFeatures.services',
       Country: { from: 'address.country', as: 'country', map: { AUS: '', Australia: '' } },
+      // `externalLink`: 3D tours, online auctions, walkthrough videos (REAXML allows two or three).
+      Links: { from: ['externalLink.@href', 'videoLink.@href'] },
     },
   },
 };
