@@ -1,4 +1,5 @@
 export { type CompiledMapping, compileMapping, type MappedRecord } from './compile-mapping.ts';
+export { describeFact, explainFacts } from './describe-facts.ts';
 export { REMOVE } from './enum-maps.ts';
 export type { RawFields } from './field-path.ts';
 export type { FieldProblem } from './field-problem.ts';

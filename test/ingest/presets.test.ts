@@ -43,6 +43,8 @@ describe('reaxml preset, every kind of record, no hand-written mapping', () => {
       Images: ['https://img.agency.example/res-101/m.jpg', 'https://img.agency.example/res-101/a.jpg'],
       Url: 'https://agency.example/listing/RES-101',
     });
+    expect(ext(listing('AGT001-RES-101'), 'Links')).toBe('https://video.agency.example/res-101');
+    expect(ext(listing('AGT001-RES-101'), 'Parking')).toBe('2 garages, 1 carport, 1 open space');
     const underOffer = listing('AGT001-RES-102');
     expect(underOffer).toMatchObject({ Status: 'Active', Description: 'Española-style house, under offer.' });
     expect(underOffer.SalePrice).toBeUndefined(); // price display="no"

@@ -33,7 +33,7 @@ describe('XML presets', () => {
     expect(house?.ExtensionColumn).toEqual(
       expect.arrayContaining([
         { Key: 'Price view', value: 'Offers over $850,000' },
-        { Key: 'Agent', value: 'Alex Sample' },
+        { Key: 'Agent', value: 'Alex Sample, 00 0000 0000' },
       ]),
     );
     expect(rental).toMatchObject({

@@ -72,7 +72,15 @@ function describeRule(rule: unknown): string {
     const list = (Array.isArray(from) ? from : [from]).map((p) => JSON.stringify(p));
     parts.push(r.sum !== undefined ? `sum of ${list.join(' + ')}` : list.join(' or '));
   }
-  for (const key of ['full', 'half', 'threeQuarter', 'daysSince', 'unitFrom', 'periodFrom'] as const)
+  for (const key of [
+    'full',
+    'half',
+    'threeQuarter',
+    'quarter',
+    'daysSince',
+    'unitFrom',
+    'periodFrom',
+  ] as const)
     if (r[key] !== undefined) parts.push(`${key} ${JSON.stringify(r[key])}`);
   for (const key of ['unit', 'period', 'split'] as const)
     if (r[key] !== undefined) parts.push(`${key} ${JSON.stringify(r[key])}`);
