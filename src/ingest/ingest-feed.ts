@@ -33,7 +33,7 @@ export async function collectFeed<T>(
   deps: IngestDeps,
   keep: (listing: Listing, key: string) => T,
 ): Promise<IngestResult<T>> {
-  const opened = await openFeed(feed, deps);
+  const opened = await (deps.open ?? openFeed)(feed, deps);
   if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref

@@ -31,7 +31,7 @@ export interface FeedReadEnd {
  * the feed has not changed (304). Throws FeedError when the feed cannot be fetched or parsed.
  */
 export async function* readFeed(feed: IngestSpec, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
-  const batches = itemsOf(feed, await openFeed(feed, deps), deps);
+  const batches = itemsOf(feed, await (deps.open ?? openFeed)(feed, deps), deps);
   let next: IteratorResult<FeedItem[], FeedReadEnd> | undefined;
   try {
     for (next = await batches.next(); !next.done; next = await batches.next()) yield* next.value;

@@ -6,10 +6,12 @@ import type { Listing } from '../normalize/index.ts';
 import { remote } from '../testing/list-record.ts';
 import { listing } from '../testing/listing.ts';
 import { diffListing } from './compare.ts';
-import { desiredListings, desiredOf } from './desired.ts';
+import { desiredOf } from './desired.ts';
+import { DesiredIndex } from './desired-index.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
-import { remoteEntryOf, withTags } from './index.ts';
+import { withTags } from './index.ts';
 import { memoryRecords, SpillError, spillRecords } from './record-store.ts';
+import { remoteEntries } from './remote-entries.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 const digestOf = (l: Partial<Listing>, mask: number) => fieldsDigest(l, mask);
@@ -80,33 +82,37 @@ describe('fieldsDigest', () => {
   });
 });
 
-describe('remoteEntryOf', () => {
-  it('keeps the id, key and owner; compares by digest, and field by field only when digests differ', () => {
+describe('remote entries', () => {
+  it('keep the id, key and owner; compare by digest, and field by field only when digests differ', () => {
     const records = memoryRecords();
     const feed = listing(1);
-    const d = desiredOf(feed, 'MLS-0001', 'acme', tags, records);
-    const byKey = new Map([[d.key, d]]);
+    const index = new DesiredIndex();
+    index.keep([index.add(desiredOf(feed, 'MLS-0001', 'acme', tags, records))]);
     let loads = 0;
     const set = {
-      load: (e: typeof d) => {
+      load: (e: { ref: number }) => {
         loads++;
         return records.get(e.ref);
       },
     };
-    const same = remoteEntryOf(remote(9, withTags(feed, 'acme', tags)), 'MLSNumber', tags, byKey, set);
-    expect(same).toEqual({ id: 9, key: 'MLS-0001', owner: 'acme', changes: [] });
+    const sink = remoteEntries('MLSNumber', tags, index, set);
+    sink.keep(1, remote(9, withTags(feed, 'acme', tags)));
     expect(loads).toBe(0);
-    const moved = remoteEntryOf(
-      remote(10, withTags({ ...feed, SalePrice: 1 }, 'acme', tags)),
-      'MLSNumber',
-      tags,
-      byKey,
-      set,
-    );
+    sink.keep(1, remote(10, withTags({ ...feed, SalePrice: 1 }, 'acme', tags)));
     expect(loads).toBe(1);
-    expect(moved.changes?.map((c) => c.field)).toContain('SalePrice');
-    const stranger = remoteEntryOf(remote(11, listing(2)), 'MLSNumber', tags, byKey, set);
-    expect(stranger).toEqual({ id: 11, key: 'MLS-0002', owner: undefined });
+    sink.keep(1, remote(11, listing(2)));
+    const { listings: entries } = sink.finish();
+    const row = (i: number) => ({
+      id: entries.idAt(i),
+      key: entries.keyAt(i),
+      owner: entries.ownerAt(i),
+      changes: entries.changesAt(i)?.map((c) => c.field),
+    });
+    expect([0, 1, 2].map(row)).toEqual([
+      { id: 9, key: 'MLS-0001', owner: 'acme', changes: [] },
+      { id: 10, key: 'MLS-0001', owner: 'acme', changes: expect.arrayContaining(['SalePrice']) },
+      { id: 11, key: 'MLS-0002', owner: undefined, changes: undefined },
+    ]);
   });
 });
 
@@ -146,20 +152,5 @@ describe('record stores', () => {
     expect(error).toBeInstanceOf(SpillError);
     expect(error?.code).toBe('E_SPILL');
     expect(error?.message).toMatch(/under \/nonexistent\/feed-sync .*set TMPDIR/);
-  });
-
-  it('desiredListings digests in chunks and stops when the run is cancelled', async () => {
-    const feed = Array.from({ length: 1201 }, (_, i) => listing(i));
-    const records = memoryRecords();
-    const desired = await desiredListings(feed, (l) => l.MLSNumber, 'acme', tags, records);
-    expect(desired).toHaveLength(1201);
-    expect(desired[1200]).toEqual({
-      ...desiredOf(feed[1200]!, 'MLS-1200', 'acme', tags, memoryRecords()),
-      ref: 1200,
-    });
-    expect(records.get(desired[5]!.ref)).toEqual(withTags(feed[5]!, 'acme', tags));
-    await expect(
-      desiredListings(feed, (l) => l.MLSNumber, 'acme', tags, memoryRecords(), AbortSignal.abort()),
-    ).rejects.toThrow();
   });
 });

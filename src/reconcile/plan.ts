@@ -25,19 +25,6 @@ export function keyOf(listing: Partial<Listing>, field: 'MLSNumber' | 'Url'): st
   return value ? value : undefined;
 }
 
-/**
- * A remote listing as the plan needs it: who owns it, its key, and, when the feed has a listing
- * with that key, what an update would change (`remoteEntryOf`; a run keeps them in columns,
- * `RemoteEntries`).
- */
-export interface RemoteEntry {
-  id: number;
-  key: string | undefined;
-  owner: string | undefined;
-  /** Set when the feed has a listing with this key: the fields that differ (empty: the same). */
-  changes?: readonly FieldChange[];
-}
-
 const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: number }) =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : (a.id ?? 0) - (b.id ?? 0);
 

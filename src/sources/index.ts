@@ -5,4 +5,4 @@
 export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
 export { openFeed } from './open-feed.ts';
 export { type SourceConfig, sourceSchema } from './source-schema.ts';
-export type { FeedSpec, IngestDeps, OpenedFeed, RawRecord } from './source-types.ts';
+export type { FeedOpener, FeedSpec, IngestDeps, OpenedFeed, RawRecord } from './source-types.ts';

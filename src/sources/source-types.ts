@@ -46,7 +46,16 @@ export interface IngestDeps {
   now?: () => Date;
   /** Ignore validators and the RESO watermark: fetch everything. */
   forceFull?: boolean;
+  /**
+   * How the feed is opened: `openFeed` (its transport and format) unless said otherwise. Tests and
+   * benchmarks hand a feed's raw records through here (`src/testing/records-feed.ts`), so that
+   * everything after the reader (mapping, validation, holds, the run) is the production path.
+   */
+  open?: FeedOpener;
 }
+
+/** Opens a feed: its raw records, or the news that it has not changed. `openFeed` is the one of production. */
+export type FeedOpener = (feed: FeedSpec, deps: IngestDeps) => Promise<OpenedFeed>;
 
 /**
  * An opened feed (the one name for it, from `openFeed` to the end of ingestion): its records, not

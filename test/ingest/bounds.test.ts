@@ -68,7 +68,7 @@ describe('bounded inputs', () => {
     // Through a sync: the run fails like any failed source and the listings stay.
     h = await startHarness();
     await h.sync(h.feed(), listings(1, 10));
-    const report = await h.sync(h.feed(), () => ingestFeed(feed, { state: {} }));
+    const report = await h.sync({ ...h.feed(), source: feed.source, mapping: feed.mapping });
     for (const drip of drips) clearInterval(drip);
     expect(report).toMatchObject({ outcome: 'failed', deleted: 0 });
     expect(report.reason).toContain('did not finish within source.deadlineMs');

@@ -37,12 +37,12 @@ describe.each(['comma', 'json'] as const)('every fixture feed, Images as %s', (i
     const { listings } = await ingest();
     expect(listings.length).toBeGreaterThan(0);
 
-    const first = await h.sync(feed, ingest);
+    const first = await h.sync(feed);
     expect(first.failed).toEqual([]);
     expect(first).toMatchObject({ outcome: 'ok', created: listings.length, deleted: 0 });
 
     h.sandbox.resetStats();
-    const second = await h.sync(feed, ingest);
+    const second = await h.sync(feed);
     expect(second).toMatchObject({ outcome: 'ok', unchanged: listings.length, created: 0, updated: 0 });
     expect(writes(second)).toBe(0);
     // Exactly the list calls the page count requires (PageSize 2: several pages even for small feeds).
@@ -72,7 +72,7 @@ describe('preset facts on the platform', () => {
       const feed = h.feed(fixture.id);
       const ingest = () => ingestFeed(feed, { state: {}, forceFull: true });
       const { listings } = await ingest();
-      const first = await h.sync(feed, ingest);
+      const first = await h.sync(feed);
       expect(first).toMatchObject({ outcome: 'ok', created: listings.length });
       const tags = { ownerKey: h.config.ownerKey, hashKey: DEFAULT_HASH_KEY };
       const stored = new Map(h.sandbox.listings(fixture.chatbot).map((l) => [l.MLSNumber, l]));
@@ -94,20 +94,25 @@ describe('preset facts on the platform', () => {
 
       // The same feed again: nothing written.
       h.sandbox.resetStats();
-      expect(writes(await h.sync(feed, ingest))).toBe(0);
+      expect(writes(await h.sync(feed))).toBe(0);
 
-      // One fact of one listing changes (the agent's phone, say): exactly one update, then quiet.
+      // One fact of one listing differs (someone edited the agent's phone on the platform): exactly
+      // one update puts the feed's back, then quiet.
       const target = withFacts[0]!.MLSNumber;
-      const changed = async () => {
-        const result = await ingest();
-        const listing = result.listings.find((l) => l.MLSNumber === target)!;
-        const [entry, ...rest] = listing.ExtensionColumn!;
-        listing.ExtensionColumn = [{ ...entry!, value: `${entry!.value} (changed)` }, ...rest];
-        return result;
-      };
-      const third = await h.sync(feed, changed);
+      const edited = h.sandbox.listings(fixture.chatbot).find((l) => l.MLSNumber === target)!;
+      const { ID, SerialNumber, ...rest } = edited;
+      const [entry, ...others] = edited.ExtensionColumn as { Key: string; value: string }[];
+      await h.client.updateListing({
+        ...rest,
+        ExtensionColumn: [{ ...entry!, value: `${entry!.value} (changed)` }, ...others],
+        SerialNumber,
+        Key: String(ID),
+        KeyType: 'NewOaks',
+      } as Parameters<typeof h.client.updateListing>[0]);
+      const third = await h.sync(feed);
       expect(third).toMatchObject({ outcome: 'ok', updated: 1, created: 0, deleted: 0 });
-      expect(writes(await h.sync(feed, changed))).toBe(0);
+      expect(third.changes?.[0]?.fields?.[0]).toMatchObject({ field: `ExtensionColumn[${entry!.Key}]` });
+      expect(writes(await h.sync(feed))).toBe(0);
     },
   );
 });

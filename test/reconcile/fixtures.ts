@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { type Config, configSchema, type feedConfigSchema } from '../../src/config/schema.ts';
-import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { type IngestResult, ingestResultOf } from '../../src/reconcile/index.ts';
+import { LISTING_MAPPING } from '../../src/testing/records-feed.ts';
 
 /** A feed as written in a config file (before defaults): what `makeConfig` takes. */
 export type FeedInput = Partial<z.input<typeof feedConfigSchema>>;
@@ -13,11 +12,9 @@ export function makeConfig(feeds: FeedInput[], api: Record<string, unknown> = {}
       id: `feed${i + 1}`,
       chatbot: 'SN-1',
       source: { format: 'csv', path: 'unused.csv' },
+      // Its records are handed over in memory (`recordsFeed`), already with the listing's field names.
+      mapping: LISTING_MAPPING,
       ...f,
     })),
   });
-}
-
-export function ingested(feedId: string, items: Listing[], extra: Partial<IngestResult> = {}): IngestResult {
-  return ingestResultOf(feedId, items, extra);
 }

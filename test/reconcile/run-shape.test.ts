@@ -3,7 +3,7 @@ import { silentLogger } from '../../src/logger.ts';
 import { maySkipUnchanged, type RunEvent, reportOf, syncFeed } from '../../src/reconcile/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
 import { listings } from '../../src/testing/listing.ts';
-import { ingested } from './fixtures.ts';
+import { recordsFeed } from '../../src/testing/records-feed.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -17,7 +17,7 @@ const run = (harness: Harness, deps: Partial<Parameters<typeof syncFeed>[2]> = {
     client: harness.client,
     state: harness.state,
     logger: silentLogger,
-    ingest: async () => ingested('feed1', listings(1, count)),
+    open: recordsFeed(listings(1, count)),
     ...deps,
   });
 
@@ -43,7 +43,7 @@ describe('the run is data in, data out', () => {
     h = await startHarness();
     const error = new FeedError('E_FEED_FETCH', 'feed1', 'HTTP 503', { retryable: true });
     const result = await run(h, {
-      ingest: async () => {
+      open: async () => {
         throw error;
       },
     });
@@ -151,11 +151,7 @@ describe('a stopped run is cancelled, not failed (any phase)', () => {
     const controller = new AbortController();
     const result = await run(h, {
       signal: controller.signal,
-      ingest: async (_feed, deps) => {
-        controller.abort();
-        deps.signal?.throwIfAborted();
-        return ingested('feed1', []);
-      },
+      open: recordsFeed(listings(1, 3), { onOpen: () => controller.abort() }),
     });
     expect(result.report).toMatchObject({ outcome: 'cancelled', reason: 'cancelled while reading the feed' });
     expect(result.error).toBeUndefined();
@@ -203,7 +199,7 @@ describe('stateOf', () => {
     // The platform refuses every write: the run is planned, then fails.
     h.sandbox.configure({ secretKey: 'rotated' });
     const result = await run(h, {
-      ingest: async () => ingested('feed1', listings(1, 2), { sourceState: { etag: '"v2"' } }),
+      open: recordsFeed(listings(1, 2), { state: { etag: '"v2"' } }),
     });
     expect(result.report.outcome).toBe('failed');
     expect(result.state).toMatchObject({
@@ -220,7 +216,7 @@ describe('stateOf', () => {
     h = await startHarness();
     await h.state.updateFeed('feed1', { etag: '"v1"', lastCompareAt: '2024-05-01T00:00:00Z' });
     const ok = await run(h, {
-      ingest: async () => ingested('feed1', listings(1, 2), { sourceState: { etag: '"v2"' } }),
+      open: recordsFeed(listings(1, 2), { state: { etag: '"v2"' } }),
     });
     expect(ok.state).toMatchObject({ etag: '"v2"', lastCompareAt: expect.any(String) });
     h.sandbox.configure({ secretKey: 'rotated' });

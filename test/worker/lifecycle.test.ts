@@ -8,7 +8,8 @@ import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { listings } from '../../src/testing/listing.ts';
-import { ingested, makeConfig } from '../reconcile/fixtures.ts';
+import { recordsFeed } from '../../src/testing/records-feed.ts';
+import { makeConfig } from '../reconcile/fixtures.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { waitFor } from './helpers.ts';
 
@@ -30,11 +31,11 @@ afterEach(async () => {
   store = undefined;
 });
 
-/** The real sync, fed listings built in code instead of a feed file. */
+/** The real sync, fed listings built in code (through the reader) instead of a feed file. */
 const realSync =
   (count: number): SyncFeed =>
   (config, feed, deps, options) =>
-    syncFeed(config, feed, { ...deps, ingest: async () => ingested(feed.id, listings(1, count)) }, options);
+    syncFeed(config, feed, { ...deps, open: recordsFeed(listings(1, count)) }, options);
 
 async function start(
   sync: SyncFeed,
