@@ -16,9 +16,10 @@ import { configSchema } from '../src/config/schema.ts';
 import type { Limiter } from '../src/http/limiter.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { StoreChoice } from '../src/queue/store.ts';
-import { ingestResultOf, syncFeed } from '../src/reconcile/index.ts';
+import { syncFeed } from '../src/reconcile/index.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { createMemoryStateStore } from '../src/state/state-store.ts';
+import { LISTING_MAPPING, recordsFeed } from '../src/testing/records-feed.ts';
 import { openFreshStore, storeAvailable } from './lib/stores.ts';
 import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
 import { initialFeed } from './sync-scenarios.ts';
@@ -45,7 +46,14 @@ async function once(
   try {
     const config = configSchema.parse({
       api: { baseUrl: sandbox.url, concurrency: CONCURRENCY, pageSize: 1000, retries: 8 },
-      feeds: [{ id: 'bench', chatbot: 'AIMD', source: { format: 'csv', path: 'unused.csv' } }],
+      feeds: [
+        {
+          id: 'bench',
+          chatbot: 'AIMD',
+          source: { format: 'csv', path: 'unused.csv' },
+          mapping: LISTING_MAPPING,
+        },
+      ],
     });
     const feed = config.feeds[0]!;
     const desired = initialFeed(listings);
@@ -54,7 +62,7 @@ async function once(
       client: clientFromConfig(config, limiter ? { limiter } : {}),
       state: createMemoryStateStore(),
       logger: silentLogger,
-      ingest: async () => ingestResultOf(feed.id, desired),
+      open: recordsFeed(desired),
     });
     const ms = performance.now() - started;
     if (report.outcome !== 'ok' || report.created !== listings)

@@ -16,8 +16,9 @@ import { clientFromConfig } from '../src/api/index.ts';
 import { type Config, configSchema } from '../src/config/schema.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { Listing } from '../src/normalize/listing-schema.ts';
-import { DEFAULT_HASH_KEY, ingestResultOf, syncFeed, withTags } from '../src/reconcile/index.ts';
+import { DEFAULT_HASH_KEY, syncFeed, withTags } from '../src/reconcile/index.ts';
 import { createMemoryStateStore } from '../src/state/state-store.ts';
+import { LISTING_MAPPING, recordsFeed } from '../src/testing/records-feed.ts';
 import { startSandboxProcess } from './lib/sandbox-process.ts';
 import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
 import { initialFeed } from './sync-scenarios.ts';
@@ -42,7 +43,7 @@ async function sync(config: Config, listings: Listing[]) {
     client: clientFromConfig(config),
     state: createMemoryStateStore(),
     logger: silentLogger,
-    ingest: async () => ingestResultOf(feed.id, listings),
+    open: recordsFeed(listings),
   });
   return { report, ms: performance.now() - started };
 }
@@ -78,7 +79,14 @@ export async function run(args: string[]): Promise<void> {
   try {
     const config = configSchema.parse({
       api: { baseUrl: sandbox.url, concurrency: 8, pageSize: Number(values['page-size']) },
-      feeds: [{ id: 'bench', chatbot: 'NOOP', source: { format: 'csv', path: 'unused.csv' } }],
+      feeds: [
+        {
+          id: 'bench',
+          chatbot: 'NOOP',
+          source: { format: 'csv', path: 'unused.csv' },
+          mapping: LISTING_MAPPING,
+        },
+      ],
     });
     const listings = initialFeed(count);
     await sandbox.seed(

@@ -4,9 +4,10 @@ import { type Config, configSchema } from '../src/config/schema.ts';
 import { createLocalLimiter } from '../src/http/limiter.ts';
 import { silentLogger } from '../src/logger.ts';
 import type { Listing } from '../src/normalize/listing-schema.ts';
-import { ingestResultOf, type RunReport, syncFeed } from '../src/reconcile/index.ts';
+import { type RunReport, syncFeed } from '../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.ts';
 import { createMemoryStateStore } from '../src/state/state-store.ts';
+import { LISTING_MAPPING, recordsFeed } from '../src/testing/records-feed.ts';
 import { fmtMs as fmt, printTable, ratio } from './lib/table.ts';
 import { type CallCounts, changedFeed, initialFeed, minimumCalls } from './sync-scenarios.ts';
 
@@ -28,7 +29,15 @@ const SCENARIOS = ['initial sync', 'no-op resync', 'resync, 5% changed'] as cons
 function makeConfig(baseUrl: string, concurrency: number, pageSize: number, chatbot: string): Config {
   return configSchema.parse({
     api: { baseUrl, concurrency, pageSize, timeoutMs: 30_000 },
-    feeds: [{ id: 'bench', chatbot, source: { format: 'csv', path: 'bench.csv' }, maxDeleteShare: 0.2 }],
+    feeds: [
+      {
+        id: 'bench',
+        chatbot,
+        source: { format: 'csv', path: 'bench.csv' },
+        mapping: LISTING_MAPPING,
+        maxDeleteShare: 0.2,
+      },
+    ],
   });
 }
 
@@ -45,13 +54,12 @@ async function sync(
   const client = createClient({ baseUrl: sandbox.url, timeoutMs: 30_000, limiter });
   const feed = config.feeds[0];
   if (!feed) throw new Error('no feed');
-  const ingest = async () => ingestResultOf(feed.id, listings);
   const started = performance.now();
   const { report } = await syncFeed(config, feed, {
     client,
     state: createMemoryStateStore(),
     logger: silentLogger,
-    ingest,
+    open: recordsFeed(listings),
   });
   const wallMs = performance.now() - started;
   if (report.outcome !== 'ok')

@@ -1,5 +1,4 @@
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { Listing } from '../normalize/index.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
 import type { DesiredListing, KeptRecord, ListingBrief, Plan } from './plan-types.ts';
@@ -41,33 +40,6 @@ export function desiredOf(
   const tagged = withTags(listing, feedId, tags);
   const mask = fieldMask(tagged);
   return { key, mask, digest: fieldsDigest(tagged, mask), ref: store.put(tagged) };
-}
-
-/** Listings digested between two turns of the event loop. */
-const CHUNK = 500;
-
-/**
- * `desiredOf` for listings a caller already holds (tests, the bench), giving the event loop a turn
- * every few hundred so the snapshot's pages can be read meanwhile.
- */
-export async function desiredListings(
-  listings: readonly Listing[],
-  keyOf: (listing: Listing) => string,
-  feedId: string,
-  tags: TagKeys,
-  store: RecordStore,
-  signal?: AbortSignal,
-): Promise<DesiredListing[]> {
-  const desired: DesiredListing[] = new Array(listings.length);
-  for (let i = 0; i < listings.length; i++) {
-    if (i % CHUNK === 0 && i > 0) {
-      await yieldToLoop();
-      signal?.throwIfAborted();
-    }
-    const listing = listings[i]!;
-    desired[i] = desiredOf(listing, keyOf(listing), feedId, tags, store);
-  }
-  return desired;
 }
 
 /** Creates and updates described in detail (a brief) unless a run asks for more (`plan --all`). */

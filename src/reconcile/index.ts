@@ -3,15 +3,20 @@
  * and report. `syncFeed` is the whole run (prepareRun → applyPlan → reportOf); the worker, the CLI
  * and the UI call it and save its result with `saveRun`.
  */
+
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
+export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
-export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';
+export type { DesiredSet, ListingBrief } from './desired.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, withTags } from './ownership.ts';
-export { desiredByKey, keyOf, makePlan, type RemoteEntry } from './plan.ts';
+export { keyOf } from './plan.ts';
+export { type ListingsPlan, planListings } from './plan-listings.ts';
 export type {
   DeleteReason,
   FieldChange,
   ForeignListing,
+  GonePolicy,
+  GraceListing,
   GuardDecision,
   GuardName,
   HeldListing,
@@ -23,11 +28,9 @@ export type {
   SkippedListing,
 } from './plan-types.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
-export { remoteEntryOf } from './remote-entry.ts';
-export { renderPlan, summarizePlan } from './render-plan.ts';
-export { renderReport } from './render-report.ts';
 export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';
 export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
+export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {
   IngestSummary,
   PreparedRun,
@@ -35,6 +38,7 @@ export type {
   RunResult,
   RunTrigger,
   SnapshotSummary,
+  StateReader,
   SyncDeps,
   SyncOptions,
   SyncPhase,

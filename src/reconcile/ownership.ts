@@ -1,7 +1,11 @@
 import { hash } from 'node:crypto';
-import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
-import { propertyReader } from '../normalize/literal-access.ts';
-import { photoStampOf } from '../normalize/photo-stamp.ts';
+import {
+  type ExtensionEntry,
+  LISTING_FIELDS,
+  type Listing,
+  photoStampOf,
+  propertyReader,
+} from '../normalize/index.ts';
 import { foldSpaces } from './white-space.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';

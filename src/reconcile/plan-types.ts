@@ -1,5 +1,5 @@
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { BrokenRow, HeldKey } from '../sources/types.ts';
+import type { BrokenRow, HeldKey } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
 export type ListingBrief = Partial<
@@ -38,7 +38,7 @@ export interface DesiredListing extends KeptRecord {
 }
 
 /**
- * The chatbot's listings as the plan needs them (what `remoteEntryOf` makes of each), in columns:
+ * The chatbot's listings as the plan needs them (what `remoteEntries` makes of each page), in columns:
  * ID, key, interned owner tag, the feed's record of that key (-1: none), and the changes of the few
  * that differ. About 30 bytes a listing, where an object per listing and a map of their keys took
  * ~110. Filled page by page as the snapshot reads (`remoteEntries`), then put in ID order.

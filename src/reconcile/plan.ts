@@ -1,5 +1,5 @@
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { HeldKey } from '../sources/types.ts';
+import type { HeldKey } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
@@ -23,19 +23,6 @@ import type {
 export function keyOf(listing: Partial<Listing>, field: 'MLSNumber' | 'Url'): string | undefined {
   const value = listing[field]?.trim();
   return value ? value : undefined;
-}
-
-/**
- * A remote listing as the plan needs it: who owns it, its key, and, when the feed has a listing
- * with that key, what an update would change (`remoteEntryOf`; a run keeps them in columns,
- * `RemoteEntries`).
- */
-export interface RemoteEntry {
-  id: number;
-  key: string | undefined;
-  owner: string | undefined;
-  /** Set when the feed has a listing with this key: the fields that differ (empty: the same). */
-  changes?: readonly FieldChange[];
 }
 
 const byKeyThenId = (a: { key: string; id?: number }, b: { key: string; id?: number }) =>

@@ -1,19 +1,19 @@
-import type { PlatformClient } from '../api/client.ts';
-import type { Config, FeedConfig } from '../config/schema.ts';
+import type { PlatformClient } from '../api/index.ts';
 import { isFeedSyncError } from '../errors.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
-import { collectFeed, type IngestDeps } from '../sources/index.ts';
-import type { FeedState } from '../state/state-store.ts';
-import { type DesiredListing, type DesiredSet, desiredListings, desiredOf, withBriefs } from './desired.ts';
+import { collectFeed, type IngestResult } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
+import type { FeedState } from '../state/index.ts';
+import { type DesiredSet, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
-import type { IngestResult } from './ingest-contract.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
-import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
-import { remoteEntries, type SoldRecords } from './remote-entries.ts';
+import { type RecordStore, spillRecords } from './record-store.ts';
+import { remoteEntries, soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
+import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
 
@@ -21,8 +21,8 @@ const HOUR_MS = 3_600_000;
 
 /** The policy of the pure plan for one feed. */
 export function policyOf(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   ingest: Pick<
     IngestResult<unknown>,
     | 'mode'
@@ -67,7 +67,7 @@ export function policyOf(
  * unchanged feed says nothing about listings edited or deleted on the platform behind our back.
  */
 export function maySkipUnchanged(
-  feed: FeedConfig,
+  feed: RunFeedSpec,
   state: FeedState,
   now: Date,
   options: SyncOptions,
@@ -80,7 +80,7 @@ export function maySkipUnchanged(
 }
 
 /** Whether a listing on the grace clock is due: its `afterDays` are over (or its delete is waiting). */
-function graceDue(gone: FeedConfig['gone'], since: FeedState['goneSince'], now: Date): boolean {
+function graceDue(gone: RunFeedSpec['gone'], since: FeedState['goneSince'], now: Date): boolean {
   const days = gone?.afterDays ?? 0;
   for (const at of Object.values(since ?? {}))
     if (Date.parse(at) + days * 86_400_000 <= now.getTime()) return true;
@@ -98,13 +98,13 @@ function graceDue(gone: FeedConfig['gone'], since: FeedState['goneSince'], now: 
  * them once it has applied the plan.
  */
 export async function prepareRun(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
-  const records = deps.ingest ? memoryRecords() : spillRecords();
+  const records = spillRecords();
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
   const kept: KeptRecords = { set: { load: (d) => records.get(d.ref) }, close: () => records.close() };
@@ -119,8 +119,8 @@ export async function prepareRun(
 }
 
 async function prepare(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,
@@ -139,11 +139,10 @@ async function prepare(
   const keyFor = (listing: Listing) => keyOf(listing, feed.key) ?? '';
 
   progress('fetching', 0);
-  // The production ingest digests and spills each listing as it is read. Listings a test or the
-  // bench hands over are digested below, while the snapshot's pages are on the wire.
-  // The feed's mask and digest per record; indexed by key once the feed is read.
+  // Each listing is digested and spilled as it is read; the feed's mask and digest per record,
+  // indexed by key once the feed is read.
   const desired = new DesiredIndex();
-  let ingest: IngestResult<number> | IngestResult<Listing>;
+  let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
   try {
     const state = await deps.state.getFeed(feed.id);
@@ -154,15 +153,14 @@ async function prepare(
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(options.forceFull === undefined ? {} : { forceFull: options.forceFull }),
+      ...(deps.open ? { open: deps.open } : {}),
       // Provider request budgets live with the state: the state file, Redis or Postgres.
       ...(deps.state.budgets ? { budget: deps.state.budgets } : {}),
       now,
     };
-    ingest = deps.ingest
-      ? await deps.ingest(feed, ingestDeps)
-      : await collectFeed(feed, ingestDeps, (listing) =>
-          desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, records)),
-        );
+    ingest = await collectFeed(feed, ingestDeps, (listing) =>
+      desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, records)),
+    );
   } catch (error) {
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
     if (!isFeedSyncError(error)) throw error;
@@ -178,33 +176,30 @@ async function prepare(
 
   progress('snapshot', 25);
   try {
-    const given = ingest;
-    // The feed's listings by key, last record winning; pages are kept only once it is complete.
-    const ready: Promise<unknown> = deps.ingest
-      ? desiredListings(given.listings as Listing[], keyFor, feed.id, tags, records, deps.signal).then(
-          (listings: DesiredListing[]) => desired.keep(listings.map((d) => desired.add(d))),
-        )
-      : Promise.resolve(desired.keep(given.listings as number[]));
-    // Awaited below; a failure meanwhile must not count as unhandled while the pages are read.
-    ready.catch(() => {});
+    // The feed's listings by key, last record winning.
+    desired.keep(ingest.listings);
     const { set } = kept;
+    const policy = policyOf(config, feed, ingest, options, {
+      now: runAt,
+      ...(goneSince ? { goneSince } : {}),
+    });
     const snapshot = await readSnapshot(
       client,
       {
         chatbot: feed.chatbot,
         pageSize: config.api.pageSize,
         concurrency: config.api.concurrency,
-        ready,
         ...(deps.signal ? { signal: deps.signal } : {}),
       },
-      remoteEntries(feed.key, tags, desired, set, soldRecords(feed, records, given, goneSince)),
+      remoteEntries(
+        feed.key,
+        tags,
+        desired,
+        set,
+        soldRecordsOf(policy, (listing) => records.put(listing)),
+      ),
     );
-    await ready;
     progress('planning', 35);
-    const policy = policyOf(config, feed, ingest, options, {
-      now: runAt,
-      ...(goneSince ? { goneSince } : {}),
-    });
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), set, options.briefs);
     deps.onEvent?.({ type: 'plan', plan, records: set });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
@@ -223,22 +218,6 @@ async function prepare(
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }
-}
-
-/** Under `gone.action: markSold`, where the records that mark listings Sold go: the run's own store. */
-function soldRecords(
-  feed: FeedConfig,
-  records: RecordStore,
-  ingest: Pick<IngestResult<unknown>, 'mode' | 'removals'>,
-  goneSince: Readonly<Record<string, string>> = {},
-): SoldRecords | undefined {
-  if (feed.gone.action !== 'markSold') return undefined;
-  const named = new Set([...ingest.removals, ...Object.keys(goneSince)]);
-  return {
-    isMine: (owner) => owner === feed.id || (feed.ownership === 'all' && owner === undefined),
-    mayLeave: (key) => ingest.mode === 'full' || (key !== undefined && named.has(key)),
-    put: (listing) => records.put({ ...listing, Status: 'Sold' } as Listing),
-  };
 }
 
 /** What a planned run hands on: its records, and how to free them. */

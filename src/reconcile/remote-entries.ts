@@ -1,11 +1,11 @@
-import type { RemoteListing } from '../api/canonicalize.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { RemoteListing } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import type { DesiredSet } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { float64s, int32s, type NumberColumn } from './number-column.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
-import type { FieldChange, RemoteEntries } from './plan-types.ts';
+import type { FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
 import { changesAgainst, internOwner, SAME } from './remote-entry.ts';
 import type { SnapshotSink } from './snapshot.ts';
 
@@ -37,6 +37,24 @@ export function remoteEntries(
       columns.add(page, entry);
     },
     finish: () => columns.finish(),
+  };
+}
+
+/**
+ * Where the records that mark listings Sold go under `gone.action: markSold` (`put`: the run's record
+ * store), for the listings of this feed that may be leaving it: any absent from a full feed; for an
+ * incremental one, those it names removed or an earlier run found leaving (`goneSince`).
+ */
+export function soldRecordsOf(
+  policy: Pick<PlanPolicy, 'feedId' | 'ownership' | 'mode' | 'removals' | 'goneSince' | 'gone'>,
+  put: (listing: Listing) => number,
+): SoldRecords | undefined {
+  if (policy.gone?.action !== 'markSold') return undefined;
+  const named = new Set([...(policy.removals ?? []), ...Object.keys(policy.goneSince ?? {})]);
+  return {
+    isMine: (owner) => owner === policy.feedId || (policy.ownership === 'all' && owner === undefined),
+    mayLeave: (key) => policy.mode === 'full' || (key !== undefined && named.has(key)),
+    put: (listing) => put({ ...listing, Status: 'Sold' } as Listing),
   };
 }
 

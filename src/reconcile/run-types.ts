@@ -1,10 +1,10 @@
-import type { PlatformClient } from '../api/client.ts';
+import type { PlatformClient } from '../api/index.ts';
+import type { Rejection } from '../ingest/index.ts';
 import type { Logger } from '../logger.ts';
-import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
-import type { Rejection } from '../sources/types.ts';
-import type { FeedState, StateStore } from '../state/state-store.ts';
+import type { MappingHint } from '../normalize/index.ts';
+import type { FeedOpener } from '../sources/index.ts';
+import type { FeedState, StateStore } from '../state/index.ts';
 import type { DesiredSet } from './desired.ts';
-import type { Ingest } from './ingest-contract.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
 import type { RunReport } from './report-types.ts';
 
@@ -23,17 +23,27 @@ export type RunEvent =
 /** Why a run was started: manual runs always compare with the platform; scheduled ones may skip. */
 export type RunTrigger = 'schedule' | 'manual' | 'config' | 'repair';
 
+/**
+ * The part of the state store a run reads: its feed's state; and where a RESO source counts its
+ * provider's requests (`budgets`, counted before each request, not a run's state). Saving is its
+ * caller's (`saveRun`).
+ */
+export type StateReader = Pick<StateStore, 'getFeed' | 'budgets'>;
+
 export interface SyncDeps {
   /** Already wired with the limiter: every attempt of every call goes through it. */
   client: PlatformClient;
-  /** Read only: a run returns the state to save (`RunResult.state`); its caller saves it. */
-  state: StateStore;
+  /** What a run may do with the state store: read it. A run returns the state to save (`RunResult.state`); its caller saves it. */
+  state: StateReader;
   logger: Logger;
   /** Cancels the run: no new call is issued, the ones in flight finish; the run ends `cancelled`. */
   signal?: AbortSignal;
   now?: () => Date;
-  /** Ingestion; default `ingestFeed` of src/sources. Tests pass listings built in code. */
-  ingest?: Ingest;
+  /**
+   * How the feed is opened; default `openFeed` (its transport and format). Tests and benchmarks
+   * hand raw records through it (`src/testing/records-feed.ts`): the rest of the run is production's.
+   */
+  open?: FeedOpener;
   /** The run's one event stream: progress and the plan, for a terminal, a job or a page to show. */
   onEvent?: (event: RunEvent) => void;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROFILES, RESO_PROVIDERS } from './reso/profiles.ts';
+import { PROFILES, RESO_PROVIDERS } from './formats/reso/profiles.ts';
 
 /** Secrets come from `${ENV}` through the config loader's interpolation, never literally. */
 export const authSchema = z.discriminatedUnion('type', [
@@ -68,7 +68,7 @@ export const resoLimitsSchema = z.strictObject({
 
 /**
  * A RESO Web API source. `provider` picks the published rules of an MLS data provider
- * (src/sources/reso/profiles.ts) as defaults: page size, required filters, deletion markers,
+ * (src/sources/formats/reso/profiles.ts) as defaults: page size, required filters, deletion markers,
  * paging, limits; every key below overrides its default. Keys left out take the profile's.
  */
 export const resoOptionsSchema = z

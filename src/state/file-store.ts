@@ -1,7 +1,6 @@
 import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { BudgetBook } from '../budget/budget-book.ts';
-import { createFileBudget } from '../budget/memory-budget.ts';
+import { type BudgetBook, createFileBudget } from '../budget/index.ts';
 import { FeedSyncError } from '../errors.ts';
 import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 import { type FeedState, mergeFeedState, type StateStore } from './state-store.ts';

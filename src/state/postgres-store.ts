@@ -1,4 +1,4 @@
-import { createPostgresBudget } from '../budget/postgres-budget.ts';
+import { createPostgresBudget } from '../budget/index.ts';
 import { createPostgresRunHistory } from './postgres-run-history.ts';
 import type { Queryable } from './postgres-schema.ts';
 import { stateSchemaOf } from './postgres-schema.ts';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createRedisBudget } from '../budget/redis-budget.ts';
+import { createRedisBudget } from '../budget/index.ts';
 import { DEFAULT_HISTORY_RUNS, type HistoryOptions } from './run-history.ts';
 import type { FeedState, StateStore } from './state-store.ts';
 

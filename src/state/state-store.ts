@@ -1,5 +1,4 @@
-import type { BudgetStore } from '../budget/budget-types.ts';
-import { createMemoryBudget } from '../budget/memory-budget.ts';
+import { type BudgetStore, createMemoryBudget } from '../budget/index.ts';
 import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 
 /**
@@ -25,7 +24,7 @@ export interface FeedState {
    */
   goneSince?: Record<string, string>;
   /**
-   * A RESO replication under way (src/sources/reso/checkpoint.ts): its query and its place after
+   * A RESO replication under way (src/sources/formats/reso/checkpoint.ts): its query and its place after
    * the last page written, so a paused or killed first import goes on from there.
    */
   resoCheckpoint?: unknown;

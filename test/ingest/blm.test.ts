@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { ingestFeed, isFeedError } from '../../src/sources/index.ts';
+import { isFeedError } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type Harness, startHarness } from '../reconcile/harness.ts';
 import { fixture, withServer } from './helpers.ts';
@@ -149,14 +150,14 @@ describe('a truncated BLM file (no #END#)', () => {
   it('fails the run as a source failure and deletes nothing on the platform', async () => {
     const feed = fixtureFeed('blm');
     h = await startHarness([feed], { latencyMs: 0 });
-    const first = await h.sync(h.feed('blm'), () => ingest(feed));
+    const first = await h.sync(h.feed('blm'));
     expect(first).toMatchObject({ outcome: 'ok', created: 9 });
     const before = h.keys('FIXTURES');
 
     const truncated = fixtureFeed('blm', { source: { path: fixture('blm/truncated.blm') } });
     const error = await ingest(truncated).catch((e: unknown) => e);
     expect(isFeedError(error) && [error.code, error.retryable]).toEqual(['E_FEED_FETCH', true]);
-    const report = await h.sync(h.feed('blm'), () => ingest(truncated));
+    const report = await h.sync(truncated);
     expect(report).toMatchObject({ outcome: 'failed', deleted: 0, created: 0, updated: 0 });
     expect(report.reason).toContain('the file is truncated: no #END# after 7 rows');
     expect(h.keys('FIXTURES')).toEqual(before);

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FeedError, ingestFeed, readFeed } from '../../src/sources/index.ts';
+import { ingestFeed, readFeed } from '../../src/ingest/index.ts';
+import { FeedError } from '../../src/sources/index.ts';
+import { listings } from '../../src/testing/listing.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
-import { listings } from '../reconcile/fixtures.ts';
 import { type Harness, startHarness } from '../reconcile/harness.ts';
 import { type TestServer, withServer } from './helpers.ts';
 
@@ -67,7 +68,7 @@ describe('bounded inputs', () => {
     // Through a sync: the run fails like any failed source and the listings stay.
     h = await startHarness();
     await h.sync(h.feed(), listings(1, 10));
-    const report = await h.sync(h.feed(), () => ingestFeed(feed, { state: {} }));
+    const report = await h.sync({ ...h.feed(), source: feed.source, mapping: feed.mapping });
     for (const drip of drips) clearInterval(drip);
     expect(report).toMatchObject({ outcome: 'failed', deleted: 0 });
     expect(report.reason).toContain('did not finish within source.deadlineMs');

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BudgetStore } from '../../src/budget/budget-types.ts';
-import { createMemoryBudget } from '../../src/budget/memory-budget.ts';
+import type { BudgetStore } from '../../src/budget/index.ts';
+import { createMemoryBudget } from '../../src/budget/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
-import type { IngestResult } from '../../src/sources/types.ts';
+import type { IngestResult } from '../../src/ingest/index.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import { type FeedState, mergeFeedState } from '../../src/state/state-store.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type ODataServer, type ODataServerOptions, resoRecord, startOData } from '../helpers/reso-odata.ts';

@@ -3,7 +3,6 @@ import type { Config, FeedConfig } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import {
-  type IngestResult,
   type RunReport,
   type SyncDeps,
   type SyncOptions,
@@ -11,8 +10,10 @@ import {
   syncFeed,
 } from '../../src/reconcile/index.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.ts';
+import type { FeedOpener } from '../../src/sources/index.ts';
 import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
-import { type FeedInput, ingested, makeConfig } from './fixtures.ts';
+import { recordsFeed } from '../../src/testing/records-feed.ts';
+import { type FeedInput, makeConfig } from './fixtures.ts';
 
 export interface Harness {
   sandbox: Sandbox;
@@ -20,10 +21,13 @@ export interface Harness {
   client: PlatformClient;
   state: StateStore;
   feed(id?: string): FeedConfig;
-  /** Sync `feed` as if its source had yielded `items` (or whatever `ingest` returns). */
+  /**
+   * Sync `feed` as if its source had yielded `items` (listings, read with the feed's mapping), or
+   * what a reader opens (`recordsFeed(…)`); without either, the feed's own source (a fixture file).
+   */
   sync(
     feed: FeedConfig,
-    items: Listing[] | (() => Promise<IngestResult>),
+    items?: Listing[] | FeedOpener,
     options?: SyncOptions,
     deps?: Partial<SyncDeps>,
   ): Promise<RunReport>;
@@ -57,7 +61,7 @@ export async function startHarness(
           client,
           state,
           logger: silentLogger,
-          ingest: typeof items === 'function' ? items : async () => ingested(feed.id, items),
+          ...(items === undefined ? {} : { open: typeof items === 'function' ? items : recordsFeed(items) }),
           ...deps,
         },
         options,

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientFromConfig } from '../../src/api/index.ts';
-import { createMemoryBudget } from '../../src/budget/memory-budget.ts';
+import { createMemoryBudget } from '../../src/budget/index.ts';
 import type { Config, FeedConfig } from '../../src/config/schema.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { type RunReport, saveRun, syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { manualClock, type ResoProvider, startResoProvider } from '../../src/sandbox/reso/index.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
 import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
 import { makeConfig } from './fixtures.ts';
 

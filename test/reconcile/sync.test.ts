@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
-import { ingested, listing, listings } from './fixtures.ts';
+import { listing, listings } from '../../src/testing/listing.ts';
+import { recordsFeed } from '../../src/testing/records-feed.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
@@ -59,10 +60,14 @@ describe('syncFeed against the sandbox', () => {
 
   it('detects a change of a field the list never returns (AreaUnit)', async () => {
     h = await startHarness();
-    await h.sync(h.feed(), listings(1, 3));
-    const next = [listing(1, { AreaUnit: 'Square Meters' }), listing(2), listing(3)];
-    expect(await h.sync(h.feed(), next)).toMatchObject({ updated: 1, unchanged: 2 });
-    expect(h.sandbox.listings('SN-1')[0]?.AreaUnit).toBe('Square Meters');
+    // No areas (the unknown marker 0): only the unit can change, and the list never returns it.
+    const records = [1, 2, 3].map((n) => ({ ...listing(n), LotArea: undefined, BuildingArea: undefined }));
+    await h.sync(h.feed(), recordsFeed(records));
+    const metric = { ...h.feed(), mapping: { ...h.feed().mapping, areaUnit: 'Square Meters' as const } };
+    const report = await h.sync(metric, recordsFeed(records));
+    expect(report).toMatchObject({ updated: 3, unchanged: 0 });
+    expect(report.changes?.[0]?.fields).toEqual([]);
+    expect(h.sandbox.listings('SN-1').map((l) => l.AreaUnit)).toEqual(Array(3).fill('Square Meters'));
   });
 
   it('leaves hand-added listings untouched and counts them as foreign', async () => {
@@ -196,30 +201,45 @@ describe('syncFeed against the sandbox', () => {
   });
 
   describe('delete guards', () => {
-    it('an empty feed deletes nothing', async () => {
+    it('an empty feed deletes nothing: a full feed with no record is a failed source', async () => {
       h = await startHarness();
       await h.sync(h.feed(), listings(1, 10));
       const report = await h.sync(h.feed(), []);
-      expect(report).toMatchObject({ outcome: 'guarded', deleted: 0, heldDeletes: 10 });
+      expect(report).toMatchObject({
+        outcome: 'failed',
+        deleted: 0,
+        reason: 'feed: feed feed1: the feed has no records (records)',
+      });
+      expect(writes(report)).toBe(0);
       expect(h.keys()).toHaveLength(10);
     });
 
     it('a feed whose every row is rejected deletes nothing and says which rows and why', async () => {
       h = await startHarness();
       await h.sync(h.feed(), listings(1, 10));
-      const rejections = Array.from({ length: 30 }, (_, i) => ({
-        feedId: 'feed1',
+      // Thirty rows of a CSV whose prices say "call": each is rejected, by row, and holds its key.
+      const rows = Array.from({ length: 30 }, (_, i) => ({
         row: i + 2,
+        fields: { ...listing(i + 1), SalePrice: 'call' },
+      }));
+      const rejections = rows.map((r, i) => ({
+        feedId: 'feed1',
+        row: r.row,
         index: i,
+        key: listing(i + 1).MLSNumber,
         field: 'SalePrice',
         value: 'call',
         reason: 'not_a_number',
-        message: `Row ${i + 2} of feed1.csv: SalePrice "call" is not a number`,
+        message: `Row ${r.row} of feed1.csv: SalePrice "call" is not a number`,
       }));
-      const report = await h.sync(h.feed(), async () => ingested('feed1', [], { rejections }));
-      expect(report).toMatchObject({ outcome: 'guarded', deleted: 0, heldDeletes: 10, rejected: 30 });
+      const report = await h.sync(h.feed(), recordsFeed(rows, { name: 'feed1.csv' }));
+      expect(report).toMatchObject({ outcome: 'guarded', deleted: 0, rejected: 30, held: 30 });
       expect(report.guards).toEqual([expect.objectContaining({ guard: 'empty-feed', tripped: true })]);
-      expect(report.rejections).toEqual(rejections.slice(0, 20));
+      expect(report.rejections).toEqual(
+        rejections
+          .slice(0, 20)
+          .map((r) => ({ ...r, problems: [expect.objectContaining({ field: 'SalePrice' })] })),
+      );
       expect(writes(report)).toBe(0);
       expect(h.keys()).toHaveLength(10);
     });
@@ -255,11 +275,12 @@ describe('syncFeed against the sandbox', () => {
   it('saves validators only after a run that succeeded, and skips an unmodified feed without a call', async () => {
     h = await startHarness();
     await h.sync(h.feed(), listings(1, 10));
-    await h.sync(h.feed(), async () => ingested('feed1', [], { sourceState: { etag: '"v2"' } }));
+    // A feed with no valid listing (its one row rejected) is guarded: its validators are not kept.
+    await h.sync(h.feed(), recordsFeed([{ ...listing(1), Bedrooms: 'three' }], { state: { etag: '"v2"' } }));
     expect((await h.state.getFeed('feed1')).etag).toBeUndefined();
-    await h.sync(h.feed(), async () => ingested('feed1', listings(1, 10), { sourceState: { etag: '"v3"' } }));
+    await h.sync(h.feed(), recordsFeed(listings(1, 10), { state: { etag: '"v3"' } }));
     expect((await h.state.getFeed('feed1')).etag).toBe('"v3"');
-    const skipped = await h.sync(h.feed(), async () => ingested('feed1', [], { notModified: true }));
+    const skipped = await h.sync(h.feed(), recordsFeed([], { notModified: true }), { trigger: 'schedule' });
     expect(skipped.outcome).toBe('skipped');
     expect(skipped.apiCalls.list + writes(skipped)).toBe(0);
   });

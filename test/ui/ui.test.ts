@@ -6,6 +6,8 @@ import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { listings } from '../../src/testing/listing.ts';
+import { recordsFeed } from '../../src/testing/records-feed.ts';
 import {
   createMetrics,
   serveUi,
@@ -15,7 +17,7 @@ import {
   type UiServer,
 } from '../../src/ui/index.ts';
 import { CHROMIUM_PATH as CHROMIUM, chromiumAvailable, redisAvailable } from '../helpers/services.ts';
-import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
+import { makeConfig } from '../reconcile/fixtures.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from '../worker/helpers.ts';
 
 const AUTH = `Basic ${Buffer.from('operator:s3cret').toString('base64')}`;
@@ -26,7 +28,7 @@ let ui: UiServer;
 const prefix = uniquePrefix();
 
 const sync: SyncFeed = (config, feed, deps, options) =>
-  syncFeed(config, feed, { ...deps, ingest: async () => ingested(feed.id, listings(1, 3)) }, options);
+  syncFeed(config, feed, { ...deps, open: recordsFeed(listings(1, 3)) }, options);
 
 describe.skipIf(!redisAvailable)('queue UI', () => {
   beforeAll(async () => {

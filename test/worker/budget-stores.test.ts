@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BudgetStore } from '../../src/budget/budget-types.ts';
+import type { BudgetStore } from '../../src/budget/index.ts';
 import { openQueueStore } from '../../src/queue/open-store.ts';
 import { BACKENDS } from './backends.ts';
 

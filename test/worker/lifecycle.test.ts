@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
-import { clientFromConfig, HttpError, type PlatformClient } from '../../src/api/index.ts';
+import { clientFromConfig, type PlatformClient, platformStatusError } from '../../src/api/index.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
+import { listings } from '../../src/testing/listing.ts';
+import { recordsFeed } from '../../src/testing/records-feed.ts';
+import { makeConfig } from '../reconcile/fixtures.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { waitFor } from './helpers.ts';
 
@@ -29,11 +31,11 @@ afterEach(async () => {
   store = undefined;
 });
 
-/** The real sync, fed listings built in code instead of a feed file. */
+/** The real sync, fed listings built in code (through the reader) instead of a feed file. */
 const realSync =
   (count: number): SyncFeed =>
   (config, feed, deps, options) =>
-    syncFeed(config, feed, { ...deps, ingest: async () => ingested(feed.id, listings(1, count)) }, options);
+    syncFeed(config, feed, { ...deps, open: recordsFeed(listings(1, count)) }, options);
 
 async function start(
   sync: SyncFeed,
@@ -129,7 +131,7 @@ describe.each(BACKENDS)('the worker against the sandbox, on $name', (backend) =>
             listCalls[feedId] = (listCalls[feedId] ?? 0) + 1;
             const status = outages[feedId]?.shift();
             return status
-              ? Promise.reject(new HttpError('list', status))
+              ? Promise.reject(platformStatusError('list', status))
               : client.listListings(request, options);
           },
         };

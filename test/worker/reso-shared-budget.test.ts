@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import { openQueueStore } from '../../src/queue/open-store.ts';
 import { type ResoProvider, startResoProvider } from '../../src/sandbox/reso/index.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
-import { budgetKeyOf } from '../../src/sources/reso/budget-key.ts';
+import { budgetKeyOf } from '../../src/sources/formats/reso/budget-key.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type ODataServer, resoRecord, startOData } from '../helpers/reso-odata.ts';
 import { BACKENDS } from './backends.ts';
