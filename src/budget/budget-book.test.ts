@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   announcedTo,
   type BudgetBook,
+  doneInBook,
   emptyBook,
   HOUR_MS,
   takeFromBook,
@@ -12,41 +13,57 @@ import { createFileBudget } from './memory-budget.ts';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 
-/** Take `n` requests at `at`, asserting each is allowed. */
-function takeN(book: BudgetBook, limits: BudgetLimits, at: number, n: number): BudgetBook {
+/** Take `n` requests at `at`, asserting each is allowed, each answered `latency` ms later. */
+function takeN(book: BudgetBook, limits: BudgetLimits, at: number, n: number, latency = 0): BudgetBook {
   let current = book;
   for (let i = 0; i < n; i++) {
-    const next = takeFromBook(current, limits, at);
-    expect(next.answer).toEqual({ ok: true });
-    current = next.book;
+    const ticket = `t${at}-${i}`;
+    const next = takeFromBook(current, limits, at, ticket);
+    expect(next.answer.ok).toBe(true);
+    current = doneInBook(next.book, ticket, at + latency);
   }
   return current;
 }
 
 describe('the budget book: rolling windows, never looser than the provider', () => {
-  it('holds the per-second bound exactly and says when the oldest start leaves', () => {
-    const book = takeN(emptyBook(), { perSecond: 2 }, T0, 1);
-    const second = takeN(book, { perSecond: 2 }, T0 + 300, 1);
-    expect(takeFromBook(second, { perSecond: 2 }, T0 + 999).answer).toEqual({
+  it('holds the per-second bound from each answer, and says when the oldest answer leaves', () => {
+    // Answered 100 ms after they start: each counts in the second after its answer.
+    const book = takeN(emptyBook(), { perSecond: 2 }, T0, 1, 100);
+    const second = takeN(book, { perSecond: 2 }, T0 + 300, 1, 100);
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 999, 'x').answer).toEqual({
       ok: false,
       window: 'second',
-      retryAt: T0 + 1250,
+      retryAt: T0 + 1350,
     });
-    // A quarter second more than the provider's window: a request arrives after it is counted.
-    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1249).answer.ok).toBe(false);
-    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1250).answer).toEqual({ ok: true });
+    // A quarter second more than the provider's window, from the answer, not the start.
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1349, 'x').answer.ok).toBe(false);
+    expect(takeFromBook(second, { perSecond: 2 }, T0 + 1350, 'x').answer.ok).toBe(true);
+  });
+
+  it('counts a request still in flight in every second, however long it takes to leave', () => {
+    const limits = { perSecond: 1 };
+    const { book } = takeFromBook(emptyBook(), limits, T0, 'slow');
+    // Not answered 5 s later: the next one waits, asking again soon rather than pausing the run.
+    expect(takeFromBook(book, limits, T0 + 5000, 'x').answer).toEqual({
+      ok: false,
+      window: 'second',
+      retryAt: T0 + 5050,
+    });
+    const answered = doneInBook(book, 'slow', T0 + 5000);
+    expect(takeFromBook(answered, limits, T0 + 6249, 'x').answer.ok).toBe(false);
+    expect(takeFromBook(answered, limits, T0 + 6250, 'x').answer.ok).toBe(true);
   });
 
   it('counts the hour in whole minutes and a second more, so a request at :59 still counts until the next hour :01:01', () => {
     const limits = { perHour: 3 };
     const book = takeN(emptyBook(), limits, T0 + 59_000, 3);
     // 10:00:59 + 60 min = 11:00:59, but the minute 10:00 leaves only at 11:01:00 (and a second of margin).
-    expect(takeFromBook(book, limits, T0 + HOUR_MS + 59_000).answer).toEqual({
+    expect(takeFromBook(book, limits, T0 + HOUR_MS + 59_000, 'x').answer).toEqual({
       ok: false,
       window: 'hour',
       retryAt: T0 + HOUR_MS + 61_000,
     });
-    expect(takeFromBook(book, limits, T0 + HOUR_MS + 61_000).answer).toEqual({ ok: true });
+    expect(takeFromBook(book, limits, T0 + HOUR_MS + 61_000, 'x').answer.ok).toBe(true);
   });
 
   it('frees the hour minute by minute, oldest first', () => {
@@ -54,7 +71,7 @@ describe('the budget book: rolling windows, never looser than the provider', () 
     let book = takeN(emptyBook(), limits, T0, 2);
     book = takeN(book, limits, T0 + 10 * 60_000, 2);
     // Full: the first minute must leave (at 11:01) before one more fits.
-    expect(takeFromBook(book, limits, T0 + 30 * 60_000).answer).toMatchObject({
+    expect(takeFromBook(book, limits, T0 + 30 * 60_000, 'x').answer).toMatchObject({
       ok: false,
       retryAt: T0 + HOUR_MS + 61_000,
     });
@@ -63,7 +80,7 @@ describe('the budget book: rolling windows, never looser than the provider', () 
   it('takes the latest of several refusals: every bound must allow the request', () => {
     const limits = { perSecond: 1, perDay: 2 };
     const book = takeN(takeN(emptyBook(), limits, T0, 1), limits, T0 + 5000, 1);
-    const answer = takeFromBook(book, limits, T0 + 5500).answer;
+    const answer = takeFromBook(book, limits, T0 + 5500, 'x').answer;
     expect(answer).toEqual({ ok: false, window: 'day', retryAt: T0 + 86_400_000 + 61_000 });
   });
 
@@ -72,12 +89,12 @@ describe('the budget book: rolling windows, never looser than the provider', () 
     // A later answer of the same window cannot raise it again.
     book = announcedTo(book, { name: 'hour', remaining: 5, resetAt: T0 + 60_500 }, T0 + 10);
     book = takeN(book, {}, T0 + 20, 1);
-    expect(takeFromBook(book, {}, T0 + 30).answer).toEqual({
+    expect(takeFromBook(book, {}, T0 + 30, 'x').answer).toEqual({
       ok: false,
       window: 'provider',
       retryAt: T0 + 60_500,
     });
-    expect(takeFromBook(book, {}, T0 + 60_500).answer).toEqual({ ok: true });
+    expect(takeFromBook(book, {}, T0 + 60_500, 'x').answer.ok).toBe(true);
     expect(usageOfBook(book, T0 + 30)).toEqual({ second: 1, hour: 1, day: 1 });
   });
 });
@@ -96,7 +113,7 @@ describe('the state-file budget (the one-shot CLI)', () => {
       });
     const limits = { perHour: 100 };
     const first = open();
-    for (let i = 0; i < 5; i++) expect(await first.take('k', limits, T0 + i)).toEqual({ ok: true });
+    for (let i = 0; i < 5; i++) expect((await first.take('k', limits, T0 + i)).ok).toBe(true);
     expect(writes).toBe(1);
     // Killed here: the file counts the reservation (20), more than the 5 sent, never fewer.
     expect(usageOfBook(file.k!, T0 + 10).hour).toBe(20);

@@ -13,6 +13,12 @@ export const DAY_MS = 86_400_000;
  * on the second (2/s become 2 per 1.25 s), a second on the hour and the day.
  */
 export const SECOND_WINDOW_MS = SECOND_MS + 250;
+
+/** A request in flight counts this long at most (its worker may have died): longer than any attempt. */
+export const IN_FLIGHT_MS = 120_000;
+
+/** A second window full of requests still in flight frees as they answer: ask again this soon. */
+export const POLL_MS = 50;
 export const HOUR_WINDOW_MS = HOUR_MS + 1000;
 export const DAY_WINDOW_MS = DAY_MS + 1000;
 
@@ -22,15 +28,25 @@ export const DAY_WINDOW_MS = DAY_MS + 1000;
  * keep the same three things in their own form (redis-budget.ts, postgres-budget.ts).
  */
 export interface BudgetBook {
-  /** Start times (epoch ms) within the last second, ascending. */
-  seconds: number[];
+  /**
+   * Requests of the last second, by ticket: when each answered (epoch ms), or while in flight the
+   * instant it stops counting if it never answers (`IN_FLIGHT_MS` after its start).
+   */
+  seconds: Record<string, number>;
   /** Minute number (`floor(ms / 60000)`) → requests started in it. */
   minutes: Record<string, number>;
   /** Announced ceilings by name, until they reset. */
   ceilings: Record<string, { remaining: number; until: number }>;
 }
 
-export const emptyBook = (): BudgetBook => ({ seconds: [], minutes: {}, ceilings: {} });
+export const emptyBook = (): BudgetBook => ({ seconds: {}, minutes: {}, ceilings: {} });
+
+/** The second's entries still counted at `now`, ascending. */
+function secondsAt(book: BudgetBook, now: number): number[] {
+  return Object.values(book.seconds ?? {})
+    .filter((t) => t > now - SECOND_WINDOW_MS)
+    .sort((a, b) => a - b);
+}
 
 /**
  * A minute counts in a window while any part of it is inside: a request at 10:00:59 still counts at
@@ -46,7 +62,10 @@ export function pruned(book: BudgetBook, now: number): BudgetBook {
     if (inWindow(Number(minute), now, DAY_WINDOW_MS)) minutes[minute] = n;
   const ceilings: BudgetBook['ceilings'] = {};
   for (const [name, c] of Object.entries(book.ceilings)) if (c.until > now) ceilings[name] = c;
-  return { seconds: book.seconds.filter((t) => t > now - SECOND_WINDOW_MS), minutes, ceilings };
+  const seconds: Record<string, number> = {};
+  for (const [ticket, t] of Object.entries(book.seconds ?? {}))
+    if (t > now - SECOND_WINDOW_MS) seconds[ticket] = t;
+  return { seconds, minutes, ceilings };
 }
 
 /**
@@ -82,15 +101,18 @@ export function checkBook(book: BudgetBook, limits: BudgetLimits, now: number): 
   for (const c of Object.values(book.ceilings))
     if (c.until > now && c.remaining <= 0) later(c.until, 'provider');
   const { perSecond, perHour, perDay } = limits;
-  const seconds = book.seconds.filter((t) => t > now - SECOND_WINDOW_MS);
-  if (perSecond && seconds.length >= perSecond)
-    later(seconds[seconds.length - perSecond]! + SECOND_WINDOW_MS, 'second');
+  const seconds = secondsAt(book, now);
+  if (perSecond && seconds.length >= perSecond) {
+    const leaving = seconds[seconds.length - perSecond]!;
+    // Still in flight: it frees a second after its answer, which comes soon.
+    later(leaving > now ? now + POLL_MS : leaving + SECOND_WINDOW_MS, 'second');
+  }
   const counts = Object.entries(book.minutes)
     .map(([minute, n]): [number, number] => [Number(minute), n])
     .sort((a, b) => a[0] - b[0]);
   if (perHour) later(minuteWindowRetry(counts, now, HOUR_WINDOW_MS, perHour), 'hour');
   if (perDay) later(minuteWindowRetry(counts, now, DAY_WINDOW_MS, perDay), 'day');
-  return retryAt > now ? { ok: false, window, retryAt } : { ok: true };
+  return retryAt > now ? { ok: false, window, retryAt } : { ok: true, ticket: '' };
 }
 
 /** Take one request at `now` if it fits: the book after it, and the answer. Pure. */
@@ -98,21 +120,33 @@ export function takeFromBook(
   book: BudgetBook,
   limits: BudgetLimits,
   now: number,
+  ticket: string,
 ): { book: BudgetBook; answer: BudgetAnswer } {
   const current = pruned(book, now);
   const answer = checkBook(current, limits, now);
   if (!answer.ok) return { book: current, answer };
-  return { book: counted(current, now, 1), answer };
+  const next = counted(current, now, 1);
+  next.seconds = { ...current.seconds, [ticket]: now + IN_FLIGHT_MS };
+  return { book: next, answer: { ok: true, ticket } };
 }
 
-/** The book with `n` more requests started at `now` (ceilings lowered by as many). Pure. */
+/** The book once the request `ticket` has its answer: it counts in the second from `now`. Pure. */
+export function doneInBook(book: BudgetBook, ticket: string, now: number): BudgetBook {
+  if (book.seconds?.[ticket] === undefined) return book;
+  return { ...book, seconds: { ...book.seconds, [ticket]: now } };
+}
+
+/**
+ * The book with `n` more requests started at `now` in the hour and the day (ceilings lowered by as
+ * many); the second's entries are `takeFromBook`'s. Pure.
+ */
 export function counted(book: BudgetBook, now: number, n: number): BudgetBook {
   const minute = String(Math.floor(now / MINUTE_MS));
   const ceilings: BudgetBook['ceilings'] = {};
   for (const [name, c] of Object.entries(book.ceilings))
     ceilings[name] = { ...c, remaining: c.remaining - n };
   return {
-    seconds: [...book.seconds, ...Array.from({ length: n }, () => now)],
+    seconds: book.seconds,
     minutes: { ...book.minutes, [minute]: (book.minutes[minute] ?? 0) + n },
     ceilings,
   };
@@ -148,7 +182,7 @@ export function usageOfBook(book: BudgetBook, now: number): BudgetUsage {
       0,
     );
   return {
-    second: book.seconds.filter((t) => t > now - SECOND_WINDOW_MS).length,
+    second: secondsAt(book, now).length,
     hour: sum(HOUR_WINDOW_MS),
     day: sum(DAY_WINDOW_MS),
   };

@@ -15,8 +15,13 @@ export interface BudgetLimits {
 /** Which bound refused a request: one of ours, or what the provider announced (rate headers, 429). */
 export type BudgetWindow = 'second' | 'hour' | 'day' | 'provider';
 
-/** A take: counted, or refused with the first instant (epoch ms) at which every bound allows one more. */
-export type BudgetAnswer = { ok: true } | { ok: false; window: BudgetWindow; retryAt: number };
+/**
+ * A take: counted (`ticket` names the request for `done`), or refused with the first instant (epoch
+ * ms) at which every bound allows one more.
+ */
+export type BudgetAnswer =
+  | { ok: true; ticket: string }
+  | { ok: false; window: BudgetWindow; retryAt: number };
 
 /**
  * The provider said how many requests are left until when (`X-RateLimit-Remaining`,
@@ -45,6 +50,13 @@ export interface BudgetUsage {
 export interface BudgetStore {
   /** Count one request of `key` if every bound allows it at `now`; otherwise say until when to wait. */
   take(key: string, limits: BudgetLimits, now: number): Promise<BudgetAnswer>;
+  /**
+   * The request `ticket` got its answer at `now`. Until then it counts in every second (the provider
+   * may receive it any time before it answers); from then, in the second after its answer. So a
+   * request slow to leave (a busy process, a slow network) can never reach the provider within a
+   * second of the one before it. A ticket never done (a crashed worker) counts for two minutes.
+   */
+  done(key: string, ticket: string, now: number): Promise<void>;
   /** Lower a ceiling of `key` to what the provider announced (never raises one within its window). */
   announce(key: string, ceiling: Ceiling, now: number): Promise<void>;
   usage(key: string, now: number): Promise<BudgetUsage>;

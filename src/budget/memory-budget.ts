@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import {
   announcedTo,
   type BudgetBook,
   counted,
+  doneInBook,
   emptyBook,
   headroom,
   MINUTE_MS,
@@ -17,9 +19,12 @@ export function createMemoryBudget(): BudgetStore {
   const bookOf = (key: string) => books.get(key) ?? emptyBook();
   return {
     async take(key, limits, now) {
-      const { book, answer } = takeFromBook(bookOf(key), limits, now);
+      const { book, answer } = takeFromBook(bookOf(key), limits, now, randomUUID());
       books.set(key, book);
       return answer;
+    },
+    async done(key, ticket, now) {
+      books.set(key, doneInBook(bookOf(key), ticket, now));
     },
     async announce(key, ceiling, now) {
       books.set(key, announcedTo(bookOf(key), ceiling, now));
@@ -69,7 +74,7 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
     async take(key, limits, now) {
       lastNow = Math.max(lastNow, now);
       const books = await load();
-      const { book, answer } = takeFromBook(books.get(key) ?? emptyBook(), limits, now);
+      const { book, answer } = takeFromBook(books.get(key) ?? emptyBook(), limits, now, randomUUID());
       books.set(key, book);
       if (!answer.ok) return answer;
       const minute = Math.floor(now / MINUTE_MS);
@@ -82,6 +87,12 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
       reserved.set(key, { n: Math.min(RESERVE - 1, headroom(book, limits, now)), minute });
       await save(books, now);
       return answer;
+    },
+    async done(key, ticket, now) {
+      const books = await load();
+      const book = books.get(key);
+      // The second lives in this process only: the file keeps the hour and the day.
+      if (book) books.set(key, doneInBook(book, ticket, now));
     },
     async announce(key, ceiling, now) {
       const books = await load();

@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   DAY_WINDOW_MS as DAY_MS,
   HOUR_WINDOW_MS as HOUR_MS,
+  IN_FLIGHT_MS,
   MINUTE_MS,
+  POLL_MS,
   SAME_WINDOW_MS,
   SECOND_WINDOW_MS as SECOND_MS,
 } from './budget-book.ts';
@@ -29,14 +31,17 @@ DO $ensure$
 BEGIN
   PERFORM pg_advisory_xact_lock(hashtext('${s}.budget'));
   CREATE TABLE IF NOT EXISTS ${s}.budget_second (key text NOT NULL, at_ms bigint NOT NULL);
+  ALTER TABLE ${s}.budget_second ADD COLUMN IF NOT EXISTS ticket text;
   CREATE INDEX IF NOT EXISTS budget_second_key ON ${s}.budget_second (key, at_ms);
   CREATE TABLE IF NOT EXISTS ${s}.budget_minute (
     key text NOT NULL, minute bigint NOT NULL, n int NOT NULL, PRIMARY KEY (key, minute));
   CREATE TABLE IF NOT EXISTS ${s}.budget_ceiling (
     key text NOT NULL, name text NOT NULL, remaining int NOT NULL, until_ms bigint NOT NULL,
     PRIMARY KEY (key, name));
+  DROP FUNCTION IF EXISTS ${s}.budget_take(text, bigint, int, int, int);
   CREATE OR REPLACE FUNCTION ${s}.budget_take(
-    p_key text, p_now bigint, p_ps int, p_ph int, p_pd int, OUT ok boolean, OUT retry_at bigint, OUT win text)
+    p_key text, p_now bigint, p_ps int, p_ph int, p_pd int, p_ticket text,
+    OUT ok boolean, OUT retry_at bigint, OUT win text)
   LANGUAGE plpgsql AS $take$
   DECLARE
     n int;
@@ -56,7 +61,9 @@ BEGIN
       IF n >= p_ps THEN
         SELECT at_ms INTO t FROM ${s}.budget_second WHERE key = p_key
           ORDER BY at_ms DESC OFFSET p_ps - 1 LIMIT 1;
-        IF t + ${SECOND_MS} > retry_at THEN retry_at := t + ${SECOND_MS}; win := 'second'; END IF;
+        -- Still in flight: it frees a second after its answer, which comes soon.
+        IF t > p_now THEN t := p_now + ${POLL_MS}; ELSE t := t + ${SECOND_MS}; END IF;
+        IF t > retry_at THEN retry_at := t; win := 'second'; END IF;
       END IF;
     END IF;
     DELETE FROM ${s}.budget_minute WHERE key = p_key AND (minute + 1) * ${MINUTE_MS} <= p_now - ${DAY_MS};
@@ -85,7 +92,7 @@ BEGIN
       END IF;
     END IF;
     IF retry_at > p_now THEN ok := false; RETURN; END IF;
-    INSERT INTO ${s}.budget_second VALUES (p_key, p_now);
+    INSERT INTO ${s}.budget_second (key, at_ms, ticket) VALUES (p_key, p_now + ${IN_FLIGHT_MS}, p_ticket);
     INSERT INTO ${s}.budget_minute VALUES (p_key, floor(p_now / ${MINUTE_MS}::numeric)::bigint, 1)
       ON CONFLICT (key, minute) DO UPDATE SET n = ${s}.budget_minute.n + 1;
     UPDATE ${s}.budget_ceiling SET remaining = remaining - 1 WHERE key = p_key;
@@ -115,13 +122,22 @@ export function createPostgresBudget(db: BudgetQueryable, schema: string): Budge
   return {
     async take(key, limits, now) {
       await ensure();
+      const ticket = randomUUID();
       const { rows } = await db.query<{ ok: boolean; retry_at: string; win: string }>(
-        `SELECT * FROM ${schema}.budget_take($1, $2, $3, $4, $5)`,
-        [id(key), Math.floor(now), limits.perSecond ?? 0, limits.perHour ?? 0, limits.perDay ?? 0],
+        `SELECT * FROM ${schema}.budget_take($1, $2, $3, $4, $5, $6)`,
+        [id(key), Math.floor(now), limits.perSecond ?? 0, limits.perHour ?? 0, limits.perDay ?? 0, ticket],
       );
       const row = rows[0];
-      if (!row || row.ok) return { ok: true };
+      if (!row || row.ok) return { ok: true, ticket };
       return { ok: false, retryAt: Number(row.retry_at), window: row.win as BudgetWindow } as BudgetAnswer;
+    },
+    async done(key, ticket, now) {
+      await ensure();
+      await db.query(`UPDATE ${schema}.budget_second SET at_ms = $3::bigint WHERE key = $1 AND ticket = $2`, [
+        id(key),
+        ticket,
+        Math.floor(now),
+      ]);
     },
     async announce(key, ceiling, now) {
       if (ceiling.resetAt <= now) return;

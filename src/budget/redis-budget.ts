@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DAY_WINDOW_MS, HOUR_WINDOW_MS, MINUTE_MS, SAME_WINDOW_MS, SECOND_WINDOW_MS } from './budget-book.ts';
+import {
+  DAY_WINDOW_MS,
+  HOUR_WINDOW_MS,
+  IN_FLIGHT_MS,
+  MINUTE_MS,
+  POLL_MS,
+  SAME_WINDOW_MS,
+  SECOND_WINDOW_MS,
+} from './budget-book.ts';
 import type { BudgetAnswer, BudgetStore, BudgetWindow } from './budget-types.ts';
 
 /**
@@ -29,7 +37,8 @@ if ps > 0 then
   local n = redis.call('ZCARD', KEYS[1])
   if n >= ps then
     local r = redis.call('ZRANGE', KEYS[1], n - ps, n - ps, 'WITHSCORES')
-    later(tonumber(r[2]) + SEC, 'second')
+    local leaving = tonumber(r[2])
+    if leaving > now then later(now + ${POLL_MS}, 'second') else later(leaving + SEC, 'second') end
   end
 end
 local buckets = {}
@@ -56,14 +65,20 @@ end
 check(ph, HOUR, 'hour')
 check(pd, DAY, 'day')
 if retry > now then return {0, retry, window} end
-redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('PEXPIRE', KEYS[1], 2 * SEC)
+redis.call('ZADD', KEYS[1], now + ${IN_FLIGHT_MS}, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], ${IN_FLIGHT_MS} + 2 * SEC)
 redis.call('HINCRBY', KEYS[2], string.format('%d', math.floor(now / MIN)), 1)
 redis.call('PEXPIRE', KEYS[2], DAY + 2 * MIN)
 for _, l in ipairs(live) do
   redis.call('HSET', KEYS[3], l[1], string.format('%d:%d', l[2] - 1, l[3]))
 end
 return {1}
+`;
+
+/** `doneInBook`: KEYS[1] the second's zset; ARGV: ticket, now. Only a ticket still there moves. */
+const DONE = `
+redis.call('ZADD', KEYS[1], 'XX', tonumber(ARGV[2]), ARGV[1])
+return 1
 `;
 
 /** `announcedTo`: KEYS[1] ceilings; ARGV: name, remaining, resetAt, now. */
@@ -105,6 +120,7 @@ return {second, hour, day}
 type WithBudgetScripts = Redis & {
   budgetTake(s: string, m: string, c: string, ...args: (string | number)[]): Promise<unknown[]>;
   budgetAnnounce(c: string, ...args: (string | number)[]): Promise<number>;
+  budgetDone(s: string, ticket: string, now: number): Promise<number>;
   budgetUsage(s: string, m: string, c: string, now: number): Promise<number[]>;
 };
 
@@ -117,26 +133,31 @@ export function createRedisBudget(redis: Redis, prefix: string): BudgetStore {
   if (typeof r.budgetTake !== 'function') {
     redis.defineCommand('budgetTake', { numberOfKeys: 3, lua: TAKE });
     redis.defineCommand('budgetAnnounce', { numberOfKeys: 1, lua: ANNOUNCE });
+    redis.defineCommand('budgetDone', { numberOfKeys: 1, lua: DONE });
     redis.defineCommand('budgetUsage', { numberOfKeys: 3, lua: USAGE });
   }
   const keys = (key: string) =>
     [`${prefix}:budget:${key}:s`, `${prefix}:budget:${key}:m`, `${prefix}:budget:${key}:c`] as const;
   return {
     async take(key, limits, now) {
+      const ticket = randomUUID();
       const reply = await r.budgetTake(
         ...keys(key),
         Math.floor(now),
         limits.perSecond ?? 0,
         limits.perHour ?? 0,
         limits.perDay ?? 0,
-        randomUUID(),
+        ticket,
       );
-      if (Number(reply[0]) === 1) return { ok: true };
+      if (Number(reply[0]) === 1) return { ok: true, ticket };
       return {
         ok: false,
         retryAt: Number(reply[1]),
         window: String(reply[2]) as BudgetWindow,
       } as BudgetAnswer;
+    },
+    async done(key, ticket, now) {
+      await r.budgetDone(keys(key)[0], ticket, Math.floor(now));
     },
     async announce(key, ceiling, now) {
       await r.budgetAnnounce(

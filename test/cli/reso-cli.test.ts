@@ -140,7 +140,9 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     expect(s.sandbox.listings('MLS-BOT')).toHaveLength(6);
   });
 
-  it('against the server that plays MLS Grid: killed with -9 mid-import, the next run goes on from the last part, never over the limits', async () => {
+  it('against the server that plays MLS Grid: killed with -9 mid-import, the next run goes on from the last part, never over the limits', {
+    timeout: 120_000,
+  }, async () => {
     provider = await startResoProvider({ provider: 'mlsgrid', listings: 6000, token: 'secret-mls-token' });
     sandbox = await startSandbox({ latencyMs: 1 });
     dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));

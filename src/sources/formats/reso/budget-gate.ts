@@ -21,8 +21,12 @@ export class BudgetPause extends Error {
 
 /** What every request of a RESO source goes through: before it, the budget; after it, what the provider said. */
 export interface BudgetGate {
-  /** Resolves when the budget has counted one more request; throws `BudgetPause` when that is too far off. */
-  pass(): Promise<void>;
+  /**
+   * Resolves when the budget has counted one more request, with what to call once it has its answer
+   * (or failed): the request counts in the second from then. Throws `BudgetPause` when the budget
+   * allows the request too far off.
+   */
+  pass(): Promise<() => Promise<void>>;
   /** Read an answer's rate headers (and a 429's Retry-After) into the shared budget. */
   heard(
     status: number,
@@ -55,7 +59,7 @@ export function createBudgetGate(options: BudgetGateOptions): BudgetGate {
         signal?.throwIfAborted();
         const now = clock();
         const answer = await budget.take(key, limits, now);
-        if (answer.ok) return;
+        if (answer.ok) return () => budget.done(key, answer.ticket, clock());
         const wait = answer.retryAt - now;
         if (wait > maxWaitMs) throw new BudgetPause(answer.retryAt, answer.window);
         await sleep(Math.max(1, wait), undefined, signal ? { signal } : {});

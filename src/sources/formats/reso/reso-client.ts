@@ -56,20 +56,25 @@ export function createResoClient(
       ...source.headers,
       ...(await bearer(refresh)),
     };
-    await gate?.pass();
-    const response = await limiter.run(
-      () =>
-        http(url, {
-          headers,
-          responseType: 'text',
-          timeout: { request: source.timeoutMs },
-          ...(signal ? { signal } : {}),
-        }),
-      signal,
-    );
-    const retryAfterMs = retryAfterOf(response.headers);
-    await gate?.heard(response.statusCode, response.headers, retryAfterMs);
-    return { status: response.statusCode, body: response.body, retryAfterMs };
+    const answered = await gate?.pass();
+    try {
+      const response = await limiter.run(
+        () =>
+          http(url, {
+            headers,
+            responseType: 'text',
+            timeout: { request: source.timeoutMs },
+            ...(signal ? { signal } : {}),
+          }),
+        signal,
+      );
+      const retryAfterMs = retryAfterOf(response.headers);
+      await gate?.heard(response.statusCode, response.headers, retryAfterMs);
+      return { status: response.statusCode, body: response.body, retryAfterMs };
+    } finally {
+      // Answered or failed: from now on the provider has surely received it, if ever.
+      await answered?.();
+    }
   };
 
   const attempt = async (url: string): Promise<ODataPage> => {
