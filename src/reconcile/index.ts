@@ -34,7 +34,7 @@ export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {
   IngestSummary,
   PreparedRun,
-  RunEvent,
+  RunProgress,
   RunResult,
   RunTrigger,
   SnapshotSummary,
@@ -43,5 +43,6 @@ export type {
   SyncOptions,
   SyncPhase,
 } from './run-types.ts';
+export { SYNC_PHASES } from './run-types.ts';
 export { readSnapshot, type Snapshot, SnapshotError, type SnapshotOptions } from './snapshot.ts';
-export { saveRun, stateOf, syncFeed } from './sync.ts';
+export { type PlannedRun, planRun, type RunFeed, runAndSave, saveRun, stateOf, syncFeed } from './sync.ts';

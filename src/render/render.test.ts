@@ -3,7 +3,7 @@ import type { Rejection } from '../ingest/index.ts';
 import type { Failure, RunReport } from '../reconcile/index.ts';
 import { emptyReport } from '../reconcile/index.ts';
 import { renderReport } from './index.ts';
-import { progressLine } from './progress-line.ts';
+import { progressLine } from './progress.ts';
 
 /** The feed the reports are of. */
 const feed = { id: 'feed1', chatbot: 'SN-1' };
@@ -103,21 +103,26 @@ describe('progressLine', () => {
     return { written, isTTY, columns: 40, write: (t: string) => written.push(t) };
   };
 
-  it('redraws one line in place on a terminal, at most every 100 ms, and clears it', () => {
+  it('redraws one line in place on a terminal, a new phase at once, else at most every 100 ms, and clears it', () => {
     const tty = stream(true);
     let now = 1000;
     const line = progressLine('acme', tty, () => now);
-    line.onProgress({ phase: 'snapshot', percent: 25 });
+    line.onProgress({ phase: 'snapshot', done: 0, total: 0 });
     now += 50;
-    line.onProgress({ phase: 'planning', percent: 35 });
+    line.onProgress({ phase: 'planning', done: 0, total: 0 });
+    line.onProgress({ phase: 'applying', done: 0, total: 125 });
+    now += 50;
+    line.onProgress({ phase: 'applying', done: 10, total: 125 });
     now += 100;
-    line.onProgress({ phase: 'applying', percent: 40, detail: '120 creates, 4 updates, 1 deletes' });
-    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.onProgress({ phase: 'applying', done: 20, total: 125 });
+    line.onProgress({ phase: 'done', done: 0, total: 0 });
     line.clear();
     expect(tty.written).toEqual([
       '\r\x1b[2Kacme: snapshot 25%',
-      '\r\x1b[2Kacme: applying 40% 120 creates, 4 updat',
-      '\r\x1b[2Kacme: done 100% ok',
+      '\r\x1b[2Kacme: planning 35%',
+      '\r\x1b[2Kacme: applying 40% 0/125',
+      '\r\x1b[2Kacme: applying 49% 20/125 · 133/s · ETA',
+      '\r\x1b[2Kacme: done 100%',
       '\r\x1b[2K',
     ]);
   });
@@ -127,24 +132,26 @@ describe('progressLine', () => {
     tty.columns = 80;
     let now = 1000;
     const line = progressLine('acme', tty, () => now);
-    line.onProgress({ phase: 'applying', percent: 40, detail: '0/300' });
+    line.onProgress({ phase: 'applying', done: 0, total: 300 });
     now += 2000;
-    line.onProgress({ phase: 'applying', percent: 60, detail: '100/300' });
+    line.onProgress({ phase: 'applying', done: 100, total: 300 });
     expect(tty.written.at(-1)).toBe('\r\x1b[2Kacme: applying 60% 100/300 · 50/s · ETA 4s');
   });
 
   it('writes one plain line per phase off a terminal', () => {
     const pipe = stream(false);
     const line = progressLine('acme', pipe);
-    line.onProgress({ phase: 'fetching', percent: 0 });
-    line.onProgress({ phase: 'applying', percent: 40, detail: '3 creates, 0 updates, 0 deletes' });
-    line.onProgress({ phase: 'applying', percent: 60, detail: '2/3' });
-    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.onProgress({ phase: 'fetching', done: 0, total: 0 });
+    line.onProgress({ phase: 'normalizing', done: 9, total: 10 });
+    line.onProgress({ phase: 'applying', done: 0, total: 3 });
+    line.onProgress({ phase: 'applying', done: 2, total: 3 });
+    line.onProgress({ phase: 'done', done: 0, total: 0 });
     line.clear();
     expect(pipe.written).toEqual([
       'acme: fetching\n',
-      'acme: applying 3 creates, 0 updates, 0 deletes\n',
-      'acme: done ok\n',
+      'acme: normalizing 9 of 10 records valid\n',
+      'acme: applying 0/3\n',
+      'acme: done\n',
     ]);
   });
 });

@@ -157,7 +157,7 @@ describe('the feed-sync binary: help and usage', () => {
   it('an unknown feed id is a usage error naming the feeds there are', async () => {
     const result = await bin(['sync', '-c', config, '--feed', 'nope']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('feed-sync: no feed "nope" in config (feeds: bin-feed)\n');
+    expect(result.stderr).toBe('feed-sync: no feed "nope" in the config (feeds: bin-feed)\n');
   });
 });
 
@@ -169,7 +169,7 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     expect(first.stdout).toMatch(/^✓ bin-feed → BIN-BOT: ok in [\d.]+s\n {2}created 5, updated 0, deleted 0/);
     // Not a terminal: one plain line per phase, no redraws, no JSON log noise at the default level.
     expect(first.stderr).toContain('bin-feed: fetching\n');
-    expect(first.stderr).toContain('bin-feed: applying 5 creates, 0 updates, 0 deletes\n');
+    expect(first.stderr).toContain('bin-feed: applying 0/5\n');
     expect(first.stderr).not.toContain('\r');
     const again = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--force-full']);
     expect(again.code).toBe(0);

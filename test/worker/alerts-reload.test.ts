@@ -8,8 +8,7 @@ import { platformStatusError } from '../../src/api/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { SyncFeed } from '../../src/queue/sync-contract.ts';
-import type { RunReport } from '../../src/reconcile/index.ts';
+import type { RunFeed, RunReport } from '../../src/reconcile/index.ts';
 import { reloadOnChange } from '../../src/schedule/config-watch.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
 import { capturedLogger } from '../helpers/captured-logger.ts';
@@ -31,7 +30,7 @@ afterEach(async () => {
 });
 
 async function start(
-  sync: SyncFeed,
+  sync: RunFeed,
   extra: Partial<typeof FAST> & { alerts?: { webhookUrl: string; rejectedShare: number } } = {},
 ) {
   const prefix = uniquePrefix();
@@ -189,7 +188,7 @@ describe.skipIf(!redisAvailable)('state stores', () => {
 describe.each(BACKENDS)('state on $name', (backend) => {
   it.skipIf(!backend.available)('is kept across a worker restart, with the job history', async () => {
     // A run returns the state to save; the job saves it (a run only reads the store).
-    const sync: SyncFeed = async (_c, feed) => {
+    const sync: RunFeed = async (_c, feed) => {
       const run = fakeRun(feed.id);
       return { ...run, state: { ...run.state, etag: '"v2"', lastFullRunAt: '2024-05-01T00:00:00Z' } };
     };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import type { Config, FeedConfig } from '../../config/index.ts';
-import { type RunReport, type RunResult, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
+import { type RunReport, runAndSave } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
@@ -29,15 +29,7 @@ interface SyncCommandOptions extends GlobalOptions {
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
 export function selectFeeds(config: Config, options: { feed?: string; all?: boolean }): FeedConfig[] {
   if (options.feed && options.all) throw new CliExit('give --feed ID or --all, not both', EXIT.usage);
-  if (options.feed) {
-    const feed = config.feeds.find((f) => f.id === options.feed);
-    if (!feed)
-      throw new CliExit(
-        `no feed "${options.feed}" in config (feeds: ${config.feeds.map((f) => f.id).join(', ') || 'none'})`,
-        EXIT.usage,
-      );
-    return [feed];
-  }
+  if (options.feed) return [findFeed(config, options.feed)];
   if (options.all) return config.feeds.filter((f) => f.enabled);
   throw new CliExit('give --feed ID or --all', EXIT.usage);
 }
@@ -84,24 +76,20 @@ export function registerSync(program: Command): void {
       for (const feed of feeds) {
         if (controller.signal.aborted) break;
         const progress = progressLine(feed.id);
-        const result = await syncFeed(
+        const { report } = await runAndSave(
           config,
           feed,
-          {
-            ...deps,
-            signal: controller.signal,
-            onEvent: (event) => (event.type === 'progress' ? progress.onProgress(event) : undefined),
-          },
+          { ...deps, signal: controller.signal, onProgress: progress.onProgress },
           {
             allowMassDelete: options.allowMassDelete ?? false,
             dryRun: options.dryRun ?? false,
             forceFull: options.forceFull ?? false,
             trigger: 'manual',
+            // A run at a clock of the user's keeps its grace clock, not the time of its compare.
+            ...(options.now ? { recordCompare: false } : {}),
           },
         );
         progress.clear();
-        await saveRun(deps.state, options.now ? withoutCompareTimes(result) : result);
-        const { report } = result;
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
       }
@@ -114,15 +102,6 @@ export function registerSync(program: Command): void {
     const code = exitCodeOf(reports);
     if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
-}
-
-/**
- * A run at a `--now` of the user's keeps its grace clock at that time, but not the time of its
- * compare: a `sync --now` in the future must not make scheduled runs skip until then.
- */
-function withoutCompareTimes(result: RunResult): RunResult {
-  const { lastCompareAt: _compare, lastFullRunAt: _full, ...state } = result.state;
-  return { ...result, state };
 }
 
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
