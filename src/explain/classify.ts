@@ -1,0 +1,77 @@
+import type { RemoteListing } from '../api/canonicalize.ts';
+import type { Listing } from '../normalize/listing-schema.ts';
+import { desiredOf } from '../reconcile/desired.ts';
+import { DEFAULT_HASH_KEY } from '../reconcile/ownership.ts';
+import { desiredByKey, makePlan } from '../reconcile/plan.ts';
+import type { Plan, PlanPolicy } from '../reconcile/plan-types.ts';
+import { memoryRecords } from '../reconcile/record-store.ts';
+import { remoteEntries } from '../reconcile/remote-entries.ts';
+import type { HeldKey } from '../sources/types.ts';
+import type { Classification } from './types.ts';
+
+/** What the feed says about one key: its listing, that it is removed, that it is held, or nothing. */
+export type FeedSide =
+  | { kind: 'listing'; listing: Listing }
+  | { kind: 'remove' }
+  | { kind: 'held'; held: HeldKey }
+  | { kind: 'absent' };
+
+/**
+ * The plan of one key: the run's own `makePlan` over the feed's record of the key (if any) and the
+ * chatbot's listings with it, so ownership, adoption, holds, duplicates and deletes are decided by
+ * the same code as a sync. Pure. The delete guards weigh a whole feed, so they are left to the
+ * caller (the plan of one key is made with the override, and its guards are not read).
+ */
+export function planKey(
+  key: string,
+  feed: FeedSide,
+  remote: readonly RemoteListing[],
+  policy: Omit<PlanPolicy, 'removals' | 'held' | 'allowMassDelete' | 'unkeyedRejections'>,
+): Plan {
+  const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
+  const records = memoryRecords();
+  const desired = feed.kind === 'listing' ? [desiredOf(feed.listing, key, policy.feedId, tags, records)] : [];
+  const byKey = desiredByKey(desired);
+  const sink = remoteEntries(policy.keyField, tags, byKey, { load: (d) => records.get(d.ref) });
+  for (const r of remote) sink.keep(1, r);
+  return makePlan(byKey, sink.finish().listings, {
+    ...policy,
+    allowMassDelete: true,
+    removals: feed.kind === 'remove' ? [key] : [],
+    held: feed.kind === 'held' ? [feed.held] : [],
+  });
+}
+
+/** What the plan does about `key`: one entry per remote listing it touches, or a create; `nothing` else. */
+export function classifyKey(plan: Plan, key: string, remote: readonly RemoteListing[]): Classification[] {
+  const out: Classification[] = [];
+  if (plan.creates.some((c) => c.key === key)) out.push({ kind: 'create' });
+  for (const u of plan.updates)
+    if (u.key === key) out.push({ kind: 'update', id: u.id, adopt: u.adopt, changes: u.changes });
+  if (plan.unchanged.includes(key)) {
+    const kept = keptId(plan, key, remote);
+    if (kept !== undefined) out.push({ kind: 'unchanged', id: kept });
+  }
+  for (const d of [...plan.deletes, ...plan.heldDeletes])
+    if (d.key === key) out.push({ kind: 'delete', id: d.id, reason: d.reason });
+  for (const h of plan.held)
+    if (h.key === key) out.push({ kind: 'held', ids: h.ids, reason: h.reason, message: h.message });
+  for (const f of plan.foreign)
+    if (f.key === key) out.push({ kind: 'foreign', id: f.id, ...(f.owner ? { owner: f.owner } : {}) });
+  for (const s of plan.skipped)
+    if (s.key === key)
+      out.push({ kind: 'skipped', id: s.id, reason: s.reason, ...(s.owner ? { owner: s.owner } : {}) });
+  return out.length > 0 ? out : [{ kind: 'nothing' }];
+}
+
+/**
+ * The ID of the unchanged listing of a key. The plan lists unchanged keys only; every other listing
+ * of the key is accounted for elsewhere in it (a duplicate it deletes, a foreign one), so the kept
+ * one is the listing of the key the plan names nowhere else.
+ */
+function keptId(plan: Plan, key: string, remote: readonly RemoteListing[]): number | undefined {
+  const named = new Set<number>();
+  for (const d of [...plan.deletes, ...plan.heldDeletes, ...plan.updates, ...plan.foreign, ...plan.skipped])
+    if (d.key === key) named.add(d.id);
+  return remote.find((r) => !named.has(r.id))?.id;
+}
