@@ -17,6 +17,8 @@ export function conversionOf(
 ): string | undefined {
   const raw = inputs.find((i) => i.value !== undefined)?.value;
   const parts: string[] = [];
+  if (rule.const !== undefined && (kind === 'enum' || kind === 'currency') && String(rule.const) !== value)
+    return `${JSON.stringify(String(rule.const))} → ${String(value)}`;
   if (rule.const !== undefined || rule.template !== undefined) return undefined;
   switch (kind) {
     case 'money':
@@ -36,8 +38,8 @@ export function conversionOf(
       break;
     }
     case 'bathrooms':
-      if (rule.from === undefined || inputs[0]?.value === undefined)
-        parts.push('full + ½ half + ¾ three-quarter');
+      if (inputs.some((i) => [rule.full, rule.half, rule.threeQuarter, rule.quarter].includes(i.path)))
+        parts.push('full + ½ half + ¾ three-quarter + ¼ quarter');
       else if (typeof raw === 'string' && String(value) !== raw.trim()) parts.push('number');
       break;
     case 'enum':

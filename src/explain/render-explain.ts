@@ -128,25 +128,25 @@ function valueText(f: FieldTrace, units: Units): string {
   return cut(showField(f.field, f.value, units), 40);
 }
 
-/** `"List Price" "$1.2M" (money) [preset reso]`. */
+/** A rule that only names where to read (`"List Price"`, `"A" or "B"`): its inputs say it all. */
+const PLAIN_PATHS = /^"(?:[^"\\]|\\.)*"(?: or "(?:[^"\\]|\\.)*")*$/;
+
+/** `"List Price" "$1.2M" (money) [preset reso]`: the rule, what it read, the conversion, who wrote it. */
 function whence(f: FieldTrace): string {
-  const inputs = f.inputs
-    .map((i) =>
-      i.value === undefined
-        ? `${JSON.stringify(i.path)} (empty)`
-        : `${JSON.stringify(i.path)} ${cut(JSON.stringify(i.value), 40)}`,
-    )
-    .join(', ');
-  const rule =
-    f.rule && (f.inputs.length === 0 || /^(constant|template|sum|days|counts)/.test(f.rule) || f.alternatives)
-      ? f.rule
-      : '';
-  const alternative = f.alternatives ? ` (alternative ${f.alternative} of ${f.alternatives})` : '';
-  const parts = [rule ? `${rule}${alternative}` : '', inputs, f.conversion ? `(${f.conversion})` : ''].filter(
-    Boolean,
+  const inputs = f.inputs.map((i) =>
+    i.value === undefined
+      ? `${JSON.stringify(i.path)} (empty)`
+      : `${JSON.stringify(i.path)} ${cut(JSON.stringify(i.value), 40)}`,
   );
-  const origin = f.origin === 'config' ? '' : ` [${f.origin}]`;
-  return `${parts.join(' ') || f.origin}${parts.length > 0 ? origin : ''}`;
+  const rule = f.rule && !(PLAIN_PATHS.test(f.rule) && inputs.length > 0) ? f.rule : '';
+  const parts = [
+    rule,
+    rule && inputs.length > 0 ? `(${inputs.join(', ')})` : inputs.join(', '),
+    f.alternatives ? `(alternative ${f.alternative} of ${f.alternatives})` : '',
+    f.conversion ? `(${f.conversion})` : '',
+    f.origin === 'config' ? '' : `[${f.origin}]`,
+  ].filter(Boolean);
+  return parts.join(' ');
 }
 
 function platformLines(e: Explanation, units: Units): string[] {

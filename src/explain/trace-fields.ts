@@ -93,7 +93,8 @@ function ruleTrace(
     return { field, value, origin, rule, inputs };
   }
   const alternative = objectOf(alternatives[chosen] as SingleRule);
-  const inputs = inputsOf(alternative, record);
+  const inputs =
+    KINDS[field] === 'bathrooms' ? bathroomInputs(alternative, record) : inputsOf(alternative, record);
   const trace: FieldTrace = { field, value, origin, rule: ruleWords(alternative), inputs };
   if (alternatives.length > 1) {
     trace.alternative = chosen + 1;
@@ -176,23 +177,52 @@ function objectOf(rule: SingleRule): FieldRuleObject {
 const listOf = (value: string | string[] | undefined): string[] =>
   value === undefined ? [] : typeof value === 'string' ? [value] : value;
 
-/** Every path a rule reads, with this record's raw value at each (the first set scalar). */
+/**
+ * The paths a rule read, with this record's raw value at each: of `from` alternatives the one that
+ * was set (the first), of joined or summed paths the set ones; every path when none was set.
+ */
 function inputsOf(rule: FieldRuleObject, record: RawFields): FieldTrace['inputs'] {
-  const paths = [
-    ...listOf(rule.from),
-    ...listOf(rule.sum),
-    ...(rule.template !== undefined ? compileTemplate(rule.template, false).paths : []),
-    ...[
-      rule.full,
-      rule.half,
-      rule.threeQuarter,
-      rule.quarter,
-      rule.daysSince,
-      rule.unitFrom,
-      rule.periodFrom,
-    ],
-  ].filter((p): p is string => p !== undefined);
-  return [...new Set(paths)].map((path) => pathInput(path, record));
+  const read = (paths: string[]) => paths.map((path) => pathInput(path, record));
+  const set = (inputs: FieldTrace['inputs']) => inputs.filter((i) => i.value !== undefined);
+  const groups: FieldTrace['inputs'][] = [];
+  const from = read(listOf(rule.from));
+  if (from.length > 0) groups.push(rule.join === undefined ? set(from).slice(0, 1) : set(from));
+  for (const paths of [
+    listOf(rule.sum),
+    rule.template !== undefined ? compileTemplate(rule.template, false).paths : [],
+  ])
+    if (paths.length > 0) groups.push(set(read(paths)));
+  const extras = [
+    rule.full,
+    rule.half,
+    rule.threeQuarter,
+    rule.quarter,
+    rule.daysSince,
+    rule.unitFrom,
+    rule.periodFrom,
+  ];
+  groups.push(set(read(extras.filter((p): p is string => p !== undefined))));
+  const inputs = groups.flat();
+  if (inputs.length > 0) return dedupe(inputs);
+  return dedupe(read([...listOf(rule.from), ...listOf(rule.sum)]));
+}
+
+/** Bathrooms read the first `from` (the total), else the counts, else the other `from` paths. */
+function bathroomInputs(rule: FieldRuleObject, record: RawFields): FieldTrace['inputs'] {
+  const [total, ...rest] = listOf(rule.from);
+  const counts = [rule.full, rule.half, rule.threeQuarter, rule.quarter].filter(
+    (p): p is string => p !== undefined,
+  );
+  for (const paths of [total === undefined ? [] : [total], counts, rest]) {
+    const set = paths.map((path) => pathInput(path, record)).filter((i) => i.value !== undefined);
+    if (set.length > 0) return paths === rest ? set.slice(0, 1) : set;
+  }
+  return inputsOf(rule, record);
+}
+
+function dedupe(inputs: FieldTrace['inputs']): FieldTrace['inputs'] {
+  const seen = new Set<string>();
+  return inputs.filter((i) => !seen.has(i.path) && seen.add(i.path));
 }
 
 function pathInput(path: string, record: RawFields): FieldTrace['inputs'][number] {

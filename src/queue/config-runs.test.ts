@@ -5,7 +5,7 @@ import { runsForConfigChange } from './config-runs.ts';
 /** A config of three feeds; `edit` changes its text the way a user edits the file. */
 function config(edit: (text: string) => string = (t) => t) {
   const text = [
-    'api: { baseUrl: "https://usapi.example.com", concurrency: 8 }',
+    'api: { baseUrl: "https://usapi.example.com", secretKey: k, concurrency: 8 }',
     'feeds:',
     '  - id: a',
     '    chatbot: BOT1',

@@ -1,3 +1,5 @@
+import type { Rejection } from '../sources/types.ts';
+import type { HeldListing } from './plan-types.ts';
 import type { RunReport } from './report-types.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
@@ -62,7 +64,10 @@ export function renderReport(report: RunReport): string {
 function rejectionLines(report: RunReport): string[] {
   if (report.rejected === 0) return [];
   const shown = report.rejections.slice(0, SHOWN);
-  const lines = [`  rejected ${report.rejected} feed record(s):`, ...shown.map((r) => `    ${r.message}`)];
+  const lines = [
+    `  rejected ${report.rejected} feed record(s):`,
+    ...shown.map((r) => `    ${rejectionLine(r)}`),
+  ];
   const more = report.rejected - shown.length;
   if (more > 0)
     lines.push(`    … and ${more} more; \`feed-sync validate --feed ${report.feedId}\` lists them all`);
@@ -76,7 +81,7 @@ function heldLines(report: RunReport): string[] {
     lines.push(`  held ${report.held} listing(s), kept as they are because their feed record was rejected:`);
     for (const h of report.heldKeys.slice(0, SHOWN)) {
       const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
-      lines.push(`    ${h.key} (${where}): ${h.reason}`);
+      lines.push(`    ${h.key} (${where}): ${heldReason(h)}`);
     }
     if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
   }
@@ -117,4 +122,23 @@ function failureLines(report: RunReport): string[] {
   if (report.failed.length > SHOWN)
     lines.push(`    … and ${report.failed.length - SHOWN} more; --json lists them all`);
   return lines;
+}
+
+/**
+ * A rejection as its line in the report: `Row 20 of feed.csv (ML81332052): Bedrooms "three" is not
+ * a number`. Ingestion words where the record is; a row's line also names its key when it has one.
+ */
+export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): string {
+  const { key, message } = rejection;
+  const at = message.indexOf(': ');
+  if (key === undefined || at < 0 || message.slice(0, at).includes(key)) return message;
+  return `${message.slice(0, at)} (${key})${message.slice(at)}`;
+}
+
+/** Why a listing is held, in words (`Bedrooms "three" is not a number (row 14)`), not the reason's code. */
+export function heldReason(held: Pick<HeldListing, 'message' | 'row' | 'reason'>): string {
+  const at = held.message.indexOf(': ');
+  if (at < 0) return held.message || held.reason.replaceAll('_', ' ');
+  const where = held.row !== undefined ? ` (row ${held.row})` : '';
+  return `${held.message.slice(at + 2)}${where}`;
 }

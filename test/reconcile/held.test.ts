@@ -35,7 +35,10 @@ describe('a rejected record never costs its listing', () => {
     t.reset();
     await cli('sync', '--feed', 'held-feed');
     expect(t.out()).toContain('held 1 listing(s), kept as they are because their feed record was rejected:');
-    expect(t.out()).toMatch(/ {4}M-3 \(ID \d+\): not_a_number/);
+    // The human reason, not its code (issue 22); the rejected row's line names its key.
+    expect(t.out()).toMatch(/ {4}M-3 \(ID \d+\): SalePrice "call us" is not a number \(row 4\)\n/);
+    expect(t.out()).toContain('    Row 4 of feed.csv (M-3): SalePrice "call us" is not a number\n');
+    expect(t.out()).not.toContain('not_a_number');
     expect(t.out()).toContain('1 rejected record(s) had no readable key: they hold no listing');
     expect(stored('M-3')).toEqual(before);
     expect(stored('M-2')?.SalePrice).toBe(250_000);

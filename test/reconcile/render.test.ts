@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
 import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
 import { progressLine } from '../../src/reconcile/progress-line.ts';
+import { heldReason, rejectionLine } from '../../src/reconcile/render-report.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
 import type { Rejection } from '../../src/sources/types.ts';
 import { makeConfig } from './fixtures.ts';
@@ -46,11 +47,30 @@ describe('renderReport', () => {
     expect(text).toContain(
       [
         '  rejected 2 feed record(s):',
-        '    Row 8 of acme.csv: Bedrooms "three" is not a number',
-        '    Row 12 of acme.csv: Bedrooms "three" is not a number',
+        '    Row 8 of acme.csv (A-8): Bedrooms "three" is not a number',
+        '    Row 12 of acme.csv (A-12): Bedrooms "three" is not a number',
       ].join('\n'),
     );
     expect(text).not.toContain('more;');
+  });
+
+  it('names a rejected row by its key when it has one, never twice, and holds in words', () => {
+    const line = (message: string, key?: string) => rejectionLine({ message, ...(key ? { key } : {}) });
+    expect(line('Row 20 of feed.csv: Bedrooms "three" is not a number', 'ML81332052')).toBe(
+      'Row 20 of feed.csv (ML81332052): Bedrooms "three" is not a number',
+    );
+    expect(line('Row 7 of feed.csv: Url "x" is not a valid URL')).toBe(
+      'Row 7 of feed.csv: Url "x" is not a valid URL',
+    );
+    expect(line('Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number', 'K-3')).toBe(
+      'Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number',
+    );
+    const held = {
+      reason: 'not_a_number',
+      row: 20,
+      message: 'Row 20 of feed.csv: Bedrooms "three" is not a number',
+    };
+    expect(heldReason(held)).toBe('Bedrooms "three" is not a number (row 20)');
   });
 
   it('shows the first 10 rejections, then how many more and where to see them all', () => {
