@@ -42,6 +42,8 @@ describe('runsForConfigChange', () => {
 
   it('a schedule change alone runs nothing: the scheduler is updated', () => {
     expect(runs((t) => t.replace('0 * * * *', '30 * * * *'))).toEqual([]);
+    // How often a run compares says when, not what it writes.
+    expect(runs((t) => `${t}\n    fullCompareEveryHours: 6`)).toEqual([]);
   });
 
   it('the order of keys is not a change', () => {
