@@ -63,8 +63,12 @@ export const createRequestSchema = listingSchema.extend({ SerialNumber: serial }
 export type CreateRequest = z.infer<typeof createRequestSchema>;
 export const createDataSchema = z.union([z.string(), z.number()]).transform(String);
 
-// 4.4 Update by key. The whole record is sent (the spec marks the fields required here too).
-export const updateRequestSchema = createRequestSchema.extend({
+// 4.4 Update by key. A sync sends the whole record of the feed (the spec marks the fields required
+// here too), already checked by the listing schema; but the spec's own example omits several, so
+// the request itself is checked field by field, none required: marking a listing gone from the feed
+// Sold sends the fields the list returned, which never include AreaUnit or Location.
+export const updateRequestSchema = listingSchema.partial().extend({
+  SerialNumber: serial,
   Key: z.string().min(1),
   KeyType: z.enum(KEY_TYPES),
 });

@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isApiError } from '../api/errors.ts';
 import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
 import { ConfigError, loadConfig } from '../config/load.ts';
@@ -25,6 +25,30 @@ export function withConfigOption(command: Command): Command {
 /** `--json` on the reporting commands. */
 export function withJsonOption(command: Command): Command {
   return command.option('--json', 'machine-readable output on stdout');
+}
+
+/**
+ * `--now TIME`: the run's clock (ISO 8601, `2026-12-01` or `2026-12-01T09:00:00Z`). Listings gone
+ * from a feed are kept for `gone.afterDays`: `plan --now` shows what a later run will delete, and
+ * tests run the grace without waiting for it.
+ */
+export function withNowOption(command: Command): Command {
+  return command.option(
+    '--now <time>',
+    'run as if the clock read this ISO time (previews a gone.afterDays grace)',
+    (value) => {
+      const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
+      if (Number.isNaN(at.getTime()))
+        throw new InvalidArgumentError('expected an ISO time, e.g. 2026-12-01 or 2026-12-01T09:00:00Z');
+      return at;
+    },
+  );
+}
+
+/** The run's clock: `--now` when given (it stands still: the run happens at that instant), else the system's. */
+export function clockOf(options: { now?: Date }): () => Date {
+  const at = options.now;
+  return at === undefined ? () => new Date() : () => new Date(at.getTime());
 }
 
 export async function loadCliConfig(options: GlobalOptions): Promise<Config> {

@@ -99,6 +99,22 @@ export const chatbotConfigSchema = z.strictObject({
 });
 export type ChatbotConfig = z.infer<typeof chatbotConfigSchema>;
 
+/**
+ * What happens to a listing that leaves the feed (gone from a full feed, or marked removed by an
+ * incremental one): `delete` it, or `markSold` (updated once to `Status: Sold`, nothing else), and
+ * keep it `afterDays` first (default 0 for delete, 30 for markSold). A listing back in the feed
+ * within the grace keeps its platform ID.
+ */
+export const goneSchema = z
+  .strictObject({
+    action: z.enum(['delete', 'markSold']).default('delete'),
+    afterDays: z.number().min(0).optional(),
+  })
+  .transform(({ action, afterDays }) => ({
+    action,
+    afterDays: afterDays ?? (action === 'markSold' ? 30 : 0),
+  }));
+
 export const feedConfigSchema = z.strictObject({
   /** Stable id: names the feed in reports, state keys and the ownership tag. */
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)'),
@@ -114,6 +130,8 @@ export const feedConfigSchema = z.strictObject({
   adopt: z.boolean().default(true),
   /** Refuse to delete more than this share of the feed's owned listings in one run. Default 0.2. */
   maxDeleteShare: z.number().min(0).max(1).default(0.2),
+  /** What a listing that leaves the feed becomes: deleted (default) or marked Sold, after a grace. */
+  gone: goneSchema.default({ action: 'delete', afterDays: 0 }),
   /**
    * Scheduled runs may skip a feed that has not changed (HTTP 304, same file), but compare it with the
    * platform at least this often, so listings edited or deleted behind feed-sync's back are repaired.

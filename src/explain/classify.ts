@@ -16,29 +16,53 @@ export type FeedSide =
   | { kind: 'held'; held: HeldKey }
   | { kind: 'absent' };
 
+/** The feed's policy for one key: the run's, but for what the feed says about this key (`FeedSide`). */
+export type KeyPolicy = Omit<
+  PlanPolicy,
+  'removals' | 'held' | 'allowMassDelete' | 'unkeyedRejections' | 'records'
+>;
+
 /**
  * The plan of one key: the run's own `makePlan` over the feed's record of the key (if any) and the
- * chatbot's listings with it, so ownership, adoption, holds, duplicates and deletes are decided by
- * the same code as a sync. Pure. The delete guards weigh a whole feed, so they are left to the
- * caller (the plan of one key is made with the override, and its guards are not read).
+ * chatbot's listings with it, so ownership, adoption, holds (a rejected record, a broken row),
+ * duplicates, the `gone` policy and its grace clock are decided by the same code as a sync. Pure.
+ * The delete guards weigh a whole feed, so they are left to the caller: the plan of one key is made
+ * with the override, and a delete it holds back is read as a delete.
  */
 export function planKey(
   key: string,
   feed: FeedSide,
   remote: readonly RemoteListing[],
-  policy: Omit<PlanPolicy, 'removals' | 'held' | 'allowMassDelete' | 'unkeyedRejections'>,
+  policy: KeyPolicy,
 ): Plan {
   const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
   const records = memoryRecords();
   const desired = feed.kind === 'listing' ? [desiredOf(feed.listing, key, policy.feedId, tags, records)] : [];
   const byKey = desiredByKey(desired);
-  const sink = remoteEntries(policy.keyField, tags, byKey, { load: (d) => records.get(d.ref) });
+  const gone = policy.gone;
+  // Under markSold, the record that marks a listing Sold, as the run keeps it (prepare-run.ts).
+  const sold =
+    gone?.action === 'markSold'
+      ? {
+          isMine: (owner: string | undefined) =>
+            owner === policy.feedId || (policy.ownership === 'all' && owner === undefined),
+          mayLeave: (k: string | undefined) =>
+            policy.mode === 'full' ||
+            (k === key && (feed.kind === 'remove' || Object.hasOwn(policy.goneSince ?? {}, key))),
+          put: (listing: Partial<Listing>) => records.put({ ...listing, Status: 'Sold' } as Listing),
+        }
+      : undefined;
+  const set = { load: (d: { ref: number }) => records.get(d.ref) };
+  const sink = remoteEntries(policy.keyField, tags, byKey, set, sold);
   for (const r of remote) sink.keep(1, r);
   return makePlan(byKey, sink.finish().listings, {
     ...policy,
     allowMassDelete: true,
     removals: feed.kind === 'remove' ? [key] : [],
     held: feed.kind === 'held' ? [feed.held] : [],
+    // One listing of one key is not a feed: the share of keyless rows is the whole feed's to judge.
+    unkeyedRejections: 0,
+    records: 1,
   });
 }
 
@@ -46,14 +70,32 @@ export function planKey(
 export function classifyKey(plan: Plan, key: string, remote: readonly RemoteListing[]): Classification[] {
   const out: Classification[] = [];
   if (plan.creates.some((c) => c.key === key)) out.push({ kind: 'create' });
-  for (const u of plan.updates)
-    if (u.key === key) out.push({ kind: 'update', id: u.id, adopt: u.adopt, changes: u.changes });
+  for (const u of plan.updates) {
+    if (u.key !== key) continue;
+    if (u.markSold)
+      out.push({ kind: 'sold', id: u.id, from: u.changes.find((c) => c.field === 'Status')?.from });
+    else out.push({ kind: 'update', id: u.id, adopt: u.adopt, changes: u.changes });
+  }
   if (plan.unchanged.includes(key)) {
     const kept = keptId(plan, key, remote);
     if (kept !== undefined) out.push({ kind: 'unchanged', id: kept });
   }
-  for (const d of [...plan.deletes, ...plan.heldDeletes])
-    if (d.key === key) out.push({ kind: 'delete', id: d.id, reason: d.reason });
+  for (const d of [...plan.deletes, ...plan.heldDeletes]) {
+    if (d.key !== key) continue;
+    // A mark held back by the one-key plan's own guards is still the mark a run makes.
+    if (d.action === 'markSold') out.push({ kind: 'sold', id: d.id, from: undefined });
+    else out.push({ kind: 'delete', id: d.id, reason: d.reason, ...(d.since ? { since: d.since } : {}) });
+  }
+  for (const g of plan.grace)
+    if (g.key === key)
+      out.push({
+        kind: 'grace',
+        id: g.id,
+        reason: g.reason,
+        since: g.since,
+        until: g.until,
+        action: g.action,
+      });
   for (const h of plan.held)
     if (h.key === key) out.push({ kind: 'held', ids: h.ids, reason: h.reason, message: h.message });
   for (const f of plan.foreign)

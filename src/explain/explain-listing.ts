@@ -7,7 +7,8 @@ import type { CompiledMapping } from '../normalize/compile-mapping.ts';
 import { DEFAULT_HASH_KEY, type TagKeys, withTags } from '../reconcile/ownership.ts';
 import { policyOf } from '../reconcile/prepare-run.ts';
 import type { RunReport } from '../reconcile/report-types.ts';
-import { classifyKey, type FeedSide, planKey } from './classify.ts';
+import type { StateStore } from '../state/state-store.ts';
+import { classifyKey, type FeedSide, type KeyPolicy, planKey } from './classify.ts';
 import { type FoundRecord, type FoundRecords, findRecords } from './find-record.ts';
 import { historyOf } from './history.ts';
 import { lookupRemote } from './lookup-remote.ts';
@@ -15,12 +16,12 @@ import { traceFields } from './trace-fields.ts';
 import type { Explanation, ListingPart, PlatformPart, SourcePart } from './types.ts';
 import { verdictOf } from './verdict.ts';
 
-/** The I/O `explainListing` reads through: the platform, the run history, the clock. */
+/** The I/O `explainListing` reads through: the platform, the feed's state and run history, the clock. */
 export interface ExplainDeps {
   client: PlatformClient;
-  /** The run history of the feed, newest first (`StateStore.listRuns`). */
-  history: { listRuns(feedId: string, limit?: number): Promise<unknown[]> };
-  /** Where the history is kept, in words: `the state file .feed-sync-state.json`. */
+  /** The feed's state (its grace clock) and run history, newest first. Only read. */
+  state: Pick<StateStore, 'getFeed' | 'listRuns'>;
+  /** Where the state is kept, in words: `the state file .feed-sync-state.json`. */
   historyFrom: string;
   now?: () => Date;
   signal?: AbortSignal;
@@ -50,17 +51,25 @@ export async function explainListing(
   const { part: platform, remote } = await readPlatform(config, feed, key, listing, tags, deps);
   const mode = 'mode' in read ? read.mode : 'full';
   const side = feedSide(last, listing, key);
+  const state = await deps.state.getFeed(feed.id);
+  const since = state.goneSince?.[key];
+  const policy = {
+    ...planPolicy(config, feed, mode, now),
+    goneSince: since === undefined ? {} : { [key]: since },
+    ...('brokenRows' in read && read.brokenRows.length > 0 ? { brokenRows: read.brokenRows } : {}),
+  };
   const classification =
     platform.lookedUp && !('error' in read)
-      ? classifyKey(planKey(key, side, remote, planPolicy(config, feed, mode)), key, remote)
+      ? classifyKey(planKey(key, side, remote, policy), key, remote)
       : [];
   const verdict = verdictOf(classification, {
     feedId: feed.id,
     mode,
+    graceDays: feed.gone.afterDays,
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });
-  const runs = (await deps.history.listRuns(feed.id)) as RunReport[];
+  const runs = (await deps.state.listRuns(feed.id)) as RunReport[];
   return {
     feedId: feed.id,
     chatbot: feed.chatbot,
@@ -208,14 +217,22 @@ async function readPlatform(
   }
 }
 
-/** The feed's plan policy, as a run makes it; the key's own holds and removals are `planKey`'s. */
-function planPolicy(config: Config, feed: FeedConfig, mode: 'full' | 'incremental') {
+/** The feed's plan policy, as a run makes it at `now`; the key's own holds and removals are `planKey`'s. */
+function planPolicy(config: Config, feed: FeedConfig, mode: 'full' | 'incremental', now: Date): KeyPolicy {
+  const ingest = {
+    mode,
+    removals: [],
+    held: [],
+    rejectedWithoutKey: 0,
+    stats: { records: 1, valid: 1, rejected: 0, removed: 0, duplicates: 0 },
+  };
   const {
     removals: _r,
     held: _h,
     allowMassDelete: _a,
     unkeyedRejections: _u,
+    records: _n,
     ...policy
-  } = policyOf(config, feed, { mode, removals: [], held: [], rejectedWithoutKey: 0 });
+  } = policyOf(config, feed, ingest, {}, { now });
   return policy;
 }

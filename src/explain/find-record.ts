@@ -1,5 +1,6 @@
 import type { FeedConfig } from '../config/schema.ts';
-import type { FeedItem, IngestDeps, RawRecord } from '../sources/types.ts';
+import { containsWord } from '../reconcile/broken-rows.ts';
+import type { BrokenRow, FeedItem, IngestDeps, RawRecord } from '../sources/types.ts';
 import { keyOfItem, type ScannedFeed, scanFeed } from './scan-feed.ts';
 import type { RecordPlace } from './types.ts';
 
@@ -13,8 +14,10 @@ export interface FoundRecord {
 export interface FoundRecords extends ScannedFeed {
   /** Every record with the key, in feed order: the last decides. */
   matches: FoundRecord[];
-  /** Rejected records without a readable key whose raw text holds the key. */
+  /** Broken records (fields that do not fit the header) whose text holds the key: they hold its listing. */
   mentions: RecordPlace[];
+  /** The same rows as the plan reads them. */
+  brokenRows: BrokenRow[];
   /** The feed's first record: the mapping an inferred (CSV header) feed uses comes from it. */
   first: RawRecord | undefined;
 }
@@ -30,23 +33,20 @@ export async function findRecords(
 ): Promise<FoundRecords> {
   const matches: FoundRecord[] = [];
   const mentions: RecordPlace[] = [];
+  const brokenRows: BrokenRow[] = [];
   let first: RawRecord | undefined;
   const scanned = await scanFeed(feed, deps, (item, record, name) => {
     first ??= record;
     const itemKey = keyOfItem(item);
     if (itemKey === key) matches.push({ item, record, place: placeOf(record, name) });
-    else if (itemKey === undefined && item.kind === 'rejected' && mentions.length < MENTIONS_KEPT) {
-      if (mentionsKey(record, key)) mentions.push(placeOf(record, name));
+    // A broken row holds every listing whose key appears in its text, as a whole word (issue 19).
+    const broken = item.kind === 'rejected' ? item.broken : undefined;
+    if (broken && brokenRows.length < MENTIONS_KEPT && containsWord(broken.cells.join('\u0000'), key)) {
+      brokenRows.push(broken);
+      mentions.push(placeOf(record, name));
     }
   });
-  return { ...scanned, matches, mentions, first };
-}
-
-/** Whether any raw text of the record (either reading of a broken row) holds the key. */
-function mentionsKey(record: RawRecord, key: string): boolean {
-  const needle = JSON.stringify(key).slice(1, -1);
-  const holds = (fields: Readonly<Record<string, unknown>>) => JSON.stringify(fields).includes(needle);
-  return holds(record.fields) || (record.problem?.alternate ? holds(record.problem.alternate) : false);
+  return { ...scanned, matches, mentions, brokenRows, first };
 }
 
 /** Where a record is: its row (CSV, BLM), its element (XML), its ListingKey (RESO). */

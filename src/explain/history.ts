@@ -4,11 +4,18 @@ import type { HistoryEntry } from './types.ts';
 /** Entries shown: the listing's last few runs. */
 export const HISTORY_SHOWN = 10;
 
-const DONE = { create: 'created', update: 'updated', adopt: 'adopted', delete: 'deleted' } as const;
+const DONE = {
+  create: 'created',
+  update: 'updated',
+  adopt: 'adopted',
+  sold: 'marked Sold',
+  delete: 'deleted',
+} as const;
 const PLANNED = {
   create: 'would create',
   update: 'would update',
   adopt: 'would adopt',
+  sold: 'would mark Sold',
   delete: 'would delete',
 } as const;
 
@@ -46,7 +53,7 @@ function entriesOf(run: RunReport, key: string): Found[] {
   const failed = new Set(run.failed.filter((f) => f.key === key).map((f) => `${f.operation}:${f.id ?? ''}`));
   for (const change of run.changes ?? []) {
     if (change.key !== key) continue;
-    const op = change.op === 'adopt' ? 'update' : change.op;
+    const op = change.op === 'adopt' || change.op === 'sold' ? 'update' : change.op;
     if (failed.has(`${op}:${change.id ?? ''}`) || failed.has(`${op}:`)) continue;
     const what = run.dryRun ? PLANNED[change.op] : DONE[change.op];
     found.push({
@@ -64,6 +71,13 @@ function entriesOf(run: RunReport, key: string): Found[] {
         ...(f.id !== undefined ? { id: f.id } : {}),
         detail: f.message,
       });
+  const grace = run.graceKeys?.find((g) => g.key === key);
+  if (grace)
+    found.push({
+      what: 'kept in grace',
+      id: grace.id,
+      detail: `gone since ${grace.since.slice(0, 16).replace('T', ' ')} UTC, deleted from ${grace.until.slice(0, 16).replace('T', ' ')} UTC`,
+    });
   const held = run.heldKeys?.find((h) => h.key === key);
   if (held)
     found.push({

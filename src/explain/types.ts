@@ -58,7 +58,7 @@ export type SourcePart =
       mode?: 'full' | 'incremental';
       /** The feed could not be read: the error, in one line. */
       error?: string;
-      /** Rejected records without a readable key whose raw text holds the key (a shifted row, a cut one). */
+      /** Broken records (a shifted row, a cut one) whose text holds the key: they hold its listing. */
       mentions: RecordPlace[];
     };
 
@@ -123,15 +123,27 @@ export type Classification =
   | { kind: 'create' }
   | { kind: 'update'; id: number; adopt: boolean; changes: readonly FieldChange[] }
   | { kind: 'unchanged'; id: number }
-  | { kind: 'delete'; id: number; reason: 'gone' | 'removed' | 'duplicate' }
+  | { kind: 'delete'; id: number; reason: 'gone' | 'removed' | 'duplicate'; since?: string }
+  /** Gone from the feed and marked Sold this run (`gone.action: markSold`). */
+  | { kind: 'sold'; id: number; from: unknown }
+  /** Gone from the feed and kept for now (`gone.afterDays`): since when, deleted from when. */
+  | {
+      kind: 'grace';
+      id: number;
+      reason: 'gone' | 'removed';
+      since: string;
+      until: string;
+      action: 'delete' | 'markSold';
+    }
+  /** `reason`: the rejection's code, or `in_broken_row`; `message` says which record. */
   | { kind: 'held'; ids: number[]; reason: string; message: string }
   | { kind: 'foreign'; id: number; owner?: string }
   | { kind: 'skipped'; id: number; reason: 'adopt-disabled' | 'owned-by-other-feed'; owner?: string }
   | { kind: 'nothing' };
 
 export interface VerdictLine {
-  /** What a sync does about one listing: `write` (create, update, delete) or `none`. */
-  action: 'create' | 'update' | 'adopt' | 'delete' | 'none';
+  /** What a sync does about one listing: a write, or `none`. */
+  action: 'create' | 'update' | 'adopt' | 'mark Sold' | 'delete' | 'none';
   id?: number;
   /** One sentence. */
   text: string;
@@ -154,7 +166,7 @@ export interface HistoryEntry {
   trigger: string;
   outcome: string;
   dryRun: boolean;
-  /** `created`, `updated`, `adopted`, `deleted`, `write failed`, `held`, `rejected`, `not recorded`. */
+  /** `created`, `updated`, `adopted`, `marked Sold`, `deleted`, `… failed`, `kept in grace`, `held`, `rejected`, `not recorded`. */
   what: string;
   id?: number;
   fields?: FieldChange[];

@@ -10,6 +10,8 @@ export interface VerdictContext {
   feedUnknown?: string;
   /** A full feed: a listing missing from it is gone. */
   mode: 'full' | 'incremental';
+  /** The feed's `gone.afterDays`: a delete after a grace says so. */
+  graceDays?: number;
 }
 
 /** The record hash moves with every update; alone, it means a field the list never returns changed. */
@@ -74,14 +76,34 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
     case 'unchanged':
       return { action: 'none', id: c.id, text: `ID ${c.id} equals the feed’s record: unchanged` };
     case 'delete':
-      return { action: 'delete', id: c.id, text: deleteText(c.id, c.reason, context) };
-    case 'held':
+      return { action: 'delete', id: c.id, text: deleteText(c.id, c.reason, context, c.since) };
+    case 'sold':
+      return {
+        action: 'mark Sold',
+        id: c.id,
+        text: `gone from the feed: a sync would mark ID ${c.id} Sold (gone.action: markSold), changing nothing else`,
+        ...(c.from !== undefined ? { changes: [{ field: 'Status', from: c.from, to: 'Sold' }] } : {}),
+      };
+    case 'grace':
       return {
         action: 'none',
-        text: `held: its last feed record is rejected (${c.message}); ${
-          c.ids.length > 0 ? `ID ${c.ids.join(', ')} stays exactly as it is` : 'it is not created'
-        } until the record is fixed`,
+        id: c.id,
+        text: `${c.reason === 'removed' ? 'removed in the feed' : 'gone from the feed'} since ${day(c.since)}, in grace until ${day(c.until)} (gone.afterDays): ID ${c.id} is kept${
+          c.action === 'markSold' ? ' (Sold meanwhile)' : ' exactly as it is'
+        }; the first sync from then deletes it; back in the feed before, it keeps its ID`,
       };
+    case 'held': {
+      const kept = c.ids.length > 0 ? `ID ${c.ids.join(', ')} stays exactly as it is` : 'it is not created';
+      return c.reason === 'in_broken_row'
+        ? {
+            action: 'none',
+            text: `held: the key appears in a broken record (${c.message.replace(/^key appears in /, '')}), which may be this listing; ${kept} until the row is fixed`,
+          }
+        : {
+            action: 'none',
+            text: `held: its last feed record is rejected (${c.message}); ${kept} until the record is fixed`,
+          };
+    }
     case 'foreign':
       return {
         action: 'none',
@@ -110,10 +132,22 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
   }
 }
 
-function deleteText(id: number, reason: 'gone' | 'removed' | 'duplicate', context: VerdictContext): string {
+function deleteText(
+  id: number,
+  reason: 'gone' | 'removed' | 'duplicate',
+  context: VerdictContext,
+  since: string | undefined,
+): string {
   if (reason === 'duplicate')
     return `ID ${id} is a second listing with the key: a sync would delete it, keeping one`;
+  const graceOver = since && context.graceDays ? ` (gone since ${day(since)}; its grace is over)` : '';
+  const guards = `unless the run's delete guards hold its deletes back (${context.feedId}'s maxDeleteShare, an empty or untrustworthy feed)`;
   if (reason === 'removed')
-    return `the feed's status says it is no longer listed: a sync would delete ID ${id}`;
-  return `gone from the feed: a sync would delete ID ${id}, unless the run's delete guards hold its deletes back (${context.feedId}'s maxDeleteShare, an empty feed)`;
+    return `the feed's status says it is no longer listed${graceOver}: a sync would delete ID ${id}, ${guards}`;
+  return `gone from the feed${graceOver}: a sync would delete ID ${id}, ${guards}`;
+}
+
+/** `2026-11-20 09:00 UTC`. */
+function day(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }

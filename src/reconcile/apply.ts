@@ -25,6 +25,8 @@ export interface ApplyResult {
   created: number;
   updated: number;
   adopted: number;
+  /** Updates that marked a listing gone from the feed Sold (counted in `updated` too). */
+  markedSold: number;
   deleted: number;
   duplicatesDeleted: number;
   ambiguousResolved: number;
@@ -72,6 +74,7 @@ export async function applyPlan(
     created: 0,
     updated: 0,
     adopted: 0,
+    markedSold: 0,
     deleted: 0,
     duplicatesDeleted: 0,
     ambiguousResolved: 0,
@@ -110,6 +113,7 @@ export async function applyPlan(
       }
       result.updated++;
       if (update.adopt) result.adopted++;
+      if (update.markSold) result.markedSold++;
     } catch (error) {
       result.failures.push(toFailure(error, 'update', update.key, update.id));
     }

@@ -42,6 +42,8 @@ function plan(creates: number, updates: number, deletes: number): Plan {
       reason: 'gone' as const,
     })),
     heldDeletes: [],
+    grace: [],
+    goneSince: {},
     held: [],
     unchanged: [],
     foreign: [],

@@ -6,7 +6,7 @@ export const CHANGES_KEPT = 500;
 /** One listing a run wrote (or, in a dry run, would write), with the fields that changed. */
 export interface ListingChange {
   key: string;
-  op: 'create' | 'update' | 'adopt' | 'delete';
+  op: 'create' | 'update' | 'adopt' | 'sold' | 'delete';
   /** The platform's ID, for updates and deletes. */
   id?: number;
   /** Updates: each changed field, old → new, in canonical form (the record-hash tag left out). */
@@ -45,7 +45,7 @@ export function changesOf(plan: Plan, kept = CHANGES_KEPT): { changes: ListingCh
     const { CurrencySymbol: currency, AreaUnit: areaUnit } = u.brief ?? {};
     all.push({
       key: u.key,
-      op: u.adopt ? 'adopt' : 'update',
+      op: u.adopt ? 'adopt' : u.markSold ? 'sold' : 'update',
       id: u.id,
       fields,
       ...(currency ? { currency } : {}),

@@ -48,40 +48,49 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
     decisions.push({ guard: 'empty-feed', tripped: true, message });
     return { decisions, allowed: [], held: [...deletes] };
   }
-  const unkeyed = unkeyedGuard(policy, deletes);
-  if (!unkeyed) return { decisions, ...applyShareGuard(input, decisions, deletes) };
-  decisions.push(unkeyed.decision);
+  const unkeyed = unkeyedGuard(policy, deletes, decisions);
   const share = applyShareGuard(input, decisions, unkeyed.kept);
   return { decisions, allowed: share.allowed, held: [...unkeyed.held, ...share.held] };
 }
 
 /**
- * Rejected records without a readable key: any of them may be the row of a listing still for sale
- * (a shifted or cut row), so its listing must not be deleted as gone. Holds every `gone` delete of a
- * full feed until the rows are fixed or the run is overridden (`--allow-mass-delete`).
+ * Rejected records without a readable key hold nothing: a well-formed row with an empty key cell
+ * cannot be any listing, and a broken row holds exactly the listings whose keys appear in it (the
+ * plan's `decideGone`). But a feed in which more than `maxDeleteShare` of the records have no key,
+ * or whose broken rows are too many to keep, is not trusted to say what is gone: its `gone` deletes
+ * (and marks) are held until the rows are fixed or the run is overridden (`--allow-mass-delete`).
  */
 function unkeyedGuard(
   policy: PlanPolicy,
   deletes: readonly PlannedDelete[],
-): { decision: GuardDecision; held: PlannedDelete[]; kept: PlannedDelete[] } | undefined {
+  decisions: GuardDecision[],
+): { held: PlannedDelete[]; kept: PlannedDelete[] } {
   const count = policy.unkeyedRejections ?? 0;
+  const omitted = policy.brokenRowsOmitted ?? 0;
   const gone = deletes.filter((d) => d.reason === 'gone');
-  if (count === 0 || gone.length === 0 || policy.mode !== 'full') return undefined;
-  const what = `${count} rejected record(s) have no readable key and may be listings still in the feed`;
-  if (policy.allowMassDelete) {
-    const message = `${what}: deleting ${gone.length} listing(s) gone from the feed, override given`;
-    return {
-      decision: { guard: 'unkeyed-rejections', tripped: false, overridden: true, message },
-      held: [],
-      kept: [...deletes],
-    };
+  const none = { held: [], kept: [...deletes] };
+  if ((count === 0 && omitted === 0) || gone.length === 0 || policy.mode !== 'full') return none;
+  const records = Math.max(policy.records ?? count, count, 1);
+  const share = count / records;
+  const what = `${count} of ${records} record(s) (${percent(share)}) have no readable key`;
+  const untrusted = omitted > 0 || share > policy.maxDeleteShare;
+  if (!untrusted) {
+    const message = `${what}: they hold nothing; deleting the ${gone.length} listing(s) gone from the feed`;
+    decisions.push({ guard: 'unkeyed-rejections', tripped: false, message });
+    return none;
   }
-  const message = `${what}: ${gone.length} delete(s) of listings gone from the feed held back; fix the rows, or rerun with --allow-mass-delete`;
-  return {
-    decision: { guard: 'unkeyed-rejections', tripped: true, message },
-    held: gone,
-    kept: deletes.filter((d) => d.reason !== 'gone'),
-  };
+  const why =
+    omitted > 0
+      ? `${omitted} broken row(s) beyond the ${policy.brokenRows?.length ?? 0} a run keeps could be any listing`
+      : `${what}, more than maxDeleteShare (${percent(policy.maxDeleteShare)}): the feed may be a broken export`;
+  if (policy.allowMassDelete) {
+    const message = `${why}: deleting ${gone.length} listing(s) gone from the feed, override given`;
+    decisions.push({ guard: 'unkeyed-rejections', tripped: false, overridden: true, message });
+    return none;
+  }
+  const message = `${why}: ${gone.length} delete(s) of listings gone from the feed held back; fix the rows, or rerun with --allow-mass-delete`;
+  decisions.push({ guard: 'unkeyed-rejections', tripped: true, message });
+  return { held: gone, kept: deletes.filter((d) => d.reason !== 'gone') };
 }
 
 /** The `maxDeleteShare` guard over `deletes`: duplicates always pass, the rest up to the share. */

@@ -1,5 +1,5 @@
 import type { Listing } from '../normalize/listing-schema.ts';
-import type { HeldKey } from '../sources/types.ts';
+import type { BrokenRow, HeldKey } from '../sources/types.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
 export type ListingBrief = Partial<
@@ -52,6 +52,11 @@ export interface RemoteEntries {
   refAt(i: number): number;
   /** The fields an update would change; undefined when the feed has no listing with this key. */
   changesAt(i: number): readonly FieldChange[] | undefined;
+  /**
+   * For a listing the feed no longer has, under `gone.action: markSold`, when it is not Sold yet:
+   * the record that marks it Sold (its own fields, `Status: Sold`) and the status it has now.
+   */
+  soldAt?(i: number): { ref: number; from: unknown } | undefined;
 }
 
 /** Why a remote listing is deleted. */
@@ -82,12 +87,40 @@ export interface PlannedUpdate {
   changes: readonly FieldChange[];
   /** True when the remote listing was not ours yet (a hand-added one whose key is in the feed). */
   adopt: boolean;
+  /** A listing gone from the feed, marked Sold (`gone.action: markSold`): its own record, `Status: Sold`. */
+  markSold?: true;
 }
 
 export interface PlannedDelete {
   key: string;
   id: number;
   reason: DeleteReason;
+  /** A listing gone from the feed (or removed): the ISO time of the run that first found it so. */
+  since?: string;
+  /** A held-back action that was not a delete: marking the listing Sold. */
+  action?: 'markSold';
+}
+
+/**
+ * What a listing that leaves the feed becomes (`feeds[].gone`): deleted, or marked Sold once, after
+ * `afterDays` of grace in which it is kept as it is.
+ */
+export interface GonePolicy {
+  action: 'delete' | 'markSold';
+  afterDays: number;
+}
+
+/** A listing gone from the feed that is kept for now (`gone.afterDays`), and until when. */
+export interface GraceListing {
+  key: string;
+  id: number;
+  reason: 'gone' | 'removed';
+  /** ISO time of the run that first found it gone. */
+  since: string;
+  /** ISO time from which a run deletes it. */
+  until: string;
+  /** `markSold`: it is (or this run marks it) Sold meanwhile. */
+  action: 'delete' | 'markSold';
 }
 
 /** A remote listing this feed does not own and leaves alone. */
@@ -141,8 +174,15 @@ export interface Plan {
   /** Deletes a guard held back: reported, never applied. */
   heldDeletes: PlannedDelete[];
   unchanged: string[];
-  /** Keys whose feed record was rejected: their listings are kept as they are. */
+  /** Keys whose feed record was rejected, or that appear in a broken row: their listings are kept as they are. */
   held: HeldListing[];
+  /** Listings gone from the feed, kept until their grace ends (`gone.afterDays`). */
+  grace: GraceListing[];
+  /**
+   * The grace clock this run leaves (`FeedState.goneSince`), as if none of its deletes were done:
+   * the run drops the keys it deleted. Empty when the feed's `gone` policy needs no clock.
+   */
+  goneSince: Record<string, string>;
   foreign: ForeignListing[];
   skipped: SkippedListing[];
   guards: GuardDecision[];
@@ -170,10 +210,23 @@ export interface PlanPolicy {
   /** Keys whose last feed record was rejected: their listings are held, never written or deleted. */
   held?: readonly HeldKey[];
   /**
-   * Rejected records whose key could not be read. Any of them may be a listing still for sale, so a
-   * full feed with some holds back its `gone` deletes (overridden like `maxDeleteShare`).
+   * Rejected records whose key could not be read. They hold nothing; but when they are more than
+   * `maxDeleteShare` of the records read (`records`), the feed is not trusted to say what is gone,
+   * and its `gone` deletes are held (overridden like `maxDeleteShare`).
    */
   unkeyedRejections?: number;
+  /** Records read from the feed: the base of the `unkeyedRejections` share. */
+  records?: number;
+  /** Records whose fields do not fit the header: a listing whose key appears in one is held. */
+  brokenRows?: readonly BrokenRow[];
+  /** Broken rows beyond what a run keeps: any listing could be one, so no `gone` delete is made. */
+  brokenRowsOmitted?: number;
+  /** What a listing that leaves the feed becomes. Default: deleted at once. */
+  gone?: GonePolicy;
+  /** The grace clock of earlier runs (`FeedState.goneSince`). */
+  goneSince?: Readonly<Record<string, string>>;
+  /** The run's clock (ms since the epoch), for the grace; required when `gone` keeps listings. */
+  now?: number;
   /** The source failed: nothing may be deleted. */
   sourceFailed?: boolean;
 }

@@ -1,11 +1,14 @@
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { HeldKey } from '../sources/types.ts';
+import { BrokenRowIndex } from './broken-rows.ts';
 import { DesiredIndex } from './desired-index.ts';
+import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
 import { applyDeleteGuards } from './guards.ts';
 import type {
   DesiredListing,
   FieldChange,
   ForeignListing,
+  GonePolicy,
   HeldListing,
   Plan,
   PlannedCreate,
@@ -106,14 +109,33 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
 
   const held = planHeld(heldKeys, ctx);
   for (const h of held) for (const i of h.positions) touched[i] = 1;
-  deletes.push(...planDeletes(desired, touched, ctx));
+  const leaving = planLeaving(desired, touched, ctx, deletes);
+  const gonePolicy = policy.gone ?? DELETE_AT_ONCE;
+  const keepClock = keepsClock(gonePolicy, policy.mode);
+  const gone = decideGone(leaving, {
+    policy: gonePolicy,
+    since: policy.goneSince ?? {},
+    now: clockOf(policy, gonePolicy, leaving.length),
+    remote,
+    brokenRows: new BrokenRowIndex(policy.brokenRows ?? []),
+    keepsClock: keepClock,
+  });
+  deletes.push(...gone.deletes);
   let ownedCount = 0;
   const foreign: ForeignListing[] = [];
   for (let i = 0; i < remote.length; i++) {
     if (isMine(i)) ownedCount++;
     else if (touched[i] === 0) foreign.push(foreignOf(remote, i));
   }
-  const guard = applyDeleteGuards({ policy, desiredCount: wantedCount, ownedCount, deletes });
+  // Marking a listing Sold loses it as surely as deleting it: the guards count both.
+  const marks = new Map(gone.markSold.map((u) => [u.id, u]));
+  const lossy = [...deletes, ...gone.markSold.map(markAsDelete)];
+  const guard = applyDeleteGuards({ policy, desiredCount: wantedCount, ownedCount, deletes: lossy });
+  const allowed = guard.allowed.filter((d) => d.action !== 'markSold');
+  for (const d of guard.allowed) {
+    const mark = d.action === 'markSold' ? marks.get(d.id) : undefined;
+    if (mark) updates.push(mark);
+  }
 
   return {
     feedId: policy.feedId,
@@ -122,10 +144,12 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     mode: policy.mode,
     creates: creates.sort(byKeyThenId),
     updates: updates.sort(byKeyThenId),
-    deletes: guard.allowed.sort(byKeyThenId),
+    deletes: allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged: unchanged.sort(),
-    held: held.map(({ positions: _, ...h }) => h),
+    held: [...held.map(({ positions: _, ...h }) => h), ...gone.held].sort(byKeyThenId),
+    grace: gone.grace.sort(byKeyThenId),
+    goneSince: gone.goneSince,
     foreign: foreign.sort(byKeyThenId),
     skipped: skipped.sort(byKeyThenId),
     guards: guard.decisions,
@@ -229,23 +253,49 @@ function planHeld(heldKeys: ReadonlyMap<string, HeldKey>, ctx: Context) {
   return held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-/** Owned listings the feed no longer wants (in ID order): removed status, gone from a full feed, or duplicates. */
-function planDeletes(desired: DesiredIndex, touched: Uint8Array, ctx: Context): PlannedDelete[] {
+/**
+ * Owned listings the feed no longer wants (in ID order): removed status, gone from a full feed (both
+ * leaving, by the feed's `gone` policy), or duplicates (deleted, into `deletes`). An incremental
+ * feed names a removal once: a listing an earlier run found removed and did not delete yet (its
+ * grace, a guard) is still leaving while its key is on the clock (`goneSince`).
+ */
+function planLeaving(
+  desired: DesiredIndex,
+  touched: Uint8Array,
+  ctx: Context,
+  deletes: PlannedDelete[],
+): Leaving[] {
   const { remote } = ctx;
   const removals = new Set(ctx.policy.removals ?? []);
+  const pending = ctx.policy.goneSince ?? {};
   const kept = new Set<string>();
-  const deletes: PlannedDelete[] = [];
+  const leaving: Leaving[] = [];
   for (let i = 0; i < remote.length; i++) {
     if (touched[i] === 1 || !ctx.isMine(i)) continue;
     const key = remote.keyAt(i) ?? '';
     const id = remote.idAt(i);
     if (key && desired.has(key)) continue;
-    if (key && removals.has(key)) deletes.push({ key, id, reason: 'removed' });
-    else if (ctx.policy.mode === 'full') deletes.push({ key, id, reason: 'gone' });
+    if (key && (removals.has(key) || (ctx.policy.mode === 'incremental' && Object.hasOwn(pending, key))))
+      leaving.push({ key, id, position: i, reason: 'removed' });
+    else if (ctx.policy.mode === 'full') leaving.push({ key, id, position: i, reason: 'gone' });
     else if (kept.has(key)) deletes.push({ key, id, reason: 'duplicate' });
     else kept.add(key);
   }
-  return deletes;
+  return leaving;
+}
+
+/** A mark as the guards see it: a loss of the listing, like a delete. */
+function markAsDelete(update: PlannedUpdate): PlannedDelete {
+  return { key: update.key, id: update.id, reason: 'gone', action: 'markSold' };
+}
+
+/** The run's clock: only a policy that keeps listings a while needs one. */
+function clockOf(policy: PlanPolicy, gone: GonePolicy, leaving: number): number {
+  if (policy.now !== undefined) return policy.now;
+  // Deleting at once decides nothing by the clock (an incremental feed keeps one only for a delete
+  // a guard holds back, and every run hands its own clock over).
+  if (leaving === 0 || (gone.afterDays === 0 && gone.action === 'delete')) return 0;
+  throw new Error('makePlan: policy.now is required when the gone policy keeps listings');
 }
 
 function foreignOf(remote: RemoteEntries, i: number): ForeignListing {

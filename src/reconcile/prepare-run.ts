@@ -12,7 +12,7 @@ import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
-import { remoteEntries } from './remote-entries.ts';
+import { remoteEntries, type SoldRecords } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
@@ -23,8 +23,12 @@ const HOUR_MS = 3_600_000;
 export function policyOf(
   config: Config,
   feed: FeedConfig,
-  ingest: Pick<IngestResult<unknown>, 'mode' | 'removals' | 'held' | 'rejectedWithoutKey'>,
+  ingest: Pick<
+    IngestResult<unknown>,
+    'mode' | 'removals' | 'held' | 'rejectedWithoutKey' | 'stats' | 'brokenRows' | 'brokenRowsOmitted'
+  >,
   options: SyncOptions = {},
+  clock: { now: Date; goneSince?: Readonly<Record<string, string>> } = { now: new Date(0) },
 ): PlanPolicy {
   return {
     feedId: feed.id,
@@ -40,6 +44,12 @@ export function policyOf(
     removals: ingest.removals,
     held: ingest.held,
     unkeyedRejections: ingest.rejectedWithoutKey,
+    records: ingest.stats.records,
+    ...(ingest.brokenRows ? { brokenRows: ingest.brokenRows } : {}),
+    ...(ingest.brokenRowsOmitted ? { brokenRowsOmitted: ingest.brokenRowsOmitted } : {}),
+    gone: feed.gone,
+    goneSince: clock.goneSince ?? {},
+    now: clock.now.getTime(),
   };
 }
 
@@ -100,6 +110,8 @@ async function prepare(
   kept: KeptRecords,
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
+  // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
+  const runAt = now();
   const progress = (
     phase: 'fetching' | 'normalizing' | 'snapshot' | 'planning',
     percent: number,
@@ -114,8 +126,10 @@ async function prepare(
   // The feed's mask and digest per record; indexed by key once the feed is read.
   const desired = new DesiredIndex();
   let ingest: IngestResult<number> | IngestResult<Listing>;
+  let goneSince: FeedState['goneSince'];
   try {
     const state = await deps.state.getFeed(feed.id);
+    goneSince = state.goneSince;
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
     const ingestDeps: IngestDeps = {
       state: maySkipUnchanged(feed, state, now(), options) ? state : withoutValidators,
@@ -160,11 +174,14 @@ async function prepare(
         ready,
         ...(deps.signal ? { signal: deps.signal } : {}),
       },
-      remoteEntries(feed.key, tags, desired, set),
+      remoteEntries(feed.key, tags, desired, set, soldRecords(feed, records, given, goneSince)),
     );
     await ready;
     progress('planning', 35);
-    const policy = policyOf(config, feed, ingest, options);
+    const policy = policyOf(config, feed, ingest, options, {
+      now: runAt,
+      ...(goneSince ? { goneSince } : {}),
+    });
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), set, options.briefs);
     deps.onEvent?.({ type: 'plan', plan, records: set });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
@@ -183,6 +200,22 @@ async function prepare(
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }
+}
+
+/** Under `gone.action: markSold`, where the records that mark listings Sold go: the run's own store. */
+function soldRecords(
+  feed: FeedConfig,
+  records: RecordStore,
+  ingest: Pick<IngestResult<unknown>, 'mode' | 'removals'>,
+  goneSince: Readonly<Record<string, string>> = {},
+): SoldRecords | undefined {
+  if (feed.gone.action !== 'markSold') return undefined;
+  const named = new Set([...ingest.removals, ...Object.keys(goneSince)]);
+  return {
+    isMine: (owner) => owner === feed.id || (feed.ownership === 'all' && owner === undefined),
+    mayLeave: (key) => ingest.mode === 'full' || (key !== undefined && named.has(key)),
+    put: (listing) => records.put({ ...listing, Status: 'Sold' } as Listing),
+  };
 }
 
 /** What a planned run hands on: its records, and how to free them. */

@@ -1,4 +1,5 @@
 import type { RemoteListing } from '../api/canonicalize.ts';
+import type { Listing } from '../normalize/listing-schema.ts';
 import type { DesiredSet } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { float64s, int32s, type NumberColumn } from './number-column.ts';
@@ -19,14 +20,37 @@ export function remoteEntries(
   tags: TagKeys,
   desired: DesiredIndex,
   records: DesiredSet,
+  sold?: SoldRecords,
 ): SnapshotSink<RemoteEntries> {
   const columns = new Columns();
   return {
     keep(page, remote) {
-      columns.add(page, entryColumns(remote, keyField, tags, desired, records));
+      const entry = entryColumns(remote, keyField, tags, desired, records);
+      if (
+        sold &&
+        entry.ref < 0 &&
+        remote.listing.Status !== 'Sold' &&
+        sold.isMine(entry.owner) &&
+        sold.mayLeave(entry.key)
+      )
+        entry.sold = { ref: sold.put(remote.listing), from: remote.listing.Status };
+      columns.add(page, entry);
     },
     finish: () => columns.finish(),
   };
+}
+
+/**
+ * Under `gone.action: markSold`, where the record that marks a listing the feed no longer has Sold
+ * is kept: its own fields as the list returned them, `Status: Sold`. Kept as the page arrives, for
+ * the few listings that need it, so the plan can mark them without another read.
+ */
+export interface SoldRecords {
+  isMine(owner: string | undefined): boolean;
+  /** Whether a listing with this key, absent from the feed, is leaving it (an incremental feed names its removals). */
+  mayLeave(key: string | undefined): boolean;
+  /** Keeps the listing marked Sold; returns its record number. */
+  put(listing: Partial<Listing>): number;
 }
 
 interface Entry {
@@ -35,6 +59,7 @@ interface Entry {
   owner: string | undefined;
   ref: number;
   changes: readonly FieldChange[] | undefined;
+  sold?: { ref: number; from: unknown };
 }
 
 function entryColumns(
@@ -62,6 +87,8 @@ class Columns implements RemoteEntries {
   readonly #owners: (string | undefined)[] = [];
   /** Only the entries that differ from the feed, by the order they arrived in. */
   readonly #changes = new Map<number, readonly FieldChange[]>();
+  /** Only the entries a run would mark Sold, by the order they arrived in. */
+  readonly #sold = new Map<number, { ref: number; from: unknown }>();
   /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
   #order = new Int32Array(0);
   length = 0;
@@ -75,6 +102,7 @@ class Columns implements RemoteEntries {
     this.#keys.push(entry.key);
     this.#owners.push(entry.owner);
     if (entry.changes !== undefined && entry.changes.length > 0) this.#changes.set(i, entry.changes);
+    if (entry.sold !== undefined) this.#sold.set(i, entry.sold);
   }
 
   /** In ID order, the earlier page's entry of an ID read twice kept, the other dropped. */
@@ -114,6 +142,10 @@ class Columns implements RemoteEntries {
     const at = this.#at(i);
     if (this.#refs.get(at) < 0) return undefined;
     return this.#changes.get(at) ?? SAME;
+  }
+
+  soldAt(i: number): { ref: number; from: unknown } | undefined {
+    return this.#sold.get(this.#at(i));
   }
 
   #at(i: number): number {

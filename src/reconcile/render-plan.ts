@@ -1,6 +1,6 @@
 import type { Listing } from '../normalize/listing-schema.ts';
 import type { ListingBrief } from './desired.ts';
-import type { DeleteReason, FieldChange, Plan } from './plan-types.ts';
+import type { DeleteReason, FieldChange, GraceListing, HeldListing, Plan } from './plan-types.ts';
 
 const REASONS: Record<DeleteReason, string> = {
   gone: 'gone from the feed',
@@ -90,8 +90,22 @@ export function summarizePlan(plan: Plan): string {
   ];
   if (plan.skipped.length > 0) parts.push(`${plan.skipped.length} skipped`);
   if (plan.heldDeletes.length > 0) parts.push(`${plan.heldDeletes.length} deletes held by a guard`);
-  if (plan.held.length > 0) parts.push(`${plan.held.length} held (record rejected)`);
+  if (plan.held.length > 0) parts.push(`${plan.held.length} held`);
+  if (plan.grace.length > 0) parts.push(`${plan.grace.length} gone, in grace`);
   return `Plan: ${parts.join(', ')}.`;
+}
+
+/** Why a listing is held, in words: its record's rejection, or the broken row its key appears in. */
+export function holdReason(h: Pick<HeldListing, 'reason' | 'message'>): string {
+  return h.reason === 'in_broken_row' ? `held: ${h.message}` : `held: its record was rejected: ${h.message}`;
+}
+
+/** `gone since 2026-11-20, deleted from 2026-11-23` (or `marked Sold, deleted from …`). */
+export function graceLine(g: GraceListing): string {
+  const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  const what = g.reason === 'removed' ? 'removed in the feed' : 'gone from the feed';
+  const then = g.action === 'markSold' ? 'Sold meanwhile, deleted' : 'deleted';
+  return `${what} since ${day(g.since)} UTC; ${then} from ${day(g.until)} UTC`;
 }
 
 /** Listings shown per kind by default; `feed-sync plan --limit N` / `--all` show more. */
@@ -130,17 +144,20 @@ export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string 
     '',
     ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.brief)}`]),
     ...section('Update', plan.updates, limit, (u) => [
-      `  ~ ${u.adopt ? 'adopt ' : 'update'}  ${u.key}  (ID ${u.id})`,
+      `  ~ ${u.adopt ? 'adopt ' : u.markSold ? 'sold  ' : 'update'}  ${u.key}  (ID ${u.id})${u.markSold ? ': gone from the feed, marked Sold' : ''}`,
       ...changeLines(u.changes, u.brief),
     ]),
     ...section('Delete', plan.deletes, limit, (d) => [
       `  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`,
     ]),
     ...section('Held by a guard', plan.heldDeletes, limit, (d) => [
-      `  ! held    ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}, held by a guard`,
+      `  ! held    ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}, ${d.action === 'markSold' ? 'mark Sold' : 'delete'} held by a guard`,
     ]),
-    ...section('Held: the feed record was rejected, the listing is left as it is', plan.held, limit, (h) => [
-      `  = hold    ${h.key}  ${h.message}`,
+    ...section('Gone from the feed, kept for now (gone.afterDays)', plan.grace, limit, (g) => [
+      `  ⏳ grace   ${g.key}  (ID ${g.id}): ${graceLine(g)}`,
+    ]),
+    ...section('Held: the listing is left as it is', plan.held, limit, (h) => [
+      `  = hold    ${h.key}  ${holdReason(h)}`,
     ]),
     ...section('Skipped', plan.skipped, limit, (s) => [
       `  · skip    ${s.key}  (ID ${s.id}): ${

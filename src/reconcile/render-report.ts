@@ -1,5 +1,5 @@
 import type { Rejection } from '../sources/types.ts';
-import type { HeldListing } from './plan-types.ts';
+import { graceLine, holdReason } from './render-plan.ts';
 import type { RunReport } from './report-types.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
@@ -33,6 +33,8 @@ export function renderReport(report: RunReport): string {
   const extras = [
     report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
     report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
+    report.markedSold ? `${report.markedSold} listings gone from the feed marked Sold` : '',
+    report.inGrace ? `${report.inGrace} listings gone from the feed kept until their grace ends` : '',
     report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
     report.skipped.length ? `${report.skipped.length} feed listings skipped (key held by another owner)` : '',
   ].filter(Boolean);
@@ -78,12 +80,18 @@ function rejectionLines(report: RunReport): string[] {
 function heldLines(report: RunReport): string[] {
   const lines: string[] = [];
   if (report.held > 0) {
-    lines.push(`  held ${report.held} listing(s), kept as they are because their feed record was rejected:`);
+    lines.push(`  held ${report.held} listing(s), kept exactly as they are:`);
     for (const h of report.heldKeys.slice(0, SHOWN)) {
       const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
-      lines.push(`    ${h.key} (${where}): ${heldReason(h)}`);
+      lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);
     }
     if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
+  }
+  const grace = report.graceKeys ?? [];
+  if (grace.length > 0) {
+    lines.push(`  ${report.inGrace} listing(s) gone from the feed, kept for now (gone.afterDays):`);
+    for (const g of grace.slice(0, SHOWN)) lines.push(`    ${g.key} (ID ${g.id}): ${graceLine(g)}`);
+    if (report.inGrace > SHOWN) lines.push(`    … and ${report.inGrace - SHOWN} more; --json lists them`);
   }
   if (report.decodedAs1252Count > 0) {
     const rows = report.decodedAs1252.slice(0, SHOWN).join(', ');
@@ -133,12 +141,4 @@ export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): st
   const at = message.indexOf(': ');
   if (key === undefined || at < 0 || message.slice(0, at).includes(key)) return message;
   return `${message.slice(0, at)} (${key})${message.slice(at)}`;
-}
-
-/** Why a listing is held, in words (`Bedrooms "three" is not a number (row 14)`), not the reason's code. */
-export function heldReason(held: Pick<HeldListing, 'message' | 'row' | 'reason'>): string {
-  const at = held.message.indexOf(': ');
-  if (at < 0) return held.message || held.reason.replaceAll('_', ' ');
-  const where = held.row !== undefined ? ` (row ${held.row})` : '';
-  return `${held.message.slice(at + 2)}${where}`;
 }

@@ -2,7 +2,7 @@ import type { Operation } from '../api/schemas.ts';
 import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
 import type { Rejection } from '../sources/types.ts';
 import type { ListingChange } from './changes-of.ts';
-import type { GuardDecision, HeldListing } from './plan-types.ts';
+import type { GraceListing, GuardDecision, HeldListing } from './plan-types.ts';
 
 /** How many rejections a report carries in full. */
 export const REJECTIONS_KEPT = 20;
@@ -95,6 +95,11 @@ export interface RunReport {
   duplicatesDeleted: number;
   /** Deletes a guard held back. */
   heldDeletes: number;
+  /** Listings gone from the feed marked Sold by this run (`gone.action: markSold`; counted in `updated` too). */
+  markedSold: number;
+  /** Listings gone from the feed kept for now (`gone.afterDays`): how many, and the first `HELD_KEPT`. */
+  inGrace: number;
+  graceKeys: GraceListing[];
   /** Creates whose outcome was ambiguous and that a lookup found already done. */
   ambiguousResolved: number;
   failed: Failure[];

@@ -65,7 +65,7 @@ export async function syncFeed(
   const report = reportOf(prepared, applied, { ...meta, dryRun: options.dryRun ?? false });
   deps.onEvent?.({ type: 'progress', phase: 'done', percent: 100, detail: report.outcome });
   logFinished(deps, report);
-  const state = options.dryRun ? {} : stateOf(prepared, report, now());
+  const state = options.dryRun ? {} : { ...stateOf(prepared, report, now()), ...clockOf(prepared, applied) };
   return { report, state, ...(prepared.kind === 'failed' ? { error: prepared.error } : {}) };
 }
 
@@ -83,6 +83,24 @@ export function stateOf(prepared: PreparedRun, report: RunReport, at: Date): Par
     return { ...state, etag: undefined, lastModified: undefined, lastCompareAt: undefined };
   const full = prepared.ingest.mode === 'full' ? { lastFullRunAt: at.toISOString() } : {};
   return { ...prepared.ingest.sourceState, ...full, lastCompareAt: at.toISOString(), ...state };
+}
+
+/**
+ * The grace clock a planned run leaves (`goneSince`): the plan's, less the listings it deleted. A
+ * delete that failed or was not issued keeps its clock, so the next run deletes it at once. A run
+ * that made no plan leaves the clock as it was.
+ */
+export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined): Partial<FeedState> {
+  if (prepared.kind !== 'planned') return {};
+  const next = { ...prepared.plan.goneSince };
+  if (applied) {
+    const notDone = new Set([
+      ...applied.notApplied.deletes,
+      ...applied.failures.filter((f) => f.operation === 'delete').map((f) => f.key),
+    ]);
+    for (const d of prepared.plan.deletes) if (!notDone.has(d.key)) delete next[d.key];
+  }
+  return { goneSince: Object.keys(next).length > 0 ? next : undefined };
 }
 
 /** Save what a run leaves in the feed's state: the one place a run's state is written. */

@@ -4,7 +4,15 @@ import { FeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
 import { itemsOf, mappingFor } from './read-feed.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
-import type { DuplicateKey, HeldKey, IngestDeps, IngestResult, RecordRef, Rejection } from './types.ts';
+import type {
+  BrokenRow,
+  DuplicateKey,
+  HeldKey,
+  IngestDeps,
+  IngestResult,
+  RecordRef,
+  Rejection,
+} from './types.ts';
 
 /**
  * Read a whole feed into the run's inputs: valid listings deduped by the feed's key (last wins),
@@ -35,6 +43,7 @@ export async function collectFeed<T>(
   const rejections: Rejection[] = [];
   const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
+  const broken = new BrokenRows();
   const as1252 = new RowsAs1252(opened.linesAs1252 ?? []);
   const items = itemsOf(feed, opened, deps);
   let next = await items.next();
@@ -44,6 +53,7 @@ export async function collectFeed<T>(
       if (item.kind === 'rejected') {
         as1252.record(item.rejection.row);
         rejections.push(item.rejection);
+        if (item.broken) broken.add(item.broken);
         // A rejected record with a readable key holds its listing (last record of a key wins).
         const { key } = item.rejection;
         if (key !== undefined) byKey.remember(key, undefined, item.rejection, refOf(item.rejection));
@@ -90,6 +100,7 @@ export async function collectFeed<T>(
     rejections,
     held,
     rejectedWithoutKey: rejections.filter((r) => r.key === undefined).length,
+    ...broken.result(),
     duplicates,
     stats: {
       records,
@@ -163,6 +174,35 @@ class LatestByKey<T> {
     }
     refs.push(ref);
     this.rare.set(known, { rejection, unknown, refs });
+  }
+}
+
+/** Broken rows a run keeps the cells of (the rest are counted, and then no listing gone from the feed is deleted). */
+export const BROKEN_ROWS_KEPT = 10_000;
+/** Characters of broken rows' cells a run keeps. */
+export const BROKEN_CELLS_CHARS = 8 << 20;
+
+/** The broken rows of a feed, bounded: a file of broken rows must not fill the memory. */
+class BrokenRows {
+  readonly #rows: BrokenRow[] = [];
+  #chars = 0;
+  #omitted = 0;
+
+  add(row: BrokenRow): void {
+    const chars = row.cells.reduce((sum, cell) => sum + cell.length, 0);
+    if (this.#rows.length >= BROKEN_ROWS_KEPT || this.#chars + chars > BROKEN_CELLS_CHARS) {
+      this.#omitted++;
+      return;
+    }
+    this.#chars += chars;
+    this.#rows.push(row);
+  }
+
+  result(): { brokenRows?: BrokenRow[]; brokenRowsOmitted?: number } {
+    return {
+      ...(this.#rows.length > 0 ? { brokenRows: this.#rows } : {}),
+      ...(this.#omitted > 0 ? { brokenRowsOmitted: this.#omitted } : {}),
+    };
   }
 }
 

@@ -102,7 +102,8 @@ export async function* readBlm(
       // Only the first column, which a lost or extra field further on cannot have shifted: it is
       // AGENT_REF in every BLM file, so the rejected row keeps its key and its listing is held.
       const fields = { [names![0]!]: values[0] };
-      return { row, index: index++, fields, problem: { reason: 'field_count', message } };
+      const shape = values.length > names!.length ? ('shifted' as const) : ('cut' as const);
+      return { row, index: index++, fields, problem: { reason: 'field_count', message, shape, values } };
     }
     const fields: Record<string, string | undefined> = { ...columns };
     for (let i = 0; i < values.length; i++) fields[names![i]!] = values[i];

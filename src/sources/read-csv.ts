@@ -98,7 +98,8 @@ export async function* readCsv(
     const alternate: Record<string, string | undefined> = { ...columns };
     const shift = record.length - names.length;
     for (let i = 0; i < names.length; i++) alternate[names[i]!] = record[i + shift];
-    return { row, index: index++, fields, problem: { reason: 'column_count', message, alternate } };
+    const shape = shift > 0 ? ('shifted' as const) : ('cut' as const);
+    return { row, index: index++, fields, problem: { reason: 'column_count', message, alternate, shape } };
   };
   // Whether the text seen so far ends with a line break: a last row without one is a cut file.
   let endsWithBreak = true;

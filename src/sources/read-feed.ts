@@ -1,5 +1,6 @@
 import type { FeedConfig } from '../config/schema.ts';
 import { type CompiledMapping, compileMapping, type MappedRecord } from '../normalize/compile-mapping.ts';
+import type { RawFields } from '../normalize/field-path.ts';
 import type { FieldProblem } from '../normalize/field-problem.ts';
 import { inferCsvMapping, inferredMappingHints, type MappingHint } from '../normalize/infer-csv-mapping.ts';
 import type { Listing } from '../normalize/listing-schema.ts';
@@ -9,7 +10,15 @@ import { acceptListing, validateListing } from '../normalize/validate-listing.ts
 import type { FeedState } from '../state/state-store.ts';
 import { FeedError, isFeedError } from './feed-error.ts';
 import { openFeed } from './open-feed.ts';
-import type { FeedItem, IngestDeps, OpenedFeed, RawRecord, RecordProblem, RecordRef } from './types.ts';
+import type {
+  BrokenRow,
+  FeedItem,
+  IngestDeps,
+  OpenedFeed,
+  RawRecord,
+  RecordProblem,
+  RecordRef,
+} from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */
 export interface FeedReadEnd {
@@ -136,10 +145,34 @@ function problemItem(
   if (typeof key === 'string' && key !== '' && agreed) ref.key = ownCopy(key);
   const where =
     record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  const place =
+    record.row !== undefined ? `row ${record.row} of ${name}` : `record ${record.index + 1} of ${name}`;
+  const broken: BrokenRow = {
+    index: record.index,
+    where: `the ${problem.shape ?? 'broken'} ${place}`,
+    cells: cellsOf(record.fields, problem),
+  };
+  if (record.row !== undefined) broken.row = record.row;
   return {
     kind: 'rejected',
     rejection: { ...ref, reason: problem.reason, message: `${where}: ${problem.message}` },
+    broken,
   };
+}
+
+/** The distinct non-empty values of a broken record, trimmed, from both of its readings. */
+function cellsOf(fields: RawFields, problem: NonNullable<RawRecord['problem']>): string[] {
+  const cells = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text !== '') cells.add(ownCopy(text));
+    } else if (typeof value === 'number') cells.add(String(value));
+  };
+  for (const value of Object.values(fields)) add(value);
+  if (problem.alternate) for (const value of Object.values(problem.alternate)) add(value);
+  for (const value of problem.values ?? []) add(value);
+  return [...cells];
 }
 
 function toItem(feed: FeedConfig, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {

@@ -16,7 +16,15 @@ export interface RawRecord {
    * row. `alternate` is another reading of the same fields (a short or long row read from its right
    * end): the key is trusted, and its listing held, only when both readings give the same key.
    */
-  problem?: { reason: string; message: string; alternate?: RawFields };
+  problem?: {
+    reason: string;
+    message: string;
+    alternate?: RawFields;
+    /** `shifted`: more fields than the header; `cut`: fewer. */
+    shape?: 'shifted' | 'cut';
+    /** Every raw value of the record, where `fields` and `alternate` do not carry them all. */
+    values?: readonly string[];
+  };
 }
 
 /** Where a record came from, for messages and duplicate reports. */
@@ -82,7 +90,25 @@ export type FeedItem =
       droppedImages?: string[];
     }
   | { kind: 'remove'; key: string; ref: RecordRef }
-  | { kind: 'rejected'; rejection: Rejection };
+  | {
+      kind: 'rejected';
+      rejection: Rejection;
+      /** Set when the format itself says the record is broken (fields that do not fit the header). */
+      broken?: BrokenRow;
+    };
+
+/**
+ * A record whose fields do not fit its header (a shifted or cut row): which listing it was cannot be
+ * told, so every listing whose key appears anywhere in its text is held, and nothing else.
+ */
+export interface BrokenRow {
+  row?: number;
+  index: number;
+  /** `the shifted row 812 of acme.csv`: how a hold names it. */
+  where: string;
+  /** Its distinct non-empty cell values, trimmed, from every reading of the row. */
+  cells: readonly string[];
+}
 
 export interface IngestDeps {
   /** The feed's state from the last successful run (validators, watermark). */
@@ -115,8 +141,15 @@ export interface IngestResult<T = Listing> {
   rejections: Rejection[];
   /** Keys whose last record was rejected: their listings are held (see HeldKey). */
   held: HeldKey[];
-  /** Rejected records whose key could not be read: they hold nothing. */
+  /** Rejected records whose key could not be read: they hold nothing by their key. */
   rejectedWithoutKey: number;
+  /**
+   * Records whose fields do not fit the header, with their cells: a listing whose key appears in one
+   * is held (see `BrokenRow`). At most `BROKEN_ROWS_KEPT` rows and `BROKEN_CELLS_BYTES` of text;
+   * `brokenRowsOmitted` counts the rest, and then no listing gone from the feed is deleted.
+   */
+  brokenRows?: BrokenRow[];
+  brokenRowsOmitted?: number;
   duplicates: DuplicateKey[];
   stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
   /**

@@ -17,6 +17,11 @@ export interface FeedState {
   lastCompareAt?: string;
   /** The last run report, as JSON. */
   lastReport?: unknown;
+  /**
+   * Listings that left the feed and are not deleted yet (a `gone.afterDays` grace, a `markSold`, a
+   * delete a guard held): key → ISO time of the run that first found it gone. The grace clock.
+   */
+  goneSince?: Record<string, string>;
 }
 
 export interface StateStore {

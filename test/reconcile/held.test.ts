@@ -34,9 +34,11 @@ describe('a rejected record never costs its listing', () => {
     );
     t.reset();
     await cli('sync', '--feed', 'held-feed');
-    expect(t.out()).toContain('held 1 listing(s), kept as they are because their feed record was rejected:');
-    // The human reason, not its code (issue 22); the rejected row's line names its key.
-    expect(t.out()).toMatch(/ {4}M-3 \(ID \d+\): SalePrice "call us" is not a number \(row 4\)\n/);
+    expect(t.out()).toContain('held 1 listing(s), kept exactly as they are:');
+    expect(t.out()).toMatch(
+      / {4}M-3 \(ID \d+\): held: its record was rejected: Row 4 of feed.csv: SalePrice "call us" is not a number/,
+    );
+    // The rejected row's line names its key (issue 22); the hold gives the reason in words.
     expect(t.out()).toContain('    Row 4 of feed.csv (M-3): SalePrice "call us" is not a number\n');
     expect(t.out()).not.toContain('not_a_number');
     expect(t.out()).toContain('1 rejected record(s) had no readable key: they hold no listing');
@@ -132,19 +134,24 @@ describe('unknown markers in the run report', () => {
 });
 
 describe('a row whose columns shifted never costs its listing', () => {
-  it('an unquoted comma shifts a row: its key is not trusted, and the listing is not deleted as gone', async () => {
+  it('an unquoted comma shifts a row: its listing is held, the listings really gone are deleted', async () => {
     await feed([1, 2, 3, 4, 5].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
     const before = stored('M-3');
-    // Day 2: M-3's type is `Condo, loft` with no quotes: 13 fields under a 12-column header.
-    await feed([row(1), row(2), row(3).replace(',Condo,', ',Condo, loft,'), row(4), row(5)].join(''));
+    // Day 2: M-3's type is `Condo, loft` with no quotes: 13 fields under a 12-column header; M-5 sold.
+    await feed([row(1), row(2), row(3).replace(',Condo,', ',Condo, loft,'), row(4)].join(''));
     t.reset();
-    expect(await cli('sync', '--feed', 'held-feed')).toBe(3);
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(4);
     expect(t.out()).toContain('Row 4 of feed.csv: has 13 fields, the header has 12');
-    expect(t.out()).toMatch(
-      /guard unkeyed-rejections: TRIPPED — 1 rejected record\(s\) have no readable key/,
-    );
+    expect(t.out()).toMatch(/ {4}M-3 \(ID \d+\): held: key appears in the shifted row 4 of feed.csv/);
+    expect(t.out()).toContain('guard unkeyed-rejections: ok');
     expect(stored('M-3')).toEqual(before);
-    expect(t.sandbox.listings('HELD-BOT')).toHaveLength(5);
+    expect(stored('M-5')).toBeUndefined();
+    expect(
+      t.sandbox
+        .listings('HELD-BOT')
+        .map((l) => l.MLSNumber)
+        .sort(),
+    ).toEqual(['M-1', 'M-2', 'M-3', 'M-4']);
   });
 });

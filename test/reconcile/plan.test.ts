@@ -206,28 +206,103 @@ describe('makePlan', () => {
     expect(plan.guards.find((g) => g.guard === guard)?.tripped).toBe(true);
   });
 
-  it('holds gone deletes while some rejected record has no readable key (it may be one of them)', () => {
+  it('deletes what is gone beside a rejected record without a key: it holds nothing', () => {
     const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const removals = ['MLS-0004'];
+    // 1 of 5 records read has no key: 20%, not more than maxDeleteShare.
+    const plan = planOf(listings(1, 3), remoteAll, {
+      ...policy,
+      maxDeleteShare: 0.5,
+      removals,
+      unkeyedRejections: 1,
+      records: 5,
+    });
+    expect(summary(plan)).toMatchObject({
+      deletes: ['MLS-0004#4 removed', 'MLS-0005#5 gone'],
+      held: [],
+    });
+    expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({ tripped: false });
+  });
+
+  it('holds gone deletes when more than maxDeleteShare of the records have no key (a broken export)', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0004'];
+    const untrusted = { ...policy, maxDeleteShare: 0.5, removals, unkeyedRejections: 4, records: 7 };
+    const plan = planOf(listings(1, 3), remoteAll, untrusted);
+    // The removed-status delete names its key: it goes. The one gone from the feed waits.
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0004#4 removed'], held: ['MLS-0005#5 gone'] });
+    expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({
+      tripped: true,
+      message: expect.stringContaining('4 of 7 record(s) (57.1%) have no readable key'),
+    });
+    const overridden = planOf(listings(1, 3), remoteAll, { ...untrusted, allowMassDelete: true });
+    expect(summary(overridden).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
+    // Broken rows beyond what a run keeps could be any listing: the same guard.
+    const omitted = planOf(listings(1, 3), remoteAll, { ...policy, maxDeleteShare: 1, brokenRowsOmitted: 3 });
+    expect(summary(omitted).held).toEqual(['MLS-0004#4 gone', 'MLS-0005#5 gone']);
+  });
+
+  it('holds a listing whose key appears in a shifted row, and deletes the others gone', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const shifted = {
+      index: 3,
+      row: 5,
+      where: 'the shifted row 5 of feed.csv',
+      cells: ['Condo', ' loft', 'MLS-0004', '300000'],
+    };
     const plan = planOf(listings(1, 3), remoteAll, {
       ...policy,
       maxDeleteShare: 1,
-      removals,
       unkeyedRejections: 1,
+      records: 5,
+      brokenRows: [shifted],
     });
-    // The removed-status delete names its key: it goes. The one gone from the feed may be the unkeyed row.
-    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0004#4 removed'], held: ['MLS-0005#5 gone'] });
-    expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({ tripped: true });
-    const overridden = planOf(listings(1, 3), remoteAll, {
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0005#5 gone'], held: [] });
+    expect(plan.held).toEqual([
+      {
+        key: 'MLS-0004',
+        index: 3,
+        row: 5,
+        reason: 'in_broken_row',
+        message: 'key appears in the shifted row 5 of feed.csv',
+        ids: [4],
+      },
+    ]);
+  });
+
+  it('an incremental feed applies the gone policy to its removals, on later runs too', () => {
+    const remoteAll = [1, 2, 3].map((n) => ours(n, n));
+    const now = Date.parse('2026-11-10T00:00:00Z');
+    const incremental = {
       ...policy,
+      mode: 'incremental' as const,
       maxDeleteShare: 1,
-      removals,
-      unkeyedRejections: 1,
-      allowMassDelete: true,
+      gone: { action: 'delete' as const, afterDays: 2 },
+      now,
+    };
+    // Run 1 names MLS-0003 removed: kept two days, on the clock.
+    const first = planOf([], remoteAll, { ...incremental, removals: ['MLS-0003'] });
+    expect(summary(first).deletes).toEqual([]);
+    expect(first.grace.map((g) => `${g.key} ${g.reason}`)).toEqual(['MLS-0003 removed']);
+    expect(first.goneSince).toEqual({ 'MLS-0003': '2026-11-10T00:00:00.000Z' });
+    // Run 2, a day later, does not name it again: still leaving, still kept.
+    const second = planOf([], remoteAll, {
+      ...incremental,
+      goneSince: first.goneSince,
+      now: now + 86_400_000,
     });
-    expect(summary(overridden).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
-    const none = planOf(listings(1, 3), remoteAll, { ...policy, maxDeleteShare: 1, removals });
-    expect(summary(none).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
+    expect(second.grace.map((g) => g.key)).toEqual(['MLS-0003']);
+    // Run 3, after the grace: deleted, though the feed said nothing more about it.
+    const third = planOf([], remoteAll, {
+      ...incremental,
+      goneSince: first.goneSince,
+      now: now + 2 * 86_400_000,
+    });
+    expect(summary(third).deletes).toEqual(['MLS-0003#3 removed']);
+    // Back in an incremental feed meanwhile: not leaving any more, off the clock.
+    const back = planOf(listings(3, 3), remoteAll, { ...incremental, goneSince: first.goneSince });
+    expect(back.grace).toEqual([]);
+    expect(back.goneSince).toEqual({});
   });
 
   it('matches by Url when the feed says so', () => {

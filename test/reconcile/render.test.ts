@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
 import { type Failure, type RunReport, renderReport } from '../../src/reconcile/index.ts';
 import { progressLine } from '../../src/reconcile/progress-line.ts';
-import { heldReason, rejectionLine } from '../../src/reconcile/render-report.ts';
+import { rejectionLine } from '../../src/reconcile/render-report.ts';
 import { emptyReport } from '../../src/reconcile/report.ts';
 import type { Rejection } from '../../src/sources/types.ts';
 import { makeConfig } from './fixtures.ts';
@@ -54,7 +54,7 @@ describe('renderReport', () => {
     expect(text).not.toContain('more;');
   });
 
-  it('names a rejected row by its key when it has one, never twice, and holds in words', () => {
+  it('names a rejected row by its key when it has one, never twice', () => {
     const line = (message: string, key?: string) => rejectionLine({ message, ...(key ? { key } : {}) });
     expect(line('Row 20 of feed.csv: Bedrooms "three" is not a number', 'ML81332052')).toBe(
       'Row 20 of feed.csv (ML81332052): Bedrooms "three" is not a number',
@@ -65,12 +65,6 @@ describe('renderReport', () => {
     expect(line('Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number', 'K-3')).toBe(
       'Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number',
     );
-    const held = {
-      reason: 'not_a_number',
-      row: 20,
-      message: 'Row 20 of feed.csv: Bedrooms "three" is not a number',
-    };
-    expect(heldReason(held)).toBe('Bedrooms "three" is not a number (row 20)');
   });
 
   it('shows the first 10 rejections, then how many more and where to see them all', () => {

@@ -13,17 +13,20 @@ import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
+  clockOf,
   type GlobalOptions,
   loadCliConfig,
   withConfigOption,
   withExamples,
   withJsonOption,
+  withNowOption,
 } from '../context.ts';
 import { EXIT } from '../exit-codes.ts';
 import { selectFeeds } from './sync.ts';
 
 interface ExplainOptions extends GlobalOptions {
   feed?: string;
+  now?: Date;
 }
 
 /**
@@ -41,38 +44,41 @@ export function registerExplain(program: Command): void {
     )
     .argument('<key>', "the listing's key (its MLSNumber, or its Url for a feed keyed by Url)")
     .requiredOption('--feed <id>', 'the feed the listing belongs to');
-  withJsonOption(withConfigOption(command)).action(async (key: string, options: ExplainOptions) => {
-    const config = await loadCliConfig(options);
-    const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
-    if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
-    if (key.trim() === '')
-      throw new CliExit('give the listing key (not empty); see feed-sync explain --help', EXIT.usage);
-    const history = await historyOf(config);
-    try {
-      const deps: ExplainDeps = {
-        client: clientFromConfig(config),
-        history: history.store,
-        historyFrom: history.from,
-        logger: cliLogger(),
-      };
-      const explanation = await explainListing(config, feed, key, deps);
-      if (isUnknownKey(explanation)) {
-        if (options.json)
-          process.stdout.write(`${JSON.stringify({ ...explanation, unknown: true }, null, 2)}\n`);
-        throw new CliExit(unknownKeyLine(explanation));
+  withNowOption(withJsonOption(withConfigOption(command))).action(
+    async (key: string, options: ExplainOptions) => {
+      const config = await loadCliConfig(options);
+      const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
+      if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
+      if (key.trim() === '')
+        throw new CliExit('give the listing key (not empty); see feed-sync explain --help', EXIT.usage);
+      const history = await historyOf(config);
+      try {
+        const deps: ExplainDeps = {
+          client: clientFromConfig(config),
+          state: history.store,
+          historyFrom: history.from,
+          now: clockOf(options),
+          logger: cliLogger(),
+        };
+        const explanation = await explainListing(config, feed, key, deps);
+        if (isUnknownKey(explanation)) {
+          if (options.json)
+            process.stdout.write(`${JSON.stringify({ ...explanation, unknown: true }, null, 2)}\n`);
+          throw new CliExit(unknownKeyLine(explanation));
+        }
+        process.stdout.write(
+          options.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${renderExplanation(explanation)}\n`,
+        );
+        const failed = [
+          explanation.source.found || !explanation.source.error ? '' : 'the feed',
+          explanation.platform.lookedUp || !explanation.platform.error ? '' : 'the platform',
+        ].filter(Boolean);
+        if (failed.length > 0) throw new CliExit(`${failed.join(' and ')} could not be read (see above)`);
+      } finally {
+        await history.close();
       }
-      process.stdout.write(
-        options.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${renderExplanation(explanation)}\n`,
-      );
-      const failed = [
-        explanation.source.found || !explanation.source.error ? '' : 'the feed',
-        explanation.platform.lookedUp || !explanation.platform.error ? '' : 'the platform',
-      ].filter(Boolean);
-      if (failed.length > 0) throw new CliExit(`${failed.join(' and ')} could not be read (see above)`);
-    } finally {
-      await history.close();
-    }
-  });
+    },
+  );
 }
 
 /**
@@ -81,7 +87,7 @@ export function registerExplain(program: Command): void {
  * keeps. The embedded store belongs to the one worker running on it: its dashboard shows the same.
  */
 async function historyOf(config: Config): Promise<{
-  store: ExplainDeps['history'];
+  store: ExplainDeps['state'];
   from: string;
   close(): Promise<void>;
 }> {

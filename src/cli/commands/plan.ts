@@ -7,11 +7,13 @@ import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
+  clockOf,
   type GlobalOptions,
   loadCliConfig,
   withConfigOption,
   withExamples,
   withJsonOption,
+  withNowOption,
 } from '../context.ts';
 import { EXIT } from '../exit-codes.ts';
 import { selectFeeds } from './sync.ts';
@@ -21,6 +23,7 @@ interface PlanCommandOptions extends GlobalOptions {
   allowMassDelete?: boolean;
   limit?: number;
   all?: boolean;
+  now?: Date;
 }
 
 function positive(value: string): number {
@@ -40,7 +43,7 @@ export function registerPlan(program: Command): void {
     .option('--allow-mass-delete', 'plan as if the delete-share override were given')
     .option('--limit <n>', `listings shown per kind of change (default ${PLAN_LIMIT})`, positive)
     .option('--all', 'show every listing');
-  withJsonOption(withConfigOption(command)).action(async (options: PlanCommandOptions) => {
+  withNowOption(withJsonOption(withConfigOption(command))).action(async (options: PlanCommandOptions) => {
     const config = await loadCliConfig(options);
     const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
     if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
@@ -51,6 +54,7 @@ export function registerPlan(program: Command): void {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
+      now: clockOf(options),
       onEvent: (event: RunEvent) => {
         if (event.type !== 'plan') return;
         plan = event.plan;

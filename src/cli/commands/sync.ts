@@ -7,11 +7,13 @@ import { assertStateWritable, createFileStateStore } from '../../state/index.ts'
 import {
   CliExit,
   cliLogger,
+  clockOf,
   type GlobalOptions,
   loadCliConfig,
   withConfigOption,
   withExamples,
   withJsonOption,
+  withNowOption,
 } from '../context.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
 
@@ -21,6 +23,7 @@ interface SyncCommandOptions extends GlobalOptions {
   allowMassDelete?: boolean;
   dryRun?: boolean;
   forceFull?: boolean;
+  now?: Date;
 }
 
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
@@ -55,7 +58,7 @@ export function registerSync(program: Command): void {
     .option('--allow-mass-delete', 'delete even above the feed’s maxDeleteShare')
     .option('--dry-run', 'plan and report, write nothing')
     .option('--force-full', 'ignore validators and watermarks: fetch and compare everything');
-  withJsonOption(withConfigOption(command)).action(async (options: SyncCommandOptions) => {
+  withNowOption(withJsonOption(withConfigOption(command))).action(async (options: SyncCommandOptions) => {
     const config = await loadCliConfig(options);
     const feeds = selectFeeds(config, options);
     // Before any write to the platform: a run whose state cannot be saved must not start.
@@ -64,6 +67,7 @@ export function registerSync(program: Command): void {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
+      now: clockOf(options),
     };
     // Ctrl-C stops issuing calls and lets the ones in flight finish (the run ends `cancelled` with
     // what it applied, exit 130); a second Ctrl-C exits at once.

@@ -1,5 +1,5 @@
 import type { ListingChange } from '../../reconcile/changes-of.ts';
-import { showField } from '../../reconcile/render-plan.ts';
+import { holdReason, showField } from '../../reconcile/render-plan.ts';
 import type { RunReport } from '../../reconcile/report-types.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
@@ -20,6 +20,7 @@ const OPS: Record<ListingChange['op'], string> = {
   create: 'created',
   update: 'updated',
   adopt: 'adopted',
+  sold: 'marked Sold',
   delete: 'deleted',
 };
 const DELETE_REASONS: Record<string, string> = {
@@ -103,9 +104,9 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   // A rejected record holds its listing: left as it is on the platform until the feed is fixed.
   const held = run.heldKeys ?? [];
   const heldPart = held.length
-    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">left as they are on the platform until their record is fixed</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
+    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">left exactly as they are on the platform until their record is fixed</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
         (h) =>
-          html`<tr><td class="num">${h.row ?? h.index + 1}</td><td class="mono">${h.key}</td><td>${h.message}</td></tr>`,
+          html`<tr><td class="num">${h.row ?? h.index + 1}</td><td class="mono">${h.key}</td><td>${holdReason(h)}</td></tr>`,
       )}</tbody></table>${run.held > held.length ? html`<p class="sub">The first ${held.length} of ${run.held}.</p>` : ''}</section>`
     : html``;
   if (run.rejected === 0) return heldPart;
@@ -119,6 +120,16 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
       ? html`<p class="sub">The first ${run.rejections.length} of ${run.rejected}; <code>feed-sync validate --feed ${feedId}</code> lists them all.</p>`
       : ''
   }</section>${heldPart}`;
+}
+
+/** Listings gone from the feed that a grace keeps for now, and when they go. */
+function graceSection(run: RunReport): Html {
+  const grace = run.graceKeys ?? [];
+  if (grace.length === 0) return html``;
+  return html`<section class="card"><h3>Gone from the feed, kept for now (${run.inGrace}) <span class="sub">gone.afterDays: deleted when their grace ends, unless they come back</span></h3><table class="grace"><thead><tr><th>Listing</th><th class="num">ID</th><th>Gone since</th><th>Deleted from</th></tr></thead><tbody>${grace.map(
+    (g) =>
+      html`<tr><td class="mono">${g.key}</td><td class="num">${g.id}</td><td>${g.since.slice(0, 16).replace('T', ' ')} UTC${g.action === 'markSold' ? html` <span class="flag">Sold</span>` : ''}</td><td>${g.until.slice(0, 16).replace('T', ' ')} UTC</td></tr>`,
+  )}</tbody></table>${run.inGrace > grace.length ? html`<p class="sub">The first ${grace.length} of ${run.inGrace}.</p>` : ''}</section>`;
 }
 
 function failuresSection(run: RunReport): Html {
@@ -147,7 +158,7 @@ export function feedPage(view: FeedView): Html {
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>
-${guardSection(run, s.id, view.readOnly)}${failuresSection(run)}${changesSection(run)}${rejectedSection(run, s.id, view.selected)}`
+${guardSection(run, s.id, view.readOnly)}${failuresSection(run)}${changesSection(run)}${graceSection(run)}${rejectedSection(run, s.id, view.selected)}`
       : ''
   }</section>
 <h2>Last runs</h2>
