@@ -83,7 +83,8 @@ export function classifyKey(plan: Plan, key: string, remote: readonly RemoteList
   for (const d of [...plan.deletes, ...plan.heldDeletes]) {
     if (d.key !== key) continue;
     // A mark held back by the one-key plan's own guards is still the mark a run makes.
-    if (d.action === 'markSold') out.push({ kind: 'sold', id: d.id, from: undefined });
+    if (d.action === 'markSold')
+      out.push({ kind: 'sold', id: d.id, from: remote.find((r) => r.id === d.id)?.listing.Status });
     else out.push({ kind: 'delete', id: d.id, reason: d.reason, ...(d.since ? { since: d.since } : {}) });
   }
   for (const g of plan.grace)
@@ -98,8 +99,11 @@ export function classifyKey(plan: Plan, key: string, remote: readonly RemoteList
       });
   for (const h of plan.held)
     if (h.key === key) out.push({ kind: 'held', ids: h.ids, reason: h.reason, message: h.message });
+  // A listing the plan skips is foreign too (untouched, not the feed's): said once, as skipped.
+  const skipped = new Set(plan.skipped.filter((s) => s.key === key).map((s) => s.id));
   for (const f of plan.foreign)
-    if (f.key === key) out.push({ kind: 'foreign', id: f.id, ...(f.owner ? { owner: f.owner } : {}) });
+    if (f.key === key && !skipped.has(f.id))
+      out.push({ kind: 'foreign', id: f.id, ...(f.owner ? { owner: f.owner } : {}) });
   for (const s of plan.skipped)
     if (s.key === key)
       out.push({ kind: 'skipped', id: s.id, reason: s.reason, ...(s.owner ? { owner: s.owner } : {}) });

@@ -124,7 +124,16 @@ function plainTrace(
   if (why === 'default') {
     const own = input.feed.mapping.defaults?.[field] !== undefined;
     const origin = own ? 'default' : `default of preset ${input.feed.mapping.preset}`;
-    return { field, value, origin, rule: `defaults.${field}`, inputs: [] };
+    const fallback = input.mapping.defaults?.[field];
+    const converted = fallback !== undefined && String(fallback) !== String(value);
+    return {
+      field,
+      value,
+      origin,
+      rule: `defaults.${field}`,
+      inputs: [],
+      ...(converted ? { conversion: `${JSON.stringify(String(fallback))} → ${String(value)}` } : {}),
+    };
   }
   return { field, value, origin: 'computed', inputs: [] };
 }
