@@ -66,6 +66,7 @@ export async function explainListing(
     feedId: feed.id,
     mode,
     graceDays: feed.gone.afterDays,
+    feedHasIt: last !== undefined,
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });

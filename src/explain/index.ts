@@ -1,6 +1,6 @@
 export { type ExplainDeps, explainListing, isUnknownKey } from './explain-listing.ts';
 export { renderExplanation, unknownKeyLine } from './render-explain.ts';
-export { type SearchHit, searchFeed } from './search-feed.ts';
+export { type SearchHit, type SearchResult, searchFeed } from './search-feed.ts';
 export type {
   Classification,
   Explanation,

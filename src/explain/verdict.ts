@@ -10,6 +10,8 @@ export interface VerdictContext {
   feedUnknown?: string;
   /** A full feed: a listing missing from it is gone. */
   mode: 'full' | 'incremental';
+  /** The feed has a record with the key (a removal when the plan does nothing about it). */
+  feedHasIt?: boolean;
   /** The feed's `gone.afterDays`: a delete after a grace says so. */
   graceDays?: number;
 }
@@ -124,10 +126,11 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
     case 'nothing':
       return {
         action: 'none',
-        text:
-          context.mode === 'incremental'
-            ? 'an incremental feed: absent from this read, and nothing on the platform'
-            : 'the feed marks it removed and the platform has no listing with the key',
+        text: context.feedHasIt
+          ? 'the feed says it is no longer listed and the platform has no listing with the key'
+          : context.mode === 'incremental'
+            ? 'not in this read of an incremental feed, and the platform has no listing with the key'
+            : 'in neither the feed nor the platform',
       };
   }
 }
