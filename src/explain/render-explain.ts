@@ -160,32 +160,41 @@ function platformLines(e: Explanation, units: Units): string[] {
   ];
   if (p.truncated)
     lines.push('  more listings match the filter than two pages hold: later ones are not shown');
-  for (const r of p.records) lines.push(...recordLines(r, e.feedId, units));
+  for (const r of p.records) lines.push(...recordLines(r, e, units));
   return lines;
 }
 
-function recordLines(r: PlatformRecord, feedId: string, units: Units): string[] {
+/**
+ * One platform listing, field by field, beside the feed's value where the feed has the key: `≠`
+ * marks a field the verdict would write (the verdict judges, never the text).
+ */
+function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] {
   const owner =
     r.owner === undefined
       ? 'no owner tag (added by hand)'
-      : r.owner === feedId
-        ? `owned by ${feedId}`
+      : r.owner === e.feedId
+        ? `owned by ${e.feedId}`
         : `owned by feed ${r.owner}`;
-  const lines = [`  ID ${r.id} · ${owner}`];
-  const entries = Object.entries(r.listing).filter(
-    ([field, v]) => field !== 'ExtensionColumn' && v !== undefined,
-  );
+  const feed = new Map((e.listing?.fields ?? []).map((f) => [f.field, f.value]));
+  const marked = new Set(e.verdict.lines.find((l) => l.id === r.id)?.changes?.map((c) => c.field) ?? []);
+  const entries = Object.entries(r.listing).filter(([, v]) => v !== undefined);
   const width = Math.max(0, ...entries.map(([field]) => field.length));
-  for (const [field, value] of entries) {
-    const shown =
-      field === 'Images' && Array.isArray(value) ? `${value.length} URLs` : showField(field, value, units);
-    lines.push(`    ${field.padEnd(width)}  ${cut(shown)}`);
+  const show = (field: string, value: unknown) =>
+    field === 'Images' && Array.isArray(value)
+      ? `${value.length} URL${value.length === 1 ? '' : 's'}`
+      : field === 'ExtensionColumn' && Array.isArray(value)
+        ? (value as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', ')
+        : showField(field, value, units);
+  const shown = entries.map(([field, value]) => [field, cut(show(field, value), 40)] as const);
+  const valueWidth = Math.min(24, Math.max(0, ...shown.map(([, v]) => v.length)));
+  const lines = [
+    `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
+  ];
+  for (const [field, value] of shown) {
+    const differs = marked.has(field);
+    const beside = differs && feed.has(field) ? `  ≠ feed ${cut(show(field, feed.get(field)), 40)}` : '';
+    lines.push(`    ${field.padEnd(width)}  ${beside ? value.padEnd(valueWidth) : value}${beside}`);
   }
-  const ext = r.listing.ExtensionColumn;
-  if (Array.isArray(ext) && ext.length > 0)
-    lines.push(
-      `    ${'ExtensionColumn'.padEnd(width)}  ${cut((ext as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', '))}`,
-    );
   return lines;
 }
 

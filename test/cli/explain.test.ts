@@ -91,6 +91,8 @@ describe('feed-sync explain --feed ID KEY', () => {
   it('a changed price: the field-by-field difference a sync would write, old → new', async () => {
     const { code, stdout } = await explain('M-2');
     expect(code).toBe(0);
+    // The platform's listing, the feed's value beside the field that differs.
+    expect(stdout).toMatch(/\n {4}SalePrice +\$300,000 + ≠ feed \$250,000\n/);
     expect(stdout).toContain(
       `Verdict: a sync would update ID ${idOf('M-2')}: 1 field differs\n    SalePrice: $300,000 → $250,000\n`,
     );
