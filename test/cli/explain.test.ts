@@ -1,16 +1,21 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { createRedisStateStore } from '../../src/state/index.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
+import { REDIS_URL, redisAvailable, testPrefix } from '../helpers/services.ts';
+import { cleanupPrefix, fakeReport } from '../worker/helpers.ts';
 
 /** `feed-sync explain` (issue 22) on the real binary, spawned as a user runs it. */
 const ROOT = process.cwd();
 const NODE = join(ROOT, 'node_modules/.bin/node');
 const BIN = join(ROOT, 'bin/feed-sync.js');
-const { LOG_LEVEL: _level, ...quietEnv } = process.env;
+// No worker store of the caller's: each test says where the history is.
+const { LOG_LEVEL: _level, REDIS_URL: _redis, DATABASE_URL: _pg, ...quietEnv } = process.env;
 
 interface Result {
   code: number | null;
@@ -18,12 +23,17 @@ interface Result {
   stderr: string;
 }
 
-function bin(args: string[]): Promise<Result> {
+function bin(args: string[], env: Record<string, string> = {}): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(NODE, [BIN, ...args], { timeout: 30_000, env: quietEnv }, (error, stdout, stderr) => {
-      const code = error ? ((error as { code?: number }).code ?? null) : 0;
-      resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
-    });
+    execFile(
+      NODE,
+      [BIN, ...args],
+      { timeout: 30_000, env: { ...quietEnv, ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? null) : 0;
+        resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -251,5 +261,35 @@ describe('feed-sync explain: grace, and a feed keyed by Url', () => {
     expect(unknown.stderr).toBe(
       'feed-sync: https://explain.example/l/none is not in feed url-feed (2 records read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): `feed-sync plan --feed url-feed` shows every listing\n',
     );
+  });
+});
+
+describe.skipIf(!redisAvailable)('feed-sync explain: the worker’s history', () => {
+  it('with REDIS_URL, the runs the worker recorded there', async () => {
+    const prefix = testPrefix();
+    const redis = new Redis(REDIS_URL);
+    try {
+      const state = createRedisStateStore(redis, prefix);
+      const price = { field: 'SalePrice', from: 300_000, to: 280_000 };
+      await state.recordRun(
+        'ex-feed',
+        fakeReport('ex-feed', {
+          trigger: 'schedule',
+          startedAt: '2026-11-24T06:00:00.000Z',
+          changes: [{ key: 'M-1', op: 'update', id: 41, fields: [price] }],
+        }),
+      );
+      const worker = join(dir, 'worker.yaml');
+      await writeFile(worker, `${await readFile(config, 'utf8')}worker: { prefix: "${prefix}" }\n`);
+      const result = await bin(['explain', '-c', worker, '--feed', 'ex-feed', 'M-1'], { REDIS_URL });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("(1 run in the worker's store (Redis at ");
+      expect(result.stdout).toContain(
+        '  2026-11-24 06:00:00Z  updated ID 41 (schedule run, ok)\n    SalePrice: $300,000 → $280,000\n',
+      );
+    } finally {
+      redis.disconnect();
+      await cleanupPrefix(prefix);
+    }
   });
 });
