@@ -124,6 +124,24 @@ describe('parseConfig', () => {
     );
   });
 
+  it('gone: the shorthand, the defaults, and each typo an error with a hint', () => {
+    const gone = (value: string) => `${feed}    gone: ${value}\n`;
+    expect(parseConfig(feed).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 0 });
+    expect(parseConfig(gone('markSold')).feeds[0]?.gone).toEqual({ action: 'markSold', afterDays: 30 });
+    expect(parseConfig(gone('{ afterDays: 3 }')).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 3 });
+    expect(issuesOf(gone('{ action: markSOLD }'))).toEqual([
+      'feeds[0].gone.action: Invalid option: expected one of "delete"|"markSold"; did you mean markSold?',
+    ]);
+    expect(issuesOf(gone('{ afterdays: 3 }'))).toEqual([
+      'feeds[0].gone.afterdays: unknown key; did you mean afterDays?',
+    ]);
+    expect(issuesOf(gone('{ afterDays: -1 }'))[0]).toMatch(/^feeds\[0\]\.gone\.afterDays: Too small/);
+    expect(issuesOf(gone('{ afterDays: 1e12 }'))[0]).toMatch(/^feeds\[0\]\.gone\.afterDays: Too big/);
+    expect(issuesOf(gone('{ action: markSold, afterDays: 0 }'))).toEqual([
+      'feeds[0].gone: markSold with afterDays: 0 would delete at once and never mark a listing Sold; give afterDays > 0, or action: delete',
+    ]);
+  });
+
   it('reports every problem at once: unset variables, typos, bad values, duplicate ids', () => {
     const issues = issuesOf(
       `api: { secretKey: "\${NOPE}", pageSise: 50 }\n${feed}    maxDeleteShare: 2\n  - id: acme-mls\n    chatbot: x\n    source: { format: tsv, path: b.csv }\n`,
@@ -133,7 +151,7 @@ describe('parseConfig', () => {
         'api.secretKey: environment variable NOPE is not set',
         'api.pageSise: unknown key; did you mean pageSize?',
         'feeds[0].maxDeleteShare: Too big: expected number to be <=1',
-        'feeds[1].source.format: Invalid option: expected one of "csv"|"xml"|"reso"|"blm"',
+        'feeds[1].source.format: Invalid option: expected one of "csv"|"xml"|"reso"|"blm"; did you mean csv?',
         'feeds[1].id: duplicate feed id "acme-mls"',
       ].sort(),
     );
@@ -268,7 +286,7 @@ describe('parseConfig', () => {
     ].join('\n');
     expect(errorOf(text, 'feed-sync.json').issues).toEqual([
       'feed-sync.json:2:11: api.baseURL: unknown key; did you mean baseUrl?',
-      'feed-sync.json:7:26: feeds[0].source.format: Invalid option: expected one of "csv"|"xml"|"reso"|"blm"',
+      'feed-sync.json:7:26: feeds[0].source.format: Invalid option: expected one of "csv"|"xml"|"reso"|"blm"; did you mean csv?',
       'feed-sync.json:8:4: feeds[0].maxDeleteShar: unknown key; did you mean maxDeleteShare?',
     ]);
   });

@@ -81,6 +81,7 @@ type Locate = (
 function describe(
   issues: readonly (z.core.$ZodIssue | InterpolationIssue)[],
   locate: Locate,
+  valueAtPath: (path: readonly PropertyKey[]) => unknown = () => undefined,
 ): ConfigProblem[] {
   type Found = ConfigProblem & { missing: boolean };
   const suggested = new Set<string>();
@@ -90,7 +91,16 @@ function describe(
       const missing =
         'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
       const message = missing ? 'required' : issue.message;
-      return [{ path: formatPath(issue.path), message, missing, ...locate(issue.path, 'value') }];
+      const hint = valueHint(issue, valueAtPath(issue.path));
+      return [
+        {
+          path: formatPath(issue.path),
+          message,
+          ...(hint ? { hint } : {}),
+          missing,
+          ...locate(issue.path, 'value'),
+        },
+      ];
     }
     const known = knownKeysAt(configSchema, issue.path);
     return issue.keys.map((key) => {
@@ -111,6 +121,24 @@ function describe(
     .filter((problem) => !(problem.missing && suggested.has(problem.path ?? '')))
     .map(({ missing: _missing, ...problem }) => problem)
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/** `did you mean markSold?` for a value one of a few is meant (`markSOLD`, `Delete`). */
+function valueHint(issue: z.core.$ZodIssue | InterpolationIssue, value: unknown): string | undefined {
+  if (!('code' in issue) || issue.code !== 'invalid_value' || typeof value !== 'string') return undefined;
+  const options = issue.values.filter((v): v is string => typeof v === 'string');
+  const near = nearestKey(value, options);
+  return near && near !== value ? `did you mean ${near}?` : undefined;
+}
+
+/** The value at a key path of the config as parsed, if there is one. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let at: unknown = root;
+  for (const key of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return at;
 }
 
 /**
@@ -195,7 +223,10 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
     ? []
     : result.error.issues.filter((issue) => !issues.some((unset) => isWithin(issue.path, unset.path)));
   if (issues.length > 0 || !result.success)
-    throw new ConfigError(source, describe([...issues, ...schemaIssues], locatorOf(doc, lines)));
+    throw new ConfigError(
+      source,
+      describe([...issues, ...schemaIssues], locatorOf(doc, lines), (path) => valueAt(interpolated, path)),
+    );
   return resolvePaths(result.data, options.baseDir);
 }
 

@@ -105,15 +105,25 @@ export type ChatbotConfig = z.infer<typeof chatbotConfigSchema>;
  * keep it `afterDays` first (default 0 for delete, 30 for markSold). A listing back in the feed
  * within the grace keeps its platform ID.
  */
+const GONE_ACTIONS = ['delete', 'markSold'] as const;
 export const goneSchema = z
-  .strictObject({
-    action: z.enum(['delete', 'markSold']).default('delete'),
-    afterDays: z.number().min(0).optional(),
-  })
+  .preprocess(
+    // `gone: markSold` says the same as `gone: { action: markSold }`.
+    (value) => (typeof value === 'string' ? { action: value } : value),
+    z.strictObject({
+      action: z.enum(GONE_ACTIONS).default('delete'),
+      /** Days a listing missing from the feed is kept first (at most ten years). */
+      afterDays: z.number().min(0).max(3650).optional(),
+    }),
+  )
   .transform(({ action, afterDays }) => ({
     action,
     afterDays: afterDays ?? (action === 'markSold' ? 30 : 0),
-  }));
+  }))
+  .refine((gone) => gone.action !== 'markSold' || gone.afterDays > 0, {
+    message:
+      'markSold with afterDays: 0 would delete at once and never mark a listing Sold; give afterDays > 0, or action: delete',
+  });
 
 export const feedConfigSchema = z.strictObject({
   /** Stable id: names the feed in reports, state keys and the ownership tag. */

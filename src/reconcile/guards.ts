@@ -15,6 +15,16 @@ export interface GuardResult {
 
 const percent = (n: number) => `${Math.round(n * 1000) / 10}%`;
 
+/** `deleting` / `marking Sold` / `deleting or marking Sold`: what a guard's losses are (marks count as losses). */
+function lossVerb(losses: readonly PlannedDelete[], tense: 'ing' | 'past' = 'ing'): string {
+  const marks = losses.filter((d) => d.action === 'markSold').length;
+  const words =
+    tense === 'ing'
+      ? ['deleting', 'marking Sold', 'deleting or marking Sold']
+      : ['deleted', 'marked Sold', 'deleted or marked Sold'];
+  return marks === 0 ? words[0]! : marks === losses.length ? words[1]! : words[2]!;
+}
+
 /**
  * The safety net before deletes. Pure. A failed or empty source deletes nothing (an empty file is far
  * likelier a broken export than a market that sold out overnight); above `maxDeleteShare` of the
@@ -73,9 +83,10 @@ function unkeyedGuard(
   const records = Math.max(policy.records ?? count, count, 1);
   const share = count / records;
   const what = `${count} of ${records} record(s) (${percent(share)}) have no readable key`;
-  const untrusted = omitted > 0 || share > policy.maxDeleteShare;
+  // One keyless row is a coming-soon listing or an exporter's disclaimer line, never a broken export.
+  const untrusted = omitted > 0 || (count > 1 && share > policy.maxDeleteShare);
   if (!untrusted) {
-    const message = `${what}: they hold nothing; deleting the ${gone.length} listing(s) gone from the feed`;
+    const message = `${what} (a keyless row holds nothing; a broken row only the listings whose keys appear in it): ${lossVerb(gone)} the ${gone.length} listing(s) gone from the feed`;
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, message });
     return none;
   }
@@ -84,11 +95,11 @@ function unkeyedGuard(
       ? `${omitted} broken row(s) beyond the ${policy.brokenRows?.length ?? 0} a run keeps could be any listing`
       : `${what}, more than maxDeleteShare (${percent(policy.maxDeleteShare)}): the feed may be a broken export`;
   if (policy.allowMassDelete) {
-    const message = `${why}: deleting ${gone.length} listing(s) gone from the feed, override given`;
+    const message = `${why}: ${lossVerb(gone)} ${gone.length} listing(s) gone from the feed, override given`;
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, overridden: true, message });
     return none;
   }
-  const message = `${why}: ${gone.length} delete(s) of listings gone from the feed held back; fix the rows, or rerun with --allow-mass-delete`;
+  const message = `${why}: ${gone.length} listing(s) gone from the feed not ${lossVerb(gone, 'past')}; fix the rows, or rerun with --allow-mass-delete`;
   decisions.push({ guard: 'unkeyed-rejections', tripped: true, message });
   return { held: gone, kept: deletes.filter((d) => d.reason !== 'gone') };
 }
@@ -107,7 +118,7 @@ function applyShareGuard(
   const over = share > policy.maxDeleteShare;
   const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)})`;
   if (!over) {
-    decisions.push({ guard: 'max-delete-share', tripped: false, message: `deleting ${what}` });
+    decisions.push({ guard: 'max-delete-share', tripped: false, message: `${lossVerb(lossy)} ${what}` });
     return { allowed: [...deletes], held: [] };
   }
   if (policy.allowMassDelete) {
@@ -115,14 +126,14 @@ function applyShareGuard(
       guard: 'max-delete-share',
       tripped: false,
       overridden: true,
-      message: `deleting ${what}: override given`,
+      message: `${lossVerb(lossy)} ${what}: override given`,
     });
     return { allowed: [...deletes], held: [] };
   }
   decisions.push({
     guard: 'max-delete-share',
     tripped: true,
-    message: `refusing to delete ${what}; rerun with --allow-mass-delete to apply`,
+    message: `refusing: ${lossVerb(lossy)} ${what}; rerun with --allow-mass-delete to apply`,
   });
   return { allowed: duplicates, held: lossy };
 }

@@ -136,6 +136,14 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     const mark = d.action === 'markSold' ? marks.get(d.id) : undefined;
     if (mark) updates.push(mark);
   }
+  // A mark a guard held back did not happen: the listing is not Sold, and its grace has not begun.
+  for (const d of guard.held) {
+    if (d.action !== 'markSold') continue;
+    gone.grace = gone.grace.filter((g) => g.id !== d.id);
+    const earlier = policy.goneSince?.[d.key];
+    if (earlier === undefined) delete gone.goneSince[d.key];
+    else gone.goneSince[d.key] = earlier;
+  }
 
   return {
     feedId: policy.feedId,

@@ -65,8 +65,18 @@ export function maySkipUnchanged(
   options: SyncOptions,
 ): boolean {
   if ((options.trigger ?? 'manual') !== 'schedule') return false;
+  // A listing whose grace is over is deleted by the first run after it, changed feed or not.
+  if (graceDue(feed.gone, state.goneSince, now)) return false;
   const last = state.lastCompareAt ? Date.parse(state.lastCompareAt) : Number.NaN;
   return Number.isFinite(last) && now.getTime() - last < feed.fullCompareEveryHours * HOUR_MS;
+}
+
+/** Whether a listing on the grace clock is due: its `afterDays` are over (or its delete is waiting). */
+function graceDue(gone: FeedConfig['gone'], since: FeedState['goneSince'], now: Date): boolean {
+  const days = gone?.afterDays ?? 0;
+  for (const at of Object.values(since ?? {}))
+    if (Date.parse(at) + days * 86_400_000 <= now.getTime()) return true;
+  return false;
 }
 
 /**

@@ -91,7 +91,7 @@ export function summarizePlan(plan: Plan): string {
   if (plan.skipped.length > 0) parts.push(`${plan.skipped.length} skipped`);
   if (plan.heldDeletes.length > 0) parts.push(`${plan.heldDeletes.length} deletes held by a guard`);
   if (plan.held.length > 0) parts.push(`${plan.held.length} held`);
-  if (plan.grace.length > 0) parts.push(`${plan.grace.length} gone, in grace`);
+  if (plan.grace.length > 0) parts.push(`${plan.grace.length} gone (in grace)`);
   return `Plan: ${parts.join(', ')}.`;
 }
 

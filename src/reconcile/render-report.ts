@@ -33,8 +33,8 @@ export function renderReport(report: RunReport): string {
   const extras = [
     report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
     report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
-    report.markedSold ? `${report.markedSold} listings gone from the feed marked Sold` : '',
-    report.inGrace ? `${report.inGrace} listings gone from the feed kept until their grace ends` : '',
+    report.markedSold ? `${report.markedSold} listing(s) gone from the feed marked Sold` : '',
+    report.inGrace ? `${report.inGrace} listing(s) gone from the feed kept until their grace ends` : '',
     report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
     report.skipped.length ? `${report.skipped.length} feed listings skipped (key held by another owner)` : '',
   ].filter(Boolean);
@@ -111,7 +111,7 @@ function heldLines(report: RunReport): string[] {
     );
   if (report.rejectedWithoutKey > 0)
     lines.push(
-      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: they hold no listing (fix the rows above)`,
+      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
     );
   return lines;
 }

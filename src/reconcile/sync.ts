@@ -126,6 +126,6 @@ function logFinished(deps: SyncDeps, report: RunReport): void {
       failed: report.failed.length,
       durationMs,
     },
-    'sync finished',
+    report.dryRun ? 'plan finished' : 'sync finished',
   );
 }

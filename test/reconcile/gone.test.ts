@@ -34,8 +34,11 @@ describe('a row without a key holds nothing: listings that leave the feed leave 
     expect(await t.cli('sync', '--feed', 'gone-feed')).toBe(4);
     expect(t.out()).toContain('deleted 3');
     expect(t.out()).toMatch(/Row 45 of feed.csv: MLSNumber .*missing/);
-    expect(t.out()).toContain('1 rejected record(s) had no readable key: they hold no listing');
+    expect(t.out()).toContain(
+      '1 rejected record(s) had no readable key: a row without a key holds no listing',
+    );
     expect(t.out()).toContain('guard unkeyed-rejections: ok — 1 of 44 record(s) (2.3%) have no readable key');
+    expect(t.out()).toContain('deleting the 3 listing(s) gone from the feed');
     expect(keys()).toEqual(kept.map((n) => `M-${n}`).sort());
 
     // The next run writes nothing: the feed and the chatbot agree.
@@ -130,6 +133,8 @@ describe('gone.afterDays: a listing missing from the feed is kept for its grace'
     ).toEqual(['M-1', 'M-2', 'M-4']);
     const after = JSON.parse(await readFile(join(t.dir, 'state.json'), 'utf8'));
     expect(JSON.stringify(after)).not.toContain('goneSince');
+    // A run at a --now of the user's records no compare time: scheduled runs are not told to skip.
+    expect(JSON.stringify(after)).not.toContain('lastCompareAt');
   });
 });
 
@@ -146,7 +151,7 @@ describe('gone.action: markSold', () => {
     await t.feed(rows([1, 2]));
     t.reset();
     expect(await t.cli('sync', '--feed', 'gone-feed', '--now', '2026-11-02')).toBe(0);
-    expect(t.out()).toContain('1 listings gone from the feed marked Sold');
+    expect(t.out()).toContain('1 listing(s) gone from the feed marked Sold');
     expect(stored('M-3')).toEqual({ ...before, Status: 'Sold' });
     t.reset();
     // Once: the next run writes nothing, the listing stays Sold for its 30 days.
@@ -166,6 +171,26 @@ describe('gone.action: markSold', () => {
       }),
     ]);
     expect(stored('M-3')).toEqual(before);
+  });
+
+  it('a mark a guard holds back is not reported Sold, and its grace does not begin', async () => {
+    await t.feed(rows([1, 2, 3, 4, 5]));
+    await t.cli('sync', '--feed', 'gone-feed', '--now', '2026-11-01');
+    // Three of five gone at once: 60%, above maxDeleteShare 0.5.
+    await t.feed(rows([1, 2]));
+    t.reset();
+    expect(await t.cli('sync', '--feed', 'gone-feed', '--now', '2026-11-02', '--json')).toBe(3);
+    const report = JSON.parse(t.out());
+    expect(report).toMatchObject({ markedSold: 0, inGrace: 0, heldDeletes: 3, outcome: 'guarded' });
+    expect(report.guards.find((g: { guard: string }) => g.guard === 'max-delete-share').message).toMatch(
+      /^refusing: marking Sold 3 of 5 owned listings/,
+    );
+    expect(stored('M-3')?.Status).toBe('Active');
+    const state = JSON.parse(await readFile(join(t.dir, 'state.json'), 'utf8'));
+    expect(JSON.stringify(state)).not.toContain('goneSince');
+    t.reset();
+    await t.cli('plan', '--feed', 'gone-feed', '--now', '2026-11-02');
+    expect(t.out()).toMatch(/! held {4}M-3 {2}\(ID \d+\): gone from the feed, mark Sold held by a guard/);
   });
 
   it('deletes the Sold listing after afterDays (30 by default)', async () => {

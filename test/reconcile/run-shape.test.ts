@@ -143,6 +143,16 @@ describe('maySkipUnchanged', () => {
   ] as const)('%s', (_name, options, state, expected) => {
     expect(maySkipUnchanged(feed, state, now, options)).toBe(expected);
   });
+
+  it('a scheduled run compares once a listing on the grace clock is due, however fresh the last compare', () => {
+    const graced = { ...feed, gone: { action: 'delete' as const, afterDays: 3 } };
+    const fresh = { lastCompareAt: '2024-05-02T11:00:00Z' };
+    const schedule = { trigger: 'schedule' as const };
+    const waiting = { ...fresh, goneSince: { A: '2024-04-30T12:00:01Z' } };
+    expect(maySkipUnchanged(graced, waiting, now, schedule)).toBe(true);
+    const due = { ...fresh, goneSince: { A: '2024-04-30T12:00:01Z', B: '2024-04-29T12:00:00Z' } };
+    expect(maySkipUnchanged(graced, due, now, schedule)).toBe(false);
+  });
 });
 
 describe('stateOf', () => {

@@ -191,6 +191,45 @@ describe.skipIf(!redisAvailable)('the feed dashboard', () => {
       expect(ids).toEqual([...FIXTURE_FEED_IDS].sort().reverse());
     });
 
+    it('the feed page shows listings gone in grace, when they go, and why a listing is held', async () => {
+      const report = fakeReport('kyero', {
+        chatbot: 'FIXTURES',
+        created: 0,
+        inGrace: 1,
+        graceKeys: [
+          {
+            key: 'KY-77',
+            id: 41,
+            reason: 'gone',
+            since: '2026-11-20T06:00:00.000Z',
+            until: '2026-11-23T06:00:00.000Z',
+            action: 'markSold',
+          },
+        ],
+        held: 1,
+        heldKeys: [
+          {
+            key: 'KY-12',
+            index: 11,
+            row: 812,
+            reason: 'in_broken_row',
+            message: 'key appears in the shifted row 812 of kyero.xml',
+            ids: [7],
+          },
+        ],
+      });
+      await scene.service.state.recordRun('kyero', report);
+      await page.goto(`${scene.ui.url}/feeds/kyero`);
+      const grace = page.locator('table.grace tr', { hasText: 'KY-77' });
+      expect(await grace.textContent()).toMatch(
+        /KY-77\s*41\s*2026-11-20 06:00 UTC\s*Sold\s*2026-11-23 06:00 UTC/,
+      );
+      const held = page.locator('table.held tr', { hasText: 'KY-12' });
+      expect(await held.textContent()).toMatch(
+        /812\s*KY-12\s*held: key appears in the shifted row 812 of kyero\.xml/,
+      );
+    });
+
     it('Chatbots: the settings in the config, the last push, Push now', async () => {
       await page.goto(`${scene.ui.url}/chatbots`);
       const row = page.locator('table.chatbots tbody tr').first();

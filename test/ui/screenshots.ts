@@ -67,10 +67,10 @@ try {
       throw error;
     });
   await page.screenshot({ path: new URL('dashboard-feed-fixed.png', OUT).pathname });
-  // Issue 22: "why does this listing look like that?" An agent says A-1003 still shows yesterday's
+  // Issue 22: "why does this listing look like that?" An agent says 88 River Rd shows the wrong
   // price; the operator finds it from the feed page's search box and opens its page.
   await page.goto(`${scene.ui.url}/feeds/acme`);
-  await page.getByRole('searchbox').fill('elm');
+  await page.getByRole('searchbox').fill('river rd');
   await page.getByRole('button', { name: 'Find' }).click();
   await page.locator('table.search-results').waitFor();
   await page.screenshot({ path: new URL('dashboard-search.png', OUT).pathname });

@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
 import { loadCliConfig, withConfigOption, withExamples } from '../context.ts';
+import { addResoOptions, type ResoCliOptions, runResoSandbox } from './sandbox-reso.ts';
 
 /** Default port of `feed-sync sandbox`, so a config can point at it; `--port 0` picks a free one. */
 export const DEFAULT_SANDBOX_PORT = 4010;
 
-interface SandboxCliOptions {
+interface SandboxCliOptions extends ResoCliOptions {
   config?: string;
   port: number;
   host: string;
@@ -50,6 +51,7 @@ function list(value: string): string[] {
 
 export function registerSandbox(program: Command): void {
   const command = withExamples(program.command('sandbox'), ['feed-sync sandbox --port 4010 --latency 50']);
+  addResoOptions(command);
   withConfigOption(command)
     .addHelpText(
       'before',
@@ -103,6 +105,7 @@ export function registerSandbox(program: Command): void {
         'GET /__sandbox/listings?serialNumber=…, GET /__sandbox/settings?serialNumber=…, POST /__sandbox/seed.\n',
     )
     .action(async (options: SandboxCliOptions) => {
+      if (options.reso) return runResoSandbox({ ...options, reso: options.reso }, untilSignal);
       if (!options.secretKey && !options.sessionKey && options.config && existsSync(options.config)) {
         // Accept the keys the config sends, so `sync` against the sandbox works with the same file.
         const { api } = await loadCliConfig(options);

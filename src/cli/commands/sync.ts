@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import type { Config, FeedConfig } from '../../config/schema.ts';
-import { type RunReport, renderReport, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { type RunReport, type RunResult, renderReport, saveRun, syncFeed } from '../../reconcile/index.ts';
 import { progressLine } from '../../reconcile/progress-line.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
@@ -102,7 +102,7 @@ export function registerSync(program: Command): void {
           },
         );
         progress.clear();
-        await saveRun(deps.state, result);
+        await saveRun(deps.state, options.now ? withoutCompareTimes(result) : result);
         const { report } = result;
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
@@ -116,6 +116,15 @@ export function registerSync(program: Command): void {
     const code = exitCodeOf(reports);
     if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
+}
+
+/**
+ * A run at a `--now` of the user's keeps its grace clock at that time, but not the time of its
+ * compare: a `sync --now` in the future must not make scheduled runs skip until then.
+ */
+function withoutCompareTimes(result: RunResult): RunResult {
+  const { lastCompareAt: _compare, lastFullRunAt: _full, ...state } = result.state;
+  return { ...result, state };
 }
 
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */

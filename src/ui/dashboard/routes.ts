@@ -91,7 +91,10 @@ export function dashboardRouter(options: DashboardOptions): Router {
     if (!feed) return void notFound(res, `no feed "${req.params.id}" in the config`);
     const at = now();
     const runs = (await options.state.listRuns(feed.id, runsShown)) as RunReport[];
-    const selected = Math.min(Math.max(Number(req.query.run) || 0, 0), Math.max(runs.length - 1, 0));
+    const selected =
+      req.query.run === undefined
+        ? latestCompared(runs)
+        : Math.min(Math.max(Number(req.query.run) || 0, 0), Math.max(runs.length - 1, 0));
     const live = (await liveRuns(options.queue)).get(feed.id);
     const summary = summarizeFeed(feed, await lastReport(feed.id), at);
     send(
@@ -200,4 +203,14 @@ function confirmPage(feedId: string, allowMassDelete: boolean) {
 <form method="post" action="/feeds/${encodeURIComponent(feedId)}/run"><input type="hidden" name="confirm" value="1">${
     allowMassDelete ? html`<input type="hidden" name="allowMassDelete" value="1">` : ''
   }<button type="submit"${allowMassDelete ? html` class="danger"` : ''}>Yes, run now</button> <a href="/feeds/${encodeURIComponent(feedId)}">Cancel</a></form>`;
+}
+
+/**
+ * The run a feed page shows first: the newest that compared the feed with the platform. A skipped
+ * run (the feed had not changed) has counts only; the held listings, the grace and the changes are
+ * those of the last run that looked.
+ */
+export function latestCompared(runs: readonly { outcome: string }[]): number {
+  const at = runs.findIndex((run) => run.outcome !== 'skipped');
+  return at === -1 ? 0 : at;
 }
