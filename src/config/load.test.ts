@@ -125,8 +125,9 @@ describe('parseConfig', () => {
   });
 
   it('gone: the shorthand, the defaults, and each typo an error with a hint', () => {
-    const gone = (value: string) => `${feed}    gone: ${value}\n`;
-    expect(parseConfig(feed).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 0 });
+    const keyed = `api: { secretKey: k }${feed}`;
+    const gone = (value: string) => `${keyed}    gone: ${value}\n`;
+    expect(parseConfig(keyed).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 0 });
     expect(parseConfig(gone('markSold')).feeds[0]?.gone).toEqual({ action: 'markSold', afterDays: 30 });
     expect(parseConfig(gone('{ afterDays: 3 }')).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 3 });
     expect(issuesOf(gone('{ action: markSOLD }'))).toEqual([

@@ -9,6 +9,9 @@ import { remoteEntries } from '../reconcile/remote-entries.ts';
 import type { HeldKey } from '../sources/types.ts';
 import type { Classification } from './types.ts';
 
+/** The key of the record standing for the rest of the feed: no platform listing has it. */
+const REST_OF_FEED = '\u0000the rest of the feed';
+
 /** What the feed says about one key: its listing, that it is removed, that it is held, or nothing. */
 export type FeedSide =
   | { kind: 'listing'; listing: Listing }
@@ -38,6 +41,9 @@ export function planKey(
   const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
   const records = memoryRecords();
   const desired = feed.kind === 'listing' ? [desiredOf(feed.listing, key, policy.feedId, tags, records)] : [];
+  // The rest of the feed, as one record no listing can match: without it a key the feed lacks would
+  // be read as an empty feed, whose guard (a whole-feed judgement) holds every delete and mark.
+  desired.push(desiredOf({} as Listing, REST_OF_FEED, policy.feedId, tags, records));
   const byKey = desiredByKey(desired);
   const gone = policy.gone;
   // Under markSold, the record that marks a listing Sold, as the run keeps it (prepare-run.ts).
