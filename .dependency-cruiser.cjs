@@ -1,8 +1,63 @@
 /**
- * `npm run lint` fails on an import cycle (issue 12): a cycle between folders means a boundary is in
- * the wrong place; move the shared type down instead of importing around it. Type-only imports count:
- * they show the same misplaced boundary.
+ * `npm run lint` fails on an import cycle (issue 12) and on a folder that imports upwards (issue 24).
+ *
+ * Modules: no cycle, type-only imports included; a cycle means a boundary is in the wrong place, so
+ * move the shared type down instead of importing around it.
+ *
+ * Folders: the folders of src/ and jobs/ import one way, down this list (bottom first), so there is no
+ * cycle between folders either. The files at the root of src/ (errors, logger, canonical JSON) sit
+ * below every folder. Config is the composition root above the stage libraries: each stage declares
+ * the slice of config it reads (`FeedSpec`, `ApiConfig`, `RunConfig`…) and config composes their
+ * schemas. Tests are exempt (nothing imports a test, so a test closes no cycle). A new folder must
+ * be placed here, where its imports allow: the lint refuses a folder it does not know.
  */
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+const LAYERS = [
+  'src/state', //      run state stores (memory, file, Redis, Postgres)
+  'src/http', //       the one HTTP layer; distributed/: the limiters shared through Redis or Postgres
+  'src/normalize', //  the listing schema and the mapping language: pure
+  'src/sandbox', //    the platform's stand-in, written from the spec
+  'src/api', //        the platform client
+  'src/sources', //    transports and formats: raw records
+  'src/ingest', //     raw records → listings, removals, rejections
+  'src/reconcile', //  snapshot, plan, apply, report
+  'src/settings', //   chatbot settings push
+  'src/alerts', //     incidents from reports, the webhook
+  'src/render', //     plans, reports and progress as text
+  'src/config', //     the composition root: one loader, one schema made of the stages' schemas
+  'src/explain', //    one listing end to end: its feed record, field traces, the platform's copy, the verdict
+  'src/queue', //      the worker's store: queue, state, limiter, incidents on one connection
+  'src/schedule', //   from config to jobs: schedulers, config-change runs, the config watcher
+  'src/ui', //         the dashboard, bull-board, health, metrics
+  'jobs', //           the processors and the worker service
+  'src/cli', //        commands, on top of everything
+  'src/testing', //    builders for tests and benchmarks, never imported by the product
+];
+
+const known = new Set(LAYERS);
+const folders = readdirSync(join(__dirname, 'src'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => `src/${entry.name}`);
+const unplaced = folders.filter((folder) => !known.has(folder));
+if (unplaced.length > 0)
+  throw new Error(
+    `.dependency-cruiser.cjs: place ${unplaced.join(', ')} in LAYERS, below every folder that imports it`,
+  );
+
+const literal = (folder) => folder.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const importsDown = LAYERS.slice(0, -1).map((folder, i) => {
+  const above = LAYERS.slice(i + 1);
+  return {
+    name: 'folders-import-down',
+    severity: 'error',
+    comment: `${folder} imports only the folders below it in LAYERS (.dependency-cruiser.cjs); ${above.join(', ')} are above it, and importing one of them makes a folder cycle or turns the picture upside down. Move the shared piece down (a type, a slice of config), or reorder LAYERS if nothing in the imported folder depends on ${folder}.`,
+    from: { path: `^${literal(folder)}/`, pathNot: '\\.test\\.ts$' },
+    to: { path: `^(${above.map(literal).join('|')})/` },
+  };
+});
+
 module.exports = {
   forbidden: [
     {
@@ -12,21 +67,48 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...importsDown,
+    {
+      name: 'through-index',
+      severity: 'error',
+      comment:
+        "Code outside a folder goes through the folder's index.ts, its curated surface (no `export *`): export what is needed there, or import from inside the folder. The CLI (bin/ imports its main.ts) and src/testing/ have no index; tests and benches under test/ and bench/ may reach into a folder.",
+      from: { path: '^(src/[^/]+|jobs)/' },
+      to: {
+        path: '^(src/[^/]+|jobs)/',
+        pathNot: ['^$1/', '^(src/[^/]+|jobs)/index\\.ts$', '^src/(cli|testing)/'],
+      },
+    },
+    {
+      name: 'root-files-import-no-folder',
+      severity: 'error',
+      comment:
+        'The files at the root of src/ (errors, logger, canonical JSON) sit below every folder: they import none.',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^(src/[^/]+/|jobs/)' },
+    },
     {
       name: 'sandbox-independent',
       severity: 'error',
       comment:
         'The sandbox is written from the spec: a sandbox that imports the client (or its listing schema) agrees with it by construction, so no test can catch a client that misreads the spec.',
       from: { path: '^src/sandbox/' },
-      to: { path: '^src/(api|normalize|reconcile|sources|settings)/' },
+      to: { path: '^src/(api|normalize|reconcile|sources|ingest|settings)/' },
     },
     {
-      name: 'src-not-jobs',
+      name: 'product-not-tests',
       severity: 'error',
       comment:
-        'jobs/ builds on src/, never the reverse (a folder-level cycle between src/queue and jobs/); move a shared type down into src/ instead. The CLI, on top of everything, may start the worker.',
-      from: { path: '^src/', pathNot: '^src/cli/' },
-      to: { path: '^jobs/' },
+        'src/ and jobs/ never import test/ or bench/, unit tests beside the code included: what a unit test needs from outside its folder is in src/testing/.',
+      from: { path: '^(src|jobs)/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'testing-for-tests-only',
+      severity: 'error',
+      comment: 'src/testing/ holds builders for tests and benchmarks: the product never imports them.',
+      from: { path: '^(src|jobs|bin)/', pathNot: ['\\.test\\.ts$', '^src/testing/'] },
+      to: { path: '^src/testing/' },
     },
   ],
   options: {

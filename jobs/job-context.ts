@@ -1,10 +1,10 @@
 import type { Queue } from 'bullmq';
 import type { PlatformClient } from '../src/api/index.ts';
-import type { Config } from '../src/config/schema.ts';
+import type { Config } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
-import type { SyncFeed } from '../src/queue/sync-contract.ts';
-import type { RunReport } from '../src/reconcile/report-types.ts';
-import type { StateStore } from '../src/state/state-store.ts';
+import type { SyncFeed } from '../src/queue/index.ts';
+import type { RunReport } from '../src/reconcile/index.ts';
+import type { StateStore } from '../src/state/index.ts';
 
 /** What every processor gets from the worker. */
 export interface JobContext {

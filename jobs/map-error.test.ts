@@ -2,17 +2,17 @@ import { UnrecoverableError } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import {
   AbortedError,
-  HttpError,
   NetworkError,
   PlatformError,
+  platformStatusError,
   SchemaError,
   TimeoutError,
 } from '../src/api/index.ts';
-import { ConfigError } from '../src/config/load.ts';
+import { ConfigError } from '../src/config/index.ts';
 import { FeedSyncError } from '../src/errors.ts';
-import { RedisUnavailableError } from '../src/queue/redis.ts';
-import { SnapshotError } from '../src/reconcile/snapshot.ts';
-import { FeedError } from '../src/sources/feed-error.ts';
+import { RedisUnavailableError } from '../src/queue/index.ts';
+import { SnapshotError } from '../src/reconcile/index.ts';
+import { FeedError } from '../src/sources/index.ts';
 import { DEFAULT_RATE_LIMIT_MS, mapJobError, PayloadError } from './map-error.ts';
 
 type Meaning = 'unrecoverable' | 'rate-limited' | 'retry';
@@ -35,13 +35,13 @@ describe('mapJobError', () => {
   it.each<[string, unknown, Meaning]>([
     ['bad config', new ConfigError('feed-sync.yaml', ['feeds[0].id: required']), 'unrecoverable'],
     ['bad payload', new PayloadError('invalid job data: feedId'), 'unrecoverable'],
-    ['HTTP 400', new HttpError('create', 400), 'unrecoverable'],
-    ['HTTP 401', new HttpError('list', 401), 'unrecoverable'],
-    ['HTTP 404', new HttpError('update', 404), 'unrecoverable'],
+    ['HTTP 400', platformStatusError('create', 400), 'unrecoverable'],
+    ['HTTP 401', platformStatusError('list', 401), 'unrecoverable'],
+    ['HTTP 404', platformStatusError('update', 404), 'unrecoverable'],
     ['platform refusal', new PlatformError('create', 400, 'bad field'), 'unrecoverable'],
     ['unexpected response shape', new SchemaError('list', 'Data', 'expected array'), 'unrecoverable'],
-    ['HTTP 500', new HttpError('list', 500), 'retry'],
-    ['HTTP 503', new HttpError('list', 503), 'retry'],
+    ['HTTP 500', platformStatusError('list', 500), 'retry'],
+    ['HTTP 503', platformStatusError('list', 503), 'retry'],
     ['platform Code 500', new PlatformError('list', 500, 'busy'), 'retry'],
     ['timeout', new TimeoutError('list', 30_000), 'retry'],
     ['network', new NetworkError('list', 'ECONNRESET'), 'retry'],
@@ -58,11 +58,11 @@ describe('mapJobError', () => {
   });
 
   it('a 429 sets the worker rate limit to Retry-After, or a default without it', async () => {
-    expect(await meaningOf(new HttpError('list', 429, { retryAfterMs: 7_000 }))).toMatchObject({
+    expect(await meaningOf(platformStatusError('list', 429, { retryAfterMs: 7_000 }))).toMatchObject({
       meaning: 'rate-limited',
       waitedMs: 7_000,
     });
-    expect(await meaningOf(new HttpError('create', 429))).toMatchObject({
+    expect(await meaningOf(platformStatusError('create', 429))).toMatchObject({
       meaning: 'rate-limited',
       waitedMs: DEFAULT_RATE_LIMIT_MS,
     });
@@ -72,7 +72,7 @@ describe('mapJobError', () => {
   });
 
   it('an unrecoverable error keeps the code and the cause', async () => {
-    const cause = new HttpError('list', 401);
+    const cause = platformStatusError('list', 401);
     const mapped = await mapJobError(cause, async () => {});
     expect(mapped.message).toBe('E_HTTP: list: HTTP 401');
     expect(mapped.cause).toBe(cause);
@@ -84,7 +84,7 @@ describe('the error base', () => {
     const errors = [
       new ConfigError('x.yaml', ['a: b']),
       new PayloadError('bad'),
-      new HttpError('list', 500),
+      platformStatusError('list', 500),
       new PlatformError('create', 400, 'no'),
       new FeedError('E_FEED_FETCH', 'acme', 'down'),
       new SnapshotError('partial'),

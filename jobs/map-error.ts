@@ -1,6 +1,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
-import { HttpError, isApiError } from '../src/api/index.ts';
+import { isApiError } from '../src/api/index.ts';
 import { type ErrorKind, FeedSyncError, isFeedSyncError } from '../src/errors.ts';
+import { HttpStatusError } from '../src/http/index.ts';
 
 /** A job payload that does not fit its schema: retrying cannot fix it. */
 export class PayloadError extends FeedSyncError {
@@ -44,7 +45,8 @@ export async function mapJobError(error: unknown, rateLimit: (ms: number) => Pro
       await rateLimit(error.retryAfterMs ?? DEFAULT_RATE_LIMIT_MS);
       return Worker.RateLimitError();
     }
-    if (error instanceof HttpError && error.status >= 400 && error.status < 500) return unrecoverable(error);
+    if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500)
+      return unrecoverable(error);
   }
   if (!isFeedSyncError(error)) return error instanceof Error ? error : new Error(String(error));
   const meaning = JOB_MEANING[error.kind];

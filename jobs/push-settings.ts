@@ -1,7 +1,10 @@
 import type { Job } from 'bullmq';
-import { enqueueSettingsPush } from '../src/queue/enqueue.ts';
-import { type PushSettingsJobData, pushSettingsPayloadSchema } from '../src/queue/payloads.ts';
-import { type PushResult, pushSettings } from '../src/settings/push.ts';
+import {
+  enqueueSettingsPush,
+  type PushSettingsJobData,
+  pushSettingsPayloadSchema,
+} from '../src/queue/index.ts';
+import { type PushResult, pushSettings } from '../src/settings/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError } from './map-error.ts';
 import { parsePayload } from './sync-feed.ts';

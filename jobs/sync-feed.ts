@@ -1,11 +1,10 @@
 import type { Job } from 'bullmq';
 import type { z } from 'zod';
-import { enqueueFeedSync } from '../src/queue/enqueue.ts';
-import { type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/payloads.ts';
-import type { SyncProgress } from '../src/queue/sync-contract.ts';
-import { rateOf } from '../src/reconcile/progress-line.ts';
-import type { RunReport } from '../src/reconcile/report-types.ts';
-import { saveRun } from '../src/reconcile/sync.ts';
+import type { SyncProgress } from '../src/queue/index.ts';
+import { enqueueFeedSync, type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/index.ts';
+import type { RunReport } from '../src/reconcile/index.ts';
+import { saveRun } from '../src/reconcile/index.ts';
+import { rateOf } from '../src/render/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
 

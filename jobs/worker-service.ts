@@ -1,22 +1,29 @@
 import type { Worker } from 'bullmq';
-import { createAlerter } from '../src/alerts/webhook.ts';
+import { createAlerter } from '../src/alerts/index.ts';
 import type { PlatformClient } from '../src/api/index.ts';
 import { clientFromConfig } from '../src/api/index.ts';
-import type { Config } from '../src/config/schema.ts';
+import type { Config } from '../src/config/index.ts';
+import { type WorkerSettings, workerSettingsOf } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
-import { runsForConfigChange } from '../src/queue/config-runs.ts';
-import { enqueueConfigRun, enqueueSettingsPush } from '../src/queue/enqueue.ts';
-import { DEFAULT_PREFIX } from '../src/queue/names.ts';
-import { openQueueStore } from '../src/queue/open-store.ts';
-import { missingSchedulers, restoreSchedulers } from '../src/queue/scheduler-guard.ts';
-import { applySchedulers } from '../src/queue/schedulers.ts';
-import type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/service.ts';
-import type { StoreChoice } from '../src/queue/store.ts';
-import type { RunReport, SyncFeed } from '../src/queue/sync-contract.ts';
-import { type WorkerSettings, workerSettingsOf } from '../src/queue/worker-settings.ts';
-import { createProcessor, type JobContext } from './index.ts';
+import type {
+  RunMetrics,
+  SchedulerStatus,
+  StoreChoice,
+  SyncFeed,
+  WorkerService,
+} from '../src/queue/index.ts';
+import { DEFAULT_PREFIX, enqueueConfigRun, enqueueSettingsPush, openQueueStore } from '../src/queue/index.ts';
+import type { RunReport } from '../src/reconcile/index.ts';
+import {
+  applySchedulers,
+  missingSchedulers,
+  restoreSchedulers,
+  runsForConfigChange,
+} from '../src/schedule/index.ts';
+import type { JobContext } from './job-context.ts';
+import { createProcessor } from './processor.ts';
 
-export type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/service.ts';
+export type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/index.ts';
 
 export interface WorkerServiceOptions {
   config: Config;

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Queryable, stateSchemaOf } from '../state/postgres-schema.ts';
+import { type Queryable, stateSchemaOf } from '../state/index.ts';
 
 /**
  * Open alert incidents, shared by every worker on the same store so that retries, later runs and

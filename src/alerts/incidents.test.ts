@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { emptyReport } from '../reconcile/report.ts';
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
+import { emptyReport } from '../reconcile/index.ts';
 import { incidentsOf, rejectedShareOf } from './incidents.ts';
 
 const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };

@@ -1,4 +1,4 @@
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 
 export type IncidentKind = 'failed' | 'guarded' | 'rejected';
 

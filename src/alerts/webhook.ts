@@ -1,7 +1,6 @@
-import { createHttp } from '../http/create-http.ts';
-import { classifyRequestError, isRequestError } from '../http/failure.ts';
+import { classifyRequestError, createHttp, HttpStatusError, isRequestError } from '../http/index.ts';
 import type { Logger } from '../logger.ts';
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 import type { IncidentStore } from './incident-store.ts';
 import { type Incident, incidentsOf } from './incidents.ts';
 
@@ -42,7 +41,10 @@ export function createAlerter(options: AlerterOptions): Alerter {
         timeout: { request: options.timeoutMs ?? 10_000 },
       });
       if (response.statusCode < 200 || response.statusCode > 299)
-        throw new WebhookStatusError(response.statusCode);
+        throw new HttpStatusError(response.statusCode, `webhook answered HTTP ${response.statusCode}`, {
+          kind: 'SERVICE_UNAVAILABLE',
+          code: 'E_WEBHOOK_HTTP',
+        });
       options.logger.info({ feed: incident.feedId, kind: incident.kind }, 'alert sent');
     } catch (error) {
       // Not sent: forget the incident so the next occurrence tries again.
@@ -88,16 +90,7 @@ export function createAlerter(options: AlerterOptions): Alerter {
  * HTTP library's messages may name it. The status, or the network error's code, never a message.
  */
 export function describePostError(error: unknown): string {
-  if (error instanceof WebhookStatusError) return `HTTP ${error.status}`;
+  if (error instanceof HttpStatusError) return `HTTP ${error.status}`;
   if (isRequestError(error)) return classifyRequestError(error).code;
   return error instanceof Error ? error.name : 'unknown error';
-}
-
-/** The webhook answered, but not 2xx. */
-class WebhookStatusError extends Error {
-  readonly status: number;
-  constructor(status: number) {
-    super(`webhook answered HTTP ${status}`);
-    this.status = status;
-  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SALE_TYPES } from '../normalize/listing-schema.ts';
+import { SALE_TYPES } from '../normalize/index.ts';
 import { canonicalizeRemote, toEnum, toExtensionColumn, toImages, toNumber } from './canonicalize.ts';
 
 describe('canonicalizeRemote', () => {

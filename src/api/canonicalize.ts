@@ -6,7 +6,7 @@ import {
   SPACE_TYPES,
   STATUSES,
   TOURS,
-} from '../normalize/listing-schema.ts';
+} from '../normalize/index.ts';
 import type { RemoteRecord } from './schemas.ts';
 
 /** A listing as read back from RealEstateList, in canonical form, with the platform's own ID. */

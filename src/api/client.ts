@@ -1,12 +1,11 @@
 import type { z } from 'zod';
-import { type Limiter, unlimited } from '../http/limiter.ts';
-import { withRetries } from '../http/retry.ts';
-import type { BackoffOptions } from '../http/retry-delay.ts';
+import type { BackoffOptions } from '../http/index.ts';
+import { type Limiter, unlimited, withRetries } from '../http/index.ts';
 import { type AskInput, askStream } from './ask-stream.ts';
 import { parseJson, unwrapEnvelope } from './envelope.ts';
 import {
   AmbiguousCreateError,
-  type ApiError,
+  type ApiFailure,
   isApiError,
   NetworkError,
   SchemaError,
@@ -58,7 +57,7 @@ export interface ClientOptions extends TransportOptions {
   /** Called after every attempt. */
   onCall?: (event: CallEvent) => void;
   /** Called before every retry wait. */
-  onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
+  onRetry?: (error: ApiFailure, attempt: number, delayMs: number) => void;
   random?: () => number;
 }
 
@@ -140,7 +139,7 @@ export function createClient(options: ClientOptions): PlatformClient {
   ) {
     const body = checkRequest(operation, request.schema, request.body);
     const { signal } = callOptions;
-    const safeToRepeat = (error: ApiError) =>
+    const safeToRepeat = (error: ApiFailure) =>
       operation !== 'create' || error.rateLimited || !error.requestSent;
     let attempts = 0;
     try {

@@ -1,5 +1,5 @@
 import { type ErrorKind, FeedSyncError } from '../errors.ts';
-import { isRetryableStatus } from '../http/failure.ts';
+import { HttpStatusError } from '../http/index.ts';
 import type { Operation } from './schemas.ts';
 
 /**
@@ -62,22 +62,20 @@ export class PlatformError extends ApiError {
   }
 }
 
-/** A non-2xx HTTP status. */
-export class HttpError extends ApiError {
-  override readonly code = 'E_HTTP';
-  readonly status: number;
-  constructor(
-    operation: Operation,
-    status: number,
-    options: { cause?: unknown; retryAfterMs?: number } = {},
-  ) {
-    super(operation, `HTTP ${status}`, { ...options, retryable: isRetryableStatus(status) });
-    this.status = status;
-  }
-
-  override get rateLimited(): boolean {
-    return this.status === 429;
-  }
+/**
+ * The platform answered a non-2xx status: the HTTP layer's one status error (`E_HTTP`,
+ * `API_TRANSPORT`), its message led by the operation like every platform error's.
+ */
+export function platformStatusError(
+  operation: Operation,
+  status: number,
+  options: { cause?: unknown; retryAfterMs?: number } = {},
+): HttpStatusError {
+  return new HttpStatusError(status, `${operation}: HTTP ${status}`, {
+    kind: 'API_TRANSPORT',
+    code: 'E_HTTP',
+    ...options,
+  });
 }
 
 /** Where a transport failure happened, for its message: the platform's origin and the attempts made. */
@@ -175,7 +173,7 @@ export class SchemaError extends ApiError {
  */
 export class AmbiguousCreateError extends ApiError {
   override readonly code = 'E_AMBIGUOUS';
-  constructor(cause: ApiError) {
+  constructor(cause: ApiFailure) {
     super('create', `outcome unknown after ${cause.code} (${cause.message}); look it up before retrying`, {
       cause,
     });
@@ -189,6 +187,9 @@ export class AbortedError extends ApiError {
   }
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
+/** What the platform client throws: one of its own errors, or the platform's non-2xx answer. */
+export type ApiFailure = ApiError | HttpStatusError;
+
+export function isApiError(error: unknown): error is ApiFailure {
+  return error instanceof ApiError || (error instanceof HttpStatusError && error.kind === 'API_TRANSPORT');
 }

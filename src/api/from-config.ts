@@ -1,7 +1,20 @@
-import type { Config } from '../config/schema.ts';
-import { createLocalLimiter, type Limiter } from '../http/limiter.ts';
-import type { BackoffOptions } from '../http/retry-delay.ts';
+import type { BackoffOptions } from '../http/index.ts';
+import { createLocalLimiter, type Limiter } from '../http/index.ts';
 import { type CallEvent, type ClientOptions, createClient, type PlatformClient } from './client.ts';
+
+/**
+ * The part of the config's `api:` section the client reads (src/config validates the section and
+ * fills in its defaults; see there for units and defaults).
+ */
+export interface ApiConfig {
+  baseUrl: string;
+  secretKey?: string | undefined;
+  sessionKey?: string | undefined;
+  timeoutMs: number;
+  retries: number;
+  concurrency: number;
+  requestsPerSecond?: number | undefined;
+}
 
 export interface PlatformOptions {
   /** Default: a local limiter from `api.concurrency` / `api.requestsPerSecond`; the worker passes its Redis-backed one. */
@@ -14,7 +27,7 @@ export interface PlatformOptions {
 }
 
 /** The platform client as the config's `api` section describes it: keys, timeout, retries, limits. */
-export function clientFromConfig(config: Pick<Config, 'api'>, options: PlatformOptions = {}): PlatformClient {
+export function clientFromConfig(config: { api: ApiConfig }, options: PlatformOptions = {}): PlatformClient {
   const { api } = config;
   return createClient({
     baseUrl: api.baseUrl,

@@ -12,15 +12,16 @@ export {
   AbortedError,
   AmbiguousCreateError,
   ApiError,
-  HttpError,
+  type ApiFailure,
   InvalidJsonError,
   isApiError,
   NetworkError,
   PlatformError,
+  platformStatusError,
   SchemaError,
   TimeoutError,
 } from './errors.ts';
-export { clientFromConfig, type PlatformOptions } from './from-config.ts';
+export { type ApiConfig, clientFromConfig, type PlatformOptions } from './from-config.ts';
 export type {
   CreateRequest,
   DeleteRequest,

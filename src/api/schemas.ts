@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KEY_TYPES, listingSchema, SALE_TYPES } from '../normalize/listing-schema.ts';
+import { KEY_TYPES, listingSchema, SALE_TYPES } from '../normalize/index.ts';
 
 /**
  * Schemas of every request and response of the platform API (spec section 4).

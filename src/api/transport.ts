@@ -1,7 +1,12 @@
 import type { Readable } from 'node:stream';
-import { createHttp, type HttpResponse } from '../http/create-http.ts';
-import { classifyRequestError, retryAfterOf } from '../http/failure.ts';
-import { AbortedError, type ApiError, HttpError, NetworkError, TimeoutError } from './errors.ts';
+import {
+  classifyRequestError,
+  createHttp,
+  type HttpResponse,
+  type HttpStatusError,
+  retryAfterOf,
+} from '../http/index.ts';
+import { AbortedError, type ApiError, NetworkError, platformStatusError, TimeoutError } from './errors.ts';
 import type { Operation } from './schemas.ts';
 
 /** Connection settings of the platform. */
@@ -54,9 +59,13 @@ function originOf(baseUrl: string): string {
 export function httpError(
   operation: Operation,
   response: Pick<HttpResponse, 'statusCode' | 'headers'>,
-): HttpError {
+): HttpStatusError {
   const retryAfterMs = retryAfterOf(response.headers);
-  return new HttpError(operation, response.statusCode, retryAfterMs === undefined ? {} : { retryAfterMs });
+  return platformStatusError(
+    operation,
+    response.statusCode,
+    retryAfterMs === undefined ? {} : { retryAfterMs },
+  );
 }
 
 /** One POST with a JSON body, answered as text. No retries here: the client owns the policy. */

@@ -1,8 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { isApiError } from '../api/errors.ts';
-import { DEFAULT_CONFIG_FILE, readEnv } from '../config/env.ts';
-import { ConfigError, loadConfig } from '../config/load.ts';
-import type { Config } from '../config/schema.ts';
+import { isApiError } from '../api/index.ts';
+import type { Config } from '../config/index.ts';
+import { ConfigError, DEFAULT_CONFIG_FILE, loadConfig, readEnv } from '../config/index.ts';
 import { isFeedSyncError } from '../errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { humanLogDestination } from './human-log.ts';

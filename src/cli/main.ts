@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config/load.ts';
+import { ConfigError } from '../config/index.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
 import { EXIT, exitCodeOfError } from './exit-codes.ts';

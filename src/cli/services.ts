@@ -6,16 +6,14 @@
 
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
-import { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from '../config/env.ts';
-import type { Config } from '../config/schema.ts';
+import { startWorkerService, type WorkerService } from '../../jobs/index.ts';
+import type { Config } from '../config/index.ts';
+import { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from '../config/index.ts';
 import type { Logger } from '../logger.ts';
-import { reloadOnChange } from '../queue/config-watch.ts';
-import { enqueueFeedSync } from '../queue/enqueue.ts';
-import { DEFAULT_PREFIX } from '../queue/names.ts';
-import { describeStore, storeChoiceOf } from '../queue/store.ts';
+import { DEFAULT_PREFIX, describeStore, enqueueFeedSync, storeChoiceOf } from '../queue/index.ts';
 import { syncFeed } from '../reconcile/index.ts';
 import { startSandbox } from '../sandbox/index.ts';
+import { reloadOnChange } from '../schedule/index.ts';
 import {
   checkUiExposure,
   createMetrics,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../config/load.ts';
+import { parseConfig } from '../config/index.ts';
 import { EXAMPLE_UI_PASSWORD, workerStartProblem } from './worker-preflight.ts';
 
 const config = (api: string) => parseConfig(`api: ${api}\nfeeds: []\n`);

@@ -1,6 +1,6 @@
-import { isLoopbackHost } from '../config/loopback.ts';
-import type { Config } from '../config/schema.ts';
-import { EXAMPLE_PASSWORD } from '../ui/exposure.ts';
+import type { Config } from '../config/index.ts';
+import { isLoopbackHost } from '../config/index.ts';
+import { EXAMPLE_PASSWORD } from '../ui/index.ts';
 
 /** `UI_PASSWORD` as shipped in .env.example: a worker started with it was never configured. */
 export const EXAMPLE_UI_PASSWORD = EXAMPLE_PASSWORD;

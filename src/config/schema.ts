@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { mappingSchema } from '../normalize/mapping-schema.ts';
-import { workerSettingsSchema } from '../queue/worker-settings.ts';
-import { isIanaTimeZone, settingsSchema } from '../settings/settings-schema.ts';
-import { sourceSchema } from '../sources/source-schema.ts';
+import { mappingSchema } from '../normalize/index.ts';
+import { isIanaTimeZone, settingsSchema } from '../settings/index.ts';
+import { sourceSchema } from '../sources/index.ts';
 import { cronProblem } from './cron.ts';
 import { isLoopbackHost } from './loopback.ts';
+import { workerSettingsSchema } from './worker-settings.ts';
 
 /**
  * A platform key. Absent means "not sent" (the sandbox needs none); present but empty or blank is

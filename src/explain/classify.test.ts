@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { RemoteListing } from '../api/canonicalize.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
-import { withTags } from '../reconcile/ownership.ts';
-import { classifyKey, type FeedSide, type KeyPolicy, planKey } from './classify.ts';
+import type { RemoteListing } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import { type FeedSide, type KeyPolicy, planKey, withTags } from '../reconcile/index.ts';
+import { classifyKey } from './classify.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 const policy: KeyPolicy = {

@@ -1,6 +1,9 @@
-import { normalizeAreaUnit } from '../normalize/area-units.ts';
-import type { FieldKind } from '../normalize/compile-field.ts';
-import type { FieldRuleObject, MappingConfig } from '../normalize/mapping-schema.ts';
+import {
+  type FieldKind,
+  type FieldRuleObject,
+  type MappingConfig,
+  normalizeAreaUnit,
+} from '../normalize/index.ts';
 import type { FieldTrace } from './types.ts';
 
 /**

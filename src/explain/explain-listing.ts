@@ -1,14 +1,20 @@
-import type { RemoteListing } from '../api/canonicalize.ts';
-import type { PlatformClient } from '../api/client.ts';
-import type { Config, FeedConfig } from '../config/schema.ts';
+import type { PlatformClient, RemoteListing } from '../api/index.ts';
+import type { Config, FeedConfig } from '../config/index.ts';
 import { isFeedSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import type { CompiledMapping } from '../normalize/compile-mapping.ts';
-import { DEFAULT_HASH_KEY, type TagKeys, withTags } from '../reconcile/ownership.ts';
-import { policyOf } from '../reconcile/prepare-run.ts';
-import type { RunReport } from '../reconcile/report-types.ts';
-import type { StateStore } from '../state/state-store.ts';
-import { classifyKey, type FeedSide, type KeyPolicy, planKey } from './classify.ts';
+import type { CompiledMapping } from '../normalize/index.ts';
+import {
+  DEFAULT_HASH_KEY,
+  type FeedSide,
+  type KeyPolicy,
+  planKey,
+  policyOf,
+  type RunReport,
+  type TagKeys,
+  withTags,
+} from '../reconcile/index.ts';
+import type { StateStore } from '../state/index.ts';
+import { classifyKey } from './classify.ts';
 import { type FoundRecord, type FoundRecords, findRecords } from './find-record.ts';
 import { historyOf } from './history.ts';
 import { lookupRemote } from './lookup-remote.ts';

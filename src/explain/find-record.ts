@@ -1,6 +1,7 @@
-import type { FeedConfig } from '../config/schema.ts';
-import { containsWord } from '../reconcile/broken-rows.ts';
-import type { BrokenRow, FeedItem, IngestDeps, RawRecord } from '../sources/types.ts';
+import type { FeedConfig } from '../config/index.ts';
+import type { BrokenRow, FeedItem } from '../ingest/index.ts';
+import { containsWord } from '../reconcile/index.ts';
+import type { IngestDeps, RawRecord } from '../sources/index.ts';
 import { keyOfItem, type ScannedFeed, scanFeed } from './scan-feed.ts';
 import type { RecordPlace } from './types.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 import { historyOf } from './history.ts';
 
 const run = (startedAt: string, extra: Partial<RunReport>): RunReport =>

@@ -1,4 +1,4 @@
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 import type { HistoryEntry } from './types.ts';
 
 /** Entries shown: the listing's last few runs. */

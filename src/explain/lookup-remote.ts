@@ -1,8 +1,10 @@
-import { canonicalizeRemote, type RemoteListing } from '../api/canonicalize.ts';
-import type { PlatformClient } from '../api/client.ts';
-import type { ListRequest } from '../api/schemas.ts';
-import { ownerOf, type TagKeys } from '../reconcile/ownership.ts';
-import { keyOf } from '../reconcile/plan.ts';
+import {
+  canonicalizeRemote,
+  type ListRequest,
+  type PlatformClient,
+  type RemoteListing,
+} from '../api/index.ts';
+import { keyOf, ownerOf, type TagKeys } from '../reconcile/index.ts';
 import type { PlatformPart, PlatformRecord } from './types.ts';
 
 /** Pages read at most: a lookup is one or two list calls, never a scan of the chatbot. */

@@ -1,4 +1,4 @@
-import { showField } from '../reconcile/render-plan.ts';
+import { showField } from '../render/index.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
 
 /** Raw fields shown in the text before `--json` is the way to see more. */

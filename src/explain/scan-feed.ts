@@ -1,8 +1,7 @@
-import type { FeedConfig } from '../config/schema.ts';
-import type { CompiledMapping } from '../normalize/compile-mapping.ts';
-import { openFeed } from '../sources/open-feed.ts';
-import { itemsOf } from '../sources/read-feed.ts';
-import type { FeedItem, IngestDeps, RawRecord } from '../sources/types.ts';
+import type { FeedConfig } from '../config/index.ts';
+import { type FeedItem, itemsOf } from '../ingest/index.ts';
+import type { CompiledMapping } from '../normalize/index.ts';
+import { type IngestDeps, openFeed, type RawRecord } from '../sources/index.ts';
 
 /** What reading a whole feed for one question gives besides what the visitor kept. */
 export interface ScannedFeed {

@@ -1,5 +1,5 @@
-import type { FeedConfig } from '../config/schema.ts';
-import type { IngestDeps } from '../sources/types.ts';
+import type { FeedConfig } from '../config/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
 import { placeOf } from './find-record.ts';
 import { keyOfItem, scanFeed } from './scan-feed.ts';
 

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { feedConfigSchema } from '../config/schema.ts';
-import { compileMapping } from '../normalize/compile-mapping.ts';
+import { parseConfig } from '../config/index.ts';
+import { compileMapping } from '../normalize/index.ts';
 import { traceFields } from './trace-fields.ts';
 
 /** A feed as a config declares it, and what the run's mapping makes of one record. */
 function trace(mapping: Record<string, unknown>, record: Record<string, unknown>) {
-  const feed = feedConfigSchema.parse({
-    id: 'acme',
-    chatbot: 'BOT',
-    source: { format: 'csv', path: 'a.csv' },
-    mapping,
+  const text = JSON.stringify({
+    api: { secretKey: 'k' },
+    feeds: [{ id: 'acme', chatbot: 'BOT', source: { format: 'csv', path: 'a.csv' }, mapping }],
   });
+  const feed = parseConfig(text).feeds[0]!;
   const now = new Date('2026-11-25T00:00:00Z');
   const compiled = compileMapping(feed.mapping, { now });
   const mapped = compiled.map(record, true);

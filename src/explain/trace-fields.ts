@@ -1,10 +1,20 @@
-import type { FeedConfig } from '../config/schema.ts';
-import { compileMapping, KINDS } from '../normalize/compile-mapping.ts';
-import { compilePath, isSet, type RawFields, scalarOf } from '../normalize/field-path.ts';
-import { LISTING_FIELDS, type ListingField, MARKER_FIELDS } from '../normalize/listing-schema.ts';
-import type { FieldRuleObject, MappingConfig, SingleRule } from '../normalize/mapping-schema.ts';
-import { PRESET_HOOKS } from '../normalize/presets/preset-hooks.ts';
-import { compileTemplate } from '../normalize/template.ts';
+import type { FeedConfig } from '../config/index.ts';
+import {
+  compileMapping,
+  compilePath,
+  compileTemplate,
+  type FieldRuleObject,
+  isSet,
+  KINDS,
+  LISTING_FIELDS,
+  type ListingField,
+  MARKER_FIELDS,
+  type MappingConfig,
+  PRESET_HOOKS,
+  type RawFields,
+  type SingleRule,
+  scalarOf,
+} from '../normalize/index.ts';
 import { conversionOf } from './conversion.ts';
 import type { FieldTrace } from './types.ts';
 
@@ -147,8 +157,13 @@ function areaUnitTrace(mapping: MappingConfig, value: unknown): FieldTrace {
 function extensionTrace(input: TraceInput): FieldTrace | undefined {
   const value = input.values.ExtensionColumn;
   if (!Array.isArray(value) || value.length === 0) return undefined;
-  const named = Object.entries(input.mapping.extensions?.fields ?? {});
-  const inputs = named.map(([, path]) => pathInput(path, derived(input)));
+  const named = Object.entries(input.mapping.extensions?.fields ?? {}).filter(([, rule]) => rule !== null);
+  const record = derived(input);
+  // A path, or a fact rule (presets' facts: `{ from, yes, count, … }`): the paths it reads that are set.
+  const paths = named.flatMap(([, rule]) => (typeof rule === 'string' ? [rule] : factPaths(rule)));
+  const inputs = [...new Set(paths)]
+    .map((path) => pathInput(path, record))
+    .filter((i) => i.value !== undefined);
   const parts = [
     named.length > 0 ? `extensions.fields (${named.map(([k]) => k).join(', ')})` : '',
     input.mapping.extensions?.unmapped ? 'extensions.unmapped' : '',
@@ -160,6 +175,13 @@ function extensionTrace(input: TraceInput): FieldTrace | undefined {
     rule: parts.join(', ') || 'notes the rules add (a rent period, the source status)',
     inputs,
   };
+}
+
+/** The paths a fact rule reads (`from` paths, `yes` and `count` flags). */
+function factPaths(rule: unknown): string[] {
+  const r = (rule ?? {}) as { from?: string | (string | string[])[]; yes?: object; count?: object };
+  const from = r.from === undefined ? [] : typeof r.from === 'string' ? [r.from] : r.from.flat();
+  return [...from, ...Object.keys(r.yes ?? {}), ...Object.keys(r.count ?? {})];
 }
 
 /** Whether one alternative of a rule, compiled alone, gives the field a value for this record. */

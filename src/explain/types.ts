@@ -1,5 +1,5 @@
-import type { FieldChange } from '../reconcile/plan-types.ts';
-import type { RecordProblem } from '../sources/types.ts';
+import type { RecordProblem } from '../ingest/index.ts';
+import type { FieldChange } from '../reconcile/index.ts';
 
 /**
  * One listing explained end to end (issue 22): where its record is in the feed, what the mapping

@@ -1,4 +1,4 @@
-import type { FieldChange } from '../reconcile/plan-types.ts';
+import type { FieldChange } from '../reconcile/index.ts';
 import type { Classification, Verdict, VerdictLine } from './types.ts';
 
 /** What the verdict needs to know besides the plan's classification. */

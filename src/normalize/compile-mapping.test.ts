@@ -285,6 +285,32 @@ describe('compileMapping', () => {
       { Key: 'Features', value: 'Pool' },
     ]);
   });
+  it("merges a feed's facts over a preset's key by key: added, replaced, or dropped with null", () => {
+    const mapping: MappingConfig = {
+      preset: 'kyero',
+      extensions: {
+        fields: { Agent: 'agent_name', Pool: null, Notes: { from: 'notes', prefix: 'Note: ' } },
+        exclude: ['x_*'],
+      },
+    };
+    const compiled = compileMapping(mapping);
+    expect(compiled.mapping.extensions?.exclude).toEqual(['$*', 'x_*']);
+    const { listing } = compiled.map({
+      ref: 'K1',
+      pool: '1',
+      new_build: '1',
+      agent_name: 'Ana',
+      notes: 'Quiet street',
+      features: { feature: 'Lift' },
+    });
+    expect(listing.ExtensionColumn).toEqual([
+      { Key: 'Features', value: 'Lift' },
+      { Key: 'New build', value: 'yes' },
+      { Key: 'Notes', value: 'Note: Quiet street' },
+      { Key: 'Agent', value: 'Ana' },
+    ]);
+  });
+
   it('drops 0,0 coordinates', () => {
     const out = map({ lat: '0', lng: '0' }, { fields: { Latitude: 'lat', Longitude: 'lng' } });
     expect(out.listing.Latitude).toBeUndefined();

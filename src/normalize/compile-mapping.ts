@@ -1,3 +1,4 @@
+import { compileFact, extensionValue, factPaths } from './compile-facts.ts';
 import {
   compileField,
   type FieldContext,
@@ -6,7 +7,7 @@ import {
   type MappedRecord,
 } from './compile-field.ts';
 import { DEFAULT_MAPS } from './enum-maps.ts';
-import { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
+import { compilePath, isSet, type RawFields } from './field-path.ts';
 import {
   LISTING_FIELDS,
   type ListingField,
@@ -17,6 +18,7 @@ import {
 } from './listing-schema.ts';
 import { propertyReader } from './literal-access.ts';
 import {
+  type FactRule,
   MAPPED_ENUM_FIELDS,
   type MappedEnumField,
   type MappingConfig,
@@ -188,12 +190,23 @@ function compileExtensions(
   mapping: MappingConfig,
   used: Set<string>,
 ): (record: RawFields) => Entry[] | undefined {
-  const named = Object.entries(mapping.extensions?.fields ?? {}).map(([key, path]) => ({
-    key,
-    reader: compilePath(path),
-    column: /[.:]/.test(path) ? undefined : propertyReader(path),
-  }));
-  for (const [, path] of Object.entries(mapping.extensions?.fields ?? {})) used.add(path.split('.')[0]!);
+  // `null`: a preset's fact the feed dropped.
+  const fields = Object.entries(mapping.extensions?.fields ?? {}).filter(
+    (entry): entry is [string, string | FactRule] => entry[1] !== null,
+  );
+  // A plain path is read as before (a CSV column, one element's text); a fact rule is compiled.
+  const named = fields.map(([key, rule]) =>
+    typeof rule === 'string'
+      ? {
+          key,
+          reader: compilePath(rule),
+          column: /[.:]/.test(rule) ? undefined : propertyReader(rule),
+          fact: undefined,
+        }
+      : { key, reader: undefined, column: undefined, fact: compileFact(rule) },
+  );
+  for (const [, rule] of fields)
+    for (const path of typeof rule === 'string' ? [rule] : factPaths(rule)) used.add(path.split('.')[0]!);
   const unmapped = mapping.extensions?.unmapped ?? false;
   const excluded = [...ALWAYS_EXCLUDED, ...(mapping.extensions?.exclude ?? [])];
   const isExcluded = (key: string) =>
@@ -204,7 +217,12 @@ function compileExtensions(
   return (record) => {
     let entries: Entry[] | undefined;
     for (let i = 0; i < named.length; i++) {
-      const { key, reader, column } = named[i]!;
+      const { key, reader, column, fact } = named[i]!;
+      if (fact) {
+        const value = fact(record);
+        if (value !== undefined) entries = withEntry(entries, { Key: key, value });
+        continue;
+      }
       // A CSV column holds one text: no arrays to build.
       const text = column === undefined ? undefined : column(record);
       if (typeof text === 'string') {
@@ -212,7 +230,7 @@ function compileExtensions(
         if (value !== '') entries = withEntry(entries, { Key: key, value });
         continue;
       }
-      const values = reader(record).map(extensionValue).filter(isSet);
+      const values = reader!(record).map(extensionValue).filter(isSet);
       if (values.length > 0)
         entries = withEntry(entries, { Key: key, value: values.map(stringify).join(', ') });
     }
@@ -240,23 +258,4 @@ function stringify(value: unknown): string {
     : typeof value === 'object'
       ? JSON.stringify(value)
       : String(value);
-}
-
-/** An element's text, or the whole object (as JSON later) when it has only children. */
-function extensionValue(value: unknown): unknown {
-  const scalar = scalarOf(value);
-  if (scalar !== undefined || value === null || typeof value !== 'object') return scalar;
-  return inOneLanguage(value as Record<string, unknown>) ?? value;
-}
-
-/**
- * `<feature><en>Sea view</en><es>Vistas al mar</es></feature>` (Kyero and other multilingual feeds):
- * the English text, else the first language's; undefined when the element is not such a list.
- */
-function inOneLanguage(element: Record<string, unknown>): unknown {
-  const keys = Object.keys(element);
-  if (keys.length === 0 || !keys.every((key) => /^[a-z]{2}(?:[-_][A-Za-z]{2})?$/.test(key))) return undefined;
-  const texts = keys.map((key) => scalarOf(element[key]));
-  if (!texts.every((text) => typeof text === 'string')) return undefined;
-  return keys.includes('en') ? scalarOf(element.en) : texts[0];
 }

@@ -103,9 +103,69 @@ export type FieldRuleObject = z.infer<typeof fieldRuleObjectSchema>;
 export type FieldRule = z.infer<typeof fieldRuleSchema>;
 export type Condition = z.infer<typeof conditionSchema>;
 
+const conditions = z.union([conditionSchema, z.array(conditionSchema)]);
+
+/** How a fact's values read (`as:`): see compile-facts.ts. */
+export const FACT_FORMATS = [
+  'text',
+  'yesno',
+  'html',
+  'date',
+  'dateTime',
+  'openHouse',
+  'inspection',
+  'range',
+  'country',
+  'number',
+] as const;
+
+/**
+ * One `ExtensionColumn` entry a chatbot answers from (`Pool: yes`, `Agent: Jane Doe, 0400 000 000`),
+ * as data: the values of `from`, the `count`s above 0, the labels of the `yes` flags that hold, in
+ * that order, each value mapped to words (`map`) and read `as` a kind (`yesno`, `date`, `openHouse`…).
+ * Nothing set: no entry. With `each`, every item (each agent, each open house) gives one text.
+ */
+export const factRuleSchema = z.strictObject({
+  /**
+   * Paths of the values, in order; a nested list gives its first set path (`[DirectPhone, OfficePhone]`);
+   * an entry with `{…}` is a template of paths (`"{FirstName} {LastName}"`), its missing parts left out.
+   */
+  from: z.union([path, z.array(z.union([path, z.array(path).min(1)])).min(1)]).optional(),
+  /** Path → label: the label when the value says yes (`true`, `yes`, `1`, `Y`). */
+  yes: z.record(z.string(), z.string()).optional(),
+  /**
+   * The text when nothing holds but the feed said no to a `yes` flag or gave a `count` of 0
+   * (`no: "no"`). Unset: no entry, for formats whose `false` only means "not stated".
+   */
+  no: z.string().optional(),
+  /** Path → `singular|plural`: `2 garages` when the value is a count above 0. */
+  count: z.record(z.string(), z.string()).optional(),
+  /** Values (and the unit of a `range`) as words: keys compared normalized, `*` the rest, `""` drops. */
+  map: z.record(z.string(), z.string()).optional(),
+  /** Split each text value on this separator first (`Cats,Dogs`). */
+  split: z.string().optional(),
+  /** Read the rule inside each item at this path; the items' texts are joined with `; `. */
+  each: path.optional(),
+  /** With `each`: only the items for which this holds (paths read inside the item). */
+  itemWhen: conditions.optional(),
+  /** How the values read: `text` (default), `yesno`, `html`, `date`, `dateTime`, `openHouse` (date, start, end), `inspection` (REAXML), `range` (min, max, unit), `country` (ISO code), `number` (`3.00` → `3`). */
+  as: z.enum(FACT_FORMATS).optional(),
+  /** Separator between the values of one text. Default `, `. */
+  join: z.string().optional(),
+  /** Every condition must hold, else no entry. */
+  when: conditions.optional(),
+  /** Text around the value: `{ suffix: " km" }`. */
+  prefix: z.string().optional(),
+  suffix: z.string().optional(),
+});
+export type FactRule = z.infer<typeof factRuleSchema>;
+
 export const extensionsSchema = z.strictObject({
-  /** `ExtensionColumn` Key → source path. */
-  fields: z.record(z.string(), path).optional(),
+  /**
+   * `ExtensionColumn` Key → source path, or a fact rule (`{ from, yes, map, as, … }`). Merged over the
+   * preset's facts key by key; `null` drops one of the preset's.
+   */
+  fields: z.record(z.string(), z.union([path, factRuleSchema, z.null()])).optional(),
   /** Also add every top-level source field that no rule reads. Default false. */
   unmapped: z.boolean().optional(),
   /** Fields never copied by `unmapped`; a trailing `*` matches a prefix (`NST_*`). */

@@ -1,14 +1,19 @@
 /** Values that mean "no value" in feeds, compared lowercase. */
 const UNSET = new Set(['', 'n/a', 'na', '-', '--', 'null', 'none', 'nil', 'undefined', 'tbd', '?']);
 
+/** A cell of dashes only: what spreadsheets and exporters write for "nothing here". */
+const DASHES = /^[-\u2012-\u2015]+$/;
+
 export function isUnsetText(value: string): boolean {
   // Most values start with a digit or a letter no marker starts with: no trimming, no lowercasing.
   const first = value.charCodeAt(0);
   if ((first >= 48 && first <= 57) || (MARKER_START[first & ~0x20] === 0 && first > 64 && first < 123))
     return false;
   const text = value.trim();
-  // The longest marker is 9 characters.
-  return text.length <= 9 && UNSET.has(text.toLowerCase());
+  // The longest marker is 9 characters. Any run of dashes (`-`, `--`, `---`, `—`) is a blank cell.
+  if (text.length <= 9 && UNSET.has(text.toLowerCase())) return true;
+  const dash = text.charCodeAt(0);
+  return (dash === 45 || (dash >= 0x2012 && dash <= 0x2015)) && DASHES.test(text);
 }
 
 /** Upper-case first letters of the markers (N/A, NULL, NONE, NIL, UNDEFINED, TBD), indexed by char code. */

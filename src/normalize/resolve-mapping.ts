@@ -28,6 +28,13 @@ export function mergeMappings(base: MappingConfig, over: MappingConfig): Mapping
   const missing = { ...base.missing, ...over.missing };
   if (Object.keys(missing).length > 0) merged.missing = missing;
   else delete merged.missing;
-  if (base.extensions || over.extensions) merged.extensions = { ...base.extensions, ...over.extensions };
+  if (base.extensions || over.extensions) {
+    // Facts merge key by key, like fields: a feed adding one keeps the preset's others.
+    merged.extensions = { ...base.extensions, ...over.extensions };
+    if (base.extensions?.fields && over.extensions?.fields)
+      merged.extensions.fields = { ...base.extensions.fields, ...over.extensions.fields };
+    if (base.extensions?.exclude && over.extensions?.exclude)
+      merged.extensions.exclude = [...new Set([...base.extensions.exclude, ...over.extensions.exclude])];
+  }
   return merged;
 }

@@ -25,9 +25,12 @@ describe('parseNumber', () => {
   ] as const)('%s → %d', (raw, decimalComma, expected) => {
     expect(parseNumber(raw, decimalComma)).toMatchObject({ ok: true, value: expected });
   });
-  it.each(['', '  ', 'N/A', 'n/a', '-', 'null', 'NULL', 'none'])('%j is unset', (raw) => {
-    expect(parseNumber(raw)).toEqual({ ok: true, value: undefined, suffix: '' });
-  });
+  it.each(['', '  ', 'N/A', 'n/a', '-', '--', '---', ' ---- ', '—', 'null', 'NULL', 'none'])(
+    '%j is unset',
+    (raw) => {
+      expect(parseNumber(raw)).toEqual({ ok: true, value: undefined, suffix: '' });
+    },
+  );
   it.each(['three', '3-4', 'approx 300', '12abc34', 'TBD soon'])('%j is not a number', (raw) => {
     expect(parseNumber(raw).ok).toBe(false);
   });

@@ -24,7 +24,8 @@ const DEFAULT_POLICY: Readonly<Record<MarkerField, MissingPolicy | 'rooms'>> = {
 /**
  * Words of property types without bedrooms or bathrooms: `Vacant Land`, `Lots and Land`,
  * `UnimprovedLand`, `Commercial Land`, `Parking Space`, REAXML's commercial and business categories
- * and its rural ones (a farm is sold as land; a homestead on it has its counts in the feed). Whole
+ * and its rural ones (a farm is sold as land; a homestead on it has its counts in the feed), RESO's
+ * `Ranch`, `Agriculture` and `Boat Slip`, Kyero's `ruin` (a plot, in Kyero's own types). Whole
  * words, so an `Island Cottage` keeps its rooms.
  */
 const NO_ROOMS = new Set([
@@ -61,6 +62,15 @@ const NO_ROOMS = new Set([
   'viticulture',
   'vineyard',
   'orchard',
+  'ruin',
+  'ruins',
+  'ranch',
+  'agriculture',
+  'agricultural',
+  'timberland',
+  'pasture',
+  'slip',
+  'boatslip',
 ]);
 
 const roomless = new Map<string, boolean>();

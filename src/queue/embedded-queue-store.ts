@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { runMigrations } from 'bullmq';
 import pg from 'pg';
-import type { HistoryOptions } from '../state/run-history.ts';
+import type { HistoryOptions } from '../state/index.ts';
 import { openPostgresStore } from './postgres-queue-store.ts';
 import { singleConnectionPool } from './single-connection-pool.ts';
 import type { QueueStore } from './store.ts';

@@ -1,11 +1,10 @@
 /**
- * The worker's queue wiring: the store (Redis, Postgres or embedded PGlite), schedulers from
- * config, one run per feed (deduplication), the limiter shared by every worker process. The
- * service that runs the processors of jobs/ is jobs/worker-service.ts.
+ * The worker's queue wiring: the store (Redis, Postgres or embedded PGlite: the queue, the state,
+ * the shared limiter and the incidents on one connection), the job names and payloads, one run per
+ * feed (deduplication). Schedulers from config are src/schedule/; the limiters the stores build are
+ * src/http/distributed/; the service that runs the processors of jobs/ is jobs/worker-service.ts.
  */
 
-export { type ConfigRun, runsForConfigChange } from './config-runs.ts';
-export { reloadOnChange, watchConfig } from './config-watch.ts';
 export {
   enqueueConfigRun,
   enqueueFeedSync,
@@ -16,10 +15,14 @@ export {
 } from './enqueue.ts';
 export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FEED } from './names.ts';
 export { openQueueStore } from './open-store.ts';
+export {
+  type PushSettingsJobData,
+  pushSettingsPayloadSchema,
+  type SyncFeedJobData,
+  syncFeedPayloadSchema,
+} from './payloads.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
-export { createRedisLimiter, type RedisLimiterOptions } from './redis-limiter.ts';
-export { missingSchedulers, restoreSchedulers } from './scheduler-guard.ts';
-export { applySchedulers, type SchedulerChanges, wantedSchedulers } from './schedulers.ts';
+export type { RunMetrics, SchedulerStatus, WorkerService } from './service.ts';
 export {
   describeStore,
   type QueueStore,
@@ -28,5 +31,4 @@ export {
   storeChoiceOf,
 } from './store.ts';
 export { StoreLockedError } from './store-lock.ts';
-export type { RunResult, SyncDeps, SyncFeed, SyncOptions, SyncProgress } from './sync-contract.ts';
-export { type WorkerSettings, workerSettingsOf, workerSettingsSchema } from './worker-settings.ts';
+export type { SyncFeed, SyncProgress } from './sync-contract.ts';

@@ -1,8 +1,6 @@
-/**
- * Redis key prefix of the queue and of everything the worker keeps. The braces make it a Redis
- * Cluster hash tag: every key lands in one slot, which BullMQ's multi-key scripts need.
- */
-export const DEFAULT_PREFIX = '{feed-sync}';
+/** The default of the config's `worker.prefix`, the namespace of the queue (see there). */
+export { DEFAULT_PREFIX } from '../config/index.ts';
+
 /** The one queue: both job kinds run on it, so one worker pool and one UI page serve both. */
 export const QUEUE_NAME = 'feed-sync';
 

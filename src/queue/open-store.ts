@@ -1,5 +1,5 @@
-import { namespaceOf } from '../state/postgres-schema.ts';
-import type { HistoryOptions } from '../state/run-history.ts';
+import type { HistoryOptions } from '../state/index.ts';
+import { namespaceOf } from '../state/index.ts';
 import { openEmbeddedStore } from './embedded-queue-store.ts';
 import { openPostgresStore } from './postgres-queue-store.ts';
 import { openRedisStore } from './redis-queue-store.ts';

@@ -8,12 +8,11 @@ import {
   Worker,
 } from 'bullmq';
 import pg from 'pg';
-import { createPostgresIncidentStore } from '../alerts/incident-store.ts';
-import { migrateStateSchema } from '../state/postgres-schema.ts';
-import { createPostgresStateStore } from '../state/postgres-store.ts';
-import type { HistoryOptions } from '../state/run-history.ts';
+import { createPostgresIncidentStore } from '../alerts/index.ts';
+import { createPostgresLimiter } from '../http/index.ts';
+import type { HistoryOptions } from '../state/index.ts';
+import { createPostgresStateStore, migrateStateSchema } from '../state/index.ts';
 import { QUEUE_NAME } from './names.ts';
-import { createPostgresLimiter } from './postgres-limiter.ts';
 import type { SingleConnectionPool } from './single-connection-pool.ts';
 import { type QueueStore, StoreUnavailableError } from './store.ts';
 

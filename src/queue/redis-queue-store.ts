@@ -1,10 +1,10 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
-import { createRedisIncidentStore } from '../alerts/incident-store.ts';
-import { createRedisStateStore } from '../state/redis-store.ts';
-import type { HistoryOptions } from '../state/run-history.ts';
+import { createRedisIncidentStore } from '../alerts/index.ts';
+import { createRedisLimiter } from '../http/index.ts';
+import type { HistoryOptions } from '../state/index.ts';
+import { createRedisStateStore } from '../state/index.ts';
 import { QUEUE_NAME } from './names.ts';
 import { checkRedis, connectRedis } from './redis.ts';
-import { createRedisLimiter } from './redis-limiter.ts';
 import { type QueueStore, redactUrl } from './store.ts';
 
 /**

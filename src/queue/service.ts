@@ -1,8 +1,8 @@
 import type { Queue, Worker } from 'bullmq';
 import type { CallEvent } from '../api/index.ts';
-import type { Config } from '../config/schema.ts';
-import type { RunReport } from '../reconcile/report-types.ts';
-import type { StateStore } from '../state/state-store.ts';
+import type { Config } from '../config/index.ts';
+import type { RunReport } from '../reconcile/index.ts';
+import type { StateStore } from '../state/index.ts';
 import type { QueueStore } from './store.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { namespaceOf } from '../state/postgres-schema.ts';
+import { namespaceOf } from '../state/index.ts';
 import { describeStore, redactUrl, storeChoiceOf } from './store.ts';
 
 describe('storeChoiceOf', () => {

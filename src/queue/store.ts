@@ -1,8 +1,8 @@
 import type { Processor, Queue, QueueEvents, QueueOptions, Worker, WorkerOptions } from 'bullmq';
-import type { IncidentStore } from '../alerts/incident-store.ts';
+import type { IncidentStore } from '../alerts/index.ts';
 import { FeedSyncError } from '../errors.ts';
-import type { Limiter, LimiterOptions } from '../http/limiter.ts';
-import type { StateStore } from '../state/state-store.ts';
+import type { Limiter, LimiterOptions } from '../http/index.ts';
+import type { StateStore } from '../state/index.ts';
 
 /**
  * Where the queue and everything the worker keeps live. Decided once, from the environment

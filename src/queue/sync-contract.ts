@@ -1,8 +1,4 @@
-import type { RunReport } from '../reconcile/report-types.ts';
-import type { RunEvent, RunResult, SyncDeps, SyncOptions } from '../reconcile/run-types.ts';
-import type { syncFeed } from '../reconcile/sync.ts';
-
-export type { RunReport, RunResult, SyncDeps, SyncOptions };
+import type { RunEvent, syncFeed } from '../reconcile/index.ts';
 
 /** Where a run is: the phase (fetching, normalizing, snapshot, planning, applying) and its percent. */
 export type SyncProgress = Omit<Extract<RunEvent, { type: 'progress' }>, 'type'>;

@@ -1,6 +1,5 @@
-import type { PlatformClient } from '../api/client.ts';
-import { isApiError, PlatformError } from '../api/errors.ts';
-import type { Operation } from '../api/schemas.ts';
+import type { Operation, PlatformClient } from '../api/index.ts';
+import { isApiError, PlatformError } from '../api/index.ts';
 import { createListing } from './create-listing.ts';
 import type { DesiredSet } from './desired.ts';
 import type { TagKeys } from './ownership.ts';

@@ -1,4 +1,4 @@
-import type { BrokenRow } from '../sources/types.ts';
+import type { BrokenRow } from '../ingest/index.ts';
 
 export type { BrokenRow };
 

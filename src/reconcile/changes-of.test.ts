@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Listing } from '../normalize/listing-schema.ts';
+import { listing } from '../testing/listing.ts';
 import { changesOf } from './changes-of.ts';
 import { briefOf, type DesiredListing } from './desired.ts';
 import type { Plan } from './plan-types.ts';
 
-const listing = (key: string, price: number) => ({
+const planned = (key: string, price: number) => ({
   desired: { key, mask: 0, digest: 0, ref: 0 } satisfies DesiredListing,
-  brief: briefOf({
-    MLSNumber: key,
-    Address: '1 Main St',
-    City: 'Springfield',
-    SaleType: 'for_sale',
-    SalePrice: price,
-    CurrencySymbol: '$',
-  } as Listing),
+  brief: briefOf(listing(1, { MLSNumber: key, SalePrice: price })),
 });
 
 function plan(creates: number, updates: number, deletes: number): Plan {
@@ -24,12 +17,12 @@ function plan(creates: number, updates: number, deletes: number): Plan {
     mode: 'full',
     creates: Array.from({ length: creates }, (_, i) => ({
       key: `C${i}`,
-      ...listing(`C${i}`, 100_000),
+      ...planned(`C${i}`, 100_000),
     })),
     updates: Array.from({ length: updates }, (_, i) => ({
       key: `U${i}`,
       id: 100 + i,
-      ...listing(`U${i}`, 250_000),
+      ...planned(`U${i}`, 250_000),
       adopt: i === 1,
       changes: [
         { field: 'SalePrice', from: 300_000, to: 250_000 },
@@ -64,6 +57,7 @@ describe('changesOf', () => {
           id: 100,
           fields: [{ field: 'SalePrice', from: 300_000, to: 250_000 }],
           currency: '$',
+          areaUnit: 'Square Feet',
         },
         {
           key: 'U1',
@@ -71,6 +65,7 @@ describe('changesOf', () => {
           id: 101,
           fields: [{ field: 'SalePrice', from: 300_000, to: 250_000 }],
           currency: '$',
+          areaUnit: 'Square Feet',
         },
         { key: 'D0', op: 'delete', id: 200, reason: 'gone' },
       ],

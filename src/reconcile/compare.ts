@@ -1,6 +1,6 @@
-import { RETURNED_FIELDS } from '../api/canonicalize.ts';
-import type { ExtensionEntry, Listing, ListingField } from '../normalize/listing-schema.ts';
-import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
+import { RETURNED_FIELDS } from '../api/index.ts';
+import type { ExtensionEntry, Listing, ListingField } from '../normalize/index.ts';
+import { NUMERIC_FIELDS } from '../normalize/index.ts';
 import type { FieldChange } from './plan-types.ts';
 import { foldSpaces } from './white-space.ts';
 

@@ -1,5 +1,4 @@
-import type { PlatformClient } from '../api/client.ts';
-import type { Operation } from '../api/schemas.ts';
+import type { Operation, PlatformClient } from '../api/index.ts';
 
 export function zeroCalls(): Record<Operation, number> {
   return { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 0, delete: 0 };

@@ -1,7 +1,6 @@
-import { canonicalizeRemote } from '../api/canonicalize.ts';
-import type { PlatformClient } from '../api/client.ts';
-import { AmbiguousCreateError } from '../api/errors.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { PlatformClient } from '../api/index.ts';
+import { AmbiguousCreateError, canonicalizeRemote } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import { diffListing } from './compare.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { Listing } from '../normalize/index.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
 import type { DesiredListing, KeptRecord, ListingBrief, Plan } from './plan-types.ts';

@@ -1,7 +1,6 @@
-import { RETURNED_FIELDS } from '../api/canonicalize.ts';
-import type { ExtensionEntry, Listing } from '../normalize/listing-schema.ts';
-import { NUMERIC_FIELDS } from '../normalize/listing-schema.ts';
-import { propertyReader } from '../normalize/literal-access.ts';
+import { RETURNED_FIELDS } from '../api/index.ts';
+import type { ExtensionEntry, Listing } from '../normalize/index.ts';
+import { NUMERIC_FIELDS, propertyReader } from '../normalize/index.ts';
 import { extensionKey, isUnset } from './compare.ts';
 import { isSpace } from './white-space.ts';
 

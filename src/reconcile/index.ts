@@ -3,15 +3,22 @@
  * and report. `syncFeed` is the whole run (prepareRun → applyPlan → reportOf); the worker, the CLI
  * and the UI call it and save its result with `saveRun`.
  */
+
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
+export { containsWord } from './broken-rows.ts';
+export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
+export type { DesiredSet, ListingBrief } from './desired.ts';
 export { type Ingest, type IngestResult, ingestResultOf } from './ingest-contract.ts';
-export { DEFAULT_HASH_KEY, ownerOf, recordHash, withTags } from './ownership.ts';
+export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { desiredByKey, keyOf, makePlan, type RemoteEntry } from './plan.ts';
+export { type FeedSide, type KeyPolicy, planKey } from './plan-key.ts';
 export type {
   DeleteReason,
   FieldChange,
   ForeignListing,
+  GonePolicy,
+  GraceListing,
   GuardDecision,
   GuardName,
   HeldListing,
@@ -24,10 +31,9 @@ export type {
 } from './plan-types.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export { remoteEntryOf } from './remote-entry.ts';
-export { renderPlan, summarizePlan } from './render-plan.ts';
-export { renderReport } from './render-report.ts';
 export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';
 export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
+export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {
   IngestSummary,
   PreparedRun,

@@ -1,5 +1,5 @@
-import type { FeedConfig } from '../config/schema.ts';
-import type { IngestDeps, IngestResult } from '../sources/types.ts';
+import type { IngestResult, IngestSpec } from '../ingest/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
 
 export type { IngestResult };
 
@@ -7,7 +7,7 @@ export type { IngestResult };
  * How the sync gets its listings: `ingestFeed` of src/sources in production (see default-ingest.ts),
  * a function returning listings built in code in tests and the bench.
  */
-export type Ingest = (feed: FeedConfig, deps: IngestDeps) => Promise<IngestResult>;
+export type Ingest = (feed: IngestSpec, deps: IngestDeps) => Promise<IngestResult>;
 
 /** An ingest result for listings that are already normalized (tests, the bench, other callers). */
 export function ingestResultOf(

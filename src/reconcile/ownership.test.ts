@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { Listing } from '../normalize/index.ts';
 import { recordHash, withTags } from './ownership.ts';
 
 const keys = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };

@@ -1,6 +1,5 @@
 import { hash } from 'node:crypto';
-import { type ExtensionEntry, LISTING_FIELDS, type Listing } from '../normalize/listing-schema.ts';
-import { propertyReader } from '../normalize/literal-access.ts';
+import { type ExtensionEntry, LISTING_FIELDS, type Listing, propertyReader } from '../normalize/index.ts';
 import { foldSpaces } from './white-space.ts';
 
 export const DEFAULT_HASH_KEY = 'feed-sync:hash';

@@ -1,5 +1,5 @@
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { BrokenRow, HeldKey } from '../sources/types.ts';
+import type { BrokenRow, HeldKey } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
 export type ListingBrief = Partial<

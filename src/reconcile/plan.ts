@@ -1,5 +1,5 @@
-import type { Listing } from '../normalize/listing-schema.ts';
-import type { HeldKey } from '../sources/types.ts';
+import type { HeldKey } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';

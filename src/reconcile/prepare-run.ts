@@ -1,9 +1,9 @@
-import type { PlatformClient } from '../api/client.ts';
-import type { Config, FeedConfig } from '../config/schema.ts';
+import type { PlatformClient } from '../api/index.ts';
 import { isFeedSyncError } from '../errors.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
-import { collectFeed, type IngestDeps } from '../sources/index.ts';
-import type { FeedState } from '../state/state-store.ts';
+import { collectFeed } from '../ingest/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import type { IngestDeps } from '../sources/index.ts';
+import type { FeedState } from '../state/index.ts';
 import { type DesiredListing, type DesiredSet, desiredListings, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
@@ -14,6 +14,7 @@ import type { PlanPolicy } from './plan-types.ts';
 import { memoryRecords, type RecordStore, spillRecords } from './record-store.ts';
 import { remoteEntries, type SoldRecords } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
+import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
 import { readSnapshot } from './snapshot.ts';
 
@@ -21,8 +22,8 @@ const HOUR_MS = 3_600_000;
 
 /** The policy of the pure plan for one feed. */
 export function policyOf(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   ingest: Pick<
     IngestResult<unknown>,
     'mode' | 'removals' | 'held' | 'rejectedWithoutKey' | 'stats' | 'brokenRows' | 'brokenRowsOmitted'
@@ -59,7 +60,7 @@ export function policyOf(
  * unchanged feed says nothing about listings edited or deleted on the platform behind our back.
  */
 export function maySkipUnchanged(
-  feed: FeedConfig,
+  feed: RunFeedSpec,
   state: FeedState,
   now: Date,
   options: SyncOptions,
@@ -72,7 +73,7 @@ export function maySkipUnchanged(
 }
 
 /** Whether a listing on the grace clock is due: its `afterDays` are over (or its delete is waiting). */
-function graceDue(gone: FeedConfig['gone'], since: FeedState['goneSince'], now: Date): boolean {
+function graceDue(gone: RunFeedSpec['gone'], since: FeedState['goneSince'], now: Date): boolean {
   const days = gone?.afterDays ?? 0;
   for (const at of Object.values(since ?? {}))
     if (Date.parse(at) + days * 86_400_000 <= now.getTime()) return true;
@@ -90,8 +91,8 @@ function graceDue(gone: FeedConfig['gone'], since: FeedState['goneSince'], now: 
  * them once it has applied the plan.
  */
 export async function prepareRun(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions = {},
@@ -111,8 +112,8 @@ export async function prepareRun(
 }
 
 async function prepare(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,
@@ -214,7 +215,7 @@ async function prepare(
 
 /** Under `gone.action: markSold`, where the records that mark listings Sold go: the run's own store. */
 function soldRecords(
-  feed: FeedConfig,
+  feed: RunFeedSpec,
   records: RecordStore,
   ingest: Pick<IngestResult<unknown>, 'mode' | 'removals'>,
   goneSince: Readonly<Record<string, string>> = {},

@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { Listing } from '../normalize/index.ts';
 import { float64s, uint32s } from './number-column.ts';
 
 /** The temporary file of a run's records cannot be made or written (no space, no permission). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RemoteListing } from '../api/canonicalize.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { RemoteListing } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import { desiredByKey } from './plan.ts';
 import { remoteEntries } from './remote-entries.ts';
 

@@ -1,5 +1,5 @@
-import type { RemoteListing } from '../api/canonicalize.ts';
-import type { Listing } from '../normalize/listing-schema.ts';
+import type { RemoteListing } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import type { DesiredSet } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { float64s, int32s, type NumberColumn } from './number-column.ts';

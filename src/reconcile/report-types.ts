@@ -1,6 +1,6 @@
-import type { Operation } from '../api/schemas.ts';
-import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
-import type { Rejection } from '../sources/types.ts';
+import type { Operation } from '../api/index.ts';
+import type { Rejection } from '../ingest/index.ts';
+import type { MappingHint } from '../normalize/index.ts';
 import type { ListingChange } from './changes-of.ts';
 import type { GraceListing, GuardDecision, HeldListing } from './plan-types.ts';
 

@@ -1,4 +1,4 @@
-import type { Operation } from '../api/schemas.ts';
+import type { Operation } from '../api/index.ts';
 import type { ApplyResult } from './apply.ts';
 import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';

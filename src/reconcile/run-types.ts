@@ -1,8 +1,8 @@
-import type { PlatformClient } from '../api/client.ts';
+import type { PlatformClient } from '../api/index.ts';
+import type { Rejection } from '../ingest/index.ts';
 import type { Logger } from '../logger.ts';
-import type { MappingHint } from '../normalize/infer-csv-mapping.ts';
-import type { Rejection } from '../sources/types.ts';
-import type { FeedState, StateStore } from '../state/state-store.ts';
+import type { MappingHint } from '../normalize/index.ts';
+import type { FeedState, StateStore } from '../state/index.ts';
 import type { DesiredSet } from './desired.ts';
 import type { Ingest } from './ingest-contract.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';

@@ -1,7 +1,6 @@
 import pLimit from 'p-limit';
-import { canonicalizeRemote, type RemoteListing } from '../api/canonicalize.ts';
-import type { PlatformClient } from '../api/client.ts';
-import type { ListPage } from '../api/schemas.ts';
+import type { ListPage, PlatformClient } from '../api/index.ts';
+import { canonicalizeRemote, type RemoteListing } from '../api/index.ts';
 import { FeedSyncError } from '../errors.ts';
 
 /** A page read that would not end: the snapshot is refused rather than used partial. */

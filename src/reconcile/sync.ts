@@ -1,11 +1,11 @@
-import type { Config, FeedConfig } from '../config/schema.ts';
-import type { FeedState, StateStore } from '../state/state-store.ts';
+import type { FeedState, StateStore } from '../state/index.ts';
 import { type ApplyResult, applyPlan } from './apply.ts';
 import { countingClient } from './counting-client.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { prepareRun } from './prepare-run.ts';
 import { reportOf } from './report.ts';
 import type { RunReport } from './report-types.ts';
+import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.ts';
 
 /**
@@ -15,8 +15,8 @@ import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.
  * saves `result.state` (`saveRun`), so a run's state is written once, in one place.
  */
 export async function syncFeed(
-  config: Config,
-  feed: FeedConfig,
+  config: RunConfig,
+  feed: RunFeedSpec,
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<RunResult> {

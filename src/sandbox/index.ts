@@ -18,5 +18,13 @@ export {
   type StreamFraming,
 } from './options.ts';
 export { SandboxOptionsError } from './options-schema.ts';
+// The servers that play the RESO Web API providers (`feed-sync sandbox --reso PROVIDER`).
+export {
+  PROVIDERS,
+  type ProviderName,
+  type ResoProvider,
+  type ResoProviderOptions,
+  startResoProvider,
+} from './reso/index.ts';
 export { type Sandbox, startSandbox } from './start.ts';
 export { FAULT_KINDS, type FaultKind, type SandboxStats } from './stats.ts';

@@ -1,6 +1,7 @@
 export { fingerprintSettings } from './fingerprint.ts';
 export { toLanguageName } from './language.ts';
 export {
+  type ChatbotPush,
   type PushDeps,
   type PushOptions,
   type PushResult,

@@ -1,8 +1,15 @@
 import type { PlatformClient } from '../api/index.ts';
-import type { ChatbotConfig, Config } from '../config/schema.ts';
 import type { Logger } from '../logger.ts';
-import type { StateStore } from '../state/state-store.ts';
+import type { StateStore } from '../state/index.ts';
 import { fingerprintSettings } from './fingerprint.ts';
+import type { ChatbotSettings } from './settings-schema.ts';
+
+/** The part of a `chatbots:` entry of the config a push reads: the chatbot's id and its settings. */
+export interface ChatbotPush {
+  /** The chatbot's id (serial number). */
+  chatbot: string;
+  settings?: ChatbotSettings | undefined;
+}
 
 /** What a settings push did for one chatbot. */
 export interface PushResult {
@@ -35,7 +42,7 @@ export interface PushOptions {
  * accepted the push, so a failed push is tried again next time.
  */
 export async function pushSettings(
-  chatbot: ChatbotConfig,
+  chatbot: ChatbotPush,
   deps: PushDeps,
   options: PushOptions = {},
 ): Promise<PushResult> {
@@ -55,7 +62,7 @@ export async function pushSettings(
 }
 
 /** The chatbots of `config` to push: all, or the one named. Throws when the id is unknown. */
-export function selectChatbots(config: Config, id?: string): ChatbotConfig[] {
+export function selectChatbots<C extends ChatbotPush>(config: { chatbots: C[] }, id?: string): C[] {
   if (id === undefined) return config.chatbots;
   const chatbot = config.chatbots.find((c) => c.chatbot === id);
   if (!chatbot)
@@ -67,7 +74,7 @@ export function selectChatbots(config: Config, id?: string): ChatbotConfig[] {
 
 /** Push every selected chatbot in turn; the first failure stops the run (and is thrown). */
 export async function pushAllSettings(
-  config: Config,
+  config: { chatbots: ChatbotPush[] },
   deps: PushDeps,
   options: PushOptions & { chatbot?: string } = {},
 ): Promise<PushResult[]> {

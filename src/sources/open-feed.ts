@@ -1,23 +1,21 @@
-import type { FeedConfig } from '../config/schema.ts';
-import { PRESET_RECORD_PATHS } from '../normalize/presets/index.ts';
-import { missingPresetFields } from '../normalize/presets/preset-hooks.ts';
-import type { FeedState } from '../state/state-store.ts';
-import { startDeadline } from './bounds.ts';
+import { missingPresetFields, PRESET_RECORD_PATHS } from '../normalize/index.ts';
+import type { FeedState } from '../state/index.ts';
 import { FeedError } from './feed-error.ts';
-import { openSource, sourceName } from './open-source.ts';
-import { peekOpenImmoScope } from './openimmo-scope.ts';
-import { readBlm } from './read-blm.ts';
-import { readCsv } from './read-csv.ts';
-import { readXml } from './read-xml.ts';
-import { openResoApi } from './reso/read-reso-api.ts';
-import { readResoFile } from './reso/read-reso-file.ts';
-import type { IngestDeps, OpenedFeed, RawRecord } from './types.ts';
+import { peekOpenImmoScope } from './formats/openimmo-scope.ts';
+import { readBlm } from './formats/read-blm.ts';
+import { readCsv } from './formats/read-csv.ts';
+import { readXml } from './formats/read-xml.ts';
+import { openResoApi } from './formats/reso/read-reso-api.ts';
+import { readResoFile } from './formats/reso/read-reso-file.ts';
+import type { FeedSpec, IngestDeps, OpenedFeed, RawRecord } from './source-types.ts';
+import { startDeadline } from './transports/bounds.ts';
+import { openSource, sourceName } from './transports/open-source.ts';
 
 /**
  * Open a feed by its transport and format. Fails early (before any record) when it cannot be
  * fetched. A `url:` feed runs under its whole-download deadline (`source.deadlineMs`), to the last record.
  */
-export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<OpenedFeed> {
+export async function openFeed(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFeed> {
   const { source } = feed;
   if (!source.url) return openFeedWith(feed, deps);
   const deadline = startDeadline(feed.id, source.url, source.deadlineMs, deps.signal);
@@ -30,7 +28,7 @@ export async function openFeed(feed: FeedConfig, deps: IngestDeps): Promise<Open
   return { ...opened, records: deadline.guard(opened.records) };
 }
 
-async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<OpenedFeed> {
+async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFeed> {
   const { source } = feed;
   const name = sourceName(source, feed.id);
   const missing = missingPresetFields(feed.mapping);
@@ -58,7 +56,7 @@ async function openFeedWith(feed: FeedConfig, deps: IngestDeps): Promise<OpenedF
   return { notModified: false, mode, name, records, state, linesAs1252: opened.linesAs1252 };
 }
 
-function recordsOf(feed: FeedConfig, text: AsyncIterable<string>): AsyncIterable<RawRecord[]> {
+function recordsOf(feed: FeedSpec, text: AsyncIterable<string>): AsyncIterable<RawRecord[]> {
   const { source } = feed;
   switch (source.format) {
     case 'csv':

@@ -1,4 +1,6 @@
 export { assertStateWritable, createFileStateStore } from './file-store.ts';
+export { migrateStateSchema, namespaceOf, type Queryable, stateSchemaOf } from './postgres-schema.ts';
+export { createPostgresStateStore } from './postgres-store.ts';
 export { createRedisStateStore } from './redis-store.ts';
 export { DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 export { createMemoryStateStore, type FeedState, mergeFeedState, type StateStore } from './state-store.ts';

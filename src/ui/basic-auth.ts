@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { isLoopbackHost } from '../config/loopback.ts';
+import { isLoopbackHost } from '../config/index.ts';
 
 export interface Credentials {
   user: string;

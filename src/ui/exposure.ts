@@ -1,4 +1,4 @@
-import { isLoopbackHost } from '../config/loopback.ts';
+import { isLoopbackHost } from '../config/index.ts';
 import type { Credentials } from './basic-auth.ts';
 
 /** `UI_PASSWORD` as `.env.example` ships it: published, so it protects nothing. */

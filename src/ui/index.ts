@@ -1,10 +1,8 @@
-import type { EnvSettings } from '../config/env.ts';
-import type { Config } from '../config/schema.ts';
+import type { Config, EnvSettings } from '../config/index.ts';
 import type { Logger } from '../logger.ts';
-import { openQueueStore } from '../queue/open-store.ts';
-import type { WorkerService } from '../queue/service.ts';
-import type { StoreChoice } from '../queue/store.ts';
-import { DEFAULT_HISTORY_RUNS } from '../state/run-history.ts';
+import type { StoreChoice, WorkerService } from '../queue/index.ts';
+import { openQueueStore } from '../queue/index.ts';
+import { DEFAULT_HISTORY_RUNS } from '../state/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { checkUiExposure, serveUi, type UiServer } from './server.ts';
 

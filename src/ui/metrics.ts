@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { CallEvent } from '../api/index.ts';
-import type { RunReport } from '../reconcile/report-types.ts';
+import type { RunReport } from '../reconcile/index.ts';
 
 export interface Metrics {
   registry: Registry;

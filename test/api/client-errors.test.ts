@@ -2,33 +2,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   AmbiguousCreateError,
   type CallEvent,
-  HttpError,
   InvalidJsonError,
   NetworkError,
   PlatformError,
   SchemaError,
   TimeoutError,
 } from '../../src/api/index.ts';
+import { HttpStatusError } from '../../src/http/index.ts';
+import { listing } from '../../src/testing/listing.ts';
 import { platformClient } from '../helpers/platform-client.ts';
 import { type Handler, ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
-const listing = {
-  SerialNumber: 'bot-1',
-  SaleType: 'for_sale',
-  Status: 'Active',
-  CurrencySymbol: '$',
-  PropertyType: 'House',
-  Bedrooms: 3,
-  Bathrooms: 2,
-  Url: 'https://acme.example/l/1',
-  MLSNumber: 'A1',
-  YearBuilt: 1990,
-  DaysOnMarket: 4,
-  LotArea: 5000,
-  BuildingArea: 1800,
-  AreaUnit: 'Square Feet',
-  ParkingSpots: 2,
-} as const;
+/** A listing as a create or update request carries it. */
+const request = { SerialNumber: 'bot-1', ...listing(1) };
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -102,13 +88,14 @@ describe('platform client errors', () => {
     expect(events.map((e) => e.outcome)).toEqual(['E_HTTP', 'ok']);
   });
 
-  it('retries 5xx with backoff and gives up with an HttpError after the retries', async () => {
+  it('retries 5xx with backoff and gives up with an HttpStatusError after the retries', async () => {
     const client = await clientFor((_req, res) => sendJson(res, 503, 'busy'), { retries: 2 });
     const error = await client
-      .updateListing({ ...listing, Key: '1', KeyType: 'NewOaks' })
+      .updateListing({ ...request, Key: '1', KeyType: 'NewOaks' })
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HttpError);
-    expect(error).toMatchObject({ code: 'E_HTTP', status: 503, retryable: true });
+    expect(error).toBeInstanceOf(HttpStatusError);
+    expect(error).toMatchObject({ code: 'E_HTTP', kind: 'API_TRANSPORT', status: 503, retryable: true });
+    expect((error as Error).message).toBe('update: HTTP 503');
     expect(server!.requests).toHaveLength(3);
   });
 
@@ -133,7 +120,7 @@ describe('platform client errors', () => {
 
   it('never retries a create blindly: a 5xx after sending is ambiguous', async () => {
     const client = await clientFor((_req, res) => sendJson(res, 502, 'bad gateway'));
-    const error = await client.createListing(listing).catch((e: unknown) => e);
+    const error = await client.createListing(request).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousCreateError);
     expect(error).toMatchObject({ code: 'E_AMBIGUOUS', operation: 'create' });
     expect(server!.requests).toHaveLength(1);
@@ -143,14 +130,14 @@ describe('platform client errors', () => {
     const client = await clientFor((_req, res, _b, n) =>
       n === 1 ? sendJson(res, 429, ok(null), { 'retry-after': '0' }) : sendJson(res, 200, ok('981')),
     );
-    await expect(client.createListing(listing)).resolves.toBe('981');
+    await expect(client.createListing(request)).resolves.toBe('981');
     expect(server!.requests).toHaveLength(2);
   });
 
   it('rejects an invalid request before sending it', async () => {
     const client = await clientFor((_req, res) => sendJson(res, 200, ok('1')));
     const error = await client
-      .createListing({ ...listing, SaleType: 'auction' as 'for_sale' })
+      .createListing({ ...request, SaleType: 'auction' as 'for_sale' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SchemaError);
     expect((error as SchemaError).field).toBe('request.SaleType');

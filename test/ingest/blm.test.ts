@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { ingestFeed, isFeedError } from '../../src/sources/index.ts';
+import { isFeedError } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type Harness, startHarness } from '../reconcile/harness.ts';
 import { fixture, withServer } from './helpers.ts';

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FeedError, ingestFeed, readFeed } from '../../src/sources/index.ts';
+import { ingestFeed, readFeed } from '../../src/ingest/index.ts';
+import { FeedError } from '../../src/sources/index.ts';
+import { listings } from '../../src/testing/listing.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
-import { listings } from '../reconcile/fixtures.ts';
 import { type Harness, startHarness } from '../reconcile/harness.ts';
 import { type TestServer, withServer } from './helpers.ts';
 

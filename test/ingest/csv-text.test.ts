@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { headerNames, sniffDelimiter } from '../../src/sources/csv-sniff.ts';
-import { decodeText } from '../../src/sources/decode-text.ts';
-import { readCsv } from '../../src/sources/read-csv.ts';
-import { eachRecord } from '../helpers/each-record.ts';
+import { headerNames, sniffDelimiter } from '../../src/sources/formats/csv-sniff.ts';
+import { readCsv } from '../../src/sources/formats/read-csv.ts';
+import { decodeText } from '../../src/sources/transports/decode-text.ts';
+import { eachRecord } from '../../src/testing/each-record.ts';
 
 async function* chunks(...parts: (string | number[])[]): AsyncGenerator<Uint8Array> {
   for (const part of parts)

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { FeedError, type FeedItem, ingestFeed, readFeed } from '../../src/sources/index.ts';
-import { readCsv } from '../../src/sources/read-csv.ts';
-import { eachRecord } from '../helpers/each-record.ts';
+import { type FeedItem, ingestFeed, readFeed } from '../../src/ingest/index.ts';
+import { readCsv } from '../../src/sources/formats/read-csv.ts';
+import { FeedError } from '../../src/sources/index.ts';
+import { eachRecord } from '../../src/testing/each-record.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
 

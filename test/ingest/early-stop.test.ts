@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readFeed } from '../../src/sources/index.ts';
+import { readFeed } from '../../src/ingest/index.ts';
 import { FIXTURE_FEED_IDS, fixtureFeed } from '../helpers/fixture-feeds.ts';
 
 /** Open file descriptors of this process (Linux). */

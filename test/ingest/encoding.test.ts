@@ -2,8 +2,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeText } from '../../src/sources/decode-text.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
+import { decodeText } from '../../src/sources/transports/decode-text.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { fixture } from './helpers.ts';
 

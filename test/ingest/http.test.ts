@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ingestFeed } from '../../src/sources/index.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import { type FeedOverrides, fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { fixture, type TestServer, withServer } from './helpers.ts';
 

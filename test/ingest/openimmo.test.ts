@@ -2,8 +2,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { fixture } from './helpers.ts';
 
@@ -50,7 +50,7 @@ describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', 
         'https://bilder.makler.example/bilder/w101-grundriss.png',
       ],
     });
-    expect(extension(flat, 'Objektart')).toBe('wohnung ETAGE');
+    expect(extension(flat, 'Property kind')).toBe('apartment, upper-floor flat');
     expect(listings.get('H-202')).toMatchObject({
       SaleType: 'for_rent',
       PropertyType: 'House',
@@ -60,7 +60,7 @@ describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', 
       Tours: '3D',
       Images: ['https://bilder.makler.example/H-202/aussen.jpg'],
     });
-    expect(extension(listings.get('H-202'), 'Warmmiete')).toBe('2480.00');
+    expect(extension(listings.get('H-202'), 'Rent incl. heating')).toBe('2480.00');
     expect(listings.get('G-303')).toMatchObject({
       PropertyType: 'Land',
       LotArea: 812.5,
@@ -74,7 +74,7 @@ describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', 
       ParkingSpots: 3,
       Status: 'Active',
     });
-    expect(extension(listings.get('B-404'), 'Source status')).toBe('RESERVIERT');
+    expect(extension(listings.get('B-404'), 'Source status')).toBe('reserved');
     expect(listings.get('H-206')).toMatchObject({ Status: 'Sold', SalePrice: 515000 });
   });
 

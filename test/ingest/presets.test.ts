@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedConfigSchema } from '../../src/config/schema.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 
 /** The run's clock: days on market from list dates are counted to this day. */
@@ -43,6 +43,8 @@ describe('reaxml preset, every kind of record, no hand-written mapping', () => {
       Images: ['https://img.agency.example/res-101/m.jpg', 'https://img.agency.example/res-101/a.jpg'],
       Url: 'https://agency.example/listing/RES-101',
     });
+    expect(ext(listing('AGT001-RES-101'), 'Links')).toBe('https://video.agency.example/res-101');
+    expect(ext(listing('AGT001-RES-101'), 'Parking')).toBe('2 garages, 1 carport, 1 open space');
     const underOffer = listing('AGT001-RES-102');
     expect(underOffer).toMatchObject({ Status: 'Active', Description: 'Española-style house, under offer.' });
     expect(underOffer.SalePrice).toBeUndefined(); // price display="no"

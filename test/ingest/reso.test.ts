@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ingestFeed } from '../../src/sources/index.ts';
-import { clearTokenCache } from '../../src/sources/reso/reso-token.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
+import { clearTokenCache } from '../../src/sources/formats/reso/reso-token.ts';
 import { type FeedOverrides, fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { fixture, type TestServer, withServer } from './helpers.ts';
 

@@ -101,6 +101,27 @@ describe('feed-sync validate', () => {
   });
 });
 
+describe('feed-sync validate --explain on a preset', () => {
+  it('says which unit a lot size without one is read in, and lists each fact and where it comes from', async () => {
+    const text = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'listhub-2008', '--explain']);
+    expect(text.code).toBe(0);
+    expect(text.out).toContain(
+      '    LotArea        ← "LotSize", unitFrom "LotSize.@areaUnits", when "LotSize.@areaUnits" is set, else "LotSize", unit "acres", when "Photos.Photo.URL" is set,',
+    );
+    expect(text.out).toContain('else "LotSize", unit "sqft"\n');
+    expect(text.out).toContain('  ExtensionColumn facts and where they come from:\n');
+    expect(text.out).toMatch(
+      /\n {4}Agent +← each "ListingParticipants\.Participant": "\{FirstName\} \{LastName\}",/,
+    );
+    expect(text.out).toMatch(
+      /\n {4}Open house +← each "OpenHouses\.OpenHouse": "Date", "StartTime", "EndTime", as openHouse\n/,
+    );
+    expect(text.out).toMatch(
+      /\n {4}Pool +← yes "DetailedCharacteristics\.HasPool" → yes, else "no" when the feed says no\n/,
+    );
+  });
+});
+
 describe('feed-sync validate on a feed that yields nothing', () => {
   it('marks a feed whose every record is rejected with ✗ and exits 1', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-validate-empty-'));

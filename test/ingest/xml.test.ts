@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ingestFeed } from '../../src/sources/index.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { feed, fixture } from './helpers.ts';
 
@@ -33,7 +33,7 @@ describe('XML presets', () => {
     expect(house?.ExtensionColumn).toEqual(
       expect.arrayContaining([
         { Key: 'Price view', value: 'Offers over $850,000' },
-        { Key: 'Agent', value: 'Alex Sample' },
+        { Key: 'Agent', value: 'Alex Sample, 00 0000 0000' },
       ]),
     );
     expect(rental).toMatchObject({

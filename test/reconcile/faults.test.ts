@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunReport, readSnapshot } from '../../src/reconcile/index.ts';
-import { listing, listings } from './fixtures.ts';
+import { listing, listings } from '../../src/testing/listing.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;

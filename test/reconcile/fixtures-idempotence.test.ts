@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
-import type { RunReport } from '../../src/reconcile/index.ts';
-import { ingestFeed } from '../../src/sources/index.ts';
+import { ingestFeed } from '../../src/ingest/index.ts';
+import { DEFAULT_HASH_KEY, ownerOf, type RunReport } from '../../src/reconcile/index.ts';
 import { FIXTURE_FEED_IDS, fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type Harness, startHarness } from './harness.ts';
 
@@ -49,4 +49,65 @@ describe.each(['comma', 'json'] as const)('every fixture feed, Images as %s', (i
     const pages = Math.ceil(listings.length / 2);
     expect(h.sandbox.stats().requests).toMatchObject({ list: pages, create: 0, update: 0, delete: 0 });
   });
+});
+
+/** The preset feeds whose listings carry the facts of issue 21 (agents, open houses, pools, pets…). */
+const FACT_FEEDS = [
+  'blm-lettings',
+  'blm-overseas',
+  'reaxml-crm-variants',
+  'openimmo-portal',
+  'kyero-crm-variants',
+  'listhub-details',
+  'zillow-details',
+  'reso-land-facts',
+];
+
+describe('preset facts on the platform', () => {
+  it.each(FACT_FEEDS)(
+    '%s: every fact arrives beside the owner and hash tags, and a changed fact is one update',
+    async (id) => {
+      const fixture = fixtureFeed(id);
+      h = await startHarness([fixture], { latencyMs: 0 }, { pageSize: 3 });
+      const feed = h.feed(fixture.id);
+      const ingest = () => ingestFeed(feed, { state: {}, forceFull: true });
+      const { listings } = await ingest();
+      const first = await h.sync(feed, ingest);
+      expect(first).toMatchObject({ outcome: 'ok', created: listings.length });
+      const tags = { ownerKey: h.config.ownerKey, hashKey: DEFAULT_HASH_KEY };
+      const stored = new Map(h.sandbox.listings(fixture.chatbot).map((l) => [l.MLSNumber, l]));
+      for (const listing of listings) {
+        const remote = stored.get(listing.MLSNumber);
+        expect(ownerOf(remote ?? {}, tags)).toBe(fixture.id);
+        // Every fact as the preset made it, plus exactly one owner tag and one hash tag.
+        expect(remote?.ExtensionColumn).toEqual(
+          expect.arrayContaining([
+            ...(listing.ExtensionColumn ?? []),
+            { Key: tags.ownerKey, value: fixture.id },
+            { Key: tags.hashKey, value: expect.any(String) },
+          ]),
+        );
+        expect(remote?.ExtensionColumn).toHaveLength((listing.ExtensionColumn?.length ?? 0) + 2);
+      }
+      const withFacts = listings.filter((l) => (l.ExtensionColumn?.length ?? 0) > 0);
+      expect(withFacts.length).toBeGreaterThan(0);
+
+      // The same feed again: nothing written.
+      h.sandbox.resetStats();
+      expect(writes(await h.sync(feed, ingest))).toBe(0);
+
+      // One fact of one listing changes (the agent's phone, say): exactly one update, then quiet.
+      const target = withFacts[0]!.MLSNumber;
+      const changed = async () => {
+        const result = await ingest();
+        const listing = result.listings.find((l) => l.MLSNumber === target)!;
+        const [entry, ...rest] = listing.ExtensionColumn!;
+        listing.ExtensionColumn = [{ ...entry!, value: `${entry!.value} (changed)` }, ...rest];
+        return result;
+      };
+      const third = await h.sync(feed, changed);
+      expect(third).toMatchObject({ outcome: 'ok', updated: 1, created: 0, deleted: 0 });
+      expect(writes(await h.sync(feed, changed))).toBe(0);
+    },
+  );
 });

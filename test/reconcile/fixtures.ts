@@ -1,63 +1,7 @@
 import type { z } from 'zod';
-import type { RemoteListing } from '../../src/api/canonicalize.ts';
-import { canonicalizeRemote } from '../../src/api/canonicalize.ts';
 import { type Config, configSchema, type feedConfigSchema } from '../../src/config/schema.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
-import { desiredOf, withBriefs } from '../../src/reconcile/desired.ts';
-import {
-  DEFAULT_HASH_KEY,
-  desiredByKey,
-  type IngestResult,
-  ingestResultOf,
-  keyOf,
-  makePlan,
-  type Plan,
-  type PlanPolicy,
-} from '../../src/reconcile/index.ts';
-import { memoryRecords, type RecordStore } from '../../src/reconcile/record-store.ts';
-import { remoteEntries } from '../../src/reconcile/remote-entries.ts';
-import { toListRecord } from '../../src/sandbox/index.ts';
-
-/** A valid listing numbered `n`; MLS numbers `MLS-0001`… */
-export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
-  const mls = `MLS-${String(n).padStart(4, '0')}`;
-  return {
-    SaleType: 'for_sale',
-    Status: 'Active',
-    CurrencySymbol: '$',
-    PropertyType: 'Single Family',
-    Bedrooms: 3,
-    Bathrooms: 2.5,
-    Url: `https://homes.example/listing/${mls}`,
-    MLSNumber: mls,
-    YearBuilt: 1990 + (n % 30),
-    DaysOnMarket: n % 60,
-    LotArea: 5000 + n,
-    BuildingArea: 1800 + n,
-    AreaUnit: 'Square Feet',
-    ParkingSpots: 2,
-    Address: `${n} Main St`,
-    City: 'Springfield',
-    State: 'IL',
-    ZIP: '62701',
-    Latitude: 39.78 + n / 10_000,
-    Longitude: -89.65 - n / 10_000,
-    SalePrice: 250_000 + n * 1000 + 0.33,
-    Images: [`https://img.example/${mls}/1.jpg`, `https://img.example/${mls}/2.jpg`],
-    Description: `A fine home, number ${n}.`,
-    ...overrides,
-  };
-}
-
-export function listings(from: number, to: number): Listing[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => listing(from + i));
-}
-
-/** What the list operation would return for a stored listing, canonicalized, with ID `id`. */
-export function remote(id: number, stored: Listing): RemoteListing {
-  const record = toListRecord({ ...stored, ID: id, SerialNumber: 'SN' });
-  return canonicalizeRemote({ ...record });
-}
+import { type IngestResult, ingestResultOf } from '../../src/reconcile/index.ts';
 
 /** A feed as written in a config file (before defaults): what `makeConfig` takes. */
 export type FeedInput = Partial<z.input<typeof feedConfigSchema>>;
@@ -76,25 +20,4 @@ export function makeConfig(feeds: FeedInput[], api: Record<string, unknown> = {}
 
 export function ingested(feedId: string, items: Listing[], extra: Partial<IngestResult> = {}): IngestResult {
   return ingestResultOf(feedId, items, extra);
-}
-
-/**
- * `makePlan` over whole listings, as a run makes it: the feed's listings digested (records kept in
- * memory), the remote ones reduced to entries compared with them. `records` reads a planned record back.
- */
-export function planOf(
-  desired: readonly Listing[],
-  remotes: readonly RemoteListing[],
-  policy: PlanPolicy,
-): Plan & { records: RecordStore } {
-  const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
-  const records = memoryRecords();
-  const entries = desired.map((l) =>
-    desiredOf(l, keyOf(l, policy.keyField) ?? '', policy.feedId, tags, records),
-  );
-  const byKey = desiredByKey(entries);
-  const set = { load: (d: { ref: number }) => records.get(d.ref) };
-  const sink = remoteEntries(policy.keyField, tags, byKey, set);
-  for (const r of remotes) sink.keep(1, r);
-  return { ...withBriefs(makePlan(byKey, sink.finish().listings, policy), set), records };
 }

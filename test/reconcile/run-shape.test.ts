@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
 import { maySkipUnchanged, type RunEvent, reportOf, syncFeed } from '../../src/reconcile/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
-import { ingested, listings } from './fixtures.ts';
+import { listings } from '../../src/testing/listing.ts';
+import { ingested } from './fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 let h: Harness | undefined;
@@ -76,16 +77,56 @@ describe('the run is data in, data out', () => {
         sourceState: {},
       },
     };
-    expect(reportOf(withIngest, undefined, meta)).toEqual(reportOf(withIngest, undefined, meta));
-    expect(reportOf(withIngest, undefined, meta)).toMatchObject({
-      unknownMarkers: { YearBuilt: 2 },
-      droppedImages: 1,
-    });
-    expect(reportOf(withIngest, undefined, meta)).toMatchObject({
-      outcome: 'skipped',
-      read: 4,
-      reason: 'unchanged',
-    });
+    // Pure: it reads neither the clock nor anything but its arguments (a call a day later, the
+    // arguments frozen, gives the same report), and the report is made of those values.
+    deepFreeze(withIngest);
+    deepFreeze(meta);
+    vi.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z') });
+    try {
+      const first = reportOf(withIngest, undefined, meta);
+      vi.setSystemTime(new Date('2030-01-02T12:00:00Z'));
+      expect(reportOf(withIngest, undefined, meta)).toEqual(first);
+      expect(first).toEqual({
+        feedId: 'f',
+        chatbot: 'B',
+        startedAt: at.toISOString(),
+        finishedAt: at.toISOString(),
+        durationMs: 0,
+        outcome: 'skipped',
+        reason: 'unchanged',
+        dryRun: false,
+        mode: 'full',
+        read: 4,
+        created: 0,
+        updated: 0,
+        deleted: 0,
+        unchanged: 0,
+        rejected: 0,
+        held: 0,
+        heldKeys: [],
+        rejectedWithoutKey: 0,
+        decodedAs1252: [],
+        decodedAs1252Count: 0,
+        unknownMarkers: { YearBuilt: 2 },
+        droppedImages: 1,
+        foreign: 0,
+        adopted: 0,
+        skipped: [],
+        duplicatesDeleted: 0,
+        heldDeletes: 0,
+        markedSold: 0,
+        inGrace: 0,
+        graceKeys: [],
+        ambiguousResolved: 0,
+        failed: [],
+        guards: [],
+        apiCalls: { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 0, delete: 0 },
+        rejections: [],
+        drift: [],
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -188,3 +229,12 @@ describe('stateOf', () => {
     expect(failed.state).toMatchObject({ etag: undefined, lastCompareAt: undefined });
   });
 });
+
+/** Freeze a value and everything in it, so a function that writes to its arguments throws. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}

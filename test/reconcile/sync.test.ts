@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
-import { ingested, listing, listings } from './fixtures.ts';
+import { listing, listings } from '../../src/testing/listing.ts';
+import { ingested } from './fixtures.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };

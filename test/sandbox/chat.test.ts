@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOT, call, listing, post, sandboxFor } from './helpers.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { BOT, call, post, sandboxFor } from './helpers.ts';
 
 describe('Edit', () => {
   it('merges the fields sent into the stored settings and answers 1', async () => {

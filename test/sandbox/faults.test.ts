@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/api/schemas.ts';
 import type { Sandbox } from '../../src/sandbox/index.ts';
-import { BOT, call, listing, post, sandboxFor } from './helpers.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { BOT, call, post, sandboxFor } from './helpers.ts';
 
 const create = (sandbox: Sandbox, n: number) =>
   post(sandbox, PATHS.create, { SerialNumber: BOT, ...listing(n) });
@@ -52,7 +53,7 @@ describe('fault injection', () => {
     sandbox.seed(BOT, [listing(1)]);
     const answer = await post(sandbox, PATHS.update, {
       SerialNumber: BOT,
-      Key: 'MLS-1',
+      Key: 'MLS-0001',
       KeyType: 'MLSNumber',
       Bedrooms: 5,
     });
@@ -67,7 +68,7 @@ describe('fault injection', () => {
     const sandbox = await sandboxFor({ faults: { ambiguousCreateRate: 1 } });
     const answer = await create(sandbox, 1);
     expect(answer.status).toBe(502);
-    expect(sandbox.listings(BOT).map((r) => r.MLSNumber)).toEqual(['MLS-1']);
+    expect(sandbox.listings(BOT).map((r) => r.MLSNumber)).toEqual(['MLS-0001']);
     const listed = await list(sandbox);
     expect(listed.status).toBe(200);
     expect(listed.json).toMatchObject({ Data: { VirtualCount: 1 } });

@@ -1,6 +1,5 @@
 import { afterEach } from 'vitest';
 import { PATHS } from '../../src/api/schemas.ts';
-import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.ts';
 
 export interface Answer {
@@ -65,29 +64,6 @@ export async function call(
   const answer = await post(sandbox, PATHS[operation], body, headers);
   if (answer.status !== 200) throw new Error(`${operation}: HTTP ${answer.status}: ${answer.text}`);
   return answer.json as EnvelopeBody;
-}
-
-/** A valid listing; `n` varies MLSNumber and Url. */
-export function listing(n: number, overrides: Partial<Listing> = {}): Listing {
-  return {
-    SaleType: 'for_sale',
-    Status: 'Active',
-    CurrencySymbol: '$',
-    PropertyType: 'Single Family',
-    Bedrooms: 3,
-    Bathrooms: 2.5,
-    Url: `https://example.test/listing/${n}`,
-    MLSNumber: `MLS-${n}`,
-    YearBuilt: 1998,
-    DaysOnMarket: 12,
-    LotArea: 5400,
-    BuildingArea: 1850,
-    AreaUnit: 'Square Feet',
-    ParkingSpots: 2,
-    SalePrice: 450000,
-    City: 'Springfield',
-    ...overrides,
-  };
 }
 
 export const BOT = 'bot-1';

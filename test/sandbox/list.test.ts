@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOT, call, listing, sandboxFor } from './helpers.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { BOT, call, sandboxFor } from './helpers.ts';
 
 interface Page {
   List: Record<string, unknown>[];
@@ -33,7 +34,7 @@ describe('RealEstateList', () => {
       RentPrice: '2450.5',
       Price: '2450.5',
       SalePrice: '',
-      Area: '1850',
+      Area: '1801',
       HOAMonth: '',
       Images: 'https://img.test/a.jpg,https://img.test/b.jpg',
       ExtensionColumn: '[{"Key":"Pool","value":"yes"}]',
@@ -99,7 +100,7 @@ describe('RealEstateList', () => {
     expect(await ids({ CityName: 'springfield' })).toEqual([1, 3]);
     expect(await ids({ SaleType: 'for_rent' })).toEqual([3]);
     expect(await ids({ CityName: 'Springfield', SaleType: 'for_sale' })).toEqual([1]);
-    expect(await ids({ MLSNumber: 'MLS-2' })).toEqual([2]);
+    expect(await ids({ MLSNumber: 'MLS-0002' })).toEqual([2]);
     expect(await ids({ CityName: '', MLSNumber: '' })).toEqual([1, 2, 3, 4]);
     const filtered = await call(sandbox, 'list', { SerialNumber: BOT, CityName: 'springfield', PageSize: 1 });
     expect((filtered.Data as Page).VirtualCount).toBe(2);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BOT, call, listing, sandboxFor } from './helpers.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { BOT, call, sandboxFor } from './helpers.ts';
 
 describe('RealEstateCreate', () => {
   it('stores a valid listing under a new incrementing ID, answered as a string', async () => {
@@ -45,15 +46,15 @@ describe('RealEstateCreate', () => {
     await call(sandbox, 'create', { SerialNumber: BOT, ...listing(1) });
     const again = await call(sandbox, 'create', { SerialNumber: BOT, ...listing(1) });
     expect(again.Success).toBe(true);
-    expect(sandbox.listings(BOT).map((r) => r.MLSNumber)).toEqual(['MLS-1', 'MLS-1']);
+    expect(sandbox.listings(BOT).map((r) => r.MLSNumber)).toEqual(['MLS-0001', 'MLS-0001']);
   });
 });
 
 describe('RealEstateUpdate', () => {
   it.each([
     ['NewOaks', (id: string) => id],
-    ['MLSNumber', () => 'MLS-2'],
-    ['URL', () => 'https://example.test/listing/2'],
+    ['MLSNumber', () => 'MLS-0002'],
+    ['URL', () => 'https://homes.example/listing/MLS-0002'],
   ] as const)('finds the listing by %s and replaces only the fields sent', async (KeyType, key) => {
     const sandbox = await sandboxFor();
     const [, id] = sandbox.seed(BOT, [listing(1), listing(2), listing(3)]);
@@ -75,14 +76,14 @@ describe('RealEstateUpdate', () => {
     sandbox.seed(BOT, [listing(1), listing(1)]);
     const both = await call(sandbox, 'update', {
       SerialNumber: BOT,
-      Key: 'MLS-1',
+      Key: 'MLS-0001',
       KeyType: 'MLSNumber',
       Bedrooms: 4,
     });
     expect(both.Data).toBe(2);
     const none = await call(sandbox, 'update', {
       SerialNumber: BOT,
-      Key: 'MLS-9',
+      Key: 'MLS-0009',
       KeyType: 'MLSNumber',
       Bedrooms: 4,
     });
@@ -127,13 +128,17 @@ describe('RealEstateDelete', () => {
     expect(byId).toMatchObject({ Success: true, Data: { SuccessCount: 1 } });
     const byUrl = await call(sandbox, 'delete', {
       SerialNumber: BOT,
-      Keys: ['https://example.test/listing/2'],
+      Keys: ['https://homes.example/listing/MLS-0002'],
       KeyType: 'URL',
     });
     expect(byUrl.Data).toEqual({ SuccessCount: 1 });
-    const byMls = await call(sandbox, 'delete', { SerialNumber: BOT, Keys: ['MLS-4'], KeyType: 'MLSNumber' });
+    const byMls = await call(sandbox, 'delete', {
+      SerialNumber: BOT,
+      Keys: ['MLS-0004'],
+      KeyType: 'MLSNumber',
+    });
     expect(byMls.Data).toEqual({ SuccessCount: 2 });
-    expect(sandbox.listings(BOT).map((r) => r.MLSNumber)).toEqual(['MLS-3']);
+    expect(sandbox.listings(BOT).map((r) => r.MLSNumber)).toEqual(['MLS-0003']);
   });
 
   it('refuses a delete without Keys', async () => {

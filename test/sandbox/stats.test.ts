@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/api/schemas.ts';
 import type { SandboxStats, StoredListing } from '../../src/sandbox/index.ts';
-import { BOT, call, listing, post, sandboxFor } from './helpers.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { BOT, call, post, sandboxFor } from './helpers.ts';
 
 describe('stats', () => {
   it('tracks peak in-flight with concurrent requests held by latency', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/api/schemas.ts';
 import type { Sandbox, StreamFraming } from '../../src/sandbox/index.ts';
-import { BOT, call, listing, sandboxFor } from './helpers.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { BOT, call, sandboxFor } from './helpers.ts';
 
 /** Ask with stream: true and keep the body as the chunks that arrived. */
 async function askStream(sandbox: Sandbox, content: string) {

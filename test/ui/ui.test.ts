@@ -6,6 +6,7 @@ import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { listings } from '../../src/testing/listing.ts';
 import {
   createMetrics,
   serveUi,
@@ -15,7 +16,7 @@ import {
   type UiServer,
 } from '../../src/ui/index.ts';
 import { CHROMIUM_PATH as CHROMIUM, chromiumAvailable, redisAvailable } from '../helpers/services.ts';
-import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
+import { ingested, makeConfig } from '../reconcile/fixtures.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from '../worker/helpers.ts';
 
 const AUTH = `Basic ${Buffer.from('operator:s3cret').toString('base64')}`;

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
-import { HttpError } from '../../src/api/index.ts';
+import { platformStatusError } from '../../src/api/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { reloadOnChange } from '../../src/queue/config-watch.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { RunReport } from '../../src/reconcile/index.ts';
+import { reloadOnChange } from '../../src/schedule/config-watch.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
 import { capturedLogger } from '../helpers/captured-logger.ts';
 import { redisAvailable } from '../helpers/services.ts';
@@ -98,7 +99,7 @@ describe.skipIf(!redisAvailable)('alerts', () => {
     const service = await start(
       async () => {
         attempts++;
-        throw new HttpError('list', 503);
+        throw platformStatusError('list', 503);
       },
       { alerts: { webhookUrl: hook.url, rejectedShare: 0.1 } },
     );

@@ -7,12 +7,12 @@ import { DEFAULT_PREFIX } from '../../src/queue/names.ts';
 import { openQueueStore } from '../../src/queue/open-store.ts';
 import type { StoreChoice } from '../../src/queue/store.ts';
 import { namespaceOf } from '../../src/state/postgres-schema.ts';
-import { reachable, redisAvailable } from '../helpers/services.ts';
+import { DATABASE_URL, postgresAvailable, redisAvailable } from '../helpers/services.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix } from './helpers.ts';
 
 /**
  * The worker's stores, for tests that must hold on every backend: Redis, the embedded PGlite, and a
- * real Postgres when DATABASE_URL is set or one answers on 127.0.0.1:5432 (CI machines have one).
+ * real Postgres (DATABASE_URL, or the one on 127.0.0.1:5432 that CI machines have; required under CI).
  */
 export interface TestBackend {
   name: 'redis' | 'embedded' | 'postgres';
@@ -29,10 +29,7 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
-export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const postgresAvailable = Boolean(process.env.DATABASE_URL) || (await reachable(DATABASE_URL, 5432));
-if (!postgresAvailable)
-  console.warn(`[tests] Postgres at ${DATABASE_URL} not available: its tests are skipped`);
+export { DATABASE_URL };
 
 /**
  * A new PGlite folder costs seconds (initdb in WebAssembly, then the migrations), so one is made

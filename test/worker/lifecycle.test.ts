@@ -1,13 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
-import { clientFromConfig, HttpError, type PlatformClient } from '../../src/api/index.ts';
+import { clientFromConfig, type PlatformClient, platformStatusError } from '../../src/api/index.ts';
 import type { Config } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import type { SyncFeed } from '../../src/queue/sync-contract.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { ingested, listings, makeConfig } from '../reconcile/fixtures.ts';
+import { listings } from '../../src/testing/listing.ts';
+import { ingested, makeConfig } from '../reconcile/fixtures.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { waitFor } from './helpers.ts';
 
@@ -129,7 +130,7 @@ describe.each(BACKENDS)('the worker against the sandbox, on $name', (backend) =>
             listCalls[feedId] = (listCalls[feedId] ?? 0) + 1;
             const status = outages[feedId]?.shift();
             return status
-              ? Promise.reject(new HttpError('list', status))
+              ? Promise.reject(platformStatusError('list', status))
               : client.listListings(request, options);
           },
         };

@@ -2,9 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AIMD_TTL_MS } from '../../src/http/aimd.ts';
+import {
+  createPostgresLimiter,
+  type PostgresLimiterOptions,
+} from '../../src/http/distributed/postgres-limiter.ts';
 import type { Limiter } from '../../src/http/limiter.ts';
 import { openQueueStore } from '../../src/queue/open-store.ts';
-import { createPostgresLimiter, type PostgresLimiterOptions } from '../../src/queue/postgres-limiter.ts';
 import type { QueueStore } from '../../src/queue/store.ts';
 import { namespaceOf, type Queryable, stateSchemaOf } from '../../src/state/postgres-schema.ts';
 import { BACKENDS, DATABASE_URL } from './backends.ts';

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
-import { HttpError, PlatformError } from '../../src/api/index.ts';
+import { PlatformError, platformStatusError } from '../../src/api/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { RunReport, SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { RunReport } from '../../src/reconcile/index.ts';
 import { ok, sendJson, withServer } from '../helpers/with-server.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { fakeRun, testConfig, waitFor } from './helpers.ts';
@@ -371,8 +372,8 @@ describe.each(BACKENDS)('on $name', (backend) => {
       const service = await start(
         async (_c, feed) => {
           attempts[feed.id] = (attempts[feed.id] ?? 0) + 1;
-          if (feed.id === 'flaky' && attempts[feed.id]! < 3) throw new HttpError('list', 503);
-          if (feed.id === 'bad') throw new HttpError('list', 401);
+          if (feed.id === 'flaky' && attempts[feed.id]! < 3) throw platformStatusError('list', 503);
+          if (feed.id === 'bad') throw platformStatusError('list', 401);
           if (feed.id === 'refused') throw new PlatformError('create', 400, 'bad field');
           return fakeRun(feed.id);
         },
@@ -398,7 +399,7 @@ describe.each(BACKENDS)('on $name', (backend) => {
       const starts: number[] = [];
       const service = await start(async (_c, feed) => {
         starts.push(Date.now());
-        if (starts.length === 1) throw new HttpError('list', 429, { retryAfterMs: 400 });
+        if (starts.length === 1) throw platformStatusError('list', 429, { retryAfterMs: 400 });
         return fakeRun(feed.id);
       });
       await enqueueFeedSync(service.queue, { feedId: 'a' });

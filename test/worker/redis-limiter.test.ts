@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisLimiter } from '../../src/queue/redis-limiter.ts';
+import { createRedisLimiter } from '../../src/http/distributed/redis-limiter.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix } from './helpers.ts';
 

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
-import { clearTokenCache } from '../../src/sources/reso/reso-token.ts';
+import { clearTokenCache } from '../../src/sources/formats/reso/reso-token.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { sendJson, withServer } from '../helpers/with-server.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from './helpers.ts';

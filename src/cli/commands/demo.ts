@@ -5,18 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { loadConfig } from '../../config/load.ts';
-import type { Config } from '../../config/schema.ts';
+import type { Config } from '../../config/index.ts';
+import { loadConfig } from '../../config/index.ts';
 import { silentLogger } from '../../logger.ts';
-import type { Listing } from '../../normalize/listing-schema.ts';
-import {
-  type RunEvent,
-  type RunReport,
-  renderPlan,
-  renderReport,
-  saveRun,
-  syncFeed,
-} from '../../reconcile/index.ts';
+import type { Listing } from '../../normalize/index.ts';
+import { type RunEvent, type RunReport, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { renderPlan, renderReport } from '../../render/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import { CliExit, withExamples } from '../context.ts';

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { readEnv } from '../../config/env.ts';
-import type { Config } from '../../config/schema.ts';
+import { type Config, readEnv } from '../../config/index.ts';
 import {
   type ExplainDeps,
   explainListing,
@@ -93,8 +92,7 @@ async function historyOf(config: Config): Promise<{
 }> {
   const env = readEnv();
   if (env.REDIS_URL || env.DATABASE_URL) {
-    const { openQueueStore } = await import('../../queue/open-store.ts');
-    const { describeStore, storeChoiceOf } = await import('../../queue/store.ts');
+    const { describeStore, openQueueStore, storeChoiceOf } = await import('../../queue/index.ts');
     const store = await openQueueStore(storeChoiceOf(env, env.FEED_SYNC_STATE_DIR), config.worker.prefix, {
       historyRuns: config.worker.historyRuns,
     });

@@ -1,8 +1,8 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import type { DesiredSet } from '../../reconcile/desired.ts';
-import { type Plan, type RunEvent, renderPlan, renderReport, syncFeed } from '../../reconcile/index.ts';
-import { PLAN_LIMIT } from '../../reconcile/render-plan.ts';
+import type { DesiredSet } from '../../reconcile/index.ts';
+import { type Plan, type RunEvent, syncFeed } from '../../reconcile/index.ts';
+import { PLAN_LIMIT, renderPlan, renderReport } from '../../render/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,

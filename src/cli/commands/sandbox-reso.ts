@@ -4,7 +4,7 @@ import {
   type ProviderName,
   type ResoProviderOptions,
   startResoProvider,
-} from '../../sandbox/reso/index.ts';
+} from '../../sandbox/index.ts';
 
 /** The flags of `feed-sync sandbox --reso PROVIDER` (the platform sandbox's own flags are in sandbox.ts). */
 export interface ResoCliOptions {

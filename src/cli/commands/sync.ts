@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import type { Config, FeedConfig } from '../../config/schema.ts';
-import { type RunReport, type RunResult, renderReport, saveRun, syncFeed } from '../../reconcile/index.ts';
-import { progressLine } from '../../reconcile/progress-line.ts';
+import type { Config, FeedConfig } from '../../config/index.ts';
+import { type RunReport, type RunResult, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { progressLine, renderReport } from '../../render/index.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,

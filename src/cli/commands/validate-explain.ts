@@ -1,4 +1,4 @@
-import type { Rejection } from '../../sources/index.ts';
+import type { Rejection } from '../../ingest/index.ts';
 
 /** Every problem of every rejected record, counted by field and reason: what to fix first. */
 export function problemTable(rejections: readonly Rejection[]): string[] {
@@ -72,7 +72,15 @@ function describeRule(rule: unknown): string {
     const list = (Array.isArray(from) ? from : [from]).map((p) => JSON.stringify(p));
     parts.push(r.sum !== undefined ? `sum of ${list.join(' + ')}` : list.join(' or '));
   }
-  for (const key of ['full', 'half', 'threeQuarter', 'daysSince', 'unitFrom', 'periodFrom'] as const)
+  for (const key of [
+    'full',
+    'half',
+    'threeQuarter',
+    'quarter',
+    'daysSince',
+    'unitFrom',
+    'periodFrom',
+  ] as const)
     if (r[key] !== undefined) parts.push(`${key} ${JSON.stringify(r[key])}`);
   for (const key of ['unit', 'period', 'split'] as const)
     if (r[key] !== undefined) parts.push(`${key} ${JSON.stringify(r[key])}`);

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { stringify } from 'yaml';
-import { ConfigError } from '../../config/load.ts';
-import type { Config, FeedConfig } from '../../config/schema.ts';
-import { collectFeed, type IngestResult, isFeedError, type Rejection } from '../../sources/index.ts';
+import type { Config, FeedConfig } from '../../config/index.ts';
+import { ConfigError } from '../../config/index.ts';
+import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
+import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
+import { isFeedError } from '../../sources/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -175,8 +177,11 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
       `  ${count} image URL(s) dropped, not absolute http(s) (mapping.baseUrl resolves relative ones): ${shown.join(', ')}`,
     );
   }
-  if (options.explain)
+  if (options.explain) {
     lines.push('  listing fields and where they come from:', ...explainMapping(result.mapping));
+    const facts = explainFacts(result.mapping as MappingConfig | undefined);
+    if (facts.length > 0) lines.push('  ExtensionColumn facts and where they come from:', ...facts);
+  }
   lines.push('  mapping in use:');
   lines.push(indent(stringify({ mapping: result.mapping }).trimEnd(), '    '));
   lines.push(...problemTable(result.rejections));

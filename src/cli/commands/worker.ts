@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_CONFIG_FILE, readEnv } from '../../config/env.ts';
+import { DEFAULT_CONFIG_FILE, readEnv } from '../../config/index.ts';
 import { type GlobalOptions, loadCliConfig, withConfigOption, withExamples } from '../context.ts';
 import { DEFAULT_HEALTH_FILE } from '../heartbeat.ts';
 

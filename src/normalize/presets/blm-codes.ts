@@ -41,8 +41,9 @@ export const BLM_RENT_FREQUENCY: Readonly<Record<string, readonly [string, strin
   '5': ['Per person per week', 'week'],
 };
 
-/** `LET_FURN_ID`. */
+/** `LET_FURN_ID` (3 = not specified: no fact). */
 export const BLM_FURNISHED: Readonly<Record<string, string>> = {
+  '3': '',
   '0': 'Furnished',
   '1': 'Part furnished',
   '2': 'Unfurnished',
@@ -58,7 +59,11 @@ export const BLM_TENURE: Readonly<Record<string, string>> = {
   '5': 'Share of Freehold',
 };
 
-/** `PROP_SUB_ID`, the residential types and a few commercial ones (17 became 202 Hotel in revision 3.3). */
+/**
+ * `PROP_SUB_ID`: Rightmove's whole property type table (the residential, overseas and commercial
+ * codes; 17 and 18 are older residential codes some agency systems still send). A code not listed
+ * is kept as sent, so a new one shows up rather than vanishing.
+ */
 export const BLM_PROPERTY_TYPE: Readonly<Record<string, string>> = {
   '0': 'Not Specified',
   '1': 'Terraced House',
@@ -84,6 +89,8 @@ export const BLM_PROPERTY_TYPE: Readonly<Record<string, string>> = {
   '22': 'Town House',
   '23': 'Cottage',
   '24': 'Chalet',
+  '25': 'Character Property',
+  '26': 'House',
   '27': 'Villa',
   '28': 'Apartment',
   '29': 'Penthouse',
@@ -95,30 +102,109 @@ export const BLM_PROPERTY_TYPE: Readonly<Record<string, string>> = {
   '47': 'Retirement Property',
   '48': 'House Share',
   '49': 'Flat Share',
+  '50': 'Park Home',
   '51': 'Garage',
   '52': 'Farm House',
   '53': 'Equestrian Facility',
   '56': 'Duplex',
   '59': 'Triplex',
+  '62': 'Longère',
+  '65': 'Gîte',
   '68': 'Barn',
+  '71': 'Trulli',
+  '74': 'Mill',
+  '77': 'Ruins',
+  '80': 'Restaurant',
+  '83': 'Cafe',
+  '86': 'Mill',
+  '92': 'Castle',
   '95': 'Village House',
+  '101': 'Cave House',
+  '104': 'Cortijo',
   '107': 'Farm Land',
   '110': 'Plot',
   '113': 'Country House',
   '116': 'Stone House',
   '117': 'Caravan',
   '118': 'Lodge',
+  '119': 'Log Cabin',
   '120': 'Manor House',
   '121': 'Stately Home',
   '125': 'Off-Plan',
   '128': 'Semi-detached Villa',
   '131': 'Detached Villa',
+  '134': 'Bar / Nightclub',
+  '137': 'Shop',
+  '140': 'Riad',
+  '141': 'House Boat',
   '142': 'Hotel Room',
   '143': 'Block of Apartments',
   '144': 'Private Halls',
+  '178': 'Office',
+  '181': 'Business Park',
+  '184': 'Serviced Office',
+  '187': 'Retail Property (High Street)',
+  '190': 'Retail Property (Out of Town)',
+  '193': 'Convenience Store',
+  '196': 'Garage',
+  '199': 'Hairdresser / Barber Shop',
   '202': 'Hotel',
+  '205': 'Petrol Station',
+  '208': 'Post Office',
+  '211': 'Pub',
+  '214': 'Workshop & Retail Space',
+  '217': 'Distribution Warehouse',
+  '220': 'Factory',
+  '223': 'Heavy Industrial',
+  '226': 'Industrial Park',
+  '229': 'Light Industrial',
+  '232': 'Storage',
+  '235': 'Showroom',
+  '238': 'Warehouse',
+  '241': 'Land (Commercial)',
+  '244': 'Commercial Development',
+  '247': 'Industrial Development',
+  '250': 'Residential Development',
   '253': 'Commercial Property',
+  '256': 'Data Centre',
+  '259': 'Farm',
+  '262': 'Healthcare Facility',
+  '265': 'Marine Property',
+  '268': 'Mixed Use',
+  '271': 'Research & Development Facility',
+  '274': 'Science Park',
+  '277': 'Guest House',
+  '280': 'Hospitality',
+  '283': 'Leisure Facility',
+  '298': 'Takeaway',
+  '301': 'Childcare Facility',
+  '304': 'Smallholding',
+  '307': 'Place of Worship',
+  '310': 'Trade Counter',
+  '511': 'Coach House',
+  '512': 'House of Multiple Occupation',
+  '535': 'Sports Facilities',
+  '538': 'Spa',
+  '541': 'Campsite & Holiday Village',
+};
+
+/** `LET_TYPE_ID` (0 = not specified: no fact). */
+export const BLM_LET_TYPE: Readonly<Record<string, string>> = {
+  '0': '',
+  '1': 'Long term',
+  '2': 'Short term',
+  '3': 'Student',
+  '4': 'Commercial',
 };
 
 /** Property types with no rooms: their Bedrooms and Bathrooms are the unknown marker 0, not a rejection. */
-export const BLM_NO_ROOMS: ReadonlySet<string> = new Set(['20', '45', '51', '107', '110']);
+export const BLM_NO_ROOMS: ReadonlySet<string> = new Set([
+  '20',
+  '45',
+  '51',
+  '107',
+  '110',
+  '196',
+  '232',
+  '241',
+]);

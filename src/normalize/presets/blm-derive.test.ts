@@ -83,22 +83,15 @@ describe('deriveBlmFields', () => {
     expect(blmPhotos({ MEDIA_IMAGE_00: '' }, BASE)).toBeUndefined();
   });
 
-  it('labels qualifier, furnishing and tenure, joins features, and gives land 0 rooms', () => {
+  it('labels the price qualifier, and gives land 0 rooms', () => {
     const derived = derive({
       PRICE_QUALIFIER: '2',
-      LET_FURN_ID: '1',
-      TENURE_TYPE_ID: '2',
-      FEATURE1: 'Garden',
-      FEATURE3: 'Garage',
       PROP_SUB_ID: '20',
       DESCRIPTION: 'Big<br>plot',
       MEDIA_VIRTUAL_TOUR_00: 'https://tour.example/1',
     });
     expect(derived).toMatchObject({
       $priceQualifier: 'Guide Price',
-      $furnished: 'Part furnished',
-      $tenure: 'Leasehold',
-      $features: 'Garden; Garage',
       $noRooms: '0',
       $description: 'Big\nplot',
       $tour: '3D',

@@ -1,14 +1,7 @@
 import type { RawFields } from '../field-path.ts';
 import { htmlToText } from '../html-text.ts';
 import { absoluteMediaUrl, distinctValues } from '../media-url.ts';
-import {
-  BLM_FURNISHED,
-  BLM_NO_ROOMS,
-  BLM_PRICE_QUALIFIER,
-  BLM_RENT_FREQUENCY,
-  BLM_STATUS,
-  BLM_TENURE,
-} from './blm-codes.ts';
+import { BLM_NO_ROOMS, BLM_PRICE_QUALIFIER, BLM_RENT_FREQUENCY, BLM_STATUS } from './blm-codes.ts';
 import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
 
 /** Photos are `MEDIA_IMAGE_00`…`_59`; 60 and up hold the HIP/EPC certificate graphs. */
@@ -21,9 +14,9 @@ const text = (fields: RawFields, name: string): string =>
 
 /**
  * The `$`-fields the `blm` preset reads: code lists as labels (`$status`, `$priceQualifier`,
- * `$rentFrequency` and `$rentPeriod`, `$furnished`, `$tenure`), photos as absolute URLs in their
- * number order (`$images`), a virtual tour (`$tour`), the features as one text, the description
- * without markup, and 0 rooms for land and parking (`$noRooms`).
+ * `$rentFrequency` and `$rentPeriod`), photos as absolute URLs in their number order (`$images`), a
+ * virtual tour (`$tour`), the description without markup, and 0 rooms for land and parking
+ * (`$noRooms`). Furnishing, tenure and the other facts are rules of the preset (blm.ts).
  */
 export function deriveBlmFields(fields: RawFields, context: PresetContext): RawFields {
   const status = text(fields, 'STATUS_ID');
@@ -33,7 +26,6 @@ export function deriveBlmFields(fields: RawFields, context: PresetContext): RawF
     frequency === '' ? BLM_RENT_FREQUENCY['1']! : (BLM_RENT_FREQUENCY[frequency] ?? [frequency, frequency]);
   const isLet = text(fields, 'TRANS_TYPE_ID') === '2';
   const description = text(fields, 'DESCRIPTION');
-  const features = Array.from({ length: 10 }, (_, i) => text(fields, `FEATURE${i + 1}`)).filter(Boolean);
   return {
     ...fields,
     // PUBLISHED_FLAG 0: the agent hides the property from the portals, so the chatbot drops it too.
@@ -41,9 +33,6 @@ export function deriveBlmFields(fields: RawFields, context: PresetContext): RawF
     $priceQualifier: BLM_PRICE_QUALIFIER[qualifier],
     $rentFrequency: isLet ? rentFrequency : undefined,
     $rentPeriod: isLet ? rentPeriod : undefined,
-    $furnished: BLM_FURNISHED[text(fields, 'LET_FURN_ID')],
-    $tenure: BLM_TENURE[text(fields, 'TENURE_TYPE_ID')],
-    $features: features.length > 0 ? features.join('; ') : undefined,
     $description: description === '' ? undefined : htmlToText(description),
     $images: blmPhotos(fields, context.mediaBaseUrl),
     $tour: Object.keys(fields).some((k) => k.startsWith('MEDIA_VIRTUAL_TOUR_') && text(fields, k) !== '')

@@ -35,8 +35,9 @@ export const kyero: MappingConfig = {
     HOAMonth: 'community_fees',
     Bedrooms: 'beds',
     Bathrooms: 'baths',
-    BuildingArea: { from: ['surface_area.built', 'built'], unit: 'm2' },
-    LotArea: { from: ['surface_area.plot', 'plot'], unit: 'm2' },
+    // `$built` / `$plot` (kyero-derive.ts): the area, or the number free text starts with.
+    BuildingArea: { from: '$built', unit: 'm2' },
+    LotArea: { from: '$plot', unit: 'm2' },
     City: 'town',
     State: 'province',
     ZIP: 'postcode',
@@ -45,8 +46,29 @@ export const kyero: MappingConfig = {
     Longitude: { from: ['location.longitude', 'longitude'] },
     Description: { from: inEachLanguage('desc'), html: true },
     Images: { from: 'images.image', url: 'url', order: '@id' },
+    Tours: { const: '3D', when: { path: 'virtual_tour_url', set: true } },
   },
+  // `$`-fields are the derive step's, never copied by `extensions.unmapped`.
   extensions: {
-    fields: { Features: 'features.feature', Pool: 'pool', 'New build': 'new_build', Leasehold: 'leasehold' },
+    exclude: ['$*'],
+    fields: {
+      Features: 'features.feature',
+      // `pool`: 1 available, 0 unknown (Kyero's own definition); exporters also write text
+      // (`Private`, `Communal`, `Privé`), which is kept.
+      Pool: { from: 'pool', map: { '1': 'yes', '0': '' } },
+      'New build': { from: 'new_build', map: { '1': 'yes', '0': '' } },
+      Tenure: { from: 'leasehold', map: { '1': 'leasehold', '0': '' } },
+      'Part ownership': { from: 'part_ownership', map: { '1': 'yes', '0': '' } },
+      'Energy rating': { from: 'energy_rating.consumption', map: { X: 'exempt or pending' } },
+      'Emissions rating': { from: 'energy_rating.emissions', map: { X: 'exempt or pending' } },
+      'Built area (as given)': '$builtText',
+      'Plot (as given)': '$plotText',
+      Contact: { from: ['email', 'contact_number', 'whatsapp_number'] },
+      'Virtual tour': 'virtual_tour_url',
+      Video: 'video_url',
+      'Cadastral reference': 'catastral',
+      Notes: 'notes',
+      Country: { from: 'country', as: 'country' },
+    },
   },
 };

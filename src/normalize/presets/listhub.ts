@@ -1,10 +1,19 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
 const RENT = ['Lease', 'Rent'];
+const DC = 'DetailedCharacteristics';
+
+/** A `LotSize` that states its unit (`commons:areaUnits="acre"`). */
+const AREA_UNITS_SET = { path: 'LotSize.@areaUnits', set: true };
 
 /**
- * ListHub / RETS Syndication 2012-03 (`Listings/Listing`, address parts in the `commons:` namespace).
- * Photo URLs without a scheme take https; relative ones need `mapping.baseUrl`.
+ * ListHub / RETS Syndication (`Listings/Listing`, address parts in the `commons:` namespace), the
+ * 2012-03 schema and the older 2008-03 one. Photo URLs without a scheme take https; relative ones
+ * need `mapping.baseUrl`. Areas carry their unit in `commons:areaUnits`; without it, the schema's
+ * documented unit decides: square feet for `LivingArea`, and for `LotSize` square feet in a 2012-03
+ * record but acres in a 2008-03 one (its photos are `<Photo><URL>`, its office `<Brokerage><OfficeID>`).
+ * Bedrooms and bathrooms are optional in the schema ("empty when no information is available"):
+ * the unknown marker, never a rejection.
  */
 export const listhub: MappingConfig = {
   areaUnit: 'Square Feet',
@@ -15,11 +24,11 @@ export const listhub: MappingConfig = {
     SaleType: { from: 'ListingCategory', map: { Purchase: 'for_sale', Lease: 'for_rent', Rent: 'for_rent' } },
     PropertyType: { from: ['PropertySubType', 'PropertyType'] },
     CurrencySymbol: { from: 'ListPrice.@currencyCode', default: '$' },
-    SalePrice: { from: 'ListPrice', when: { path: 'ListingCategory', notIn: RENT } },
+    SalePrice: { from: 'ListPrice', when: { path: 'ListingCategory', notIn: [...RENT] } },
     RentPrice: {
       from: 'ListPrice',
       periodFrom: 'ListPrice.@currencyPeriod',
-      when: { path: 'ListingCategory', in: RENT },
+      when: { path: 'ListingCategory', in: [...RENT] },
     },
     Bedrooms: 'Bedrooms',
     Bathrooms: {
@@ -27,17 +36,24 @@ export const listhub: MappingConfig = {
       full: 'FullBathrooms',
       half: 'HalfBathrooms',
       threeQuarter: 'ThreeQuarterBathrooms',
+      quarter: 'OneQuarterBathrooms',
     },
-    BuildingArea: { from: 'LivingArea', unit: 'sqft' },
-    LotArea: { from: 'LotSize', unit: 'sqft' },
+    BuildingArea: { from: 'LivingArea', unitFrom: 'LivingArea.@areaUnits', unit: 'sqft' },
+    LotArea: [
+      { from: 'LotSize', unitFrom: 'LotSize.@areaUnits', when: AREA_UNITS_SET },
+      // The 2008-03 schema states LotSize in acres (`<LotSize>5.750000</LotSize>`, "5.75 acres").
+      { from: 'LotSize', unit: 'acres', when: { path: 'Photos.Photo.URL', set: true } },
+      { from: 'LotSize', unit: 'acres', when: { path: 'Brokerage.OfficeID', set: true } },
+      { from: 'LotSize', unit: 'sqft' },
+    ],
     YearBuilt: 'YearBuilt',
     ParkingSpots: {
       from: [
-        'DetailedCharacteristics.NumParkingSpaces',
-        'DetailedCharacteristics.ParkingSpaces',
+        `${DC}.NumParkingSpaces`,
+        `${DC}.ParkingSpaces`,
         'NumParkingSpaces',
         'ParkingSpaces',
-        'DetailedCharacteristics.NumGarageSpaces',
+        `${DC}.NumGarageSpaces`,
       ],
     },
     // `ListingDate` is an xs:date (ISO): days on market from it when the feed gives no count.
@@ -56,7 +72,98 @@ export const listhub: MappingConfig = {
     Longitude: 'Location.Longitude',
     Description: { from: 'ListingDescription', html: true },
     Tours: { const: '3D', when: { path: 'VirtualTours.VirtualTour.MediaURL', notIn: [''] } },
-    Images: { from: 'Photos.Photo', url: 'MediaURL' },
+    // 2012-03 `<Photo><MediaURL>`, 2008-03 `<Photo><URL>`.
+    Images: { from: ['Photos.Photo.MediaURL', 'Photos.Photo.URL'] },
   },
-  extensions: { fields: { Title: 'ListingTitle', Brokerage: 'Brokerage.Name' } },
+  missing: { Bedrooms: 'unknown', Bathrooms: 'unknown' },
+  extensions: {
+    fields: {
+      Title: 'ListingTitle',
+      Agent: {
+        each: 'ListingParticipants.Participant',
+        from: ['{FirstName} {LastName}', ['PrimaryContactPhone', 'OfficePhone', 'MobilePhone'], 'Email'],
+      },
+      Office: { each: 'Offices.Office', from: ['Name', 'PhoneNumber', 'OfficeEmail'] },
+      Brokerage: { from: ['Brokerage.Name', 'Brokerage.Phone', 'Brokerage.Email'] },
+      'Listing provided by': 'ProviderName',
+      'Open house': {
+        each: 'OpenHouses.OpenHouse',
+        from: ['Date', 'StartTime', 'EndTime'],
+        as: 'openHouse',
+      },
+      Appliances: `${DC}.Appliances.Appliance`,
+      Cooling: `${DC}.CoolingSystems.CoolingSystem`,
+      Heating: { from: [`${DC}.HeatingSystems.HeatingSystem`, `${DC}.HeatingFuels.HeatingFuel`] },
+      Pool: { yes: { [`${DC}.HasPool`]: 'yes' }, no: 'no' },
+      Waterfront: { yes: { [`${DC}.IsWaterfront`]: 'yes' }, no: 'no' },
+      View: { from: `${DC}.ViewTypes.ViewType`, map: { None: '', Unknown: '' } },
+      Parking: `${DC}.ParkingTypes.ParkingType`,
+      'Outdoor space': {
+        yes: {
+          [`${DC}.HasDeck`]: 'deck',
+          [`${DC}.HasPatio`]: 'patio',
+          [`${DC}.HasPorch`]: 'porch',
+          [`${DC}.HasGarden`]: 'garden',
+          [`${DC}.HasLawn`]: 'lawn',
+          [`${DC}.HasBarbecueArea`]: 'barbecue area',
+          [`${DC}.HasPond`]: 'pond',
+          [`${DC}.HasDock`]: 'dock',
+          [`${DC}.HasSportsCourt`]: 'sports court',
+          [`${DC}.HasGreenhouse`]: 'greenhouse',
+        },
+      },
+      Features: {
+        yes: {
+          [`${DC}.HasFireplace`]: 'fireplace',
+          [`${DC}.HasBasement`]: 'basement',
+          [`${DC}.HasAttic`]: 'attic',
+          [`${DC}.HasElevator`]: 'elevator',
+          [`${DC}.HasDoorman`]: 'doorman',
+          [`${DC}.HasGatedEntry`]: 'gated entry',
+          [`${DC}.HasSecuritySystem`]: 'security system',
+          [`${DC}.Intercom`]: 'intercom',
+          [`${DC}.HasHotTubSpa`]: 'hot tub or spa',
+          [`${DC}.HasSauna`]: 'sauna',
+          [`${DC}.HasJettedBathTub`]: 'jetted bath tub',
+          [`${DC}.HasWetBar`]: 'wet bar',
+          [`${DC}.HasMotherInLaw`]: 'in-law unit',
+          [`${DC}.HasCeilingFan`]: 'ceiling fans',
+          [`${DC}.HasVaultedCeiling`]: 'vaulted ceilings',
+          [`${DC}.HasSkylight`]: 'skylights',
+          [`${DC}.HasDoublePaneWindows`]: 'double-pane windows',
+          [`${DC}.HasSprinklerSystem`]: 'sprinkler system',
+          [`${DC}.HasRVParking`]: 'RV parking',
+          [`${DC}.HasDisabledAccess`]: 'disabled access',
+          [`${DC}.IsCableReady`]: 'cable ready',
+          [`${DC}.IsWired`]: 'wired',
+        },
+      },
+      Flooring: `${DC}.FloorCoverings.FloorCovering`,
+      'Architecture style': `${DC}.ArchitectureStyle`,
+      Exterior: `${DC}.ExteriorTypes.ExteriorType`,
+      Roof: `${DC}.RoofTypes.RoofType`,
+      Floors: { from: `${DC}.NumFloors`, as: 'number' },
+      'Unit floor': `${DC}.CondoFloorNum`,
+      'Year updated': `${DC}.YearUpdated`,
+      'New construction': { yes: { [`${DC}.IsNewConstruction`]: 'yes' } },
+      Schools: {
+        each: 'Location.Community.Schools.School',
+        from: ['{Name} ({SchoolCategory})'],
+      },
+      'School district': {
+        from: [['Location.Community.Schools.School.District', 'Schools.SchoolDistrict']],
+      },
+      Neighborhood: { each: 'Location.Neighborhoods.Neighborhood', from: [['Name', 'Description']] },
+      Subdivision: 'Location.Community.Subdivision',
+      County: 'Location.County',
+      Expenses: {
+        each: 'Expenses.Expense',
+        from: ['{ExpenseCategory}: {ExpenseValue} {ExpenseValue.@currencyPeriod}'],
+      },
+      'Property taxes': { each: 'Taxes.Tax', from: ['{Amount} ({Year})'] },
+      Foreclosure: 'ForeclosureStatus',
+      'Virtual tour': 'VirtualTours.VirtualTour.MediaURL',
+      Disclaimer: 'Disclaimer',
+    },
+  },
 };

@@ -1,6 +1,7 @@
 import { type RawFields, scalarOf } from '../field-path.ts';
 import { htmlToText } from '../html-text.ts';
 import { absoluteMediaUrl, distinctValues } from '../media-url.ts';
+import { openImmoFacts } from './openimmo-facts.ts';
 import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
 
 /** `anhang` groups that are pictures of the property, the title picture first. */
@@ -33,7 +34,7 @@ const at = (value: unknown, ...path: string[]): unknown =>
 /**
  * The `$`-fields the `openimmo` preset reads from an `immobilie`: the child element of `objektart`
  * (`$objektart`: `wohnung`, `haus`… and `$objekttyp`: `haus EINFAMILIENHAUS`), the marketing type
- * from the `vermarktungsart` flags (`$saleType`), the status with `aktion aktionart="DELETE"` as
+ * from the `vermarktungsart` flags, else from the kind of price stated (`$saleType`), the status with `aktion aktionart="DELETE"` as
  * `Delete` (`$status`), photos and the listing URL from `anhaenge` (`$images`, `$url`, `$tour`),
  * parking from the `stp_*` counts when `anzahl_stellplaetze` is absent, the description as text,
  * and 0 rooms for land, parking and commercial space (`$noRooms`).
@@ -56,13 +57,14 @@ export function deriveOpenImmoFields(fields: RawFields, context: PresetContext):
   const built = textOf(at(fields, 'zustand_angaben', 'baujahr'));
   return {
     ...fields,
+    ...openImmoFacts(fields, kind, subtype === undefined ? undefined : textOf(subtype)),
     $objektart: kind,
     $objekttyp: kind && subtype !== undefined ? `${kind} ${textOf(subtype)}` : kind,
     $saleType: flag('KAUF')
       ? 'for_sale'
       : flag('MIETE_PACHT') || flag('ERBPACHT') || flag('LEASING')
         ? 'for_rent'
-        : undefined,
+        : saleTypeFromPrice(fields),
     $status: openImmoStatus(fields),
     $images: openImmoPhotos(attachments, context.mediaBaseUrl),
     $url: attachments
@@ -77,6 +79,22 @@ export function deriveOpenImmoFields(fields: RawFields, context: PresetContext):
     // The feed's own words, when they said more than the year.
     $baujahrText: built !== '' && yearOf(built) !== built ? built : undefined,
   };
+}
+
+/** Rent elements of `preise`: a listing that states one of them (and no purchase price) is let. */
+const RENTS = ['kaltmiete', 'warmmiete', 'nettokaltmiete', 'pacht', 'erbpacht', 'mietpreis_pro_qm'];
+
+/**
+ * Exports without `vermarktungsart` (some portals' exports leave it out): the kind of price the
+ * record states says it, as a person reads it: a `kaufpreis` is a sale, a rent (`kaltmiete`,
+ * `warmmiete`, `nettokaltmiete`, `pacht`) a let. Neither: undefined (the record says nothing).
+ */
+function saleTypeFromPrice(fields: RawFields): string | undefined {
+  const prices = object(fields.preise) ?? {};
+  const stated = (name: string) =>
+    textOf(prices[name]) !== '' || object(prices[name])?.['@auf_anfrage'] !== undefined;
+  if (stated('kaufpreis')) return 'for_sale';
+  return RENTS.some(stated) ? 'for_rent' : undefined;
 }
 
 /**

@@ -2,6 +2,10 @@ import type { MappingConfig } from '../mapping-schema.ts';
 
 const SALE = { path: '$saleType', in: ['for_sale'] };
 const RENT = { path: '$saleType', in: ['for_rent'] };
+const ADDRESS_RELEASED = () => ({
+  path: 'verwaltung_objekt.objektadresse_freigeben',
+  notIn: ['0', 'false', 'nein'],
+});
 
 /**
  * OpenImmo 1.2.x (`openimmo/anbieter/immobilie`, on an `xml` source). The `$`-fields come from
@@ -35,12 +39,13 @@ export const openimmo: MappingConfig = {
     },
     LotArea: { from: 'flaechen.grundstuecksflaeche', unit: 'm2' },
     YearBuilt: '$baujahr',
-    Address: { from: ['geo.strasse', 'geo.hausnummer'], join: ' ' },
+    // `objektadresse_freigeben` false: the agent does not publish the street or the exact point.
+    Address: { from: ['geo.strasse', 'geo.hausnummer'], join: ' ', when: ADDRESS_RELEASED() },
     City: 'geo.ort',
     State: 'geo.bundesland',
     ZIP: 'geo.plz',
-    Latitude: 'geo.geokoordinaten.@breitengrad',
-    Longitude: 'geo.geokoordinaten.@laengengrad',
+    Latitude: { from: 'geo.geokoordinaten.@breitengrad', when: ADDRESS_RELEASED() },
+    Longitude: { from: 'geo.geokoordinaten.@laengengrad', when: ADDRESS_RELEASED() },
     Description: { from: ['$description', 'freitexte.objekttitel'] },
     Url: '$url',
     Images: { from: '$images' },
@@ -65,20 +70,59 @@ export const openimmo: MappingConfig = {
     },
   },
   // What a record does not give is the unknown marker 0 by the mapping's `missing` policy (counted
-  // per field in the ingest result; docs/feeds.md says what 0 means).
-  // `$`-fields are the derive step's, never copied by `extensions.unmapped`.
+  // per field in the ingest result; docs/feeds.md says what 0 means). Every `flaechen` count is
+  // optional in OpenImmo: a missing bedroom or bathroom count is the marker, never a rejection.
+  missing: { Bedrooms: 'unknown', Bathrooms: 'unknown' },
+  // `$`-fields are the derive step's (openimmo-derive.ts, openimmo-facts.ts), never copied by
+  // `extensions.unmapped`. Keys are English; German free text stays German, codes are translated.
   extensions: {
     exclude: ['$*'],
     fields: {
-      'Source status': '$status',
-      Objektart: '$objekttyp',
-      Titel: 'freitexte.objekttitel',
-      Zimmer: 'flaechen.anzahl_zimmer',
-      Baujahr: '$baujahrText',
-      Warmmiete: 'preise.warmmiete',
-      Nebenkosten: 'preise.nebenkosten',
-      Lage: 'freitexte.lage',
-      Ausstattung: 'freitexte.ausstatt_beschr',
+      'Source status': {
+        from: '$status',
+        map: {
+          Offen: 'available',
+          Reserviert: 'reserved',
+          Verkauft: 'sold',
+          Referenz: 'reference object',
+          Delete: '',
+        },
+      },
+      'Property kind': '$kind',
+      Title: 'freitexte.objekttitel',
+      Rooms: { from: 'flaechen.anzahl_zimmer', as: 'number' },
+      'Year built': '$baujahrText',
+      Condition: '$condition',
+      'Available from': { from: 'verwaltung_objekt.verfuegbar_ab', as: 'date' },
+      'Rent incl. heating': 'preise.warmmiete',
+      'Service charges': 'preise.nebenkosten',
+      'Heating costs': 'preise.heizkosten',
+      "Buyer's commission": 'preise.aussen_courtage',
+      Agent: '$agent',
+      Office: '$office',
+      'Energy rating': '$energyClass',
+      'Energy certificate': '$energyCertificate',
+      Heating: '$heating',
+      'Air conditioning': '$airConditioning',
+      Floor: '$floor',
+      Lift: '$lift',
+      Parking: '$parkingKinds',
+      'Outdoor space': '$outdoor',
+      Pool: '$pool',
+      Kitchen: '$kitchen',
+      Bathroom: '$bath',
+      Flooring: '$flooring',
+      Cellar: '$cellar',
+      Furnished: '$furnished',
+      'Fit-out': '$quality',
+      Features: '$amenities',
+      Accessibility: '$accessibility',
+      'Pets allowed': '$pets',
+      View: '$views',
+      Distances: '$distances',
+      'Location description': 'freitexte.lage',
+      'Features description': 'freitexte.ausstatt_beschr',
+      'Other information': 'freitexte.sonstige_angaben',
     },
   },
 };

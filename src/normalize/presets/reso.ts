@@ -1,13 +1,26 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
 const LEASES = ['ResidentialLease', 'CommercialLease'];
-const notLease = { path: 'PropertyType', notIn: LEASES };
-const lease = { path: 'PropertyType', in: LEASES };
+// Functions, not shared objects: `validate` prints the mapping as YAML, where a shared object would
+// become an anchor and an alias.
+const notLease = () => ({ path: 'PropertyType', notIn: [...LEASES] });
+const lease = () => ({ path: 'PropertyType', in: [...LEASES] });
+
+/** A Data Dictionary list: an array in OData 4.01 JSON, a comma-separated text in 4.0 (`Cats OK,Dogs OK`). */
+const list = (from: string | string[], map?: Record<string, string>) => ({
+  from,
+  split: ',',
+  map: { None: '', ...map },
+});
+const yesNo = (path: string) => ({ yes: { [path]: 'yes' }, no: 'no' });
 
 /**
  * RESO Data Dictionary `Property`. Local fields (`NST_…`) are simply never read. RESO has no
  * standard listing URL: `ListingURL` is what most vendors send; otherwise give `fields.Url` a template.
- * A condo has no lot (`LotSizeArea` unset): the unknown marker, like any size a record lacks.
+ * Every Data Dictionary field is optional: a count or size a record lacks (a condo's lot, a ranch's
+ * bedrooms) is the unknown marker, never a rejection. Attribution (listing agent and office, their
+ * phones and e-mails, as IDX display rules want) and the buyer facts the Data Dictionary standardizes
+ * go to ExtensionColumn; private fields (`PrivateRemarks`, `ShowingInstructions`, keys) never do.
  */
 export const reso: MappingConfig = {
   areaUnit: 'Square Feet',
@@ -44,10 +57,10 @@ export const reso: MappingConfig = {
       { from: 'LotSizeArea', unitFrom: 'LotSizeUnits', unit: 'sqft' },
     ],
     SalePrice: [
-      { from: 'ClosePrice', when: [{ path: 'StandardStatus', in: ['Closed'] }, notLease] },
-      { from: 'ListPrice', when: notLease },
+      { from: 'ClosePrice', when: [{ path: 'StandardStatus', in: ['Closed'] }, notLease()] },
+      { from: 'ListPrice', when: notLease() },
     ],
-    RentPrice: { from: ['LeaseAmount', 'ListPrice'], periodFrom: 'LeaseAmountFrequency', when: lease },
+    RentPrice: { from: ['LeaseAmount', 'ListPrice'], periodFrom: 'LeaseAmountFrequency', when: lease() },
     HOAMonth: { from: 'AssociationFee', periodFrom: 'AssociationFeeFrequency' },
     Address: [
       { from: 'UnparsedAddress' },
@@ -77,6 +90,106 @@ export const reso: MappingConfig = {
       url: 'MediaURL',
       order: 'Order',
       itemWhen: { path: 'MediaCategory', in: ['Photo', 'Photos', 'Image', ''] },
+    },
+  },
+  missing: { Bedrooms: 'unknown', Bathrooms: 'unknown' },
+  extensions: {
+    fields: {
+      Agent: {
+        from: [
+          ['ListAgentFullName', '{ListAgentFirstName} {ListAgentLastName}'],
+          [
+            'ListAgentDirectPhone',
+            'ListAgentPreferredPhone',
+            'ListAgentMobilePhone',
+            'ListAgentCellPhone',
+            'ListAgentOfficePhone',
+          ],
+          'ListAgentEmail',
+        ],
+      },
+      Office: {
+        from: ['ListOfficeName', ['ListOfficePhone', 'ListOfficePreferredPhone'], 'ListOfficeEmail'],
+      },
+      'Co-listing agent': {
+        from: [
+          ['CoListAgentFullName', '{CoListAgentFirstName} {CoListAgentLastName}'],
+          [
+            'CoListAgentDirectPhone',
+            'CoListAgentPreferredPhone',
+            'CoListAgentMobilePhone',
+            'CoListAgentOfficePhone',
+          ],
+          'CoListAgentEmail',
+        ],
+      },
+      'Co-listing office': { from: ['CoListOfficeName', 'CoListOfficePhone', 'CoListOfficeEmail'] },
+      MLS: 'OriginatingSystemName',
+      'Open house': {
+        each: 'OpenHouse',
+        itemWhen: [
+          { path: 'OpenHouseStatus', notIn: ['Canceled', 'Cancelled', 'Ended'] },
+          { path: 'OpenHouseType', notIn: ['Broker', 'Office', 'BrokerOnly'] },
+        ],
+        from: ['OpenHouseDate', 'OpenHouseStartTime', 'OpenHouseEndTime'],
+        as: 'openHouse',
+      },
+      Pool: { yes: { PoolPrivateYN: 'private' }, no: 'no private pool' },
+      'Pool features': list('PoolFeatures'),
+      Spa: list('SpaFeatures'),
+      'Pets allowed': list('PetsAllowed', {
+        CatsOK: 'cats',
+        DogsOK: 'dogs',
+        Yes: 'yes',
+        No: 'no',
+        Call: 'ask the agent',
+        BreedRestrictions: 'breed restrictions',
+        NumberLimit: 'number limit',
+        SizeLimit: 'size limit',
+        Conditional: 'conditional',
+        Negotiable: 'negotiable',
+        CatsOnly: 'cats only',
+        DogsOnly: 'dogs only',
+      }),
+      Heating: list('Heating'),
+      Cooling: list('Cooling'),
+      'Garage spaces': { from: 'GarageSpaces', as: 'number' },
+      Parking: list('ParkingFeatures'),
+      View: list('View'),
+      Waterfront: yesNo('WaterfrontYN'),
+      'Waterfront features': list('WaterfrontFeatures'),
+      'HOA fee includes': list('AssociationFeeIncludes'),
+      'Community amenities': list('AssociationAmenities'),
+      Appliances: list('Appliances'),
+      'Interior features': list('InteriorFeatures'),
+      'Outdoor space': list(['PatioAndPorchFeatures', 'ExteriorFeatures']),
+      Fencing: list('Fencing'),
+      Fireplace: list('FireplaceFeatures'),
+      Flooring: list('Flooring'),
+      Laundry: list('LaundryFeatures'),
+      Basement: list('Basement'),
+      Stories: { from: ['StoriesTotal', 'Stories'], as: 'number' },
+      Furnished: {
+        from: 'Furnished',
+        map: { Unfurnished: 'unfurnished', Furnished: 'furnished', Partially: 'partly furnished' },
+      },
+      'Senior community': { yes: { SeniorCommunityYN: 'yes' } },
+      'New construction': { yes: { NewConstructionYN: 'yes' } },
+      Accessibility: list('AccessibilityFeatures'),
+      Security: list('SecurityFeatures'),
+      'Green features': list(['GreenEnergyEfficient', 'GreenEnergyGeneration']),
+      Utilities: list('Utilities'),
+      Schools: {
+        from: ['Elementary: {ElementarySchool}', 'Middle: {MiddleOrJuniorSchool}', 'High: {HighSchool}'],
+      },
+      'School district': {
+        from: ['HighSchoolDistrict', 'ElementarySchoolDistrict', 'MiddleOrJuniorSchoolDistrict'],
+      },
+      Taxes: { from: ['{TaxAnnualAmount} ({TaxYear})'] },
+      'Available from': { from: 'AvailabilityDate', as: 'date' },
+      'Lease term': 'LeaseTerm',
+      'Rent includes': list('RentIncludes'),
+      'Virtual tour': 'VirtualTourURLUnbranded',
     },
   },
 };

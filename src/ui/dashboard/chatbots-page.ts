@@ -1,4 +1,4 @@
-import type { ChatbotConfig } from '../../config/schema.ts';
+import type { ChatbotConfig } from '../../config/index.ts';
 import { type Html, html } from './html.ts';
 import { ago } from './schedule.ts';
 

@@ -1,5 +1,5 @@
 import type { Job, Queue } from 'bullmq';
-import { PUSH_SETTINGS, SYNC_FEED } from '../../queue/names.ts';
+import { PUSH_SETTINGS, SYNC_FEED } from '../../queue/index.ts';
 import type { LastPush } from './chatbots-page.ts';
 import type { LiveRun } from './feeds-page.ts';
 

@@ -1,6 +1,5 @@
-import type { ListingChange } from '../../reconcile/changes-of.ts';
-import { holdReason, showField } from '../../reconcile/render-plan.ts';
-import type { RunReport } from '../../reconcile/report-types.ts';
+import type { ListingChange, RunReport } from '../../reconcile/index.ts';
+import { holdReason, showField } from '../../render/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FeedConfig } from '../../config/schema.ts';
-import type { RunReport } from '../../reconcile/report-types.ts';
+import type { FeedConfig } from '../../config/index.ts';
+import type { RunReport } from '../../reconcile/index.ts';
 import { outcomeLabel, summarizeFeed } from './feed-summary.ts';
 import { liveText } from './feeds-page.ts';
 import { rejectionsCsv } from './rejections-csv.ts';

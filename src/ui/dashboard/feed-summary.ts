@@ -1,5 +1,5 @@
-import type { FeedConfig } from '../../config/schema.ts';
-import type { RunReport } from '../../reconcile/report-types.ts';
+import type { FeedConfig } from '../../config/index.ts';
+import type { RunReport } from '../../reconcile/index.ts';
 import { describeCron, nextRuns } from './schedule.ts';
 
 /** The outcome as an operator says it: a run with rejected or held records is `partial`. */

@@ -1,6 +1,6 @@
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from '../../explain/index.ts';
-import type { FieldChange } from '../../reconcile/plan-types.ts';
-import { showField } from '../../reconcile/render-plan.ts';
+import type { FieldChange } from '../../reconcile/index.ts';
+import { showField } from '../../render/index.ts';
 import { type Html, html } from './html.ts';
 
 /** The listing page of a key: `/feeds/<id>/listing?key=<key>` (a Url key stays whole in a query). */

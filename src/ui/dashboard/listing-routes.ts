@@ -1,6 +1,6 @@
 import type { Response, Router } from 'express';
 import { clientFromConfig } from '../../api/index.ts';
-import type { Config, FeedConfig } from '../../config/schema.ts';
+import type { Config, FeedConfig } from '../../config/index.ts';
 import {
   type Explanation,
   explainListing,
@@ -8,7 +8,7 @@ import {
   type SearchResult,
   searchFeed,
 } from '../../explain/index.ts';
-import type { StateStore } from '../../state/state-store.ts';
+import type { StateStore } from '../../state/index.ts';
 import type { Html } from './html.ts';
 import { listingHref, listingPage } from './listing-page.ts';
 import { searchPage } from './listing-search.ts';

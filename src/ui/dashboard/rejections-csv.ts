@@ -1,4 +1,4 @@
-import type { Rejection } from '../../sources/types.ts';
+import type { Rejection } from '../../ingest/index.ts';
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';

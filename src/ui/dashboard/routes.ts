@@ -1,9 +1,9 @@
 import type { Queue } from 'bullmq';
 import express, { type Request, type Response, type Router } from 'express';
-import type { Config } from '../../config/schema.ts';
-import { enqueueFeedSync, enqueueSettingsPush } from '../../queue/enqueue.ts';
-import type { RunReport } from '../../reconcile/report-types.ts';
-import type { StateStore } from '../../state/state-store.ts';
+import type { Config } from '../../config/index.ts';
+import { enqueueFeedSync, enqueueSettingsPush } from '../../queue/index.ts';
+import type { RunReport } from '../../reconcile/index.ts';
+import type { StateStore } from '../../state/index.ts';
 import { CSS, JS } from './assets.ts';
 import { chatbotsPage } from './chatbots-page.ts';
 import { lastPushes, liveRuns, pendingPushes } from './data.ts';

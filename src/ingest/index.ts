@@ -1,0 +1,18 @@
+/**
+ * Ingest: the one loop from a feed's raw records to listings, removals and rejections (normalize
+ * each record, dedupe by key, hold the keys of rejected records), read whole (`ingestFeed`,
+ * `collectFeed`) or item by item (`readFeed`).
+ */
+export { collectFeed, ingestFeed } from './ingest-feed.ts';
+export { type FeedReadEnd, itemsOf, readFeed } from './read-feed.ts';
+export type {
+  BrokenRow,
+  DuplicateKey,
+  FeedItem,
+  HeldKey,
+  IngestResult,
+  IngestSpec,
+  RecordProblem,
+  RecordRef,
+  Rejection,
+} from './types.ts';

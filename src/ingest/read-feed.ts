@@ -1,0 +1,234 @@
+import type { FieldProblem, Listing } from '../normalize/index.ts';
+import {
+  acceptListing,
+  type CompiledMapping,
+  compileMapping,
+  inferCsvMapping,
+  inferredMappingHints,
+  type MappedRecord,
+  type MappingHint,
+  mergeMappings,
+  validateListing,
+  withPresetHooks,
+} from '../normalize/index.ts';
+import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/index.ts';
+import { FeedError, isFeedError, openFeed } from '../sources/index.ts';
+import type { FeedState } from '../state/index.ts';
+import type { BrokenRow, FeedItem, IngestSpec, RecordProblem, RecordRef } from './types.ts';
+
+/** What reading a feed to its end gives besides its items: the mapping used and the source state. */
+export interface FeedReadEnd {
+  /** The mapping in use (undefined when the feed had no record); a CSV header decides an inferred one. */
+  mapping: CompiledMapping | undefined;
+  /** The source state to remember after a successful run: the opened feed's, run through `nextState`. */
+  state: Partial<FeedState>;
+  /** Said once about the mapping as a whole (a CSV header with no listing-URL column). */
+  hints: MappingHint[];
+}
+
+/**
+ * Every record of a feed as a listing, a removal or a rejection, in feed order. Yields nothing when
+ * the feed has not changed (304). Throws FeedError when the feed cannot be fetched or parsed.
+ */
+export async function* readFeed(feed: IngestSpec, deps: IngestDeps): AsyncGenerator<FeedItem, FeedReadEnd> {
+  const batches = itemsOf(feed, await openFeed(feed, deps), deps);
+  let next: IteratorResult<FeedItem[], FeedReadEnd> | undefined;
+  try {
+    for (next = await batches.next(); !next.done; next = await batches.next()) yield* next.value;
+    return next.value;
+  } finally {
+    // A consumer that stops early closes the feed's source, down to the file or connection.
+    if (!next?.done) await batches.return(undefined as never);
+  }
+}
+
+/**
+ * The one loop that normalizes: each raw record of an opened feed to an item, the mapping decided by
+ * the first record (a CSV header), a batch of items per batch of records. Returns, as a value, the
+ * mapping used and the source state after the last record (a reducer over the records: nothing is
+ * patched in place).
+ */
+export async function* itemsOf(
+  feed: IngestSpec,
+  opened: OpenedFeed,
+  deps: IngestDeps,
+): AsyncGenerator<FeedItem[], FeedReadEnd> {
+  let mapping: CompiledMapping | undefined;
+  let hints: MappingHint[] = [];
+  let state = opened.state;
+  const { nextState, name } = opened;
+  try {
+    for await (const records of opened.records) {
+      deps.signal?.throwIfAborted();
+      const items: FeedItem[] = new Array(records.length);
+      for (let i = 0; i < records.length; i++) {
+        const record = records[i]!;
+        if (!mapping) {
+          mapping = mappingFor(feed, record, deps);
+          hints = mappingHints(feed, record, mapping);
+        }
+        if (nextState) state = nextState(state, record);
+        items[i] = record.problem
+          ? problemItem(feed, name, mapping, record, record.problem)
+          : toItem(feed, name, mapping, record);
+      }
+      yield items;
+    }
+  } catch (error) {
+    throw readFailure(feed, error);
+  }
+  return { mapping, state, hints };
+}
+
+/** A failure while reading records, as the FeedError the run fails with. */
+function readFailure(feed: IngestSpec, error: unknown): Error {
+  if (isFeedError(error) || (error as Error).name === 'AbortError') return error as Error;
+  return new FeedError('E_FEED_PARSE', feed.id, `reading the feed failed: ${(error as Error).message}`, {
+    cause: error,
+  });
+}
+
+/**
+ * The configured mapping. A CSV feed with neither preset nor fields, or with `preset: mls-csv`, gets
+ * one inferred from its header, with the feed's own fields merged over it.
+ */
+export function mappingFor(
+  feed: IngestSpec,
+  first: RawRecord | undefined,
+  deps: IngestDeps,
+): CompiledMapping {
+  const { mapping } = feed;
+  // The run's clock, read once here at the edge, for `daysSince` rules.
+  const options = { now: deps.now?.() ?? new Date() };
+  if (infersFromHeader(feed) && first) {
+    return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping), options);
+  }
+  // One base URL for relative media: the source's, else the mapping's (`mapping.baseUrl`).
+  return withPresetHooks(compileMapping(mapping, options), mapping, {
+    mediaBaseUrl: feed.source.mediaBaseUrl ?? mapping.baseUrl,
+  });
+}
+
+/** A CSV feed with neither preset nor fields, or with `preset: mls-csv`: its header decides the mapping. */
+function infersFromHeader(feed: IngestSpec): boolean {
+  const { mapping } = feed;
+  const hasRules = mapping.preset !== undefined || Object.keys(mapping.fields ?? {}).length > 0;
+  return feed.source.format === 'csv' && (mapping.preset === 'mls-csv' || !hasRules);
+}
+
+/** What to say once about the mapping the first record decided (an inferred one only). */
+function mappingHints(feed: IngestSpec, first: RawRecord, mapping: CompiledMapping): MappingHint[] {
+  if (!infersFromHeader(feed)) return [];
+  return inferredMappingHints(feed.id, Object.keys(first.fields), mapping.mapping);
+}
+
+/**
+ * A record its format already says is broken (a BLM row with the wrong field count): rejected by
+ * row, with its key when the fields it still has give one, so that its listing is held.
+ */
+function problemItem(
+  feed: IngestSpec,
+  name: string,
+  mapping: CompiledMapping,
+  record: RawRecord,
+  problem: NonNullable<RawRecord['problem']>,
+): FeedItem {
+  const ref: RecordRef = { feedId: feed.id, index: record.index };
+  if (record.row !== undefined) ref.row = record.row;
+  const key = mapping.map(record.fields).listing[feed.key];
+  const agreed = problem.alternate ? mapping.map(problem.alternate).listing[feed.key] === key : true;
+  // A key only one reading of a broken row gives may be another column's value: it holds nothing.
+  if (typeof key === 'string' && key !== '' && agreed) ref.key = ownCopy(key);
+  const where =
+    record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  const place =
+    record.row !== undefined ? `row ${record.row} of ${name}` : `record ${record.index + 1} of ${name}`;
+  const broken: BrokenRow = {
+    index: record.index,
+    where: `the ${problem.shape ?? 'broken'} ${place}`,
+    cells: cellsOf(record.fields, problem),
+  };
+  if (record.row !== undefined) broken.row = record.row;
+  return {
+    kind: 'rejected',
+    rejection: { ...ref, reason: problem.reason, message: `${where}: ${problem.message}` },
+    broken,
+  };
+}
+
+/** The distinct non-empty values of a broken record, trimmed, from both of its readings. */
+function cellsOf(fields: RawRecord['fields'], problem: NonNullable<RawRecord['problem']>): string[] {
+  const cells = new Set<string>();
+  const add = (value: unknown) => {
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text !== '') cells.add(ownCopy(text));
+    } else if (typeof value === 'number') cells.add(String(value));
+  };
+  for (const value of Object.values(fields)) add(value);
+  if (problem.alternate) for (const value of Object.values(problem.alternate)) add(value);
+  for (const value of problem.values ?? []) add(value);
+  return [...cells];
+}
+
+function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record: RawRecord): FeedItem {
+  const mapped = mapping.map(record.fields);
+  const keyValue = mapped.listing[feed.key];
+  const key = typeof keyValue === 'string' && keyValue !== '' ? ownCopy(keyValue) : undefined;
+  // The listing holds the same copy: the run keeps keys long after their records.
+  if (key !== undefined) mapped.listing[feed.key] = key;
+  const ref: RecordRef = { feedId: feed.id, index: record.index };
+  if (record.row !== undefined) ref.row = record.row;
+  if (key !== undefined) ref.key = key;
+  // Built only for a record that is not a listing: most are, and this runs for every record.
+  const where = () =>
+    record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  if (mapped.remove) {
+    if (key !== undefined) return { kind: 'remove', key, ref };
+    const text = `the status says "remove" but ${feed.key} is missing`;
+    const problems = [{ field: feed.key, reason: 'missing', message: `${feed.key} is missing (${text})` }];
+    const rejection = {
+      ...ref,
+      field: feed.key,
+      reason: 'missing',
+      message: `${where()}: ${text}`,
+      problems,
+    };
+    return { kind: 'rejected', rejection };
+  }
+  const listing = acceptListing(mapped);
+  if (listing !== undefined) return listingItem(listing, ref, mapped);
+  // Rejected (or left to zod): map again keeping the raw values, to say which value and why.
+  const explained = mapping.map(record.fields, true);
+  const result = validateListing(explained);
+  if (result.ok) return listingItem(result.listing, ref, explained);
+  const label = key !== undefined && record.row === undefined ? `${where()} (${feed.key} ${key})` : where();
+  const problems = result.problems.map(recordProblem);
+  const first = problems[0]!;
+  return {
+    kind: 'rejected',
+    rejection: { ...ref, ...first, message: `${label}: ${first.message}`, problems },
+  };
+}
+
+/**
+ * A key as a string of its own. V8 keeps a substring of 13 or more characters as a view on the
+ * text it was cut from, and the CSV reader cuts values from the chunks it reads: one long key kept
+ * for the whole run would keep its whole chunk (256 KiB) alive. A copy keeps only itself.
+ */
+function ownCopy(key: string): string {
+  return key.length < 13 ? key : ` ${key}`.slice(1);
+}
+
+function listingItem(listing: Listing, ref: RecordRef, mapped: MappedRecord): FeedItem {
+  const item: FeedItem = { kind: 'listing', listing, ref };
+  if (mapped.unknown !== undefined) item.unknown = mapped.unknown;
+  if (mapped.droppedImages !== undefined) item.droppedImages = mapped.droppedImages;
+  return item;
+}
+
+/** A problem as a rejection carries it: no `value` key when the feed sent none. */
+function recordProblem(problem: FieldProblem): RecordProblem {
+  const { field, value, reason, message } = problem;
+  return value === undefined ? { field, reason, message } : { field, value, reason, message };
+}

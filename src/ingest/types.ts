@@ -1,0 +1,152 @@
+import type { Listing, MappingHint } from '../normalize/index.ts';
+import type { FeedSpec } from '../sources/index.ts';
+import type { FeedState } from '../state/index.ts';
+
+/**
+ * The part of a feed's config ingestion reads: what opening the feed needs, and the listing field
+ * that identifies a listing (records are deduped by it, last wins).
+ */
+export interface IngestSpec extends FeedSpec {
+  key: 'MLSNumber' | 'Url';
+}
+
+/** Where a record came from, for messages and duplicate reports. */
+export interface RecordRef {
+  feedId: string;
+  row?: number;
+  index: number;
+  key?: string;
+}
+
+/** One record that could not become a listing, and why. */
+export interface Rejection {
+  feedId: string;
+  row?: number;
+  index: number;
+  key?: string;
+  field?: string;
+  /** The raw value from the feed. */
+  value?: unknown;
+  /** Stable code: missing, not_a_number, unknown_status, unknown_unit, invalid_enum, out_of_range, invalid_url, … */
+  reason: string;
+  /** `Row 812 of acme.csv: Bedrooms "three" is not a number` (the first problem; `problems` has them all) */
+  message: string;
+  /**
+   * Every problem of the record, in field order of discovery: the first is the one `field`,
+   * `value`, `reason` and `message` describe. A user fixes them all in one pass. Ingestion always
+   * sets it; optional so that rejections built elsewhere (tests, older saved reports) still type.
+   */
+  problems?: RecordProblem[];
+}
+
+/** One problem of a rejected record: `{ field: 'Bedrooms', value: 'three', reason: 'not_a_number', message }`. */
+export interface RecordProblem {
+  field: string;
+  value?: unknown;
+  reason: string;
+  /** `Bedrooms "three" is not a number` (without the row: the rejection says where). */
+  message: string;
+}
+
+/**
+ * A key whose last record in the feed was rejected. Its listing is held: left exactly as it is on the
+ * platform (never updated, never deleted), and reported. A bad cell must never cost a listing.
+ */
+export interface HeldKey {
+  key: string;
+  row?: number;
+  index: number;
+  /** The rejection's stable reason code (`not_a_number`, `missing`…). */
+  reason: string;
+  /** The rejection's message: feed, row, field, value and reason. */
+  message: string;
+}
+
+export type FeedItem =
+  | {
+      kind: 'listing';
+      listing: Listing;
+      ref: RecordRef;
+      /** Fields the record lacked, filled with the unknown marker 0 (the mapping's `missing` policy). */
+      unknown?: readonly string[];
+      /** Image URLs left out because they cannot be absolute http(s) URLs. */
+      droppedImages?: string[];
+    }
+  | { kind: 'remove'; key: string; ref: RecordRef }
+  | {
+      kind: 'rejected';
+      rejection: Rejection;
+      /** Set when the format itself says the record is broken (fields that do not fit the header). */
+      broken?: BrokenRow;
+    };
+
+/**
+ * A record whose fields do not fit its header (a shifted or cut row): which listing it was cannot be
+ * told, so every listing whose key appears anywhere in its text is held, and nothing else.
+ */
+export interface BrokenRow {
+  row?: number;
+  index: number;
+  /** `the shifted row 812 of acme.csv`: how a hold names it. */
+  where: string;
+  /** Its distinct non-empty cell values, trimmed, from every reading of the row. */
+  cells: readonly string[];
+}
+
+export interface DuplicateKey {
+  key: string;
+  /** Every record carrying the key, in feed order; the last one is kept. */
+  refs: RecordRef[];
+}
+
+/** A feed read whole. `T`: what is kept of each valid listing (the listing itself unless a caller says otherwise). */
+export interface IngestResult<T = Listing> {
+  feedId: string;
+  /** Conditional GET answered 304: nothing else is meaningful, the run skips. */
+  notModified: boolean;
+  /** `incremental` (RESO) means absent listings must NOT be deleted. */
+  mode: 'full' | 'incremental';
+  /** Valid listings, deduped by the feed's key, last wins. */
+  listings: T[];
+  /** Keys whose feed status says "no longer listed". */
+  removals: string[];
+  rejections: Rejection[];
+  /** Keys whose last record was rejected: their listings are held (see HeldKey). */
+  held: HeldKey[];
+  /** Rejected records whose key could not be read: they hold nothing by their key. */
+  rejectedWithoutKey: number;
+  /**
+   * Records whose fields do not fit the header, with their cells: a listing whose key appears in one
+   * is held (see `BrokenRow`). At most `BROKEN_ROWS_KEPT` rows and `BROKEN_CELLS_BYTES` of text;
+   * `brokenRowsOmitted` counts the rest, and then no listing gone from the feed is deleted.
+   */
+  brokenRows?: BrokenRow[];
+  brokenRowsOmitted?: number;
+  duplicates: DuplicateKey[];
+  stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
+  /**
+   * Per field, how many of `listings` carry the unknown marker (0: the feed does not say), e.g.
+   * `{ YearBuilt: 120, LotArea: 31 }`. Fields with no marker are absent. For `validate`, the run
+   * report and the job result: a user tells the chatbot what 0 means there.
+   */
+  unknownMarkers: Record<string, number>;
+  /**
+   * Image URLs left out of listings because they cannot be absolute http(s) URLs (relative without
+   * `mapping.baseUrl`, `ftp:`, `data:`): how many, and the first few with where they were.
+   */
+  droppedImages?: { count: number; examples: { ref: RecordRef; url: string }[] };
+  /**
+   * Rows read as Windows-1252 because their bytes are not valid UTF-8 (`encoding: auto`): CSV rows
+   * as rejections number them; for XML and JSON, lines of the file. Every other record is UTF-8.
+   */
+  decodedAs1252?: number[];
+  /** Save ONLY after the whole run succeeded. */
+  sourceState: Partial<FeedState>;
+  /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
+  mapping: unknown;
+  /**
+   * Said once about the mapping as a whole, besides the rejections it explains: a CSV header with
+   * no column recognized as the listing URL (`code: no_url_column`) and how to map one.
+   */
+  hints?: MappingHint[];
+}

@@ -1,0 +1,52 @@
+import { type RawFields, scalarOf } from '../field-path.ts';
+import { isUnsetText, parseNumber } from '../parse-number.ts';
+import type { PresetHooks } from './preset-hook-types.ts';
+
+const object = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+const textOf = (value: unknown): string => {
+  const scalar = scalarOf(value);
+  return scalar === undefined || scalar === null || typeof scalar === 'object' ? '' : String(scalar).trim();
+};
+
+/** The number a free-text area starts with: `50 + 75 terrace` → 50, `120m2 aprox.` → 120. */
+const LEADING = /^(\d+(?:[.,]\d+)?)\s*(?:m2|m²|sqm)?\b/i;
+
+/**
+ * An area as Kyero exporters write it. A number (with or without `m2`) is the area. Free text that
+ * starts with one (`50 + 75 terrace`) gives that leading number, and the text is kept for
+ * ExtensionColumn (`$…Text`): the listing is not rejected for the agent's note, and no part of it
+ * is lost. Text with no leading number stays as it is (the mapping reports it).
+ */
+function area(text: string): { value?: string; note?: string } {
+  if (text === '' || isUnsetText(text)) return {};
+  if (parseNumber(text).ok) return { value: text };
+  const leading = LEADING.exec(text);
+  if (!leading) return { value: text };
+  // `5400 m2` is a number and its unit, nothing more to keep.
+  const whole = leading[0].length === text.length;
+  return whole
+    ? { value: leading[1]!.replace(',', '.') }
+    : { value: leading[1]!.replace(',', '.'), note: text };
+}
+
+/**
+ * The `$`-fields the `kyero` preset reads: built and plot areas from `surface_area` (or the top-level
+ * `built` / `plot` some exporters write), their leading number when the agent wrote free text.
+ */
+export function deriveKyeroFields(fields: RawFields): RawFields {
+  const surface = object(fields.surface_area) ?? {};
+  const built = area(textOf(surface.built) || textOf(fields.built));
+  const plot = area(textOf(surface.plot) || textOf(fields.plot));
+  return {
+    ...fields,
+    $built: built.value,
+    $builtText: built.note,
+    $plot: plot.value,
+    $plotText: plot.note,
+  };
+}
+
+export const kyeroHooks: PresetHooks = { derive: deriveKyeroFields };

@@ -1,0 +1,385 @@
+import { describe, expect, it } from 'vitest';
+import type { RemoteListing } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import { remote } from '../testing/list-record.ts';
+import { listing, listings } from '../testing/listing.ts';
+import { desiredOf, withBriefs } from './desired.ts';
+import {
+  DEFAULT_HASH_KEY,
+  desiredByKey,
+  keyOf,
+  makePlan,
+  type Plan,
+  type PlanPolicy,
+  withTags,
+} from './index.ts';
+import { memoryRecords, type RecordStore } from './record-store.ts';
+import { remoteEntries } from './remote-entries.ts';
+
+/**
+ * `makePlan` over whole listings, as a run makes it: the feed's listings digested (records kept in
+ * memory), the remote ones reduced to entries compared with them. `records` reads a planned record back.
+ */
+function planOf(
+  desired: readonly Listing[],
+  remotes: readonly RemoteListing[],
+  policy: PlanPolicy,
+): Plan & { records: RecordStore } {
+  const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
+  const records = memoryRecords();
+  const entries = desired.map((l) =>
+    desiredOf(l, keyOf(l, policy.keyField) ?? '', policy.feedId, tags, records),
+  );
+  const byKey = desiredByKey(entries);
+  const set = { load: (d: { ref: number }) => records.get(d.ref) };
+  const sink = remoteEntries(policy.keyField, tags, byKey, set);
+  for (const r of remotes) sink.keep(1, r);
+  return { ...withBriefs(makePlan(byKey, sink.finish().listings, policy), set), records };
+}
+
+const policy: PlanPolicy = {
+  feedId: 'acme',
+  chatbot: 'SN-1',
+  keyField: 'MLSNumber',
+  ownerKey: 'feed-sync:feed',
+  ownership: 'tagged',
+  adopt: true,
+  maxDeleteShare: 0.2,
+  mode: 'full',
+};
+const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+/** A listing as this feed would have stored it. */
+const ours = (id: number, n: number, feedId = 'acme') => remote(id, withTags(listing(n), feedId, tags));
+const summary = (p: ReturnType<typeof planOf>) => ({
+  creates: p.creates.map((c) => c.key),
+  updates: p.updates.map((u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
+  deletes: p.deletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
+  held: p.heldDeletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
+  unchanged: p.unchanged.length,
+  foreign: p.foreign.map((f) => f.id),
+  skipped: p.skipped.map((s) => `${s.key} ${s.reason}`),
+});
+
+describe('makePlan', () => {
+  it('creates everything on an empty chatbot', () => {
+    const plan = planOf(listings(1, 3), [], policy);
+    expect(summary(plan).creates).toEqual(['MLS-0001', 'MLS-0002', 'MLS-0003']);
+    expect(plan.records.get(plan.creates[0]!.desired.ref).ExtensionColumn?.map((e) => e.Key)).toEqual([
+      'feed-sync:feed',
+      'feed-sync:hash',
+    ]);
+  });
+
+  it('writes nothing when the remote equals the feed, whatever the list quirks', () => {
+    const plan = planOf(
+      listings(1, 5),
+      [1, 2, 3, 4, 5].map((n) => ours(n, n)),
+      policy,
+    );
+    expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], unchanged: 5 });
+  });
+
+  it.each([
+    ['a price', { SalePrice: 999_999 }, ['SalePrice']],
+    ['the status', { Status: 'Sold' as const }, ['Status']],
+    [
+      'a field the list never returns (AreaUnit)',
+      { AreaUnit: 'Square Meters' as const },
+      ['ExtensionColumn[feed-sync:hash]'],
+    ],
+    ['Location, also never returned', { Location: 'Near the park' }, ['ExtensionColumn[feed-sync:hash]']],
+  ])('updates by remote ID when %s changes', (_, change, fields) => {
+    const plan = planOf([listing(1, change)], [ours(7, 1)], policy);
+    expect(plan.updates).toHaveLength(1);
+    expect(plan.updates[0]?.id).toBe(7);
+    expect(plan.updates[0]?.changes.map((c) => c.field)).toEqual(expect.arrayContaining(fields));
+  });
+
+  it.each([
+    ['price within a cent of rounding', { SalePrice: 251_000.334 }],
+    ['whitespace around text', { City: '  Springfield ' }],
+    ['coordinates past six decimals', { Latitude: 39.7801 + 1e-8 }],
+  ])('ignores %s', (_, change) => {
+    const plan = planOf([listing(1, change)], [remote(7, withTags(listing(1), 'acme', tags))], policy);
+    expect(plan.updates.map((u) => u.changes)).toEqual([]);
+  });
+
+  it('does not compare fields the feed leaves unset', () => {
+    // Someone wrote a description by hand; the feed has none, so it is not the feed's to clear.
+    const stored = {
+      ...withTags(listing(1, { Description: undefined }), 'acme', tags),
+      Description: 'by hand',
+    };
+    const plan = planOf([listing(1, { Description: undefined })], [remote(7, stored)], policy);
+    expect(plan.updates).toEqual([]);
+  });
+
+  it('is not sensitive to the order of ExtensionColumn entries', () => {
+    const stored = withTags(listing(1, { ExtensionColumn: [{ Key: 'agent', value: 'Jo' }] }), 'acme', tags);
+    const reversed = { ...stored, ExtensionColumn: [...(stored.ExtensionColumn ?? [])].reverse() };
+    const plan = planOf(
+      [listing(1, { ExtensionColumn: [{ Key: 'agent', value: 'Jo' }] })],
+      [remote(3, reversed)],
+      policy,
+    );
+    expect(plan.unchanged).toEqual(['MLS-0001']);
+  });
+
+  it('deletes what is gone from a full feed, and leaves foreign listings alone', () => {
+    const hand = remote(99, listing(50));
+    const plan = planOf(
+      listings(1, 9),
+      [...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ours(n, n)), hand],
+      policy,
+    );
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0010#10 gone'], foreign: [99], unchanged: 9 });
+  });
+
+  it('adopts a hand-added listing whose key is in the feed, or skips it with adopt: false', () => {
+    const hand = remote(4, listing(1));
+    expect(summary(planOf([listing(1)], [hand], policy)).updates).toEqual(['MLS-0001#4 adopt']);
+    expect(summary(planOf([listing(1)], [hand], { ...policy, adopt: false }))).toMatchObject({
+      creates: [],
+      updates: [],
+      skipped: ['MLS-0001 adopt-disabled'],
+      foreign: [4],
+    });
+  });
+
+  it('never touches listings of another feed on the same chatbot', () => {
+    const theirs = [ours(1, 1, 'other'), ours(2, 2, 'other')];
+    const plan = planOf([listing(2), listing(3)], theirs, policy);
+    expect(summary(plan)).toMatchObject({
+      creates: ['MLS-0003'],
+      updates: [],
+      deletes: [],
+      skipped: ['MLS-0002 owned-by-other-feed'],
+      foreign: [1, 2],
+    });
+  });
+
+  it('ownership: all owns untagged listings (and tags them), never another feed’s', () => {
+    const plan = planOf([listing(1)], [remote(1, listing(1)), remote(2, listing(2)), ours(3, 3, 'other')], {
+      ...policy,
+      ownership: 'all',
+      maxDeleteShare: 1,
+    });
+    expect(summary(plan)).toMatchObject({
+      updates: ['MLS-0001#1 adopt'],
+      deletes: ['MLS-0002#2 gone'],
+      foreign: [3],
+    });
+  });
+
+  it('keeps one of several remote duplicates (an unchanged one) and deletes the rest', () => {
+    const stale = remote(3, withTags(listing(1, { SalePrice: 1 }), 'acme', tags));
+    const plan = planOf([listing(1)], [stale, ours(5, 1), ours(8, 1)], policy);
+    expect(summary(plan)).toMatchObject({
+      updates: [],
+      unchanged: 1,
+      deletes: ['MLS-0001#3 duplicate', 'MLS-0001#8 duplicate'],
+    });
+  });
+
+  it('deletes removed-status listings, and in incremental mode nothing else', () => {
+    const remoteAll = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ours(n, n));
+    const plan = planOf([listing(1)], remoteAll, {
+      ...policy,
+      mode: 'incremental',
+      removals: ['MLS-0002'],
+    });
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0002#2 removed'], unchanged: 1 });
+    expect(plan.guards.map((g) => g.guard)).toContain('incremental');
+  });
+
+  it('holds deletes above maxDeleteShare, unless overridden; creates and updates still go', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const feed = [listing(1, { SalePrice: 5 }), listing(2), listing(6)];
+    const plan = planOf(feed, remoteAll, policy);
+    expect(summary(plan)).toMatchObject({
+      creates: ['MLS-0006'],
+      updates: ['MLS-0001#1'],
+      deletes: [],
+      held: ['MLS-0003#3 gone', 'MLS-0004#4 gone', 'MLS-0005#5 gone'],
+    });
+    expect(plan.guards.find((g) => g.guard === 'max-delete-share')?.tripped).toBe(true);
+    const forced = planOf(feed, remoteAll, { ...policy, allowMassDelete: true });
+    expect(summary(forced).deletes).toHaveLength(3);
+    expect(forced.guards.find((g) => g.guard === 'max-delete-share')).toMatchObject({
+      tripped: false,
+      overridden: true,
+    });
+  });
+
+  it('counts removed-status deletes toward maxDeleteShare, in full and incremental mode', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0003', 'MLS-0004'];
+    const full = planOf(listings(1, 2), remoteAll, { ...policy, removals });
+    expect(summary(full)).toMatchObject({
+      deletes: [],
+      held: ['MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
+    });
+    const incremental = planOf(listings(1, 1), remoteAll, { ...policy, mode: 'incremental', removals });
+    expect(summary(incremental)).toMatchObject({
+      deletes: [],
+      held: ['MLS-0003#3 removed', 'MLS-0004#4 removed'],
+    });
+    expect(incremental.guards.find((g) => g.guard === 'max-delete-share')?.tripped).toBe(true);
+  });
+
+  it.each([
+    ['an empty feed', [], {}, 'empty-feed'],
+    ['a failed source', listings(1, 1), { sourceFailed: true }, 'source-failed'],
+  ])('deletes nothing after %s', (_, feed, extra, guard) => {
+    const plan = planOf(
+      feed,
+      [1, 2, 3].map((n) => ours(n, n)),
+      { ...policy, ...extra, maxDeleteShare: 1 },
+    );
+    expect(plan.deletes).toEqual([]);
+    expect(plan.heldDeletes.length).toBeGreaterThan(0);
+    expect(plan.guards.find((g) => g.guard === guard)?.tripped).toBe(true);
+  });
+
+  it('deletes what is gone beside a rejected record without a key: it holds nothing', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0004'];
+    // 1 of 5 records read has no key: 20%, not more than maxDeleteShare.
+    const plan = planOf(listings(1, 3), remoteAll, {
+      ...policy,
+      maxDeleteShare: 0.5,
+      removals,
+      unkeyedRejections: 1,
+      records: 5,
+    });
+    expect(summary(plan)).toMatchObject({
+      deletes: ['MLS-0004#4 removed', 'MLS-0005#5 gone'],
+      held: [],
+    });
+    expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({ tripped: false });
+  });
+
+  it('holds gone deletes when more than maxDeleteShare of the records have no key (a broken export)', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0004'];
+    const untrusted = { ...policy, maxDeleteShare: 0.5, removals, unkeyedRejections: 4, records: 7 };
+    const plan = planOf(listings(1, 3), remoteAll, untrusted);
+    // The removed-status delete names its key: it goes. The one gone from the feed waits.
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0004#4 removed'], held: ['MLS-0005#5 gone'] });
+    expect(plan.guards.find((g) => g.guard === 'unkeyed-rejections')).toMatchObject({
+      tripped: true,
+      message: expect.stringContaining('4 of 7 record(s) (57.1%) have no readable key'),
+    });
+    const overridden = planOf(listings(1, 3), remoteAll, { ...untrusted, allowMassDelete: true });
+    expect(summary(overridden).deletes).toEqual(['MLS-0004#4 removed', 'MLS-0005#5 gone']);
+    // Broken rows beyond what a run keeps could be any listing: the same guard.
+    const omitted = planOf(listings(1, 3), remoteAll, { ...policy, maxDeleteShare: 1, brokenRowsOmitted: 3 });
+    expect(summary(omitted).held).toEqual(['MLS-0004#4 gone', 'MLS-0005#5 gone']);
+  });
+
+  it('holds a listing whose key appears in a shifted row, and deletes the others gone', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const shifted = {
+      index: 3,
+      row: 5,
+      where: 'the shifted row 5 of feed.csv',
+      cells: ['Condo', ' loft', 'MLS-0004', '300000'],
+    };
+    const plan = planOf(listings(1, 3), remoteAll, {
+      ...policy,
+      maxDeleteShare: 1,
+      unkeyedRejections: 1,
+      records: 5,
+      brokenRows: [shifted],
+    });
+    expect(summary(plan)).toMatchObject({ deletes: ['MLS-0005#5 gone'], held: [] });
+    expect(plan.held).toEqual([
+      {
+        key: 'MLS-0004',
+        index: 3,
+        row: 5,
+        reason: 'in_broken_row',
+        message: 'key appears in the shifted row 5 of feed.csv',
+        ids: [4],
+      },
+    ]);
+  });
+
+  it('an incremental feed applies the gone policy to its removals, on later runs too', () => {
+    const remoteAll = [1, 2, 3].map((n) => ours(n, n));
+    const now = Date.parse('2026-11-10T00:00:00Z');
+    const incremental = {
+      ...policy,
+      mode: 'incremental' as const,
+      maxDeleteShare: 1,
+      gone: { action: 'delete' as const, afterDays: 2 },
+      now,
+    };
+    // Run 1 names MLS-0003 removed: kept two days, on the clock.
+    const first = planOf([], remoteAll, { ...incremental, removals: ['MLS-0003'] });
+    expect(summary(first).deletes).toEqual([]);
+    expect(first.grace.map((g) => `${g.key} ${g.reason}`)).toEqual(['MLS-0003 removed']);
+    expect(first.goneSince).toEqual({ 'MLS-0003': '2026-11-10T00:00:00.000Z' });
+    // Run 2, a day later, does not name it again: still leaving, still kept.
+    const second = planOf([], remoteAll, {
+      ...incremental,
+      goneSince: first.goneSince,
+      now: now + 86_400_000,
+    });
+    expect(second.grace.map((g) => g.key)).toEqual(['MLS-0003']);
+    // Run 3, after the grace: deleted, though the feed said nothing more about it.
+    const third = planOf([], remoteAll, {
+      ...incremental,
+      goneSince: first.goneSince,
+      now: now + 2 * 86_400_000,
+    });
+    expect(summary(third).deletes).toEqual(['MLS-0003#3 removed']);
+    // Back in an incremental feed meanwhile: not leaving any more, off the clock.
+    const back = planOf(listings(3, 3), remoteAll, { ...incremental, goneSince: first.goneSince });
+    expect(back.grace).toEqual([]);
+    expect(back.goneSince).toEqual({});
+  });
+
+  it('matches by Url when the feed says so', () => {
+    const moved = listing(1, { MLSNumber: 'NEW-1' });
+    const plan = planOf([moved], [ours(1, 1)], { ...policy, keyField: 'Url' });
+    expect(plan.updates[0]?.changes.map((c) => c.field)).toContain('MLSNumber');
+  });
+});
+
+describe('makePlan: held keys (a rejected record never costs its listing)', () => {
+  const heldKey = (key: string) => ({ key, index: 0, reason: 'not_a_number', message: `${key}: bad price` });
+
+  it('keeps the listing of a rejected record: no update, no delete, reported as held', () => {
+    const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const plan = planOf(listings(1, 4), remoteListings, { ...policy, held: [heldKey('MLS-0005')] });
+    expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], held: [], unchanged: 4 });
+    expect(plan.held).toEqual([{ ...heldKey('MLS-0005'), ids: [5] }]);
+    // Without the held key the same plan deletes it: the test would fail without the fix.
+    expect(summary(planOf(listings(1, 4), remoteListings, policy)).deletes).toEqual(['MLS-0005#5 gone']);
+  });
+
+  it('does not count held listings as deletes for the guard', () => {
+    const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const held = ['MLS-0002', 'MLS-0003', 'MLS-0004', 'MLS-0005'].map(heldKey);
+    const plan = planOf(listings(1, 1), remoteListings, { ...policy, held });
+    expect(summary(plan)).toMatchObject({ deletes: [], held: [] });
+    expect(plan.guards.some((g) => g.tripped)).toBe(false);
+    expect(plan.held.map((h) => h.ids)).toEqual([[2], [3], [4], [5]]);
+  });
+
+  it('wins over an earlier valid record of the same key, and holds remote duplicates too', () => {
+    const plan = planOf([listing(1, { SalePrice: 1 })], [ours(1, 1), ours(9, 1)], {
+      ...policy,
+      held: [heldKey('MLS-0001')],
+    });
+    expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], unchanged: 0 });
+    expect(plan.held[0]?.ids).toEqual([1, 9]);
+  });
+
+  it('holds a key that is not on the platform yet: nothing is created', () => {
+    const plan = planOf([], [], { ...policy, held: [heldKey('MLS-0042')] });
+    expect(plan.creates).toEqual([]);
+    expect(plan.held).toEqual([{ ...heldKey('MLS-0042'), ids: [] }]);
+  });
+});

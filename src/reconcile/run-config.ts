@@ -1,0 +1,35 @@
+import type { IngestSpec } from '../ingest/index.ts';
+import type { GonePolicy } from './plan-types.ts';
+
+/**
+ * The part of a feed's config a run reads (src/config validates the whole feed entry and fills in
+ * the defaults): what ingestion reads, the chatbot it syncs into and the plan's policy.
+ */
+export interface RunFeedSpec extends IngestSpec {
+  /** The chatbot's id (serial number). */
+  chatbot: string;
+  /** `tagged`: only listings carrying this feed's ownership tag are ours. `all`: every listing of the chatbot. */
+  ownership: 'tagged' | 'all';
+  /** Adopt a foreign listing whose key is in the feed instead of creating a duplicate. */
+  adopt: boolean;
+  /** Refuse to delete more than this share of the feed's owned listings in one run. */
+  maxDeleteShare: number;
+  /** Scheduled runs may skip an unchanged feed, but compare with the platform at least this often (hours). */
+  fullCompareEveryHours: number;
+  /** What a listing that leaves the feed becomes: deleted or marked Sold, after a grace. */
+  gone: GonePolicy;
+}
+
+/** The part of the whole config a run reads besides its feed. */
+export interface RunConfig {
+  /** ExtensionColumn key that names the feed owning a listing. */
+  ownerKey: string;
+  api: {
+    /** RealEstateList page size. */
+    pageSize: number;
+    /** Max requests in flight to the platform. */
+    concurrency: number;
+    /** Keys per RealEstateDelete call. */
+    deleteBatchSize: number;
+  };
+}

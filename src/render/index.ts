@@ -1,0 +1,15 @@
+/**
+ * Presentation: plans, run reports and progress as text, for the CLI, the job's progress and the
+ * dashboard. Pure: data in, strings out.
+ */
+export { type ProgressStream, progressLine, rateOf } from './progress-line.ts';
+export {
+  graceLine,
+  holdReason,
+  PLAN_LIMIT,
+  type RenderPlanOptions,
+  renderPlan,
+  showField,
+  summarizePlan,
+} from './render-plan.ts';
+export { renderReport } from './render-report.ts';

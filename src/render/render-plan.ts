@@ -1,0 +1,184 @@
+import type { Listing } from '../normalize/index.ts';
+import type {
+  DeleteReason,
+  FieldChange,
+  GraceListing,
+  HeldListing,
+  ListingBrief,
+  Plan,
+} from '../reconcile/index.ts';
+
+const REASONS: Record<DeleteReason, string> = {
+  gone: 'gone from the feed',
+  removed: 'removed status in the feed',
+  duplicate: 'duplicate of the kept listing',
+};
+
+/** A value as a plan shows it: strings quoted, long ones cut, unset as `(unset)`. */
+export function show(value: unknown): string {
+  if (value === undefined || value === null || value === '') return '(unset)';
+  const text =
+    typeof value === 'string'
+      ? JSON.stringify(value)
+      : Array.isArray(value)
+        ? `[${value.length} items]`
+        : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+const MONEY_FIELDS = new Set([
+  'SalePrice',
+  'UnitAreaPrice',
+  'HOAMonth',
+  'EstimatePrice',
+  'RentPrice',
+  'DepositFee',
+]);
+const AREA_FIELDS = new Set(['LotArea', 'BuildingArea']);
+const AREA_UNIT: Record<string, string> = { 'Square Feet': 'sq ft', 'Square Meters': 'm²' };
+
+/** `$1,250,000` with the listing's currency symbol. */
+export function formatMoney(value: number, currency = ''): string {
+  return `${currency}${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+}
+
+/** `1,250 sq ft` in the listing's area unit. */
+export function formatArea(value: number, unit: string | undefined): string {
+  const shown = unit ? (AREA_UNIT[unit] ?? unit) : '';
+  return `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}${shown ? ` ${shown}` : ''}`;
+}
+
+/** A field's value as a person reads it: prices with the currency, areas with the unit. */
+export function showField(
+  field: string,
+  value: unknown,
+  listing: Partial<Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>>,
+): string {
+  if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatMoney(value, listing.CurrencySymbol);
+  if (typeof value === 'number' && AREA_FIELDS.has(field)) return formatArea(value, listing.AreaUnit);
+  return show(value);
+}
+
+function headline(listing: ListingBrief | undefined): string {
+  if (!listing) return '';
+  const place = [listing.Address, listing.City].filter(Boolean).join(', ');
+  const price = listing.SaleType === 'for_rent' ? listing.RentPrice : listing.SalePrice;
+  const shown = price === undefined ? '' : formatMoney(price, listing.CurrencySymbol);
+  const area = listing.BuildingArea ? formatArea(listing.BuildingArea, listing.AreaUnit) : '';
+  return [place, listing.Status, shown, area].filter(Boolean).join(' · ');
+}
+
+function changeLine(change: FieldChange, listing: ListingBrief = {}): string {
+  return `      ${change.field}: ${showField(change.field, change.from, listing)} → ${showField(change.field, change.to, listing)}`;
+}
+
+/**
+ * The record hash moves with every change; it is worth a line only when nothing else shows why
+ * (a change to AreaUnit or Location, which the list never returns).
+ */
+function changeLines(changes: readonly FieldChange[], listing: ListingBrief | undefined): string[] {
+  const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
+  const visible = changes.filter((c) => !isHash(c));
+  if (visible.length > 0) return visible.map((c) => changeLine(c, listing));
+  return [
+    '      (a field the list does not return, such as AreaUnit or Location, changed: record hash differs)',
+  ];
+}
+
+/** The one-line summary, terraform style. */
+export function summarizePlan(plan: Plan): string {
+  const parts = [
+    `${plan.creates.length} to create`,
+    `${plan.updates.length} to update`,
+    `${plan.deletes.length} to delete`,
+    `${plan.unchanged.length} unchanged`,
+    `${plan.foreign.length} foreign`,
+  ];
+  if (plan.skipped.length > 0) parts.push(`${plan.skipped.length} skipped`);
+  if (plan.heldDeletes.length > 0) parts.push(`${plan.heldDeletes.length} deletes held by a guard`);
+  if (plan.held.length > 0) parts.push(`${plan.held.length} held`);
+  if (plan.grace.length > 0) parts.push(`${plan.grace.length} gone (in grace)`);
+  return `Plan: ${parts.join(', ')}.`;
+}
+
+/** Why a listing is held, in words: its record's rejection, or the broken row its key appears in. */
+export function holdReason(h: Pick<HeldListing, 'reason' | 'message'>): string {
+  return h.reason === 'in_broken_row' ? `held: ${h.message}` : `held: its record was rejected: ${h.message}`;
+}
+
+/** `gone since 2026-11-20, deleted from 2026-11-23` (or `marked Sold, deleted from …`). */
+export function graceLine(g: GraceListing): string {
+  const day = (iso: string) => iso.slice(0, 16).replace('T', ' ');
+  const what = g.reason === 'removed' ? 'removed in the feed' : 'gone from the feed';
+  const then = g.action === 'markSold' ? 'Sold meanwhile, deleted' : 'deleted';
+  return `${what} since ${day(g.since)} UTC; ${then} from ${day(g.until)} UTC`;
+}
+
+/** Listings shown per kind by default; `feed-sync plan --limit N` / `--all` show more. */
+export const PLAN_LIMIT = 50;
+
+export interface RenderPlanOptions {
+  /** Listings shown per kind (create, update, delete…); Infinity for all. Default 50. */
+  limit?: number;
+}
+
+/** One kind of change: a heading with its count, at most `limit` entries, then what was left out. */
+function section<T>(
+  title: string,
+  items: readonly T[],
+  limit: number,
+  render: (item: T) => string[],
+): string[] {
+  if (items.length === 0) return [];
+  const lines = [`${title} (${items.length}):`, ...items.slice(0, limit).flatMap(render)];
+  if (items.length > limit)
+    lines.push(
+      `  … and ${items.length - limit} more (--limit N or --all to show them, --json for all of it)`,
+    );
+  return [...lines, ''];
+}
+
+/**
+ * A plan the way `terraform plan` prints one: the listings grouped by kind of change, each with its
+ * field changes (prices with the currency, areas with the unit), at most `limit` per kind, then the
+ * guards and the summary last, where a long plan's reader ends up.
+ */
+export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string {
+  const limit = options.limit ?? PLAN_LIMIT;
+  const lines = [
+    `feed ${plan.feedId} → chatbot ${plan.chatbot} (${plan.mode} feed, matched by ${plan.keyField})`,
+    '',
+    ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.brief)}`]),
+    ...section('Update', plan.updates, limit, (u) => [
+      `  ~ ${u.adopt ? 'adopt ' : u.markSold ? 'sold  ' : 'update'}  ${u.key}  (ID ${u.id})${u.markSold ? ': gone from the feed, marked Sold' : ''}`,
+      ...changeLines(u.changes, u.brief),
+    ]),
+    ...section('Delete', plan.deletes, limit, (d) => [
+      `  - delete  ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}`,
+    ]),
+    ...section('Held by a guard', plan.heldDeletes, limit, (d) => [
+      `  ! held    ${d.key || '(no key)'}  (ID ${d.id}): ${REASONS[d.reason]}, ${d.action === 'markSold' ? 'mark Sold' : 'delete'} held by a guard`,
+    ]),
+    ...section('Gone from the feed, kept for now (gone.afterDays)', plan.grace, limit, (g) => [
+      `  ⏳ grace   ${g.key}  (ID ${g.id}): ${graceLine(g)}`,
+    ]),
+    ...section('Held: the listing is left as it is', plan.held, limit, (h) => [
+      `  = hold    ${h.key}  ${holdReason(h)}`,
+    ]),
+    ...section('Skipped', plan.skipped, limit, (s) => [
+      `  · skip    ${s.key}  (ID ${s.id}): ${
+        s.reason === 'adopt-disabled'
+          ? 'a hand-added listing holds the key and adopt is off'
+          : `owned by feed ${s.owner ?? '?'}`
+      }`,
+    ]),
+  ];
+  if (lines.length === 2) lines.push('  No changes. The chatbot matches the feed.', '');
+  if (plan.guards.length > 0) {
+    lines.push('Guards:');
+    for (const g of plan.guards) lines.push(`  ${g.tripped ? '✗' : '✓'} ${g.guard}: ${g.message}`);
+    lines.push('');
+  }
+  lines.push(summarizePlan(plan));
+  return lines.join('\n');
+}

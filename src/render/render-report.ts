@@ -1,0 +1,144 @@
+import type { Rejection } from '../ingest/index.ts';
+import type { RunReport } from '../reconcile/index.ts';
+import { graceLine, holdReason } from './render-plan.ts';
+
+/** Rejections and failures shown in full in the text; `--json` carries the rest. */
+export const SHOWN = 10;
+
+const MARK: Record<RunReport['outcome'], string> = {
+  ok: '✓',
+  failed: '✗',
+  guarded: '!',
+  skipped: '=',
+  cancelled: '⏹',
+};
+
+/**
+ * A run report for a terminal: outcome, counts, calls, guards and drift, then what was wrong: the
+ * first rejected feed records and failed writes, each in full.
+ */
+export function renderReport(report: RunReport): string {
+  const seconds = (report.durationMs / 1000).toFixed(1);
+  const lines = [
+    `${MARK[report.outcome]} ${report.feedId} → ${report.chatbot}: ${report.outcome}${report.dryRun ? ' (dry run)' : ''}` +
+      ` in ${seconds}s${report.reason ? ` — ${report.reason}` : ''}`,
+  ];
+  if (report.outcome === 'skipped') return lines[0] ?? '';
+  const verb = report.dryRun ? 'would be ' : '';
+  lines.push(
+    `  ${verb}created ${report.created}, ${verb}updated ${report.updated}, ${verb}deleted ${report.deleted}, ` +
+      `unchanged ${report.unchanged}, rejected ${report.rejected}, held ${report.held}, foreign ${report.foreign}, ` +
+      `adopted ${report.adopted}, failed ${report.failed.length}`,
+  );
+  const extras = [
+    report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
+    report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
+    report.markedSold ? `${report.markedSold} listing(s) gone from the feed marked Sold` : '',
+    report.inGrace ? `${report.inGrace} listing(s) gone from the feed kept until their grace ends` : '',
+    report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
+    report.skipped.length ? `${report.skipped.length} feed listings skipped (key held by another owner)` : '',
+  ].filter(Boolean);
+  if (extras.length > 0) lines.push(`  ${extras.join('; ')}`);
+  const calls = Object.entries(report.apiCalls).filter(([, n]) => n > 0);
+  lines.push(`  API calls: ${calls.length ? calls.map(([op, n]) => `${op} ${n}`).join(', ') : 'none'}`);
+  if (report.snapshot) {
+    const s = report.snapshot;
+    const capped = s.pageSize !== s.requestedPageSize ? ` (asked ${s.requestedPageSize}, server capped)` : '';
+    lines.push(`  remote: ${s.remoteCount} listing(s) in ${s.pages} page(s) of ${s.pageSize}${capped}`);
+  }
+  for (const g of report.guards)
+    lines.push(
+      `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
+    );
+  for (const d of report.drift) lines.push(`  drift: ${d}`);
+  for (const hint of report.hints ?? []) lines.push(`  hint: ${hint.message}`, `    fix: ${hint.fix}`);
+  lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
+  if (report.notApplied) {
+    const n = report.notApplied;
+    lines.push(
+      `  not applied: ${n.creates.length} creates, ${n.updates.length} updates, ${n.deletes.length} deletes (the next run repairs them)`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** What was wrong with the feed, row by row, as ingestion worded it: feed, row, field, value, reason. */
+function rejectionLines(report: RunReport): string[] {
+  if (report.rejected === 0) return [];
+  const shown = report.rejections.slice(0, SHOWN);
+  const lines = [
+    `  rejected ${report.rejected} feed record(s):`,
+    ...shown.map((r) => `    ${rejectionLine(r)}`),
+  ];
+  const more = report.rejected - shown.length;
+  if (more > 0)
+    lines.push(`    … and ${more} more; \`feed-sync validate --feed ${report.feedId}\` lists them all`);
+  return lines;
+}
+
+/** Listings kept as they are because their feed record was rejected, and rejections that hold nothing. */
+function heldLines(report: RunReport): string[] {
+  const lines: string[] = [];
+  if (report.held > 0) {
+    lines.push(`  held ${report.held} listing(s), kept exactly as they are:`);
+    for (const h of report.heldKeys.slice(0, SHOWN)) {
+      const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
+      lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);
+    }
+    if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
+  }
+  const grace = report.graceKeys ?? [];
+  if (grace.length > 0) {
+    lines.push(`  ${report.inGrace} listing(s) gone from the feed, kept for now (gone.afterDays):`);
+    for (const g of grace.slice(0, SHOWN)) lines.push(`    ${g.key} (ID ${g.id}): ${graceLine(g)}`);
+    if (report.inGrace > SHOWN) lines.push(`    … and ${report.inGrace - SHOWN} more; --json lists them`);
+  }
+  if (report.decodedAs1252Count > 0) {
+    const rows = report.decodedAs1252.slice(0, SHOWN).join(', ');
+    const more = report.decodedAs1252Count > SHOWN ? ', …' : '';
+    lines.push(
+      `  ${report.decodedAs1252Count} row(s) were not UTF-8 and were read as Windows-1252: ${rows}${more}`,
+    );
+  }
+  const markers = Object.entries(report.unknownMarkers).filter(([, n]) => n > 0);
+  if (markers.length > 0)
+    lines.push(
+      `  unknown (0, the feed has no value): ${markers.map(([field, n]) => `${field} ${n}`).join(', ')}`,
+    );
+  if (report.droppedImages > 0)
+    lines.push(
+      `  ${report.droppedImages} image URL(s) dropped (not absolute http(s); \`validate --feed\` lists them)`,
+    );
+  if (report.rejectedWithoutKey > 0)
+    lines.push(
+      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
+    );
+  return lines;
+}
+
+/** Each write that failed: operation, key, remote ID, and what the platform answered. */
+function failureLines(report: RunReport): string[] {
+  if (report.failed.length === 0) return [];
+  const lines = [`  failed ${report.failed.length} write(s):`];
+  for (const f of report.failed.slice(0, SHOWN)) {
+    const what =
+      f.platformCode !== undefined || f.platformMessage
+        ? `platform Code ${f.platformCode ?? '?'}: ${JSON.stringify(f.platformMessage ?? '')}`
+        : f.message.replace(`${f.operation}: `, '');
+    lines.push(`    ${f.operation} ${f.key}${f.id ? ` (ID ${f.id})` : ''}: ${what} [${f.code}]`);
+  }
+  if (report.failed.length > SHOWN)
+    lines.push(`    … and ${report.failed.length - SHOWN} more; --json lists them all`);
+  return lines;
+}
+
+/**
+ * A rejection as its line in the report: `Row 20 of feed.csv (ML81332052): Bedrooms "three" is not
+ * a number`. Ingestion words where the record is; a row's line also names its key when it has one.
+ */
+export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): string {
+  const { key, message } = rejection;
+  const at = message.indexOf(': ');
+  if (key === undefined || at < 0 || message.slice(0, at).includes(key)) return message;
+  return `${message.slice(0, at)} (${key})${message.slice(at)}`;
+}

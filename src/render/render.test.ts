@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { Rejection } from '../ingest/index.ts';
+import type { Failure, RunReport } from '../reconcile/index.ts';
+import { emptyReport } from '../reconcile/index.ts';
+import { renderReport } from './index.ts';
+import { progressLine } from './progress-line.ts';
+import { rejectionLine } from './render-report.ts';
+
+/** The feed the reports are of. */
+const feed = { id: 'feed1', chatbot: 'SN-1' };
+const calls = { edit: 0, session: 0, ask: 0, create: 2, update: 1, list: 1, delete: 0 };
+
+function report(patch: Partial<RunReport> = {}): RunReport {
+  const at = { startedAt: new Date('2024-05-01T06:00:00Z'), finishedAt: new Date('2024-05-01T06:00:01.5Z') };
+  return {
+    ...emptyReport({ feedId: feed.id, chatbot: feed.chatbot, ...at, apiCalls: calls, dryRun: false }),
+    ...patch,
+  };
+}
+
+const rejection = (row: number): Rejection => ({
+  feedId: 'feed1',
+  row,
+  index: row - 2,
+  key: `A-${row}`,
+  field: 'Bedrooms',
+  value: 'three',
+  reason: 'not_a_number',
+  message: `Row ${row} of acme.csv: Bedrooms "three" is not a number`,
+});
+
+const failure = (n: number): Failure => ({
+  key: `MLS-${n}`,
+  operation: 'update',
+  id: n,
+  code: 'E_PLATFORM',
+  platformCode: 1003,
+  platformMessage: 'Listing not found',
+  message: 'update: platform answered Code 1003: Listing not found',
+});
+
+describe('renderReport', () => {
+  it('names what was rejected: feed, row, field and value, as ingestion worded it', () => {
+    const text = renderReport(report({ rejected: 2, rejections: [rejection(8), rejection(12)] }));
+    expect(text).toContain('rejected 2, held 0, foreign 0');
+    expect(text).toContain(
+      [
+        '  rejected 2 feed record(s):',
+        '    Row 8 of acme.csv (A-8): Bedrooms "three" is not a number',
+        '    Row 12 of acme.csv (A-12): Bedrooms "three" is not a number',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('more;');
+  });
+
+  it('names a rejected row by its key when it has one, never twice', () => {
+    const line = (message: string, key?: string) => rejectionLine({ message, ...(key ? { key } : {}) });
+    expect(line('Row 20 of feed.csv: Bedrooms "three" is not a number', 'ML81332052')).toBe(
+      'Row 20 of feed.csv (ML81332052): Bedrooms "three" is not a number',
+    );
+    expect(line('Row 7 of feed.csv: Url "x" is not a valid URL')).toBe(
+      'Row 7 of feed.csv: Url "x" is not a valid URL',
+    );
+    expect(line('Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number', 'K-3')).toBe(
+      'Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number',
+    );
+  });
+
+  it('shows the first 10 rejections, then how many more and where to see them all', () => {
+    const kept = Array.from({ length: 20 }, (_, i) => rejection(i + 2));
+    const text = renderReport(report({ rejected: 25, rejections: kept }));
+    expect(text.split('\n').filter((l) => l.startsWith('    Row '))).toHaveLength(10);
+    expect(text).toContain('Row 11 of acme.csv');
+    expect(text).not.toContain('Row 12 of acme.csv');
+    expect(text).toContain('    … and 15 more; `feed-sync validate --feed feed1` lists them all');
+  });
+
+  it('lists failed writes with key, operation, remote ID and the platform Code/Message', () => {
+    const timeout: Failure = {
+      key: 'MLS-9',
+      operation: 'create',
+      code: 'E_TIMEOUT',
+      message: 'create: no answer within 250 ms',
+    };
+    const text = renderReport(report({ outcome: 'failed', failed: [failure(3), timeout] }));
+    expect(text).toContain(
+      [
+        '  failed 2 write(s):',
+        '    update MLS-3 (ID 3): platform Code 1003: "Listing not found" [E_PLATFORM]',
+        '    create MLS-9: no answer within 250 ms [E_TIMEOUT]',
+      ].join('\n'),
+    );
+  });
+
+  it('shows the first 10 failures; --json has them all', () => {
+    const failed = Array.from({ length: 12 }, (_, i) => failure(i + 1));
+    const r = report({ outcome: 'failed', failed });
+    const text = renderReport(r);
+    expect(text).toContain('    update MLS-10 (ID 10)');
+    expect(text).not.toContain('MLS-11');
+    expect(text).toContain('    … and 2 more; --json lists them all');
+    expect(JSON.parse(JSON.stringify(r)).failed).toHaveLength(12);
+  });
+
+  it('a clean run shows no rejection or failure section', () => {
+    const text = renderReport(report());
+    expect(text).toMatch(/^✓ feed1 → SN-1: ok in 1\.5s\n {2}created 0, updated 0, deleted 0/);
+    expect(text).toContain('API calls: create 2, update 1, list 1');
+    expect(text).not.toContain('feed record(s)');
+    expect(text).not.toContain('write(s)');
+  });
+});
+
+describe('progressLine', () => {
+  const stream = (isTTY: boolean) => {
+    const written: string[] = [];
+    return { written, isTTY, columns: 40, write: (t: string) => written.push(t) };
+  };
+
+  it('redraws one line in place on a terminal, at most every 100 ms, and clears it', () => {
+    const tty = stream(true);
+    let now = 1000;
+    const line = progressLine('acme', tty, () => now);
+    line.onProgress({ phase: 'snapshot', percent: 25 });
+    now += 50;
+    line.onProgress({ phase: 'planning', percent: 35 });
+    now += 100;
+    line.onProgress({ phase: 'applying', percent: 40, detail: '120 creates, 4 updates, 1 deletes' });
+    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.clear();
+    expect(tty.written).toEqual([
+      '\r\x1b[2Kacme: snapshot 25%',
+      '\r\x1b[2Kacme: applying 40% 120 creates, 4 updat',
+      '\r\x1b[2Kacme: done 100% ok',
+      '\r\x1b[2K',
+    ]);
+  });
+
+  it('shows rate and ETA while applying', () => {
+    const tty = stream(true);
+    tty.columns = 80;
+    let now = 1000;
+    const line = progressLine('acme', tty, () => now);
+    line.onProgress({ phase: 'applying', percent: 40, detail: '0/300' });
+    now += 2000;
+    line.onProgress({ phase: 'applying', percent: 60, detail: '100/300' });
+    expect(tty.written.at(-1)).toBe('\r\x1b[2Kacme: applying 60% 100/300 · 50/s · ETA 4s');
+  });
+
+  it('writes one plain line per phase off a terminal', () => {
+    const pipe = stream(false);
+    const line = progressLine('acme', pipe);
+    line.onProgress({ phase: 'fetching', percent: 0 });
+    line.onProgress({ phase: 'applying', percent: 40, detail: '3 creates, 0 updates, 0 deletes' });
+    line.onProgress({ phase: 'applying', percent: 60, detail: '2/3' });
+    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.clear();
+    expect(pipe.written).toEqual([
+      'acme: fetching\n',
+      'acme: applying 3 creates, 0 updates, 0 deletes\n',
+      'acme: done ok\n',
+    ]);
+  });
+});

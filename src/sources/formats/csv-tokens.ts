@@ -1,0 +1,237 @@
+import { FeedSyncError } from '../../errors.ts';
+
+/**
+ * CSV text → rows of fields, read exactly as csv-parse reads it with read-csv's options
+ * (`record_delimiter: ['\r\n', '\n', '\r']`, `relax_quotes`, `relax_column_count`, `from_line`,
+ * `max_record_size`, escape `"`), but on the decoded text itself and a field at a time: csv-parse
+ * walks bytes one method call at a time and copies each byte into a buffer, which made it most of
+ * the cost of a CSV ingest, and it needs the text encoded back to bytes. `csv-tokens.test.ts` holds
+ * this reader to csv-parse's output on generated text, so csv-parse stays the definition.
+ *
+ * Its quirks are kept on purpose, since feeds were read through them: a quote opens a quoted field
+ * only at the field's start; a quote that closes a field but is followed by neither a delimiter nor
+ * a line end is kept in the value with the opening quote (`"ab"c` reads `"ab"c`); with a quote
+ * other than `"`, a `"` inside a quoted field escapes the next character.
+ */
+
+const CR = 13;
+const LF = 10;
+/** csv-parse's default escape character; the quote escapes itself only when it is `"` too. */
+const ESCAPE = 34;
+
+export interface CsvTokenOptions {
+  delimiter: string;
+  /** One character. */
+  quote: string;
+  /** First line (csv-parse's count) whose records are read: `skipRows + 1`. */
+  fromLine: number;
+  /** A record whose fields hold more bytes than this (UTF-8, csv-parse's count) fails the read. */
+  maxRecordBytes: number;
+}
+
+/** Why the text cannot be read; `code` is csv-parse's, `message` too. */
+export class CsvTokenError extends FeedSyncError {
+  override readonly code: 'CSV_MAX_RECORD_SIZE' | 'CSV_QUOTE_NOT_CLOSED';
+  constructor(code: CsvTokenError['code'], message: string) {
+    super(message, { kind: 'FEED_PARSE', code });
+    this.code = code;
+  }
+}
+
+/**
+ * Reads text chunk by chunk. A record a chunk ends in is read again whole with the next chunk (its
+ * text is kept, with the counters as they were at its start), so no decision depends on where a
+ * download was cut.
+ */
+export class CsvTokens {
+  /** The records of the last `write`/`end`: a field holds a line break in one of them. */
+  multiline = false;
+  /** Set when the text cannot be read; the records before the failure were returned first. */
+  error: CsvTokenError | undefined;
+
+  private readonly delimiter: string;
+  private readonly delimiterFirst: number;
+  private readonly quote: number;
+  private readonly quoteText: string;
+  private readonly escapeIsQuote: boolean;
+  private readonly fromLine: number;
+  private readonly maxBytes: number;
+  /** Text of the record not finished by the last chunk. */
+  private pending = '';
+  // csv-parse's line count (a `\r\n` inside quotes counts twice), at the start of `pending`.
+  private lines = 1;
+  private rowFlag = false;
+  private enabled: boolean;
+
+  constructor(options: CsvTokenOptions) {
+    this.delimiter = options.delimiter;
+    this.delimiterFirst = options.delimiter.charCodeAt(0);
+    this.quoteText = options.quote;
+    this.quote = options.quote.charCodeAt(0);
+    this.escapeIsQuote = this.quote === ESCAPE;
+    this.fromLine = options.fromLine;
+    this.maxBytes = options.maxRecordBytes;
+    this.enabled = options.fromLine === 1;
+  }
+
+  /** The records `chunk` completes. */
+  write(chunk: string): string[][] {
+    return this.read(this.pending + chunk, false);
+  }
+
+  /** The records the end of the text completes (the last one, when no line break ends the text). */
+  end(): string[][] {
+    return this.read(this.pending, true);
+  }
+
+  private read(text: string, end: boolean): string[][] {
+    const records: string[][] = [];
+    this.multiline = false;
+    if (this.error) return records;
+    const n = text.length;
+    // A quote, `\r`, escape or delimiter is decided by up to a delimiter's length of the text after
+    // it: near a chunk's end its record waits for the next chunk.
+    const limit = end ? n : n - this.delimiter.length - 1;
+    const { delimiter, delimiterFirst: d0, quote: q, escapeIsQuote, fromLine } = this;
+    const singleDelimiter = delimiter.length === 1;
+    let { lines, rowFlag, enabled } = this;
+    let recordStart = 0;
+    let record: string[] = [];
+    let recordChars = 0;
+    let field = '';
+    // The field's text not yet copied into `field`: text[run, i).
+    let run = 0;
+    let quoting = false;
+    let wasQuoting = false;
+    let escaping = false;
+    let multiline = false;
+    const delimiterAt = (at: number) =>
+      text.charCodeAt(at) === d0 && (singleDelimiter || text.startsWith(delimiter, at));
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (i >= limit && (c === q || c === CR || c === ESCAPE || c === d0)) break;
+      if (rowFlag) {
+        lines++;
+        rowFlag = false;
+      }
+      if (c === CR || c === LF) {
+        rowFlag = true;
+        if (quoting || escaping) multiline = true;
+      }
+      if (escaping) escaping = false;
+      else {
+        if (quoting && c === ESCAPE && i + 1 < n && (!escapeIsQuote || text.charCodeAt(i + 1) === q)) {
+          // The escape is dropped, the next character kept whatever it is.
+          escaping = true;
+          field += text.slice(run, i);
+          run = i + 1;
+          continue;
+        }
+        if (c === q) {
+          if (quoting) {
+            quoting = false;
+            wasQuoting = true;
+            field += text.slice(run, i);
+            const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+            if (next === 0 || next === CR || next === LF || delimiterAt(i + 1)) {
+              run = i + 1;
+              continue;
+            }
+            // relax_quotes: not a closing quote after all; the value keeps both quotes.
+            field = this.quoteText + field;
+            run = i;
+          } else if (field === '' && run === i) {
+            quoting = true;
+            run = i + 1;
+            continue;
+          }
+        }
+        if (!quoting) {
+          if (c === CR || c === LF) {
+            const length = c === CR && text.charCodeAt(i + 1) === LF ? 2 : 1;
+            const value = field + text.slice(run, i);
+            if (this.tooLarge(enabled ? recordChars : 0, value)) break;
+            if (enabled) {
+              record.push(value);
+              records.push(record);
+            } else if (lines + 1 >= fromLine) enabled = true; // the line before `fromLine` ends
+            record = [];
+            recordChars = 0;
+            field = '';
+            wasQuoting = false;
+            i += length - 1;
+            run = i + 1;
+            recordStart = run;
+            this.lines = lines;
+            this.rowFlag = rowFlag;
+            this.enabled = enabled;
+            if (multiline) this.multiline = true;
+            multiline = false;
+            continue;
+          }
+          if (c === d0 && delimiterAt(i)) {
+            const value = field + text.slice(run, i);
+            if (this.tooLarge(enabled ? recordChars : 0, value)) break;
+            if (enabled) {
+              recordChars += value.length;
+              record.push(value);
+            }
+            field = '';
+            wasQuoting = false;
+            i += delimiter.length - 1;
+            run = i + 1;
+            continue;
+          }
+          // Plain characters up to the next one that means something.
+          while (i + 1 < n && !rowFlag) {
+            const next = text.charCodeAt(i + 1);
+            if (next === d0 || next === CR || next === LF || next === q) break;
+            i++;
+          }
+        } else {
+          while (i + 1 < n && !rowFlag) {
+            const next = text.charCodeAt(i + 1);
+            if (next === q || next === ESCAPE || next === CR || next === LF) break;
+            i++;
+          }
+        }
+      }
+    }
+    if (this.error) return records;
+    const current = field + text.slice(run, i);
+    if (this.tooLarge(enabled ? recordChars : 0, current)) return records;
+    if (!end) {
+      // Read again whole with the next chunk, from the counters at its start.
+      this.pending = text.slice(recordStart);
+      return records;
+    }
+    this.pending = '';
+    if (quoting) {
+      this.error = new CsvTokenError(
+        'CSV_QUOTE_NOT_CLOSED',
+        `Quote Not Closed: the parsing is finished with an opening quote at line ${lines}`,
+      );
+    } else if (enabled && (wasQuoting || record.length > 0 || current !== '')) {
+      record.push(current);
+      records.push(record);
+      if (multiline) this.multiline = true;
+    }
+    return records;
+  }
+
+  /**
+   * Whether csv-parse refuses `value` after fields of `before` characters: before adding each byte
+   * of a field it compares the record's earlier fields, counted in characters, plus the field's
+   * bytes so far with the limit. A UTF-8 character is at most 3 bytes per UTF-16 unit.
+   */
+  private tooLarge(before: number, value: string): boolean {
+    const limit = this.maxBytes + 1;
+    if (before + 3 * value.length <= limit || before + Buffer.byteLength(value) <= limit) return false;
+    this.error = new CsvTokenError(
+      'CSV_MAX_RECORD_SIZE',
+      `Max Record Size: record exceed the maximum number of tolerated bytes of ${this.maxBytes}`,
+    );
+    return true;
+  }
+}

@@ -1,0 +1,166 @@
+import { objectBuilder } from '../../normalize/index.ts';
+import { FeedError } from '../feed-error.ts';
+import type { CsvOptions } from '../source-schema.ts';
+import type { RawRecord } from '../source-types.ts';
+import { formatBytes } from '../transports/bounds.ts';
+import { batchOf } from './batch.ts';
+import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
+import { CsvTokens } from './csv-tokens.ts';
+import { rejoin } from './rejoin.ts';
+
+/** 8 MiB, like XML's: far beyond any real listing, far below a runaway field eating the memory. */
+const DEFAULT_MAX_RECORD = 8 * 1024 * 1024;
+
+/** The CSV options; `maxRecordBytes` defaults to 8 MiB. */
+export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes' | 'allowUnterminatedLastRow'> & {
+  maxRecordBytes?: number;
+  allowUnterminatedLastRow?: boolean;
+};
+
+/**
+ * CSV text → raw records keyed by header name, in batches (`batchOf`), streamed through `CsvTokens`
+ * (csv-parse's reading, on the text). Skips `skipRows` noise lines, sniffs the delimiter from the
+ * header line, and numbers each record by the file line it starts on, as a person counts: blank and
+ * all-empty lines are counted here rather than skipped by the parser, and a quoted field spanning
+ * lines moves the count on by its line breaks.
+ */
+export async function* readCsv(
+  feedId: string,
+  text: AsyncIterable<string>,
+  options: CsvReadOptions = { skipRows: 0, quote: '"' },
+): AsyncGenerator<RawRecord[]> {
+  const maxRecord = options.maxRecordBytes ?? DEFAULT_MAX_RECORD;
+  const tooLarge = (row: number) =>
+    new FeedError(
+      'E_FEED_PARSE',
+      feedId,
+      `row ${row}: a record is larger than csv.maxRecordBytes (${formatBytes(maxRecord)}); an unclosed quote?`,
+    );
+  const cut = (row: number) =>
+    new FeedError(
+      'E_FEED_PARSE',
+      feedId,
+      `the file ends in the middle of row ${row} (no line break after it): a download cut short or a file ` +
+        'still being written? Nothing is synced. If the exporter writes no final line break, set ' +
+        'source.csv.allowUnterminatedLastRow: true',
+      { retryable: true },
+    );
+  const iterator = text[Symbol.asyncIterator]();
+  const { head, done } = await readHead(iterator, options.skipRows + 1, maxRecord * (options.skipRows + 1));
+  if (head === undefined) throw tooLarge(1);
+  const headerLine = head.split(/\r\n|\r|\n/)[options.skipRows] ?? '';
+  const start = headerLine.trimStart()[0];
+  if (start === '<' || start === '{' || start === '[') {
+    throw new FeedError(
+      'E_FEED_PARSE',
+      feedId,
+      `not CSV: the header line starts with "${start}" (HTML, XML or JSON?)`,
+    );
+  }
+  const delimiter = options.delimiter ?? sniffDelimiter(headerLine, options.quote);
+  // Any line ending ends a record, even mixed in one file (a row pasted in with a bare LF into a
+  // CRLF export). A quote never closed would otherwise swallow the rest of the file into one field,
+  // in memory: `maxRecordBytes` stops it.
+  const parser = new CsvTokens({
+    delimiter,
+    quote: options.quote,
+    fromLine: options.skipRows + 1,
+    maxRecordBytes: maxRecord,
+  });
+  let names: string[] | undefined;
+  // Every column, unset: the rare rejected row's second reading starts as a copy of it.
+  let columns: Readonly<Record<string, string | undefined>> = {};
+  // A record is one object literal of every column (compiled from the header once): compact from
+  // the start, where a record built key by key turns into a slow dictionary past ~18 columns. A
+  // short row leaves the columns it lacks undefined.
+  let build: (values: readonly string[]) => Record<string, string | undefined> = () => ({});
+  let index = 0;
+  let line = options.skipRows + 1;
+  const toRecord = (record: string[], multiline: boolean): RawRecord | undefined => {
+    const row = line;
+    line += multiline ? 1 + countLineBreaks(record) : 1;
+    if (isBlankRecord(record)) return undefined;
+    if (!names) {
+      names = headerNames(record);
+      if (names.length === 0)
+        throw new FeedError('E_FEED_PARSE', feedId, 'not CSV: the header line is empty');
+      columns = Object.fromEntries(names.map((name) => [name, undefined]));
+      build = objectBuilder(names) as typeof build;
+      return undefined;
+    }
+    const fields = build(record);
+    if (fitsHeader(record, names.length)) return { row, index: index++, fields };
+    // Shifted or missing values would land in the wrong fields: the row is rejected and the others
+    // go on. Its key holds its listing only when both readings below agree on it.
+    const message = `has ${record.length} fields, the header has ${names.length} (an unquoted delimiter in a value, or a row cut short?)`;
+    // Where the fields moved is unknown: read the row from its right end too; a key column both
+    // readings agree on is before or after the shift, and so is the key.
+    const alternate: Record<string, string | undefined> = { ...columns };
+    const shift = record.length - names.length;
+    for (let i = 0; i < names.length; i++) alternate[names[i]!] = record[i + shift];
+    const shape = shift > 0 ? ('shifted' as const) : ('cut' as const);
+    return { row, index: index++, fields, problem: { reason: 'column_count', message, alternate, shape } };
+  };
+  // Whether the text seen so far ends with a line break: a last row without one is a cut file.
+  let endsWithBreak = true;
+  try {
+    for await (const chunk of rejoin(head, done, iterator)) {
+      if (chunk.length > 0) endsWithBreak = chunk.endsWith('\n') || chunk.endsWith('\r');
+      // The records read before an error first: they are good, and they move the row count on.
+      yield* batchOf(parser.write(chunk), (record) => toRecord(record, parser.multiline));
+      if (parser.error) throw parser.error;
+    }
+    const last: RawRecord[] = [];
+    for (const record of parser.end()) {
+      const raw = toRecord(record, parser.multiline);
+      // Only the record the end of the text completed comes out here.
+      if (raw && !endsWithBreak && !options.allowUnterminatedLastRow) throw cut(raw.row ?? line);
+      if (raw) last.push(raw);
+    }
+    if (last.length > 0) yield last;
+    if (parser.error) throw parser.error;
+  } catch (error) {
+    if (error instanceof FeedError || (error as Error).name === 'AbortError') throw error;
+    if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') throw tooLarge(line);
+    throw new FeedError('E_FEED_PARSE', feedId, `not valid CSV: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * A row fits the header when it has a field for every named column, and any fields beyond them
+ * are empty (exports pad rows with trailing delimiters, as they pad the header).
+ */
+function fitsHeader(record: readonly string[], named: number): boolean {
+  if (record.length < named) return false;
+  for (let i = named; i < record.length; i++) if (record[i]!.trim() !== '') return false;
+  return true;
+}
+
+/**
+ * Read text until it holds `lines` complete lines (or the end), to find and sniff the header.
+ * `head` is undefined when more than `max` characters hold fewer lines: no header is that long.
+ */
+async function readHead(
+  iterator: AsyncIterator<string>,
+  lines: number,
+  max: number,
+): Promise<{ head: string | undefined; done: boolean }> {
+  let head = '';
+  while (countLines(head) < lines) {
+    if (head.length > max) return { head: undefined, done: false };
+    const next = await iterator.next();
+    if (next.done) return { head, done: true };
+    head += next.value;
+  }
+  return { head, done: false };
+}
+
+/** Complete lines in `text`: `\n` and `\r\n` end a line, and so does a lone `\r` (classic Mac files). */
+function countLines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) count++;
+  for (let i = text.indexOf('\r'); i >= 0; i = text.indexOf('\r', i + 1)) if (text[i + 1] !== '\n') count++;
+  return count;
+}

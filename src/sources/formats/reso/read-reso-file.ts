@@ -1,0 +1,32 @@
+import { FeedError } from '../../feed-error.ts';
+import type { RawRecord } from '../../source-types.ts';
+import { batchOf } from '../batch.ts';
+import { JsonArraySplitter } from './json-array-splitter.ts';
+
+/** A RESO JSON file (an OData page saved to disk, or a bare array of records), streamed: a batch per chunk. */
+export async function* readResoFile(
+  feedId: string,
+  text: AsyncIterable<string>,
+): AsyncGenerator<RawRecord[]> {
+  const splitter = new JsonArraySplitter();
+  let index = 0;
+  try {
+    for await (const chunk of text) {
+      yield* batchOf(splitter.push(chunk), (json) => ({
+        index: index++,
+        fields: JSON.parse(json) as Record<string, unknown>,
+      }));
+    }
+    splitter.end();
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new FeedError(
+      'E_FEED_PARSE',
+      feedId,
+      `not valid RESO JSON: ${error.message} (after ${index} records)`,
+      {
+        cause: error,
+      },
+    );
+  }
+}

@@ -1,0 +1,102 @@
+import type { Limiter } from '../../../http/index.ts';
+import { createHttp, retryAfterOf } from '../../../http/index.ts';
+import type { Logger } from '../../../logger.ts';
+import { FeedError, safeUrl } from '../../feed-error.ts';
+import type { SourceConfig } from '../../source-schema.ts';
+import { withFeedRetries } from '../../transports/feed-http.ts';
+import { authHeaders } from '../../transports/http-auth.ts';
+import { describeHttpError, feedStatusError } from '../../transports/http-errors.ts';
+import { getToken, TokenError } from './reso-token.ts';
+
+/** One OData page: `value` and the link to the next page, if any. */
+export interface ODataPage {
+  value: Record<string, unknown>[];
+  nextLink?: string;
+}
+
+export interface ResoClient {
+  getPage(url: string): Promise<ODataPage>;
+}
+
+/** Redirects are not followed: a token must not be sent to a host the feed did not name. */
+const http = createHttp({ followRedirect: false });
+
+/**
+ * GETs OData pages through got under the feed's rate ceiling, with the one retry policy. With OAuth2,
+ * a 401 fetches a fresh token and tries once more. A 429 pauses the feed's limiter (the one retry policy).
+ */
+export function createResoClient(
+  feedId: string,
+  source: SourceConfig,
+  limiter: Limiter,
+  options: { signal?: AbortSignal; logger?: Logger },
+): ResoClient {
+  const { signal } = options;
+  const auth = source.auth;
+  const bearer = async (refresh: boolean): Promise<Record<string, string>> => {
+    if (auth?.type !== 'oauth2') return authHeaders(auth);
+    const token = await limiter.run(
+      () => getToken(auth, { refresh, timeoutMs: source.timeoutMs, ...(signal ? { signal } : {}) }),
+      signal,
+    );
+    return { authorization: `Bearer ${token}` };
+  };
+
+  const fetchOnce = async (
+    url: string,
+    refresh: boolean,
+  ): Promise<{ status: number; body: string; retryAfterMs: number | undefined }> => {
+    const headers = {
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate',
+      ...source.headers,
+      ...(await bearer(refresh)),
+    };
+    const response = await limiter.run(
+      () =>
+        http(url, {
+          headers,
+          responseType: 'text',
+          timeout: { request: source.timeoutMs },
+          ...(signal ? { signal } : {}),
+        }),
+      signal,
+    );
+    return { status: response.statusCode, body: response.body, retryAfterMs: retryAfterOf(response.headers) };
+  };
+
+  const attempt = async (url: string): Promise<ODataPage> => {
+    let answer = await fetchOnce(url, false);
+    if (answer.status === 401 && auth?.type === 'oauth2') answer = await fetchOnce(url, true);
+    if (answer.status < 200 || answer.status > 299)
+      throw feedStatusError(answer.status, safeUrl(url), answer.retryAfterMs);
+    return parsePage(feedId, url, answer.body);
+  };
+
+  return {
+    async getPage(url) {
+      return withFeedRetries({ feedId, source, limiter, ...options }, url, () => attempt(url), {
+        retryMessage: 'RESO request retry',
+        describe: (error) => (error instanceof TokenError ? error.message : describeHttpError(error)),
+      });
+    },
+  };
+}
+
+function parsePage(feedId: string, url: string, body: string): ODataPage {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (error) {
+    throw new FeedError('E_FEED_PARSE', feedId, `${safeUrl(url)} did not answer JSON`, { cause: error });
+  }
+  const page = parsed as { value?: unknown; '@odata.nextLink'?: unknown };
+  if (!page || !Array.isArray(page.value)) {
+    throw new FeedError('E_FEED_PARSE', feedId, `${safeUrl(url)} answered JSON without a "value" array`);
+  }
+  const next = page['@odata.nextLink'];
+  return {
+    value: page.value as Record<string, unknown>[],
+    ...(typeof next === 'string' && next ? { nextLink: next } : {}),
+  };
+}

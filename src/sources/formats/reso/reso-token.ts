@@ -1,0 +1,72 @@
+import { FeedSyncError } from '../../../errors.ts';
+import { createHttp } from '../../../http/index.ts';
+import type { AuthConfig } from '../../source-schema.ts';
+
+type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
+
+interface CachedToken {
+  token: string;
+  expiresAt: number;
+}
+
+/** The token endpoint's HTTP instance: the client secret must not follow a redirect. */
+const http = createHttp({ followRedirect: false });
+
+/** Tokens by token URL and client, shared by the runs of one process. */
+const cache = new Map<string, CachedToken>();
+
+/** Refresh a little before the server's expiry, so a token never dies mid-request. */
+const SKEW_MS = 60_000;
+
+export class TokenError extends FeedSyncError {
+  readonly status: number | undefined;
+  constructor(message: string, status?: number) {
+    super(message, {
+      kind: 'FEED_FETCH',
+      code: 'E_FEED_TOKEN',
+      retryable: status === undefined || status === 429 || status >= 500,
+    });
+    this.status = status;
+  }
+}
+
+/** A bearer token for OAuth2 client credentials: cached until it expires, fetched again when `refresh`. */
+export async function getToken(
+  auth: OAuth2,
+  options: { refresh?: boolean; timeoutMs: number; signal?: AbortSignal; now?: () => number },
+): Promise<string> {
+  const key = `${auth.tokenUrl}\n${auth.clientId}`;
+  const now = options.now ?? Date.now;
+  const cached = cache.get(key);
+  if (cached && !options.refresh && cached.expiresAt > now()) return cached.token;
+  const form: Record<string, string> = {
+    grant_type: 'client_credentials',
+    client_id: auth.clientId,
+    client_secret: auth.clientSecret,
+  };
+  if (auth.scope) form.scope = auth.scope;
+  const response = await http.post(auth.tokenUrl, {
+    form,
+    timeout: { request: options.timeoutMs },
+    responseType: 'text',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (response.statusCode !== 200)
+    throw new TokenError(`token request answered HTTP ${response.statusCode}`, response.statusCode);
+  let body: { access_token?: unknown; expires_in?: unknown };
+  try {
+    body = JSON.parse(response.body) as typeof body;
+  } catch {
+    throw new TokenError('token response is not JSON');
+  }
+  if (typeof body.access_token !== 'string' || !body.access_token)
+    throw new TokenError('token response has no access_token');
+  const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : Number(body.expires_in ?? 3600);
+  cache.set(key, { token: body.access_token, expiresAt: now() + Math.max(0, expiresIn * 1000 - SKEW_MS) });
+  return body.access_token;
+}
+
+/** Forget every cached token (tests). */
+export function clearTokenCache(): void {
+  cache.clear();
+}

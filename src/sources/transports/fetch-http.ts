@@ -1,0 +1,75 @@
+import { createHttp, type HttpStream, phaseTimeouts, retryAfterOf } from '../../http/index.ts';
+import type { Logger } from '../../logger.ts';
+import type { FeedState } from '../../state/index.ts';
+import { safeUrl } from '../feed-error.ts';
+import type { SourceConfig } from '../source-schema.ts';
+import { withFeedRetries } from './feed-http.ts';
+import { authHeaders } from './http-auth.ts';
+import { feedStatusError } from './http-errors.ts';
+
+export type HttpOpen =
+  | { notModified: true; validators: Partial<FeedState> }
+  | { notModified: false; validators: Partial<FeedState>; body: AsyncIterable<Uint8Array> };
+
+export interface HttpOpenOptions {
+  feedId: string;
+  source: SourceConfig;
+  /** Validators of the last successful run; omit to fetch unconditionally. */
+  state?: FeedState;
+  signal?: AbortSignal;
+  logger?: Logger;
+}
+
+/** Feed downloads follow redirects (a CDN moving a file is normal); static auth is the feed's own. */
+const http = createHttp({ followRedirect: true });
+
+/**
+ * GET a feed as a byte stream through got: gzip/deflate, redirects, per-phase timeouts, the one retry
+ * policy, static auth, and conditional GET. Resolves once the status is known, so a 4xx/5xx fails
+ * (after retries) before any record is read.
+ */
+export async function openHttp(options: HttpOpenOptions): Promise<HttpOpen> {
+  const { source, signal } = options;
+  const url = source.url!;
+  const headers: Record<string, string> = { ...source.headers, ...authHeaders(source.auth) };
+  if (source.conditional && options.state?.etag) headers['if-none-match'] = options.state.etag;
+  if (source.conditional && options.state?.lastModified)
+    headers['if-modified-since'] = options.state.lastModified;
+  return withFeedRetries(options, url, () => attempt(url, headers, source.timeoutMs, signal), {
+    retryMessage: 'feed fetch retry',
+  });
+}
+
+async function attempt(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<HttpOpen> {
+  const stream: HttpStream = http.stream(url, {
+    headers,
+    timeout: phaseTimeouts(timeoutMs),
+    ...(signal ? { signal } : {}),
+  });
+  const response = await new Promise<{
+    statusCode: number;
+    headers: Record<string, string | string[] | undefined>;
+  }>((resolve, reject) => {
+    stream.once('response', resolve);
+    stream.once('error', reject);
+  });
+  const validators: Partial<FeedState> = {};
+  const etag = response.headers.etag;
+  const lastModified = response.headers['last-modified'];
+  if (typeof etag === 'string') validators.etag = etag;
+  if (typeof lastModified === 'string') validators.lastModified = lastModified;
+  if (response.statusCode === 304) {
+    stream.destroy();
+    return { notModified: true, validators };
+  }
+  if (response.statusCode < 200 || response.statusCode > 299) {
+    stream.destroy();
+    throw feedStatusError(response.statusCode, safeUrl(url), retryAfterOf(response.headers));
+  }
+  return { notModified: false, validators, body: stream };
+}
