@@ -4,6 +4,7 @@ import type { Failure, RunReport } from '../reconcile/index.ts';
 import { emptyReport } from '../reconcile/index.ts';
 import { renderReport } from './index.ts';
 import { progressLine } from './progress.ts';
+import { rejectionLine } from './render-report.ts';
 
 /** The feed the reports are of. */
 const feed = { id: 'feed1', chatbot: 'SN-1' };
@@ -45,11 +46,24 @@ describe('renderReport', () => {
     expect(text).toContain(
       [
         '  rejected 2 feed record(s):',
-        '    Row 8 of acme.csv: Bedrooms "three" is not a number',
-        '    Row 12 of acme.csv: Bedrooms "three" is not a number',
+        '    Row 8 of acme.csv (A-8): Bedrooms "three" is not a number',
+        '    Row 12 of acme.csv (A-12): Bedrooms "three" is not a number',
       ].join('\n'),
     );
     expect(text).not.toContain('more;');
+  });
+
+  it('names a rejected row by its key when it has one, never twice', () => {
+    const line = (message: string, key?: string) => rejectionLine({ message, ...(key ? { key } : {}) });
+    expect(line('Row 20 of feed.csv: Bedrooms "three" is not a number', 'ML81332052')).toBe(
+      'Row 20 of feed.csv (ML81332052): Bedrooms "three" is not a number',
+    );
+    expect(line('Row 7 of feed.csv: Url "x" is not a valid URL')).toBe(
+      'Row 7 of feed.csv: Url "x" is not a valid URL',
+    );
+    expect(line('Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number', 'K-3')).toBe(
+      'Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number',
+    );
   });
 
   it('shows the first 10 rejections, then how many more and where to see them all', () => {

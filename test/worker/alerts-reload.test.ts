@@ -131,7 +131,10 @@ describe.skipIf(!redisAvailable)('config reload', () => {
     const file = join(dir, 'feed-sync.yaml');
     const feedYaml = (id: string, cron: string, extra = '') =>
       `  - { id: ${id}, chatbot: BOT1, source: { format: csv, path: x.csv }, schedule: { cron: "${cron}" }${extra} }`;
-    await writeFile(file, ['feeds:', feedYaml('a', '0 1 * * *'), feedYaml('b', '0 2 * * *')].join('\n'));
+    await writeFile(
+      file,
+      ['api: { secretKey: k }', 'feeds:', feedYaml('a', '0 1 * * *'), feedYaml('b', '0 2 * * *')].join('\n'),
+    );
     const prefix = uniquePrefix();
     const service = await startWorkerService({
       config: await loadConfig(file),
@@ -152,11 +155,14 @@ describe.skipIf(!redisAvailable)('config reload', () => {
       (await service.queue.getJobSchedulers(0, -1)).map((s) => `${s.key} ${s.pattern}`).sort();
     expect(await schedulers()).toEqual(['sync-feed:a 0 1 * * *', 'sync-feed:b 0 2 * * *']);
 
-    await writeFile(file, ['feeds:', feedYaml('a', '30 1 * * *')].join('\n'));
+    await writeFile(file, ['api: { secretKey: k }', 'feeds:', feedYaml('a', '30 1 * * *')].join('\n'));
     await waitFor(async () => (await schedulers()).join() === 'sync-feed:a 30 1 * * *', 5000, 'the reload');
     expect(service.config().feeds.map((f) => f.id)).toEqual(['a']);
 
-    await writeFile(file, ['feeds:', feedYaml('a', '30 1 * * *', ', maxDeleteShare: 7')].join('\n'));
+    await writeFile(
+      file,
+      ['api: { secretKey: k }', 'feeds:', feedYaml('a', '30 1 * * *', ', maxDeleteShare: 7')].join('\n'),
+    );
     await waitFor(() => lines.some((l) => l.includes('config change refused')), 5000, 'the refusal');
     expect(lines.find((l) => l.includes('refused'))).toContain('maxDeleteShare');
     expect(await schedulers()).toEqual(['sync-feed:a 30 1 * * *']);

@@ -28,10 +28,12 @@ interface SyncCommandOptions extends GlobalOptions {
 
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
 export function selectFeeds(config: Config, options: { feed?: string; all?: boolean }): FeedConfig[] {
-  if (options.feed && options.all) throw new CliExit('give --feed ID or --all, not both', EXIT.usage);
+  // Usage errors end with the hint every other usage error has (commander's own, main.ts).
+  if (options.feed && options.all)
+    throw new CliExit('give --feed ID or --all, not both; see feed-sync sync --help', EXIT.usage);
   if (options.feed) return [findFeed(config, options.feed)];
   if (options.all) return config.feeds.filter((f) => f.enabled);
-  throw new CliExit('give --feed ID or --all', EXIT.usage);
+  throw new CliExit('give --feed ID or --all; see feed-sync sync --help', EXIT.usage);
 }
 
 export { exitCodeOf } from '../exit-codes.ts';
