@@ -1,12 +1,8 @@
 import type { RemoteListing } from '../api/index.ts';
 import type { HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
-import { desiredOf } from './desired.ts';
-import { DEFAULT_HASH_KEY } from './ownership.ts';
-import { desiredByKey, makePlan } from './plan.ts';
+import { planListings } from './plan-listings.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
-import { memoryRecords } from './record-store.ts';
-import { remoteEntries } from './remote-entries.ts';
 
 /** The key of the record standing for the rest of the feed: no platform listing has it. */
 const REST_OF_FEED = '\u0000the rest of the feed';
@@ -37,30 +33,11 @@ export function planKey(
   remote: readonly RemoteListing[],
   policy: KeyPolicy,
 ): Plan {
-  const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
-  const records = memoryRecords();
-  const desired = feed.kind === 'listing' ? [desiredOf(feed.listing, key, policy.feedId, tags, records)] : [];
   // The rest of the feed, as one record no listing can match: without it a key the feed lacks would
   // be read as an empty feed, whose guard (a whole-feed judgement) holds every delete and mark.
-  desired.push(desiredOf({} as Listing, REST_OF_FEED, policy.feedId, tags, records));
-  const byKey = desiredByKey(desired);
-  const gone = policy.gone;
-  // Under markSold, the record that marks a listing Sold, as the run keeps it (prepare-run.ts).
-  const sold =
-    gone?.action === 'markSold'
-      ? {
-          isMine: (owner: string | undefined) =>
-            owner === policy.feedId || (policy.ownership === 'all' && owner === undefined),
-          mayLeave: (k: string | undefined) =>
-            policy.mode === 'full' ||
-            (k === key && (feed.kind === 'remove' || Object.hasOwn(policy.goneSince ?? {}, key))),
-          put: (listing: Partial<Listing>) => records.put({ ...listing, Status: 'Sold' } as Listing),
-        }
-      : undefined;
-  const set = { load: (d: { ref: number }) => records.get(d.ref) };
-  const sink = remoteEntries(policy.keyField, tags, byKey, set, sold);
-  for (const r of remote) sink.keep(1, r);
-  return makePlan(byKey, sink.finish().listings, {
+  const rest = { MLSNumber: REST_OF_FEED, Url: REST_OF_FEED } as Listing;
+  const desired = feed.kind === 'listing' ? [feed.listing, rest] : [rest];
+  return planListings(desired, remote, {
     ...policy,
     allowMassDelete: true,
     removals: feed.kind === 'remove' ? [key] : [],
