@@ -28,6 +28,7 @@ const LAYERS = [
   'src/alerts', //     incidents from reports, the webhook
   'src/render', //     plans, reports and progress as text
   'src/config', //     the composition root: one loader, one schema made of the stages' schemas
+  'src/explain', //    one listing end to end: its feed record, field traces, the platform's copy, the verdict
   'src/queue', //      the worker's store: queue, state, limiter, incidents on one connection
   'src/schedule', //   from config to jobs: schedulers, config-change runs, the config watcher
   'src/ui', //         the dashboard, bull-board, health, metrics

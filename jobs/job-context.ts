@@ -2,8 +2,7 @@ import type { Queue } from 'bullmq';
 import type { PlatformClient } from '../src/api/index.ts';
 import type { Config } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
-import type { SyncFeed } from '../src/queue/index.ts';
-import type { RunReport } from '../src/reconcile/index.ts';
+import type { RunFeed, RunReport } from '../src/reconcile/index.ts';
 import type { StateStore } from '../src/state/index.ts';
 
 /** What every processor gets from the worker. */
@@ -14,7 +13,7 @@ export interface JobContext {
   state: StateStore;
   logger: Logger;
   queue: Queue;
-  sync: SyncFeed;
+  sync: RunFeed;
   /** Aborted when the worker is shutting down and the grace period is over. */
   shutdownSignal: AbortSignal;
   /** True from the first SIGTERM/SIGINT on. */

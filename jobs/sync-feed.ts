@@ -1,10 +1,9 @@
 import type { Job } from 'bullmq';
 import type { z } from 'zod';
-import type { SyncProgress } from '../src/queue/index.ts';
+import { findFeed } from '../src/config/index.ts';
 import { enqueueFeedSync, type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/index.ts';
-import type { RunReport } from '../src/reconcile/index.ts';
-import { saveRun } from '../src/reconcile/index.ts';
-import { rateOf } from '../src/render/index.ts';
+import { type RunProgress, type RunReport, runAndSave } from '../src/reconcile/index.ts';
+import { percentOf, throttleProgress } from '../src/render/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
 
@@ -42,12 +41,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
     try {
       const payload = parsePayload(syncFeedPayloadSchema, job.data);
       const config = ctx.getConfig();
-      const feed = config.feeds.find((f) => f.id === payload.feedId);
       // A mistyped id fails, red and once, instead of completing green having done nothing.
-      if (!feed) {
-        const known = config.feeds.map((f) => f.id).join(', ') || 'none';
-        throw new PayloadError(`no feed "${payload.feedId}" in the config (feeds: ${known})`);
-      }
+      const feed = findFeed(config, payload.feedId);
       // Only deduplicated jobs run: that is what keeps one run per feed across every worker.
       if (!job.deduplicationId) {
         const forwardedTo = await enqueueFeedSync(ctx.queue, payload);
@@ -63,7 +58,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
       const progress = progressReporter(job);
-      const result = await ctx.sync(
+      // Saved first, by the run itself: the job log is best-effort and must never cost the report or the state.
+      const result = await runAndSave(
         config,
         feed,
         {
@@ -71,7 +67,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           state: ctx.state,
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
-          onEvent: (event) => (event.type === 'progress' ? progress.report(event) : undefined),
+          onProgress: progress.report,
         },
         {
           dryRun: payload.dryRun ?? false,
@@ -79,13 +75,12 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           forceFull: payload.forceFull ?? false,
           trigger: payload.trigger,
         },
+        ctx.sync,
       );
       await progress.flush();
       const { report } = result;
       // Once a run, in the worker's log too: the rows it explains are rejected one by one.
       for (const hint of report.hints ?? []) logger.warn({ hint: hint.code, fix: hint.fix }, hint.message);
-      // Saved first: the job log is best-effort and must never cost the report or the state.
-      await saveRun(ctx.state, result);
       await logReport(job, report).catch((error: unknown) =>
         logger.warn({ err: error }, 'writing the job log failed'),
       );
@@ -115,33 +110,21 @@ export function createSyncFeedProcessor(ctx: JobContext) {
 }
 
 /**
- * Progress updates in phase order, at most one in flight, only on a phase change or a 5-point step.
- * `flush` waits for the last one, so a finished job never shows an older phase.
+ * The job's progress (what the dashboard's live line shows): the run's progress through the one
+ * throttle (a new phase at once, else at most one update in 500 ms), with its percent and the
+ * rate of the writes, at most one update in flight. `flush` waits for the last one, so a finished
+ * job never shows an older phase.
  */
-function progressReporter(job: Job): { report(progress: SyncProgress): void; flush(): Promise<unknown> } {
-  let last: SyncProgress | undefined;
+function progressReporter(job: Job): { report(progress: RunProgress): void; flush(): Promise<unknown> } {
   let chain: Promise<unknown> = Promise.resolve();
-  let applyingSince = 0;
-  const report = (progress: SyncProgress) => {
-    if (progress.phase === 'applying' && !applyingSince) applyingSince = Date.now();
-    if (
-      last &&
-      last.phase === progress.phase &&
-      progress.percent - last.percent < 5 &&
-      progress.percent < 100
-    )
-      return;
-    last = progress;
-    // The rate and ETA of the writes, for the dashboard's live progress.
-    const rate = progress.phase === 'applying' ? rateOf(progress.detail, applyingSince, Date.now()) : '';
+  const report = throttleProgress((progress, rate) => {
     const value = {
-      phase: progress.phase,
-      percent: Math.round(progress.percent),
-      ...(progress.detail ? { detail: progress.detail } : {}),
+      ...progress,
+      percent: percentOf(progress),
       ...(rate ? { rate: rate.replace(/^ · /, '') } : {}),
     };
     chain = chain.then(() => job.updateProgress(value)).catch(() => {});
-  };
+  }, 500);
   return { report, flush: () => chain };
 }
 

@@ -5,15 +5,9 @@ import { clientFromConfig } from '../src/api/index.ts';
 import type { Config } from '../src/config/index.ts';
 import { type WorkerSettings, workerSettingsOf } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
-import type {
-  RunMetrics,
-  SchedulerStatus,
-  StoreChoice,
-  SyncFeed,
-  WorkerService,
-} from '../src/queue/index.ts';
+import type { RunMetrics, SchedulerStatus, StoreChoice, WorkerService } from '../src/queue/index.ts';
 import { DEFAULT_PREFIX, enqueueConfigRun, enqueueSettingsPush, openQueueStore } from '../src/queue/index.ts';
-import type { RunReport } from '../src/reconcile/index.ts';
+import type { RunFeed, RunReport } from '../src/reconcile/index.ts';
 import {
   applySchedulers,
   missingSchedulers,
@@ -33,7 +27,7 @@ export interface WorkerServiceOptions {
   prefix?: string;
   logger: Logger;
   /** The run of one feed: `syncFeed` of src/reconcile in production. */
-  sync: SyncFeed;
+  sync: RunFeed;
   /** Override the config's `worker:` settings (tests: short timeouts). */
   settings?: Partial<WorkerSettings>;
   /** Platform client; default one from `config.api` through the store's shared limiter. */

@@ -3,7 +3,14 @@ import type { BackoffOptions } from '../http/index.ts';
 import { type Limiter, unlimited, withRetries } from '../http/index.ts';
 import { type AskInput, askStream } from './ask-stream.ts';
 import { parseJson, unwrapEnvelope } from './envelope.ts';
-import { AmbiguousCreateError, type ApiFailure, isApiError, SchemaError } from './errors.ts';
+import {
+  AmbiguousCreateError,
+  type ApiFailure,
+  isApiError,
+  NetworkError,
+  SchemaError,
+  TimeoutError,
+} from './errors.ts';
 import {
   type AskAnswer,
   askDataSchema,
@@ -134,21 +141,33 @@ export function createClient(options: ClientOptions): PlatformClient {
     const { signal } = callOptions;
     const safeToRepeat = (error: ApiFailure) =>
       operation !== 'create' || error.rateLimited || !error.requestSent;
+    let attempts = 0;
     try {
-      return await withRetries(() => attempt(operation, body, schema, signal), {
-        retries,
-        isRetryable: (error) => isApiError(error) && error.retryable && safeToRepeat(error),
-        retryAfterMs: (error) => (isApiError(error) ? error.retryAfterMs : undefined),
-        isRateLimited: (error) => isApiError(error) && error.rateLimited,
-        limiter,
-        ...(signal ? { signal } : {}),
-        ...(options.backoff ? { backoff: options.backoff } : {}),
-        ...(options.random ? { random: options.random } : {}),
-        onRetry: (error, n, delayMs) => {
-          if (isApiError(error)) options.onRetry?.(error, n, delayMs);
+      return await withRetries(
+        (n) => {
+          attempts = n;
+          return attempt(operation, body, schema, signal);
         },
-      });
-    } catch (error) {
+        {
+          retries,
+          isRetryable: (error) => isApiError(error) && error.retryable && safeToRepeat(error),
+          retryAfterMs: (error) => (isApiError(error) ? error.retryAfterMs : undefined),
+          isRateLimited: (error) => isApiError(error) && error.rateLimited,
+          limiter,
+          ...(signal ? { signal } : {}),
+          ...(options.backoff ? { backoff: options.backoff } : {}),
+          ...(options.random ? { random: options.random } : {}),
+          onRetry: (error, n, delayMs) => {
+            if (isApiError(error)) options.onRetry?.(error, n, delayMs);
+          },
+        },
+      );
+    } catch (caught) {
+      // A transport failure says after how many attempts it gave up, as a feed's fetch does.
+      const error =
+        caught instanceof NetworkError || caught instanceof TimeoutError
+          ? caught.afterAttempts(attempts)
+          : caught;
       if (operation === 'create' && isApiError(error) && error.retryable && !safeToRepeat(error)) {
         throw new AmbiguousCreateError(error);
       }

@@ -78,26 +78,74 @@ export function platformStatusError(
   });
 }
 
+/** Where a transport failure happened, for its message: the platform's origin and the attempts made. */
+export interface FailedAt {
+  /** `https://usapi.hottask.com`: the base URL's origin (never a path, never credentials). */
+  origin: string;
+  /** Attempts made, retries included; known once the retries are spent. */
+  attempts?: number;
+}
+
+const attemptsText = (at?: FailedAt) =>
+  at?.attempts === undefined ? '' : ` after ${at.attempts} attempt${at.attempts === 1 ? '' : 's'}`;
+
 export class TimeoutError extends ApiError {
   override readonly code = 'E_TIMEOUT';
-  constructor(operation: Operation, timeoutMs: number, cause?: unknown) {
-    super(operation, `no answer within ${timeoutMs} ms`, { cause, retryable: true });
+  readonly timeoutMs: number;
+  readonly at: FailedAt | undefined;
+  constructor(operation: Operation, timeoutMs: number, cause?: unknown, at?: FailedAt) {
+    super(
+      operation,
+      at
+        ? `no answer from ${at.origin} within ${timeoutMs} ms${attemptsText(at)}`
+        : `no answer within ${timeoutMs} ms`,
+      { cause, retryable: true },
+    );
+    this.timeoutMs = timeoutMs;
+    this.at = at;
+  }
+
+  /** The same failure, saying how many attempts were made. */
+  afterAttempts(attempts: number): TimeoutError {
+    if (!this.at) return this;
+    return new TimeoutError(this.operation, this.timeoutMs, this.cause, { ...this.at, attempts });
   }
 }
 
+/**
+ * The connection failed (reset, refused, DNS). Says where and, once the retries are spent, after
+ * how many attempts, as a feed's fetch errors do: `list: cannot reach https://… after 5 attempts: ECONNRESET`.
+ */
 export class NetworkError extends ApiError {
   override readonly code = 'E_NETWORK';
+  readonly detail: string;
+  readonly failure: { retryable: boolean; requestSent: boolean };
+  readonly at: FailedAt | undefined;
   constructor(
     operation: Operation,
     detail: string,
     cause?: unknown,
     failure: { retryable: boolean; requestSent: boolean } = { retryable: true, requestSent: true },
+    at?: FailedAt,
   ) {
-    super(operation, `network error: ${detail}`, {
-      cause,
-      retryable: failure.retryable,
-      requestSent: failure.requestSent,
-    });
+    super(
+      operation,
+      at ? `cannot reach ${at.origin}${attemptsText(at)}: ${detail}` : `network error: ${detail}`,
+      {
+        cause,
+        retryable: failure.retryable,
+        requestSent: failure.requestSent,
+      },
+    );
+    this.detail = detail;
+    this.failure = failure;
+    this.at = at;
+  }
+
+  /** The same failure, saying how many attempts were made. */
+  afterAttempts(attempts: number): NetworkError {
+    if (!this.at) return this;
+    return new NetworkError(this.operation, this.detail, this.cause, this.failure, { ...this.at, attempts });
   }
 }
 

@@ -45,8 +45,15 @@ export function mapGotError(
 ): ApiError {
   const failure = classifyRequestError(error, signal);
   if (failure.kind === 'aborted') return new AbortedError(operation);
-  if (failure.kind === 'timeout') return new TimeoutError(operation, options.timeoutMs, error);
-  return new NetworkError(operation, failure.code, error, failure);
+  const at = { origin: originOf(options.baseUrl) };
+  if (failure.kind === 'timeout') return new TimeoutError(operation, options.timeoutMs, error, at);
+  return new NetworkError(operation, failure.code, error, failure, at);
+}
+
+/** The base URL's origin (scheme, host, port), for messages: never its path or credentials. */
+function originOf(baseUrl: string): string {
+  const url = URL.parse(baseUrl);
+  return url ? url.origin : 'the platform';
 }
 
 export function httpError(

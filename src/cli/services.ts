@@ -30,8 +30,10 @@ import { workerStartProblem } from './worker-preflight.ts';
 
 export interface RunWorkerOptions {
   config: Config;
-  /** Watched and reloaded on change; unset: the config is fixed (the demo's, built in memory). */
+  /** Watched and reloaded on change; unset: the config is fixed. */
   configFile?: string;
+  /** The running config made from the watched file (the demo's: its sandbox, its schedule). */
+  adaptConfig?: (config: Config) => Config;
   env: EnvSettings;
   logger?: Logger;
   /** Runs once the worker has started (the demo queues its first runs here). */
@@ -60,7 +62,10 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   let stopWatching: (() => void) | undefined;
   let ui: UiServer | undefined;
   try {
-    if (options.configFile) stopWatching = reloadOnChange(options.configFile, service, logger);
+    if (options.configFile)
+      stopWatching = reloadOnChange(options.configFile, service, logger, {
+        ...(options.adaptConfig ? { adapt: options.adaptConfig } : {}),
+      });
     if (env.UI_PORT !== undefined) ui = await startUi({ service, env, logger, metrics });
     await options.onStarted?.(service);
   } catch (error) {
@@ -110,25 +115,35 @@ export async function runStart(options: { config?: string }): Promise<void> {
   }
   const sandbox = await startSandbox({ latencyMs: 20 });
   try {
-    const demo = await loadDemoConfig(join(env.FEED_SYNC_STATE_DIR, 'demo'), sandbox.url, true);
-    const config: Config = {
-      ...demo,
-      feeds: demo.feeds.map((feed) => ({ ...feed, schedule: { cron: DEMO_CRON, timezone: 'UTC' } })),
-    };
+    const dir = join(env.FEED_SYNC_STATE_DIR, 'demo');
+    // The demo's copied config runs against this sandbox on its own schedule, edited or not.
+    const adaptConfig = (loaded: Config): Config => ({
+      ...loaded,
+      api: { ...loaded.api, baseUrl: sandbox.url },
+      feeds: loaded.feeds.map((feed) => ({ ...feed, schedule: { cron: DEMO_CRON, timezone: 'UTC' } })),
+    });
+    const config = adaptConfig(await loadDemoConfig(dir, sandbox.url, true));
     logger.info(
       {
         sandbox: sandbox.url,
         feeds: config.feeds.map((f) => f.id),
-        files: join(env.FEED_SYNC_STATE_DIR, 'demo'),
+        files: dir,
       },
-      `no ${file}: running the demo feeds every two minutes against a local sandbox`,
+      `no ${file}: running the demo feeds every two minutes against a local sandbox; edit ${join(dir, 'feed-sync.yaml')} and a change runs the feeds it touches at once (trigger config)`,
     );
     // A first run of each feed now, so the dashboard has something to show before the schedule fires.
     const onStarted = async (service: WorkerService) => {
       for (const feed of config.feeds)
         await enqueueFeedSync(service.queue, { feedId: feed.id, trigger: 'manual' });
     };
-    await runWorker({ config, env: withUi, logger, onStarted });
+    await runWorker({
+      config,
+      configFile: join(dir, 'feed-sync.yaml'),
+      adaptConfig,
+      env: withUi,
+      logger,
+      onStarted,
+    });
   } finally {
     await sandbox.close();
   }

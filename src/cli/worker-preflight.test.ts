@@ -14,8 +14,8 @@ describe('workerStartProblem', () => {
       undefined,
     ],
     [
-      'no key for a remote platform',
-      '{ baseUrl: "https://usapi.example" }',
+      'no secret key for a remote platform (a session key alone)',
+      '{ baseUrl: "https://usapi.example", sessionKey: s }',
       'pw',
       /api\.secretKey is empty for usapi\.example; set CHATBOT_SECRET_KEY/,
     ],

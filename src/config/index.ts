@@ -3,6 +3,7 @@
  * file:line:column) and one strict schema composed of the stages' own schemas and slices.
  */
 export { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from './env.ts';
+export { findFeed, UnknownFeedError } from './find-feed.ts';
 export { ConfigError, loadConfig, parseConfig } from './load.ts';
 export { isLoopbackHost } from './loopback.ts';
 export type { ChatbotConfig, Config, FeedConfig } from './schema.ts';

@@ -73,7 +73,7 @@ describe('parseConfig', () => {
 
   it('refuses duplicate feed ids', () => {
     const issues = issuesOf(
-      `${feed}  - id: acme-mls\n    chatbot: x\n    source: { format: csv, path: b.csv }\n`,
+      `api: { secretKey: k }${feed}  - id: acme-mls\n    chatbot: x\n    source: { format: csv, path: b.csv }\n`,
     );
     expect(issues).toEqual(['feeds[1].id: duplicate feed id "acme-mls"']);
   });
@@ -125,8 +125,9 @@ describe('parseConfig', () => {
   });
 
   it('gone: the shorthand, the defaults, and each typo an error with a hint', () => {
-    const gone = (value: string) => `${feed}    gone: ${value}\n`;
-    expect(parseConfig(feed).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 0 });
+    const keyed = `api: { secretKey: k }${feed}`;
+    const gone = (value: string) => `${keyed}    gone: ${value}\n`;
+    expect(parseConfig(keyed).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 0 });
     expect(parseConfig(gone('markSold')).feeds[0]?.gone).toEqual({ action: 'markSold', afterDays: 30 });
     expect(parseConfig(gone('{ afterDays: 3 }')).feeds[0]?.gone).toEqual({ action: 'delete', afterDays: 3 });
     expect(issuesOf(gone('{ action: markSOLD }'))).toEqual([
@@ -160,7 +161,7 @@ describe('parseConfig', () => {
   it('checks cron expressions and time zones when the config loads', () => {
     const schedule = (cron: string, timezone = 'UTC') =>
       issuesOf(
-        `feeds:\n  - id: a\n    chatbot: s\n    schedule: { cron: "${cron}", timezone: ${timezone} }\n    source: { format: csv, path: a.csv }\n`,
+        `api: { secretKey: k }\nfeeds:\n  - id: a\n    chatbot: s\n    schedule: { cron: "${cron}", timezone: ${timezone} }\n    source: { format: csv, path: a.csv }\n`,
       );
     expect(schedule('0 */2 * * *', 'America/New_York')).toEqual([]);
     expect(schedule('*/30 * * * * *')).toEqual([]);
@@ -192,11 +193,28 @@ describe('parseConfig', () => {
     expect(issuesOf('api:\n  sessionKey: ${S:-}\n')).toEqual([
       expect.stringMatching(/^api\.sessionKey: is empty/),
     ]);
-    expect(parseConfig('api: {}').api.secretKey).toBeUndefined();
+    expect(parseConfig('api: { baseUrl: "http://127.0.0.1:4010" }').api.secretKey).toBeUndefined();
+  });
+
+  it('refuses a config with neither key, unless the platform is a sandbox on loopback', () => {
+    const refused =
+      /^api: neither api\.secretKey nor api\.sessionKey is set, so every request to (\S+) would be refused/;
+    expect(issuesOf('feeds: []\n')).toEqual([expect.stringMatching(refused)]);
+    expect(issuesOf('api: { baseUrl: "https://usapi.example.com" }')[0]).toMatch(
+      /to usapi\.example\.com would/,
+    );
+    expect(issuesOf('api: { sessionKey: s }')).toEqual([]);
+    expect(issuesOf('api: { secretKey: k }')).toEqual([]);
+    for (const sandbox of ['http://127.0.0.1:4010', 'http://localhost:4010', 'http://[::1]:4010'])
+      expect(issuesOf(`api: { baseUrl: "${sandbox}" }`), sandbox).toEqual([]);
+    // Not while the section has a typo: that is the problem to fix first.
+    expect(issuesOf('api: { baseURL: "https://x.example" }')).toEqual([
+      'api.baseURL: unknown key; did you mean baseUrl?',
+    ]);
   });
 
   it('wants https for the platform, but for loopback or with allowInsecureHttp', () => {
-    const base = (url: string, extra = '') => issuesOf(`api: { baseUrl: "${url}"${extra} }`);
+    const base = (url: string, extra = '') => issuesOf(`api: { baseUrl: "${url}", secretKey: k${extra} }`);
     for (const ok of [
       'https://usapi.example.com',
       'http://127.0.0.1:4010',
@@ -284,7 +302,7 @@ describe('parseConfig', () => {
   });
 
   it('accepts JSON too, and reports bad syntax in one line', () => {
-    expect(parseConfig('{"feeds": []}').feeds).toEqual([]);
+    expect(parseConfig('{"api": {"secretKey": "k"}, "feeds": []}').feeds).toEqual([]);
     expect(issuesOf('feeds: [\n')[0]).toMatch(/^not valid YAML or JSON/);
   });
 });

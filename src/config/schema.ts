@@ -43,6 +43,15 @@ function insecureBaseUrl(api: { baseUrl: string; allowInsecureHttp: boolean }): 
   return url.protocol !== 'http:' || !isLoopbackHost(url.hostname);
 }
 
+/** The base URL names this machine (the sandbox): no key is needed there. */
+function onLoopback(baseUrl: string): boolean {
+  const url = URL.parse(baseUrl);
+  return url !== null && isLoopbackHost(url.hostname);
+}
+
+const hostOf = (baseUrl: string | undefined) =>
+  baseUrl ? (URL.parse(baseUrl)?.host ?? baseUrl) : 'the platform';
+
 export const apiConfigSchema = z
   .strictObject({
     /** The spec's {base_url}. The platform documents this host, so it is the default. https unless loopback. */
@@ -70,6 +79,14 @@ export const apiConfigSchema = z
     path: ['baseUrl'],
     message:
       'must be https:// (the keys travel in every request); http:// only to a loopback address, or with api.allowInsecureHttp: true',
+  })
+  // Refused when the config loads, not at the first request: a platform answers every call without a
+  // key with 401. The local sandbox needs none, so a loopback baseUrl is exempt (as from https).
+  .refine((api) => api.secretKey !== undefined || api.sessionKey !== undefined || onLoopback(api.baseUrl), {
+    // Not while the section has other problems: a mistyped `baseURL` is the one to fix first.
+    when: (payload) => payload.issues.length === 0,
+    error: (issue) =>
+      `neither api.secretKey nor api.sessionKey is set, so every request to ${hostOf((issue.input as { baseUrl?: string }).baseUrl)} would be refused; set secretKey: \${CHATBOT_SECRET_KEY} (or sessionKey), or point api.baseUrl at a local sandbox (http://127.0.0.1:4010 needs no key)`,
   });
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
@@ -137,7 +154,8 @@ export type FeedConfig = z.infer<typeof feedConfigSchema>;
 
 export const configSchema = z
   .strictObject({
-    api: apiConfigSchema.default(apiConfigSchema.parse({})),
+    // Parsed like a written one: a config without `api:` talks to the default host, so needs a key too.
+    api: apiConfigSchema.prefault({}),
     chatbots: z.array(chatbotConfigSchema).default([]),
     feeds: z.array(feedConfigSchema).default([]),
     /** ExtensionColumn key that names the feed owning a listing. */

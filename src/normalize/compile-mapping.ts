@@ -30,7 +30,8 @@ import { compileMarkers } from './unknown-markers.ts';
 
 export type { MappedRecord } from './compile-field.ts';
 
-const KINDS: Readonly<Record<ListingField, FieldKind>> = {
+/** How each listing field's raw value is read (exported for `explain`, which words the conversion). */
+export const KINDS: Readonly<Record<ListingField, FieldKind>> = {
   SaleType: 'enum',
   Status: 'enum',
   PropertyType: 'enum',

@@ -1,7 +1,9 @@
-export { type CompiledMapping, compileMapping, type MappedRecord } from './compile-mapping.ts';
+export { normalizeAreaUnit } from './area-units.ts';
+export type { FieldKind } from './compile-field.ts';
+export { type CompiledMapping, compileMapping, KINDS, type MappedRecord } from './compile-mapping.ts';
 export { describeFact, explainFacts } from './describe-facts.ts';
 export { REMOVE } from './enum-maps.ts';
-export type { RawFields } from './field-path.ts';
+export { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
 export type { FieldProblem } from './field-problem.ts';
 export { inferCsvMapping, inferredMappingHints, type MappingHint } from './infer-csv-mapping.ts';
 export {
@@ -11,6 +13,7 @@ export {
   type Listing,
   type ListingField,
   listingSchema,
+  MARKER_FIELDS,
   NUMERIC_FIELDS,
   SALE_TYPES,
   SPACE_TYPES,
@@ -18,11 +21,19 @@ export {
   TOURS,
 } from './listing-schema.ts';
 export { objectBuilder, propertyReader } from './literal-access.ts';
-export { type MappingConfig, mappingSchema, PRESET_NAMES, type PresetName } from './mapping-schema.ts';
+export {
+  type FieldRuleObject,
+  type MappingConfig,
+  mappingSchema,
+  PRESET_NAMES,
+  type PresetName,
+  type SingleRule,
+} from './mapping-schema.ts';
 export { parseNumber } from './parse-number.ts';
 export { parseTimestamp } from './parse-timestamp.ts';
 export { PHOTO_STAMP_KEY, photoStampOf } from './photo-stamp.ts';
 export { PRESET_RECORD_PATHS, PRESETS } from './presets/index.ts';
-export { missingPresetFields, withPresetHooks } from './presets/preset-hooks.ts';
+export { missingPresetFields, PRESET_HOOKS, withPresetHooks } from './presets/preset-hooks.ts';
 export { mergeMappings, resolveMapping } from './resolve-mapping.ts';
+export { compileTemplate } from './template.ts';
 export { acceptListing, type Validation, validateListing } from './validate-listing.ts';

@@ -31,4 +31,3 @@ export {
   storeChoiceOf,
 } from './store.ts';
 export { StoreLockedError } from './store-lock.ts';
-export type { SyncFeed, SyncProgress } from './sync-contract.ts';

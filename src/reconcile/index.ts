@@ -5,11 +5,13 @@
  */
 
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
+export { containsWord } from './broken-rows.ts';
 export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
 export type { DesiredSet, ListingBrief } from './desired.ts';
-export { DEFAULT_HASH_KEY, ownerOf, recordHash, withTags } from './ownership.ts';
+export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { keyOf } from './plan.ts';
+export { type FeedSide, type KeyPolicy, planKey } from './plan-key.ts';
 export { type ListingsPlan, planListings } from './plan-listings.ts';
 export type {
   DeleteReason,
@@ -34,7 +36,7 @@ export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {
   IngestSummary,
   PreparedRun,
-  RunEvent,
+  RunProgress,
   RunResult,
   RunTrigger,
   SnapshotSummary,
@@ -43,5 +45,6 @@ export type {
   SyncOptions,
   SyncPhase,
 } from './run-types.ts';
+export { SYNC_PHASES } from './run-types.ts';
 export { readSnapshot, type Snapshot, SnapshotError, type SnapshotOptions } from './snapshot.ts';
-export { saveRun, stateOf, syncFeed } from './sync.ts';
+export { type PlannedRun, planRun, type RunFeed, runAndSave, saveRun, stateOf, syncFeed } from './sync.ts';

@@ -130,15 +130,12 @@ async function prepare(
   const now = deps.now ?? (() => new Date());
   // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
   const runAt = now();
-  const progress = (
-    phase: 'fetching' | 'normalizing' | 'snapshot' | 'planning',
-    percent: number,
-    detail?: string,
-  ) => deps.onEvent?.({ type: 'progress', phase, percent, ...(detail ? { detail } : {}) });
+  const progress = (phase: 'fetching' | 'normalizing' | 'snapshot' | 'planning', done = 0, total = 0) =>
+    deps.onProgress?.({ phase, done, total });
   const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
   const keyFor = (listing: Listing) => keyOf(listing, feed.key) ?? '';
 
-  progress('fetching', 0);
+  progress('fetching');
   // Each listing is digested and spilled as it is read; the feed's mask and digest per record,
   // indexed by key once the feed is read.
   const desired = new DesiredIndex();
@@ -167,14 +164,14 @@ async function prepare(
     return { kind: 'failed', reason: `feed: ${error.message}`, error, guards: [{ ...SOURCE_FAILED }] };
   }
   const summary = summaryOf(ingest);
-  progress('normalizing', 20, `${ingest.listings.length} listings, ${ingest.rejections.length} rejected`);
+  progress('normalizing', ingest.listings.length, ingest.stats.records);
   if (ingest.notModified)
     return { kind: 'skipped', ingest: summary, reason: 'the feed has not changed since the last run' };
   // The provider's budget was spent before a record could be read: nothing to compare or write.
   if (ingest.pause && ingest.stats.records === 0 && !ingest.present)
     return { kind: 'skipped', ingest: summary, reason: 'nothing read: the provider budget is spent' };
 
-  progress('snapshot', 25);
+  progress('snapshot');
   try {
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
@@ -199,9 +196,8 @@ async function prepare(
         soldRecordsOf(policy, (listing) => records.put(listing)),
       ),
     );
-    progress('planning', 35);
+    progress('planning');
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), set, options.briefs);
-    deps.onEvent?.({ type: 'plan', plan, records: set });
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
     return {

@@ -8,17 +8,20 @@ import type { DesiredSet } from './desired.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
 import type { RunReport } from './report-types.ts';
 
-export type SyncPhase = 'fetching' | 'normalizing' | 'snapshot' | 'planning' | 'applying' | 'done';
+/** The phases of a run, in order. */
+export const SYNC_PHASES = ['fetching', 'normalizing', 'snapshot', 'planning', 'applying', 'done'] as const;
+export type SyncPhase = (typeof SYNC_PHASES)[number];
 
-/** What a run tells while it goes: where it is, and its plan once made. Plain data. */
-export type RunEvent =
-  | { type: 'progress'; phase: SyncPhase; percent: number; detail?: string }
-  | {
-      type: 'plan';
-      plan: Plan;
-      /** The records the plan's creates and updates would send, readable during this event only. */
-      records: DesiredSet;
-    };
+/**
+ * Where a run is: its phase, and the counts of the phase (`done` of `total`; 0 of 0 for a phase
+ * without counts). Normalizing counts valid records of those read, applying the writes done. Plain
+ * numbers: a terminal, a job's progress and a page render them (src/render/progress.ts).
+ */
+export interface RunProgress {
+  phase: SyncPhase;
+  done: number;
+  total: number;
+}
 
 /** Why a run was started: manual runs always compare with the platform; scheduled ones may skip. */
 export type RunTrigger = 'schedule' | 'manual' | 'config' | 'repair';
@@ -44,8 +47,8 @@ export interface SyncDeps {
    * hand raw records through it (`src/testing/records-feed.ts`): the rest of the run is production's.
    */
   open?: FeedOpener;
-  /** The run's one event stream: progress and the plan, for a terminal, a job or a page to show. */
-  onEvent?: (event: RunEvent) => void;
+  /** Where the run is, as it goes: for a terminal, a job or a page to show. */
+  onProgress?: (progress: RunProgress) => void;
 }
 
 export interface SyncOptions {
@@ -62,6 +65,11 @@ export interface SyncOptions {
   trigger?: RunTrigger;
   /** Creates and updates the plan describes (place, price): default 1000; `plan --all` asks for all. */
   briefs?: number;
+  /**
+   * Keep the time of this run's compare (`lastCompareAt`, `lastFullRunAt`). Default true; false for
+   * a run at a clock of the user's (`sync --now`).
+   */
+  recordCompare?: boolean;
 }
 
 /** What ingestion told about the feed, without its listings: what a report needs. */

@@ -8,11 +8,58 @@ import type { RunReport } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.ts';
 
+/** A run that has made its plan (or stopped before one), and what finishes it. */
+export interface PlannedRun {
+  /** What the run learned before writing: its plan, when it made one. Reads only. */
+  prepared: PreparedRun;
+  /**
+   * Apply the plan (unless a dry run, or stopped), report, and free the run's records: the
+   * `RunResult`. Once; the records of `prepared` are readable until then.
+   */
+  finish(): Promise<RunResult>;
+}
+
+/**
+ * The first half of a run: `prepareRun` (ingest, snapshot, plan: reads only), with the clock and the
+ * call counts of the whole run started. `feed-sync plan` renders `prepared.plan` and finishes as a
+ * dry run; the demo shows the plan before it finishes; `syncFeed` finishes at once.
+ */
+export async function planRun(
+  config: RunConfig,
+  feed: RunFeedSpec,
+  deps: SyncDeps,
+  options: SyncOptions = {},
+): Promise<PlannedRun> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now();
+  const { client, calls } = countingClient(deps.client);
+  const prepared = await prepareRun(config, feed, client, deps, options);
+  let finished = false;
+  return {
+    prepared,
+    finish: async () => {
+      if (finished) throw new Error('planRun: finish() was called twice');
+      finished = true;
+      const applied = await applyPrepared(config, feed, prepared, client, deps, options);
+      const meta = { feedId: feed.id, chatbot: feed.chatbot, startedAt, finishedAt: now(), apiCalls: calls };
+      const trigger = options.trigger ?? 'manual';
+      const dryRun = options.dryRun ?? false;
+      const report = reportOf(prepared, applied, { ...meta, trigger, dryRun });
+      deps.onProgress?.({ phase: 'done', done: 0, total: 0 });
+      logFinished(deps, report);
+      const state = dryRun
+        ? {}
+        : { ...stateOf(prepared, report, now(), options), ...clockOf(prepared, applied) };
+      return { report, state, ...(prepared.kind === 'failed' ? { error: prepared.error } : {}) };
+    },
+  };
+}
+
 /**
  * One run for one feed: `prepareRun` (ingest, snapshot, plan: reads only) → `applyPlan` (the only
  * writes) → `reportOf` (pure). Data and platform problems end in a report, never a throw;
  * programming and config errors throw. Nothing is saved here: the caller that owns the state store
- * saves `result.state` (`saveRun`), so a run's state is written once, in one place.
+ * saves `result.state` (`saveRun`), so a run's state is written once, in one place (`runAndSave`).
  */
 export async function syncFeed(
   config: RunConfig,
@@ -20,53 +67,56 @@ export async function syncFeed(
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<RunResult> {
-  const now = deps.now ?? (() => new Date());
-  const startedAt = now();
-  const { client, calls } = countingClient(deps.client);
-  const prepared = await prepareRun(config, feed, client, deps, options);
+  return (await planRun(config, feed, deps, options)).finish();
+}
 
-  let applied: ApplyResult | undefined;
-  if (prepared.kind === 'planned') {
-    try {
-      if (!options.dryRun && !deps.signal?.aborted) {
-        const { plan } = prepared;
-        const total = `${plan.creates.length} creates, ${plan.updates.length} updates, ${plan.deletes.length} deletes`;
-        deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 40, detail: total });
-        applied = await applyPlan(client, plan, {
-          chatbot: feed.chatbot,
-          tags: { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY },
-          records: prepared.records,
-          concurrency: config.api.concurrency,
-          deleteBatchSize: config.api.deleteBatchSize,
-          signal: deps.signal,
-          onProgress: (n, of) =>
-            deps.onEvent?.({
-              type: 'progress',
-              phase: 'applying',
-              percent: 40 + Math.floor((60 * n) / Math.max(1, of)),
-              detail: `${n}/${of}`,
-            }),
-        });
-      }
-    } finally {
-      prepared.close();
-    }
+/** A run: what the CLI, the worker's job, the dashboard's Run now and the demo start. `syncFeed` in production. */
+export type RunFeed = typeof syncFeed;
+
+/**
+ * A run, and its state saved: the one way the CLI, the worker's job (the dashboard's Run now is a
+ * job) and the demo run a feed. `run` is `syncFeed` unless a test says otherwise.
+ */
+export async function runAndSave(
+  config: RunConfig,
+  feed: RunFeedSpec,
+  deps: SyncDeps & { state: StateStore },
+  options: SyncOptions = {},
+  run: RunFeed = syncFeed,
+): Promise<RunResult> {
+  const result = await run(config, feed, deps, options);
+  await saveRun(deps.state, result);
+  return result;
+}
+
+/** The writes of a planned run (none for a dry run, or a stopped one); its records freed either way. */
+async function applyPrepared(
+  config: RunConfig,
+  feed: RunFeedSpec,
+  prepared: PreparedRun,
+  client: SyncDeps['client'],
+  deps: SyncDeps,
+  options: SyncOptions,
+): Promise<ApplyResult | undefined> {
+  if (prepared.kind !== 'planned') return undefined;
+  try {
+    if (options.dryRun || deps.signal?.aborted) return undefined;
+    const { plan } = prepared;
+    const batch = Math.max(1, config.api.deleteBatchSize);
+    const total = plan.updates.length + plan.creates.length + Math.ceil(plan.deletes.length / batch);
+    deps.onProgress?.({ phase: 'applying', done: 0, total });
+    return await applyPlan(client, plan, {
+      chatbot: feed.chatbot,
+      tags: { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY },
+      records: prepared.records,
+      concurrency: config.api.concurrency,
+      deleteBatchSize: config.api.deleteBatchSize,
+      signal: deps.signal,
+      onProgress: (done, of) => deps.onProgress?.({ phase: 'applying', done, total: of }),
+    });
+  } finally {
+    prepared.close();
   }
-
-  const trigger = options.trigger ?? 'manual';
-  const meta = {
-    feedId: feed.id,
-    chatbot: feed.chatbot,
-    startedAt,
-    finishedAt: now(),
-    apiCalls: calls,
-    trigger,
-  };
-  const report = reportOf(prepared, applied, { ...meta, dryRun: options.dryRun ?? false });
-  deps.onEvent?.({ type: 'progress', phase: 'done', percent: 100, detail: report.outcome });
-  logFinished(deps, report);
-  const state = options.dryRun ? {} : { ...stateOf(prepared, report, now()), ...clockOf(prepared, applied) };
-  return { report, state, ...(prepared.kind === 'failed' ? { error: prepared.error } : {}) };
 }
 
 /**
@@ -74,7 +124,12 @@ export async function syncFeed(
  * after a run that succeeded, so a failed or guarded run fetches in full next time; and when it
  * compared with the platform, the time of that compare.
  */
-export function stateOf(prepared: PreparedRun, report: RunReport, at: Date): Partial<FeedState> {
+export function stateOf(
+  prepared: PreparedRun,
+  report: RunReport,
+  at: Date,
+  options: Pick<SyncOptions, 'recordCompare'> = {},
+): Partial<FeedState> {
   const state: Partial<FeedState> = { lastReport: report };
   if (prepared.kind === 'skipped') return { ...prepared.ingest.sourceState, ...state };
   // A run stopped by its provider's budget keeps its source state: its place in the feed.
@@ -83,6 +138,9 @@ export function stateOf(prepared: PreparedRun, report: RunReport, at: Date): Par
   // scheduled or not, reads the feed in full and compares again instead of skipping it.
   if (prepared.kind !== 'planned' || report.outcome !== 'ok')
     return { ...state, etag: undefined, lastModified: undefined, lastCompareAt: undefined };
+  // A run at a clock of the user's (`--now`) keeps no compare time: a `sync --now` in the future
+  // must not make scheduled runs skip until then.
+  if (options.recordCompare === false) return { ...prepared.ingest.sourceState, ...state };
   const full = prepared.ingest.mode === 'full' ? { lastFullRunAt: at.toISOString() } : {};
   return { ...prepared.ingest.sourceState, ...full, lastCompareAt: at.toISOString(), ...state };
 }

@@ -2,7 +2,14 @@
  * Presentation: plans, run reports and progress as text, for the CLI, the job's progress and the
  * dashboard. Pure: data in, strings out.
  */
-export { type ProgressStream, progressLine, rateOf } from './progress-line.ts';
+export {
+  type ProgressStream,
+  percentOf,
+  progressLine,
+  progressText,
+  rateOf,
+  throttleProgress,
+} from './progress.ts';
 export {
   graceLine,
   holdReason,

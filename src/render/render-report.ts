@@ -1,3 +1,4 @@
+import type { Rejection } from '../ingest/index.ts';
 import type { RunReport } from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
 
@@ -70,7 +71,10 @@ export function renderReport(report: RunReport): string {
 function rejectionLines(report: RunReport): string[] {
   if (report.rejected === 0) return [];
   const shown = report.rejections.slice(0, SHOWN);
-  const lines = [`  rejected ${report.rejected} feed record(s):`, ...shown.map((r) => `    ${r.message}`)];
+  const lines = [
+    `  rejected ${report.rejected} feed record(s):`,
+    ...shown.map((r) => `    ${rejectionLine(r)}`),
+  ];
   const more = report.rejected - shown.length;
   if (more > 0)
     lines.push(`    … and ${more} more; \`feed-sync validate --feed ${report.feedId}\` lists them all`);
@@ -131,4 +135,15 @@ function failureLines(report: RunReport): string[] {
   if (report.failed.length > SHOWN)
     lines.push(`    … and ${report.failed.length - SHOWN} more; --json lists them all`);
   return lines;
+}
+
+/**
+ * A rejection as its line in the report: `Row 20 of feed.csv (ML81332052): Bedrooms "three" is not
+ * a number`. Ingestion words where the record is; a row's line also names its key when it has one.
+ */
+export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): string {
+  const { key, message } = rejection;
+  const at = message.indexOf(': ');
+  if (key === undefined || at < 0 || message.slice(0, at).includes(key)) return message;
+  return `${message.slice(0, at)} (${key})${message.slice(at)}`;
 }

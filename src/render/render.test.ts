@@ -3,7 +3,8 @@ import type { Rejection } from '../ingest/index.ts';
 import type { Failure, RunReport } from '../reconcile/index.ts';
 import { emptyReport } from '../reconcile/index.ts';
 import { renderReport } from './index.ts';
-import { progressLine } from './progress-line.ts';
+import { progressLine } from './progress.ts';
+import { rejectionLine } from './render-report.ts';
 
 /** The feed the reports are of. */
 const feed = { id: 'feed1', chatbot: 'SN-1' };
@@ -45,11 +46,24 @@ describe('renderReport', () => {
     expect(text).toContain(
       [
         '  rejected 2 feed record(s):',
-        '    Row 8 of acme.csv: Bedrooms "three" is not a number',
-        '    Row 12 of acme.csv: Bedrooms "three" is not a number',
+        '    Row 8 of acme.csv (A-8): Bedrooms "three" is not a number',
+        '    Row 12 of acme.csv (A-12): Bedrooms "three" is not a number',
       ].join('\n'),
     );
     expect(text).not.toContain('more;');
+  });
+
+  it('names a rejected row by its key when it has one, never twice', () => {
+    const line = (message: string, key?: string) => rejectionLine({ message, ...(key ? { key } : {}) });
+    expect(line('Row 20 of feed.csv: Bedrooms "three" is not a number', 'ML81332052')).toBe(
+      'Row 20 of feed.csv (ML81332052): Bedrooms "three" is not a number',
+    );
+    expect(line('Row 7 of feed.csv: Url "x" is not a valid URL')).toBe(
+      'Row 7 of feed.csv: Url "x" is not a valid URL',
+    );
+    expect(line('Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number', 'K-3')).toBe(
+      'Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number',
+    );
   });
 
   it('shows the first 10 rejections, then how many more and where to see them all', () => {
@@ -103,21 +117,26 @@ describe('progressLine', () => {
     return { written, isTTY, columns: 40, write: (t: string) => written.push(t) };
   };
 
-  it('redraws one line in place on a terminal, at most every 100 ms, and clears it', () => {
+  it('redraws one line in place on a terminal, a new phase at once, else at most every 100 ms, and clears it', () => {
     const tty = stream(true);
     let now = 1000;
     const line = progressLine('acme', tty, () => now);
-    line.onProgress({ phase: 'snapshot', percent: 25 });
+    line.onProgress({ phase: 'snapshot', done: 0, total: 0 });
     now += 50;
-    line.onProgress({ phase: 'planning', percent: 35 });
+    line.onProgress({ phase: 'planning', done: 0, total: 0 });
+    line.onProgress({ phase: 'applying', done: 0, total: 125 });
+    now += 50;
+    line.onProgress({ phase: 'applying', done: 10, total: 125 });
     now += 100;
-    line.onProgress({ phase: 'applying', percent: 40, detail: '120 creates, 4 updates, 1 deletes' });
-    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.onProgress({ phase: 'applying', done: 20, total: 125 });
+    line.onProgress({ phase: 'done', done: 0, total: 0 });
     line.clear();
     expect(tty.written).toEqual([
       '\r\x1b[2Kacme: snapshot 25%',
-      '\r\x1b[2Kacme: applying 40% 120 creates, 4 updat',
-      '\r\x1b[2Kacme: done 100% ok',
+      '\r\x1b[2Kacme: planning 35%',
+      '\r\x1b[2Kacme: applying 40% 0/125',
+      '\r\x1b[2Kacme: applying 49% 20/125 · 133/s · ETA',
+      '\r\x1b[2Kacme: done 100%',
       '\r\x1b[2K',
     ]);
   });
@@ -127,24 +146,26 @@ describe('progressLine', () => {
     tty.columns = 80;
     let now = 1000;
     const line = progressLine('acme', tty, () => now);
-    line.onProgress({ phase: 'applying', percent: 40, detail: '0/300' });
+    line.onProgress({ phase: 'applying', done: 0, total: 300 });
     now += 2000;
-    line.onProgress({ phase: 'applying', percent: 60, detail: '100/300' });
+    line.onProgress({ phase: 'applying', done: 100, total: 300 });
     expect(tty.written.at(-1)).toBe('\r\x1b[2Kacme: applying 60% 100/300 · 50/s · ETA 4s');
   });
 
   it('writes one plain line per phase off a terminal', () => {
     const pipe = stream(false);
     const line = progressLine('acme', pipe);
-    line.onProgress({ phase: 'fetching', percent: 0 });
-    line.onProgress({ phase: 'applying', percent: 40, detail: '3 creates, 0 updates, 0 deletes' });
-    line.onProgress({ phase: 'applying', percent: 60, detail: '2/3' });
-    line.onProgress({ phase: 'done', percent: 100, detail: 'ok' });
+    line.onProgress({ phase: 'fetching', done: 0, total: 0 });
+    line.onProgress({ phase: 'normalizing', done: 9, total: 10 });
+    line.onProgress({ phase: 'applying', done: 0, total: 3 });
+    line.onProgress({ phase: 'applying', done: 2, total: 3 });
+    line.onProgress({ phase: 'done', done: 0, total: 0 });
     line.clear();
     expect(pipe.written).toEqual([
       'acme: fetching\n',
-      'acme: applying 3 creates, 0 updates, 0 deletes\n',
-      'acme: done ok\n',
+      'acme: normalizing 9 of 10 records valid\n',
+      'acme: applying 0/3\n',
+      'acme: done\n',
     ]);
   });
 });

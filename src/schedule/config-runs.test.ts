@@ -5,7 +5,7 @@ import { runsForConfigChange } from './config-runs.ts';
 /** A config of three feeds; `edit` changes its text the way a user edits the file. */
 function config(edit: (text: string) => string = (t) => t) {
   const text = [
-    'api: { baseUrl: "https://usapi.example.com", concurrency: 8 }',
+    'api: { baseUrl: "https://usapi.example.com", secretKey: k, concurrency: 8 }',
     'feeds:',
     '  - id: a',
     '    chatbot: BOT1',
@@ -42,6 +42,8 @@ describe('runsForConfigChange', () => {
 
   it('a schedule change alone runs nothing: the scheduler is updated', () => {
     expect(runs((t) => t.replace('0 * * * *', '30 * * * *'))).toEqual([]);
+    // How often a run compares says when, not what it writes.
+    expect(runs((t) => `${t}\n    fullCompareEveryHours: 6`)).toEqual([]);
   });
 
   it('the order of keys is not a change', () => {

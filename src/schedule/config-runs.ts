@@ -9,10 +9,10 @@ export interface ConfigRun {
 }
 
 /**
- * Keys of a feed's entry that say when it runs, not what a run does: a change of them alone runs
- * nothing (the scheduler is updated). `enabled` is looked at on its own (a disabled feed never runs).
+ * Keys of a feed's entry that say when it runs (or compares), not what a run writes: a change of
+ * them alone runs nothing (the scheduler is updated). `enabled` is looked at on its own (a disabled feed never runs).
  */
-const WHEN_KEYS: ReadonlySet<string> = new Set(['schedule', 'enabled']);
+const WHEN_KEYS: ReadonlySet<string> = new Set(['schedule', 'enabled', 'fullCompareEveryHours']);
 
 /**
  * Keys of `api` that say how fast a run goes, not what it reads or writes: a change of them alone

@@ -11,6 +11,16 @@ export interface ConfigWatchHandlers {
   onInvalid(error: ConfigError): void;
 }
 
+export interface WatchOptions {
+  env?: NodeJS.ProcessEnv;
+  debounceMs?: number;
+  /**
+   * What the running config is made from the file, when it is not the file as it stands (the demo of
+   * `feed-sync start` runs its copied config against its own sandbox, on its own schedule).
+   */
+  adapt?: (config: Config) => Config;
+}
+
 /**
  * Watch the config file and reload it when it changes. Watches the directory, not the file:
  * editors and Kubernetes ConfigMaps replace the file (rename), which a file watch would lose.
@@ -20,10 +30,10 @@ export function watchConfig(
   file: string,
   running: Config,
   handlers: ConfigWatchHandlers,
-  options: { env?: NodeJS.ProcessEnv; debounceMs?: number } = {},
+  options: WatchOptions = {},
 ): () => void {
   // The loader reads the environment when `env` is not given: it is the only reader of process.env.
-  const { env, debounceMs = 150 } = options;
+  const { env, debounceMs = 150, adapt = (config: Config) => config } = options;
   const path = resolve(file);
   const name = basename(path);
   let timer: NodeJS.Timeout | undefined;
@@ -38,7 +48,7 @@ export function watchConfig(
       const seen = changes;
       let config: Config;
       try {
-        config = await loadConfig(path, env);
+        config = adapt(await loadConfig(path, env));
       } catch (error) {
         if (changes !== seen) return;
         if (error instanceof ConfigError) handlers.onInvalid(error);
@@ -73,7 +83,7 @@ export function reloadOnChange(
   file: string,
   service: { config(): Config; applyConfig(next: Config): Promise<void> },
   logger: Logger,
-  options: { env?: NodeJS.ProcessEnv; debounceMs?: number } = {},
+  options: WatchOptions = {},
 ): () => void {
   return watchConfig(
     file,

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,6 +24,7 @@ const COMMANDS = [
   'ui',
   'demo',
   'healthcheck',
+  'explain',
 ];
 
 interface Result {
@@ -154,10 +156,37 @@ describe('the feed-sync binary: help and usage', () => {
     expect(debug.stderr).toMatch(/\n\s+at .*load\.ts/);
   });
 
+  it('sync with neither --feed nor --all: one line with the help hint, exit 2', async () => {
+    const result = await bin(['sync', '-c', config]);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'feed-sync: give --feed ID or --all; see feed-sync sync --help\n',
+    });
+  });
+
+  it('a config with neither api.secretKey nor api.sessionKey is refused when it loads, in one line', async () => {
+    const keyless = join(dir, 'keyless.yaml');
+    await writeFile(keyless, CONFIG(sandbox.url).replace(sandbox.url, 'https://usapi.example.com'));
+    const result = await bin(['sync', '-c', keyless, '--feed', 'bin-feed']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^feed-sync: invalid config: \S*keyless\.yaml:2:\d+: api: neither api\.secretKey nor api\.sessionKey is set, so every request to usapi\.example\.com would be refused; set secretKey: \$\{CHATBOT_SECRET_KEY\} \(or sessionKey\)[^\n]*\n$/,
+    );
+    // The same config with a key loads; the sandbox on loopback needs none (README quick start).
+    await writeFile(
+      keyless,
+      CONFIG(sandbox.url).replace(sandbox.url, 'https://usapi.example.com, secretKey: k'),
+    );
+    expect((await bin(['validate', '-c', keyless])).code).toBe(0);
+    expect((await bin(['validate', '-c', config])).code).toBe(0);
+  });
+
   it('an unknown feed id is a usage error naming the feeds there are', async () => {
     const result = await bin(['sync', '-c', config, '--feed', 'nope']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('feed-sync: no feed "nope" in config (feeds: bin-feed)\n');
+    expect(result.stderr).toBe('feed-sync: no feed "nope" in the config (feeds: bin-feed)\n');
   });
 });
 
@@ -169,7 +198,7 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     expect(first.stdout).toMatch(/^✓ bin-feed → BIN-BOT: ok in [\d.]+s\n {2}created 5, updated 0, deleted 0/);
     // Not a terminal: one plain line per phase, no redraws, no JSON log noise at the default level.
     expect(first.stderr).toContain('bin-feed: fetching\n');
-    expect(first.stderr).toContain('bin-feed: applying 5 creates, 0 updates, 0 deletes\n');
+    expect(first.stderr).toContain('bin-feed: applying 0/5\n');
     expect(first.stderr).not.toContain('\r');
     const again = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--force-full']);
     expect(again.code).toBe(0);
@@ -191,7 +220,12 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     await feed(`${rows(1, 5)}M-6,Active,Condo,cheap,2,1,900,0,1990,3,1,https://bin.example/l/M-6\n`);
     const result = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
     expect(result.code).toBe(4);
-    expect(result.stdout).toContain('Row 7 of feed.csv: SalePrice "cheap" is not a number');
+    expect(result.stdout).toContain('Row 7 of feed.csv (M-6): SalePrice "cheap" is not a number');
+    // Its listing is held, with the reason in words rather than its code.
+    expect(result.stdout).toContain(
+      '    M-6 (not on the platform yet: not created): held: its record was rejected: Row 7 of feed.csv: SalePrice "cheap" is not a number',
+    );
+    expect(result.stdout).not.toContain('not_a_number');
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
       'feed-sync: synced, but some feed records were rejected or held (see the report)',
     );
@@ -217,6 +251,31 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe('feed-sync: the sync failed (see the report)');
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(sandbox.listings('BIN-BOT')).toHaveLength(1);
+  });
+
+  it('1 failed: a platform that drops the connection is named with the attempts made', async () => {
+    // A server that accepts each connection and resets it: ECONNRESET on every attempt.
+    const server = createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const resetting = join(dir, 'resetting.yaml');
+    await writeFile(
+      resetting,
+      csvFeedConfig(`http://127.0.0.1:${port}`, { id: 'bin-feed', chatbot: 'BIN-BOT', api: 'retries: 2' }),
+    );
+    await feed(rows(1, 2));
+    try {
+      const result = await bin(['sync', '-c', resetting, '--feed', 'bin-feed']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain(`failed in`);
+      expect(result.stdout.split('\n')[0]).toMatch(
+        new RegExp(
+          `— snapshot: list: cannot reach http://127\\.0\\.0\\.1:${port} after 3 attempts: ECONNRESET$`,
+        ),
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it('plan: 50 listings per kind by default, --limit N, --all; grouped by kind, summary last, prices with currency', async () => {

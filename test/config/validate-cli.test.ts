@@ -57,6 +57,7 @@ describe('feed-sync validate on the config', () => {
       '      fields:', // 6
       '        Bedroms: Beds', // 7
       'wokrer: { concurrency: 2 }', // 8
+      'api: { secretKey: k }', // 9
     ]);
     const { code, stdout } = await bin(['validate', '--config', file, '--json']);
     expect(code).toBe(2);
@@ -88,6 +89,7 @@ describe('feed-sync validate on the config', () => {
   it('checks the config offline; reading feeds is asked for with --feed or --feeds', async () => {
     // Both feeds point where nothing answers: a config check must not try them.
     const file = await configFile([
+      'api: { secretKey: k }',
       'feeds:',
       '  - id: far',
       '    chatbot: 4f1c',

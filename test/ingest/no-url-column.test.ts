@@ -62,7 +62,9 @@ describe('a zero-config CSV with no listing-URL column', () => {
     await t.cli('sync', '--feed', 'export');
     expect(count(t.out(), HINT)).toBe(1);
     expect(t.out()).toContain(`    ${FIX}`);
-    expect(t.out()).toContain('rejected 3 feed record(s):\n    Row 2 of feed.csv: Url is missing (required)');
+    expect(t.out()).toContain(
+      'rejected 3 feed record(s):\n    Row 2 of feed.csv (S1001): Url is missing (required)',
+    );
     t.reset();
     await t.cli('sync', '--feed', 'export', '--json');
     expect(JSON.parse(t.out())).toMatchObject({

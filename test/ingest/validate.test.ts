@@ -71,6 +71,7 @@ describe('feed-sync validate', () => {
     await writeFile(
       config,
       [
+        'api: { secretKey: k }',
         'feeds:',
         '  - id: tabs',
         '    chatbot: SN1',

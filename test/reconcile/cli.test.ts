@@ -78,7 +78,7 @@ describe('feed-sync plan / sync', () => {
     await feed(`${row(1)}M-2,Active,Condo,cheap,2,1,900,0,1990,3,1,https://cli.example/l/M-2\n`);
     expect(await cli('sync', '--feed', 'cli-feed')).toBe(4);
     expect(t.out()).toContain(
-      'rejected 1 feed record(s):\n    Row 3 of feed.csv: SalePrice "cheap" is not a number',
+      'rejected 1 feed record(s):\n    Row 3 of feed.csv (M-2): SalePrice "cheap" is not a number',
     );
     t.reset();
     expect(await cli('sync', '--feed', 'cli-feed', '--json', '--force-full')).toBe(4);
@@ -123,7 +123,7 @@ describe('feed-sync demo', () => {
     expect(text).toMatch(/Status: "Active" → "Sold"/);
     // The deliberately bad row, named by feed file, row, field and value.
     expect(text).toContain(
-      'rejected 1 feed record(s):\n    Row 14 of harbor-homes.csv: Bedrooms "three" is not a number',
+      'rejected 1 feed record(s):\n    Row 14 of harbor-homes.csv (HH-2499): Bedrooms "three" is not a number',
     );
   });
 });

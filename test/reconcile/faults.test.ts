@@ -109,8 +109,8 @@ describe('sync under faults', () => {
       {},
       {
         signal: controller.signal,
-        onEvent: (e) => {
-          if (e.type === 'progress' && e.phase === 'applying' && e.detail === '20/60') controller.abort();
+        onProgress: (p) => {
+          if (p.phase === 'applying' && p.done === 20) controller.abort();
         },
       },
     );

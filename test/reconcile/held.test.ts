@@ -38,6 +38,9 @@ describe('a rejected record never costs its listing', () => {
     expect(t.out()).toMatch(
       / {4}M-3 \(ID \d+\): held: its record was rejected: Row 4 of feed.csv: SalePrice "call us" is not a number/,
     );
+    // The rejected row's line names its key (issue 22); the hold gives the reason in words.
+    expect(t.out()).toContain('    Row 4 of feed.csv (M-3): SalePrice "call us" is not a number\n');
+    expect(t.out()).not.toContain('not_a_number');
     expect(t.out()).toContain(
       '1 rejected record(s) had no readable key: a row without a key holds no listing',
     );

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
-import { maySkipUnchanged, type RunEvent, reportOf, syncFeed } from '../../src/reconcile/index.ts';
+import { maySkipUnchanged, type RunProgress, reportOf, syncFeed } from '../../src/reconcile/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
 import { listings } from '../../src/testing/listing.ts';
 import { recordsFeed } from '../../src/testing/records-feed.ts';
@@ -24,8 +24,8 @@ const run = (harness: Harness, deps: Partial<Parameters<typeof syncFeed>[2]> = {
 describe('the run is data in, data out', () => {
   it('returns the report and the state to save, and saves nothing itself', async () => {
     h = await startHarness();
-    const events: RunEvent['type'][] = [];
-    const result = await run(h, { onEvent: (e) => events.push(e.type) });
+    const phases: RunProgress['phase'][] = [];
+    const result = await run(h, { onProgress: (p) => phases.push(p.phase) });
     expect(result.report).toMatchObject({ outcome: 'ok', created: 3, trigger: 'manual', changesOmitted: 0 });
     expect(result.report.changes?.map((c) => `${c.op} ${c.key}`)).toEqual([
       'create MLS-0001',
@@ -35,8 +35,14 @@ describe('the run is data in, data out', () => {
     expect(result.state).toMatchObject({ lastReport: result.report, lastCompareAt: expect.any(String) });
     expect(result.error).toBeUndefined();
     expect(await h.state.getFeed('feed1')).toEqual({});
-    expect(events).toContain('plan');
-    expect(events.at(-1)).toBe('progress');
+    expect([...new Set(phases)]).toEqual([
+      'fetching',
+      'normalizing',
+      'snapshot',
+      'planning',
+      'applying',
+      'done',
+    ]);
   });
 
   it('a failed source returns its error for the worker to map, and a failed report', async () => {
@@ -136,8 +142,8 @@ describe('a stopped run is cancelled, not failed (any phase)', () => {
     const controller = new AbortController();
     const result = await run(h, {
       signal: controller.signal,
-      onEvent: (e) => {
-        if (e.type === 'progress' && e.phase === 'snapshot') setTimeout(() => controller.abort(), 30);
+      onProgress: (p) => {
+        if (p.phase === 'snapshot') setTimeout(() => controller.abort(), 30);
       },
     });
     expect(result.report.outcome).toBe('cancelled');

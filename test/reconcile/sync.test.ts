@@ -172,7 +172,7 @@ describe('syncFeed against the sandbox', () => {
         h.feed(),
         next,
         { allowMassDelete: true },
-        { onEvent: (e) => e.type === 'plan' && rotate() },
+        { onProgress: (p) => p.phase === 'planning' && rotate() },
       );
       expect(report).toMatchObject({ outcome: 'failed', created: 0, updated: 0, deleted: 0 });
       const denied = {

@@ -21,6 +21,8 @@ try {
   for (const feed of scene.config.feeds) await scene.runFeed(feed.id);
   await scene.editOnPlatform('A-1002', { SalePrice: 899_000, Bedrooms: 2 });
   await scene.runFeed('acme');
+  // Edited by hand again after that run: its listing page shows what the next sync writes back.
+  await scene.editOnPlatform('A-1002', { SalePrice: 899_000 });
   await mkdir(OUT, { recursive: true });
   const context = await browser.newContext({
     httpCredentials: { username: USER, password: PASSWORD },
@@ -47,9 +49,16 @@ try {
       f.id === 'coastal-mls' ? { ...f, source: harbor.source, mapping: harbor.mapping } : f,
     ),
   };
+  // The worker runs a feed whose source changed at once, with trigger `config`: no Run now needed.
   await scene.service.applyConfig(fixed);
+  const ran = async () => {
+    const last = (await scene.service.state.getFeed('coastal-mls')).lastReport as
+      | { trigger?: string }
+      | undefined;
+    return last?.trigger === 'config';
+  };
+  for (let i = 0; i < 200 && !(await ran()); i++) await new Promise((r) => setTimeout(r, 100));
   await page.goto(`${scene.ui.url}/feeds/coastal-mls`);
-  await page.locator('.title-row').getByRole('button', { name: 'Run now' }).click();
   await page
     .locator('#run-detail .badge', { hasText: /^(ok|partial)$/ })
     .waitFor({ timeout: 20_000 })
@@ -58,6 +67,17 @@ try {
       throw error;
     });
   await page.screenshot({ path: new URL('dashboard-feed-fixed.png', OUT).pathname });
+  // Issue 22: "why does this listing look like that?" An agent says 88 River Rd shows the wrong
+  // price; the operator finds it from the feed page's search box and opens its page.
+  await page.goto(`${scene.ui.url}/feeds/acme`);
+  await page.getByRole('searchbox').fill('river rd');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await page.locator('table.search-results').waitFor();
+  await page.screenshot({ path: new URL('dashboard-search.png', OUT).pathname });
+  await page.goto(`${scene.ui.url}/feeds/acme/listing?key=A-1002`);
+  await page.screenshot({ path: new URL('dashboard-listing.png', OUT).pathname, fullPage: true });
+  await page.goto(`${scene.ui.url}/feeds/acme/listing?key=A-1003`);
+  await page.screenshot({ path: new URL('dashboard-listing-held.png', OUT).pathname, fullPage: true });
   await context.close();
 } finally {
   await browser.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { RunFeed } from '../../src/reconcile/index.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { listings } from '../../src/testing/listing.ts';
@@ -27,7 +27,7 @@ let service: WorkerService;
 let ui: UiServer;
 const prefix = uniquePrefix();
 
-const sync: SyncFeed = (config, feed, deps, options) =>
+const sync: RunFeed = (config, feed, deps, options) =>
   syncFeed(config, feed, { ...deps, open: recordsFeed(listings(1, 3)) }, options);
 
 describe.skipIf(!redisAvailable)('queue UI', () => {

@@ -8,8 +8,7 @@ import { platformStatusError } from '../../src/api/index.ts';
 import { loadConfig } from '../../src/config/load.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { SyncFeed } from '../../src/queue/sync-contract.ts';
-import type { RunReport } from '../../src/reconcile/index.ts';
+import type { RunFeed, RunReport } from '../../src/reconcile/index.ts';
 import { reloadOnChange } from '../../src/schedule/config-watch.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
 import { capturedLogger } from '../helpers/captured-logger.ts';
@@ -31,7 +30,7 @@ afterEach(async () => {
 });
 
 async function start(
-  sync: SyncFeed,
+  sync: RunFeed,
   extra: Partial<typeof FAST> & { alerts?: { webhookUrl: string; rejectedShare: number } } = {},
 ) {
   const prefix = uniquePrefix();
@@ -132,7 +131,10 @@ describe.skipIf(!redisAvailable)('config reload', () => {
     const file = join(dir, 'feed-sync.yaml');
     const feedYaml = (id: string, cron: string, extra = '') =>
       `  - { id: ${id}, chatbot: BOT1, source: { format: csv, path: x.csv }, schedule: { cron: "${cron}" }${extra} }`;
-    await writeFile(file, ['feeds:', feedYaml('a', '0 1 * * *'), feedYaml('b', '0 2 * * *')].join('\n'));
+    await writeFile(
+      file,
+      ['api: { secretKey: k }', 'feeds:', feedYaml('a', '0 1 * * *'), feedYaml('b', '0 2 * * *')].join('\n'),
+    );
     const prefix = uniquePrefix();
     const service = await startWorkerService({
       config: await loadConfig(file),
@@ -153,11 +155,14 @@ describe.skipIf(!redisAvailable)('config reload', () => {
       (await service.queue.getJobSchedulers(0, -1)).map((s) => `${s.key} ${s.pattern}`).sort();
     expect(await schedulers()).toEqual(['sync-feed:a 0 1 * * *', 'sync-feed:b 0 2 * * *']);
 
-    await writeFile(file, ['feeds:', feedYaml('a', '30 1 * * *')].join('\n'));
+    await writeFile(file, ['api: { secretKey: k }', 'feeds:', feedYaml('a', '30 1 * * *')].join('\n'));
     await waitFor(async () => (await schedulers()).join() === 'sync-feed:a 30 1 * * *', 5000, 'the reload');
     expect(service.config().feeds.map((f) => f.id)).toEqual(['a']);
 
-    await writeFile(file, ['feeds:', feedYaml('a', '30 1 * * *', ', maxDeleteShare: 7')].join('\n'));
+    await writeFile(
+      file,
+      ['api: { secretKey: k }', 'feeds:', feedYaml('a', '30 1 * * *', ', maxDeleteShare: 7')].join('\n'),
+    );
     await waitFor(() => lines.some((l) => l.includes('config change refused')), 5000, 'the refusal');
     expect(lines.find((l) => l.includes('refused'))).toContain('maxDeleteShare');
     expect(await schedulers()).toEqual(['sync-feed:a 30 1 * * *']);
@@ -189,7 +194,7 @@ describe.skipIf(!redisAvailable)('state stores', () => {
 describe.each(BACKENDS)('state on $name', (backend) => {
   it.skipIf(!backend.available)('is kept across a worker restart, with the job history', async () => {
     // A run returns the state to save; the job saves it (a run only reads the store).
-    const sync: SyncFeed = async (_c, feed) => {
+    const sync: RunFeed = async (_c, feed) => {
       const run = fakeRun(feed.id);
       return { ...run, state: { ...run.state, etag: '"v2"', lastFullRunAt: '2024-05-01T00:00:00Z' } };
     };

@@ -152,8 +152,9 @@ describe.skipIf(!redisAvailable)('the container', () => {
       );
       const noKey = startImage({ ...env, UI_PASSWORD: configured.UI_PASSWORD, FEED_SYNC_CONFIG: remote });
       expect(await noKey.exited).toBe(2);
-      expect(noKey.stderr()).toBe(
-        'feed-sync: refusing to start: api.secretKey is empty for usapi.example; set CHATBOT_SECRET_KEY in .env (or the environment)\n',
+      // Refused when the config loads (issue 22), before the worker's own preflight.
+      expect(noKey.stderr()).toMatch(
+        /^feed-sync: invalid config: \S*remote\.yaml:\d+:\d+: api: neither api\.secretKey nor api\.sessionKey is set, so every request to usapi\.example would be refused; [^\n]*\n$/,
       );
     }, 30_000);
 

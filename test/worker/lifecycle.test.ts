@@ -4,7 +4,7 @@ import { clientFromConfig, type PlatformClient, platformStatusError } from '../.
 import type { Config } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { SyncFeed } from '../../src/queue/sync-contract.ts';
+import type { RunFeed } from '../../src/reconcile/index.ts';
 import { syncFeed } from '../../src/reconcile/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { listings } from '../../src/testing/listing.ts';
@@ -33,12 +33,12 @@ afterEach(async () => {
 
 /** The real sync, fed listings built in code (through the reader) instead of a feed file. */
 const realSync =
-  (count: number): SyncFeed =>
+  (count: number): RunFeed =>
   (config, feed, deps, options) =>
     syncFeed(config, feed, { ...deps, open: recordsFeed(listings(1, count)) }, options);
 
 async function start(
-  sync: SyncFeed,
+  sync: RunFeed,
   feeds: number,
   api: Record<string, unknown> = {},
   client?: (config: Config) => PlatformClient,
@@ -166,7 +166,7 @@ describe.each(BACKENDS)('the worker against the sandbox, on $name', (backend) =>
       sandbox = await startSandbox({ latencyMs: 20 });
       const active = new Map<string, number>();
       let overlap = 0;
-      const sync: SyncFeed = async (config, feed, deps, options) => {
+      const sync: RunFeed = async (config, feed, deps, options) => {
         active.set(feed.id, (active.get(feed.id) ?? 0) + 1);
         if (active.get(feed.id)! > 1) overlap++;
         try {

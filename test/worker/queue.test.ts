@@ -3,8 +3,7 @@ import { startWorkerService, type WorkerService } from '../../jobs/worker-servic
 import { PlatformError, platformStatusError } from '../../src/api/index.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
-import type { SyncFeed } from '../../src/queue/sync-contract.ts';
-import type { RunReport } from '../../src/reconcile/index.ts';
+import type { RunFeed, RunReport } from '../../src/reconcile/index.ts';
 import { ok, sendJson, withServer } from '../helpers/with-server.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { fakeRun, testConfig, waitFor } from './helpers.ts';
@@ -31,12 +30,7 @@ describe.each(BACKENDS)('on $name', (backend) => {
     return store;
   }
 
-  async function start(
-    sync: SyncFeed,
-    config = testConfig([{ id: 'a' }]),
-    store?: TestStore,
-    process = true,
-  ) {
+  async function start(sync: RunFeed, config = testConfig([{ id: 'a' }]), store?: TestStore, process = true) {
     const { store: choice, prefix } = store ?? (await freshStore());
     const service = await startWorkerService({
       config,
@@ -179,7 +173,7 @@ describe.each(BACKENDS)('on $name', (backend) => {
         active++;
         maxActive = Math.max(maxActive, active);
         runs.push(feed.id);
-        deps.onEvent?.({ type: 'progress', phase: 'applying', percent: 50 });
+        deps.onProgress?.({ phase: 'applying', done: 1, total: 2 });
         if (runs.length === 1) await new Promise<void>((resolve) => (release = resolve));
         active--;
         // The real report builder records the trigger the job passed (reportOf's meta).
@@ -231,16 +225,16 @@ describe.each(BACKENDS)('on $name', (backend) => {
   describe.skipIf(!backend.available)('progress, logs, retention', () => {
     it('reports phases and percent, logs guards, the first 20 rejections and failures, keeps jobs as configured', async () => {
       const service = await start(async (_c, feed, deps) => {
-        for (const [phase, percent] of [
-          ['fetching', 0],
-          ['normalizing', 20],
-          ['snapshot', 25],
-          ['applying', 40],
-          ['applying', 41],
-          ['applying', 70],
-          ['done', 100],
+        for (const [phase, done, total] of [
+          ['fetching', 0, 0],
+          ['normalizing', 9, 10],
+          ['snapshot', 0, 0],
+          ['applying', 0, 100],
+          ['applying', 1, 100],
+          ['applying', 50, 100],
+          ['done', 0, 0],
         ] as const)
-          deps.onEvent?.({ type: 'progress', phase, percent });
+          deps.onProgress?.({ phase, done, total });
         return fakeRun(feed.id, {
           outcome: 'failed',
           rejected: 25,
@@ -274,17 +268,17 @@ describe.each(BACKENDS)('on $name', (backend) => {
       expect(logs).toContain('rejected: Row 2 of a.csv: Bedrooms "three" is not a number');
       expect(logs).toContain('failed: update MLS-7: E_PLATFORM refused');
       expect(logs.at(-1)).toBe('failed: 1 created, 0 updated, 0 deleted, 0 unchanged, 25 rejected, 0 held');
-      expect(job.progress).toEqual({ phase: 'done', percent: 100 });
-      // Every phase change, and steps of 5 points or more within a phase (41 % is not worth a write).
-      await waitFor(() => seen.length >= 6, 5000, 'the progress events');
+      expect(job.progress).toEqual({ phase: 'done', done: 0, total: 0, percent: 100 });
+      // Every phase change; within a phase at most one update in 500 ms (the three applying updates
+      // came at once).
+      await waitFor(() => seen.length >= 5, 5000, 'the progress events');
       await events.close();
       expect(seen).toEqual([
-        { phase: 'fetching', percent: 0 },
-        { phase: 'normalizing', percent: 20 },
-        { phase: 'snapshot', percent: 25 },
-        { phase: 'applying', percent: 40 },
-        { phase: 'applying', percent: 70 },
-        { phase: 'done', percent: 100 },
+        { phase: 'fetching', done: 0, total: 0, percent: 0 },
+        { phase: 'normalizing', done: 9, total: 10, percent: 20 },
+        { phase: 'snapshot', done: 0, total: 0, percent: 25 },
+        { phase: 'applying', done: 0, total: 100, percent: 40 },
+        { phase: 'done', done: 0, total: 0, percent: 100 },
       ]);
       expect(job.opts).toMatchObject({
         attempts: 3,
@@ -438,7 +432,7 @@ describe.each(BACKENDS)('on $name', (backend) => {
         const jobs = await service.queue.getJobs(['failed']);
         return jobs.length ? jobs : undefined;
       });
-      expect(job?.failedReason).toBe('E_PAYLOAD: no feed "acme-typo" in the config (feeds: a)');
+      expect(job?.failedReason).toBe('E_UNKNOWN_FEED: no feed "acme-typo" in the config (feeds: a)');
       expect(job?.attemptsMade).toBe(1);
       expect(runs).toEqual([]);
       expect(await service.queue.getJobCounts('completed', 'waiting')).toEqual({ completed: 0, waiting: 0 });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -98,4 +98,53 @@ describe('npm start with nothing configured', () => {
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
   }, 200_000);
+
+  it('an edit of the demo config runs the feed it touches at once, with trigger config (issue 22)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'feed-sync-start-'));
+    const worker = start();
+    const started = await waitFor(
+      () => worker.lines.find((l) => l.msg === 'worker started'),
+      60_000,
+      'start',
+    );
+    await waitFor(
+      () => worker.lines.filter((l) => l.msg === 'job completed').length >= 2,
+      30_000,
+      'the first runs',
+    );
+    // The log says which file to edit.
+    const file = join(dir, '.feed-sync', 'demo', 'feed-sync.yaml');
+    expect(worker.lines.some((l) => String(l.msg).includes('edit .feed-sync/demo/feed-sync.yaml'))).toBe(
+      true,
+    );
+    const text = await readFile(file, 'utf8');
+    await writeFile(
+      file,
+      text.replace('        Description: Remarks', '        Description: { from: Remarks, html: true }'),
+    );
+    const queued = await waitFor(
+      () => worker.lines.find((l) => String(l.msg).startsWith('config changed:')),
+      10_000,
+      'the config run',
+    );
+    expect(queued.runs).toEqual(['harbor-homes (mapping changed)']);
+    const done = await waitFor(
+      () =>
+        worker.lines.find(
+          (l) =>
+            l.msg === 'job completed' && (l.data as { trigger?: string } | undefined)?.trigger === 'config',
+        ),
+      30_000,
+      'the config run to finish',
+    );
+    expect(done.data).toEqual({ feedId: 'harbor-homes', trigger: 'config' });
+    // The dashboard's feed page says why the run happened; the run kept the demo's sandbox.
+    const page = await (await fetch(`${String(started.ui)}/feeds/harbor-homes`)).text();
+    expect(page).toContain('<td>config</td>');
+    expect(
+      worker.lines.some((l) => l.msg === 'sync finished' && l.outcome === 'ok' && l.feed === 'harbor-homes'),
+    ).toBe(true);
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+  }, 120_000);
 });

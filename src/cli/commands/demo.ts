@@ -9,7 +9,7 @@ import type { Config } from '../../config/index.ts';
 import { loadConfig } from '../../config/index.ts';
 import { silentLogger } from '../../logger.ts';
 import type { Listing } from '../../normalize/index.ts';
-import { type RunEvent, type RunReport, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { planRun, type RunFeed, type RunReport, runAndSave, syncFeed } from '../../reconcile/index.ts';
 import { renderPlan, renderReport } from '../../render/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
@@ -65,15 +65,18 @@ async function runAll(demo: Demo, title: string, options: { forceFull?: boolean;
     client: clientFromConfig(demo.config),
     state: createFileStateStore(demo.config.stateFile),
     logger: silentLogger,
-    ...(options.showPlans
-      ? { onEvent: (e: RunEvent) => (e.type === 'plan' ? demo.out(`${renderPlan(e.plan)}\n`) : undefined) }
-      : {}),
+  };
+  // The plan first, when asked for, then the run that applies it: what `plan` then `sync` would show.
+  const showing: RunFeed = async (config, feed, runDeps, runOptions) => {
+    const run = await planRun(config, feed, runDeps, runOptions);
+    if (run.prepared.kind === 'planned') demo.out(`${renderPlan(run.prepared.plan)}\n`);
+    return run.finish();
   };
   const reports: RunReport[] = [];
   for (const feed of demo.config.feeds) {
-    const result = await syncFeed(demo.config, feed, deps, { forceFull: options.forceFull ?? false });
-    await saveRun(deps.state, result);
-    const { report } = result;
+    const runOptions = { forceFull: options.forceFull ?? false };
+    const run = options.showPlans ? showing : syncFeed;
+    const { report } = await runAndSave(demo.config, feed, deps, runOptions, run);
     reports.push(report);
     demo.out(renderReport(report));
   }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { registerAsk } from './ask.ts';
 import { registerDemo } from './demo.ts';
+import { registerExplain } from './explain.ts';
 import { registerHealthcheck } from './healthcheck.ts';
 import { registerPlan } from './plan.ts';
 import { registerPushSettings } from './push-settings.ts';
@@ -21,6 +22,7 @@ export const COMMANDS: ((program: Command) => void)[] = [
   registerUi,
   registerPlan,
   registerSync,
+  registerExplain,
   registerDemo,
   registerHealthcheck,
   registerStart,

@@ -1,7 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import type { DesiredSet } from '../../reconcile/index.ts';
-import { type Plan, type RunEvent, syncFeed } from '../../reconcile/index.ts';
+import { type DesiredSet, type Plan, planRun } from '../../reconcile/index.ts';
 import { PLAN_LIMIT, renderPlan, renderReport } from '../../render/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
@@ -48,28 +47,26 @@ export function registerPlan(program: Command): void {
     const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
     if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
     if (options.all && options.limit) throw new CliExit('give --limit N or --all, not both', EXIT.usage);
-    let plan: Plan | undefined;
-    let shown: ReturnType<typeof shownPlan> | undefined;
     const deps = {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger: cliLogger(),
       now: clockOf(options),
-      onEvent: (event: RunEvent) => {
-        if (event.type !== 'plan') return;
-        plan = event.plan;
-        // The records are readable only now: `--json` shows each write's whole record.
-        if (options.json) shown = shownPlan(event.plan, event.records);
-      },
     };
     // A plan compares the whole feed with the remote, whatever the validators say.
-    const { report } = await syncFeed(config, feed, deps, {
+    const run = await planRun(config, feed, deps, {
       dryRun: true,
       forceFull: true,
       allowMassDelete: options.allowMassDelete ?? false,
       // The listings a plan shows in detail carry a brief; `--all` shows (and so describes) every one.
       ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
     });
+    const { prepared } = run;
+    // The records are readable until the run finishes: `--json` shows each write's whole record.
+    const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
+    const shown =
+      plan && options.json && prepared.kind === 'planned' ? shownPlan(plan, prepared.records) : undefined;
+    const { report } = await run.finish();
     if (options.json)
       process.stdout.write(`${JSON.stringify(shown ? { plan: shown, report } : { report }, null, 2)}\n`);
     else {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import type { Config, FeedConfig } from '../../config/index.ts';
-import { type RunReport, type RunResult, saveRun, syncFeed } from '../../reconcile/index.ts';
+import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
+import { type RunReport, runAndSave } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
@@ -28,18 +28,12 @@ interface SyncCommandOptions extends GlobalOptions {
 
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
 export function selectFeeds(config: Config, options: { feed?: string; all?: boolean }): FeedConfig[] {
-  if (options.feed && options.all) throw new CliExit('give --feed ID or --all, not both', EXIT.usage);
-  if (options.feed) {
-    const feed = config.feeds.find((f) => f.id === options.feed);
-    if (!feed)
-      throw new CliExit(
-        `no feed "${options.feed}" in config (feeds: ${config.feeds.map((f) => f.id).join(', ') || 'none'})`,
-        EXIT.usage,
-      );
-    return [feed];
-  }
+  // Usage errors end with the hint every other usage error has (commander's own, main.ts).
+  if (options.feed && options.all)
+    throw new CliExit('give --feed ID or --all, not both; see feed-sync sync --help', EXIT.usage);
+  if (options.feed) return [findFeed(config, options.feed)];
   if (options.all) return config.feeds.filter((f) => f.enabled);
-  throw new CliExit('give --feed ID or --all', EXIT.usage);
+  throw new CliExit('give --feed ID or --all; see feed-sync sync --help', EXIT.usage);
 }
 
 export { exitCodeOf } from '../exit-codes.ts';
@@ -87,24 +81,20 @@ export function registerSync(program: Command): void {
         const feed = queue[i]!;
         if (controller.signal.aborted) break;
         const progress = progressLine(feed.id);
-        const result = await syncFeed(
+        const { report } = await runAndSave(
           config,
           feed,
-          {
-            ...deps,
-            signal: controller.signal,
-            onEvent: (event) => (event.type === 'progress' ? progress.onProgress(event) : undefined),
-          },
+          { ...deps, signal: controller.signal, onProgress: progress.onProgress },
           {
             allowMassDelete: options.allowMassDelete ?? false,
             dryRun: options.dryRun ?? false,
             forceFull: options.forceFull ?? false,
             trigger: 'manual',
+            // A run at a clock of the user's keeps its grace clock, not the time of its compare.
+            ...(options.now ? { recordCompare: false } : {}),
           },
         );
         progress.clear();
-        await saveRun(deps.state, options.now ? withoutCompareTimes(result) : result);
-        const { report } = result;
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
         // A part that read nothing new would go on forever: the next scheduled run takes it up.
@@ -123,15 +113,6 @@ export function registerSync(program: Command): void {
     const code = exitCodeOf(reports);
     if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
-}
-
-/**
- * A run at a `--now` of the user's keeps its grace clock at that time, but not the time of its
- * compare: a `sync --now` in the future must not make scheduled runs skip until then.
- */
-function withoutCompareTimes(result: RunResult): RunResult {
-  const { lastCompareAt: _compare, lastFullRunAt: _full, ...state } = result.state;
-  return { ...result, state };
 }
 
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */

@@ -1,5 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import { PUSH_SETTINGS, SYNC_FEED } from '../../queue/index.ts';
+import { SYNC_PHASES, type SyncPhase } from '../../reconcile/index.ts';
 import type { LastPush } from './chatbots-page.ts';
 import type { LiveRun } from './feeds-page.ts';
 
@@ -9,17 +10,21 @@ const JOBS_SCANNED = 500;
 function progressOf(job: Job): Omit<LiveRun, 'state'> {
   const p = job.progress;
   if (!p || typeof p !== 'object') return {};
-  const { phase, percent, detail, rate } = p as {
-    phase?: string;
-    percent?: number;
-    detail?: string;
-    rate?: string;
+  // What the job wrote (jobs/sync-feed.ts): the run's progress, its percent and the writes' rate.
+  const { phase, done, total, rate } = p as {
+    phase?: unknown;
+    done?: unknown;
+    total?: unknown;
+    rate?: unknown;
   };
+  if (typeof phase !== 'string' || !SYNC_PHASES.includes(phase as SyncPhase)) return {};
   return {
-    ...(phase ? { phase } : {}),
-    ...(typeof percent === 'number' ? { percent } : {}),
-    ...(detail ? { detail } : {}),
-    ...(rate ? { rate } : {}),
+    progress: {
+      phase: phase as SyncPhase,
+      done: typeof done === 'number' ? done : 0,
+      total: typeof total === 'number' ? total : 0,
+    },
+    ...(typeof rate === 'string' && rate ? { rate } : {}),
   };
 }
 

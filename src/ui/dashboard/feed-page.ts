@@ -3,6 +3,8 @@ import { holdReason, showField } from '../../render/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
+import { keyLink } from './listing-page.ts';
+import { searchForm } from './listing-search.ts';
 import { ago, duration, formatInZone } from './schedule.ts';
 
 export interface FeedView {
@@ -64,7 +66,7 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
   }</section>`;
 }
 
-function changeRow(change: ListingChange, notApplied: Set<string>): Html {
+function changeRow(change: ListingChange, notApplied: Set<string>, feedId: string): Html {
   const units = { CurrencySymbol: change.currency ?? '', AreaUnit: change.areaUnit } as Parameters<
     typeof showField
   >[2];
@@ -77,12 +79,12 @@ function changeRow(change: ListingChange, notApplied: Set<string>): Html {
               html`<li><span class="field">${f.field}</span> <span class="old">${showField(f.field, f.from, units)}</span> → <span class="new">${showField(f.field, f.to, units)}</span></li>`,
           )}</ul>`
         : html`<span class="sub">${change.summary ?? ''}</span>`;
-  return html`<tr><td class="mono">${change.key}</td><td><span class="op op-${change.op}">${OPS[change.op]}</span>${
+  return html`<tr><td>${keyLink(feedId, change.key)}</td><td><span class="op op-${change.op}">${OPS[change.op]}</span>${
     notApplied.has(change.key) ? html` <span class="flag">not applied</span>` : ''
   }</td><td>${fields}</td></tr>`;
 }
 
-function changesSection(run: RunReport): Html {
+function changesSection(run: RunReport, feedId: string): Html {
   const changes = run.changes;
   const title = run.dryRun ? 'Planned changes' : 'Applied changes';
   // A run that failed before its plan changed nothing; its reason is above.
@@ -94,7 +96,7 @@ function changesSection(run: RunReport): Html {
   const notApplied = new Set(n ? [...n.creates, ...n.updates, ...n.deletes] : []);
   return html`<section class="card"><h3>${title} <span class="sub">${run.created} created · ${run.updated} updated · ${run.deleted} deleted · ${run.unchanged} unchanged</span></h3>${
     changes.length
-      ? html`<table class="changes-table"><thead><tr><th>Listing</th><th>Change</th><th>Fields (old → new)</th></tr></thead><tbody>${changes.map((c) => changeRow(c, notApplied))}</tbody></table>`
+      ? html`<table class="changes-table"><thead><tr><th>Listing</th><th>Change</th><th>Fields (old → new)</th></tr></thead><tbody>${changes.map((c) => changeRow(c, notApplied, feedId))}</tbody></table>`
       : html`<p class="sub">No changes: the chatbot already matched the feed.</p>`
   }${run.changesOmitted ? html`<p class="sub">… and ${run.changesOmitted} more.</p>` : ''}</section>`;
 }
@@ -105,7 +107,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   const heldPart = held.length
     ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">left exactly as they are on the platform until their record is fixed</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
         (h) =>
-          html`<tr><td class="num">${h.row ?? h.index + 1}</td><td class="mono">${h.key}</td><td>${holdReason(h)}</td></tr>`,
+          html`<tr><td class="num">${h.row ?? h.index + 1}</td><td>${keyLink(feedId, h.key)}</td><td>${holdReason(h)}</td></tr>`,
       )}</tbody></table>${run.held > held.length ? html`<p class="sub">The first ${held.length} of ${run.held}.</p>` : ''}</section>`
     : html``;
   if (run.rejected === 0) return heldPart;
@@ -113,7 +115,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   return html`<section class="card"><h3>Rejected records (${run.rejected}) <a class="button small" href="${csv}" download>Download CSV</a></h3>
 <table class="rejections"><thead><tr><th class="num">Row</th><th>Listing</th><th>Field</th><th>Value</th><th>Reason</th></tr></thead><tbody>${run.rejections.map(
     (r) =>
-      html`<tr><td class="num">${r.row ?? r.index + 1}</td><td class="mono">${r.key ?? ''}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${r.message}</td></tr>`,
+      html`<tr><td class="num">${r.row ?? r.index + 1}</td><td>${keyLink(feedId, r.key)}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${r.message}</td></tr>`,
   )}</tbody></table>${
     run.rejected > run.rejections.length
       ? html`<p class="sub">The first ${run.rejections.length} of ${run.rejected}; <code>feed-sync validate --feed ${feedId}</code> lists them all.</p>`
@@ -122,20 +124,20 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
 }
 
 /** Listings gone from the feed that a grace keeps for now, and when they go. */
-function graceSection(run: RunReport): Html {
+function graceSection(run: RunReport, feedId: string): Html {
   const grace = run.graceKeys ?? [];
   if (grace.length === 0) return html``;
   return html`<section class="card"><h3>Gone from the feed, kept for now (${run.inGrace}) <span class="sub">gone.afterDays: deleted when their grace ends, unless they come back</span></h3><table class="grace"><thead><tr><th>Listing</th><th class="num">ID</th><th>Gone since</th><th>Deleted from</th></tr></thead><tbody>${grace.map(
     (g) =>
-      html`<tr><td class="mono">${g.key}</td><td class="num">${g.id}</td><td>${g.since.slice(0, 16).replace('T', ' ')} UTC${g.action === 'markSold' ? html` <span class="flag">Sold</span>` : ''}</td><td>${g.until.slice(0, 16).replace('T', ' ')} UTC</td></tr>`,
+      html`<tr><td>${keyLink(feedId, g.key)}</td><td class="num">${g.id}</td><td>${g.since.slice(0, 16).replace('T', ' ')} UTC${g.action === 'markSold' ? html` <span class="flag">Sold</span>` : ''}</td><td>${g.until.slice(0, 16).replace('T', ' ')} UTC</td></tr>`,
   )}</tbody></table>${run.inGrace > grace.length ? html`<p class="sub">The first ${grace.length} of ${run.inGrace}.</p>` : ''}</section>`;
 }
 
-function failuresSection(run: RunReport): Html {
+function failuresSection(run: RunReport, feedId: string): Html {
   if (run.failed.length === 0) return html``;
   return html`<section class="card card-alert"><h3>Failed writes (${run.failed.length})</h3><table><thead><tr><th>Listing</th><th>Operation</th><th>Error</th></tr></thead><tbody>${run.failed.map(
     (f) =>
-      html`<tr><td class="mono">${f.key}</td><td>${f.operation}</td><td>${f.message} <span class="sub">${f.code}</span></td></tr>`,
+      html`<tr><td>${keyLink(feedId, f.key)}</td><td>${f.operation}</td><td>${f.message} <span class="sub">${f.code}</span></td></tr>`,
   )}</tbody></table></section>`;
 }
 
@@ -151,13 +153,14 @@ export function feedPage(view: FeedView): Html {
       ? html`${s.schedule.words} (${s.schedule.timezone}), next ${s.schedule.next ? formatInZone(s.schedule.next, s.schedule.timezone) : '—'}`
       : 'no schedule'
   }</p>
+${searchForm(s.id)}
 <section id="run-detail">${
     run
       ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} ${outcomeBadge(outcomeLabel(run))}</h2>
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>
-${guardSection(run, s.id, view.readOnly)}${failuresSection(run)}${changesSection(run)}${graceSection(run)}${rejectedSection(run, s.id, view.selected)}`
+${guardSection(run, s.id, view.readOnly)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}`
       : ''
   }</section>
 <h2>Last runs</h2>

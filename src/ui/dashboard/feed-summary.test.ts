@@ -86,8 +86,15 @@ describe('liveText', () => {
   it('says where a run is: phase, percent, counts, rate and ETA', () => {
     expect(liveText({ state: 'waiting' })).toBe('queued…');
     expect(
-      liveText({ state: 'active', phase: 'applying', percent: 60, detail: '120/400', rate: '35/s · ETA 8s' }),
-    ).toBe('applying 60% · 120/400 · 35/s · ETA 8s');
-    expect(liveText({ state: 'active', phase: 'snapshot', percent: 25 })).toBe('snapshot 25%');
+      liveText({
+        state: 'active',
+        progress: { phase: 'applying', done: 120, total: 360 },
+        rate: '35/s · ETA 8s',
+      }),
+    ).toBe('applying 60% 120/360 · 35/s · ETA 8s');
+    expect(liveText({ state: 'active', progress: { phase: 'snapshot', done: 0, total: 0 } })).toBe(
+      'snapshot 25%',
+    );
+    expect(liveText({ state: 'active' })).toBe('running…');
   });
 });

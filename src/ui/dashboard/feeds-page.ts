@@ -1,13 +1,13 @@
+import type { RunProgress } from '../../reconcile/index.ts';
+import { progressText } from '../../render/index.ts';
 import { type FeedSummary, OUTCOMES, type SortKey } from './feed-summary.ts';
 import { Html, html } from './html.ts';
 import { ago, duration, formatInZone } from './schedule.ts';
 
-/** A run in progress, from the job's progress (phase, percent, detail). */
+/** A run queued or in progress, from its job: where it is, and the writes' rate. */
 export interface LiveRun {
   state: 'waiting' | 'active';
-  phase?: string;
-  percent?: number;
-  detail?: string;
+  progress?: RunProgress;
   /** `35/s · ETA 8s` while applying. */
   rate?: string;
 }
@@ -36,8 +36,8 @@ export function outcomeBadge(outcome: string): Html {
 export function liveText(live: LiveRun | undefined): string {
   if (!live) return '';
   if (live.state === 'waiting') return 'queued…';
-  const parts = [`${live.phase ?? 'running'} ${live.percent ?? 0}%`, live.detail, live.rate];
-  return parts.filter(Boolean).join(' · ');
+  if (!live.progress) return 'running…';
+  return progressText(live.progress, live.rate ? ` · ${live.rate}` : '');
 }
 
 /** The Run now button: a form that works without JS; the script adds the confirmation and live progress. */

@@ -11,6 +11,8 @@ import { feedPage } from './feed-page.ts';
 import { type SortKey, sortSummaries, summarizeFeed } from './feed-summary.ts';
 import { feedsPage, liveText } from './feeds-page.ts';
 import { html, page } from './html.ts';
+import { LISTING_CSS } from './listing-page.ts';
+import { defaultExplainer, type ListingExplainer, listingRoutes } from './listing-routes.ts';
 import { rejectionsCsv } from './rejections-csv.ts';
 
 export interface DashboardOptions {
@@ -22,6 +24,8 @@ export interface DashboardOptions {
   readOnly: boolean;
   /** Runs listed on a feed page. Default 20. */
   runsShown?: number;
+  /** How a listing's page is explained (issue 22). Default: read live, from the running config. */
+  explainer?: ListingExplainer;
   now?: () => Date;
 }
 
@@ -53,7 +57,10 @@ export function dashboardRouter(options: DashboardOptions): Router {
 
   router.use(express.urlencoded({ extended: false, limit: '10kb' }));
   router.get('/assets/dashboard.css', (_req, res) => {
-    res.type('css').set('cache-control', 'no-cache').send(CSS);
+    res
+      .type('css')
+      .set('cache-control', 'no-cache')
+      .send(CSS + LISTING_CSS);
   });
   router.get('/assets/dashboard.js', (_req, res) => {
     res.type('js').set('cache-control', 'no-cache').send(JS);
@@ -96,6 +103,13 @@ export function dashboardRouter(options: DashboardOptions): Router {
       'feeds',
       feedPage({ summary, runs, selected, ...(live ? { live } : {}), readOnly: options.readOnly, now: at }),
     );
+  });
+
+  listingRoutes(router, {
+    getConfig: options.getConfig,
+    explainer: options.explainer ?? defaultExplainer(options.state),
+    send: (res, title, body) => send(res, title, 'feeds', body),
+    notFound,
   });
 
   router.get('/feeds/:id/runs/:index/rejections.csv', async (req, res) => {

@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { clientFromConfig } from '../../api/index.ts';
+import { type Config, readEnv } from '../../config/index.ts';
+import {
+  type ExplainDeps,
+  explainListing,
+  isUnknownKey,
+  renderExplanation,
+  unknownKeyLine,
+} from '../../explain/index.ts';
+import { createFileStateStore } from '../../state/index.ts';
+import {
+  CliExit,
+  cliLogger,
+  clockOf,
+  type GlobalOptions,
+  loadCliConfig,
+  withConfigOption,
+  withExamples,
+  withJsonOption,
+  withNowOption,
+} from '../context.ts';
+import { EXIT } from '../exit-codes.ts';
+import { selectFeeds } from './sync.ts';
+
+interface ExplainOptions extends GlobalOptions {
+  feed?: string;
+  now?: Date;
+}
+
+/**
+ * `feed-sync explain --feed ID KEY`: one listing end to end (issue 22): its record in the feed,
+ * each field and where it came from, the platform's listings with the key (read live, one or two
+ * list calls), what a sync would do, and the runs that touched it. Writes nothing.
+ */
+export function registerExplain(program: Command): void {
+  const command = withExamples(program.command('explain'), [
+    'feed-sync explain --feed acme ML81332052',
+    'feed-sync explain --feed city-rentals https://cityrentals.example/units/CR-510 --json',
+  ])
+    .description(
+      "why a listing looks the way it does: its feed record, the mapping, the platform's copy, what a sync would do, its history",
+    )
+    .argument('<key>', "the listing's key (its MLSNumber, or its Url for a feed keyed by Url)")
+    .requiredOption('--feed <id>', 'the feed the listing belongs to');
+  withNowOption(withJsonOption(withConfigOption(command))).action(
+    async (key: string, options: ExplainOptions) => {
+      const config = await loadCliConfig(options);
+      const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
+      if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
+      if (key.trim() === '')
+        throw new CliExit('give the listing key (not empty); see feed-sync explain --help', EXIT.usage);
+      const history = await historyOf(config);
+      try {
+        const deps: ExplainDeps = {
+          client: clientFromConfig(config),
+          state: history.store,
+          historyFrom: history.from,
+          now: clockOf(options),
+          logger: cliLogger(),
+        };
+        const explanation = await explainListing(config, feed, key, deps);
+        if (isUnknownKey(explanation)) {
+          if (options.json)
+            process.stdout.write(`${JSON.stringify({ ...explanation, unknown: true }, null, 2)}\n`);
+          throw new CliExit(unknownKeyLine(explanation));
+        }
+        process.stdout.write(
+          options.json ? `${JSON.stringify(explanation, null, 2)}\n` : `${renderExplanation(explanation)}\n`,
+        );
+        const failed = [
+          explanation.source.found || !explanation.source.error ? '' : 'the feed',
+          explanation.platform.lookedUp || !explanation.platform.error ? '' : 'the platform',
+        ].filter(Boolean);
+        if (failed.length > 0) throw new CliExit(`${failed.join(' and ')} could not be read (see above)`);
+      } finally {
+        await history.close();
+      }
+    },
+  );
+}
+
+/**
+ * Where the runs are recorded: the worker's store when the environment names a shared one
+ * (`REDIS_URL`, `DATABASE_URL`, as `feed-sync ui` reads it), else the state file `feed-sync sync`
+ * keeps. The embedded store belongs to the one worker running on it: its dashboard shows the same.
+ */
+async function historyOf(config: Config): Promise<{
+  store: ExplainDeps['state'];
+  from: string;
+  close(): Promise<void>;
+}> {
+  const env = readEnv();
+  if (env.REDIS_URL || env.DATABASE_URL) {
+    const { describeStore, openQueueStore, storeChoiceOf } = await import('../../queue/index.ts');
+    const store = await openQueueStore(storeChoiceOf(env, env.FEED_SYNC_STATE_DIR), config.worker.prefix, {
+      historyRuns: config.worker.historyRuns,
+    });
+    return {
+      store: store.state,
+      from: `the worker's store (${describeStore(store)})`,
+      close: () => store.close(),
+    };
+  }
+  const store = createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns });
+  return { store, from: `the state file ${config.stateFile}`, close: async () => {} };
+}

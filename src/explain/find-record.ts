@@ -1,0 +1,70 @@
+import type { FeedConfig } from '../config/index.ts';
+import type { BrokenRow, FeedItem } from '../ingest/index.ts';
+import { containsWord } from '../reconcile/index.ts';
+import type { IngestDeps, RawRecord } from '../sources/index.ts';
+import { keyOfItem, type ScannedFeed, scanFeed } from './scan-feed.ts';
+import type { RecordPlace } from './types.ts';
+
+/** A record of the feed with its item. */
+export interface FoundRecord {
+  item: FeedItem;
+  record: RawRecord;
+  place: RecordPlace;
+}
+
+export interface FoundRecords extends ScannedFeed {
+  /** Every record with the key, in feed order: the last decides. */
+  matches: FoundRecord[];
+  /** Broken records (fields that do not fit the header) whose text holds the key: they hold its listing. */
+  mentions: RecordPlace[];
+  /** The same rows as the plan reads them. */
+  brokenRows: BrokenRow[];
+  /** The feed's first record: the mapping an inferred (CSV header) feed uses comes from it. */
+  first: RawRecord | undefined;
+}
+
+/** Mentions kept: a key found in more broken rows than this says enough. */
+const MENTIONS_KEPT = 10;
+
+/** Read the feed and keep the records with `key` (trimmed, case-sensitive, as the run matches). */
+export async function findRecords(
+  feed: FeedConfig,
+  key: string,
+  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now'>,
+): Promise<FoundRecords> {
+  const matches: FoundRecord[] = [];
+  const mentions: RecordPlace[] = [];
+  const brokenRows: BrokenRow[] = [];
+  let first: RawRecord | undefined;
+  const scanned = await scanFeed(feed, deps, (item, record, name) => {
+    first ??= record;
+    const itemKey = keyOfItem(item);
+    if (itemKey === key) matches.push({ item, record, place: placeOf(record, name) });
+    // A broken row holds every listing whose key appears in its text, as a whole word (issue 19).
+    const broken = item.kind === 'rejected' ? item.broken : undefined;
+    if (broken && brokenRows.length < MENTIONS_KEPT && containsWord(broken.cells.join('\u0000'), key)) {
+      brokenRows.push(broken);
+      mentions.push(placeOf(record, name));
+    }
+  });
+  return { ...scanned, matches, mentions, brokenRows, first };
+}
+
+/** Where a record is: its row (CSV, BLM), its element (XML), its ListingKey (RESO). */
+export function placeOf(record: RawRecord, name: string): RecordPlace {
+  const place: RecordPlace = { where: '', index: record.index };
+  if (record.row !== undefined) place.row = record.row;
+  const listingKey = record.fields.ListingKey;
+  if (typeof listingKey === 'string' && listingKey.trim() !== '') place.listingKey = listingKey.trim();
+  const element = record.fields.$tag;
+  if (typeof element === 'string') place.element = element;
+  place.where = wordPlace(place, name);
+  return place;
+}
+
+function wordPlace(place: RecordPlace, name: string): string {
+  if (place.row !== undefined) return `row ${place.row} of ${name}`;
+  const what = place.element ? `<${place.element}> element` : 'record';
+  const listingKey = place.listingKey ? ` (ListingKey ${place.listingKey})` : '';
+  return `${what} ${place.index + 1} of ${name}${listingKey}`;
+}

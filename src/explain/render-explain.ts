@@ -1,0 +1,246 @@
+import { showField } from '../render/index.ts';
+import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
+
+/** Raw fields shown in the text before `--json` is the way to see more. */
+const RAW_SHOWN = 60;
+
+/** Text longer than this is cut in a line (`--json` has it whole). */
+const CUT = 70;
+
+/** One listing explained, for a terminal: source, listing, platform, verdict, history. */
+export function renderExplanation(e: Explanation): string {
+  const units = unitsOf(e);
+  return [
+    `${e.key} · feed ${e.feedId} → chatbot ${e.chatbot} (matched by ${e.keyField})`,
+    '',
+    ...sourceLines(e),
+    '',
+    ...listingLines(e, units),
+    '',
+    ...platformLines(e, units),
+    '',
+    ...verdictLines(e, units),
+    '',
+    ...historyLines(e, units),
+  ].join('\n');
+}
+
+/** The one line for a key that is in neither the feed nor the platform (`isUnknownKey`). */
+export function unknownKeyLine(e: Explanation): string {
+  const records = e.source.found ? 0 : e.source.records;
+  if (!e.platform.lookedUp)
+    return `${e.key} is not in feed ${e.feedId} (${plural(records, 'record')} read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): \`feed-sync plan --feed ${e.feedId}\` shows every listing`;
+  return `${e.key} is in neither feed ${e.feedId} (${plural(records, 'record')} read) nor chatbot ${e.chatbot} (list filtered by ${e.platform.by})`;
+}
+
+type Units = { CurrencySymbol?: string; AreaUnit?: 'Square Feet' | 'Square Meters' };
+
+function unitsOf(e: Explanation): Units {
+  const value = (field: string) => e.listing?.fields.find((f) => f.field === field)?.value;
+  const remote = e.platform.lookedUp ? e.platform.records[0]?.listing : undefined;
+  const currency = value('CurrencySymbol') ?? remote?.CurrencySymbol;
+  const area = value('AreaUnit');
+  return {
+    ...(typeof currency === 'string' ? { CurrencySymbol: currency } : {}),
+    ...(area === 'Square Feet' || area === 'Square Meters' ? { AreaUnit: area } : {}),
+  };
+}
+
+function sourceLines(e: Explanation): string[] {
+  const s = e.source;
+  if (!s.found) {
+    if (s.error) return [`Source: the feed could not be read: ${s.error}`];
+    const lines = [
+      `Source: no record with ${e.keyField} ${e.key} among the ${s.records} records of ${s.name ?? 'the feed'}`,
+    ];
+    for (const m of s.mentions)
+      lines.push(`  ${m.where} is rejected and has no readable key, but its text holds ${e.key}`);
+    return lines;
+  }
+  const what = {
+    listing: 'a valid listing',
+    remove: 'its status says it is no longer listed',
+    rejected: 'rejected',
+  }[s.kind];
+  const lines = [`Source: ${s.place.where} (${what}; ${s.records} records read, ${s.mode} feed)`];
+  for (const p of s.earlier)
+    lines.push(`  also ${p.where}: an earlier record with the key (the last one is kept)`);
+  const entries = flatFields(s.fields);
+  const width = Math.min(28, Math.max(0, ...entries.slice(0, RAW_SHOWN).map(([k]) => k.length)));
+  for (const [name, value] of entries.slice(0, RAW_SHOWN))
+    lines.push(`  ${name.padEnd(width)}  ${cut(JSON.stringify(value))}`);
+  if (entries.length > RAW_SHOWN)
+    lines.push(`  … and ${entries.length - RAW_SHOWN} more fields (--json has them all)`);
+  return lines;
+}
+
+/** An XML element's fields as `address.street: "…"` lines; a CSV row is flat already. */
+function flatFields(fields: Record<string, unknown>, prefix = ''): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    if (name === '$tag') continue;
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (value && typeof value === 'object' && !Array.isArray(value))
+      out.push(...flatFields(value as Record<string, unknown>, path));
+    else out.push([path, value]);
+  }
+  return out;
+}
+
+function listingLines(e: Explanation, units: Units): string[] {
+  const l = e.listing;
+  if (!l) return ['Listing: none (the feed has no record with the key)'];
+  const head = {
+    valid: 'Listing: each field, its value and where it came from',
+    remove:
+      'Listing: none: the record’s status says the listing is no longer listed (what the mapping read):',
+    rejected: 'Listing: rejected; what the mapping read of the record:',
+  }[l.status];
+  const lines = [head];
+  const width = Math.max(0, ...l.fields.map((f) => f.field.length));
+  const shown = l.fields.map((f) => [f, valueText(f, units)] as const);
+  const valueWidth = Math.min(24, Math.max(0, ...shown.map(([, v]) => v.length)));
+  for (const [f, value] of shown) {
+    const problem = l.problems.find((p) => p.field === f.field);
+    const wrong = problem ? `  ✗ ${problem.message}` : '';
+    lines.push(`  ${f.field.padEnd(width)}  ${value.padEnd(valueWidth)}  ← ${whence(f)}${wrong}`);
+  }
+  if (l.tags.length > 0)
+    lines.push(`  tags feed-sync adds: ${l.tags.map((t) => `${t.Key}=${t.value}`).join(', ')}`);
+  if (l.problems.length > 0) {
+    lines.push('  problems:');
+    for (const p of l.problems) lines.push(`    ${p.field}: ${p.message} [${p.reason}]`);
+  }
+  if (l.hold)
+    lines.push(`  held: its listing is kept exactly as it is on the platform until the record is fixed`);
+  return lines;
+}
+
+function valueText(f: FieldTrace, units: Units): string {
+  if (f.value === undefined) return '(unset)';
+  if (f.field === 'Images' && Array.isArray(f.value))
+    return `${f.value.length} URL${f.value.length === 1 ? '' : 's'}`;
+  if (f.field === 'ExtensionColumn' && Array.isArray(f.value))
+    return cut(
+      (f.value as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', '),
+      40,
+    );
+  return cut(showField(f.field, f.value, units), 40);
+}
+
+/** A rule that only names where to read (`"List Price"`, `"A" or "B"`): its inputs say it all. */
+const PLAIN_PATHS = /^"(?:[^"\\]|\\.)*"(?: or "(?:[^"\\]|\\.)*")*$/;
+
+/** `"List Price" "$1.2M" (money) [preset reso]`: the rule, what it read, the conversion, who wrote it. */
+function whence(f: FieldTrace): string {
+  const inputs = f.inputs.map((i) =>
+    i.value === undefined
+      ? `${JSON.stringify(i.path)} (empty)`
+      : `${JSON.stringify(i.path)} ${cut(JSON.stringify(i.value), 40)}`,
+  );
+  const rule = f.rule && !(PLAIN_PATHS.test(f.rule) && inputs.length > 0) ? f.rule : '';
+  const parts = [
+    rule,
+    rule && inputs.length > 0 ? `(${inputs.join(', ')})` : inputs.join(', '),
+    f.alternatives ? `(alternative ${f.alternative} of ${f.alternatives})` : '',
+    f.conversion ? `(${f.conversion})` : '',
+    f.origin === 'config' ? '' : `[${f.origin}]`,
+  ].filter(Boolean);
+  return parts.join(' ');
+}
+
+function platformLines(e: Explanation, units: Units): string[] {
+  const p = e.platform;
+  if (!p.lookedUp) return [`Platform: ${p.error ? 'could not be read' : 'not looked up'}: ${p.reason}`];
+  const calls = `${p.calls} list call${p.calls === 1 ? '' : 's'}`;
+  if (p.records.length === 0)
+    return [`Platform: no listing with ${e.keyField} ${e.key} (filtered by ${p.by}; ${calls})`];
+  const lines = [
+    `Platform: ${p.records.length} listing${p.records.length === 1 ? '' : 's'} with ${e.keyField} ${e.key} (filtered by ${p.by}; ${calls})`,
+  ];
+  if (p.truncated)
+    lines.push('  more listings match the filter than two pages hold: later ones are not shown');
+  for (const r of p.records) lines.push(...recordLines(r, e, units));
+  return lines;
+}
+
+/**
+ * One platform listing, field by field, beside the feed's value where the feed has the key: `≠`
+ * marks a field the verdict would write (the verdict judges, never the text).
+ */
+function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] {
+  const owner =
+    r.owner === undefined
+      ? 'no owner tag (added by hand)'
+      : r.owner === e.feedId
+        ? `owned by ${e.feedId}`
+        : `owned by feed ${r.owner}`;
+  const feed = new Map((e.listing?.fields ?? []).map((f) => [f.field, f.value]));
+  const marked = new Set(e.verdict.lines.find((l) => l.id === r.id)?.changes?.map((c) => c.field) ?? []);
+  const entries = Object.entries(r.listing).filter(([, v]) => v !== undefined);
+  const width = Math.max(0, ...entries.map(([field]) => field.length));
+  const show = (field: string, value: unknown) =>
+    field === 'Images' && Array.isArray(value)
+      ? `${value.length} URL${value.length === 1 ? '' : 's'}`
+      : field === 'ExtensionColumn' && Array.isArray(value)
+        ? (value as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', ')
+        : showField(field, value, units);
+  const shown = entries.map(([field, value]) => [field, cut(show(field, value), 40)] as const);
+  const valueWidth = Math.min(24, Math.max(0, ...shown.map(([, v]) => v.length)));
+  const lines = [
+    `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
+  ];
+  for (const [field, value] of shown) {
+    const differs = marked.has(field);
+    const beside = differs && feed.has(field) ? `  ≠ feed ${cut(show(field, feed.get(field)), 40)}` : '';
+    lines.push(`    ${field.padEnd(width)}  ${beside ? value.padEnd(valueWidth) : value}${beside}`);
+  }
+  return lines;
+}
+
+function verdictLines(e: Explanation, units: Units): string[] {
+  const v = e.verdict;
+  const [only, ...others] = v.lines;
+  if (only && others.length === 0 && v.state !== 'in sync')
+    return [`Verdict: ${only.text}`, ...changeLines(only.changes, units)];
+  const lines = [`Verdict: ${v.summary}`];
+  if (v.state === 'in sync') return lines;
+  for (const line of v.lines) lines.push(`  ${line.text}`, ...changeLines(line.changes, units));
+  return lines;
+}
+
+function changeLines(
+  changes: readonly { field: string; from: unknown; to: unknown }[] | undefined,
+  units: Units,
+): string[] {
+  return (changes ?? []).map(
+    (c) => `    ${c.field}: ${showField(c.field, c.from, units)} → ${showField(c.field, c.to, units)}`,
+  );
+}
+
+function historyLines(e: Explanation, units: Units): string[] {
+  const h = e.history;
+  if (h.entries.length === 0)
+    return [`History: no recorded run touched it (${plural(h.runs, 'run')} in ${h.from})`];
+  const lines = [
+    `History: the last runs that touched it, newest first (${plural(h.runs, 'run')} in ${h.from})`,
+  ];
+  for (const entry of h.entries) lines.push(...entryLines(entry, units));
+  return lines;
+}
+
+function entryLines(entry: HistoryEntry, units: Units): string[] {
+  const when = entry.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  const id = entry.id === undefined ? '' : ` ID ${entry.id}`;
+  const run = `${entry.trigger} run, ${entry.outcome}${entry.dryRun ? ', dry run' : ''}`;
+  const detail = entry.detail ? `: ${cut(entry.detail, 100)}` : '';
+  return [`  ${when}  ${entry.what}${id}${detail} (${run})`, ...changeLines(entry.fields, units)];
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function cut(text: string, length = CUT): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

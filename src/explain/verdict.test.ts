@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { Classification } from './types.ts';
+import { verdictOf } from './verdict.ts';
+
+const context = { feedId: 'acme', mode: 'full' as const, graceDays: 0 };
+const hash = { field: 'ExtensionColumn[feed-sync:hash]', from: 'aaa', to: 'bbb' };
+
+describe('verdictOf', () => {
+  it.each<[string, Classification[], string, RegExp]>([
+    ['in sync', [{ kind: 'unchanged', id: 7 }], 'in sync', /^in sync: the platform already has/],
+    ['a create', [{ kind: 'create' }], 'will write', /^a sync would create$/],
+    [
+      'an update, the hash tag left out',
+      [{ kind: 'update', id: 7, adopt: false, changes: [{ field: 'SalePrice', from: 1, to: 2 }, hash] }],
+      'will write',
+      /^a sync would update ID 7$/,
+    ],
+    [
+      'a held record',
+      [
+        {
+          kind: 'held',
+          ids: [7],
+          reason: 'not_a_number',
+          message: 'Row 8 of a.csv: Beds "x" is not a number',
+        },
+      ],
+      'nothing written',
+      /held: its last feed record is rejected \(Row 8 of a\.csv: Beds "x" is not a number\); ID 7 stays exactly as it is/,
+    ],
+    [
+      'a broken row',
+      [
+        {
+          kind: 'held',
+          ids: [7],
+          reason: 'in_broken_row',
+          message: 'key appears in the shifted row 9 of a.csv',
+        },
+      ],
+      'nothing written',
+      /held: the key appears in a broken record \(the shifted row 9 of a\.csv\)/,
+    ],
+    [
+      'another feed’s listing',
+      [{ kind: 'foreign', id: 7, owner: 'other' }],
+      'nothing written',
+      /ID 7 belongs to feed other: not this feed's to touch/,
+    ],
+    [
+      'gone, in grace',
+      [
+        {
+          kind: 'grace',
+          id: 7,
+          reason: 'gone',
+          since: '2026-11-20T09:00:00.000Z',
+          until: '2026-11-23T09:00:00.000Z',
+          action: 'delete',
+        },
+      ],
+      'nothing written',
+      /gone from the feed since 2026-11-20 09:00 UTC, in grace until 2026-11-23 09:00 UTC/,
+    ],
+    ['gone', [{ kind: 'delete', id: 7, reason: 'gone' }], 'will write', /^a sync would delete ID 7$/],
+    ['marked Sold', [{ kind: 'sold', id: 7, from: 'Active' }], 'will write', /^a sync would mark Sold ID 7$/],
+  ])('%s', (_name, classification, state, summary) => {
+    const verdict = verdictOf(classification, context);
+    expect(verdict.state).toBe(state);
+    expect(verdict.summary).toMatch(summary);
+    expect(verdict.classification).toBe(classification);
+  });
+
+  it('an update shows each field old → new; a change of the hash alone says why', () => {
+    const price = { field: 'SalePrice', from: 1, to: 2 };
+    const [line] = verdictOf(
+      [{ kind: 'update', id: 7, adopt: false, changes: [price, hash] }],
+      context,
+    ).lines;
+    expect(line).toMatchObject({ action: 'update', id: 7, changes: [price] });
+    expect(line?.text).toBe('a sync would update ID 7: 1 field differs');
+    const [alone] = verdictOf([{ kind: 'update', id: 7, adopt: false, changes: [hash] }], context).lines;
+    expect(alone?.changes).toEqual([hash]);
+    expect(alone?.text).toContain('only the record hash differs');
+  });
+
+  it('a delete after a grace says the grace is over; a mark Sold shows its one field', () => {
+    const withGrace = { ...context, graceDays: 3 };
+    const [gone] = verdictOf(
+      [{ kind: 'delete', id: 7, reason: 'gone', since: '2026-11-20T09:00:00Z' }],
+      withGrace,
+    ).lines;
+    expect(gone?.text).toContain('gone from the feed (gone since 2026-11-20 09:00 UTC; its grace is over)');
+    const [sold] = verdictOf([{ kind: 'sold', id: 7, from: 'Active' }], context).lines;
+    expect(sold?.changes).toEqual([{ field: 'Status', from: 'Active', to: 'Sold' }]);
+  });
+
+  it('cannot judge without both sides', () => {
+    const verdict = verdictOf([], { ...context, platformUnknown: 'the platform was not read: E_NETWORK' });
+    expect(verdict).toMatchObject({
+      state: 'unknown',
+      summary: 'unknown: the platform was not read: E_NETWORK',
+    });
+  });
+});

@@ -1,0 +1,69 @@
+import type { Response, Router } from 'express';
+import { clientFromConfig } from '../../api/index.ts';
+import type { Config, FeedConfig } from '../../config/index.ts';
+import {
+  type Explanation,
+  explainListing,
+  isUnknownKey,
+  type SearchResult,
+  searchFeed,
+} from '../../explain/index.ts';
+import type { StateStore } from '../../state/index.ts';
+import type { Html } from './html.ts';
+import { listingHref, listingPage } from './listing-page.ts';
+import { searchPage } from './listing-search.ts';
+
+/** How the dashboard explains a listing and searches a feed (issue 22); tests may hand their own. */
+export interface ListingExplainer {
+  explain(config: Config, feed: FeedConfig, key: string): Promise<Explanation>;
+  search(feed: FeedConfig, query: string): Promise<SearchResult>;
+}
+
+/**
+ * The explainer a dashboard uses by default: the feed read as a run reads it, the platform through
+ * a client built from the running config (one or two list calls a page), the worker's own history.
+ */
+export function defaultExplainer(state: Pick<StateStore, 'getFeed' | 'listRuns'>): ListingExplainer {
+  return {
+    explain: (config, feed, key) =>
+      explainListing(config, feed, key, {
+        client: clientFromConfig(config),
+        state,
+        historyFrom: "the worker's run history",
+      }),
+    search: (feed, query) => searchFeed(feed, query, {}),
+  };
+}
+
+interface ListingRouteOptions {
+  getConfig(): Config | undefined;
+  explainer: ListingExplainer;
+  send(res: Response, title: string, body: Html): void;
+  notFound(res: Response, message: string): void;
+}
+
+/**
+ * `GET /feeds/:id/listing?key=K`: one listing's page (source, listing, platform, verdict, history);
+ * `?q=…`: the feed's listings whose key or address holds the text, or straight to the key's page
+ * when one key is exactly it. Reads only, in read-only mode too.
+ */
+export function listingRoutes(router: Router, options: ListingRouteOptions): void {
+  router.get('/feeds/:id/listing', async (req, res) => {
+    const config = options.getConfig();
+    const feed = config?.feeds.find((f) => f.id === req.params.id);
+    if (!config || !feed) return void options.notFound(res, `no feed "${req.params.id}" in the config`);
+    const key = typeof req.query.key === 'string' ? req.query.key.trim() : '';
+    const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
+    if (key) {
+      const explanation = await options.explainer.explain(config, feed, key);
+      // A key in neither the feed nor the platform: the page says so, with the status of a miss.
+      if (isUnknownKey(explanation)) res.status(404);
+      return void options.send(res, `${key} · ${feed.id}`, listingPage(explanation));
+    }
+    if (!query) return void res.redirect(303, `/feeds/${encodeURIComponent(feed.id)}`);
+    const result = await options.explainer.search(feed, query);
+    const exact = result.hits.find((h) => h.key === query);
+    if (exact) return void res.redirect(303, listingHref(feed.id, exact.key));
+    options.send(res, `Find ${query} · ${feed.id}`, searchPage(feed.id, query, result));
+  });
+}
