@@ -25,8 +25,11 @@ import { verdictOf } from './verdict.ts';
 /** The I/O `explainListing` reads through: the platform, the feed's state and run history, the clock. */
 export interface ExplainDeps {
   client: PlatformClient;
-  /** The feed's state (its grace clock) and run history, newest first. Only read. */
-  state: Pick<StateStore, 'getFeed' | 'listRuns'>;
+  /**
+   * The feed's state (its grace clock) and run history, newest first. Only read; a RESO provider's
+   * requests count against its key's budget there (`budgets`), as a run's do.
+   */
+  state: Pick<StateStore, 'getFeed' | 'listRuns' | 'budgets'>;
   /** Where the state is kept, in words: `the state file .feed-sync-state.json`. */
   historyFrom: string;
   now?: () => Date;
@@ -111,6 +114,7 @@ async function readFeedFor(
       now: () => now,
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(deps.logger ? { logger: deps.logger } : {}),
+      ...(deps.state.budgets ? { budget: deps.state.budgets } : {}),
     });
   } catch (error) {
     if (!isFeedSyncError(error)) throw error;

@@ -30,7 +30,7 @@ const MENTIONS_KEPT = 10;
 export async function findRecords(
   feed: FeedConfig,
   key: string,
-  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now'>,
+  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now' | 'budget'>,
 ): Promise<FoundRecords> {
   const matches: FoundRecord[] = [];
   const mentions: RecordPlace[] = [];

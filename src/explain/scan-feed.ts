@@ -19,7 +19,7 @@ export interface ScannedFeed {
  */
 export async function scanFeed(
   feed: FeedConfig,
-  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now'>,
+  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now' | 'budget'>,
   visit: (item: FeedItem, record: RawRecord, name: string) => void,
 ): Promise<ScannedFeed> {
   const ingestDeps: IngestDeps = { ...deps, state: {}, forceFull: true };

@@ -26,7 +26,7 @@ export interface SearchResult {
 export async function searchFeed(
   feed: FeedConfig,
   query: string,
-  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now'>,
+  deps: Pick<IngestDeps, 'signal' | 'logger' | 'now' | 'budget'>,
   limit = 50,
 ): Promise<SearchResult> {
   const needle = fold(query);

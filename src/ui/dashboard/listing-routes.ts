@@ -23,7 +23,9 @@ export interface ListingExplainer {
  * The explainer a dashboard uses by default: the feed read as a run reads it, the platform through
  * a client built from the running config (one or two list calls a page), the worker's own history.
  */
-export function defaultExplainer(state: Pick<StateStore, 'getFeed' | 'listRuns'>): ListingExplainer {
+export function defaultExplainer(
+  state: Pick<StateStore, 'getFeed' | 'listRuns' | 'budgets'>,
+): ListingExplainer {
   return {
     explain: (config, feed, key) =>
       explainListing(config, feed, key, {
@@ -31,7 +33,7 @@ export function defaultExplainer(state: Pick<StateStore, 'getFeed' | 'listRuns'>
         state,
         historyFrom: "the worker's run history",
       }),
-    search: (feed, query) => searchFeed(feed, query, {}),
+    search: (feed, query) => searchFeed(feed, query, state.budgets ? { budget: state.budgets } : {}),
   };
 }
 
