@@ -14,7 +14,9 @@ const URL = /^(?:https?:)?\/\//i;
  */
 export function noteOf(fields: RawFields): string | undefined {
   let note: string | undefined;
-  for (const value of Object.values(fields)) {
+  // Runs on every CSV row: no array of values, and out at the second value (a record has many).
+  for (const key in fields) {
+    const value = fields[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') return undefined;
     const text = value.trim();
