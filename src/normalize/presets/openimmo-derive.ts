@@ -138,9 +138,9 @@ function openImmoPhotos(
     const path = textOf(at(attachment, 'daten', 'pfad'));
     const format = textOf(attachment.format);
     // Only images are photos: a group of pictures (a floor plan, GRUNDRISS) also carries PDFs. The
-    // format, else the file's extension, says which; a group with neither is taken at its word.
-    const image =
-      format !== '' ? IMAGE_FORMAT.test(format) : EXTENSION.test(path) ? IMAGE_FILE.test(path) : undefined;
+    // format (`image/jpeg`, `JPG`, `.png`) or the file's extension says which (either saying image is
+    // enough); a group with neither is taken at its word.
+    const image = isImage(format, path);
     const rank =
       group === '' ? (image === true ? 9 : -1) : image === false ? -1 : PHOTO_GROUPS.indexOf(group);
     if (rank < 0) return;
@@ -149,6 +149,14 @@ function openImmoPhotos(
   });
   photos.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return photos.length > 0 ? distinctValues(photos.map(([, , url]) => url)) : undefined;
+}
+
+/** Whether an attachment is an image by its `format` or its file's extension; undefined when neither says. */
+function isImage(format: string, path: string): boolean | undefined {
+  const byFormat = format === '' ? undefined : IMAGE_FORMAT.test(format.replace(/^\./, ''));
+  const byFile = EXTENSION.test(path) ? IMAGE_FILE.test(path) : undefined;
+  if (byFormat === true || byFile === true) return true;
+  return byFormat === false || byFile === false ? false : undefined;
 }
 
 /** `flaechen/anzahl_stellplaetze`, else the sum of the `anzahl` of the `preise/stp_*` parking elements. */
