@@ -8,13 +8,16 @@ import {
   type MappedRecord,
   type MappingHint,
   mergeMappings,
+  noteOf,
+  noteRowsHint,
+  presetRejectionHint,
   validateListing,
   withPresetHooks,
 } from '../normalize/index.ts';
 import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/index.ts';
 import { FeedError, isFeedError, openFeed } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
-import type { BrokenRow, FeedItem, IngestSpec, RecordProblem, RecordRef } from './types.ts';
+import type { BrokenRow, FeedItem, IngestSpec, RecordProblem, RecordRef, Rejection } from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */
 export interface FeedReadEnd {
@@ -55,29 +58,60 @@ export async function* itemsOf(
 ): AsyncGenerator<FeedItem[], FeedReadEnd> {
   let mapping: CompiledMapping | undefined;
   let hints: MappingHint[] = [];
+  const notes: { where: string; text: string }[] = [];
   let state = opened.state;
   const { nextState, name } = opened;
   try {
     for await (const records of opened.records) {
       deps.signal?.throwIfAborted();
-      const items: FeedItem[] = new Array(records.length);
-      for (let i = 0; i < records.length; i++) {
-        const record = records[i]!;
+      const items: FeedItem[] = [];
+      for (const record of records) {
         if (!mapping) {
           mapping = mappingFor(feed, record, deps);
           hints = mappingHints(feed, record, mapping);
         }
         if (nextState) state = nextState(state, record);
-        items[i] = record.problem
+        const note = record.problem ? undefined : noteRow(feed, mapping, record);
+        if (note !== undefined) {
+          notes.push({ where: `row ${record.row} of ${name}`, text: note });
+          continue;
+        }
+        const item = record.problem
           ? problemItem(feed, name, mapping, record, record.problem)
           : toItem(feed, name, mapping, record);
+        if (item.kind === 'rejected') hints = withRejectionHints(hints, feed, item.rejection);
+        items.push(item);
       }
-      yield items;
+      if (items.length > 0) yield items;
     }
   } catch (error) {
     throw readFailure(feed, error);
   }
-  return { mapping, state, hints };
+  const noteHint = noteRowsHint(notes);
+  return { mapping, state, hints: noteHint ? [...hints, noteHint] : hints };
+}
+
+/**
+ * A CSV row that is a note, not a record (one text cell, every other empty; no key): its text, else
+ * undefined. Skipped and said once (`note_rows`), never a rejection: a disclaimer line an exporter
+ * writes under its header would otherwise make every run partial.
+ */
+function noteRow(feed: IngestSpec, mapping: CompiledMapping, record: RawRecord): string | undefined {
+  if (feed.source.format !== 'csv' || record.row === undefined) return undefined;
+  const text = noteOf(record.fields);
+  if (text === undefined) return undefined;
+  const key = mapping.map(record.fields).listing[feed.key];
+  return typeof key === 'string' && key !== '' ? undefined : text;
+}
+
+/** The hints a rejection's problems call for (a preset's record without its URL…), each said once. */
+function withRejectionHints(hints: MappingHint[], feed: IngestSpec, rejection: Rejection): MappingHint[] {
+  let out = hints;
+  for (const problem of rejection.problems ?? [rejection]) {
+    const hint = presetRejectionHint(feed.id, feed.mapping, problem);
+    if (hint && !out.some((h) => h.code === hint.code)) out = [...out, hint];
+  }
+  return out;
 }
 
 /** A failure while reading records, as the FeedError the run fails with. */

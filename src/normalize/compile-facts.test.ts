@@ -123,8 +123,11 @@ describe('dates and times for facts', () => {
     ['12-Apr-2026', { y: 2026, m: 4, d: 12 }],
     ['04/12/2026', { y: 2026, m: 4, d: 12 }],
     ['12.04.2026', { y: 2026, m: 4, d: 12 }],
+    ['April-12-2026', { y: 2026, m: 4, d: 12 }],
+    ['Apr 12, 2026', { y: 2026, m: 4, d: 12 }],
+    ['November-07-2026 01:00 PM', { y: 2026, m: 11, d: 7 }],
   ])('%s is a date', (text, date) => expect(parseDate(text)?.date).toEqual(date));
-  it.each(['2026-02-30', 'sofort', '13/40/2026'])('%s is not', (text) =>
+  it.each(['2026-02-30', 'sofort', '13/40/2026', 'Sat-12-2026', 'April-31-2026'])('%s is not', (text) =>
     expect(parseDate(text)).toBeUndefined(),
   );
   it.each([
@@ -143,6 +146,9 @@ describe('dates and times for facts', () => {
       'Sat 11 Apr 17:00–19:00 UTC',
     );
     expect(formatOpenHouse('someday', 'noon', undefined)).toBeUndefined();
+    // Redfin's NEXT OPEN HOUSE START TIME / END TIME.
+    const start = 'November-07-2026 01:00 PM';
+    expect(formatOpenHouse(start, start, 'November-07-2026 03:00 PM')).toBe('Sat 7 Nov 13:00–15:00');
   });
 
   it('REAXML inspection times', () => {

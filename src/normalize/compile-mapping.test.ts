@@ -454,3 +454,135 @@ describe('inferCsvMapping', () => {
     ]);
   });
 });
+
+describe('inferCsvMapping: the downloads US sites and MLS systems offer', () => {
+  const REDFIN_NOW = [
+    'SALE TYPE',
+    'SOLD DATE',
+    'PROPERTY TYPE',
+    'ADDRESS',
+    'CITY',
+    'STATE OR PROVINCE',
+    'ZIP OR POSTAL CODE',
+    'PRICE',
+    'BEDS',
+    'BATHS',
+    'LOCATION',
+    'SQUARE FEET',
+    'LOT SIZE',
+    'YEAR BUILT',
+    'DAYS ON MARKET',
+    '$/SQUARE FEET',
+    'HOA/MONTH',
+    'STATUS',
+    'NEXT OPEN HOUSE START TIME',
+    'NEXT OPEN HOUSE END TIME',
+    'URL (SEE https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING)',
+    'SOURCE',
+    'MLS#',
+    'FAVORITE',
+    'INTERESTED',
+    'LATITUDE',
+    'LONGITUDE',
+  ];
+  // Older Redfin downloads: `STATE`, `ZIP`, and the remark's link over http.
+  const REDFIN_OLD = REDFIN_NOW.map((header) =>
+    header === 'STATE OR PROVINCE'
+      ? 'STATE'
+      : header === 'ZIP OR POSTAL CODE'
+        ? 'ZIP'
+        : header.startsWith('URL (SEE')
+          ? 'URL (SEE http://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING)'
+          : header,
+  );
+
+  it.each([
+    ['today', REDFIN_NOW],
+    ['older', REDFIN_OLD],
+  ])(
+    'a Redfin download (%s headers): URL, state, ZIP, HOA, $/sq ft, open house; the user’s columns left out',
+    (_, headers) => {
+      const mapping = inferCsvMapping(headers);
+      expect(mapping.fields).toMatchObject({
+        MLSNumber: 'MLS#',
+        Url: headers[20],
+        State: headers[5],
+        ZIP: headers[6],
+        HOAMonth: { from: 'HOA/MONTH' },
+        UnitAreaPrice: '$/SQUARE FEET',
+        Status: 'STATUS',
+        Location: 'LOCATION',
+      });
+      expect(mapping.extensions).toMatchObject({
+        unmapped: true,
+        exclude: ['SOURCE', 'FAVORITE', 'INTERESTED'],
+        fields: {
+          'Sold on': { from: 'SOLD DATE', as: 'date' },
+          'Open house': {
+            from: ['NEXT OPEN HOUSE START TIME', 'NEXT OPEN HOUSE START TIME', 'NEXT OPEN HOUSE END TIME'],
+            as: 'openHouse',
+          },
+        },
+      });
+      const listing = compileMapping(mapping).map({
+        'SALE TYPE': 'PAST SALE',
+        STATUS: 'Sold',
+        'MLS#': 'R1',
+        PRICE: '400000',
+        [headers[20]!]: 'https://www.redfin.example/home/1',
+        FAVORITE: 'Y',
+      }).listing;
+      expect(listing).toMatchObject({ SaleType: 'for_sale', Status: 'Sold', SalePrice: 400_000 });
+      expect(listing.ExtensionColumn).toBeUndefined();
+    },
+  );
+
+  it.each([
+    ['MLS Listing', 'for_sale'],
+    ['New Construction Home', 'for_sale'],
+    ['For-Sale-by-Owner Listing', 'for_sale'],
+    ['PAST SALE', 'for_sale'],
+    ['For Rent', 'for_rent'],
+    ['Something new', 'for_sale'], // says nothing: the next rule (here, none: a sale) decides
+  ])('a sale-type value %j is %s, never a rejection', (value, saleType) => {
+    const mapping = inferCsvMapping(['MLS #', 'Sale Type', 'Listing URL']);
+    expect(compileMapping(mapping).map({ 'MLS #': 'X', 'Sale Type': value }).listing.SaleType).toBe(saleType);
+  });
+
+  it.each([
+    ['Zip Code', 'zip'],
+    ['Zip/Postal Code', 'zip'],
+    ['Zipcode', 'zip'],
+    ['State/Province', 'state'],
+    ['ST', 'state'],
+    ['Listing Link', 'url'],
+    ['Property URL', 'url'],
+    ['Detail URL', 'url'],
+    ['HOA Per Month', 'hoa'],
+    ['Price Per SqFt', 'pricePerArea'],
+    // Zillow's and Realtor.com's downloads.
+    ['detailUrl', 'url'],
+    ['property_url', 'url'],
+    ['zip_code', 'zip'],
+    ['state_code', 'state'],
+    ['Property price (USD)', 'price'],
+  ])('%s is read (%s)', (header, role) => {
+    const fields = inferCsvMapping(['MLS #', header]).fields ?? {};
+    const field = {
+      zip: 'ZIP',
+      state: 'State',
+      url: 'Url',
+      hoa: 'HOAMonth',
+      pricePerArea: 'UnitAreaPrice',
+      price: 'SalePrice',
+    }[role] as keyof typeof fields;
+    expect(JSON.stringify(fields[field])).toContain(header);
+  });
+
+  it('a remark in brackets is read away only when it points elsewhere: `Lot Size (acres)` keeps its unit', () => {
+    expect(inferCsvMapping(['MLS #', 'Lot Size (acres)']).fields?.LotArea).toEqual([
+      { from: 'Lot Size (acres)', unit: 'acres' },
+    ]);
+    expect(inferCsvMapping(['MLS #', 'Link (see our site)']).fields?.Url).toBe('Link (see our site)');
+  });
+});

@@ -88,8 +88,8 @@ const UNSET_FIELDS: Readonly<Record<string, unknown>> = Object.fromEntries(
 /** The element name of an XML record (`residential`, `commercial`), as the XML source names it. */
 const TAG_FIELD = '$tag';
 
-/** Never copied into ExtensionColumn: parser bookkeeping and OData annotations. */
-const ALWAYS_EXCLUDED = ['$tag', '@odata.*', '#text'];
+/** Never copied into ExtensionColumn: parser bookkeeping (the record's element name and the document's namespace) and OData annotations. */
+const ALWAYS_EXCLUDED = ['$tag', '$xmlns', '@odata.*', '#text'];
 
 export interface CompiledMapping {
   /** The resolved mapping (preset merged), as data for `validate` to print. */
@@ -138,7 +138,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
           : ctx.enumMap;
       return compileField(field, KINDS[field], alternative, { ...fieldCtx, ...(enumMap ? { enumMap } : {}) });
     });
-    for (const c of compiled) for (const path of c.paths) used.add(path.split('.')[0]!);
+    for (const c of compiled) for (const path of c.paths) markUsed(used, path);
     if (compiled.length === 1) {
       writers.push(compiled[0]!.write);
       continue;
@@ -206,7 +206,7 @@ function compileExtensions(
       : { key, reader: undefined, column: undefined, fact: compileFact(rule) },
   );
   for (const [, rule] of fields)
-    for (const path of typeof rule === 'string' ? [rule] : factPaths(rule)) used.add(path.split('.')[0]!);
+    for (const path of typeof rule === 'string' ? [rule] : factPaths(rule)) markUsed(used, path);
   const unmapped = mapping.extensions?.unmapped ?? false;
   const excluded = [...ALWAYS_EXCLUDED, ...(mapping.extensions?.exclude ?? [])];
   const isExcluded = (key: string) =>
@@ -242,6 +242,16 @@ function compileExtensions(
     }
     return entries;
   };
+}
+
+/**
+ * The top-level field a path reads, for `extensions.unmapped` to leave out: its first segment, and
+ * the whole path too, since a CSV header may hold dots and is read whole (`Sq. Ft.`, Redfin's `URL
+ * (SEE https://www.redfin.com/…)`).
+ */
+function markUsed(used: Set<string>, path: string): void {
+  used.add(path);
+  used.add(path.split('.')[0]!);
 }
 
 type Entry = { Key: string; value: string };

@@ -1,6 +1,10 @@
 /**
  * Header synonyms of typical MLS and brokerage CSV exports, per role: RESO Data Dictionary names
- * (`ListPrice`, `BedroomsTotal`) and the display forms exports print (`List Price`, `Beds`, `# Bedrooms`).
+ * (`ListPrice`, `BedroomsTotal`) and the display forms exports print (`List Price`, `Beds`, `# Bedrooms`),
+ * and the downloads of US sites as other projects' importers read them: Redfin's upper-case ones
+ * (`ZIP OR POSTAL CODE`, `STATE OR PROVINCE`, `HOA/MONTH`, `$/SQUARE FEET`, `URL (SEE …)`), Zillow's
+ * (`Street address`, `Zip`, `Property price (USD)`, `detailUrl`, `zpid`) and Realtor.com's
+ * (`property_url`, `zip_code`, `state_code`, `days_on_mls`).
  * Compared normalized (case, spaces, `-`, `_`, `.`, `/` ignored: `Sq. Ft.` = `SqFt`). Roles claim
  * headers in this order, each header once, so the more specific roles come first.
  */
@@ -22,6 +26,8 @@ export const CSV_HEADERS = [
       'Listing Key',
       'Reference',
       'Ref',
+      // Zillow's own id, in exports of Zillow searches (`zpid`).
+      'zpid',
     ],
   ],
   [
@@ -36,6 +42,12 @@ export const CSV_HEADERS = [
       'Web Link',
       'Property URL',
       'Website',
+      'Listing Link',
+      'Property Link',
+      'Detail URL',
+      'Listing Page',
+      // Exports of Zillow searches (`detailUrl`) and Realtor.com ones (`property_url`).
+      'Detail Url',
     ],
   ],
   [
@@ -92,6 +104,9 @@ export const CSV_HEADERS = [
       'Listing Price',
       'Current Price',
       'Original List Price',
+      // Zillow's "properties for sale" export.
+      'Property Price',
+      'Property Price (USD)',
     ],
   ],
   ['currency', ['Currency', 'Currency Code', 'CurrencyCode']],
@@ -150,6 +165,8 @@ export const CSV_HEADERS = [
       'CumulativeDaysOnMarket',
       'Cumulative Days On Market',
       'CDOM',
+      'Days On Zillow',
+      'Days On MLS',
       'Days',
     ],
   ],
@@ -191,7 +208,23 @@ export const CSV_HEADERS = [
       'HOA Period',
     ],
   ],
-  ['hoa', ['AssociationFee', 'Association Fee', 'HOA', 'HOA Fee', 'HOA Dues', 'HOA Monthly', 'HOA Fees']],
+  [
+    'hoa',
+    [
+      'AssociationFee',
+      'Association Fee',
+      'HOA',
+      'HOA Fee',
+      'HOA Dues',
+      'HOA Monthly',
+      'HOA Fees',
+      // Redfin: `HOA/MONTH` (monthly already).
+      'HOA/Month',
+      'HOA Per Month',
+      'Monthly HOA',
+      'HOA Dues Monthly',
+    ],
+  ],
   [
     'address',
     [
@@ -206,8 +239,34 @@ export const CSV_HEADERS = [
     ],
   ],
   ['city', ['City', 'Town', 'Municipality']],
-  ['state', ['StateOrProvince', 'State Or Province', 'State', 'Province', 'ST', 'Region']],
-  ['zip', ['PostalCode', 'Postal Code', 'ZIP', 'Zip Code', 'Postcode', 'Postal']],
+  [
+    'state',
+    [
+      'StateOrProvince',
+      'State Or Province',
+      'State/Province',
+      'State',
+      'State Code',
+      'Province',
+      'ST',
+      'Region',
+    ],
+  ],
+  [
+    'zip',
+    [
+      'PostalCode',
+      'Postal Code',
+      'ZIP',
+      'Zip Code',
+      'ZIP or Postal Code',
+      'Zip/Postal Code',
+      'Zipcode',
+      'ZIP5',
+      'Postcode',
+      'Postal',
+    ],
+  ],
   ['latitude', ['Latitude', 'Lat']],
   ['longitude', ['Longitude', 'Lng', 'Lon', 'Long']],
   ['description', ['PublicRemarks', 'Public Remarks', 'Remarks', 'Description', 'Desc', 'Comments']],
@@ -229,7 +288,36 @@ export const CSV_HEADERS = [
   ['location', ['SubdivisionName', 'Subdivision', 'Neighborhood', 'Location', 'MLSAreaMajor', 'Area Name']],
   ['estimate', ['Estimate', 'Estimated Value']],
   ['deposit', ['SecurityDeposit', 'Security Deposit', 'Deposit']],
-  ['pricePerArea', ['Price Per Sq Ft', '$/SqFt', 'Price/SqFt', 'Price Per Square Foot', 'List Price/SqFt']],
+  [
+    'pricePerArea',
+    [
+      'Price Per Sq Ft',
+      '$/SqFt',
+      '$/Sq Ft',
+      '$/Square Feet',
+      '$/Square Foot',
+      'Price/SqFt',
+      'Price Per SqFt',
+      'Price Per Square Foot',
+      'Price Per Square Feet',
+      'List Price/SqFt',
+    ],
+  ],
+  // The date a past sale closed (Redfin's `SOLD DATE` of a `PAST SALE`), as a fact.
+  ['soldDate', ['Sold Date', 'Close Date', 'CloseDate', 'Closing Date', 'Date Sold']],
+  // Redfin: `NEXT OPEN HOUSE START TIME` / `END TIME` (`November-07-2026 01:00 PM`).
+  [
+    'openHouseStart',
+    ['Next Open House Start Time', 'Open House Start', 'Open House Start Time', 'Open House Date'],
+  ],
+  ['openHouseEnd', ['Next Open House End Time', 'Open House End', 'Open House End Time']],
 ] as const;
+
+/**
+ * Columns about the person who downloaded the file, or about the download itself, not about the
+ * listing: Redfin's `FAVORITE` and `INTERESTED` (the user's own flags) and `SOURCE`. Never copied
+ * into ExtensionColumn by the inference.
+ */
+export const NOISE_HEADERS = ['Favorite', 'Favorited', 'Interested', 'Source', 'Saved', 'Hidden'];
 
 export type HeaderRole = (typeof CSV_HEADERS)[number][0];

@@ -25,6 +25,8 @@ export interface TimeParts {
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T\s-](\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i;
 const NAMED = /^(\d{1,2})[-\s]([A-Za-z]{3})[a-z]*[-\s,]+(\d{4})$/;
+/** US month first, with a time or not: Redfin's `November-07-2026 01:00 PM`, `Nov 7, 2026`. */
+const MONTH_FIRST = /^([A-Za-z]{3})[a-z]*\.?[-\s](\d{1,2})(?:st|nd|rd|th)?[-\s,]+(\d{4})(?:[\sT]+(.+))?$/;
 const SLASHED = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const DOTTED = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/;
 const TIME = /^(\d{1,2})(?::(\d{2}))?(?::\d{2}(?:\.\d+)?)?\s*([ap]\.?m\.?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -38,8 +40,8 @@ function valid(y: number, m: number, d: number): DateParts | undefined {
 
 /**
  * `2026-04-12`, `2026-04-12T10:00:00Z`, REAXML's `2026-04-12-10:00:00`, `12-Apr-2026`,
- * `12 April 2026`, German `12.04.2026`; `04/12/2026` is read the US way (the formats that write it are
- * US ones: Zillow, ListHub).
+ * `12 April 2026`, German `12.04.2026`, US `April-12-2026 01:00 PM` (Redfin) and `Apr 12, 2026`;
+ * `04/12/2026` is read the US way (the formats that write it are US ones: Zillow, ListHub).
  */
 export function parseDate(text: string): { date: DateParts; time?: TimeParts } | undefined {
   const t = text.trim();
@@ -57,6 +59,15 @@ export function parseDate(text: string): { date: DateParts; time?: TimeParts } |
     const month = MONTH_INDEX[named[2]!.toLowerCase()];
     const date = month ? valid(Number(named[3]), month, Number(named[1])) : undefined;
     return date ? { date } : undefined;
+  }
+  const monthFirst = MONTH_FIRST.exec(t);
+  if (monthFirst) {
+    const month = MONTH_INDEX[monthFirst[1]!.toLowerCase()];
+    const date = month ? valid(Number(monthFirst[3]), month, Number(monthFirst[2])) : undefined;
+    if (!date) return undefined;
+    if (monthFirst[4] === undefined) return { date };
+    const time = parseTime(monthFirst[4]);
+    return time ? { date, time } : undefined;
   }
   const slashed = SLASHED.exec(t);
   if (slashed) {

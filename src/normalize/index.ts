@@ -29,10 +29,12 @@ export {
   type PresetName,
   type SingleRule,
 } from './mapping-schema.ts';
+export { noteOf, noteRowsHint } from './note-row.ts';
 export { parseNumber } from './parse-number.ts';
 export { parseTimestamp } from './parse-timestamp.ts';
 export { PHOTO_STAMP_KEY, photoStampOf } from './photo-stamp.ts';
 export { PRESET_RECORD_PATHS, PRESETS } from './presets/index.ts';
+export { presetRejectionHint } from './presets/preset-hints.ts';
 export { missingPresetFields, PRESET_HOOKS, withPresetHooks } from './presets/preset-hooks.ts';
 export { mergeMappings, resolveMapping } from './resolve-mapping.ts';
 export { compileTemplate } from './template.ts';

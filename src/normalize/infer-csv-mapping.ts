@@ -1,6 +1,6 @@
-import { CSV_HEADERS, type HeaderRole } from './csv-headers.ts';
+import { CSV_HEADERS, type HeaderRole, NOISE_HEADERS } from './csv-headers.ts';
 import type { ListingField } from './listing-schema.ts';
-import type { Condition, FieldRule, FieldRuleObject, MappingConfig } from './mapping-schema.ts';
+import type { Condition, FactRule, FieldRule, FieldRuleObject, MappingConfig } from './mapping-schema.ts';
 import { normalizeToken } from './normalize-token.ts';
 
 /** Class values meaning a rental (RESO `ResidentialLease`, display forms `Residential Lease`, `Rental`). */
@@ -17,6 +17,34 @@ const RENT_CLASSES = [
   'For Lease',
   'Lease/Rental',
 ];
+/** Sale-type column values meaning a rental; a let is never a sale. */
+const RENT_SALE_TYPES = ['for_rent', 'Rent', 'Rental', 'Lease', 'For Rent', 'For Lease'];
+/**
+ * Sale-type column values meaning a sale: the platform's own word, and Redfin's `SALE TYPE` values
+ * (`MLS Listing`, `New Construction Home`, `For-Sale-by-Owner Listing`, and `PAST SALE`, a sold home
+ * whose `STATUS` says Sold). Any other value says nothing and the next rule decides (class, status).
+ */
+const SALE_SALE_TYPES = [
+  'for_sale',
+  'Sale',
+  'For Sale',
+  'Resale',
+  'MLS Listing',
+  'New Construction Home',
+  'New Construction Plan',
+  'New Construction',
+  'For-Sale-by-Owner Listing',
+  'For Sale by Owner',
+  'FSBO',
+  'Past Sale',
+  'Foreclosure',
+  'Auction',
+];
+const SALE_TYPE_WORDS = () => ({
+  ...Object.fromEntries(RENT_SALE_TYPES.map((value) => [value, 'for_rent'])),
+  ...Object.fromEntries(SALE_SALE_TYPES.map((value) => [value, 'for_sale'])),
+  '*': '',
+});
 /** Status values that only a rental has. */
 const RENT_STATUSES = ['For Rent', 'For Lease', 'Leased', 'Rented'];
 const toRent = (values: string[]) => ({
@@ -24,18 +52,32 @@ const toRent = (values: string[]) => ({
   '*': '',
 });
 
+/**
+ * A header with a remark in brackets that points elsewhere, read without it: Redfin's `URL (SEE
+ * https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING)` is its `URL`.
+ * Only a remark that says "see" or holds a link: `Lot Size (acres)` keeps its unit.
+ */
+const REMARK = /^(.*?\S)\s*\((?:see\b|[^)]*https?:\/\/)[^)]*\)\s*$/i;
+
+const tokenOf = (header: string) => normalizeToken(header).replace(/[()]/g, '');
+
 /** The first header of the file that plays `role`, by the synonyms of csv-headers.ts. */
 function headerFinder(headers: readonly string[]): (role: HeaderRole) => string | undefined {
   const byToken = new Map<string, string>();
   for (const header of headers) {
-    const token = normalizeToken(header).replace(/[()]/g, '');
+    const token = tokenOf(header);
     if (!byToken.has(token)) byToken.set(token, header);
+  }
+  // A header's own name first; read without its remark only where no header has that name.
+  for (const header of headers) {
+    const bare = REMARK.exec(header)?.[1];
+    if (bare !== undefined && !byToken.has(tokenOf(bare))) byToken.set(tokenOf(bare), header);
   }
   const taken = new Set<string>();
   const found = new Map<HeaderRole, string | undefined>();
   // Roles claim headers in table order, so `Lot SqFt` is the lot's before `SqFt` could be the building's.
   for (const [role, names] of CSV_HEADERS) {
-    const header = names.map((name) => byToken.get(normalizeToken(name))).find((h) => h && !taken.has(h));
+    const header = names.map((name) => byToken.get(tokenOf(name))).find((h) => h && !taken.has(h));
     if (header) taken.add(header);
     found.set(role, header);
   }
@@ -70,13 +112,8 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
   const rentWhen: Condition[][] = [];
   const saleWhen: Condition[] = [];
   if (saleTypeColumn) {
-    rentWhen.push([
-      { path: saleTypeColumn, in: ['for_rent', 'Rent', 'Rental', 'Lease', 'For Rent', 'For Lease'] },
-    ]);
-    saleWhen.push({
-      path: saleTypeColumn,
-      notIn: ['for_rent', 'Rent', 'Rental', 'Lease', 'For Rent', 'For Lease'],
-    });
+    rentWhen.push([{ path: saleTypeColumn, in: RENT_SALE_TYPES }]);
+    saleWhen.push({ path: saleTypeColumn, notIn: RENT_SALE_TYPES });
   }
   if (classColumn) {
     rentWhen.push([{ path: classColumn, in: RENT_CLASSES }]);
@@ -89,7 +126,7 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
   set(
     'SaleType',
     alternatives(
-      saleTypeColumn !== undefined && { from: saleTypeColumn },
+      saleTypeColumn !== undefined && { from: saleTypeColumn, map: SALE_TYPE_WORDS() },
       classColumn !== undefined && { from: classColumn, map: toRent(RENT_CLASSES) },
       statusColumn !== undefined && { from: statusColumn, map: toRent(RENT_STATUSES) },
       { const: 'for_sale' },
@@ -166,7 +203,26 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
   const tour = column('tour');
   if (tour) set('Tours', { const: '3D', when: { path: tour, set: true } });
   set('Description', column('description') && { from: column('description')!, html: true });
-  return { fields, extensions: { unmapped: true } };
+  // Redfin's next open house (`November-07-2026 01:00 PM` to `… 03:00 PM`) as a fact in words.
+  const openStart = column('openHouseStart');
+  const openEnd = column('openHouseEnd');
+  const soldDate = column('soldDate');
+  const facts: Record<string, FactRule> = {
+    ...(soldDate ? { 'Sold on': { from: soldDate, as: 'date' } } : {}),
+    ...(openStart
+      ? { 'Open house': { from: [openStart, openStart, ...(openEnd ? [openEnd] : [])], as: 'openHouse' } }
+      : {}),
+  };
+  const noise = new Set(NOISE_HEADERS.map(tokenOf));
+  const exclude = headers.filter((header) => noise.has(tokenOf(header)));
+  return {
+    fields,
+    extensions: {
+      unmapped: true,
+      ...(exclude.length > 0 ? { exclude } : {}),
+      ...(Object.keys(facts).length > 0 ? { fields: facts } : {}),
+    },
+  };
 }
 
 /**
@@ -174,9 +230,9 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
  * rejected one by one. For `validate`, the run report and the log.
  */
 export interface MappingHint {
-  /** The listing field the hint is about. */
-  field: ListingField;
-  /** Stable: `no_url_column`. */
+  /** The listing field the hint is about (none for a hint about rows, `note_rows`). */
+  field?: ListingField;
+  /** Stable: `no_url_column`, `no_listing_url`, `no_currency`, `note_rows`. */
   code: string;
   /** What is wrong and what it costs. */
   message: string;

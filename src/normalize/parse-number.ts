@@ -28,7 +28,8 @@ const SHAPE = /^[^\d+\-.]*?([+-]?\.?\d[\d.,\s'\u00a0\u202f]*)(.*)$/s;
 
 /**
  * Parse feed numbers: `"$1,250,000"`, `"1,250,000.00"`, `"6,534 sqft"` (suffix returned for units),
- * `"84,5"` with `decimalComma`. Unset markers (`N/A`, `-`, `null`, empty) give `value: undefined`.
+ * `"84,5"` (a comma before one or two final digits is a decimal comma), `"1.250,5"` with or without
+ * `decimalComma`. Unset markers (`N/A`, `-`, `null`, empty) give `value: undefined`.
  */
 export function parseNumber(raw: unknown, decimalComma = false): ParsedNumber {
   if (raw === undefined || raw === null) return { ok: true, value: undefined, suffix: '' };
@@ -98,8 +99,33 @@ export function parseText(raw: string, decimalComma: boolean): ParsedNumber {
 
 const notNumber: ParsedNumber = { ok: false, reason: 'not_a_number' };
 
+/** A separator followed by one or two digits at the end: a decimal mark, never thousands. */
+const DECIMAL_COMMA = /,(\d{1,2})$/;
+const SHORT_DECIMAL_POINT = /^\d+\.\d{1,2}$/;
+/** `1.234.567`: dots grouping thousands, three digits to a group. */
+const DOT_GROUPS = /^\d{1,3}(?:\.\d{3})+$/;
+
+/**
+ * The digits of a number as `Number()` reads them. A separator followed by one or two digits at the
+ * end is a decimal mark, never a thousands separator (a group has three digits): `84,5` is 84.5 and
+ * `1.234,56` is 1234.56 without `decimalComma`; with it, `1.5` is 1.5, while `1.250` is 1250 and
+ * `1,250.00` is not a number. Ambiguous text (`1,234,5`) is not a number rather than a guess.
+ */
 function clean(digits: string, decimalComma: boolean): string {
-  if (decimalComma) return digits.replace(/\./g, '').replace(',', '.');
+  if (decimalComma) {
+    if (SHORT_DECIMAL_POINT.test(digits)) return digits;
+    // `1,250.00` in a decimal-comma feed: a US number, or a typo; not a guess either way.
+    if (/,.*\./.test(digits)) return 'NaN';
+    return digits.replace(/\./g, '').replace(',', '.');
+  }
+  const decimal = DECIMAL_COMMA.exec(digits);
+  if (decimal) {
+    const whole = digits.slice(0, decimal.index);
+    if (whole.includes(',') || (whole.includes('.') && !DOT_GROUPS.test(whole))) return 'NaN';
+    return `${whole.replace(/\./g, '')}.${decimal[1]}`;
+  }
+  // A comma before four digits or more groups nothing: `1,2345` is a typo, not 12345.
+  if (/,\d{4}/.test(digits)) return 'NaN';
   const dots = digits.split('.').length - 1;
   // "1.250.000" without commas: dots are thousands separators.
   if (dots > 1 && !digits.includes(',')) return digits.replace(/\./g, '');
@@ -142,7 +168,12 @@ function quickValue(raw: string, decimalComma: boolean): number | undefined {
     }
     const next = raw.charCodeAt(i + 1);
     const digitNext = next >= ZERO && next <= ZERO + 9;
-    if (code === thousands && !fraction && digitNext) continue;
+    // A thousands separator is followed by a group of exactly three digits; anything else (`84,5`)
+    // is the general parse's to read.
+    if (code === thousands && !fraction && digitNext) {
+      if (!isGroup(raw, i + 1)) return undefined;
+      continue;
+    }
     if (code === point && !fraction && digitNext) {
       fraction = true;
       continue;
@@ -160,6 +191,14 @@ function quickValue(raw: string, decimalComma: boolean): number | undefined {
   const number = value / scale;
   return negative ? -number : number;
 }
+
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + 9;
+/** Three digits at `at`, and no fourth. */
+const isGroup = (raw: string, at: number) =>
+  isDigit(raw.charCodeAt(at)) &&
+  isDigit(raw.charCodeAt(at + 1)) &&
+  isDigit(raw.charCodeAt(at + 2)) &&
+  !isDigit(raw.charCodeAt(at + 3));
 
 const isAsciiLetter = (code: number) => (code | 0x20) >= 97 && (code | 0x20) <= 122;
 

@@ -38,6 +38,30 @@ describe('parseNumber', () => {
     expect(parseNumber('1.250', true)).toEqual({ ok: true, value: 1250, suffix: '' });
     expect(parseNumber('249.500', true)).toEqual({ ok: true, value: 249_500, suffix: '' });
   });
+  // Issue 21 review: `<wohnflaeche>84,5</wohnflaeche>` was read as 845 (an invented area).
+  it.each([
+    ['84,5', 84.5],
+    ['84,50', 84.5],
+    ['0,5', 0.5],
+    ['12,50 €', 12.5],
+    ['1.234,56', 1234.56],
+    ['1,250', 1250],
+    ['1,250,000', 1_250_000],
+  ] as const)(
+    'a comma before one or two final digits is a decimal comma, without decimalComma: %s → %d',
+    (raw, value) => {
+      expect(parseNumber(raw)).toMatchObject({ ok: true, value });
+    },
+  );
+  it.each(['1,234,5', '1.2.3,5', '1,2345'])('%j is ambiguous: not a number, never a guess', (raw) => {
+    expect(parseNumber(raw).ok).toBe(false);
+  });
+  it('with decimalComma, a dot before one or two final digits is a decimal point; a US number is refused', () => {
+    expect(parseNumber('1.5', true)).toMatchObject({ ok: true, value: 1.5 });
+    expect(parseNumber('1.25', true)).toMatchObject({ ok: true, value: 1.25 });
+    expect(parseNumber('1.250', true)).toMatchObject({ ok: true, value: 1250 });
+    expect(parseNumber('1,250.00', true).ok).toBe(false);
+  });
   it('treats markers padded with spaces as unset', () => {
     expect(isUnsetText('   N/A          ')).toBe(true);
     expect(isUnsetText('Nantucket')).toBe(false);
@@ -62,6 +86,13 @@ describe('parseNumber', () => {
     '6534 SqFt',
     '3,120  sq',
     '84,5',
+    '84,50',
+    '1,25',
+    '1,2345',
+    '1.234,56',
+    '3,4 sqft',
+    '1.5',
+    '1,250.00',
     '1.250.000,75',
     '1.250',
     '1.2.3',

@@ -60,7 +60,8 @@ describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', 
       Tours: '3D',
       Images: ['https://bilder.makler.example/H-202/aussen.jpg'],
     });
-    expect(extension(listings.get('H-202'), 'Rent incl. heating')).toBe('2480.00');
+    // With its currency, per month (it was the bare "2480.00").
+    expect(extension(listings.get('H-202'), 'Rent incl. heating')).toBe('€2,480 a month');
     expect(listings.get('G-303')).toMatchObject({
       PropertyType: 'Land',
       LotArea: 812.5,

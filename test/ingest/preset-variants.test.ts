@@ -175,7 +175,8 @@ describe('openimmo: portal and CRM exports', () => {
       Furnished: 'part furnished',
       'Pets allowed': 'yes',
       'Energy rating': 'A',
-      'Energy certificate': 'demand-based, 42.3 kWh/m² a year, Strom, valid until 2031-05-31',
+      // German text kept (`Strom`); the date as the other date facts write it (it was ISO).
+      'Energy certificate': 'demand-based, 42.3 kWh/m² a year, Strom, valid until 31 May 2031',
       Agent: 'Erika Beispiel, 0221 000001, erika@makler.example',
       Office: 'Beispiel Immobilien GmbH',
       Distances: 'primary school 0.4 km, metro/suburban rail 0.25 km, recreation area 1.2 km',

@@ -91,7 +91,7 @@ describe('RESO Web API', () => {
       MLSNumber: 'R-1001',
       Status: 'Active',
       SaleType: 'for_sale',
-      PropertyType: 'SingleFamilyResidence',
+      PropertyType: 'Single Family Residence', // the Data Dictionary lookup in words
       SalePrice: 725_000,
       Bathrooms: 2.5,
       BuildingArea: 2450,

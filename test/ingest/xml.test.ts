@@ -97,9 +97,15 @@ describe('XML presets', () => {
       SalePrice: 575_000,
       CurrencySymbol: '$',
       PropertyType: 'Single Family Detached',
-      LotArea: 8712,
+      // A 2012-03 LotSize without areaUnits: that schema documents no default unit, so no area is
+      // guessed (it was read as square feet); the marker, the value kept as a fact.
+      LotArea: 0,
       ParkingSpots: 2,
       Images: ['https://img.broker.example/lh-1/1.jpg', 'https://img.broker.example/lh-1/2.jpg'],
+    });
+    expect(result.listings[0]?.ExtensionColumn).toContainEqual({
+      Key: 'Lot size (unit not stated)',
+      value: '8712',
     });
     expect(result.listings[1]).toMatchObject({
       SaleType: 'for_rent',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileMapping } from '../compile-mapping.ts';
 import { htmlToText } from '../html-text.ts';
 import { absoluteMediaUrl } from '../media-url.ts';
-import { blmPhotos, deriveBlmFields } from './blm-derive.ts';
+import { addressOf, blmPhotos, deriveBlmFields } from './blm-derive.ts';
 import { missingPresetFields, withPresetHooks } from './preset-hooks.ts';
 
 const BASE = 'https://media.example/77120/';
@@ -127,5 +127,18 @@ describe('preset hooks', () => {
     });
     expect(listing).toMatchObject({ SaleType: 'for_rent', RentPrice: 1300, Status: undefined });
     expect(compiled.map({ AGENT_REF: 'R2', STATUS_ID: '1', PUBLISHED_FLAG: '0' }).remove).toBe(true);
+  });
+});
+
+describe('addressOf: BLM address lines as a person writes them', () => {
+  it.each([
+    [['9', 'Alwyne Villas', ''], '9 Alwyne Villas'],
+    [['12A', 'High Street', 'Exampleton'], '12A High Street, Exampleton'],
+    [['9-11', 'Mill Lane'], '9-11 Mill Lane'],
+    [['Flat 2', 'Rose Court', '14A High Street'], 'Flat 2, Rose Court, 14A High Street'],
+    [['Orchard Cottage', 'Church Lane'], 'Orchard Cottage, Church Lane'],
+    [['', '', ''], undefined],
+  ])('%j → %s', (lines, address) => {
+    expect(addressOf(lines)).toBe(address);
   });
 });

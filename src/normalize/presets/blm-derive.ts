@@ -39,7 +39,30 @@ export function deriveBlmFields(fields: RawFields, context: PresetContext): RawF
       ? '3D'
       : undefined,
     $noRooms: BLM_NO_ROOMS.has(text(fields, 'PROP_SUB_ID')) ? '0' : undefined,
+    $address:
+      addressOf([text(fields, 'ADDRESS_1'), text(fields, 'ADDRESS_2'), text(fields, 'ADDRESS_3')]) ??
+      addressOf([text(fields, 'HOUSE_NAME_NUMBER'), text(fields, 'STREET_NAME')]),
   };
+}
+
+/** A house number alone (`9`, `12A`, `9-11`): it belongs to the street that follows it. */
+const HOUSE_NUMBER = /^\d+[A-Za-z]?(?:\s*[-/]\s*\d+[A-Za-z]?)?$/;
+
+/**
+ * Address lines as a person writes them: joined with commas (`Flat 2, Rose Court, High Street`),
+ * except that a house number alone joins the street after it with a space (`9 Alwyne Villas`, not
+ * `9, Alwyne Villas`), as agency software splits `ADDRESS_1` = `9`, `ADDRESS_2` = `Alwyne Villas`.
+ */
+export function addressOf(lines: readonly string[]): string | undefined {
+  const parts: string[] = [];
+  let glue = false;
+  for (const line of lines) {
+    if (line === '') continue;
+    if (glue) parts[parts.length - 1] = `${parts[parts.length - 1]} ${line}`;
+    else parts.push(line);
+    glue = HOUSE_NUMBER.test(line);
+  }
+  return parts.length > 0 ? parts.join(', ') : undefined;
 }
 
 /** `MEDIA_IMAGE_00`…`_59` by number, certificates left out, as absolute URLs (relative names need the base). */

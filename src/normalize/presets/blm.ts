@@ -33,11 +33,9 @@ export const blm: MappingConfig = {
     Bedrooms: { from: ['BEDROOMS', '$noRooms'] },
     Bathrooms: { from: ['BATHROOMS', '$noRooms'] },
     DaysOnMarket: { daysSince: 'CREATE_DATE' },
-    // v3 `ADDRESS_1`–`3`; 3i `HOUSE_NAME_NUMBER`, `STREET_NAME`.
-    Address: [
-      { from: ['ADDRESS_1', 'ADDRESS_2', 'ADDRESS_3'], join: ', ' },
-      { from: ['HOUSE_NAME_NUMBER', 'STREET_NAME'], join: ', ' },
-    ],
+    // v3 `ADDRESS_1`–`3`; 3i `HOUSE_NAME_NUMBER`, `STREET_NAME` (blm-derive.ts: a house number
+    // alone joins its street with a space, `9 Alwyne Villas`).
+    Address: '$address',
     City: { from: ['TOWN', 'OS_TOWN_CITY'] },
     State: { from: ['ADDRESS_4', 'OS_REGION'] },
     ZIP: [{ from: ['POSTCODE1', 'POSTCODE2'], join: ' ' }, { from: 'ZIPCODE' }],

@@ -12,7 +12,18 @@ const textOf = (value: unknown): string => {
 };
 
 /** The number a free-text area starts with: `50 + 75 terrace` → 50, `120m2 aprox.` → 120. */
-const LEADING = /^(\d+(?:[.,]\d+)?)\s*(?:m2|m²|sqm)?\b/i;
+const LEADING = /^(\d+(?:[.,]\d+)*)\s*(?:m2|m²|sqm)?\b/i;
+/** `12.500`, `1.250.000` (Spanish), `12,500`: an integer written with thousands separators. */
+const GROUPED = /^\d{1,3}(?:(\.)\d{3})+$|^\d{1,3}(?:,\d{3})+$/;
+
+/**
+ * Kyero's prices and areas are integers (v3: `price`, `built` and `plot` are whole euros and square
+ * meters), so a dot between groups of three digits is a Spanish thousands separator: `12.500` is
+ * 12500 m², never 12.5. Anything else is left to the number reading.
+ */
+export function kyeroInteger(text: string): string {
+  return GROUPED.test(text) ? text.replace(/[.,]/g, '') : text;
+}
 
 /**
  * An area as Kyero exporters write it. A number (with or without `m2`) is the area. Free text that
@@ -22,26 +33,28 @@ const LEADING = /^(\d+(?:[.,]\d+)?)\s*(?:m2|m²|sqm)?\b/i;
  */
 function area(text: string): { value?: string; note?: string } {
   if (text === '' || isUnsetText(text)) return {};
-  if (parseNumber(text).ok) return { value: text };
+  if (parseNumber(text).ok) return { value: kyeroInteger(text) };
   const leading = LEADING.exec(text);
   if (!leading) return { value: text };
   // `5400 m2` is a number and its unit, nothing more to keep.
   const whole = leading[0].length === text.length;
-  return whole
-    ? { value: leading[1]!.replace(',', '.') }
-    : { value: leading[1]!.replace(',', '.'), note: text };
+  const value = kyeroInteger(leading[1]!);
+  return whole ? { value } : { value, note: text };
 }
 
 /**
- * The `$`-fields the `kyero` preset reads: built and plot areas from `surface_area` (or the top-level
- * `built` / `plot` some exporters write), their leading number when the agent wrote free text.
+ * The `$`-fields the `kyero` preset reads: the price (`$price`) and the built and plot areas from
+ * `surface_area` (or the top-level `built` / `plot` some exporters write), as integers (`12.500` is
+ * 12500), their leading number when the agent wrote free text.
  */
 export function deriveKyeroFields(fields: RawFields): RawFields {
   const surface = object(fields.surface_area) ?? {};
   const built = area(textOf(surface.built) || textOf(fields.built));
   const plot = area(textOf(surface.plot) || textOf(fields.plot));
+  const price = textOf(fields.price);
   return {
     ...fields,
+    $price: price === '' ? undefined : kyeroInteger(price),
     $built: built.value,
     $builtText: built.note,
     $plot: plot.value,

@@ -25,11 +25,12 @@ export const kyero: MappingConfig = {
     SaleType: { from: 'price_freq', map: { sale: 'for_sale', '*': 'for_rent' }, default: 'sale' },
     PropertyType: 'type',
     CurrencySymbol: { from: 'currency', default: 'EUR' },
-    SalePrice: { from: 'price', when: { path: 'price_freq', notIn: RENT } },
+    // `$price`, `$built`, `$plot` (kyero-derive.ts): Kyero's integers, a Spanish `12.500` read as 12500.
+    SalePrice: { from: '$price', when: { path: 'price_freq', notIn: RENT } },
     RentPrice: [
-      { from: 'price', periodFrom: 'price_freq', when: { path: 'price_freq', in: RENT_PERIODS } },
-      { from: 'price', period: 'month', when: { path: 'price_freq', in: RENT_LONG } },
-      { from: 'price', period: 'week', when: { path: 'price_freq', in: RENT_SHORT } },
+      { from: '$price', periodFrom: 'price_freq', when: { path: 'price_freq', in: RENT_PERIODS } },
+      { from: '$price', period: 'month', when: { path: 'price_freq', in: RENT_LONG } },
+      { from: '$price', period: 'week', when: { path: 'price_freq', in: RENT_SHORT } },
     ],
     // Spanish community fees (`community_fees`) are quoted per month.
     HOAMonth: 'community_fees',

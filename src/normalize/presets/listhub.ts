@@ -3,15 +3,20 @@ import type { MappingConfig } from '../mapping-schema.ts';
 const RENT = ['Lease', 'Rent'];
 const DC = 'DetailedCharacteristics';
 
-/** A `LotSize` that states its unit (`commons:areaUnits="acre"`). */
-const AREA_UNITS_SET = { path: 'LotSize.@areaUnits', set: true };
+/**
+ * `<DiscloseAddress>false</DiscloseAddress>`: the listing's street address is not to be published,
+ * so neither the street nor the point that locates it is sent; the area (city, state, ZIP) stays.
+ */
+const ADDRESS_DISCLOSED = () => ({ path: 'DiscloseAddress', notIn: ['false', 'no', '0', 'n'] });
 
 /**
  * ListHub / RETS Syndication (`Listings/Listing`, address parts in the `commons:` namespace), the
  * 2012-03 schema and the older 2008-03 one. Photo URLs without a scheme take https; relative ones
  * need `mapping.baseUrl`. Areas carry their unit in `commons:areaUnits`; without it, the schema's
- * documented unit decides: square feet for `LivingArea`, and for `LotSize` square feet in a 2012-03
- * record but acres in a 2008-03 one (its photos are `<Photo><URL>`, its office `<Brokerage><OfficeID>`).
+ * documented unit decides: square feet for `LivingArea`; acres for a 2008-03 `LotSize` (the schema
+ * named by the document's namespace); a 2012-03 `LotSize` has no documented default, so a unitless
+ * one is the unknown marker, its value kept as a fact. A
+ * `<DiscloseAddress>false</DiscloseAddress>` listing publishes its area, not its street or point.
  * Bedrooms and bathrooms are optional in the schema ("empty when no information is available"):
  * the unknown marker, never a rejection.
  */
@@ -40,13 +45,31 @@ export const listhub: MappingConfig = {
     },
     BuildingArea: { from: 'LivingArea', unitFrom: 'LivingArea.@areaUnits', unit: 'sqft' },
     LotArea: [
-      { from: 'LotSize', unitFrom: 'LotSize.@areaUnits', when: AREA_UNITS_SET },
-      // The 2008-03 schema states LotSize in acres (`<LotSize>5.750000</LotSize>`, "5.75 acres").
-      { from: 'LotSize', unit: 'acres', when: { path: 'Photos.Photo.URL', set: true } },
-      { from: 'LotSize', unit: 'acres', when: { path: 'Brokerage.OfficeID', set: true } },
-      { from: 'LotSize', unit: 'sqft' },
+      {
+        from: 'LotSize',
+        unitFrom: 'LotSize.@areaUnits',
+        when: [
+          { path: 'LotSize.@areaUnits', set: true },
+          { path: 'LotSize.@areaUnits', notIn: ['unknown'] },
+        ],
+      },
+      // No unit: the schema decides (`$schema`, listhub-derive.ts, from the document's namespace).
+      // 2008-03 states LotSize in acres (`<LotSize>5.750000</LotSize>`, "5.75 acres"). 2012-03 carries
+      // the unit in `commons:areaUnits` and documents no default: a unitless `0.62` may be acres or
+      // square feet, so it is the unknown marker, the value kept as the `Lot size (unit not stated)`
+      // fact, never a guessed area. `areaUnits="unknown"` says so itself.
+      {
+        from: 'LotSize',
+        unit: 'acres',
+        when: [
+          { path: 'LotSize.@areaUnits', set: false },
+          { path: '$schema', in: ['2008-03'] },
+        ],
+      },
     ],
     YearBuilt: 'YearBuilt',
+    // The homeowner association's fee among `Expenses` (listhub-derive.ts), monthly by its period.
+    HOAMonth: { from: '$hoa', periodFrom: '$hoaPeriod' },
     ParkingSpots: {
       from: [
         `${DC}.NumParkingSpaces`,
@@ -59,17 +82,18 @@ export const listhub: MappingConfig = {
     // `ListingDate` is an xs:date (ISO): days on market from it when the feed gives no count.
     DaysOnMarket: [{ from: ['DaysOnMarket'] }, { daysSince: 'ListingDate' }],
     Address: [
-      { from: 'Address.commons:FullStreetAddress' },
+      { from: 'Address.commons:FullStreetAddress', when: ADDRESS_DISCLOSED() },
       {
         from: ['Address.commons:StreetNumber', 'Address.commons:StreetName', 'Address.commons:UnitNumber'],
         join: ' ',
+        when: ADDRESS_DISCLOSED(),
       },
     ],
     City: 'Address.commons:City',
     State: 'Address.commons:StateOrProvince',
     ZIP: 'Address.commons:PostalCode',
-    Latitude: 'Location.Latitude',
-    Longitude: 'Location.Longitude',
+    Latitude: { from: 'Location.Latitude', when: ADDRESS_DISCLOSED() },
+    Longitude: { from: 'Location.Longitude', when: ADDRESS_DISCLOSED() },
     Description: { from: 'ListingDescription', html: true },
     Tours: { const: '3D', when: { path: 'VirtualTours.VirtualTour.MediaURL', notIn: [''] } },
     // 2012-03 `<Photo><MediaURL>`, 2008-03 `<Photo><URL>`.
@@ -77,8 +101,10 @@ export const listhub: MappingConfig = {
   },
   missing: { Bedrooms: 'unknown', Bathrooms: 'unknown' },
   extensions: {
+    exclude: ['$*'],
     fields: {
       Title: 'ListingTitle',
+      'Lot size (unit not stated)': '$lotUnstated',
       Agent: {
         each: 'ListingParticipants.Participant',
         from: ['{FirstName} {LastName}', ['PrimaryContactPhone', 'OfficePhone', 'MobilePhone'], 'Email'],

@@ -73,6 +73,21 @@ describe('deriveOpenImmoFields', () => {
     ]);
   });
 
+  it('only images are photos, by format or extension, whatever their group (a GRUNDRISS PDF is not)', () => {
+    const anhang = [
+      { '@gruppe': 'GRUNDRISS', format: 'PDF', daten: { pfad: 'https://cdn.example/plan' } },
+      { '@gruppe': 'GRUNDRISS', daten: { pfad: 'https://cdn.example/plan-2.pdf' } },
+      { '@gruppe': 'GRUNDRISS', format: '.JPG', daten: { pfad: 'https://cdn.example/plan-3' } },
+      { '@gruppe': 'BILD', format: 'application/octet-stream', daten: { pfad: 'https://cdn.example/4.jpg' } },
+      { '@gruppe': 'BILD', daten: { pfad: 'https://cdn.example/5' } },
+    ];
+    expect(derive(immobilie({ anhaenge: { anhang } })).$images).toEqual([
+      'https://cdn.example/plan-3',
+      'https://cdn.example/4.jpg',
+      'https://cdn.example/5',
+    ]);
+  });
+
   it('counts parking from anzahl_stellplaetze, else the sum of the stp_* counts', () => {
     expect(derive({ flaechen: { anzahl_stellplaetze: '2' } }).$parking).toBe('2');
     const preise = {

@@ -7,6 +7,9 @@ import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
 /** `anhang` groups that are pictures of the property, the title picture first. */
 const PHOTO_GROUPS = ['TITELBILD', 'AUSSENANSICHTEN', 'INNENANSICHTEN', 'BILD', 'GRUNDRISS'];
 const IMAGE_FILE = /\.(jpe?g|png|gif|webp)(\?|$)/i;
+const IMAGE_FORMAT = /^(image\/|jpe?g$|png$|gif$|webp$)/i;
+/** A file name's extension (`grundriss.pdf` → pdf), when it has one. */
+const EXTENSION = /\.([a-z0-9]{2,5})(?:\?.*)?$/i;
 /** Kinds with no bedrooms or bathrooms to count (land, parking, offices, shops, halls): the marker 0. */
 const NO_ROOMS = new Set([
   'grundstueck',
@@ -66,6 +69,8 @@ export function deriveOpenImmoFields(fields: RawFields, context: PresetContext):
         ? 'for_rent'
         : saleTypeFromPrice(fields),
     $status: openImmoStatus(fields),
+    // The status the file states (not the default of a full export): the `Source status` fact.
+    $statusStated: statedStatus(fields),
     $images: openImmoPhotos(attachments, context.mediaBaseUrl),
     $url: attachments
       .filter((a) => textOf(a['@gruppe']).toUpperCase() === 'ANBOBJURL')
@@ -112,8 +117,14 @@ function yearOf(text: string): string | undefined {
 function openImmoStatus(fields: RawFields): string {
   const action = textOf(at(fields, 'verwaltung_techn', 'aktion', '@aktionart')).toUpperCase();
   if (action === 'DELETE') return 'Delete';
+  return statedStatus(fields) ?? 'OFFEN';
+}
+
+/** `Referenz`, or `verkaufstatus stand` as the file writes it; undefined when it states none. */
+function statedStatus(fields: RawFields): string | undefined {
+  const action = textOf(at(fields, 'verwaltung_techn', 'aktion', '@aktionart')).toUpperCase();
   if (action === 'REFERENZ') return 'Referenz';
-  return textOf(at(fields, 'zustand_angaben', 'verkaufstatus', '@stand')) || 'OFFEN';
+  return textOf(at(fields, 'zustand_angaben', 'verkaufstatus', '@stand')) || undefined;
 }
 
 /** Pictures of the property in feed order, the title picture first, as absolute URLs. */
@@ -126,18 +137,26 @@ function openImmoPhotos(
     const group = textOf(attachment['@gruppe']).toUpperCase();
     const path = textOf(at(attachment, 'daten', 'pfad'));
     const format = textOf(attachment.format);
+    // Only images are photos: a group of pictures (a floor plan, GRUNDRISS) also carries PDFs. The
+    // format (`image/jpeg`, `JPG`, `.png`) or the file's extension says which (either saying image is
+    // enough); a group with neither is taken at its word.
+    const image = isImage(format, path);
     const rank =
-      group === ''
-        ? /^(image\/|jpe?g$|png$|gif$|webp$)/i.test(format) || IMAGE_FILE.test(path)
-          ? 9
-          : -1
-        : PHOTO_GROUPS.indexOf(group);
+      group === '' ? (image === true ? 9 : -1) : image === false ? -1 : PHOTO_GROUPS.indexOf(group);
     if (rank < 0) return;
     const url = absoluteMediaUrl(path, base);
     if (url !== undefined) photos.push([rank === 0 ? 0 : 1, i, url]);
   });
   photos.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return photos.length > 0 ? distinctValues(photos.map(([, , url]) => url)) : undefined;
+}
+
+/** Whether an attachment is an image by its `format` or its file's extension; undefined when neither says. */
+function isImage(format: string, path: string): boolean | undefined {
+  const byFormat = format === '' ? undefined : IMAGE_FORMAT.test(format.replace(/^\./, ''));
+  const byFile = EXTENSION.test(path) ? IMAGE_FILE.test(path) : undefined;
+  if (byFormat === true || byFile === true) return true;
+  return byFormat === false || byFile === false ? false : undefined;
 }
 
 /** `flaechen/anzahl_stellplaetze`, else the sum of the `anzahl` of the `preise/stp_*` parking elements. */

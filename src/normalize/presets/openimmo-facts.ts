@@ -1,4 +1,7 @@
+import { formatDate, parseDate } from '../fact-dates.ts';
 import { type RawFields, scalarOf } from '../field-path.ts';
+import { currencySymbol } from '../money.ts';
+import { numberValue } from '../parse-number.ts';
 
 /**
  * OpenImmo's buyer facts as `$`-fields the `openimmo` preset puts in ExtensionColumn with English
@@ -33,6 +36,15 @@ const FUEL: Readonly<Record<string, string>> = {
   KOHLE: 'coal',
   HOLZ: 'wood',
   FLUESSIGGAS: 'liquid gas',
+  // `energiepass/primaerenergietraeger` codes exporters write (the element itself is free text).
+  FERNWAERME: 'district heating',
+  NAHWAERME: 'local heating network',
+  STROM: 'electricity',
+  ERDGAS: 'natural gas',
+  HEIZOEL: 'heating oil',
+  PELLETS: 'wood pellets',
+  HOLZPELLETS: 'wood pellets',
+  UMWELTWAERME: 'ambient heat',
 };
 const KITCHEN: Readonly<Record<string, string>> = {
   EBK: 'fitted kitchen',
@@ -288,6 +300,31 @@ function flag(element: unknown): boolean | undefined {
 /** `3.00` → `3`, `2.50` → `2.5`. */
 const number = (text: string) => (/^\d+\.\d+$/.test(text) ? String(Number(text)) : text);
 
+/** An energy source as the certificate gives it: a code in words (`GAS` → gas), German text kept (`Strom`). */
+const fuel = (text: string) => (/^[A-Z][A-Z_]+$/.test(text) ? (FUEL[text] ?? readable(text)) : text);
+
+/** `2031-04-01`, `01.04.2031` → `1 Apr 2031`, as the other date facts read; other text kept. */
+const date = (text: string) => {
+  const parsed = parseDate(text);
+  return parsed ? formatDate(parsed.date) : text;
+};
+
+/**
+ * A monthly amount of `preise` with its currency (`1210.00` → `€1,210 a month`): German feeds state
+ * rents and charges per month. Text that is not an amount is kept as written.
+ */
+function monthly(text: string, currency: string): string | undefined {
+  if (text === '') return undefined;
+  const value = numberValue(text);
+  if (value === undefined || Number.isNaN(value)) return text;
+  const amount = value.toLocaleString('en-US', {
+    minimumFractionDigits: Number.isInteger(value) ? 0 : 2,
+    maximumFractionDigits: 2,
+  });
+  const symbol = currencySymbol(currency);
+  return `${symbol}${/[A-Za-z]$/.test(symbol) ? ' ' : ''}${amount} a month`;
+}
+
 export function openImmoFacts(
   fields: RawFields,
   kind: string | undefined,
@@ -332,6 +369,8 @@ export function openImmoFacts(
   const certificate = object(at(fields, 'zustand_angaben', 'energiepass')) ?? {};
   const energyValue = textOf(certificate.energieverbrauchkennwert) || textOf(certificate.endenergiebedarf);
   const contact = object(fields.kontaktperson) ?? {};
+  const prices = object(fields.preise) ?? {};
+  const currency = textOf(at(prices, 'waehrung', '@iso_waehrung')) || 'EUR';
   const person = [textOf(contact.vorname), textOf(contact.name)].filter(Boolean).join(' ');
   return {
     $kind:
@@ -365,8 +404,8 @@ export function openImmoFacts(
       [
         textOf(certificate.epart) ? words(CERTIFICATE, textOf(certificate.epart)) : '',
         energyValue ? `${number(energyValue)} kWh/m² a year` : '',
-        textOf(certificate.primaerenergietraeger),
-        textOf(certificate.gueltig_bis) ? `valid until ${textOf(certificate.gueltig_bis)}` : '',
+        fuel(textOf(certificate.primaerenergietraeger)),
+        textOf(certificate.gueltig_bis) ? `valid until ${date(textOf(certificate.gueltig_bis))}` : '',
       ].filter(Boolean),
     ),
     $agent: joined(
@@ -377,5 +416,8 @@ export function openImmoFacts(
       ].filter(Boolean),
     ),
     $office: textOf(contact.firma) || undefined,
+    $warmmiete: monthly(textOf(prices.warmmiete), currency),
+    $nebenkosten: monthly(textOf(prices.nebenkosten), currency),
+    $heizkosten: monthly(textOf(prices.heizkosten), currency),
   };
 }

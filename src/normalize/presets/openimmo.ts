@@ -78,8 +78,9 @@ export const openimmo: MappingConfig = {
   extensions: {
     exclude: ['$*'],
     fields: {
+      // Only the status the file states: a full export's default (Active) is not the agent's word.
       'Source status': {
-        from: '$status',
+        from: '$statusStated',
         map: {
           Offen: 'available',
           Reserviert: 'reserved',
@@ -94,9 +95,10 @@ export const openimmo: MappingConfig = {
       'Year built': '$baujahrText',
       Condition: '$condition',
       'Available from': { from: 'verwaltung_objekt.verfuegbar_ab', as: 'date' },
-      'Rent incl. heating': 'preise.warmmiete',
-      'Service charges': 'preise.nebenkosten',
-      'Heating costs': 'preise.heizkosten',
+      // Amounts with their currency, per month as German feeds state them (openimmo-facts.ts).
+      'Rent incl. heating': '$warmmiete',
+      'Service charges': '$nebenkosten',
+      'Heating costs': '$heizkosten',
       "Buyer's commission": 'preise.aussen_courtage',
       Agent: '$agent',
       Office: '$office',

@@ -2,14 +2,18 @@ import type { CompiledMapping } from '../compile-mapping.ts';
 import type { MappingConfig, PresetName } from '../mapping-schema.ts';
 import { blmHooks } from './blm-derive.ts';
 import { kyeroHooks } from './kyero-derive.ts';
+import { listhubHooks } from './listhub-derive.ts';
 import { openimmoHooks } from './openimmo-derive.ts';
 import type { PresetContext, PresetHooks } from './preset-hook-types.ts';
+import { reaxmlHooks } from './reaxml-derive.ts';
 import { presetRequirementErrors } from './requirements.ts';
 
 export const PRESET_HOOKS: Readonly<Partial<Record<PresetName, PresetHooks>>> = {
   blm: blmHooks,
   kyero: kyeroHooks,
+  listhub: listhubHooks,
   openimmo: openimmoHooks,
+  reaxml: reaxmlHooks,
 };
 
 /**

@@ -128,18 +128,23 @@ export const reaxml: MappingConfig = {
     State: 'address.state',
     ZIP: 'address.postcode',
     // `geocode` beside or inside `address`, or (some CRMs) `latitude`/`longitude` in `address` itself.
+    // A hidden address (`display="no"`) hides its point too: the coordinates are the street address.
     Latitude: {
       from: ['geocode.latitude', 'address.geocode.latitude', 'geocode.@latitude', 'address.latitude'],
+      when: SHOWN('address'),
     },
     Longitude: {
       from: ['geocode.longitude', 'address.geocode.longitude', 'geocode.@longitude', 'address.longitude'],
+      when: SHOWN('address'),
     },
     Location: 'municipality',
     Description: { from: 'description', html: true },
     // Photos only: `objects` also holds floor plans (`floorplan` elements, not read).
     Images: { from: ['images.img', 'objects.img'], url: '@url' },
   },
+  // `$`-fields are the derive step's (reaxml-derive.ts), never copied by `extensions.unmapped`.
   extensions: {
+    exclude: ['$*'],
     fields: {
       Headline: 'headline',
       'Price view': 'priceView',
@@ -162,11 +167,12 @@ export const reaxml: MappingConfig = {
       'Open house': { from: 'inspectionTimes.inspection', as: 'inspection', join: '; ' },
       Auction: { from: ['auction.@date', 'auction'], as: 'dateTime' },
       'Available from': { from: 'dateAvailable', as: 'date' },
+      // `$pool` (reaxml-derive.ts): the older `<pool type="inground">yes</pool>` with its kind.
       Pool: {
+        from: '$pool',
         yes: {
           'features.poolInGround': 'in-ground',
           'features.poolAboveGround': 'above-ground',
-          'features.pool': 'yes',
         },
       },
       Cooling: {
@@ -180,7 +186,10 @@ export const reaxml: MappingConfig = {
           'features.evaporativeCooling': 'evaporative',
         },
       },
+      // `<heating type="gas"/>` (the element reference's shape) beside the flags.
       Heating: {
+        from: 'features.heating.@type',
+        map: { GDH: 'gas ducted', solid: 'solid fuel', other: '', none: '' },
         yes: {
           'features.ductedHeating': 'ducted',
           'features.gasHeating': 'gas',
@@ -190,6 +199,7 @@ export const reaxml: MappingConfig = {
           'features.openFirePlace': 'open fireplace',
         },
       },
+      'Hot water': { from: 'features.hotWaterService.@type', map: { other: '', none: '' } },
       Parking: {
         yes: {
           'features.secureParking': 'secure parking',

@@ -13,6 +13,66 @@ const list = (from: string | string[], map?: Record<string, string>) => ({
   map: { None: '', ...map },
 });
 const yesNo = (path: string) => ({ yes: { [path]: 'yes' }, no: 'no' });
+/** A Data Dictionary boolean that says no (`false` in JSON, `N`, `0` in text). */
+const NO = () => ['false', 'no', 'n', '0'];
+/**
+ * `InternetAddressDisplayYN` false: the seller does not allow the address on the internet (IDX
+ * rules), so neither the street nor the point that locates it is sent; the area (city, state, ZIP)
+ * stays.
+ */
+const addressShown = () => ({ path: 'InternetAddressDisplayYN', notIn: NO() });
+/** The street parts of a Data Dictionary address, in the order a person writes them. */
+const STREET_PARTS = () => [
+  'StreetNumber',
+  'StreetDirPrefix',
+  'StreetName',
+  'StreetSuffix',
+  'StreetDirSuffix',
+];
+
+/**
+ * Data Dictionary lookup values as words (`SingleFamilyResidence` → Single Family Residence): the
+ * PropertyType and PropertySubType enumerations of the Data Dictionary 2.0. Keys compare normalized,
+ * so a provider that already sends words (`Single Family Residence`) gets the same text.
+ */
+const PROPERTY_TYPE_WORDS = () => ({
+  Residential: 'Residential',
+  ResidentialLease: 'Residential Lease',
+  ResidentialIncome: 'Residential Income',
+  CommercialSale: 'Commercial Sale',
+  CommercialLease: 'Commercial Lease',
+  BusinessOpportunity: 'Business Opportunity',
+  ManufacturedInPark: 'Manufactured In Park',
+  Land: 'Land',
+  Farm: 'Farm',
+  SingleFamilyResidence: 'Single Family Residence',
+  Condominium: 'Condominium',
+  Townhouse: 'Townhouse',
+  Apartment: 'Apartment',
+  Duplex: 'Duplex',
+  Triplex: 'Triplex',
+  Quadruplex: 'Quadruplex',
+  ManufacturedHome: 'Manufactured Home',
+  ManufacturedOnLand: 'Manufactured On Land',
+  MobileHome: 'Mobile Home',
+  StockCooperative: 'Stock Cooperative',
+  OwnYourOwn: 'Own Your Own',
+  Cabin: 'Cabin',
+  Timeshare: 'Timeshare',
+  BoatSlip: 'Boat Slip',
+  DeededParking: 'Deeded Parking',
+  MultiFamily: 'Multi Family',
+  MixedUse: 'Mixed Use',
+  UnimprovedLand: 'Unimproved Land',
+  HotelMotel: 'Hotel/Motel',
+  Industrial: 'Industrial',
+  Office: 'Office',
+  Retail: 'Retail',
+  Warehouse: 'Warehouse',
+  Agriculture: 'Agriculture',
+  Ranch: 'Ranch',
+  Business: 'Business',
+});
 
 /**
  * RESO Data Dictionary `Property`. Local fields (`NST_…`) are simply never read. RESO has no
@@ -27,7 +87,12 @@ export const reso: MappingConfig = {
   fields: {
     MLSNumber: { from: ['ListingId', 'ListingKey'] },
     Url: { from: ['ListingURL'] },
-    Status: { from: ['StandardStatus', 'MlsStatus'] },
+    // `InternetEntireListingDisplayYN` false: the seller does not allow the listing on the internet
+    // at all (IDX rules); a chatbot is on the internet, so the listing is removed from it.
+    Status: [
+      { const: 'remove', when: { path: 'InternetEntireListingDisplayYN', in: NO() } },
+      { from: ['StandardStatus', 'MlsStatus'] },
+    ],
     SaleType: {
       from: 'PropertyType',
       map: { ResidentialLease: 'for_rent', CommercialLease: 'for_rent', '*': 'for_sale' },
@@ -62,26 +127,22 @@ export const reso: MappingConfig = {
     ],
     RentPrice: { from: ['LeaseAmount', 'ListPrice'], periodFrom: 'LeaseAmountFrequency', when: lease() },
     HOAMonth: { from: 'AssociationFee', periodFrom: 'AssociationFeeFrequency' },
+    // The street parts first: `UnparsedAddress` usually repeats the city, state and ZIP the listing
+    // carries in their own fields (`123 Main St, Springfield, IL 62701`).
     Address: [
-      { from: 'UnparsedAddress' },
       {
-        from: [
-          'StreetNumber',
-          'StreetDirPrefix',
-          'StreetName',
-          'StreetSuffix',
-          'StreetDirSuffix',
-          'UnitNumber',
-        ],
+        from: [...STREET_PARTS(), 'UnitNumber'],
         join: ' ',
+        when: [addressShown(), { path: 'StreetName', set: true }],
       },
+      { from: 'UnparsedAddress', when: addressShown() },
     ],
     City: 'City',
     State: 'StateOrProvince',
     ZIP: 'PostalCode',
     Location: { from: ['SubdivisionName', 'MLSAreaMajor'] },
-    Latitude: 'Latitude',
-    Longitude: 'Longitude',
+    Latitude: { from: 'Latitude', when: addressShown() },
+    Longitude: { from: 'Longitude', when: addressShown() },
     Description: { from: 'PublicRemarks', html: true },
     Tours: { const: '3D', when: { path: 'VirtualTourURLUnbranded', notIn: [''] } },
     // Photos only (no floor plans, videos or documents), in their `Order`.
@@ -92,6 +153,7 @@ export const reso: MappingConfig = {
       itemWhen: { path: 'MediaCategory', in: ['Photo', 'Photos', 'Image', ''] },
     },
   },
+  maps: { PropertyType: PROPERTY_TYPE_WORDS() },
   missing: { Bedrooms: 'unknown', Bathrooms: 'unknown' },
   extensions: {
     fields: {

@@ -1,12 +1,23 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
 const RENT = ['For Rent', 'Rented'];
+/** Words a feed uses for "no" (`<DisplayAddress>No</DisplayAddress>`). */
+const NO = () => ['no', 'false', '0', 'n'];
+/**
+ * `<DisplayAddress>No</DisplayAddress>` (in `Location`, or beside it in some generators): the seller
+ * does not publish the street address, so neither the street nor the point that locates it is sent;
+ * the area (city, state, ZIP) stays.
+ */
+const ADDRESS_SHOWN = () => [
+  { path: 'Location.DisplayAddress', notIn: NO() },
+  { path: 'DisplayAddress', notIn: NO() },
+];
 
 /**
  * The Zillow listing feed (`Listings/Listing`). `<Bathrooms/>` is often empty beside the full/half
  * counts; `LotSize` is in acres; the year is the element `year-built`. Picture URLs without a scheme
  * (`//cdn…`) take https; relative ones need `mapping.baseUrl` (else they are dropped and counted).
- * No days on market: the unknown marker.
+ * Days on market from `DateListed`, else the unknown marker.
  */
 export const zillow: MappingConfig = {
   areaUnit: 'Square Feet',
@@ -34,6 +45,12 @@ export const zillow: MappingConfig = {
     YearBuilt: { from: ['BasicDetails.year-built', 'BasicDetails.YearBuilt'] },
     BuildingArea: { from: 'BasicDetails.LivingArea', unit: 'sqft' },
     LotArea: { from: 'BasicDetails.LotSize', unit: 'acres' },
+    // `DateListed` (ISO, or a US `MM/DD/YYYY`): days on market when the feed gives no count.
+    DaysOnMarket: [
+      { from: ['ListingDetails.DaysOnMarket', 'DaysOnMarket'] },
+      { daysSince: 'ListingDetails.DateListed', dateOrder: 'mdy' },
+      { daysSince: 'DateListed', dateOrder: 'mdy' },
+    ],
     ParkingSpots: {
       from: [
         'RichDetails.NumParkingSpaces',
@@ -48,18 +65,33 @@ export const zillow: MappingConfig = {
       periodFrom: 'Fees.Fee.FeePeriod',
       when: { path: 'Fees.Fee.FeeType', in: ['HOA'] },
     },
-    Address: { from: ['Location.StreetAddress', 'Location.UnitNumber'], join: ' ' },
+    Address: { from: ['Location.StreetAddress', 'Location.UnitNumber'], join: ' ', when: ADDRESS_SHOWN() },
     City: 'Location.City',
     State: 'Location.State',
     ZIP: 'Location.Zip',
-    Latitude: 'Location.Lat',
-    Longitude: 'Location.Long',
+    Latitude: { from: 'Location.Lat', when: ADDRESS_SHOWN() },
+    Longitude: { from: 'Location.Long', when: ADDRESS_SHOWN() },
     Description: { from: 'BasicDetails.Description', html: true },
     Tours: [
       { const: '3D', when: { path: 'ListingDetails.VirtualTourUrl', notIn: [''] } },
       { const: 'OpenHouse', when: { path: 'OpenHouses.OpenHouse.Date', notIn: [''] } },
     ],
     Images: { from: 'Pictures.Picture', url: 'PictureUrl' },
+  },
+  // Zillow's property type codes in words (`SingleFamily` → Single Family).
+  maps: {
+    PropertyType: {
+      SingleFamily: 'Single Family',
+      Condo: 'Condo',
+      Townhouse: 'Townhouse',
+      Coop: 'Co-op',
+      Cooperative: 'Co-op',
+      MultiFamily: 'Multi Family',
+      Manufactured: 'Manufactured',
+      VacantLand: 'Vacant Land',
+      Apartment: 'Apartment',
+      Other: 'Other',
+    },
   },
   extensions: {
     fields: {
@@ -170,7 +202,12 @@ export const zillow: MappingConfig = {
       'Unit floor': 'RichDetails.CondoFloorNum',
       'Year updated': 'RichDetails.YearUpdated',
       'What the owner loves': 'RichDetails.WhatOwnerLoves',
-      Fees: { each: 'Fees.Fee', from: ['{FeeType}: {FeeAmount} {FeePeriod}'] },
+      // A fee without an amount (`<FeeAmount/>` beside its period) says nothing.
+      Fees: {
+        each: 'Fees.Fee',
+        itemWhen: { path: 'FeeAmount', set: true },
+        from: ['{FeeType}: {FeeAmount} {FeePeriod}'],
+      },
       Schools: {
         from: [
           'Elementary: {Schools.Elementary}',

@@ -4,6 +4,7 @@ import type { CsvOptions } from '../source-schema.ts';
 import type { RawRecord } from '../source-types.ts';
 import { formatBytes } from '../transports/bounds.ts';
 import { batchOf } from './batch.ts';
+import { fitsHeader, Padding } from './csv-padding.ts';
 import { countLineBreaks, headerNames, isBlankRecord, sniffDelimiter } from './csv-sniff.ts';
 import { CsvTokens } from './csv-tokens.ts';
 import { rejoin } from './rejoin.ts';
@@ -76,7 +77,27 @@ export async function* readCsv(
   let build: (values: readonly string[]) => Record<string, string | undefined> = () => ({});
   let index = 0;
   let line = options.skipRows + 1;
-  const toRecord = (record: string[], multiline: boolean): RawRecord | undefined => {
+  // Rows longer than the header with only empty cells beyond it: padding, or a row shifted by an
+  // unquoted delimiter whose last values happen to be empty. The file's other rows tell which.
+  const padding = new Padding();
+  /** A row as a record, or rejected as not fitting the header (`note` says how, when it is known). */
+  const asRecord = (record: string[], row: number, fields: RawRecord['fields'], note?: string): RawRecord => {
+    const at = index++;
+    if (note === undefined && fitsHeader(record, names!.length)) return { row, index: at, fields };
+    // Shifted or missing values would land in the wrong fields: the row is rejected and the others
+    // go on. Its key holds its listing only when both readings below agree on it.
+    const message =
+      note ??
+      `has ${record.length} fields, the header has ${names!.length} (an unquoted delimiter in a value, or a row cut short?)`;
+    // Where the fields moved is unknown: read the row from its right end too; a key column both
+    // readings agree on is before or after the shift, and so is the key.
+    const alternate: Record<string, string | undefined> = { ...columns };
+    const shift = record.length - names!.length;
+    for (let i = 0; i < names!.length; i++) alternate[names![i]!] = record[i + shift];
+    const shape = shift > 0 ? ('shifted' as const) : ('cut' as const);
+    return { row, index: at, fields, problem: { reason: 'column_count', message, alternate, shape } };
+  };
+  const toRecord = (record: string[], multiline: boolean): RawRecord | RawRecord[] | undefined => {
     const row = line;
     line += multiline ? 1 + countLineBreaks(record) : 1;
     if (isBlankRecord(record)) return undefined;
@@ -86,20 +107,21 @@ export async function* readCsv(
         throw new FeedError('E_FEED_PARSE', feedId, 'not CSV: the header line is empty');
       columns = Object.fromEntries(names.map((name) => [name, undefined]));
       build = objectBuilder(names) as typeof build;
+      padding.header(record.length, names.length);
       return undefined;
     }
     const fields = build(record);
-    if (fitsHeader(record, names.length)) return { row, index: index++, fields };
-    // Shifted or missing values would land in the wrong fields: the row is rejected and the others
-    // go on. Its key holds its listing only when both readings below agree on it.
-    const message = `has ${record.length} fields, the header has ${names.length} (an unquoted delimiter in a value, or a row cut short?)`;
-    // Where the fields moved is unknown: read the row from its right end too; a key column both
-    // readings agree on is before or after the shift, and so is the key.
-    const alternate: Record<string, string | undefined> = { ...columns };
-    const shift = record.length - names.length;
-    for (let i = 0; i < names.length; i++) alternate[names[i]!] = record[i + shift];
-    const shape = shift > 0 ? ('shifted' as const) : ('cut' as const);
-    return { row, index: index++, fields, problem: { reason: 'column_count', message, alternate, shape } };
+    const out: RawRecord[] = [];
+    const held = padding.pending;
+    const verdict = padding.judge(record);
+    // A held row is decided by the row after it: padded like it, or not.
+    if (held) out.push(asRecord(held.record, held.row, held.fields, verdict.heldNote));
+    if (verdict.kind === 'hold') {
+      padding.pending = { record, row, fields };
+      return out;
+    }
+    out.push(asRecord(record, row, fields, verdict.note));
+    return out.length === 1 ? out[0] : out;
   };
   // Whether the text seen so far ends with a line break: a last row without one is a cut file.
   let endsWithBreak = true;
@@ -107,16 +129,23 @@ export async function* readCsv(
     for await (const chunk of rejoin(head, done, iterator)) {
       if (chunk.length > 0) endsWithBreak = chunk.endsWith('\n') || chunk.endsWith('\r');
       // The records read before an error first: they are good, and they move the row count on.
-      yield* batchOf(parser.write(chunk), (record) => toRecord(record, parser.multiline));
+      // A held row comes out with the row after it (two records for one): rare, flattened then.
+      for (const batch of batchOf(parser.write(chunk), (record) => toRecord(record, parser.multiline)))
+        yield batch.some(Array.isArray) ? batch.flat() : (batch as RawRecord[]);
       if (parser.error) throw parser.error;
     }
     const last: RawRecord[] = [];
     for (const record of parser.end()) {
-      const raw = toRecord(record, parser.multiline);
       // Only the record the end of the text completed comes out here.
-      if (raw && !endsWithBreak && !options.allowUnterminatedLastRow) throw cut(raw.row ?? line);
-      if (raw) last.push(raw);
+      const row = line;
+      const isRow = names !== undefined && !isBlankRecord(record);
+      const raw = toRecord(record, parser.multiline);
+      if (isRow && !endsWithBreak && !options.allowUnterminatedLastRow) throw cut(row);
+      if (raw) last.push(...[raw].flat());
     }
+    // A padded row nothing came after: nothing contradicts its padding.
+    const held = padding.pending;
+    if (held) last.push(asRecord(held.record, held.row, held.fields));
     if (last.length > 0) yield last;
     if (parser.error) throw parser.error;
   } catch (error) {
@@ -126,16 +155,6 @@ export async function* readCsv(
       cause: error,
     });
   }
-}
-
-/**
- * A row fits the header when it has a field for every named column, and any fields beyond them
- * are empty (exports pad rows with trailing delimiters, as they pad the header).
- */
-function fitsHeader(record: readonly string[], named: number): boolean {
-  if (record.length < named) return false;
-  for (let i = named; i < record.length; i++) if (record[i]!.trim() !== '') return false;
-  return true;
 }
 
 /**

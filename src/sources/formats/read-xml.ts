@@ -10,6 +10,8 @@ const XML_ENTITIES = { amp: '&', apos: "'", gt: '>', lt: '<', quot: '"' };
 
 /** The element name of a record (`residential`, `rental` in REAXML), for mappings to read. */
 export const TAG_FIELD = '$tag';
+/** The default namespace of the document's root (ListHub's schema version), when it declares one. */
+export const NAMESPACE_FIELD = '$xmlns';
 
 function createParser(): XMLParser {
   return new XMLParser({
@@ -42,10 +44,10 @@ export async function* readXml(
   let index = 0;
   try {
     for await (const chunk of text) {
-      yield* batchOf(splitter.push(chunk), (xml) => ({
-        index,
-        fields: parseRecord(parser, xml, feedId, index++),
-      }));
+      yield* batchOf(splitter.push(chunk), (xml) => {
+        const fields = parseRecord(parser, xml, feedId, index, splitter.rootNamespace);
+        return { index: index++, fields };
+      });
     }
     splitter.end();
   } catch (error) {
@@ -57,7 +59,13 @@ export async function* readXml(
   }
 }
 
-function parseRecord(parser: XMLParser, xml: string, feedId: string, index: number): RawFields {
+function parseRecord(
+  parser: XMLParser,
+  xml: string,
+  feedId: string,
+  index: number,
+  namespace: string | undefined,
+): RawFields {
   let parsed: Record<string, unknown>;
   try {
     parsed = parser.parse(xml) as Record<string, unknown>;
@@ -76,5 +84,6 @@ function parseRecord(parser: XMLParser, xml: string, feedId: string, index: numb
   const fields =
     value && typeof value === 'object' ? (value as Record<string, unknown>) : { '#text': value ?? '' };
   fields[TAG_FIELD] = tag ?? '';
+  if (namespace !== undefined) fields[NAMESPACE_FIELD] = namespace;
   return fields;
 }

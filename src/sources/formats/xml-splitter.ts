@@ -29,6 +29,12 @@ export class XmlRecordSplitter {
   private recordStart = -1;
   private recordDepth = 0;
   private sawRoot = false;
+  /**
+   * The default namespace the root element declares (`<Listings xmlns="http://rets.org/xsd/
+   * Syndication/2008-03">`): records cut out below it lose their ancestors, and with them the
+   * schema version a format names only there.
+   */
+  rootNamespace: string | undefined;
 
   constructor(recordPath: string, maxRecordChars = 8 * 1024 * 1024) {
     this.path = recordPath.split('.').map(localName);
@@ -106,6 +112,7 @@ export class XmlRecordSplitter {
     if (!name) throw new XmlSplitError(`malformed XML: "${buf.slice(lt, Math.min(end + 1, lt + 20))}"`);
     if (this.stack.length === 0 && this.sawRoot)
       throw new XmlSplitError(`malformed XML: a second root element <${name}>`);
+    if (this.stack.length === 0) this.rootNamespace = DEFAULT_NAMESPACE.exec(buf.slice(lt, end))?.[2];
     this.sawRoot = true;
     if (this.recordStart < 0 && this.atRecord(name)) {
       this.recordStart = lt;
@@ -165,6 +172,9 @@ export class XmlRecordSplitter {
     }
   }
 }
+
+/** `xmlns="…"` in a start tag (not `xmlns:prefix`). */
+const DEFAULT_NAMESPACE = /\sxmlns\s*=\s*(["'])([^"']*)\1/;
 
 function after(buf: string, terminator: string, from: number): number {
   const end = buf.indexOf(terminator, from);
