@@ -181,6 +181,51 @@ describe('feed-sync explain --feed ID KEY', () => {
     });
   });
 
+  it('a key held by a shifted row: the row as it was read, why it is broken, the hold', async () => {
+    const shifted = 'M-5,Active,Condo,300,000,2,1,900,0,1990,3,1,https://explain.example/l/M-5\n';
+    await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), shifted, row(6)].join(''));
+    try {
+      const { code, stdout } = await explain('M-5');
+      // Not an unknown key: the broken row holds its listing.
+      expect(code).toBe(0);
+      expect(stdout).toContain(
+        'Source: no record with MLSNumber M-5 among the 5 records of feed.csv\n  row 5 of feed.csv is broken and its text holds M-5, so it holds the listing: Row 5 of feed.csv: has 13 fields, the header has 12',
+      );
+      // Its cells in order, under the header's names, and the one beyond it.
+      expect(stdout).toMatch(
+        /\n {4}MLS +"M-5"\n {4}Status +"Active"\n {4}Type +"Condo"\n {4}Price +"300"\n {4}Beds +"000"\n/,
+      );
+      expect(stdout).toMatch(/\n {4}\(field 13, beyond the header\) +"https:\/\/explain\.example\/l\/M-5"\n/);
+      expect(stdout).toContain(
+        'Listing: none readable: the record is broken (above), so its listing is held as it is on the platform',
+      );
+      expect(stdout).toContain(
+        `Verdict: held: the key appears in a broken record (the shifted row 5 of feed.csv), which may be this listing; ID ${idOf('M-5')} stays exactly as it is until the row is fixed`,
+      );
+    } finally {
+      await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5), row(6)].join(''));
+    }
+  });
+
+  it('a feed that cannot be read: the listing is unknown, not absent, and the exit is 1', async () => {
+    const missing = join(dir, 'missing.yaml');
+    await writeFile(
+      missing,
+      csvFeedConfig(sandbox.url, { id: 'ex-feed', chatbot: 'EX-BOT' }).replace('feed.csv', 'gone.csv'),
+    );
+    const result = await bin(['explain', '-c', missing, '--feed', 'ex-feed', 'M-1']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `Source: the feed could not be read: feed ex-feed: file not found: ${join(dir, 'gone.csv')}\n`,
+    );
+    expect(result.stdout).toContain(
+      '\nListing: unknown: the feed could not be read, so what it makes of the key is not known\n',
+    );
+    expect(result.stdout).not.toContain('the feed has no record with the key');
+    expect(result.stdout).toContain('Verdict: unknown: the feed could not be read');
+    expect(result.stderr).toBe('feed-sync: the feed could not be read (see above)\n');
+  });
+
   it('a platform that cannot be reached is said in its part, and the exit is 1', async () => {
     const down = join(dir, 'down.yaml');
     await writeFile(
@@ -261,6 +306,48 @@ describe('feed-sync explain: grace, and a feed keyed by Url', () => {
     expect(unknown.stderr).toBe(
       'feed-sync: https://explain.example/l/none is not in feed url-feed (2 records read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): `feed-sync plan --feed url-feed` shows every listing\n',
     );
+    // A key that is not a Url, in the feed nowhere: one line, nothing on stdout, exit 1 (--json too).
+    for (const json of [[], ['--json']]) {
+      const notUrl = await bin(['explain', '-c', byUrl, '--feed', 'url-feed', 'ML101', ...json]);
+      expect(notUrl.code).toBe(1);
+      expect(notUrl.stderr.split('\n')).toEqual([
+        'feed-sync: ML101 is not in feed url-feed (2 records read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): `feed-sync plan --feed url-feed` shows every listing',
+        '',
+      ]);
+      if (json.length > 0) expect(JSON.parse(notUrl.stdout)).toMatchObject({ key: 'ML101', unknown: true });
+      else expect(notUrl.stdout).toBe('');
+    }
+    // The MLSNumber of one of its records: the line names the Url to ask for.
+    const byMls = await bin(['explain', '-c', byUrl, '--feed', 'url-feed', 'M-2']);
+    expect(byMls).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `feed-sync: M-2 is not a key of feed url-feed, which is keyed by Url: row 3 of feed.csv has MLSNumber M-2 and Url ${url}; ask for that: feed-sync explain --feed url-feed ${url}\n`,
+    });
+  });
+});
+
+describe('feed-sync explain: a preset’s facts and conditions', () => {
+  it('each ExtensionColumn fact is a line of its own; an unset field says which condition failed', async () => {
+    const reso = join(dir, 'reso.yaml');
+    const json = join(ROOT, 'fixtures/feeds/presets/reso/land-and-facts.json');
+    await writeFile(
+      reso,
+      `api: { baseUrl: ${sandbox.url}, pageSize: 20 }\nstateFile: reso-state.json\nfeeds:\n  - id: reso-feed\n    chatbot: RESO-BOT\n    source: { format: reso, path: ${json} }\n    mapping: { preset: reso }\n`,
+    );
+    expect((await bin(['sync', '-c', reso, '--feed', 'reso-feed'])).code).toBe(0);
+    const { code, stdout } = await bin(['explain', '-c', reso, '--feed', 'reso-feed', 'RF-4']);
+    expect(code).toBe(0);
+    const facts = stdout.split('\n').filter((l) => l.startsWith('  ExtensionColumn'));
+    // The one fact the record gives, not every fact key of the preset.
+    expect(facts).toEqual([
+      '  ExtensionColumn[Office]  "Example Realty"          ← "ListOfficeName", "ListOfficePhone" or "ListOfficePreferredPhone", "ListOfficeEmail" ("ListOfficeName" "Example Realty") [preset reso]',
+    ]);
+    expect(stdout).toMatch(
+      /\n {2}RentPrice +\(unset\) +← "LeaseAmount" or "ListPrice", when PropertyType is "ResidentialLease" or "CommercialLease" \("ListPrice" 265000\) \(unset: PropertyType is "Residential", not "ResidentialLease" or "CommercialLease"\) \[preset reso\]\n/,
+    );
+    // The platform's copy, fact by fact too.
+    expect(stdout).toMatch(/\n {4}ExtensionColumn\[Office\] +"Example Realty"\n/);
   });
 });
 
