@@ -182,6 +182,7 @@ export interface Verdict {
 export interface HistoryEntry {
   startedAt: string;
   trigger: string;
+  /** The run's outcome as the dashboard says it (`outcomeLabel`): `ok`, `partial`, `guard tripped`… */
   outcome: string;
   dryRun: boolean;
   /** `created`, `updated`, `adopted`, `marked Sold`, `deleted`, `… failed`, `kept in grace`, `held`, `rejected`, `not recorded`. */

@@ -139,6 +139,29 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
   };
 }
 
+/**
+ * The outcome as a person reads it, the same on the dashboard, in `explain`, in the CLI's report
+ * and in the worker's log: a run with rejected or held records is `partial` (the CLI's exit code
+ * 4), `guarded` is `guard tripped`. The report's `outcome` stays the machine's word (`--json`).
+ */
+export type OutcomeLabel =
+  | 'ok'
+  | 'partial'
+  | 'failed'
+  | 'cancelled'
+  | 'guard tripped'
+  | 'skipped'
+  | 'never run';
+
+export function outcomeLabel(
+  report: Pick<RunReport, 'outcome' | 'rejected' | 'held'> | undefined,
+): OutcomeLabel {
+  if (!report) return 'never run';
+  if (report.outcome === 'guarded') return 'guard tripped';
+  if (report.outcome === 'ok' && (report.rejected > 0 || (report.held ?? 0) > 0)) return 'partial';
+  return report.outcome;
+}
+
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */
 export function outcomeOf(report: Pick<RunReport, 'failed' | 'guards'>): RunOutcome {
   if (report.failed.length > 0) return 'failed';

@@ -3,7 +3,7 @@ import { type ApplyResult, applyPlan } from './apply.ts';
 import { countingClient } from './counting-client.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { prepareRun } from './prepare-run.ts';
-import { reportOf } from './report.ts';
+import { outcomeLabel, reportOf } from './report.ts';
 import type { RunReport } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.ts';
@@ -168,8 +168,10 @@ export async function saveRun(store: StateStore, result: RunResult): Promise<voi
 }
 
 function logFinished(deps: SyncDeps, report: RunReport): void {
-  const { feedId, chatbot, outcome, reason, created, updated, deleted, unchanged, held, durationMs } = report;
-  const level = outcome === 'ok' || outcome === 'skipped' ? 'info' : 'warn';
+  const { feedId, chatbot, reason, created, updated, deleted, unchanged, held, durationMs } = report;
+  // The outcome as the dashboard says it: a run with rejected or held records is `partial`.
+  const outcome = outcomeLabel(report);
+  const level = outcome === 'ok' || outcome === 'partial' || outcome === 'skipped' ? 'info' : 'warn';
   deps.logger[level](
     {
       feedId,

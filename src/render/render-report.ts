@@ -1,16 +1,18 @@
 import type { Rejection } from '../ingest/index.ts';
-import type { RunReport } from '../reconcile/index.ts';
+import { type OutcomeLabel, outcomeLabel, type RunReport } from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
 export const SHOWN = 10;
 
-const MARK: Record<RunReport['outcome'], string> = {
+const MARK: Record<OutcomeLabel, string> = {
   ok: '✓',
+  partial: '~',
   failed: '✗',
-  guarded: '!',
+  'guard tripped': '!',
   skipped: '=',
   cancelled: '⏹',
+  'never run': '',
 };
 
 /**
@@ -19,8 +21,9 @@ const MARK: Record<RunReport['outcome'], string> = {
  */
 export function renderReport(report: RunReport): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
+  const label = outcomeLabel(report);
   const lines = [
-    `${MARK[report.outcome]} ${report.feedId} → ${report.chatbot}: ${report.outcome}${report.dryRun ? ' (dry run)' : ''}` +
+    `${MARK[label]} ${report.feedId} → ${report.chatbot}: ${label}${report.dryRun ? ' (dry run)' : ''}` +
       ` in ${seconds}s${report.reason ? ` — ${report.reason}` : ''}`,
   ];
   if (report.outcome === 'skipped') return lines[0] ?? '';

@@ -218,8 +218,16 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
 
   it('4 partial: a rejected record is named by row and field, the rest synced', async () => {
     await feed(`${rows(1, 5)}M-6,Active,Condo,cheap,2,1,900,0,1990,3,1,https://bin.example/l/M-6\n`);
-    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
+    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed'], { LOG_LEVEL: 'info' });
     expect(result.code).toBe(4);
+    // The outcome the dashboard shows, in the report and in the log: partial, not ok.
+    expect(result.stdout).toMatch(/^~ bin-feed → BIN-BOT: partial in [\d.]+s\n/);
+    const finished = result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'sync finished');
+    expect(finished).toMatchObject({ level: 30, outcome: 'partial', held: 1 });
     expect(result.stdout).toContain('Row 7 of feed.csv (M-6): SalePrice "cheap" is not a number');
     // Its listing is held, with the reason in words rather than its code.
     expect(result.stdout).toContain(

@@ -226,6 +226,18 @@ describe('feed-sync explain --feed ID KEY', () => {
     expect(result.stderr).toBe('feed-sync: the feed could not be read (see above)\n');
   });
 
+  it('history: a run with a rejected row is partial, as the dashboard says it', async () => {
+    const synced = await bin(['sync', '-c', config, '--feed', 'ex-feed']);
+    expect(synced.code).toBe(4);
+    expect(synced.stdout).toMatch(/^~ ex-feed → EX-BOT: partial in /);
+    const { stdout } = await explain('M-2');
+    expect(stdout).toMatch(
+      /History: the last runs that touched it, newest first \(2 runs in the state file .*\)\n {2}\S+ \S+ {2}updated ID \d+ \(manual run, partial\)\n {4}SalePrice: \$300,000 → \$250,000\n {2}\S+ \S+ {2}created: \$300,000 \(manual run, ok\)\n/,
+    );
+    const json = JSON.parse((await explain('M-2', '--json')).stdout);
+    expect(json.history.entries.map((e: { outcome: string }) => e.outcome)).toEqual(['partial', 'ok']);
+  });
+
   it('a platform that cannot be reached is said in its part, and the exit is 1', async () => {
     const down = join(dir, 'down.yaml');
     await writeFile(
