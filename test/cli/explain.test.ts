@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PREFIX, openQueueStore } from '../../src/queue/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createRedisStateStore } from '../../src/state/index.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { REDIS_URL, redisAvailable, testPrefix } from '../helpers/services.ts';
+import { BACKENDS } from '../worker/backends.ts';
 import { cleanupPrefix, fakeReport } from '../worker/helpers.ts';
 
 /** `feed-sync explain` (issue 22) on the real binary, spawned as a user runs it. */
@@ -28,7 +30,8 @@ function bin(args: string[], env: Record<string, string> = {}): Promise<Result> 
     execFile(
       NODE,
       [BIN, ...args],
-      { timeout: 30_000, env: { ...quietEnv, ...env } },
+      // No worker's embedded store unless a test names one (`.feed-sync` under the checkout else).
+      { timeout: 30_000, env: { ...quietEnv, FEED_SYNC_STATE_DIR: join(dir, 'no-worker'), ...env } },
       (error, stdout, stderr) => {
         const code = error ? ((error as { code?: number }).code ?? null) : 0;
         resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
@@ -361,6 +364,53 @@ describe('feed-sync explain: a preset’s facts and conditions', () => {
     // The platform's copy, fact by fact too.
     expect(stdout).toMatch(/\n {4}ExtensionColumn\[Office\] +"Example Realty"\n/);
   });
+});
+
+describe('feed-sync explain: the worker’s embedded store (no REDIS_URL)', () => {
+  it('reads the store the worker and its dashboard read: through the running worker, or alone when none runs', async () => {
+    const embedded = BACKENDS.find((b) => b.name === 'embedded');
+    const { store: choice, cleanup } = await embedded!.fresh();
+    const store = await openQueueStore(choice, DEFAULT_PREFIX);
+    let open = true;
+    try {
+      const price = { field: 'SalePrice', from: 300_000, to: 290_000 };
+      await store.state.recordRun(
+        'ex-feed',
+        fakeReport('ex-feed', {
+          trigger: 'schedule',
+          startedAt: '2026-11-23T06:00:00.000Z',
+          rejected: 1,
+          changes: [{ key: 'M-1', op: 'update', id: 77, fields: [price] }],
+        }),
+      );
+      // The worker's state dir: the store is `<dir>/queue`, as the worker finds it.
+      const env = { FEED_SYNC_STATE_DIR: join(choice.kind === 'embedded' ? choice.dir : '', '..') };
+      const entry =
+        '  2026-11-23 06:00:00Z  updated ID 77 (schedule run, partial)\n    SalePrice: $300,000 → $290,000\n';
+      const running = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
+      expect(running.code).toBe(0);
+      expect(running.stdout).toMatch(
+        /History: the last runs that touched it, newest first \(1 run in the worker's store \(embedded PGlite at \S+\/queue, read through the running worker\)\)\n/,
+      );
+      expect(running.stdout).toContain(entry);
+      // The state file's runs (the CLI's sync) are not the worker's: not shown.
+      expect(running.stdout).not.toContain('(manual run');
+      await store.close();
+      open = false;
+      const alone = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
+      expect(alone.code).toBe(0);
+      expect(alone.stdout).toMatch(
+        /\(1 run in the worker's store \(embedded PGlite at \S+\/queue; no worker running\)\)\n/,
+      );
+      expect(alone.stdout).toContain(entry);
+      // Its lock is given back: the worker starts again on it.
+      const again = await openQueueStore(choice, DEFAULT_PREFIX);
+      await again.close();
+    } finally {
+      if (open) await store.close();
+      await cleanup();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!redisAvailable)('feed-sync explain: the worker’s history', () => {
