@@ -183,6 +183,40 @@ describe('the feed-sync binary: help and usage', () => {
     expect((await bin(['validate', '-c', config])).code).toBe(0);
   });
 
+  it('validate calls no platform: a missing key is a note, never a refusal (sync still refuses)', async () => {
+    await feed(rows(1, 2));
+    const keyless = join(dir, 'keyless-validate.yaml');
+    await writeFile(keyless, CONFIG(sandbox.url).replace(sandbox.url, 'https://usapi.example.com'));
+    const read = await bin(['validate', '-c', keyless, '--feed', 'bin-feed']);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toMatch(/^✓ bin-feed: 2 records: 2 valid/);
+    expect(read.stdout).toContain(
+      '\nnote: api: neither api.secretKey nor api.sessionKey is set, so every request to usapi.example.com would be refused; set secretKey: ${CHATBOT_SECRET_KEY} (or sessionKey), or point api.baseUrl at a local sandbox (http://127.0.0.1:4010 needs no key) (validate calls no platform; plan, sync and the worker refuse to start without a key)\n',
+    );
+    // The key from an unset variable: the same, named by the variable; --json carries the notes.
+    const fromEnv = join(dir, 'key-from-env.yaml');
+    await writeFile(
+      fromEnv,
+      CONFIG(sandbox.url).replace(
+        sandbox.url,
+        'https://usapi.example.com, secretKey: "${CHATBOT_SECRET_KEY}"',
+      ),
+    );
+    const json = await bin(['validate', '-c', fromEnv, '--feed', 'bin-feed', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      feeds: [{ feedId: 'bin-feed', ok: true }],
+      notes: ['api.secretKey: environment variable CHATBOT_SECRET_KEY is not set'],
+    });
+    const plain = await bin(['validate', '-c', fromEnv]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('note: api.secretKey: environment variable CHATBOT_SECRET_KEY is not set');
+    // What calls the platform still refuses, in one line, before any request.
+    const sync = await bin(['sync', '-c', fromEnv, '--feed', 'bin-feed']);
+    expect(sync.code).toBe(2);
+    expect(sync.stderr).toMatch(/api\.secretKey: environment variable CHATBOT_SECRET_KEY is not set/);
+  });
+
   it('an unknown feed id is a usage error naming the feeds there are', async () => {
     const result = await bin(['sync', '-c', config, '--feed', 'nope']);
     expect(result.code).toBe(2);
