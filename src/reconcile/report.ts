@@ -12,6 +12,8 @@ export interface ReportMeta {
   startedAt: Date;
   finishedAt: Date;
   apiCalls: Record<Operation, number>;
+  /** Calls that failed after their retries, and their attempts (`countingClient`). */
+  apiCallsFailed?: RunReport['apiCallsFailed'];
   dryRun: boolean;
   /** Why the run was started (schedule, manual, config, repair). */
   trigger?: RunTrigger;
@@ -54,6 +56,9 @@ export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunRe
     guards: [],
     // A copy: the counting client keeps counting if anything is still in flight.
     apiCalls: { ...meta.apiCalls },
+    ...(meta.apiCallsFailed && Object.keys(meta.apiCallsFailed).length > 0
+      ? { apiCallsFailed: structuredClone(meta.apiCallsFailed) }
+      : {}),
     rejections: [],
     drift: [],
   };

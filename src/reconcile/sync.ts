@@ -32,7 +32,7 @@ export async function planRun(
 ): Promise<PlannedRun> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
-  const { client, calls } = countingClient(deps.client);
+  const { client, calls, failed: callsFailed } = countingClient(deps.client);
   const prepared = await prepareRun(config, feed, client, deps, options);
   let finished = false;
   return {
@@ -41,7 +41,14 @@ export async function planRun(
       if (finished) throw new Error('planRun: finish() was called twice');
       finished = true;
       const applied = await applyPrepared(config, feed, prepared, client, deps, options);
-      const meta = { feedId: feed.id, chatbot: feed.chatbot, startedAt, finishedAt: now(), apiCalls: calls };
+      const meta = {
+        feedId: feed.id,
+        chatbot: feed.chatbot,
+        startedAt,
+        finishedAt: now(),
+        apiCalls: calls,
+        apiCallsFailed: callsFailed,
+      };
       const trigger = options.trigger ?? 'manual';
       const dryRun = options.dryRun ?? false;
       const report = reportOf(prepared, applied, { ...meta, trigger, dryRun });

@@ -1,3 +1,4 @@
+import type { Operation } from '../api/index.ts';
 import type { Rejection } from '../ingest/index.ts';
 import { type OutcomeLabel, outcomeLabel, type RunReport } from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
@@ -43,7 +44,8 @@ export function renderReport(report: RunReport): string {
   ].filter(Boolean);
   if (extras.length > 0) lines.push(`  ${extras.join('; ')}`);
   const calls = Object.entries(report.apiCalls).filter(([, n]) => n > 0);
-  lines.push(`  API calls: ${calls.length ? calls.map(([op, n]) => `${op} ${n}`).join(', ') : 'none'}`);
+  const callText = ([op, n]: [string, number]) => `${op} ${n}${failedCalls(report, op as Operation, n)}`;
+  lines.push(`  API calls: ${calls.length ? calls.map(callText).join(', ') : 'none'}`);
   if (report.snapshot) {
     const s = report.snapshot;
     const capped = s.pageSize !== s.requestedPageSize ? ` (asked ${s.requestedPageSize}, server capped)` : '';
@@ -144,4 +146,12 @@ export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): st
   const at = message.indexOf(': ');
   if (key === undefined || at < 0 || message.slice(0, at).includes(key)) return message;
   return `${message.slice(0, at)} (${key})${message.slice(at)}`;
+}
+
+/** ` (5 attempts)` beside a count whose one call failed, ` (2 failed after 9 attempts)` beside more. */
+function failedCalls(report: RunReport, operation: Operation, calls: number): string {
+  const failed = report.apiCallsFailed?.[operation];
+  if (!failed || failed.attempts <= failed.calls) return '';
+  const attempts = `${failed.attempts} attempt${failed.attempts === 1 ? '' : 's'}`;
+  return calls === 1 && failed.calls === 1 ? ` (${attempts})` : ` (${failed.calls} failed after ${attempts})`;
 }

@@ -273,6 +273,27 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     );
   });
 
+  it('1 failed: a platform that cannot be reached; the report counts the call and says its attempts', async () => {
+    await feed(rows(1, 2));
+    const down = join(dir, 'down.yaml');
+    await writeFile(
+      down,
+      csvFeedConfig('http://127.0.0.1:9', { id: 'bin-feed', chatbot: 'BIN-BOT', api: 'retries: 2' }),
+    );
+    const result = await bin(['sync', '-c', down, '--feed', 'bin-feed']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^✗ bin-feed → BIN-BOT: failed in [\d.]+s — snapshot: list: cannot reach http:\/\/127\.0\.0\.1:9 after 3 attempts: ECONNREFUSED\n/,
+    );
+    // One logical call (README), and the attempts it made before the run gave up.
+    expect(result.stdout).toContain('\n  API calls: list 1 (3 attempts)\n');
+    const json = await bin(['sync', '-c', down, '--feed', 'bin-feed', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      apiCalls: { list: 1 },
+      apiCallsFailed: { list: { calls: 1, attempts: 3 } },
+    });
+  });
+
   it('3 guard tripped: deletes held back until --allow-mass-delete', async () => {
     await feed(row(1));
     const held = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
