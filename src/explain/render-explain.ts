@@ -1,5 +1,5 @@
 import { showField } from '../render/index.ts';
-import { fieldsOf } from './listing-fields.ts';
+import { extensionField, fieldsOf } from './listing-fields.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
 
 /** Raw fields shown in the text before `--json` is the way to see more. */
@@ -198,7 +198,11 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
       : r.owner === e.feedId
         ? `owned by ${e.feedId}`
         : `owned by feed ${r.owner}`;
-  const feed = new Map((e.listing?.fields ?? []).map((f) => [f.field, f.value]));
+  // The feed's listing as sent: its fields and the tags feed-sync adds to it.
+  const feed = new Map<string, unknown>([
+    ...(e.listing?.fields ?? []).map((f) => [f.field, f.value] as const),
+    ...(e.listing?.tags ?? []).map((t) => [extensionField(t.Key), t.value] as const),
+  ]);
   const marked = new Set(e.verdict.lines.find((l) => l.id === r.id)?.changes?.map((c) => c.field) ?? []);
   const entries = fieldsOf(r.listing);
   const width = Math.min(28, Math.max(0, ...entries.map(([field]) => field.length)));

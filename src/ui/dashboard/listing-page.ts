@@ -1,5 +1,6 @@
 import {
   type Explanation,
+  extensionField,
   type FieldTrace,
   fieldsOf,
   type HistoryEntry,
@@ -164,7 +165,11 @@ function differing(e: Explanation): Map<number, Set<string>> {
 function sideBySide(e: Explanation, units: Units): Html {
   const p = e.platform;
   if (!p.lookedUp) return html``;
-  const feed = new Map((e.listing?.fields ?? []).map((f) => [f.field, f.value]));
+  // The feed's listing as sent: its fields and the tags feed-sync adds to it.
+  const feed = new Map<string, unknown>([
+    ...(e.listing?.fields ?? []).map((f) => [f.field, f.value] as const),
+    ...(e.listing?.tags ?? []).map((t) => [extensionField(t.Key), t.value] as const),
+  ]);
   const remote = new Map(p.records.map((r) => [r.id, new Map(fieldsOf(r.listing))]));
   const fields = [...new Set([...feed.keys(), ...[...remote.values()].flatMap((r) => [...r.keys()])])].filter(
     (f) => feed.get(f) !== undefined || [...remote.values()].some((r) => r.get(f) !== undefined),
