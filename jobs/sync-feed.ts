@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type { z } from 'zod';
 import { findFeed } from '../src/config/index.ts';
 import { enqueueFeedSync, type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/index.ts';
-import { type RunProgress, type RunReport, runAndSave } from '../src/reconcile/index.ts';
+import { outcomeLabel, type RunProgress, type RunReport, runAndSave } from '../src/reconcile/index.ts';
 import { percentOf, throttleProgress } from '../src/render/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
@@ -141,6 +141,6 @@ async function logReport(job: Job, report: RunReport): Promise<void> {
   for (const h of report.heldKeys.slice(0, LOG_FIRST)) await job.log(`held: ${h.key}: ${h.message}`);
   const { created, updated, deleted, unchanged, rejected, held } = report;
   await job.log(
-    `${report.outcome}${report.reason ? ` (${report.reason})` : ''}: ${created} created, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged, ${rejected} rejected, ${held} held`,
+    `${outcomeLabel(report)}${report.reason ? ` (${report.reason})` : ''}: ${created} created, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged, ${rejected} rejected, ${held} held`,
   );
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import { type InterpolationIssue, interpolate } from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
-import { type Config, configSchema } from './schema.ts';
+import { type Config, configSchema, missingPlatformKey } from './schema.ts';
 
 /**
  * One problem of a config file: where (line and column, 1-based, when the file has the place), the
@@ -195,6 +195,25 @@ export interface ParseOptions {
   /** Base for relative `source.path` entries. Default: the current directory. */
   baseDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * For a command that never calls the platform (`validate`): a missing platform key (neither key
+   * set, or its environment variable unset) is not an error but a note pushed here.
+   */
+  keyNotes?: string[];
+}
+
+const KEYS = ['secretKey', 'sessionKey'];
+
+/** Unset variables of the platform keys become notes, and the keys unset (the schema sees none). */
+function keysAsNotes(interpolated: unknown, issues: InterpolationIssue[], notes: string[]): void {
+  const api = (interpolated as { api?: Record<string, unknown> } | undefined)?.api;
+  for (let i = issues.length - 1; i >= 0; i--) {
+    const { path, message } = issues[i]!;
+    if (path.length !== 2 || path[0] !== 'api' || !KEYS.includes(String(path[1]))) continue;
+    issues.splice(i, 1);
+    if (api) delete api[String(path[1])];
+    notes.unshift(`api.${String(path[1])}: ${message}`);
+  }
 }
 
 /**
@@ -217,11 +236,21 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
   const raw: unknown = doc.toJS() ?? {};
   const issues: InterpolationIssue[] = [];
   const interpolated = interpolate(raw, options.env ?? {}, issues);
+  // A command that never calls the platform reads a config whose key variable is unset: a note.
+  const notesBefore = options.keyNotes?.length ?? 0;
+  if (options.keyNotes) keysAsNotes(interpolated, issues, options.keyNotes);
   // Every problem at once: unset variables and schema issues together, so one edit fixes them all.
   const result = configSchema.safeParse(interpolated);
   const schemaIssues = result.success
     ? []
     : result.error.issues.filter((issue) => !issues.some((unset) => isWithin(issue.path, unset.path)));
+  const api = (interpolated as { api?: Record<string, unknown> }).api ?? {};
+  const apiFine = ![...issues, ...schemaIssues].some((issue) => issue.path[0] === 'api');
+  const noKey = apiFine ? missingPlatformKey(api) : undefined;
+  if (noKey && options.keyNotes) {
+    // An unset key variable said already is the same problem.
+    if (options.keyNotes.length === notesBefore) options.keyNotes.push(`api: ${noKey}`);
+  } else if (noKey) issues.push({ path: ['api'], message: noKey });
   if (issues.length > 0 || !result.success)
     throw new ConfigError(
       source,
@@ -243,7 +272,11 @@ function resolvePaths(config: Config, baseDir: string | undefined): Config {
 }
 
 /** Read, interpolate and validate the config file. The only place that reads `process.env` for config. */
-export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
+export async function loadConfig(
+  file: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: Pick<ParseOptions, 'keyNotes'> = {},
+): Promise<Config> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -251,5 +284,5 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(file, [code === 'ENOENT' ? 'file not found' : `cannot read (${code})`]);
   }
-  return parseConfig(text, { source: file, baseDir: dirname(resolve(file)), env });
+  return parseConfig(text, { source: file, baseDir: dirname(resolve(file)), env, ...options });
 }

@@ -79,16 +79,24 @@ export const apiConfigSchema = z
     path: ['baseUrl'],
     message:
       'must be https:// (the keys travel in every request); http:// only to a loopback address, or with api.allowInsecureHttp: true',
-  })
-  // Refused when the config loads, not at the first request: a platform answers every call without a
-  // key with 401. The local sandbox needs none, so a loopback baseUrl is exempt (as from https).
-  .refine((api) => api.secretKey !== undefined || api.sessionKey !== undefined || onLoopback(api.baseUrl), {
-    // Not while the section has other problems: a mistyped `baseURL` is the one to fix first.
-    when: (payload) => payload.issues.length === 0,
-    error: (issue) =>
-      `neither api.secretKey nor api.sessionKey is set, so every request to ${hostOf((issue.input as { baseUrl?: string }).baseUrl)} would be refused; set secretKey: \${CHATBOT_SECRET_KEY} (or sessionKey), or point api.baseUrl at a local sandbox (http://127.0.0.1:4010 needs no key)`,
   });
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
+
+/**
+ * The platform answers every call without a key with 401: a config with neither key is refused when
+ * it loads, not at the first request (`parseConfig`), unless the command never calls the platform
+ * (`validate`), which notes it. The local sandbox needs none, so a loopback baseUrl is exempt.
+ * Read from the interpolated config before the schema (its `baseUrl` may be unset: the default).
+ */
+export function missingPlatformKey(api: {
+  baseUrl?: unknown;
+  secretKey?: unknown;
+  sessionKey?: unknown;
+}): string | undefined {
+  const baseUrl = typeof api.baseUrl === 'string' ? api.baseUrl : 'https://usapi.hottask.com';
+  if (api.secretKey !== undefined || api.sessionKey !== undefined || onLoopback(baseUrl)) return undefined;
+  return `neither api.secretKey nor api.sessionKey is set, so every request to ${hostOf(baseUrl)} would be refused; set secretKey: \${CHATBOT_SECRET_KEY} (or sessionKey), or point api.baseUrl at a local sandbox (http://127.0.0.1:4010 needs no key)`;
+}
 
 export const chatbotConfigSchema = z.strictObject({
   /** The chatbot's id (serial number), as `feeds[].chatbot` names it. */

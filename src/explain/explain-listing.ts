@@ -96,10 +96,11 @@ export async function explainListing(
 /**
  * The feed has no record with the key (it was read) and the platform none either, or, for a feed
  * keyed by Url, the platform cannot be asked without its feed record (the list has no Url filter).
+ * A key a broken record's text holds is not unknown: that record holds its listing.
  */
 export function isUnknownKey(explanation: Explanation): boolean {
   const { source, platform } = explanation;
-  if (source.found || source.error !== undefined) return false;
+  if (source.found || source.error !== undefined || source.mentions.length > 0) return false;
   return platform.lookedUp ? platform.records.length === 0 : platform.error !== true;
 }
 
@@ -125,7 +126,15 @@ async function readFeedFor(
 function sourcePart(read: FoundRecords | { error: string }, last: FoundRecord | undefined): SourcePart {
   if ('error' in read) return { found: false, records: 0, error: read.error, mentions: [] };
   if (!last) {
-    return { found: false, name: read.name, records: read.records, mode: read.mode, mentions: read.mentions };
+    const { name, records, mode, mentions, byMlsNumber } = read;
+    return {
+      found: false,
+      name,
+      records,
+      mode,
+      mentions,
+      ...(byMlsNumber.length > 0 ? { byMlsNumber } : {}),
+    };
   }
   return {
     found: true,

@@ -3,7 +3,7 @@ import type { BrokenRow, FeedItem } from '../ingest/index.ts';
 import { containsWord } from '../reconcile/index.ts';
 import type { IngestDeps, RawRecord } from '../sources/index.ts';
 import { keyOfItem, type ScannedFeed, scanFeed } from './scan-feed.ts';
-import type { RecordPlace } from './types.ts';
+import type { BrokenMention, RecordPlace } from './types.ts';
 
 /** A record of the feed with its item. */
 export interface FoundRecord {
@@ -16,7 +16,9 @@ export interface FoundRecords extends ScannedFeed {
   /** Every record with the key, in feed order: the last decides. */
   matches: FoundRecord[];
   /** Broken records (fields that do not fit the header) whose text holds the key: they hold its listing. */
-  mentions: RecordPlace[];
+  mentions: BrokenMention[];
+  /** A feed keyed by Url: the records whose MLSNumber is the key (someone gave the MLSNumber). */
+  byMlsNumber: { place: RecordPlace; url: string }[];
   /** The same rows as the plan reads them. */
   brokenRows: BrokenRow[];
   /** The feed's first record: the mapping an inferred (CSV header) feed uses comes from it. */
@@ -33,21 +35,37 @@ export async function findRecords(
   deps: Pick<IngestDeps, 'signal' | 'logger' | 'now' | 'budget'>,
 ): Promise<FoundRecords> {
   const matches: FoundRecord[] = [];
-  const mentions: RecordPlace[] = [];
+  const mentions: BrokenMention[] = [];
   const brokenRows: BrokenRow[] = [];
+  const byMlsNumber: FoundRecords['byMlsNumber'] = [];
   let first: RawRecord | undefined;
   const scanned = await scanFeed(feed, deps, (item, record, name) => {
     first ??= record;
     const itemKey = keyOfItem(item);
     if (itemKey === key) matches.push({ item, record, place: placeOf(record, name) });
+    if (feed.key === 'Url' && item.kind === 'listing' && item.listing.MLSNumber?.trim() === key)
+      if (byMlsNumber.length < MENTIONS_KEPT)
+        byMlsNumber.push({ place: placeOf(record, name), url: item.ref.key ?? '' });
     // A broken row holds every listing whose key appears in its text, as a whole word (issue 19).
     const broken = item.kind === 'rejected' ? item.broken : undefined;
     if (broken && brokenRows.length < MENTIONS_KEPT && containsWord(broken.cells.join('\u0000'), key)) {
       brokenRows.push(broken);
-      mentions.push(placeOf(record, name));
+      mentions.push(mentionOf(record, name, item.kind === 'rejected' ? item.rejection.message : ''));
     }
   });
-  return { ...scanned, matches, mentions, brokenRows, first };
+  return { ...scanned, matches, mentions, brokenRows, byMlsNumber, first };
+}
+
+/** A broken record as `explain` shows it: where, why, and its cells in order (under the header's names). */
+function mentionOf(record: RawRecord, name: string, message: string): BrokenMention {
+  const columns = Object.keys(record.fields).filter((column) => column !== '$tag');
+  const values = record.problem?.values ?? columns.map((column) => record.fields[column]);
+  const cells = values.map((value, i) => ({
+    ...(columns[i] !== undefined ? { column: columns[i] } : {}),
+    value: typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value),
+  }));
+  const shape = record.problem?.shape;
+  return { ...placeOf(record, name), message, ...(shape ? { shape } : {}), cells };
 }
 
 /** Where a record is: its row (CSV, BLM), its element (XML), its ListingKey (RESO). */

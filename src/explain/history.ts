@@ -1,4 +1,4 @@
-import type { RunReport } from '../reconcile/index.ts';
+import { outcomeLabel, type RunReport } from '../reconcile/index.ts';
 import type { HistoryEntry } from './types.ts';
 
 /** Entries shown: the listing's last few runs. */
@@ -31,7 +31,7 @@ export function historyOf(runs: readonly RunReport[], key: string, shown = HISTO
     const base = {
       startedAt: run.startedAt,
       trigger: run.trigger ?? 'cli',
-      outcome: run.outcome,
+      outcome: outcomeLabel(run),
       dryRun: run.dryRun,
     };
     const found = entriesOf(run, key);

@@ -1,7 +1,9 @@
 export { type ExplainDeps, explainListing, isUnknownKey } from './explain-listing.ts';
-export { renderExplanation, unknownKeyLine } from './render-explain.ts';
+export { extensionField, fieldsOf } from './listing-fields.ts';
+export { noListing, renderExplanation, unknownKeyLine } from './render-explain.ts';
 export { type SearchHit, type SearchResult, searchFeed } from './search-feed.ts';
 export type {
+  BrokenMention,
   Classification,
   Explanation,
   FieldTrace,

@@ -1,4 +1,5 @@
 import { showField } from '../render/index.ts';
+import { extensionField, fieldsOf } from './listing-fields.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
 
 /** Raw fields shown in the text before `--json` is the way to see more. */
@@ -28,6 +29,9 @@ export function renderExplanation(e: Explanation): string {
 /** The one line for a key that is in neither the feed nor the platform (`isUnknownKey`). */
 export function unknownKeyLine(e: Explanation): string {
   const records = e.source.found ? 0 : e.source.records;
+  const asMls = e.source.found ? undefined : e.source.byMlsNumber?.[0];
+  if (asMls)
+    return `${e.key} is not a key of feed ${e.feedId}, which is keyed by Url: ${asMls.place.where} has MLSNumber ${e.key} and Url ${asMls.url}; ask for that: feed-sync explain --feed ${e.feedId} ${asMls.url}`;
   if (!e.platform.lookedUp)
     return `${e.key} is not in feed ${e.feedId} (${plural(records, 'record')} read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): \`feed-sync plan --feed ${e.feedId}\` shows every listing`;
   return `${e.key} is in neither feed ${e.feedId} (${plural(records, 'record')} read) nor chatbot ${e.chatbot} (list filtered by ${e.platform.by})`;
@@ -53,8 +57,14 @@ function sourceLines(e: Explanation): string[] {
     const lines = [
       `Source: no record with ${e.keyField} ${e.key} among the ${s.records} records of ${s.name ?? 'the feed'}`,
     ];
-    for (const m of s.mentions)
-      lines.push(`  ${m.where} is rejected and has no readable key, but its text holds ${e.key}`);
+    for (const m of s.mentions) {
+      lines.push(`  ${m.where} is broken and its text holds ${e.key}, so it holds the listing: ${m.message}`);
+      const width = Math.min(28, Math.max(0, ...m.cells.map((c) => (c.column ?? '').length)));
+      m.cells.forEach((cell, i) => {
+        const name = cell.column ?? `(field ${i + 1}, beyond the header)`;
+        lines.push(`    ${name.padEnd(width)}  ${cut(JSON.stringify(cell.value))}`);
+      });
+    }
     return lines;
   }
   const what = {
@@ -89,7 +99,7 @@ function flatFields(fields: Record<string, unknown>, prefix = ''): [string, unkn
 
 function listingLines(e: Explanation, units: Units): string[] {
   const l = e.listing;
-  if (!l) return ['Listing: none (the feed has no record with the key)'];
+  if (!l) return [`Listing: ${noListing(e)}`];
   const head = {
     valid: 'Listing: each field, its value and where it came from',
     remove:
@@ -97,7 +107,7 @@ function listingLines(e: Explanation, units: Units): string[] {
     rejected: 'Listing: rejected; what the mapping read of the record:',
   }[l.status];
   const lines = [head];
-  const width = Math.max(0, ...l.fields.map((f) => f.field.length));
+  const width = Math.min(28, Math.max(0, ...l.fields.map((f) => f.field.length)));
   const shown = l.fields.map((f) => [f, valueText(f, units)] as const);
   const valueWidth = Math.min(24, Math.max(0, ...shown.map(([, v]) => v.length)));
   for (const [f, value] of shown) {
@@ -116,16 +126,28 @@ function listingLines(e: Explanation, units: Units): string[] {
   return lines;
 }
 
+/** Why there is no listing part: the feed was not read, a broken row holds the key, or no record has it. */
+export function noListing(e: Explanation): string {
+  const s = e.source;
+  if (!s.found && s.error)
+    return 'unknown: the feed could not be read, so what it makes of the key is not known';
+  if (!s.found && s.mentions.length > 0)
+    return 'none readable: the record is broken (above), so its listing is held as it is on the platform';
+  return 'none (the feed has no record with the key)';
+}
+
 function valueText(f: FieldTrace, units: Units): string {
   if (f.value === undefined) return '(unset)';
-  if (f.field === 'Images' && Array.isArray(f.value))
-    return `${f.value.length} URL${f.value.length === 1 ? '' : 's'}`;
-  if (f.field === 'ExtensionColumn' && Array.isArray(f.value))
-    return cut(
-      (f.value as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', '),
-      40,
-    );
-  return cut(showField(f.field, f.value, units), 40);
+  return cut(show(f.field, f.value, units), 40);
+}
+
+/** A value in a line: Images as a count, ExtensionColumn as its entries, the rest as a plan shows it. */
+function show(field: string, value: unknown, units: Units): string {
+  if (field === 'Images' && Array.isArray(value))
+    return `${value.length} URL${value.length === 1 ? '' : 's'}`;
+  if (field === 'ExtensionColumn' && Array.isArray(value))
+    return (value as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', ');
+  return showField(field, value, units);
 }
 
 /** A rule that only names where to read (`"List Price"`, `"A" or "B"`): its inputs say it all. */
@@ -144,6 +166,7 @@ function whence(f: FieldTrace): string {
     rule && inputs.length > 0 ? `(${inputs.join(', ')})` : inputs.join(', '),
     f.alternatives ? `(alternative ${f.alternative} of ${f.alternatives})` : '',
     f.conversion ? `(${f.conversion})` : '',
+    f.unset ? `(unset: ${f.unset})` : '',
     f.origin === 'config' ? '' : `[${f.origin}]`,
   ].filter(Boolean);
   return parts.join(' ');
@@ -175,24 +198,23 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
       : r.owner === e.feedId
         ? `owned by ${e.feedId}`
         : `owned by feed ${r.owner}`;
-  const feed = new Map((e.listing?.fields ?? []).map((f) => [f.field, f.value]));
+  // The feed's listing as sent: its fields and the tags feed-sync adds to it.
+  const feed = new Map<string, unknown>([
+    ...(e.listing?.fields ?? []).map((f) => [f.field, f.value] as const),
+    ...(e.listing?.tags ?? []).map((t) => [extensionField(t.Key), t.value] as const),
+  ]);
   const marked = new Set(e.verdict.lines.find((l) => l.id === r.id)?.changes?.map((c) => c.field) ?? []);
-  const entries = Object.entries(r.listing).filter(([, v]) => v !== undefined);
-  const width = Math.max(0, ...entries.map(([field]) => field.length));
-  const show = (field: string, value: unknown) =>
-    field === 'Images' && Array.isArray(value)
-      ? `${value.length} URL${value.length === 1 ? '' : 's'}`
-      : field === 'ExtensionColumn' && Array.isArray(value)
-        ? (value as { Key: string; value: string }[]).map((x) => `${x.Key}=${x.value}`).join(', ')
-        : showField(field, value, units);
-  const shown = entries.map(([field, value]) => [field, cut(show(field, value), 40)] as const);
+  const entries = fieldsOf(r.listing);
+  const width = Math.min(28, Math.max(0, ...entries.map(([field]) => field.length)));
+  const shown = entries.map(([field, value]) => [field, cut(show(field, value, units), 40)] as const);
   const valueWidth = Math.min(24, Math.max(0, ...shown.map(([, v]) => v.length)));
   const lines = [
     `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
   ];
   for (const [field, value] of shown) {
     const differs = marked.has(field);
-    const beside = differs && feed.has(field) ? `  ≠ feed ${cut(show(field, feed.get(field)), 40)}` : '';
+    const beside =
+      differs && feed.has(field) ? `  ≠ feed ${cut(show(field, feed.get(field), units), 40)}` : '';
     lines.push(`    ${field.padEnd(width)}  ${beside ? value.padEnd(valueWidth) : value}${beside}`);
   }
   return lines;

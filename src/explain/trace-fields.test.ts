@@ -108,4 +108,54 @@ describe('traceFields', () => {
     expect(t.SalePrice?.inputs).toContainEqual({ path: 'ListPrice', value: 'call us' });
     expect(t.SalePrice?.conversion).toBeUndefined();
   });
+
+  it('ExtensionColumn: one trace per fact with a value, its own rule and inputs; the empty ones left out', () => {
+    const t = trace(
+      {
+        preset: 'reso',
+        fields: { Url: { template: 'https://x.example/{ListingId}' } },
+      },
+      {
+        ListingId: 'R-2',
+        ListPrice: 500000,
+        StandardStatus: 'Active',
+        PropertyType: 'Residential',
+        ListOfficeName: 'Example Realty',
+        PoolPrivateYN: true,
+      },
+    );
+    const facts = Object.keys(t).filter((f) => f.startsWith('ExtensionColumn'));
+    // Only the facts the record gives, each a line of its own: never one line of every fact key.
+    expect(facts).toEqual(['ExtensionColumn[Office]', 'ExtensionColumn[Pool]']);
+    expect(t['ExtensionColumn[Office]']).toMatchObject({
+      value: 'Example Realty',
+      origin: 'preset reso',
+      inputs: [{ path: 'ListOfficeName', value: 'Example Realty' }],
+    });
+    expect(t['ExtensionColumn[Office]']?.rule).toContain('"ListOfficeName"');
+    expect(t['ExtensionColumn[Pool]']?.inputs).toEqual([{ path: 'PoolPrivateYN', value: true }]);
+  });
+
+  it('an unset field whose condition failed says which condition, with the value it read', () => {
+    const t = trace(
+      { preset: 'reso' },
+      { ListingId: 'R-3', ListPrice: 265000, StandardStatus: 'Active', PropertyType: 'Residential' },
+    );
+    expect(t.RentPrice).toMatchObject({
+      value: undefined,
+      rule: '"LeaseAmount" or "ListPrice", when PropertyType is "ResidentialLease" or "CommercialLease"',
+      unset: 'PropertyType is "Residential", not "ResidentialLease" or "CommercialLease"',
+    });
+    // A value the rule's condition let through says nothing of the kind.
+    expect(t.SalePrice).toMatchObject({ value: 265000 });
+    expect(t.SalePrice?.unset).toBeUndefined();
+    const lease = trace(
+      { preset: 'reso' },
+      { ListingId: 'R-4', ListPrice: 2400, StandardStatus: 'Active', PropertyType: 'ResidentialLease' },
+    );
+    expect(lease.SalePrice?.value).toBeUndefined();
+    expect(lease.SalePrice?.unset).toBe(
+      'alternative 1: StandardStatus is "Active", not "Closed" and PropertyType is "ResidentialLease", which the rule excludes; alternative 2: PropertyType is "ResidentialLease", which the rule excludes',
+    );
+  });
 });

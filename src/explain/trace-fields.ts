@@ -3,6 +3,8 @@ import {
   compileMapping,
   compilePath,
   compileTemplate,
+  describeFact,
+  type FactRule,
   type FieldRuleObject,
   isSet,
   KINDS,
@@ -15,7 +17,9 @@ import {
   type SingleRule,
   scalarOf,
 } from '../normalize/index.ts';
+import { failedConditions, whenWords } from './conditions.ts';
 import { conversionOf } from './conversion.ts';
+import { extensionField } from './listing-fields.ts';
 import type { FieldTrace } from './types.ts';
 
 /** What tracing one record needs: the feed, the mapping the run used, the record, what it became. */
@@ -61,8 +65,7 @@ export function traceFields(input: TraceInput): FieldTrace[] {
     }
     traces.push(ruleTrace(field, rule, value, record, input));
   }
-  const extensions = extensionTrace(input);
-  if (extensions) traces.push(extensions);
+  traces.push(...extensionTraces(input));
   return traces;
 }
 
@@ -100,7 +103,8 @@ function ruleTrace(
       return plainTrace(field, value, input, fallback !== undefined ? 'default' : 'unknown');
     const inputs = alternatives.flatMap((a) => inputsOf(objectOf(a), record));
     const rule = alternatives.map((a) => ruleWords(objectOf(a))).join(', else ');
-    return { field, value, origin, rule, inputs };
+    const unset = value === undefined ? unsetWhy(alternatives.map(objectOf), record) : undefined;
+    return { field, value, origin, rule, inputs, ...(unset ? { unset } : {}) };
   }
   const alternative = objectOf(alternatives[chosen] as SingleRule);
   const inputs =
@@ -153,35 +157,66 @@ function areaUnitTrace(mapping: MappingConfig, value: unknown): FieldTrace {
   return { field: 'AreaUnit', value, origin: 'computed', rule, inputs: [] };
 }
 
-/** ExtensionColumn: the feed's own entries (extensions.fields, notes); feed-sync's tags are shown apart. */
-function extensionTrace(input: TraceInput): FieldTrace | undefined {
+/**
+ * ExtensionColumn, one trace per entry with a value (`ExtensionColumn[Pool]`): the fact's rule in
+ * `extensions.fields` and the paths it read, or the note a rule adds; feed-sync's tags are apart.
+ */
+function extensionTraces(input: TraceInput): FieldTrace[] {
   const value = input.values.ExtensionColumn;
-  if (!Array.isArray(value) || value.length === 0) return undefined;
-  const named = Object.entries(input.mapping.extensions?.fields ?? {}).filter(([, rule]) => rule !== null);
+  if (!Array.isArray(value)) return [];
+  const rules = input.mapping.extensions?.fields ?? {};
   const record = derived(input);
-  // A path, or a fact rule (presets' facts: `{ from, yes, count, … }`): the paths it reads that are set.
-  const paths = named.flatMap(([, rule]) => (typeof rule === 'string' ? [rule] : factPaths(rule)));
-  const inputs = [...new Set(paths)]
-    .map((path) => pathInput(path, record))
-    .filter((i) => i.value !== undefined);
-  const parts = [
-    named.length > 0 ? `extensions.fields (${named.map(([k]) => k).join(', ')})` : '',
-    input.mapping.extensions?.unmapped ? 'extensions.unmapped' : '',
-  ].filter(Boolean);
-  return {
-    field: 'ExtensionColumn',
-    value,
-    origin: 'computed',
-    rule: parts.join(', ') || 'notes the rules add (a rent period, the source status)',
-    inputs,
-  };
+  const traces: FieldTrace[] = [];
+  for (const entry of value as { Key: string; value: string }[]) {
+    if (String(entry.value ?? '').trim() === '') continue;
+    const field = extensionField(entry.Key);
+    const rule = rules[entry.Key];
+    if (rule === undefined || rule === null) {
+      const unmapped = input.mapping.extensions?.unmapped === true;
+      const inputs = unmapped ? [pathInput(entry.Key, record)].filter((i) => i.value !== undefined) : [];
+      traces.push({
+        field,
+        value: entry.value,
+        origin: 'computed',
+        rule: unmapped ? 'extensions.unmapped' : 'a note the rules add (a rent period, the source status)',
+        inputs,
+      });
+      continue;
+    }
+    const paths = typeof rule === 'string' ? [rule] : factPaths(rule);
+    const inputs = [...new Set(paths)]
+      .map((path) => pathInput(path, record))
+      .filter((i) => i.value !== undefined);
+    traces.push({
+      field,
+      value: entry.value,
+      origin: extensionOrigin(entry.Key, input.feed),
+      rule: describeFact(rule),
+      inputs,
+    });
+  }
+  return traces;
 }
 
-/** The paths a fact rule reads (`from` paths, `yes` and `count` flags). */
-function factPaths(rule: unknown): string[] {
-  const r = (rule ?? {}) as { from?: string | (string | string[])[]; yes?: object; count?: object };
-  const from = r.from === undefined ? [] : typeof r.from === 'string' ? [r.from] : r.from.flat();
-  return [...from, ...Object.keys(r.yes ?? {}), ...Object.keys(r.count ?? {})];
+function extensionOrigin(key: string, feed: FeedConfig): string {
+  const own = feed.mapping.extensions?.fields?.[key];
+  if (own !== undefined && own !== null) return 'config';
+  return feed.mapping.preset ? `preset ${feed.mapping.preset}` : 'computed';
+}
+
+/** Why no alternative of a rule gave a value, when a condition is why: `PropertyType is "Residential", not …`. */
+function unsetWhy(alternatives: FieldRuleObject[], record: RawFields): string | undefined {
+  const failed = alternatives.map((a) => failedConditions(a.when, record).join(' and '));
+  if (failed.every((f) => f === '')) return undefined;
+  if (alternatives.length === 1) return failed[0];
+  return failed.map((f, i) => `alternative ${i + 1}: ${f || 'its paths are empty'}`).join('; ');
+}
+
+/** The paths a fact rule reads (`each` list, else `from` paths, `yes` and `count` flags). */
+function factPaths(rule: FactRule): string[] {
+  if (rule.each !== undefined) return [rule.each];
+  const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from.flat();
+  return [...from, ...Object.keys(rule.yes ?? {}), ...Object.keys(rule.count ?? {})];
 }
 
 /** Whether one alternative of a rule, compiled alone, gives the field a value for this record. */
@@ -286,7 +321,7 @@ export function ruleWords(rule: FieldRuleObject): string {
   const counts = (['full', 'half', 'threeQuarter', 'quarter'] as const).filter((k) => rule[k] !== undefined);
   if (counts.length > 0)
     parts.push(`counts ${counts.map((k) => `${k} ${JSON.stringify(rule[k])}`).join(', ')}`);
-  if (rule.when !== undefined) parts.push('when its condition holds');
+  if (rule.when !== undefined) parts.push(`when ${whenWords(rule.when)}`);
   if (rule.map !== undefined) parts.push('through its own map');
   if (rule.default !== undefined) parts.push(`default ${JSON.stringify(rule.default)}`);
   return parts.join(', ') || JSON.stringify(rule);

@@ -59,11 +59,27 @@ export type SourcePart =
       /** The feed could not be read: the error, in one line. */
       error?: string;
       /** Broken records (a shifted row, a cut one) whose text holds the key: they hold its listing. */
-      mentions: RecordPlace[];
+      mentions: BrokenMention[];
+      /**
+       * A feed keyed by Url asked for a key that is not a Url: the records whose MLSNumber is the key,
+       * with their Url (the key to ask for).
+       */
+      byMlsNumber?: { place: RecordPlace; url: string }[];
     };
+
+/** A broken record (fields that do not fit the header) whose text holds the key: it holds the listing. */
+export interface BrokenMention extends RecordPlace {
+  /** Why it is broken, as the run reports it: `Row 4 of acme.csv: has 15 fields, the header has 14 (…)`. */
+  message: string;
+  /** `shifted` (more fields than the header), `cut` (fewer). */
+  shape?: 'shifted' | 'cut';
+  /** The record's cells as read, in order: the first under the header's names, the rest beyond it. */
+  cells: { column?: string; value: string }[];
+}
 
 /** One listing field and where its value came from. */
 export interface FieldTrace {
+  /** A listing field; each of the feed's ExtensionColumn entries is one: `ExtensionColumn[Pool]`. */
   field: string;
   /** The value the listing gets (canonical), or the candidate value of a rejected record. */
   value: unknown;
@@ -78,6 +94,8 @@ export interface FieldTrace {
   inputs: { path: string; value?: unknown }[];
   /** What was done to the raw value: `money`, `area sqft → Square Feet`, `"Pending" → Active`… */
   conversion?: string;
+  /** An unset field whose rule has a condition: the condition that failed, with the value read. */
+  unset?: string;
 }
 
 export interface ListingPart {
@@ -164,6 +182,7 @@ export interface Verdict {
 export interface HistoryEntry {
   startedAt: string;
   trigger: string;
+  /** The run's outcome as the dashboard says it (`outcomeLabel`): `ok`, `partial`, `guard tripped`… */
   outcome: string;
   dryRun: boolean;
   /** `created`, `updated`, `adopted`, `marked Sold`, `deleted`, `… failed`, `kept in grace`, `held`, `rejected`, `not recorded`. */

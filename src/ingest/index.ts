@@ -4,7 +4,7 @@
  * `collectFeed`) or item by item (`readFeed`).
  */
 export { collectFeed, ingestFeed } from './ingest-feed.ts';
-export { type FeedReadEnd, itemsOf, readFeed } from './read-feed.ts';
+export { type FeedReadEnd, itemsOf, mappingFor, readFeed } from './read-feed.ts';
 export type {
   BrokenRow,
   DuplicateKey,

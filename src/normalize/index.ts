@@ -1,6 +1,7 @@
 export { normalizeAreaUnit } from './area-units.ts';
 export type { FieldKind } from './compile-field.ts';
 export { type CompiledMapping, compileMapping, KINDS, type MappedRecord } from './compile-mapping.ts';
+export { compileCondition } from './compile-rule.ts';
 export { describeFact, explainFacts } from './describe-facts.ts';
 export { REMOVE } from './enum-maps.ts';
 export { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
@@ -22,6 +23,8 @@ export {
 } from './listing-schema.ts';
 export { objectBuilder, propertyReader } from './literal-access.ts';
 export {
+  type Condition,
+  type FactRule,
   type FieldRuleObject,
   type MappingConfig,
   mappingSchema,

@@ -21,6 +21,7 @@ export {
   type SyncFeedJobData,
   syncFeedPayloadSchema,
 } from './payloads.ts';
+export { readEmbeddedState, type StateReader } from './read-embedded-state.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
 export type { RunMetrics, SchedulerStatus, WorkerService } from './service.ts';
 export {

@@ -36,7 +36,7 @@ export interface SingleConnectionPool {
  * after its migrations, which run before the pool is shared).
  */
 export function singleConnectionPool(client: pg.Client): SingleConnectionPool {
-  const query = client.query.bind(client) as pg.Client['query'];
+  const query = serialized(client);
   const emitter = client as unknown as NodeJS.EventEmitter;
 
   function lease(): Lease {
@@ -84,4 +84,25 @@ export function singleConnectionPool(client: pg.Client): SingleConnectionPool {
     },
   };
   return pool;
+}
+
+/**
+ * The client's `query`, one query at a time: the next is sent when the one before has settled.
+ * BullMQ's queue and worker share the client and query it concurrently; node-postgres would queue
+ * them itself, but that queue is deprecated (a DeprecationWarning at the worker's start) and goes in
+ * pg 9. PGlite runs one query at a time anyway: nothing waits longer than it did. A callback or a
+ * submittable (BullMQ uses neither) goes straight to the client.
+ */
+function serialized(client: pg.Client): pg.Client['query'] {
+  const direct = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let tail: Promise<unknown> = Promise.resolve();
+  const query = (...args: unknown[]) => {
+    const [first] = args;
+    const submittable = typeof (first as { submit?: unknown } | undefined)?.submit === 'function';
+    if (submittable || typeof args.at(-1) === 'function') return direct(...args);
+    const result = tail.then(() => direct(...args));
+    tail = result.catch(() => {});
+    return result;
+  };
+  return query as pg.Client['query'];
 }

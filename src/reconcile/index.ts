@@ -30,7 +30,14 @@ export type {
   SkippedListing,
 } from './plan-types.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
-export { emptyReport, outcomeOf, type ReportMeta, reportOf } from './report.ts';
+export {
+  emptyReport,
+  type OutcomeLabel,
+  outcomeLabel,
+  outcomeOf,
+  type ReportMeta,
+  reportOf,
+} from './report.ts';
 export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
 export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {

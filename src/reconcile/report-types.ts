@@ -117,6 +117,12 @@ export interface RunReport {
   guards: GuardDecision[];
   /** Logical calls per operation (a retried call counts once). */
   apiCalls: Record<Operation, number>;
+  /**
+   * Of those, the calls that failed once their retries were spent, and the attempts they made, per
+   * operation (`list: { calls: 1, attempts: 5 }`): what the report says beside the count. Only the
+   * failures whose attempts are known (a network error, a timeout).
+   */
+  apiCallsFailed?: Partial<Record<Operation, { calls: number; attempts: number }>>;
   notApplied?: NotApplied;
   /**
    * The first `REJECTIONS_KEPT` rejections, as ingestion reported them (each names the feed, row,

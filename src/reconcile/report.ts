@@ -12,6 +12,8 @@ export interface ReportMeta {
   startedAt: Date;
   finishedAt: Date;
   apiCalls: Record<Operation, number>;
+  /** Calls that failed after their retries, and their attempts (`countingClient`). */
+  apiCallsFailed?: RunReport['apiCallsFailed'];
   dryRun: boolean;
   /** Why the run was started (schedule, manual, config, repair). */
   trigger?: RunTrigger;
@@ -54,6 +56,9 @@ export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunRe
     guards: [],
     // A copy: the counting client keeps counting if anything is still in flight.
     apiCalls: { ...meta.apiCalls },
+    ...(meta.apiCallsFailed && Object.keys(meta.apiCallsFailed).length > 0
+      ? { apiCallsFailed: structuredClone(meta.apiCallsFailed) }
+      : {}),
     rejections: [],
     drift: [],
   };
@@ -152,6 +157,30 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     heldKeys: plan.held.slice(0, HELD_KEPT),
     guards: plan.guards,
   };
+}
+
+/**
+ * The outcome as a person reads it, the same on the dashboard, in `explain`, in the CLI's report
+ * and in the worker's log: a run with rejected or held records is `partial` (the CLI's exit code
+ * 4), `guarded` is `guard tripped`. The report's `outcome` stays the machine's word (`--json`).
+ */
+export type OutcomeLabel =
+  | 'ok'
+  | 'partial'
+  | 'failed'
+  | 'cancelled'
+  | 'guard tripped'
+  | 'skipped'
+  | 'paused'
+  | 'never run';
+
+export function outcomeLabel(
+  report: Pick<RunReport, 'outcome' | 'rejected' | 'held'> | undefined,
+): OutcomeLabel {
+  if (!report) return 'never run';
+  if (report.outcome === 'guarded') return 'guard tripped';
+  if (report.outcome === 'ok' && (report.rejected > 0 || (report.held ?? 0) > 0)) return 'partial';
+  return report.outcome;
 }
 
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */

@@ -3,7 +3,7 @@ import { type ApplyResult, applyPlan } from './apply.ts';
 import { countingClient } from './counting-client.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { prepareRun } from './prepare-run.ts';
-import { reportOf } from './report.ts';
+import { outcomeLabel, reportOf } from './report.ts';
 import type { RunReport } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.ts';
@@ -32,7 +32,7 @@ export async function planRun(
 ): Promise<PlannedRun> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
-  const { client, calls } = countingClient(deps.client);
+  const { client, calls, failed: callsFailed } = countingClient(deps.client);
   const prepared = await prepareRun(config, feed, client, deps, options);
   let finished = false;
   return {
@@ -41,7 +41,14 @@ export async function planRun(
       if (finished) throw new Error('planRun: finish() was called twice');
       finished = true;
       const applied = await applyPrepared(config, feed, prepared, client, deps, options);
-      const meta = { feedId: feed.id, chatbot: feed.chatbot, startedAt, finishedAt: now(), apiCalls: calls };
+      const meta = {
+        feedId: feed.id,
+        chatbot: feed.chatbot,
+        startedAt,
+        finishedAt: now(),
+        apiCalls: calls,
+        apiCallsFailed: callsFailed,
+      };
       const trigger = options.trigger ?? 'manual';
       const dryRun = options.dryRun ?? false;
       const report = reportOf(prepared, applied, { ...meta, trigger, dryRun });
@@ -170,8 +177,13 @@ export async function saveRun(store: StateStore, result: RunResult): Promise<voi
 }
 
 function logFinished(deps: SyncDeps, report: RunReport): void {
-  const { feedId, chatbot, outcome, reason, created, updated, deleted, unchanged, held, durationMs } = report;
-  const level = outcome === 'ok' || outcome === 'skipped' || outcome === 'paused' ? 'info' : 'warn';
+  const { feedId, chatbot, reason, created, updated, deleted, unchanged, held, durationMs } = report;
+  // The outcome as the dashboard says it: a run with rejected or held records is `partial`.
+  const outcome = outcomeLabel(report);
+  const level =
+    outcome === 'ok' || outcome === 'partial' || outcome === 'skipped' || outcome === 'paused'
+      ? 'info'
+      : 'warn';
   deps.logger[level](
     {
       feedId,

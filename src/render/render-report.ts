@@ -1,17 +1,20 @@
+import type { Operation } from '../api/index.ts';
 import type { Rejection } from '../ingest/index.ts';
-import type { RunReport } from '../reconcile/index.ts';
+import { type OutcomeLabel, outcomeLabel, type RunReport } from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
 export const SHOWN = 10;
 
-const MARK: Record<RunReport['outcome'], string> = {
+const MARK: Record<OutcomeLabel, string> = {
   ok: '✓',
+  partial: '~',
   failed: '✗',
-  guarded: '!',
+  'guard tripped': '!',
   skipped: '=',
   cancelled: '⏹',
   paused: '⏸',
+  'never run': '',
 };
 
 /**
@@ -20,8 +23,9 @@ const MARK: Record<RunReport['outcome'], string> = {
  */
 export function renderReport(report: RunReport): string {
   const seconds = (report.durationMs / 1000).toFixed(1);
+  const label = outcomeLabel(report);
   const lines = [
-    `${MARK[report.outcome]} ${report.feedId} → ${report.chatbot}: ${report.outcome}${report.dryRun ? ' (dry run)' : ''}` +
+    `${MARK[label]} ${report.feedId} → ${report.chatbot}: ${label}${report.dryRun ? ' (dry run)' : ''}` +
       ` in ${seconds}s${report.reason ? ` — ${report.reason}` : ''}`,
   ];
   if (report.resumesAt) lines.push(`  resumes at ${report.resumesAt}`);
@@ -45,7 +49,8 @@ export function renderReport(report: RunReport): string {
   ].filter(Boolean);
   if (extras.length > 0) lines.push(`  ${extras.join('; ')}`);
   const calls = Object.entries(report.apiCalls).filter(([, n]) => n > 0);
-  lines.push(`  API calls: ${calls.length ? calls.map(([op, n]) => `${op} ${n}`).join(', ') : 'none'}`);
+  const callText = ([op, n]: [string, number]) => `${op} ${n}${failedCalls(report, op as Operation, n)}`;
+  lines.push(`  API calls: ${calls.length ? calls.map(callText).join(', ') : 'none'}`);
   if (report.snapshot) {
     const s = report.snapshot;
     const capped = s.pageSize !== s.requestedPageSize ? ` (asked ${s.requestedPageSize}, server capped)` : '';
@@ -146,4 +151,12 @@ export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): st
   const at = message.indexOf(': ');
   if (key === undefined || at < 0 || message.slice(0, at).includes(key)) return message;
   return `${message.slice(0, at)} (${key})${message.slice(at)}`;
+}
+
+/** ` (5 attempts)` beside a count whose one call failed, ` (2 failed after 9 attempts)` beside more. */
+function failedCalls(report: RunReport, operation: Operation, calls: number): string {
+  const failed = report.apiCallsFailed?.[operation];
+  if (!failed || failed.attempts <= failed.calls) return '';
+  const attempts = `${failed.attempts} attempt${failed.attempts === 1 ? '' : 's'}`;
+  return calls === 1 && failed.calls === 1 ? ` (${attempts})` : ` (${failed.calls} failed after ${attempts})`;
 }

@@ -102,6 +102,21 @@ describe('renderReport', () => {
     expect(JSON.parse(JSON.stringify(r)).failed).toHaveLength(12);
   });
 
+  it('a failed run says its outcome in words, and the attempts beside the calls that failed', () => {
+    const failed = report({
+      outcome: 'failed',
+      reason: 'snapshot: list: cannot reach http://127.0.0.1:9 after 5 attempts: ECONNREFUSED',
+      apiCalls: { ...calls, update: 4 },
+      apiCallsFailed: { list: { calls: 1, attempts: 5 }, update: { calls: 2, attempts: 10 } },
+    });
+    expect(renderReport(failed).split('\n')).toContain(
+      '  API calls: create 2, update 4 (2 failed after 10 attempts), list 1 (5 attempts)',
+    );
+    // A partial run (rejected or held records) is `partial`, as on the dashboard; a guard, in words.
+    expect(renderReport(report({ rejected: 1, held: 1 }))).toMatch(/^~ feed1 → SN-1: partial in 1\.5s\n/);
+    expect(renderReport(report({ outcome: 'guarded' }))).toMatch(/^! feed1 → SN-1: guard tripped in 1\.5s/);
+  });
+
   it('a clean run shows no rejection or failure section', () => {
     const text = renderReport(report());
     expect(text).toMatch(/^✓ feed1 → SN-1: ok in 1\.5s\n {2}created 0, updated 0, deleted 0/);

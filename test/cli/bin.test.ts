@@ -183,6 +183,40 @@ describe('the feed-sync binary: help and usage', () => {
     expect((await bin(['validate', '-c', config])).code).toBe(0);
   });
 
+  it('validate calls no platform: a missing key is a note, never a refusal (sync still refuses)', async () => {
+    await feed(rows(1, 2));
+    const keyless = join(dir, 'keyless-validate.yaml');
+    await writeFile(keyless, CONFIG(sandbox.url).replace(sandbox.url, 'https://usapi.example.com'));
+    const read = await bin(['validate', '-c', keyless, '--feed', 'bin-feed']);
+    expect(read.code).toBe(0);
+    expect(read.stdout).toMatch(/^✓ bin-feed: 2 records: 2 valid/);
+    expect(read.stdout).toContain(
+      '\nnote: api: neither api.secretKey nor api.sessionKey is set, so every request to usapi.example.com would be refused; set secretKey: ${CHATBOT_SECRET_KEY} (or sessionKey), or point api.baseUrl at a local sandbox (http://127.0.0.1:4010 needs no key) (validate calls no platform; plan, sync and the worker refuse to start without a key)\n',
+    );
+    // The key from an unset variable: the same, named by the variable; --json carries the notes.
+    const fromEnv = join(dir, 'key-from-env.yaml');
+    await writeFile(
+      fromEnv,
+      CONFIG(sandbox.url).replace(
+        sandbox.url,
+        'https://usapi.example.com, secretKey: "${CHATBOT_SECRET_KEY}"',
+      ),
+    );
+    const json = await bin(['validate', '-c', fromEnv, '--feed', 'bin-feed', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      feeds: [{ feedId: 'bin-feed', ok: true }],
+      notes: ['api.secretKey: environment variable CHATBOT_SECRET_KEY is not set'],
+    });
+    const plain = await bin(['validate', '-c', fromEnv]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('note: api.secretKey: environment variable CHATBOT_SECRET_KEY is not set');
+    // What calls the platform still refuses, in one line, before any request.
+    const sync = await bin(['sync', '-c', fromEnv, '--feed', 'bin-feed']);
+    expect(sync.code).toBe(2);
+    expect(sync.stderr).toMatch(/api\.secretKey: environment variable CHATBOT_SECRET_KEY is not set/);
+  });
+
   it('an unknown feed id is a usage error naming the feeds there are', async () => {
     const result = await bin(['sync', '-c', config, '--feed', 'nope']);
     expect(result.code).toBe(2);
@@ -218,8 +252,16 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
 
   it('4 partial: a rejected record is named by row and field, the rest synced', async () => {
     await feed(`${rows(1, 5)}M-6,Active,Condo,cheap,2,1,900,0,1990,3,1,https://bin.example/l/M-6\n`);
-    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed']);
+    const result = await bin(['sync', '-c', config, '--feed', 'bin-feed'], { LOG_LEVEL: 'info' });
     expect(result.code).toBe(4);
+    // The outcome the dashboard shows, in the report and in the log: partial, not ok.
+    expect(result.stdout).toMatch(/^~ bin-feed → BIN-BOT: partial in [\d.]+s\n/);
+    const finished = result.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line))
+      .find((line) => line.msg === 'sync finished');
+    expect(finished).toMatchObject({ level: 30, outcome: 'partial', held: 1 });
     expect(result.stdout).toContain('Row 7 of feed.csv (M-6): SalePrice "cheap" is not a number');
     // Its listing is held, with the reason in words rather than its code.
     expect(result.stdout).toContain(
@@ -229,6 +271,27 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(
       'feed-sync: synced, but some feed records were rejected or held (see the report)',
     );
+  });
+
+  it('1 failed: a platform that cannot be reached; the report counts the call and says its attempts', async () => {
+    await feed(rows(1, 2));
+    const down = join(dir, 'down.yaml');
+    await writeFile(
+      down,
+      csvFeedConfig('http://127.0.0.1:9', { id: 'bin-feed', chatbot: 'BIN-BOT', api: 'retries: 2' }),
+    );
+    const result = await bin(['sync', '-c', down, '--feed', 'bin-feed']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^✗ bin-feed → BIN-BOT: failed in [\d.]+s — snapshot: list: cannot reach http:\/\/127\.0\.0\.1:9 after 3 attempts: ECONNREFUSED\n/,
+    );
+    // One logical call (README), and the attempts it made before the run gave up.
+    expect(result.stdout).toContain('\n  API calls: list 1 (3 attempts)\n');
+    const json = await bin(['sync', '-c', down, '--feed', 'bin-feed', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      apiCalls: { list: 1 },
+      apiCallsFailed: { list: { calls: 1, attempts: 3 } },
+    });
   });
 
   it('3 guard tripped: deletes held back until --allow-mass-delete', async () => {

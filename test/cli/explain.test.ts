@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PREFIX, openQueueStore } from '../../src/queue/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createRedisStateStore } from '../../src/state/index.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { REDIS_URL, redisAvailable, testPrefix } from '../helpers/services.ts';
+import { BACKENDS } from '../worker/backends.ts';
 import { cleanupPrefix, fakeReport } from '../worker/helpers.ts';
 
 /** `feed-sync explain` (issue 22) on the real binary, spawned as a user runs it. */
@@ -28,7 +30,8 @@ function bin(args: string[], env: Record<string, string> = {}): Promise<Result> 
     execFile(
       NODE,
       [BIN, ...args],
-      { timeout: 30_000, env: { ...quietEnv, ...env } },
+      // No worker's embedded store unless a test names one (`.feed-sync` under the checkout else).
+      { timeout: 30_000, env: { ...quietEnv, FEED_SYNC_STATE_DIR: join(dir, 'no-worker'), ...env } },
       (error, stdout, stderr) => {
         const code = error ? ((error as { code?: number }).code ?? null) : 0;
         resolve({ code: typeof code === 'number' ? code : null, stdout, stderr });
@@ -181,6 +184,63 @@ describe('feed-sync explain --feed ID KEY', () => {
     });
   });
 
+  it('a key held by a shifted row: the row as it was read, why it is broken, the hold', async () => {
+    const shifted = 'M-5,Active,Condo,300,000,2,1,900,0,1990,3,1,https://explain.example/l/M-5\n';
+    await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), shifted, row(6)].join(''));
+    try {
+      const { code, stdout } = await explain('M-5');
+      // Not an unknown key: the broken row holds its listing.
+      expect(code).toBe(0);
+      expect(stdout).toContain(
+        'Source: no record with MLSNumber M-5 among the 5 records of feed.csv\n  row 5 of feed.csv is broken and its text holds M-5, so it holds the listing: Row 5 of feed.csv: has 13 fields, the header has 12',
+      );
+      // Its cells in order, under the header's names, and the one beyond it.
+      expect(stdout).toMatch(
+        /\n {4}MLS +"M-5"\n {4}Status +"Active"\n {4}Type +"Condo"\n {4}Price +"300"\n {4}Beds +"000"\n/,
+      );
+      expect(stdout).toMatch(/\n {4}\(field 13, beyond the header\) +"https:\/\/explain\.example\/l\/M-5"\n/);
+      expect(stdout).toContain(
+        'Listing: none readable: the record is broken (above), so its listing is held as it is on the platform',
+      );
+      expect(stdout).toContain(
+        `Verdict: held: the key appears in a broken record (the shifted row 5 of feed.csv), which may be this listing; ID ${idOf('M-5')} stays exactly as it is until the row is fixed`,
+      );
+    } finally {
+      await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5), row(6)].join(''));
+    }
+  });
+
+  it('a feed that cannot be read: the listing is unknown, not absent, and the exit is 1', async () => {
+    const missing = join(dir, 'missing.yaml');
+    await writeFile(
+      missing,
+      csvFeedConfig(sandbox.url, { id: 'ex-feed', chatbot: 'EX-BOT' }).replace('feed.csv', 'gone.csv'),
+    );
+    const result = await bin(['explain', '-c', missing, '--feed', 'ex-feed', 'M-1']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      `Source: the feed could not be read: feed ex-feed: file not found: ${join(dir, 'gone.csv')}\n`,
+    );
+    expect(result.stdout).toContain(
+      '\nListing: unknown: the feed could not be read, so what it makes of the key is not known\n',
+    );
+    expect(result.stdout).not.toContain('the feed has no record with the key');
+    expect(result.stdout).toContain('Verdict: unknown: the feed could not be read');
+    expect(result.stderr).toBe('feed-sync: the feed could not be read (see above)\n');
+  });
+
+  it('history: a run with a rejected row is partial, as the dashboard says it', async () => {
+    const synced = await bin(['sync', '-c', config, '--feed', 'ex-feed']);
+    expect(synced.code).toBe(4);
+    expect(synced.stdout).toMatch(/^~ ex-feed → EX-BOT: partial in /);
+    const { stdout } = await explain('M-2');
+    expect(stdout).toMatch(
+      /History: the last runs that touched it, newest first \(2 runs in the state file .*\)\n {2}\S+ \S+ {2}updated ID \d+ \(manual run, partial\)\n {4}SalePrice: \$300,000 → \$250,000\n {2}\S+ \S+ {2}created: \$300,000 \(manual run, ok\)\n/,
+    );
+    const json = JSON.parse((await explain('M-2', '--json')).stdout);
+    expect(json.history.entries.map((e: { outcome: string }) => e.outcome)).toEqual(['partial', 'ok']);
+  });
+
   it('a platform that cannot be reached is said in its part, and the exit is 1', async () => {
     const down = join(dir, 'down.yaml');
     await writeFile(
@@ -261,7 +321,96 @@ describe('feed-sync explain: grace, and a feed keyed by Url', () => {
     expect(unknown.stderr).toBe(
       'feed-sync: https://explain.example/l/none is not in feed url-feed (2 records read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): `feed-sync plan --feed url-feed` shows every listing\n',
     );
+    // A key that is not a Url, in the feed nowhere: one line, nothing on stdout, exit 1 (--json too).
+    for (const json of [[], ['--json']]) {
+      const notUrl = await bin(['explain', '-c', byUrl, '--feed', 'url-feed', 'ML101', ...json]);
+      expect(notUrl.code).toBe(1);
+      expect(notUrl.stderr.split('\n')).toEqual([
+        'feed-sync: ML101 is not in feed url-feed (2 records read), and a feed keyed by Url is looked up on the platform only through its feed record (the list has no Url filter): `feed-sync plan --feed url-feed` shows every listing',
+        '',
+      ]);
+      if (json.length > 0) expect(JSON.parse(notUrl.stdout)).toMatchObject({ key: 'ML101', unknown: true });
+      else expect(notUrl.stdout).toBe('');
+    }
+    // The MLSNumber of one of its records: the line names the Url to ask for.
+    const byMls = await bin(['explain', '-c', byUrl, '--feed', 'url-feed', 'M-2']);
+    expect(byMls).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `feed-sync: M-2 is not a key of feed url-feed, which is keyed by Url: row 3 of feed.csv has MLSNumber M-2 and Url ${url}; ask for that: feed-sync explain --feed url-feed ${url}\n`,
+    });
   });
+});
+
+describe('feed-sync explain: a preset’s facts and conditions', () => {
+  it('each ExtensionColumn fact is a line of its own; an unset field says which condition failed', async () => {
+    const reso = join(dir, 'reso.yaml');
+    const json = join(ROOT, 'fixtures/feeds/presets/reso/land-and-facts.json');
+    await writeFile(
+      reso,
+      `api: { baseUrl: ${sandbox.url}, pageSize: 20 }\nstateFile: reso-state.json\nfeeds:\n  - id: reso-feed\n    chatbot: RESO-BOT\n    source: { format: reso, path: ${json} }\n    mapping: { preset: reso }\n`,
+    );
+    expect((await bin(['sync', '-c', reso, '--feed', 'reso-feed'])).code).toBe(0);
+    const { code, stdout } = await bin(['explain', '-c', reso, '--feed', 'reso-feed', 'RF-4']);
+    expect(code).toBe(0);
+    const facts = stdout.split('\n').filter((l) => l.startsWith('  ExtensionColumn'));
+    // The one fact the record gives, not every fact key of the preset.
+    expect(facts).toEqual([
+      '  ExtensionColumn[Office]  "Example Realty"          ← "ListOfficeName", "ListOfficePhone" or "ListOfficePreferredPhone", "ListOfficeEmail" ("ListOfficeName" "Example Realty") [preset reso]',
+    ]);
+    expect(stdout).toMatch(
+      /\n {2}RentPrice +\(unset\) +← "LeaseAmount" or "ListPrice", when PropertyType is "ResidentialLease" or "CommercialLease" \("ListPrice" 265000\) \(unset: PropertyType is "Residential", not "ResidentialLease" or "CommercialLease"\) \[preset reso\]\n/,
+    );
+    // The platform's copy, fact by fact too.
+    expect(stdout).toMatch(/\n {4}ExtensionColumn\[Office\] +"Example Realty"\n/);
+  });
+});
+
+describe('feed-sync explain: the worker’s embedded store (no REDIS_URL)', () => {
+  it('reads the store the worker and its dashboard read: through the running worker, or alone when none runs', async () => {
+    const embedded = BACKENDS.find((b) => b.name === 'embedded');
+    const { store: choice, cleanup } = await embedded!.fresh();
+    const store = await openQueueStore(choice, DEFAULT_PREFIX);
+    let open = true;
+    try {
+      const price = { field: 'SalePrice', from: 300_000, to: 290_000 };
+      await store.state.recordRun(
+        'ex-feed',
+        fakeReport('ex-feed', {
+          trigger: 'schedule',
+          startedAt: '2026-11-23T06:00:00.000Z',
+          rejected: 1,
+          changes: [{ key: 'M-1', op: 'update', id: 77, fields: [price] }],
+        }),
+      );
+      // The worker's state dir: the store is `<dir>/queue`, as the worker finds it.
+      const env = { FEED_SYNC_STATE_DIR: join(choice.kind === 'embedded' ? choice.dir : '', '..') };
+      const entry =
+        '  2026-11-23 06:00:00Z  updated ID 77 (schedule run, partial)\n    SalePrice: $300,000 → $290,000\n';
+      const running = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
+      expect(running.code).toBe(0);
+      expect(running.stdout).toMatch(
+        /History: the last runs that touched it, newest first \(1 run in the worker's store \(embedded PGlite at \S+\/queue, read through the running worker\)\)\n/,
+      );
+      expect(running.stdout).toContain(entry);
+      // The state file's runs (the CLI's sync) are not the worker's: not shown.
+      expect(running.stdout).not.toContain('(manual run');
+      await store.close();
+      open = false;
+      const alone = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
+      expect(alone.code).toBe(0);
+      expect(alone.stdout).toMatch(
+        /\(1 run in the worker's store \(embedded PGlite at \S+\/queue; no worker running\)\)\n/,
+      );
+      expect(alone.stdout).toContain(entry);
+      // Its lock is given back: the worker starts again on it.
+      const again = await openQueueStore(choice, DEFAULT_PREFIX);
+      await again.close();
+    } finally {
+      if (open) await store.close();
+      await cleanup();
+    }
+  }, 60_000);
 });
 
 describe.skipIf(!redisAvailable)('feed-sync explain: the worker’s history', () => {

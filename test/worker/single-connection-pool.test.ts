@@ -70,4 +70,28 @@ describe('singleConnectionPool over PGlite', () => {
     await pool.end();
     expect((await client.query('SELECT 2 AS n')).rows).toEqual([{ n: 2 }]);
   });
+
+  it('queries issued at once run one after another: the client never queues one (pg 9 drops that queue)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const pool = singleConnectionPool(client);
+      const lease = await pool.connect();
+      // As BullMQ's worker and queue do on the one shared connection: several queries in flight.
+      const results = await Promise.all([
+        pool.query('SELECT 1 AS n'),
+        lease.query('SELECT 2 AS n'),
+        pool.query('SELECT $1::int AS n', [3]),
+        pool.query('SELECT nope').catch((error: Error) => ({ rows: [{ n: error.message }] })),
+        lease.query('SELECT 5 AS n'),
+      ]);
+      // In order; a failed one does not stop the ones after it.
+      expect(results.map((r) => r.rows[0]?.n)).toEqual([1, 2, 3, 'column "nope" does not exist', 5]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.includes('already executing a query'))).toEqual([]);
+  });
 });

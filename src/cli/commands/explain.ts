@@ -8,7 +8,7 @@ import {
   renderExplanation,
   unknownKeyLine,
 } from '../../explain/index.ts';
-import { createFileStateStore } from '../../state/index.ts';
+import { createFileStateStore, namespaceOf } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -81,9 +81,10 @@ export function registerExplain(program: Command): void {
 }
 
 /**
- * Where the runs are recorded: the worker's store when the environment names a shared one
- * (`REDIS_URL`, `DATABASE_URL`, as `feed-sync ui` reads it), else the state file `feed-sync sync`
- * keeps. The embedded store belongs to the one worker running on it: its dashboard shows the same.
+ * Where the worker keeps its state (grace clocks, run history), read as its dashboard reads it: the
+ * shared store the environment names (`REDIS_URL`, `DATABASE_URL`), else the embedded store in
+ * `FEED_SYNC_STATE_DIR` (default `.feed-sync`) when a worker has used one (read through the worker
+ * when it runs), else the state file `feed-sync sync` keeps. The History line says which.
  */
 async function historyOf(config: Config): Promise<{
   store: ExplainDeps['state'];
@@ -91,17 +92,28 @@ async function historyOf(config: Config): Promise<{
   close(): Promise<void>;
 }> {
   const env = readEnv();
-  if (env.REDIS_URL || env.DATABASE_URL) {
-    const { describeStore, openQueueStore, storeChoiceOf } = await import('../../queue/index.ts');
-    const store = await openQueueStore(storeChoiceOf(env, env.FEED_SYNC_STATE_DIR), config.worker.prefix, {
-      historyRuns: config.worker.historyRuns,
-    });
+  const { describeStore, openQueueStore, readEmbeddedState, storeChoiceOf } = await import(
+    '../../queue/index.ts'
+  );
+  const choice = storeChoiceOf(env, env.FEED_SYNC_STATE_DIR);
+  const history = { historyRuns: config.worker.historyRuns };
+  if (choice.kind !== 'embedded') {
+    const store = await openQueueStore(choice, config.worker.prefix, history);
     return {
       store: store.state,
       from: `the worker's store (${describeStore(store)})`,
       close: () => store.close(),
     };
   }
-  const store = createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns });
-  return { store, from: `the state file ${config.stateFile}`, close: async () => {} };
+  let instead = '';
+  try {
+    const reader = await readEmbeddedState(choice.dir, namespaceOf(config.worker.prefix), history);
+    if (reader) return { store: reader.state, from: reader.from, close: () => reader.close() };
+  } catch (error) {
+    // The worker's store cannot be read from here: the state file, and why, in the History line.
+    const reason = error instanceof Error ? error.message : String(error);
+    instead = ` (the worker's embedded store could not be read: ${reason})`;
+  }
+  const store = createFileStateStore(config.stateFile, history);
+  return { store, from: `the state file ${config.stateFile}${instead}`, close: async () => {} };
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { BudgetStore } from '../../budget/index.ts';
 import type { Config, FeedConfig } from '../../config/index.ts';
-import { ConfigError } from '../../config/index.ts';
+import { ConfigError, DEFAULT_CONFIG_FILE, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
 import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
 import { isFeedError } from '../../sources/index.ts';
@@ -11,7 +11,6 @@ import {
   CliExit,
   cliLogger,
   type GlobalOptions,
-  loadCliConfig,
   print,
   withConfigOption,
   withExamples,
@@ -51,17 +50,28 @@ export function registerValidate(program: Command): void {
       'with --feed/--feeds: each listing field and the feed field (header, path) it comes from',
     );
   withJsonOption(withConfigOption(command)).action(async (options: ValidateOptions) => {
-    const config = await loadForValidate(options);
+    const notes: string[] = [];
+    const config = await loadForValidate(options, notes);
     const feeds = feedsToRead(config, options);
+    const noteLines = notes.map(
+      (n) =>
+        `note: ${n} (validate calls no platform; plan, sync and the worker refuse to start without a key)`,
+    );
     if (feeds.length === 0) {
       const ids = config.feeds.map((f) => f.id);
-      const summary = { ok: true, file: options.config, feeds: ids, chatbots: config.chatbots.length };
+      const summary = {
+        ok: true,
+        file: options.config,
+        feeds: ids,
+        chatbots: config.chatbots.length,
+        ...(notes.length > 0 ? { notes } : {}),
+      };
       const hint = ids.length > 0 ? '; read a feed with --feed ID, or all with --feeds' : '';
-      print(
-        options,
-        { config: summary },
-        () =>
+      print(options, { config: summary }, () =>
+        [
           `✓ ${options.config}: ${ids.length} feed${ids.length === 1 ? '' : 's'}${ids.length ? ` (${ids.join(', ')})` : ''}, ${config.chatbots.length} chatbot${config.chatbots.length === 1 ? '' : 's'}${hint}`,
+          ...noteLines,
+        ].join('\n'),
       );
       return;
     }
@@ -71,10 +81,13 @@ export function registerValidate(program: Command): void {
     const reports: FeedReport[] = [];
     for (const feed of feeds) reports.push(await validateFeed(feed, logger, options.json ?? false, budget));
     await budget?.flush?.();
-    if (options.json) process.stdout.write(`${JSON.stringify({ feeds: reports }, null, 2)}\n`);
+    if (options.json)
+      process.stdout.write(
+        `${JSON.stringify({ feeds: reports, ...(notes.length > 0 ? { notes } : {}) }, null, 2)}\n`,
+      );
     else {
       const render = (r: FeedReport) => renderFeedReport(r, { explain: options.explain ?? false });
-      process.stdout.write(`${reports.map(render).join('\n')}\n`);
+      process.stdout.write(`${[...reports.map(render), ...noteLines].join('\n')}\n`);
     }
     const failed = reports.filter((r) => !r.ok).length;
     if (failed > 0) throw new CliExit(`${failed} of ${reports.length} feed(s) could not be read`);
@@ -84,10 +97,14 @@ export function registerValidate(program: Command): void {
   });
 }
 
-/** The config, or (with `--json`) its problems printed as JSON before the failure. */
-async function loadForValidate(options: ValidateOptions): Promise<Config> {
+/**
+ * The config, or (with `--json`) its problems printed as JSON before the failure. Validate never
+ * calls the platform, so a missing platform key is a note (`notes`), not a refusal: plan, sync and
+ * the worker still refuse to start without one.
+ */
+async function loadForValidate(options: ValidateOptions, notes: string[]): Promise<Config> {
   try {
-    return await loadCliConfig(options);
+    return await loadConfig(options.config ?? DEFAULT_CONFIG_FILE, undefined, { keyNotes: notes });
   } catch (error) {
     if (options.json && error instanceof ConfigError) {
       // `issues` as printed (`file:line:column: path: message`); `problems` the same as fields.

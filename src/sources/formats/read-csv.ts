@@ -95,7 +95,9 @@ export async function* readCsv(
     const shift = record.length - names!.length;
     for (let i = 0; i < names!.length; i++) alternate[names![i]!] = record[i + shift];
     const shape = shift > 0 ? ('shifted' as const) : ('cut' as const);
-    return { row, index: at, fields, problem: { reason: 'column_count', message, alternate, shape } };
+    // Its cells in order too: a listing it holds is explained with the row as it was (`explain`).
+    const problem = { reason: 'column_count', message, alternate, shape, values: record };
+    return { row, index: at, fields, problem };
   };
   const toRecord = (record: string[], multiline: boolean): RawRecord | RawRecord[] | undefined => {
     const row = line;

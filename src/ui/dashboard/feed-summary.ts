@@ -1,17 +1,9 @@
 import type { FeedConfig } from '../../config/index.ts';
-import type { RunReport } from '../../reconcile/index.ts';
+import { type OutcomeLabel, outcomeLabel, type RunReport } from '../../reconcile/index.ts';
 import { describeCron, nextRuns } from './schedule.ts';
 
-/** The outcome as an operator says it: a run with rejected or held records is `partial`. */
-export type OutcomeLabel =
-  | 'ok'
-  | 'partial'
-  | 'failed'
-  | 'cancelled'
-  | 'guard tripped'
-  | 'skipped'
-  | 'paused'
-  | 'never run';
+/** The outcome as an operator says it: one definition (`outcomeLabel`, in reconcile's report). */
+export { type OutcomeLabel, outcomeLabel };
 
 export const OUTCOMES: readonly OutcomeLabel[] = [
   'ok',
@@ -23,13 +15,6 @@ export const OUTCOMES: readonly OutcomeLabel[] = [
   'paused',
   'never run',
 ];
-
-export function outcomeLabel(report: RunReport | undefined): OutcomeLabel {
-  if (!report) return 'never run';
-  if (report.outcome === 'guarded') return 'guard tripped';
-  if (report.outcome === 'ok' && (report.rejected > 0 || (report.held ?? 0) > 0)) return 'partial';
-  return report.outcome;
-}
 
 /** Records read, accepted, rejected, and listings held because their record was rejected. */
 export function recordCounts(report: RunReport) {

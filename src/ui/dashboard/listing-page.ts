@@ -1,4 +1,12 @@
-import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from '../../explain/index.ts';
+import {
+  type Explanation,
+  extensionField,
+  type FieldTrace,
+  fieldsOf,
+  type HistoryEntry,
+  noListing,
+  type PlatformRecord,
+} from '../../explain/index.ts';
 import type { FieldChange } from '../../reconcile/index.ts';
 import { showField } from '../../render/index.ts';
 import { type Html, html } from './html.ts';
@@ -25,13 +33,15 @@ table.remote td.differs { background:#fff6f5; } table.remote td.differs .mono { 
 .verdict.state-will-write { border-color:#b2ccff; background:#f5f8ff; } .verdict.state-unknown { border-color:#fda29b; background:#fffbfa; }
 table.trace td, table.raw td, table.remote td { padding:4px 8px; }
 table.trace .whence { color:var(--muted); } table.trace .problem td { background:#fff6f5; }
-.problem-text { color:var(--bad); font-weight:600; }
+.problem-text { color:var(--bad); font-weight:600; } .unset { color:var(--warn); }
 .origin { font-size:11px; padding:0 6px; border-radius:8px; background:var(--infobg); color:var(--info); white-space:nowrap; }
 form.search { display:flex; gap:6px; margin:8px 0 4px; } form.search input { font:inherit; padding:4px 8px; border:1px solid var(--line); border-radius:6px; min-width:320px; }
 a.key { white-space:nowrap; }
 `;
 
 const SHOWN_RAW = 80;
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function show(field: string, value: unknown, units: Units): string {
   if (value === undefined) return '(unset)';
@@ -62,7 +72,13 @@ function sourceCard(e: Explanation): Html {
       s.error
         ? html`<span class="problem-text">The feed could not be read:</span> ${s.error}`
         : `No record with ${e.keyField} ${e.key} among the ${s.records} records of ${s.name ?? 'the feed'}.`
-    }</p>${s.mentions.map((m) => html`<p class="sub">${m.where} is broken and its text holds ${e.key}: it holds the listing.</p>`)}</section>`;
+    }</p>${s.mentions.map(
+      (m) =>
+        html`<p class="broken">${m.where} is broken and its text holds ${e.key}, so it holds the listing: <span class="problem-text">${m.message}</span></p><table class="raw broken-row"><tbody>${m.cells.map(
+          (c, i) =>
+            html`<tr><td class="mono">${c.column ?? `(field ${i + 1}, beyond the header)`}</td><td class="mono">${JSON.stringify(c.value)}</td></tr>`,
+        )}</tbody></table>`,
+    )}</section>`;
   const kind = { listing: 'a valid listing', remove: 'no longer listed (its status)', rejected: 'rejected' }[
     s.kind
   ];
@@ -102,13 +118,15 @@ function whence(f: FieldTrace): Html {
   const read = inputs.map((x, i) => html`${i ? ', ' : ''}${x}`);
   return html`${rule}${rule && inputs.length ? html` ← ${read}` : read}${
     f.alternatives ? html` <span class="sub">(alternative ${f.alternative} of ${f.alternatives})</span>` : ''
-  }${f.conversion ? html` <span class="sub">(${f.conversion})</span>` : ''} <span class="origin">${f.origin}</span>`;
+  }${f.conversion ? html` <span class="sub">(${f.conversion})</span>` : ''}${
+    f.unset ? html` <span class="unset">(unset: ${f.unset})</span>` : ''
+  } <span class="origin">${f.origin}</span>`;
 }
 
 function listingCard(e: Explanation, units: Units): Html {
   const l = e.listing;
   if (!l)
-    return html`<section class="card" id="listing"><h3>Listing</h3><p class="sub">None: the feed has no record with the key.</p></section>`;
+    return html`<section class="card" id="listing"><h3>Listing</h3><p class="sub">${capitalized(noListing(e))}.</p></section>`;
   const title = {
     valid: 'each field, its value and where it came from',
     remove: 'the record says the listing is no longer listed',
@@ -147,11 +165,14 @@ function differing(e: Explanation): Map<number, Set<string>> {
 function sideBySide(e: Explanation, units: Units): Html {
   const p = e.platform;
   if (!p.lookedUp) return html``;
-  const feed = new Map((e.listing?.fields ?? []).map((f) => [f.field, f.value]));
-  const fields = [...new Set([...feed.keys(), ...p.records.flatMap((r) => Object.keys(r.listing))])].filter(
-    (f) =>
-      f !== 'ExtensionColumn' &&
-      (feed.get(f) !== undefined || p.records.some((r) => r.listing[f] !== undefined)),
+  // The feed's listing as sent: its fields and the tags feed-sync adds to it.
+  const feed = new Map<string, unknown>([
+    ...(e.listing?.fields ?? []).map((f) => [f.field, f.value] as const),
+    ...(e.listing?.tags ?? []).map((t) => [extensionField(t.Key), t.value] as const),
+  ]);
+  const remote = new Map(p.records.map((r) => [r.id, new Map(fieldsOf(r.listing))]));
+  const fields = [...new Set([...feed.keys(), ...[...remote.values()].flatMap((r) => [...r.keys()])])].filter(
+    (f) => feed.get(f) !== undefined || [...remote.values()].some((r) => r.get(f) !== undefined),
   );
   const marks = differing(e);
   const owner = (r: PlatformRecord) =>
@@ -169,7 +190,7 @@ function sideBySide(e: Explanation, units: Units): Html {
           html`<td class="${marks.get(r.id)?.has(field) ? 'differs' : ''}"><span class="mono">${
             NOT_RETURNED.has(field)
               ? html`<span class="sub">(the list never returns it)</span>`
-              : show(field, r.listing[field], units)
+              : show(field, remote.get(r.id)?.get(field), units)
           }</span></td>`,
       )}</tr>`,
   )}</tbody></table>`;

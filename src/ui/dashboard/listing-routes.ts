@@ -8,6 +8,7 @@ import {
   type SearchResult,
   searchFeed,
 } from '../../explain/index.ts';
+import type { RunReport } from '../../reconcile/index.ts';
 import type { StateStore } from '../../state/index.ts';
 import type { Html } from './html.ts';
 import { listingHref, listingPage } from './listing-page.ts';
@@ -33,7 +34,16 @@ export function defaultExplainer(
         state,
         historyFrom: "the worker's run history",
       }),
-    search: (feed, query) => searchFeed(feed, query, state.budgets ? { budget: state.budgets } : {}),
+    search: async (feed, query) => {
+      // The keys the feed page shows come from its last run: searched too (held, in grace, deleted).
+      const [lastRun] = (await state.listRuns(feed.id)) as RunReport[];
+      return searchFeed(
+        feed,
+        query,
+        state.budgets ? { budget: state.budgets } : {},
+        lastRun ? { lastRun } : {},
+      );
+    },
   };
 }
 
@@ -65,7 +75,7 @@ export function listingRoutes(router: Router, options: ListingRouteOptions): voi
     if (!query) return void res.redirect(303, `/feeds/${encodeURIComponent(feed.id)}`);
     const result = await options.explainer.search(feed, query);
     const exact = result.hits.find((h) => h.key === query);
-    if (exact) return void res.redirect(303, listingHref(feed.id, exact.key));
+    if (exact?.key) return void res.redirect(303, listingHref(feed.id, exact.key));
     options.send(res, `Find ${query} · ${feed.id}`, searchPage(feed.id, query, result));
   });
 }

@@ -12,15 +12,21 @@ export function searchPage(feedId: string, query: string, result: SearchResult):
   const crumbs = html`<p class="crumbs"><a href="/">Feeds</a> / <a href="/feeds/${encodeURIComponent(feedId)}">${feedId}</a> /</p>`;
   const none =
     result.hits.length === 0
-      ? html`<p>No listing of the feed's ${result.records} records has “${query}” in its key or address.</p>
+      ? html`<p>No listing of the feed's ${result.records} records or its last run has “${query}” in its key or address.</p>
 <p>A listing gone from the feed may still be on the platform: <a href="${listingHref(feedId, query.trim())}">look up ${query.trim()} as a key</a>.</p>`
       : html``;
-  const kinds = { listing: 'listing', remove: 'no longer listed', rejected: 'rejected' };
+  const kinds = {
+    listing: 'listing',
+    remove: 'no longer listed',
+    rejected: 'rejected',
+    broken: 'in a broken row',
+    gone: 'not in the feed',
+  };
   return html`${crumbs}<h1>Find a listing of ${feedId}</h1>${searchForm(feedId, query)}${none}${
     result.hits.length
-      ? html`<table class="search-results"><thead><tr><th>Listing</th><th>Address</th><th>Record</th><th>In the feed</th></tr></thead><tbody>${result.hits.map(
+      ? html`<table class="search-results"><thead><tr><th>Listing</th><th>Address</th><th>Record</th><th>In the feed</th><th>Last run</th></tr></thead><tbody>${result.hits.map(
           (h) =>
-            html`<tr><td>${keyLink(feedId, h.key)}</td><td>${h.address ?? ''}</td><td class="sub">${h.where}</td><td>${kinds[h.kind]}</td></tr>`,
+            html`<tr><td>${h.key ? keyLink(feedId, h.key) : html`<span class="sub">no readable key</span>`}</td><td>${h.address ?? ''}</td><td class="sub">${h.where ?? ''}</td><td>${kinds[h.kind]}</td><td class="sub">${(h.lastRun ?? []).join('; ')}</td></tr>`,
         )}</tbody></table>${result.more ? html`<p class="sub">The first ${result.hits.length} matches; type more of the key or address.</p>` : ''}`
       : ''
   }`;

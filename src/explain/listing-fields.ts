@@ -1,0 +1,22 @@
+/**
+ * A listing's fields as explain shows them: each ExtensionColumn entry a field of its own
+ * (`ExtensionColumn[Pool]`, the name a plan's change carries), so that a fact is one line, beside
+ * the feed's value of the same fact. Entries with an empty value are left out. Pure.
+ */
+export function fieldsOf(listing: Record<string, unknown>): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [field, value] of Object.entries(listing)) {
+    if (value === undefined) continue;
+    if (field === 'ExtensionColumn' && Array.isArray(value)) {
+      for (const entry of value as { Key?: unknown; value?: unknown }[])
+        if (typeof entry?.Key === 'string' && String(entry.value ?? '').trim() !== '')
+          out.push([extensionField(entry.Key), entry.value]);
+      continue;
+    }
+    out.push([field, value]);
+  }
+  return out;
+}
+
+/** `ExtensionColumn[Pool]`: one ExtensionColumn entry as a field (as `compare` names its changes). */
+export const extensionField = (key: string) => `ExtensionColumn[${key}]`;
