@@ -10,10 +10,15 @@ export interface BudgetLimits {
   perHour?: number | undefined;
   /** Requests started in any 24 h (rolling). */
   perDay?: number | undefined;
+  /**
+   * Bytes downloaded in any 60 min (MLS Grid: 4 GB). The stores count requests, not bytes: the gate
+   * turns this into requests per hour at the size of the largest answer seen (`limitsForBytes`).
+   */
+  bytesPerHour?: number | undefined;
 }
 
 /** Which bound refused a request: one of ours, or what the provider announced (rate headers, 429). */
-export type BudgetWindow = 'second' | 'hour' | 'day' | 'provider';
+export type BudgetWindow = 'second' | 'hour' | 'day' | 'provider' | 'bytes';
 
 /**
  * A take: counted (`ticket` names the request for `done`), or refused with the first instant (epoch

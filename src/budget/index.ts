@@ -11,6 +11,7 @@ export type {
   BudgetWindow,
   Ceiling,
 } from './budget-types.ts';
+export { answerBytes, hourIsBytes, limitsForBytes } from './byte-budget.ts';
 export { createFileBudget, createMemoryBudget } from './memory-budget.ts';
 export { createPostgresBudget } from './postgres-budget.ts';
 export { createRedisBudget } from './redis-budget.ts';

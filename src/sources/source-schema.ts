@@ -64,6 +64,8 @@ export const resoLimitsSchema = z.strictObject({
   perSecond: z.number().positive().optional(),
   perHour: z.number().int().positive().optional(),
   perDay: z.number().int().positive().optional(),
+  /** Bytes downloaded in any 60 min (MLS Grid: 4 GB); see `limitsForBytes`. */
+  bytesPerHour: z.number().int().positive().optional(),
 });
 
 /**

@@ -179,6 +179,50 @@ describe('MLS Grid, as its server plays it', () => {
     expect(keys.length).toBe(3000 - first.rejected - parts.reduce((n, r) => n + r.rejected, 0));
     assertNeverOverLimits(provider);
   });
+  it('never downloads more than the bytes an hour allows: it pauses before the answer that could cross them', async () => {
+    const clock = manualClock(T0);
+    // One page of 500 listings, measured on a server without a byte limit.
+    provider = await startResoProvider({
+      provider: 'mlsgrid',
+      listings: 3000,
+      clock,
+      limits: { second: null },
+    });
+    const pilot = await setUp(provider, 'mlsgrid', { top: 500, recordsPerRun: 500 });
+    // Hours before: its requests leave the process's budget windows before the run below.
+    await pilot.sync(T0 - 3 * HOUR);
+    const page = Math.max(...provider.requests().map((r) => r.bytes));
+    await sandbox?.close();
+    await provider.close();
+    // 4.5 pages an hour: three answers at the largest size, one kept in reserve.
+    const bytesPerHour = Math.floor(page * 4.5);
+    provider = await startResoProvider({
+      provider: 'mlsgrid',
+      listings: 3000,
+      clock,
+      limits: { second: null, bytesPerHour },
+    });
+    const s = await setUp(provider, 'mlsgrid', { top: 500, limits: { bytesPerHour } });
+    const first = await s.sync(T0);
+    expect(first).toMatchObject({ outcome: 'paused', deleted: 0 });
+    expect(first.reason).toMatch(/per-hour byte budget is spent until/);
+    const served = provider.requests().filter((r) => r.status === 200);
+    expect(served.length).toBe(3);
+    expect(served.reduce((n, r) => n + r.bytes, 0)).toBeLessThanOrEqual(bytesPerHour);
+    assertNeverOverLimits(provider);
+    // Three pages an hour: the rest arrives over the next hours, each run going on where the last paused.
+    const runs = [first];
+    for (let hour = 1; runs.at(-1)!.outcome === 'paused' && hour <= 4; hour++) {
+      clock.advance(HOUR + 61_000);
+      runs.push(...(await s.syncAll(clock.now())));
+    }
+    expect(runs.map((r) => r.outcome)).toEqual(['paused', 'paused', 'ok']);
+    const keys = s.platformKeys();
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(runs.reduce((n, r) => n + r.read, 0)).toBe(3000);
+    expect(keys.length).toBe(3000 - runs.reduce((n, r) => n + r.rejected, 0));
+    assertNeverOverLimits(provider);
+  });
 });
 
 describe('Trestle, as its server plays it', () => {

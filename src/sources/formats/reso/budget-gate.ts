@@ -1,6 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BudgetLimits, BudgetStore, BudgetWindow } from '../../../budget/index.ts';
+import {
+  type BudgetLimits,
+  type BudgetStore,
+  type BudgetWindow,
+  hourIsBytes,
+  limitsForBytes,
+} from '../../../budget/index.ts';
 import { ceilingsOf } from './rate-headers.ts';
+
+const WINDOW_NAMES: Record<BudgetWindow, string> = {
+  second: 'per-second',
+  hour: 'per-hour',
+  day: 'per-day',
+  provider: "provider's announced",
+  bytes: 'per-hour byte',
+};
 
 /**
  * The budget of the key is spent until `resumesAt` (epoch ms), further than a run waits: the run
@@ -10,9 +24,7 @@ export class BudgetPause extends Error {
   readonly resumesAt: number;
   readonly window: BudgetWindow;
   constructor(resumesAt: number, window: BudgetWindow) {
-    super(
-      `the ${window === 'provider' ? "provider's announced" : `per-${window}`} budget is spent until ${new Date(resumesAt).toISOString()}`,
-    );
+    super(`the ${WINDOW_NAMES[window]} budget is spent until ${new Date(resumesAt).toISOString()}`);
     this.name = 'BudgetPause';
     this.resumesAt = resumesAt;
     this.window = window;
@@ -27,11 +39,15 @@ export interface BudgetGate {
    * allows the request too far off.
    */
   pass(): Promise<() => Promise<void>>;
-  /** Read an answer's rate headers (and a 429's Retry-After) into the shared budget. */
+  /**
+   * Read an answer's rate headers (and a 429's Retry-After) into the shared budget; `bytes`, what
+   * the answer cost (`answerBytes`), sizes the byte budget.
+   */
   heard(
     status: number,
     headers: Readonly<Record<string, string | string[] | undefined>>,
     retryAfterMs?: number,
+    bytes?: number,
   ): Promise<void>;
 }
 
@@ -53,19 +69,24 @@ export function createBudgetGate(options: BudgetGateOptions): BudgetGate {
   const base = options.now().getTime();
   const started = performance.now();
   const clock = () => base + Math.round(performance.now() - started);
+  // The largest answer this gate has seen: what a byte budget counts every request at.
+  let largestAnswer = 0;
   return {
     async pass() {
       for (;;) {
         signal?.throwIfAborted();
         const now = clock();
-        const answer = await budget.take(key, limits, now);
+        const inForce = limitsForBytes(limits, largestAnswer);
+        const answer = await budget.take(key, inForce, now);
         if (answer.ok) return () => budget.done(key, answer.ticket, clock());
         const wait = answer.retryAt - now;
-        if (wait > maxWaitMs) throw new BudgetPause(answer.retryAt, answer.window);
+        const window = answer.window === 'hour' && hourIsBytes(limits, inForce) ? 'bytes' : answer.window;
+        if (wait > maxWaitMs) throw new BudgetPause(answer.retryAt, window);
         await sleep(Math.max(1, wait), undefined, signal ? { signal } : {});
       }
     },
-    async heard(status, headers, retryAfterMs) {
+    async heard(status, headers, retryAfterMs, bytes) {
+      if (bytes !== undefined && bytes > largestAnswer) largestAnswer = bytes;
       const now = clock();
       for (const ceiling of ceilingsOf(headers, now)) await budget.announce(key, ceiling, now);
       // A 429 holds every process using the key back, not only this request's retry.

@@ -97,7 +97,8 @@ const mlsgrid: ProviderProfile = {
   defaultTop: undefined,
   maxTop: 5000,
   maxTopExpanded: 1000,
-  limits: { perSecond: 2, perHour: 7200, perDay: 40_000 },
+  // 4 GB taken as 4 × 10⁹ bytes: the stricter reading of "GB".
+  limits: { perSecond: 2, perHour: 7200, perDay: 40_000, bytesPerHour: 4_000_000_000 },
   fullEveryHours: undefined,
   sweepEveryHours: 24,
   recordsPerRun: 10_000,

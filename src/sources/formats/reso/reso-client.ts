@@ -1,3 +1,4 @@
+import { answerBytes } from '../../../budget/index.ts';
 import type { Limiter } from '../../../http/index.ts';
 import { createHttp, retryAfterOf } from '../../../http/index.ts';
 import type { Logger } from '../../../logger.ts';
@@ -69,7 +70,12 @@ export function createResoClient(
         signal,
       );
       const retryAfterMs = retryAfterOf(response.headers);
-      await gate?.heard(response.statusCode, response.headers, retryAfterMs);
+      await gate?.heard(
+        response.statusCode,
+        response.headers,
+        retryAfterMs,
+        answerBytes(response.rawHeaders, response.body),
+      );
       return { status: response.statusCode, body: response.body, retryAfterMs };
     } finally {
       // Answered or failed: from now on the provider has surely received it, if ever.

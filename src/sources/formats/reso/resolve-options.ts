@@ -53,6 +53,7 @@ export function resolveResoOptions(options: ResoOptions): ResolvedReso {
       perSecond: options.limits?.perSecond ?? options.requestsPerSecond ?? profile.limits.perSecond,
       perHour: options.limits?.perHour ?? profile.limits.perHour,
       perDay: options.limits?.perDay ?? profile.limits.perDay,
+      bytesPerHour: options.limits?.bytesPerHour ?? profile.limits.bytesPerHour,
     },
     media: options.media,
     expand,
