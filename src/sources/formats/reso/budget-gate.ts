@@ -6,6 +6,7 @@ import {
   hourIsBytes,
   limitsForBytes,
 } from '../../../budget/index.ts';
+import { FeedSyncError } from '../../../errors.ts';
 import { ceilingsOf } from './rate-headers.ts';
 
 const WINDOW_NAMES: Record<BudgetWindow, string> = {
@@ -20,12 +21,17 @@ const WINDOW_NAMES: Record<BudgetWindow, string> = {
  * The budget of the key is spent until `resumesAt` (epoch ms), further than a run waits: the run
  * stops before its next request and ends `paused`.
  */
-export class BudgetPause extends Error {
+export class BudgetPause extends FeedSyncError {
   readonly resumesAt: number;
   readonly window: BudgetWindow;
   constructor(resumesAt: number, window: BudgetWindow) {
-    super(`the ${WINDOW_NAMES[window]} budget is spent until ${new Date(resumesAt).toISOString()}`);
-    this.name = 'BudgetPause';
+    // Caught by the replication, which ends the run `paused`; should one escape, it is a fetch that
+    // may succeed later, never a failure of the feed's data.
+    super(`the ${WINDOW_NAMES[window]} budget is spent until ${new Date(resumesAt).toISOString()}`, {
+      kind: 'FEED_FETCH',
+      code: 'E_BUDGET_SPENT',
+      retryable: true,
+    });
     this.resumesAt = resumesAt;
     this.window = window;
   }
