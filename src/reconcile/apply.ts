@@ -1,7 +1,7 @@
 import type { Operation, PlatformClient } from '../api/index.ts';
 import { isApiError, PlatformError } from '../api/index.ts';
 import { createListing } from './create-listing.ts';
-import type { DesiredSet } from './desired.ts';
+import type { DesiredLoader } from './desired.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import type { Failure, NotApplied } from './report-types.ts';
@@ -10,7 +10,7 @@ export interface ApplyOptions {
   chatbot: string;
   tags: TagKeys;
   /** Where the records the plan's creates and updates send are read back from, one at a time. */
-  records: DesiredSet;
+  records: DesiredLoader;
   /** Writes in flight at once (the client's limiter bounds every attempt as well). */
   concurrency: number;
   /** Keys per RealEstateDelete call. */

@@ -4,7 +4,7 @@ import { collectFeed, type IngestResult } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
-import { type DesiredSet, desiredOf, withBriefs } from './desired.ts';
+import { type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -218,7 +218,7 @@ async function prepare(
 
 /** What a planned run hands on: its records, and how to free them. */
 interface KeptRecords {
-  set: DesiredSet;
+  set: DesiredLoader;
   close: () => void;
 }
 

@@ -1,6 +1,6 @@
 import type { RemoteListing } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
-import type { DesiredSet } from './desired.ts';
+import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { float64s, int32s, type NumberColumn } from './number-column.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
@@ -19,7 +19,7 @@ export function remoteEntries(
   keyField: 'MLSNumber' | 'Url',
   tags: TagKeys,
   desired: DesiredIndex,
-  records: DesiredSet,
+  records: DesiredLoader,
   sold?: SoldRecords,
 ): SnapshotSink<RemoteEntries> {
   const columns = new Columns();
@@ -85,7 +85,7 @@ function entryColumns(
   keyField: 'MLSNumber' | 'Url',
   tags: TagKeys,
   desired: DesiredIndex,
-  records: DesiredSet,
+  records: DesiredLoader,
 ): Entry {
   const key = keyOf(remote.listing, keyField);
   const owner = internOwner(ownerOf(remote.listing, tags));

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { type DesiredSet, type Plan, planRun } from '../../reconcile/index.ts';
+import { type DesiredLoader, type Plan, planRun } from '../../reconcile/index.ts';
 import { PLAN_LIMIT, renderPlan, renderReport } from '../../render/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
@@ -82,7 +82,7 @@ export function registerPlan(program: Command): void {
  * (`listing`, tags included), not where the run kept it (`desired`, internal). It holds every such
  * record at once: a JSON plan of 300k creates is as large as the feed.
  */
-function shownPlan(plan: Plan, records: DesiredSet) {
+function shownPlan(plan: Plan, records: DesiredLoader) {
   return {
     ...plan,
     creates: plan.creates.map(({ desired, ...create }) => ({ ...create, listing: records.load(desired) })),
