@@ -50,8 +50,8 @@ export const BRIEFS_KEPT = 1000;
  * updates, read back from the run's records: what plans and reports show of a write. The others
  * carry only their key, so a plan of 300k creates holds no 300k briefs.
  */
-export function withBriefs(plan: Plan, records: DesiredLoader, count = BRIEFS_KEPT): Plan {
+export function withBriefs(plan: Plan, loader: DesiredLoader, count = BRIEFS_KEPT): Plan {
   const described = <T extends { desired: KeptRecord }>(writes: T[]): T[] =>
-    writes.map((w, i) => (i < count ? { ...w, brief: briefOf(records.load(w.desired)) } : w));
+    writes.map((w, i) => (i < count ? { ...w, brief: briefOf(loader.load(w.desired)) } : w));
   return { ...plan, creates: described(plan.creates), updates: described(plan.updates) };
 }

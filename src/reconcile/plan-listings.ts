@@ -33,10 +33,10 @@ export function planListings(
     index.add(desiredOf(listing, keyOf(listing, policy.keyField) ?? '', policy.feedId, tags, records)),
   );
   index.keep(refs);
-  const set = { load: (entry: { ref: number }) => records.get(entry.ref) };
+  const loader = { load: (entry: { ref: number }) => records.get(entry.ref) };
   const sold = soldRecordsOf(policy, (listing) => records.put(listing));
-  const sink = remoteEntries(policy.keyField, tags, index, set, sold);
+  const sink = remoteEntries(policy.keyField, tags, index, loader, sold);
   for (const listing of remote) sink.keep(1, listing);
-  const plan = withBriefs(makePlan(index, sink.finish().listings, policy), set);
-  return { ...plan, load: set.load };
+  const plan = withBriefs(makePlan(index, sink.finish().listings, policy), loader);
+  return { ...plan, load: loader.load };
 }

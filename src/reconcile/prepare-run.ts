@@ -107,7 +107,7 @@ export async function prepareRun(
   const records = spillRecords();
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
-  const kept: KeptRecords = { set: { load: (d) => records.get(d.ref) }, close: () => records.close() };
+  const kept: KeptRecords = { loader: { load: (d) => records.get(d.ref) }, close: () => records.close() };
   try {
     const prepared = await prepare(config, feed, client, deps, options, records, kept);
     if (prepared.kind !== 'planned') records.close();
@@ -175,7 +175,7 @@ async function prepare(
   try {
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
-    const { set } = kept;
+    const { loader } = kept;
     const policy = policyOf(config, feed, ingest, options, {
       now: runAt,
       ...(goneSince ? { goneSince } : {}),
@@ -192,12 +192,12 @@ async function prepare(
         feed.key,
         tags,
         desired,
-        set,
+        loader,
         soldRecordsOf(policy, (listing) => records.put(listing)),
       ),
     );
     progress('planning');
-    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), set, options.briefs);
+    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
     return {
@@ -205,7 +205,7 @@ async function prepare(
       ingest: summary,
       snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
       plan,
-      records: set,
+      loader,
       close: kept.close,
     };
   } catch (error) {
@@ -218,7 +218,7 @@ async function prepare(
 
 /** What a planned run hands on: its records, and how to free them. */
 interface KeptRecords {
-  set: DesiredLoader;
+  loader: DesiredLoader;
   close: () => void;
 }
 

@@ -11,10 +11,10 @@ export const SAME: readonly FieldChange[] = Object.freeze([]);
 export function changesAgainst(
   remote: Partial<Listing>,
   wanted: DesiredListing,
-  records: DesiredLoader,
+  loader: DesiredLoader,
 ): readonly FieldChange[] {
   if (fieldsDigest(remote, wanted.mask) === wanted.digest) return SAME;
-  const changes = diffListing(records.load(wanted), remote);
+  const changes = diffListing(loader.load(wanted), remote);
   return changes.length === 0 ? SAME : changes;
 }
 

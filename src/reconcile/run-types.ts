@@ -114,8 +114,8 @@ export type PreparedRun =
       snapshot: SnapshotSummary;
       plan: Plan;
       /** The feed's records the plan's creates and updates send, read back one at a time. */
-      records: DesiredLoader;
-      /** Frees `records` (a spill file): call it once the plan is applied or dropped. */
+      loader: DesiredLoader;
+      /** Frees the records `loader` reads (a spill file): call it once the plan is applied or dropped. */
       close: () => void;
     }
   | { kind: 'skipped'; ingest: IngestSummary; reason: string }
