@@ -93,9 +93,9 @@ function graceDue(gone: RunFeedSpec['gone'], since: FeedState['goneSince'], now:
  * signal a `cancelled` one; programming and config errors throw.
  *
  * Memory stays flat with the feed (issue 13): each side keeps a digest per listing, not the listing.
- * The feed's records are spilled to a temporary file as they are read (`spillRecords`) and read
- * back one at a time for the writes; a planned run hands its `records` to the caller, which closes
- * them once it has applied the plan.
+ * The feed's records are spilled to a temporary file (the run's `RecordStore`, `spillRecords`) as
+ * they are read and read back one at a time for the writes; a planned run hands the caller their
+ * `loader` and `close`, which it calls once it has applied the plan.
  */
 export async function prepareRun(
   config: RunConfig,
@@ -104,16 +104,16 @@ export async function prepareRun(
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
-  const records = spillRecords();
+  const store = spillRecords();
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
-  const kept: KeptRecords = { loader: { load: (d) => records.get(d.ref) }, close: () => records.close() };
+  const kept: KeptRecords = { loader: { load: (d) => store.get(d.ref) }, close: () => store.close() };
   try {
-    const prepared = await prepare(config, feed, client, deps, options, records, kept);
-    if (prepared.kind !== 'planned') records.close();
+    const prepared = await prepare(config, feed, client, deps, options, store, kept);
+    if (prepared.kind !== 'planned') store.close();
     return prepared;
   } catch (error) {
-    records.close();
+    store.close();
     throw error;
   }
 }
@@ -124,7 +124,7 @@ async function prepare(
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,
-  records: RecordStore,
+  store: RecordStore,
   kept: KeptRecords,
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
@@ -156,7 +156,7 @@ async function prepare(
       now,
     };
     ingest = await collectFeed(feed, ingestDeps, (listing) =>
-      desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, records)),
+      desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store)),
     );
   } catch (error) {
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
@@ -193,7 +193,7 @@ async function prepare(
         tags,
         desired,
         loader,
-        soldRecordsOf(policy, (listing) => records.put(listing)),
+        soldRecordsOf(policy, (listing) => store.put(listing)),
       ),
     );
     progress('planning');
