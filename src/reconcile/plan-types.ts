@@ -216,12 +216,12 @@ export interface PlanPolicy {
   held?: readonly HeldKey[];
   /**
    * Rejected records whose key could not be read. They hold nothing; but when they are more than
-   * `maxDeleteShare` of the records read (`records`), the feed is not trusted to say what is gone,
+   * `maxDeleteShare` of the records read (`recordsRead`), the feed is not trusted to say what is gone,
    * and its `gone` deletes are held (overridden like `maxDeleteShare`).
    */
   unkeyedRejections?: number;
   /** Records read from the feed: the base of the `unkeyedRejections` share. */
-  records?: number;
+  recordsRead?: number;
   /** Records whose fields do not fit the header: a listing whose key appears in one is held. */
   brokenRows?: readonly BrokenRow[];
   /** Broken rows beyond what a run keeps: any listing could be one, so no `gone` delete is made. */

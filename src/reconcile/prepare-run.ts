@@ -52,7 +52,7 @@ export function policyOf(
     ...(ingest.present ? { present: ingest.present } : {}),
     held: ingest.held,
     unkeyedRejections: ingest.rejectedWithoutKey,
-    records: ingest.stats.records,
+    recordsRead: ingest.stats.records,
     ...(ingest.brokenRows ? { brokenRows: ingest.brokenRows } : {}),
     ...(ingest.brokenRowsOmitted ? { brokenRowsOmitted: ingest.brokenRowsOmitted } : {}),
     gone: feed.gone,
