@@ -1,7 +1,7 @@
 import type { Listing } from '../normalize/index.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
-import type { DesiredListing, KeptRecord, ListingBrief, Plan } from './plan-types.ts';
+import type { DesiredListing, ListingBrief, Plan, StoreRef } from './plan-types.ts';
 import type { RecordStore } from './record-store.ts';
 
 export type { DesiredListing, ListingBrief };
@@ -9,7 +9,7 @@ export type { DesiredListing, ListingBrief };
 /** What the plan and the writes need of the feed's listings. */
 export interface DesiredLoader {
   /** The record a planned create or update sends (tags included), read back from the store. */
-  load(entry: KeptRecord): Listing;
+  load(entry: StoreRef): Listing;
 }
 
 export function briefOf(listing: Listing): ListingBrief {
@@ -51,7 +51,7 @@ export const BRIEFS_KEPT = 1000;
  * carry only their key, so a plan of 300k creates holds no 300k briefs.
  */
 export function withBriefs(plan: Plan, loader: DesiredLoader, count = BRIEFS_KEPT): Plan {
-  const described = <T extends { desired: KeptRecord }>(writes: T[]): T[] =>
+  const described = <T extends { desired: StoreRef }>(writes: T[]): T[] =>
     writes.map((w, i) => (i < count ? { ...w, brief: briefOf(loader.load(w.desired)) } : w));
   return { ...plan, creates: described(plan.creates), updates: described(plan.updates) };
 }
