@@ -107,7 +107,7 @@ export async function prepareRun(
   const store = spillRecords();
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
-  const kept: KeptRecords = { loader: { load: (d) => store.get(d.ref) }, close: () => store.close() };
+  const kept: RunRecords = { loader: { load: (d) => store.get(d.ref) }, close: () => store.close() };
   try {
     const prepared = await prepare(config, feed, client, deps, options, store, kept);
     if (prepared.kind !== 'planned') store.close();
@@ -125,7 +125,7 @@ async function prepare(
   deps: SyncDeps,
   options: SyncOptions,
   store: RecordStore,
-  kept: KeptRecords,
+  kept: RunRecords,
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
@@ -216,8 +216,8 @@ async function prepare(
   }
 }
 
-/** What a planned run hands on: its records, and how to free them. */
-interface KeptRecords {
+/** What a planned run hands on of its records: their loader, and how to free them. */
+interface RunRecords {
   loader: DesiredLoader;
   close: () => void;
 }
