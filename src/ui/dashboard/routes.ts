@@ -171,10 +171,10 @@ export function dashboardRouter(options: DashboardOptions): Router {
     send(res, 'Chatbots', 'chatbots', chatbotsPage(view));
   });
 
-  router.post('/chatbots/:serial/push', async (req, res) => {
-    const chatbot = options.getConfig()?.chatbots.find((c) => c.chatbot === req.params.serial);
+  router.post('/chatbots/:chatbot/push', async (req, res) => {
+    const chatbot = options.getConfig()?.chatbots.find((c) => c.chatbot === req.params.chatbot);
     if (!chatbot?.settings)
-      return void notFound(res, `no chatbot "${req.params.serial}" with settings in the config`);
+      return void notFound(res, `no chatbot "${req.params.chatbot}" with settings in the config`);
     if (options.readOnly)
       return void res.status(403).send('read-only: set UI_USER and UI_PASSWORD to push settings');
     if (crossSite(req)) return void res.status(403).send('cross-site request refused');
