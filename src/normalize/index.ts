@@ -8,6 +8,7 @@ export { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
 export type { FieldProblem } from './field-problem.ts';
 export { inferCsvMapping, inferredMappingHints, type MappingHint } from './infer-csv-mapping.ts';
 export {
+  AREA_FIELDS,
   type ExtensionEntry,
   KEY_TYPES,
   LISTING_FIELDS,
@@ -15,10 +16,12 @@ export {
   type ListingField,
   listingSchema,
   MARKER_FIELDS,
+  MONEY_FIELDS,
   NUMERIC_FIELDS,
   SALE_TYPES,
   SPACE_TYPES,
   STATUSES,
+  TEXT_FIELDS,
   TOURS,
 } from './listing-schema.ts';
 export { objectBuilder, propertyReader } from './literal-access.ts';
