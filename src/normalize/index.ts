@@ -9,6 +9,7 @@ export type { FieldProblem } from './field-problem.ts';
 export { inferCsvMapping, inferredMappingHints, type MappingHint } from './infer-csv-mapping.ts';
 export {
   AREA_FIELDS,
+  ENUM_FIELDS,
   type ExtensionEntry,
   KEY_TYPES,
   LISTING_FIELDS,

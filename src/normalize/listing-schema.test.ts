@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { LISTING_FIELDS, listingSchema, MONEY_FIELDS, TEXT_FIELDS } from './listing-schema.ts';
+import { ENUM_FIELDS, LISTING_FIELDS, listingSchema, MONEY_FIELDS, TEXT_FIELDS } from './listing-schema.ts';
 
 const shape = listingSchema.shape as Record<string, z.ZodType>;
 const inner = (field: string) => {
@@ -13,6 +13,11 @@ describe('field classes beside the listing schema', () => {
   it('money: exactly the fields sharing the price schema', () => {
     const price = inner('SalePrice');
     expect(LISTING_FIELDS.filter((f) => inner(f) === price).sort()).toEqual([...MONEY_FIELDS].sort());
+  });
+
+  it('enum: exactly the fields with a fixed set of values (AreaUnit is never returned)', () => {
+    const enums = LISTING_FIELDS.filter((f) => f !== 'AreaUnit' && inner(f) instanceof z.ZodEnum);
+    expect(enums.sort()).toEqual([...ENUM_FIELDS].sort());
   });
 
   it('text: every plain string field and the URL (Location is never returned)', () => {

@@ -113,6 +113,14 @@ export const MONEY_FIELDS = [
 /** Areas, in the listing's `AreaUnit`. */
 export const AREA_FIELDS = ['LotArea', 'BuildingArea'] as const satisfies readonly ListingField[];
 
+/** Fields with a fixed set of values (`SALE_TYPES`…): compared ignoring case, spaces, hyphens and underscores. */
+export const ENUM_FIELDS = [
+  'SaleType',
+  'Status',
+  'Tours',
+  'SpaceType',
+] as const satisfies readonly ListingField[];
+
 /** Free text the platform stores as sent: compared and read back trimmed. */
 export const TEXT_FIELDS = [
   'PropertyType',
