@@ -59,6 +59,31 @@ const importsDown = LAYERS.slice(0, -1).map((folder, i) => {
   };
 });
 
+/**
+ * Every folder with an index.ts, at any depth (src/cli/commands, src/sandbox/reso… included): code
+ * outside it goes through that index, its curated surface (no `export *`). A folder without one
+ * (src/cli, src/testing, src/sources/formats…) is entered file by file. Tests and benches under
+ * test/ and bench/ may reach into a folder.
+ */
+const indexed = [];
+const findIndexed = (dir) => {
+  for (const entry of readdirSync(join(__dirname, dir), { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === 'node_modules') continue;
+    const folder = `${dir}/${entry.name}`;
+    if (readdirSync(join(__dirname, folder)).includes('index.ts')) indexed.push(folder);
+    findIndexed(folder);
+  }
+};
+findIndexed('src');
+indexed.push('jobs');
+const throughIndex = indexed.map((folder) => ({
+  name: 'through-index',
+  severity: 'error',
+  comment: `Code outside ${folder}/ goes through ${folder}/index.ts, its curated surface (no \`export *\`): export what is needed there, or import from inside the folder. Only tests and benches under test/ and bench/ may reach in.`,
+  from: { path: '^(src|jobs|bin)/', pathNot: `^${literal(folder)}/` },
+  to: { path: `^${literal(folder)}/`, pathNot: `^${literal(folder)}/index\\.ts$` },
+}));
+
 module.exports = {
   forbidden: [
     {
@@ -69,17 +94,7 @@ module.exports = {
       to: { circular: true },
     },
     ...importsDown,
-    {
-      name: 'through-index',
-      severity: 'error',
-      comment:
-        "Code outside a folder goes through the folder's index.ts, its curated surface (no `export *`): export what is needed there, or import from inside the folder. The CLI (bin/ imports its main.ts) and src/testing/ have no index; tests and benches under test/ and bench/ may reach into a folder.",
-      from: { path: '^(src/[^/]+|jobs)/' },
-      to: {
-        path: '^(src/[^/]+|jobs)/',
-        pathNot: ['^$1/', '^(src/[^/]+|jobs)/index\\.ts$', '^src/(cli|testing)/'],
-      },
-    },
+    ...throughIndex,
     {
       name: 'root-files-import-no-folder',
       severity: 'error',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SALE_TYPES } from '../normalize/index.ts';
+import { NUMERIC_FIELDS, SALE_TYPES, TEXT_FIELDS } from '../normalize/index.ts';
 import { canonicalizeRemote, toEnum, toExtensionColumn, toImages, toNumber } from './canonicalize.ts';
 
 describe('canonicalizeRemote', () => {
@@ -94,6 +94,15 @@ describe('canonicalizeRemote', () => {
     [[{ KEY: 'b', VALUE: null }], [{ Key: 'b', value: '' }]],
   ])('ExtensionColumn %j → %j', (input, output) => {
     expect(toExtensionColumn(input)).toEqual(output);
+  });
+
+  it('reads each field by its class beside the listing schema: text trimmed, numbers from strings', () => {
+    const record: Record<string, unknown> = { ID: 1 };
+    for (const field of TEXT_FIELDS) record[field] = `  ${field} `;
+    for (const field of NUMERIC_FIELDS) record[field] = '1,234.5';
+    const { listing } = canonicalizeRemote(record as never);
+    for (const field of TEXT_FIELDS) expect(listing[field]).toBe(field);
+    for (const field of NUMERIC_FIELDS) expect(listing[field]).toBe(1234.5);
   });
 
   it('leaves out unset values instead of inventing zeros', () => {

@@ -51,19 +51,6 @@ export const RETURNED_FIELDS: readonly ListingField[] = [
   'ExtensionColumn',
 ];
 
-/** Fields read as trimmed text. */
-export const TEXT_FIELDS: readonly ListingField[] = [
-  'PropertyType',
-  'CurrencySymbol',
-  'State',
-  'City',
-  'Address',
-  'ZIP',
-  'Url',
-  'Description',
-  'MLSNumber',
-];
-
 /** `""`, null and undefined are all "unset" in a list record. */
 function isUnset(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -157,8 +144,9 @@ function text(value: unknown): string | undefined {
  * Turn one record of `Data.List` back into the canonical listing (the quirks of spec 2.4). Pure.
  * Straight-line on purpose: it runs for every listing of every run, and named property reads of
  * records that all share one shape are several times faster than a loop of keyed reads. Unset
- * fields are `undefined` (one object shape for every listing); the field lists above say which
- * fields these are.
+ * fields are `undefined` (one object shape for every listing). Which reader each field takes is
+ * its class beside the listing schema: `TEXT_FIELDS` read as `text`, `NUMERIC_FIELDS` as
+ * `toNumber`, the enums as `toEnum` (src/normalize/listing-schema.ts; canonicalize.test.ts checks).
  */
 export function canonicalizeRemote(record: RemoteRecord): RemoteListing {
   const r = record as Record<string, unknown>;

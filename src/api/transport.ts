@@ -22,7 +22,7 @@ export interface TransportOptions {
  * Headers of every call. The spec (section 5) conflicts with itself on which header each operation
  * takes, so both are sent wherever they are configured.
  */
-export function authHeaders(options: TransportOptions): Record<string, string> {
+export function platformHeaders(options: TransportOptions): Record<string, string> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.secretKey) headers.authorization = options.secretKey;
   if (options.sessionKey) headers['chatrobot-sessionkey'] = options.sessionKey;
@@ -79,7 +79,7 @@ export async function postJson(
   try {
     return await http.post(urlOf(options, path), {
       json: body,
-      headers: authHeaders(options),
+      headers: platformHeaders(options),
       timeout: { request: options.timeoutMs },
       responseType: 'text',
       ...(signal ? { signal } : {}),
@@ -99,7 +99,7 @@ export async function postStream(
 ): Promise<{ response: HttpResponse; body: Readable }> {
   const stream = http.stream.post(urlOf(options, path), {
     json: body,
-    headers: { ...authHeaders(options), accept: 'text/event-stream, application/json' },
+    headers: { ...platformHeaders(options), accept: 'text/event-stream, application/json' },
     // Between bytes, not for the whole answer: a long answer may stream for minutes.
     timeout: { response: options.timeoutMs, socket: options.timeoutMs },
     ...(signal ? { signal } : {}),

@@ -22,8 +22,8 @@ import {
   startUi,
   type UiServer,
 } from '../ui/index.ts';
-import { loadDemoConfig } from './commands/demo.ts';
 import { CliExit, cliLogger, type GlobalOptions, loadCliConfig } from './context.ts';
+import { loadDemoConfig } from './demo-config.ts';
 import { EXIT } from './exit-codes.ts';
 import { DEFAULT_HEALTH_FILE, startHeartbeat } from './heartbeat.ts';
 import { workerStartProblem } from './worker-preflight.ts';

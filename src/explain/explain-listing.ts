@@ -251,7 +251,7 @@ function planPolicy(config: Config, feed: FeedConfig, mode: 'full' | 'incrementa
     held: _h,
     allowMassDelete: _a,
     unkeyedRejections: _u,
-    records: _n,
+    recordsRead: _n,
     ...policy
   } = policyOf(config, feed, ingest, {}, { now });
   return policy;

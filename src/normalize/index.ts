@@ -8,6 +8,8 @@ export { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
 export type { FieldProblem } from './field-problem.ts';
 export { inferCsvMapping, inferredMappingHints, type MappingHint } from './infer-csv-mapping.ts';
 export {
+  AREA_FIELDS,
+  ENUM_FIELDS,
   type ExtensionEntry,
   KEY_TYPES,
   LISTING_FIELDS,
@@ -15,10 +17,12 @@ export {
   type ListingField,
   listingSchema,
   MARKER_FIELDS,
+  MONEY_FIELDS,
   NUMERIC_FIELDS,
   SALE_TYPES,
   SPACE_TYPES,
   STATUSES,
+  TEXT_FIELDS,
   TOURS,
 } from './listing-schema.ts';
 export { objectBuilder, propertyReader } from './literal-access.ts';
@@ -36,9 +40,9 @@ export { noteOf, noteRowsHint } from './note-row.ts';
 export { parseNumber } from './parse-number.ts';
 export { parseTimestamp } from './parse-timestamp.ts';
 export { PHOTO_STAMP_KEY, photoStampOf } from './photo-stamp.ts';
-export { PRESET_RECORD_PATHS, PRESETS } from './presets/index.ts';
 export { presetRejectionHint } from './presets/preset-hints.ts';
 export { missingPresetFields, PRESET_HOOKS, withPresetHooks } from './presets/preset-hooks.ts';
+export { PRESET_RECORD_PATHS, PRESETS } from './presets/presets.ts';
 export { mergeMappings, resolveMapping } from './resolve-mapping.ts';
 export { compileTemplate } from './template.ts';
 export { acceptListing, type Validation, validateListing } from './validate-listing.ts';

@@ -100,21 +100,49 @@ export const REQUIRED_FIELDS: readonly ListingField[] = LISTING_FIELDS.filter(
   (field) => !listingSchema.shape[field].safeParse(undefined).success,
 );
 
-/** Numeric fields of the canonical listing (the list operation returns these as strings). */
-export const NUMERIC_FIELDS: readonly ListingField[] = [
-  'Bedrooms',
-  'Bathrooms',
-  'YearBuilt',
-  'DaysOnMarket',
-  'LotArea',
-  'BuildingArea',
-  'ParkingSpots',
-  'Latitude',
-  'Longitude',
+/** Prices, in the listing's `CurrencySymbol`: the plan and report show them as money. */
+export const MONEY_FIELDS = [
   'SalePrice',
   'UnitAreaPrice',
   'HOAMonth',
   'EstimatePrice',
   'RentPrice',
   'DepositFee',
+] as const satisfies readonly ListingField[];
+
+/** Areas, in the listing's `AreaUnit`. */
+export const AREA_FIELDS = ['LotArea', 'BuildingArea'] as const satisfies readonly ListingField[];
+
+/** Fields with a fixed set of values (`SALE_TYPES`…): compared ignoring case, spaces, hyphens and underscores. */
+export const ENUM_FIELDS = [
+  'SaleType',
+  'Status',
+  'Tours',
+  'SpaceType',
+] as const satisfies readonly ListingField[];
+
+/** Free text the platform stores as sent: compared and read back trimmed. */
+export const TEXT_FIELDS = [
+  'PropertyType',
+  'CurrencySymbol',
+  'State',
+  'City',
+  'Address',
+  'ZIP',
+  'Url',
+  'Description',
+  'MLSNumber',
+] as const satisfies readonly ListingField[];
+
+/** Numeric fields of the canonical listing (the list operation returns these as strings). */
+export const NUMERIC_FIELDS: readonly ListingField[] = [
+  'Bedrooms',
+  'Bathrooms',
+  'YearBuilt',
+  'DaysOnMarket',
+  ...AREA_FIELDS,
+  'ParkingSpots',
+  'Latitude',
+  'Longitude',
+  ...MONEY_FIELDS,
 ];

@@ -1,5 +1,5 @@
 import type { MappingConfig } from './mapping-schema.ts';
-import { PRESETS } from './presets/index.ts';
+import { PRESETS } from './presets/presets.ts';
 
 /**
  * The mapping in effect: the preset (if any) with the feed's own mapping merged over it, field by

@@ -1,7 +1,7 @@
 import type { Operation, PlatformClient } from '../api/index.ts';
 import { isApiError, PlatformError } from '../api/index.ts';
 import { createListing } from './create-listing.ts';
-import type { DesiredSet } from './desired.ts';
+import type { DesiredLoader } from './desired.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import type { Failure, NotApplied } from './report-types.ts';
@@ -10,7 +10,7 @@ export interface ApplyOptions {
   chatbot: string;
   tags: TagKeys;
   /** Where the records the plan's creates and updates send are read back from, one at a time. */
-  records: DesiredSet;
+  loader: DesiredLoader;
   /** Writes in flight at once (the client's limiter bounds every attempt as well). */
   concurrency: number;
   /** Keys per RealEstateDelete call. */
@@ -93,7 +93,7 @@ export async function applyPlan(
   const run = (update: PlannedUpdate) => async () => {
     try {
       const request = {
-        ...options.records.load(update.desired),
+        ...options.loader.load(update.desired),
         SerialNumber: chatbot,
         Key: String(update.id),
         KeyType: 'NewOaks' as const,
@@ -119,7 +119,7 @@ export async function applyPlan(
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
-      const listing = options.records.load(planned.desired);
+      const listing = options.loader.load(planned.desired);
       const outcome = await createListing(createContext, planned.key, listing);
       result.created++;
       if (outcome === 'resolved') result.ambiguousResolved++;

@@ -1,6 +1,6 @@
 import { RETURNED_FIELDS } from '../api/index.ts';
 import type { ExtensionEntry, Listing, ListingField } from '../normalize/index.ts';
-import { NUMERIC_FIELDS, photoStampOf } from '../normalize/index.ts';
+import { ENUM_FIELDS, NUMERIC_FIELDS, photoStampOf } from '../normalize/index.ts';
 import type { FieldChange } from './plan-types.ts';
 import { foldSpaces } from './white-space.ts';
 
@@ -28,7 +28,7 @@ function fold(value: unknown): string {
     .replace(/[\s_-]+/g, '');
 }
 
-const ENUMS = new Set<string>(['SaleType', 'Status', 'Tours', 'SpaceType']);
+const ENUMS = new Set<string>(ENUM_FIELDS);
 
 /** Order-insensitive: the platform keeps ExtensionColumn as a serialized array, in whatever order. */
 export function extensionKey(entries: readonly ExtensionEntry[] | undefined): string {

@@ -1,15 +1,15 @@
 import type { Listing } from '../normalize/index.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
-import type { DesiredListing, KeptRecord, ListingBrief, Plan } from './plan-types.ts';
+import type { DesiredListing, ListingBrief, Plan, StoreRef } from './plan-types.ts';
 import type { RecordStore } from './record-store.ts';
 
 export type { DesiredListing, ListingBrief };
 
 /** What the plan and the writes need of the feed's listings. */
-export interface DesiredSet {
+export interface DesiredLoader {
   /** The record a planned create or update sends (tags included), read back from the store. */
-  load(entry: KeptRecord): Listing;
+  load(entry: StoreRef): Listing;
 }
 
 export function briefOf(listing: Listing): ListingBrief {
@@ -50,8 +50,8 @@ export const BRIEFS_KEPT = 1000;
  * updates, read back from the run's records: what plans and reports show of a write. The others
  * carry only their key, so a plan of 300k creates holds no 300k briefs.
  */
-export function withBriefs(plan: Plan, records: DesiredSet, count = BRIEFS_KEPT): Plan {
-  const described = <T extends { desired: KeptRecord }>(writes: T[]): T[] =>
-    writes.map((w, i) => (i < count ? { ...w, brief: briefOf(records.load(w.desired)) } : w));
+export function withBriefs(plan: Plan, loader: DesiredLoader, count = BRIEFS_KEPT): Plan {
+  const described = <T extends { desired: StoreRef }>(writes: T[]): T[] =>
+    writes.map((w, i) => (i < count ? { ...w, brief: briefOf(loader.load(w.desired)) } : w));
   return { ...plan, creates: described(plan.creates), updates: described(plan.updates) };
 }

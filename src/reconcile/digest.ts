@@ -1,6 +1,6 @@
 import { RETURNED_FIELDS } from '../api/index.ts';
 import type { ExtensionEntry, Listing } from '../normalize/index.ts';
-import { NUMERIC_FIELDS, photoStampOf, propertyReader } from '../normalize/index.ts';
+import { ENUM_FIELDS, NUMERIC_FIELDS, photoStampOf, propertyReader } from '../normalize/index.ts';
 import { extensionKey, isUnset } from './compare.ts';
 import { isSpace } from './white-space.ts';
 
@@ -17,7 +17,7 @@ import { isSpace } from './white-space.ts';
 const Kind = { Text: 0, Enum: 1, Number: 2, Coordinate: 3, Images: 4, Extension: 5 } as const;
 type Kind = (typeof Kind)[keyof typeof Kind];
 
-const ENUMS = new Set<string>(['SaleType', 'Status', 'Tours', 'SpaceType']);
+const ENUMS = new Set<string>(ENUM_FIELDS);
 const NUMERIC = new Set<string>(NUMERIC_FIELDS);
 
 const KINDS: readonly Kind[] = RETURNED_FIELDS.map((field) => {

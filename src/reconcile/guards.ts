@@ -80,7 +80,7 @@ function unkeyedGuard(
   const gone = deletes.filter((d) => d.reason === 'gone');
   const none = { held: [], kept: [...deletes] };
   if ((count === 0 && omitted === 0) || gone.length === 0 || policy.mode !== 'full') return none;
-  const records = Math.max(policy.records ?? count, count, 1);
+  const records = Math.max(policy.recordsRead ?? count, count, 1);
   const share = count / records;
   const what = `${count} of ${records} record(s) (${percent(share)}) have no readable key`;
   // One keyless row is a coming-soon listing or an exporter's disclaimer line, never a broken export.

@@ -8,7 +8,7 @@ export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { containsWord } from './broken-rows.ts';
 export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
-export type { DesiredSet, ListingBrief } from './desired.ts';
+export type { DesiredLoader, ListingBrief } from './desired.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { keyOf } from './plan.ts';
 export { type FeedSide, type KeyPolicy, planKey } from './plan-key.ts';

@@ -17,7 +17,7 @@ export type FeedSide =
 /** The feed's policy for one key: the run's, but for what the feed says about this key (`FeedSide`). */
 export type KeyPolicy = Omit<
   PlanPolicy,
-  'removals' | 'held' | 'allowMassDelete' | 'unkeyedRejections' | 'records'
+  'removals' | 'held' | 'allowMassDelete' | 'unkeyedRejections' | 'recordsRead'
 >;
 
 /**
@@ -44,6 +44,6 @@ export function planKey(
     held: feed.kind === 'held' ? [feed.held] : [],
     // One listing of one key is not a feed: the share of keyless rows is the whole feed's to judge.
     unkeyedRejections: 0,
-    records: 1,
+    recordsRead: 1,
   });
 }

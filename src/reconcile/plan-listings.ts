@@ -27,16 +27,16 @@ export function planListings(
   policy: PlanPolicy,
 ): ListingsPlan {
   const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
-  const records = memoryRecords();
+  const store = memoryRecords();
   const index = new DesiredIndex();
   const refs = desired.map((listing) =>
-    index.add(desiredOf(listing, keyOf(listing, policy.keyField) ?? '', policy.feedId, tags, records)),
+    index.add(desiredOf(listing, keyOf(listing, policy.keyField) ?? '', policy.feedId, tags, store)),
   );
   index.keep(refs);
-  const set = { load: (entry: { ref: number }) => records.get(entry.ref) };
-  const sold = soldRecordsOf(policy, (listing) => records.put(listing));
-  const sink = remoteEntries(policy.keyField, tags, index, set, sold);
+  const loader = { load: (entry: { ref: number }) => store.get(entry.ref) };
+  const sold = soldRecordsOf(policy, (listing) => store.put(listing));
+  const sink = remoteEntries(policy.keyField, tags, index, loader, sold);
   for (const listing of remote) sink.keep(1, listing);
-  const plan = withBriefs(makePlan(index, sink.finish().listings, policy), set);
-  return { ...plan, load: set.load };
+  const plan = withBriefs(makePlan(index, sink.finish().listings, policy), loader);
+  return { ...plan, load: loader.load };
 }

@@ -17,8 +17,8 @@ export type ListingBrief = Partial<
   >
 >;
 
-/** Where a run keeps the record a planned create or update sends: its number in the `RecordStore`. */
-export interface KeptRecord {
+/** The record a planned create or update sends, by its number in the run's `RecordStore`. */
+export interface StoreRef {
   ref: number;
 }
 
@@ -26,7 +26,7 @@ export interface KeptRecord {
  * One listing of the feed: the digest of the record feed-sync would send (its tags included) and
  * where the full record is kept (`RecordStore`). A run keeps these in columns (`DesiredIndex`).
  */
-export interface DesiredListing extends KeptRecord {
+export interface DesiredListing extends StoreRef {
   /** The feed's key (`MLSNumber` or `Url`), trimmed. */
   key: string;
   /** The returned fields the record sets (see `fieldMask`). */
@@ -72,7 +72,7 @@ export interface FieldChange {
 export interface PlannedCreate {
   key: string;
   /** Where the feed's record (ownership tags included) is kept. */
-  desired: KeptRecord;
+  desired: StoreRef;
   /** What a plan and a report show of it; only on the first creates (`withBriefs`). */
   brief?: ListingBrief;
 }
@@ -81,7 +81,7 @@ export interface PlannedUpdate {
   key: string;
   /** The platform's ID (`KeyType: NewOaks`). */
   id: number;
-  desired: KeptRecord;
+  desired: StoreRef;
   /** What a plan and a report show of it; only on the first updates (`withBriefs`). */
   brief?: ListingBrief;
   changes: readonly FieldChange[];
@@ -216,12 +216,12 @@ export interface PlanPolicy {
   held?: readonly HeldKey[];
   /**
    * Rejected records whose key could not be read. They hold nothing; but when they are more than
-   * `maxDeleteShare` of the records read (`records`), the feed is not trusted to say what is gone,
+   * `maxDeleteShare` of the records read (`recordsRead`), the feed is not trusted to say what is gone,
    * and its `gone` deletes are held (overridden like `maxDeleteShare`).
    */
   unkeyedRejections?: number;
   /** Records read from the feed: the base of the `unkeyedRejections` share. */
-  records?: number;
+  recordsRead?: number;
   /** Records whose fields do not fit the header: a listing whose key appears in one is held. */
   brokenRows?: readonly BrokenRow[];
   /** Broken rows beyond what a run keeps: any listing could be one, so no `gone` delete is made. */

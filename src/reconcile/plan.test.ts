@@ -220,7 +220,7 @@ describe('makePlan', () => {
       maxDeleteShare: 0.5,
       removals,
       unkeyedRejections: 1,
-      records: 5,
+      recordsRead: 5,
     });
     expect(summary(plan)).toMatchObject({
       deletes: ['MLS-0004#4 removed', 'MLS-0005#5 gone'],
@@ -232,7 +232,7 @@ describe('makePlan', () => {
   it('holds gone deletes when more than maxDeleteShare of the records have no key (a broken export)', () => {
     const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const removals = ['MLS-0004'];
-    const untrusted = { ...policy, maxDeleteShare: 0.5, removals, unkeyedRejections: 4, records: 7 };
+    const untrusted = { ...policy, maxDeleteShare: 0.5, removals, unkeyedRejections: 4, recordsRead: 7 };
     const plan = planListings(listings(1, 3), remoteAll, untrusted);
     // The removed-status delete names its key: it goes. The one gone from the feed waits.
     expect(summary(plan)).toMatchObject({ deletes: ['MLS-0004#4 removed'], held: ['MLS-0005#5 gone'] });
@@ -263,7 +263,7 @@ describe('makePlan', () => {
       ...policy,
       maxDeleteShare: 1,
       unkeyedRejections: 1,
-      records: 5,
+      recordsRead: 5,
       brokenRows: [shifted],
     });
     expect(summary(plan)).toMatchObject({ deletes: ['MLS-0005#5 gone'], held: [] });

@@ -78,7 +78,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
         touched[extra] = 1;
         deletes.push({ key, id: remote.idAt(extra), reason: 'duplicate' });
       }
-      const changes = changesOf(remote, keeper);
+      const changes = comparedChangesAt(remote, keeper);
       if (changes.length === 0) unchanged.push(key);
       else {
         const adopt = remote.ownerAt(keeper) !== policy.feedId;
@@ -163,7 +163,7 @@ export function desiredByKey(desired: Iterable<DesiredListing>): DesiredIndex {
 }
 
 /** A remote entry whose key the feed has always carries its comparison; this says so to the types. */
-function changesOf(remote: RemoteEntries, i: number): readonly FieldChange[] {
+function comparedChangesAt(remote: RemoteEntries, i: number): readonly FieldChange[] {
   const changes = remote.changesAt(i);
   if (changes === undefined)
     throw new Error(`remote listing ${remote.idAt(i)} was not compared with the feed`);
@@ -198,7 +198,7 @@ function groupByRecord(remote: RemoteEntries, records: number) {
 /** Of several owned listings with one key (positions in ID order), keep an unchanged one if any, else the oldest. */
 function pickKeeper(mine: number[], remote: RemoteEntries): [number, ...number[]] {
   if (mine.length === 1) return [mine[0] as number];
-  const clean = mine.findIndex((i) => changesOf(remote, i).length === 0);
+  const clean = mine.findIndex((i) => comparedChangesAt(remote, i).length === 0);
   const index = clean === -1 ? 0 : clean;
   return [mine[index] as number, ...mine.filter((_, i) => i !== index)];
 }
@@ -213,7 +213,7 @@ function resolveForeign(key: string, group: number[], ctx: Context): Resolution 
   const { remote } = ctx;
   const untagged = group.find((i) => remote.ownerAt(i) === undefined);
   if (untagged !== undefined && ctx.policy.adopt) {
-    const changes = changesOf(remote, untagged);
+    const changes = comparedChangesAt(remote, untagged);
     return { update: { key, id: remote.idAt(untagged), changes, adopt: true }, position: untagged };
   }
   if (untagged !== undefined) return { skip: { key, id: remote.idAt(untagged), reason: 'adopt-disabled' } };

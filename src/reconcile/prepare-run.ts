@@ -4,7 +4,7 @@ import { collectFeed, type IngestResult } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
-import { type DesiredSet, desiredOf, withBriefs } from './desired.ts';
+import { type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -52,7 +52,7 @@ export function policyOf(
     ...(ingest.present ? { present: ingest.present } : {}),
     held: ingest.held,
     unkeyedRejections: ingest.rejectedWithoutKey,
-    records: ingest.stats.records,
+    recordsRead: ingest.stats.records,
     ...(ingest.brokenRows ? { brokenRows: ingest.brokenRows } : {}),
     ...(ingest.brokenRowsOmitted ? { brokenRowsOmitted: ingest.brokenRowsOmitted } : {}),
     gone: feed.gone,
@@ -93,9 +93,9 @@ function graceDue(gone: RunFeedSpec['gone'], since: FeedState['goneSince'], now:
  * signal a `cancelled` one; programming and config errors throw.
  *
  * Memory stays flat with the feed (issue 13): each side keeps a digest per listing, not the listing.
- * The feed's records are spilled to a temporary file as they are read (`spillRecords`) and read
- * back one at a time for the writes; a planned run hands its `records` to the caller, which closes
- * them once it has applied the plan.
+ * The feed's records are spilled to a temporary file (the run's `RecordStore`, `spillRecords`) as
+ * they are read and read back one at a time for the writes; a planned run hands the caller their
+ * `loader` and `close`, which it calls once it has applied the plan.
  */
 export async function prepareRun(
   config: RunConfig,
@@ -104,16 +104,16 @@ export async function prepareRun(
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
-  const records = spillRecords();
+  const store = spillRecords();
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
-  const kept: KeptRecords = { set: { load: (d) => records.get(d.ref) }, close: () => records.close() };
+  const kept: RunRecords = { loader: { load: (d) => store.get(d.ref) }, close: () => store.close() };
   try {
-    const prepared = await prepare(config, feed, client, deps, options, records, kept);
-    if (prepared.kind !== 'planned') records.close();
+    const prepared = await prepare(config, feed, client, deps, options, store, kept);
+    if (prepared.kind !== 'planned') store.close();
     return prepared;
   } catch (error) {
-    records.close();
+    store.close();
     throw error;
   }
 }
@@ -124,8 +124,8 @@ async function prepare(
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,
-  records: RecordStore,
-  kept: KeptRecords,
+  store: RecordStore,
+  kept: RunRecords,
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
@@ -156,7 +156,7 @@ async function prepare(
       now,
     };
     ingest = await collectFeed(feed, ingestDeps, (listing) =>
-      desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, records)),
+      desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store)),
     );
   } catch (error) {
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
@@ -175,7 +175,7 @@ async function prepare(
   try {
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
-    const { set } = kept;
+    const { loader } = kept;
     const policy = policyOf(config, feed, ingest, options, {
       now: runAt,
       ...(goneSince ? { goneSince } : {}),
@@ -192,12 +192,12 @@ async function prepare(
         feed.key,
         tags,
         desired,
-        set,
-        soldRecordsOf(policy, (listing) => records.put(listing)),
+        loader,
+        soldRecordsOf(policy, (listing) => store.put(listing)),
       ),
     );
     progress('planning');
-    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), set, options.briefs);
+    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
     return {
@@ -205,7 +205,7 @@ async function prepare(
       ingest: summary,
       snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
       plan,
-      records: set,
+      loader,
       close: kept.close,
     };
   } catch (error) {
@@ -216,9 +216,9 @@ async function prepare(
   }
 }
 
-/** What a planned run hands on: its records, and how to free them. */
-interface KeptRecords {
-  set: DesiredSet;
+/** What a planned run hands on of its records: their loader, and how to free them. */
+interface RunRecords {
+  loader: DesiredLoader;
   close: () => void;
 }
 

@@ -1,6 +1,6 @@
 import type { RemoteListing } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
-import type { DesiredSet } from './desired.ts';
+import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { float64s, int32s, type NumberColumn } from './number-column.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
@@ -19,13 +19,13 @@ export function remoteEntries(
   keyField: 'MLSNumber' | 'Url',
   tags: TagKeys,
   desired: DesiredIndex,
-  records: DesiredSet,
+  loader: DesiredLoader,
   sold?: SoldRecords,
 ): SnapshotSink<RemoteEntries> {
   const columns = new Columns();
   return {
     keep(page, remote) {
-      const entry = entryColumns(remote, keyField, tags, desired, records);
+      const entry = entryColumns(remote, keyField, tags, desired, loader);
       if (
         sold &&
         entry.ref < 0 &&
@@ -85,13 +85,13 @@ function entryColumns(
   keyField: 'MLSNumber' | 'Url',
   tags: TagKeys,
   desired: DesiredIndex,
-  records: DesiredSet,
+  loader: DesiredLoader,
 ): Entry {
   const key = keyOf(remote.listing, keyField);
   const owner = internOwner(ownerOf(remote.listing, tags));
   const ref = key === undefined ? -1 : desired.refOf(key);
   if (ref < 0 || key === undefined) return { id: remote.id, key, owner, ref: -1, changes: undefined };
-  const changes = changesAgainst(remote.listing, desired.listingAt(key, ref), records);
+  const changes = changesAgainst(remote.listing, desired.listingAt(key, ref), loader);
   // The feed's copy of the key: the one read from the page is dropped with the page.
   return { id: remote.id, key: desired.keyAt(ref), owner, ref, changes };
 }

@@ -1,6 +1,6 @@
 import type { Listing } from '../normalize/index.ts';
 import { diffListing } from './compare.ts';
-import type { DesiredSet } from './desired.ts';
+import type { DesiredLoader } from './desired.ts';
 import { fieldsDigest } from './digest.ts';
 import type { DesiredListing, FieldChange } from './plan-types.ts';
 
@@ -11,10 +11,10 @@ export const SAME: readonly FieldChange[] = Object.freeze([]);
 export function changesAgainst(
   remote: Partial<Listing>,
   wanted: DesiredListing,
-  records: DesiredSet,
+  loader: DesiredLoader,
 ): readonly FieldChange[] {
   if (fieldsDigest(remote, wanted.mask) === wanted.digest) return SAME;
-  const changes = diffListing(records.load(wanted), remote);
+  const changes = diffListing(loader.load(wanted), remote);
   return changes.length === 0 ? SAME : changes;
 }
 

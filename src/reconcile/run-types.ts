@@ -4,7 +4,7 @@ import type { Logger } from '../logger.ts';
 import type { MappingHint } from '../normalize/index.ts';
 import type { FeedOpener } from '../sources/index.ts';
 import type { FeedState, StateStore } from '../state/index.ts';
-import type { DesiredSet } from './desired.ts';
+import type { DesiredLoader } from './desired.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
 import type { RunReport } from './report-types.ts';
 
@@ -114,8 +114,8 @@ export type PreparedRun =
       snapshot: SnapshotSummary;
       plan: Plan;
       /** The feed's records the plan's creates and updates send, read back one at a time. */
-      records: DesiredSet;
-      /** Frees `records` (a spill file): call it once the plan is applied or dropped. */
+      loader: DesiredLoader;
+      /** Frees the records `loader` reads (a spill file): call it once the plan is applied or dropped. */
       close: () => void;
     }
   | { kind: 'skipped'; ingest: IngestSummary; reason: string }

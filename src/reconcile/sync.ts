@@ -115,7 +115,7 @@ async function applyPrepared(
     return await applyPlan(client, plan, {
       chatbot: feed.chatbot,
       tags: { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY },
-      records: prepared.records,
+      loader: prepared.loader,
       concurrency: config.api.concurrency,
       deleteBatchSize: config.api.deleteBatchSize,
       signal: deps.signal,

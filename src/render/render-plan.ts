@@ -1,4 +1,4 @@
-import type { Listing } from '../normalize/index.ts';
+import { AREA_FIELDS, type Listing, MONEY_FIELDS } from '../normalize/index.ts';
 import type {
   DeleteReason,
   FieldChange,
@@ -26,15 +26,8 @@ export function show(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
-const MONEY_FIELDS = new Set([
-  'SalePrice',
-  'UnitAreaPrice',
-  'HOAMonth',
-  'EstimatePrice',
-  'RentPrice',
-  'DepositFee',
-]);
-const AREA_FIELDS = new Set(['LotArea', 'BuildingArea']);
+const MONEY = new Set<string>(MONEY_FIELDS);
+const AREA = new Set<string>(AREA_FIELDS);
 const AREA_UNIT: Record<string, string> = { 'Square Feet': 'sq ft', 'Square Meters': 'm²' };
 
 /** `$1,250,000` with the listing's currency symbol. */
@@ -54,8 +47,8 @@ export function showField(
   value: unknown,
   listing: Partial<Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>>,
 ): string {
-  if (typeof value === 'number' && MONEY_FIELDS.has(field)) return formatMoney(value, listing.CurrencySymbol);
-  if (typeof value === 'number' && AREA_FIELDS.has(field)) return formatArea(value, listing.AreaUnit);
+  if (typeof value === 'number' && MONEY.has(field)) return formatMoney(value, listing.CurrencySymbol);
+  if (typeof value === 'number' && AREA.has(field)) return formatArea(value, listing.AreaUnit);
   return show(value);
 }
 

@@ -38,9 +38,9 @@ describe('zero-config CSV: a typical MLS export with only a path', () => {
     const byKey = new Map(result.listings.map((l) => [l.MLSNumber, l]));
     const sales = result.listings.filter((l) => l.SaleType === 'for_sale');
     const rentals = result.listings.filter((l) => l.SaleType === 'for_rent');
+    expect([sales.length, rentals.length]).toEqual([28, 9]);
     expect(sales.every((l) => l.SalePrice !== undefined && l.RentPrice === undefined)).toBe(true);
     expect(rentals.every((l) => l.RentPrice !== undefined && l.SalePrice === undefined)).toBe(true);
-    expect(rentals.length).toBe(9);
     expect(result.listings.every((l) => l.CurrencySymbol === '$')).toBe(true);
     // Sub-type over class; a condo has no lot (the marker); HOA per year to monthly.
     expect(byKey.get('S24105')).toMatchObject({

@@ -87,49 +87,49 @@ describe('the run is data in, data out', () => {
     // arguments frozen, gives the same report), and the report is made of those values.
     deepFreeze(withIngest);
     deepFreeze(meta);
+    const expected = {
+      feedId: 'f',
+      chatbot: 'B',
+      startedAt: at.toISOString(),
+      finishedAt: at.toISOString(),
+      durationMs: 0,
+      outcome: 'skipped',
+      reason: 'unchanged',
+      dryRun: false,
+      mode: 'full',
+      read: 4,
+      created: 0,
+      updated: 0,
+      deleted: 0,
+      unchanged: 0,
+      rejected: 0,
+      held: 0,
+      heldKeys: [],
+      rejectedWithoutKey: 0,
+      decodedAs1252: [],
+      decodedAs1252Count: 0,
+      unknownMarkers: { YearBuilt: 2 },
+      droppedImages: 1,
+      foreign: 0,
+      adopted: 0,
+      skipped: [],
+      duplicatesDeleted: 0,
+      heldDeletes: 0,
+      markedSold: 0,
+      inGrace: 0,
+      graceKeys: [],
+      ambiguousResolved: 0,
+      failed: [],
+      guards: [],
+      apiCalls: { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 0, delete: 0 },
+      rejections: [],
+      drift: [],
+    };
     vi.useFakeTimers({ now: new Date('2030-01-01T00:00:00Z') });
     try {
-      const first = reportOf(withIngest, undefined, meta);
+      expect(reportOf(withIngest, undefined, meta)).toEqual(expected);
       vi.setSystemTime(new Date('2030-01-02T12:00:00Z'));
-      expect(reportOf(withIngest, undefined, meta)).toEqual(first);
-      expect(first).toEqual({
-        feedId: 'f',
-        chatbot: 'B',
-        startedAt: at.toISOString(),
-        finishedAt: at.toISOString(),
-        durationMs: 0,
-        outcome: 'skipped',
-        reason: 'unchanged',
-        dryRun: false,
-        mode: 'full',
-        read: 4,
-        created: 0,
-        updated: 0,
-        deleted: 0,
-        unchanged: 0,
-        rejected: 0,
-        held: 0,
-        heldKeys: [],
-        rejectedWithoutKey: 0,
-        decodedAs1252: [],
-        decodedAs1252Count: 0,
-        unknownMarkers: { YearBuilt: 2 },
-        droppedImages: 1,
-        foreign: 0,
-        adopted: 0,
-        skipped: [],
-        duplicatesDeleted: 0,
-        heldDeletes: 0,
-        markedSold: 0,
-        inGrace: 0,
-        graceKeys: [],
-        ambiguousResolved: 0,
-        failed: [],
-        guards: [],
-        apiCalls: { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 0, delete: 0 },
-        rejections: [],
-        drift: [],
-      });
+      expect(reportOf(withIngest, undefined, meta)).toEqual(expected);
     } finally {
       vi.useRealTimers();
     }

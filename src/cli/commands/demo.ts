@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import type { Config } from '../../config/index.ts';
-import { loadConfig } from '../../config/index.ts';
 import { silentLogger } from '../../logger.ts';
 import type { Listing } from '../../normalize/index.ts';
 import { planRun, type RunFeed, type RunReport, runAndSave, syncFeed } from '../../reconcile/index.ts';
@@ -14,24 +11,8 @@ import { renderPlan, renderReport } from '../../render/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import { CliExit, withExamples } from '../context.ts';
+import { loadDemoConfig, useNextDayFeed } from '../demo-config.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
-
-const FIXTURES = fileURLToPath(new URL('../../../fixtures/demo/', import.meta.url));
-const FILES = ['feed-sync.yaml', 'harbor-homes.csv', 'city-rentals.csv'];
-
-/**
- * The demo's files copied into `dir` (files already there are kept: someone may be editing them),
- * and its config pointed at the sandbox. Shared by `demo` and `start`.
- */
-export async function loadDemoConfig(dir: string, sandboxUrl: string, keep = false): Promise<Config> {
-  await mkdir(dir, { recursive: true });
-  for (const file of FILES) {
-    const target = join(dir, file);
-    if (!keep || !existsSync(target)) await copyFile(join(FIXTURES, file), target);
-  }
-  const loaded = await loadConfig(join(dir, 'feed-sync.yaml'), {});
-  return { ...loaded, api: { ...loaded.api, baseUrl: sandboxUrl } };
-}
 
 /** A listing someone added by hand in the platform's UI: no feed owns it, so no run may touch it. */
 const HAND_ADDED: Listing = {
@@ -111,7 +92,7 @@ export async function runDemo(
     out('it, naming the row and the field, and syncs the rest.');
 
     const first = await runAll(demo, 'Run 1: the first sync');
-    await copyFile(join(FIXTURES, 'harbor-homes.next-day.csv'), join(dir, 'harbor-homes.csv'));
+    await useNextDayFeed(dir);
     out('\nNext morning, harbor-homes.csv has changed: HH-2402 and HH-2407 cut their price, HH-2404 sold,');
     out('HH-2410 is gone from the feed and HH-2413 is new. The plan, then the run:');
     const second = await runAll(demo, 'Run 2: the next-day feed', { showPlans: true });

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { type DesiredSet, type Plan, planRun } from '../../reconcile/index.ts';
+import { type DesiredLoader, type Plan, planRun } from '../../reconcile/index.ts';
 import { PLAN_LIMIT, renderPlan, renderReport } from '../../render/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
@@ -65,7 +65,7 @@ export function registerPlan(program: Command): void {
     // The records are readable until the run finishes: `--json` shows each write's whole record.
     const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
     const shown =
-      plan && options.json && prepared.kind === 'planned' ? shownPlan(plan, prepared.records) : undefined;
+      plan && options.json && prepared.kind === 'planned' ? shownPlan(plan, prepared.loader) : undefined;
     const { report } = await run.finish();
     if (options.json)
       process.stdout.write(`${JSON.stringify(shown ? { plan: shown, report } : { report }, null, 2)}\n`);
@@ -82,10 +82,10 @@ export function registerPlan(program: Command): void {
  * (`listing`, tags included), not where the run kept it (`desired`, internal). It holds every such
  * record at once: a JSON plan of 300k creates is as large as the feed.
  */
-function shownPlan(plan: Plan, records: DesiredSet) {
+function shownPlan(plan: Plan, loader: DesiredLoader) {
   return {
     ...plan,
-    creates: plan.creates.map(({ desired, ...create }) => ({ ...create, listing: records.load(desired) })),
-    updates: plan.updates.map(({ desired, ...update }) => ({ ...update, listing: records.load(desired) })),
+    creates: plan.creates.map(({ desired, ...create }) => ({ ...create, listing: loader.load(desired) })),
+    updates: plan.updates.map(({ desired, ...update }) => ({ ...update, listing: loader.load(desired) })),
   };
 }

@@ -38,6 +38,7 @@ describe('generateListing', () => {
     expect(land.length).toBeGreaterThan(100);
     expect(land.every((r) => !('BedroomsTotal' in r))).toBe(true);
     const homes = records.filter((r) => r.PropertyType === 'Residential');
+    expect(homes.length).toBeGreaterThan(100);
     expect(homes.every((r) => typeof r.BedroomsTotal === 'number' && typeof r.ListPrice === 'number')).toBe(
       true,
     );

@@ -183,19 +183,8 @@ export class CsvTokens {
             run = i + 1;
             continue;
           }
-          // Plain characters up to the next one that means something.
-          while (i + 1 < n && !rowFlag) {
-            const next = text.charCodeAt(i + 1);
-            if (next === d0 || next === CR || next === LF || next === q) break;
-            i++;
-          }
-        } else {
-          while (i + 1 < n && !rowFlag) {
-            const next = text.charCodeAt(i + 1);
-            if (next === q || next === ESCAPE || next === CR || next === LF) break;
-            i++;
-          }
-        }
+          i = lastPlain(text, i, d0, q);
+        } else if (!rowFlag) i = lastQuoted(text, i, q);
       }
     }
     if (this.error) return records;
@@ -207,17 +196,36 @@ export class CsvTokens {
       return records;
     }
     this.pending = '';
-    if (quoting) {
-      this.error = new CsvTokenError(
-        'CSV_QUOTE_NOT_CLOSED',
-        `Quote Not Closed: the parsing is finished with an opening quote at line ${lines}`,
-      );
-    } else if (enabled && (wasQuoting || record.length > 0 || current !== '')) {
-      record.push(current);
-      records.push(record);
+    const last = this.lastRecord({ record, current, quoting, wasQuoting, enabled, lines });
+    if (last) {
+      records.push(last);
       if (multiline) this.multiline = true;
     }
     return records;
+  }
+
+  /**
+   * The record the end of the text completes, when no line break ends it; none when it is empty or
+   * before `fromLine`. An open quote at the end fails the read (`error`).
+   */
+  private lastRecord(at: {
+    record: string[];
+    current: string;
+    quoting: boolean;
+    wasQuoting: boolean;
+    enabled: boolean;
+    lines: number;
+  }): string[] | undefined {
+    if (at.quoting) {
+      this.error = new CsvTokenError(
+        'CSV_QUOTE_NOT_CLOSED',
+        `Quote Not Closed: the parsing is finished with an opening quote at line ${at.lines}`,
+      );
+      return undefined;
+    }
+    if (!at.enabled || !(at.wasQuoting || at.record.length > 0 || at.current !== '')) return undefined;
+    at.record.push(at.current);
+    return at.record;
   }
 
   /**
@@ -234,4 +242,26 @@ export class CsvTokens {
     );
     return true;
   }
+}
+
+/** The last of the plain characters from `i` on: up to a delimiter's first character, a line end or a quote. */
+function lastPlain(text: string, i: number, d0: number, q: number): number {
+  const n = text.length;
+  while (i + 1 < n) {
+    const next = text.charCodeAt(i + 1);
+    if (next === d0 || next === CR || next === LF || next === q) break;
+    i++;
+  }
+  return i;
+}
+
+/** The last of the characters inside quotes from `i` on: up to a quote, the escape or a line end. */
+function lastQuoted(text: string, i: number, q: number): number {
+  const n = text.length;
+  while (i + 1 < n) {
+    const next = text.charCodeAt(i + 1);
+    if (next === q || next === ESCAPE || next === CR || next === LF) break;
+    i++;
+  }
+  return i;
 }

@@ -24,118 +24,143 @@ export async function* readBlm(
   text: AsyncIterable<string>,
   options: BlmOptions = { maxRecordBytes: 1024 * 1024 },
 ): AsyncGenerator<RawRecord[]> {
-  const fail = (message: string) => new FeedError('E_FEED_PARSE', feedId, message);
-  let buf = '';
-  let pos = 0;
-  const lines = new LineCounter();
-  let delimiters: BlmDelimiters | undefined;
-  let names: string[] | undefined;
-  let columns: Readonly<Record<string, string | undefined>> = {};
-  let index = 0;
+  const blm = new BlmText(feedId, options.maxRecordBytes);
   let ended = false;
+  for await (const chunk of text) {
+    blm.append(chunk);
+    if (ended) continue;
+    if (!blm.names && !blm.readPreamble()) continue;
+    yield* blm.rows(false);
+    ended = blm.atEnd();
+  }
+  if (ended) return;
+  if (!blm.names && !blm.readPreamble())
+    throw blm.fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
+  yield* blm.rows(true);
+  // An incomplete transfer, so a fetch failure and retryable: a file read while the agency's upload
+  // is still running is whole a little later.
+  if (!blm.atEnd())
+    throw new FeedError(
+      'E_FEED_FETCH',
+      feedId,
+      `the file is truncated: no ${END} after ${blm.index} rows (line ${blm.lines.line}); nothing is applied`,
+      { retryable: true },
+    );
+}
+
+/** The text of a BLM file read so far (from the first row not yet read) and what its preamble says. */
+class BlmText {
+  /** The `#DEFINITION#` names, once the preamble is read. */
+  names: string[] | undefined;
+  /** Rows read so far: the next row's `index`. */
+  index = 0;
+  readonly lines = new LineCounter();
+  private buf = '';
+  private pos = 0;
+  private delimiters: BlmDelimiters | undefined;
+  private columns: Readonly<Record<string, string | undefined>> = {};
+
+  private readonly feedId: string;
+  private readonly maxRecordBytes: number;
+
+  constructor(feedId: string, maxRecordBytes: number) {
+    this.feedId = feedId;
+    this.maxRecordBytes = maxRecordBytes;
+  }
+
+  fail(message: string): FeedError {
+    return new FeedError('E_FEED_PARSE', this.feedId, message);
+  }
+
+  append(chunk: string): void {
+    this.buf = this.buf.slice(this.pos) + chunk;
+    this.pos = 0;
+  }
+
+  /** At the `#END#` line. */
+  atEnd(): boolean {
+    return this.buf.startsWith(END, this.pos);
+  }
 
   /** Header and definition, once both are in the buffer; false while more text is needed. */
-  const readPreamble = (): boolean => {
+  readPreamble(): boolean {
+    const { buf } = this;
     const start = buf.replace(/^\uFEFF/, '').trimStart();
     if (start.length >= HEADER.length && !start.startsWith(HEADER))
-      throw fail(`not a BLM file: it does not start with ${HEADER}`);
+      throw this.fail(`not a BLM file: it does not start with ${HEADER}`);
     const definitionAt = buf.indexOf(DEFINITION);
     const dataAt = definitionAt < 0 ? -1 : buf.indexOf(DATA, definitionAt);
     if (dataAt < 0) {
-      if (buf.length > MAX_PREAMBLE) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
+      if (buf.length > MAX_PREAMBLE) throw this.fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
       return false;
     }
     const header = parseBlmHeader(buf.slice(buf.indexOf(HEADER) + HEADER.length, definitionAt));
-    if (typeof header === 'string') throw fail(header);
-    delimiters = header;
-    const parsed = parseBlmDefinition(buf.slice(definitionAt + DEFINITION.length, dataAt), header);
-    if (typeof parsed === 'string') throw fail(parsed);
-    names = parsed;
-    columns = Object.fromEntries(names.map((name) => [name, undefined]));
-    pos = dataAt + DATA.length;
-    lines.advance(buf.slice(0, pos));
+    if (typeof header === 'string') throw this.fail(header);
+    this.delimiters = header;
+    const names = parseBlmDefinition(buf.slice(definitionAt + DEFINITION.length, dataAt), header);
+    if (typeof names === 'string') throw this.fail(names);
+    this.names = names;
+    this.columns = Object.fromEntries(names.map((name) => [name, undefined]));
+    this.pos = dataAt + DATA.length;
+    this.lines.advance(buf.slice(0, this.pos));
     return true;
-  };
+  }
+
+  /** The rows the text read so far completes, as one batch; the good rows before a broken one first. */
+  rows(done: boolean): Generator<RawRecord[]> {
+    const self = this;
+    function* each(): Generator<RawRecord> {
+      for (let row = self.nextRow(done); row; row = self.nextRow(done)) yield row;
+    }
+    return batchOf(each(), (row) => row);
+  }
 
   /** The next data row, `null` when more text is needed, `undefined` at `#END#`. */
-  const nextRow = (done: boolean): RawRecord | null | undefined => {
-    const { eof, eor } = delimiters!;
+  private nextRow(done: boolean): RawRecord | null | undefined {
+    const { eof, eor } = this.delimiters!;
+    const { buf, lines } = this;
     for (;;) {
-      const skipped = skipLineBreaks(buf, pos, eof);
-      lines.advance(buf.slice(pos, skipped));
-      pos = skipped;
+      const skipped = skipLineBreaks(buf, this.pos, eof);
+      lines.advance(buf.slice(this.pos, skipped));
+      this.pos = skipped;
+      const { pos } = this;
       const rest = buf.slice(pos, pos + END.length);
       if (rest === END) return undefined;
       if (!done && END.startsWith(rest)) return null;
       const at = buf.indexOf(eor, pos);
-      if ((at < 0 ? buf.length : at) - pos > options.maxRecordBytes)
-        throw fail(
-          `the row at line ${lines.line} is longer than ${options.maxRecordBytes} characters (EOR "${eor}")`,
+      if ((at < 0 ? buf.length : at) - pos > this.maxRecordBytes)
+        throw this.fail(
+          `the row at line ${lines.line} is longer than ${this.maxRecordBytes} characters (EOR "${eor}")`,
         );
       // A last row whose EOR the producer forgot still ends at the `#END#` line. (Looked for only
       // when no EOR follows: a scan per row would make a large chunk quadratic.)
       const endAt = at < 0 ? endLine(buf, pos) : -1;
-      if (endAt >= 0) {
-        const row = lines.line;
-        lines.advance(buf.slice(pos, endAt));
-        const record = buf.slice(pos, endAt).replace(/[\r\n]+$/, '');
-        pos = endAt;
-        if (record.trim() === '') continue;
-        return toRecord(record, row, eof);
-      }
-      if (at < 0) return null;
+      if (at < 0 && endAt < 0) return null;
       const row = lines.line;
-      const record = buf.slice(pos, at);
-      lines.advance(buf.slice(pos, at + eor.length));
-      pos = at + eor.length;
-      if (record.trim() === '') continue;
-      return toRecord(record, row, eof);
+      const record = endAt >= 0 ? buf.slice(pos, endAt).replace(/[\r\n]+$/, '') : buf.slice(pos, at);
+      const next = endAt >= 0 ? endAt : at + eor.length;
+      lines.advance(buf.slice(pos, next));
+      this.pos = next;
+      if (record.trim() !== '') return this.toRecord(record, row, eof);
     }
-  };
+  }
 
-  const toRecord = (record: string, row: number, eof: string): RawRecord => {
+  private toRecord(record: string, row: number, eof: string): RawRecord {
+    const names = this.names!;
     const values = record.split(eof);
     // Rows end with EOF then EOR (`…^~`), or with EOR alone: a trailing empty value is that EOF.
-    if (values.length !== names!.length && values.at(-1)!.trim() === '') values.pop();
-    if (values.length !== names!.length) {
-      const message = `has ${values.length} fields where the #DEFINITION# names ${names!.length}`;
+    if (values.length !== names.length && values.at(-1)!.trim() === '') values.pop();
+    if (values.length !== names.length) {
+      const message = `has ${values.length} fields where the #DEFINITION# names ${names.length}`;
       // Only the first column, which a lost or extra field further on cannot have shifted: it is
       // AGENT_REF in every BLM file, so the rejected row keeps its key and its listing is held.
-      const fields = { [names![0]!]: values[0] };
-      const shape = values.length > names!.length ? ('shifted' as const) : ('cut' as const);
-      return { row, index: index++, fields, problem: { reason: 'field_count', message, shape, values } };
+      const fields = { [names[0]!]: values[0] };
+      const shape = values.length > names.length ? ('shifted' as const) : ('cut' as const);
+      return { row, index: this.index++, fields, problem: { reason: 'field_count', message, shape, values } };
     }
-    const fields: Record<string, string | undefined> = { ...columns };
-    for (let i = 0; i < values.length; i++) fields[names![i]!] = values[i];
-    return { row, index: index++, fields };
-  };
-
-  /** The rows the text read so far completes, as one batch; the good rows before a broken one first. */
-  const rowsOf = (done: boolean) => batchOf(rows(done), (row) => row);
-  function* rows(done: boolean): Generator<RawRecord> {
-    for (let row = nextRow(done); row; row = nextRow(done)) yield row;
-  }
-
-  for await (const chunk of text) {
-    buf = buf.slice(pos) + chunk;
-    pos = 0;
-    if (ended) continue;
-    if (!names && !readPreamble()) continue;
-    yield* rowsOf(false);
-    if (buf.startsWith(END, pos)) ended = true;
-  }
-  if (!ended) {
-    if (!names && !readPreamble()) throw fail(`not a BLM file: no ${DEFINITION} and ${DATA} sections`);
-    yield* rowsOf(true);
-    // An incomplete transfer, so a fetch failure and retryable: a file read while the agency's upload
-    // is still running is whole a little later.
-    if (!buf.startsWith(END, pos))
-      throw new FeedError(
-        'E_FEED_FETCH',
-        feedId,
-        `the file is truncated: no ${END} after ${index} rows (line ${lines.line}); nothing is applied`,
-        { retryable: true },
-      );
+    const fields: Record<string, string | undefined> = { ...this.columns };
+    for (let i = 0; i < values.length; i++) fields[names[i]!] = values[i];
+    return { row, index: this.index++, fields };
   }
 }
 

@@ -7,7 +7,7 @@ import {
   describeHttpError,
   isRateLimitedHttpError,
   isRetryableHttpError,
-  retryAfterOf,
+  retryAfterOfError,
 } from './http-errors.ts';
 
 export interface FeedRequestContext {
@@ -44,7 +44,7 @@ export async function withFeedRetries<T>(
     return await withRetries(attempt, {
       retries: context.source.retries,
       isRetryable: isRetryableHttpError,
-      retryAfterMs: retryAfterOf,
+      retryAfterMs: retryAfterOfError,
       isRateLimited: isRateLimitedHttpError,
       ...(context.limiter ? { limiter: context.limiter } : {}),
       ...(signal ? { signal } : {}),

@@ -4,7 +4,7 @@ import type { FeedState } from '../../state/index.ts';
 import { safeUrl } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';
 import { withFeedRetries } from './feed-http.ts';
-import { authHeaders } from './http-auth.ts';
+import { feedAuthHeaders } from './http-auth.ts';
 import { feedStatusError } from './http-errors.ts';
 
 export type HttpOpen =
@@ -31,7 +31,7 @@ const http = createHttp({ followRedirect: true });
 export async function openHttp(options: HttpOpenOptions): Promise<HttpOpen> {
   const { source, signal } = options;
   const url = source.url!;
-  const headers: Record<string, string> = { ...source.headers, ...authHeaders(source.auth) };
+  const headers: Record<string, string> = { ...source.headers, ...feedAuthHeaders(source.auth) };
   if (source.conditional && options.state?.etag) headers['if-none-match'] = options.state.etag;
   if (source.conditional && options.state?.lastModified)
     headers['if-modified-since'] = options.state.lastModified;

@@ -1,7 +1,7 @@
 import type { AuthConfig } from '../source-schema.ts';
 
 /** Request headers for static auth. OAuth2 is handled by the RESO token cache, not here. */
-export function authHeaders(auth: AuthConfig | undefined): Record<string, string> {
+export function feedAuthHeaders(auth: AuthConfig | undefined): Record<string, string> {
   if (!auth) return {};
   switch (auth.type) {
     case 'basic':

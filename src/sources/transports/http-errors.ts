@@ -27,7 +27,8 @@ export function isRateLimitedHttpError(error: unknown): boolean {
   return error instanceof HttpStatusError && error.status === 429;
 }
 
-export function retryAfterOf(error: unknown): number | undefined {
+/** The `Retry-After` an HTTP status error carried, in ms (the headers' own reader is `retryAfterOf` in src/http). */
+export function retryAfterOfError(error: unknown): number | undefined {
   return error instanceof HttpStatusError ? error.retryAfterMs : undefined;
 }
 

@@ -23,10 +23,10 @@ export interface ChatbotsView {
 
 function row(chatbot: ChatbotConfig, view: ChatbotsView): Html {
   const configured = Object.keys(chatbot.settings ?? {});
-  const push = view.lastPush.get(chatbot.chatbot);
-  const serial = chatbot.chatbot;
+  const id = chatbot.chatbot;
+  const push = view.lastPush.get(id);
   return html`<tr>
-  <td class="mono">${serial}<div class="sub">${(view.feeds.get(serial) ?? []).join(', ') || 'no feed'}</div></td>
+  <td class="mono">${id}<div class="sub">${(view.feeds.get(id) ?? []).join(', ') || 'no feed'}</div></td>
   <td>${configured.length ? configured.join(', ') : html`<span class="sub">none in the config</span>`}</td>
   <td>${
     push
@@ -36,11 +36,11 @@ function row(chatbot: ChatbotConfig, view: ChatbotsView): Html {
       : html`<span class="sub">not pushed by this worker yet</span>`
   }</td>
   <td class="actions">${
-    view.pending.has(serial)
+    view.pending.has(id)
       ? html`<span class="sub">push queued…</span>`
       : view.readOnly || !chatbot.settings
         ? ''
-        : html`<form method="post" action="/chatbots/${encodeURIComponent(serial)}/push"><button type="submit">Push now</button></form>`
+        : html`<form method="post" action="/chatbots/${encodeURIComponent(id)}/push"><button type="submit">Push now</button></form>`
   }</td>
 </tr>`;
 }

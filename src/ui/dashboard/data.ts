@@ -51,13 +51,13 @@ export async function liveRuns(queue: Queue): Promise<Map<string, LiveRun>> {
   return live;
 }
 
-/** Settings pushes queued or running, by serial number. */
+/** Settings pushes queued or running, by chatbot. */
 export async function pendingPushes(queue: Queue): Promise<Set<string>> {
   const jobs = await queue.getJobs(['active', 'waiting', 'prioritized'], 0, JOBS_SCANNED);
-  const serials = jobs
+  const chatbots = jobs
     .filter((j) => j.name === PUSH_SETTINGS && !j.repeatJobKey)
     .map((j) => (j.data as { chatbot?: string }).chatbot);
-  return new Set(serials.filter((s): s is string => typeof s === 'string'));
+  return new Set(chatbots.filter((s): s is string => typeof s === 'string'));
 }
 
 /**
@@ -72,16 +72,16 @@ export async function lastPushes(queue: Queue): Promise<Map<string, LastPush>> {
   ].filter((j) => j.name === PUSH_SETTINGS && j.finishedOn);
   jobs.sort((a, b) => (b.finishedOn ?? 0) - (a.finishedOn ?? 0));
   for (const job of jobs) {
-    const serial = (job.data as { chatbot?: string }).chatbot;
-    if (!serial || last.has(serial)) continue;
+    const chatbot = (job.data as { chatbot?: string }).chatbot;
+    if (!chatbot || last.has(chatbot)) continue;
     const at = new Date(job.finishedOn ?? 0);
     if (job.failedReason) {
-      last.set(serial, { at, outcome: 'failed', fields: [], error: job.failedReason });
+      last.set(chatbot, { at, outcome: 'failed', fields: [], error: job.failedReason });
       continue;
     }
     const result = job.returnvalue as { outcome?: string; fields?: string[] } | null;
     if (result?.outcome !== 'pushed') continue;
-    last.set(serial, { at, outcome: 'pushed', fields: result.fields ?? [] });
+    last.set(chatbot, { at, outcome: 'pushed', fields: result.fields ?? [] });
   }
   return last;
 }

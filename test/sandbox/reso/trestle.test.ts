@@ -111,6 +111,7 @@ describe('Trestle: queries', () => {
       auth,
     );
     const orders = media.json.value.map((m: { Order: number }) => m.Order);
+    expect(orders.length).toBeGreaterThan(1);
     expect(orders).toEqual([...orders].sort((a, b) => a - b));
     expect(media.json.value.every((m: { ResourceRecordKey: string }) => m.ResourceRecordKey === kept)).toBe(
       true,

@@ -5,7 +5,7 @@ import type { Logger } from '../../../logger.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import type { SourceConfig } from '../../source-schema.ts';
 import { withFeedRetries } from '../../transports/feed-http.ts';
-import { authHeaders } from '../../transports/http-auth.ts';
+import { feedAuthHeaders } from '../../transports/http-auth.ts';
 import { describeHttpError, feedStatusError } from '../../transports/http-errors.ts';
 import { type BudgetGate, BudgetPause } from './budget-gate.ts';
 import { getToken, TokenError } from './reso-token.ts';
@@ -38,7 +38,7 @@ export function createResoClient(
   const { signal, gate } = options;
   const auth = source.auth;
   const bearer = async (refresh: boolean): Promise<Record<string, string>> => {
-    if (auth?.type !== 'oauth2') return authHeaders(auth);
+    if (auth?.type !== 'oauth2') return feedAuthHeaders(auth);
     const token = await limiter.run(
       () => getToken(auth, { refresh, timeoutMs: source.timeoutMs, ...(signal ? { signal } : {}) }),
       signal,

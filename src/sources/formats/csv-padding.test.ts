@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../src/sources/formats/read-csv.ts';
-import { eachRecord } from '../../src/testing/each-record.ts';
+import { eachRecord } from '../../testing/each-record.ts';
+import { readCsv } from './read-csv.ts';
 
 /** Each row as [key, URL column, row, problem reason]. */
 async function read(lines: string[]) {

@@ -1,0 +1,27 @@
+import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
+import type { FieldCompile } from './field-compile.ts';
+import { isSet } from './field-path.ts';
+import { problem } from './field-problem.ts';
+import type { FieldWriter } from './mapped-record.ts';
+import { parseNumber } from './parse-number.ts';
+
+/** An area in the feed's unit (`unitFrom`, a suffix such as "sq ft", or `unit`), converted to the listing's. */
+export function compileArea({ field, rule, ctx, set, read, extra }: FieldCompile): FieldWriter {
+  const unitOf = extra(rule.unitFrom);
+  const target = listingUnit(ctx.areaUnit);
+  return (record, out) => {
+    const value = read(record);
+    if (!isSet(value)) return;
+    if (out.raw) out.raw[field] = value;
+    const parsed = parseNumber(value, ctx.decimalComma);
+    if (!parsed.ok) return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+    if (parsed.value === undefined) return;
+    const unitText = (unitOf?.(record) as string | undefined) ?? (parsed.suffix || rule.unit);
+    const unit = unitText ? normalizeAreaUnit(String(unitText)) : target;
+    if (!unit)
+      return void out.problems.push(
+        problem(field, value, 'unknown_unit', `has an unknown unit "${unitText}"`),
+      );
+    set(out.listing, convertArea(parsed.value * (rule.scale ?? 1), unit, target));
+  };
+}

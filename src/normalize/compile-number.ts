@@ -1,0 +1,32 @@
+import type { FieldCompile } from './field-compile.ts';
+import { isSet } from './field-path.ts';
+import { problem } from './field-problem.ts';
+import type { FieldWriter } from './mapped-record.ts';
+import { perMonthFactor } from './money.ts';
+
+/** A number or an amount of money, scaled, and per month when the feed names a period (`periodFrom`, `period`). */
+export function compileNumber({ field, rule, get, read, extra, writeNumber }: FieldCompile): FieldWriter {
+  const periodOf = extra(rule.periodFrom);
+  return (record, out) => {
+    const value = read(record);
+    if (!isSet(value)) return;
+    const periodText = (periodOf?.(record) as string | undefined) ?? rule.period;
+    let factor = 1;
+    if (periodText !== undefined && isSet(periodText)) {
+      const found = perMonthFactor(String(periodText));
+      if (found === undefined) {
+        if (out.raw) out.raw[field] = value;
+        return void out.problems.push(
+          problem(field, value, 'unknown_period', `has an unknown period "${periodText}"`),
+        );
+      }
+      factor = found;
+    }
+    writeNumber(value, out, (rule.scale ?? 1) * factor);
+    // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
+    if (factor !== 1 && get(out.listing) !== undefined) {
+      out.notes ??= [];
+      out.notes.push({ Key: `${field} period`, value: String(periodText).trim() });
+    }
+  };
+}

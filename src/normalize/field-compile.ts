@@ -1,0 +1,47 @@
+import type { RawFields } from './field-path.ts';
+import { problem } from './field-problem.ts';
+import type { ListingField } from './listing-schema.ts';
+import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
+import type { FieldRuleObject } from './mapping-schema.ts';
+import { numberValue } from './parse-number.ts';
+
+/**
+ * What `compileField` hands the compiler of one field kind (compile-area.ts, compile-enum.ts…): the
+ * field, its rule and context, and the readers and writers every kind shares. A compiler returns
+ * the field's writer; the paths it reads beyond the rule's `from` it adds through `extra`.
+ */
+export interface FieldCompile {
+  field: ListingField;
+  rule: FieldRuleObject;
+  ctx: FieldContext;
+  /** `out.listing[field] = value`, the field as a literal (literal-access.ts). */
+  set: (listing: Record<string, unknown>, value: unknown) => void;
+  /** `out.listing[field]`. */
+  get: (listing: Record<string, unknown>) => unknown;
+  /** The rule's value of a record, the per-feed default when it is unset ("N/A" included). */
+  read: (record: RawFields) => unknown;
+  /** A reader of one more path the rule names (`unitFrom`, `periodFrom`, `full`…), or undefined. */
+  extra: (path: string | undefined) => ((record: RawFields) => unknown) | undefined;
+  /** Parse `value` as a number, times `scale` (rounded to cents), and set it; a problem if it is not one. */
+  writeNumber: (value: unknown, out: MappedRecord, scale?: number) => void;
+  /** The paths the field reads, in the order the mapping lists them. */
+  paths: string[];
+}
+
+export type KindCompiler = (compile: FieldCompile) => FieldWriter;
+
+export function writeNumberTo(
+  set: FieldCompile['set'],
+  field: string,
+  value: unknown,
+  ctx: FieldContext,
+  out: MappedRecord,
+  scale: number,
+): void {
+  if (out.raw) out.raw[field] = value;
+  const parsed = numberValue(value, ctx.decimalComma);
+  if (Number.isNaN(parsed))
+    return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+  if (parsed === undefined) return;
+  set(out.listing, scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100);
+}
