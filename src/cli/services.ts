@@ -25,7 +25,7 @@ import {
 import { loadDemoConfig } from './commands/demo.ts';
 import { CliExit, cliLogger, type GlobalOptions, loadCliConfig } from './context.ts';
 import { EXIT } from './exit-codes.ts';
-import { DEFAULT_HEALTH_FILE, startHeartbeat } from './heartbeat.ts';
+import { healthFileOf, startHeartbeat } from './heartbeat.ts';
 import { workerStartProblem } from './worker-preflight.ts';
 
 export interface RunWorkerOptions {
@@ -38,7 +38,7 @@ export interface RunWorkerOptions {
   logger?: Logger;
   /** Runs once the worker has started (the demo queues its first runs here). */
   onStarted?: (service: WorkerService) => Promise<void>;
-  /** Where the heartbeat for `feed-sync healthcheck` is written. Default `DEFAULT_HEALTH_FILE`. */
+  /** Where the heartbeat for `feed-sync healthcheck` is written. Default: this process's own, `healthFileOf()`. */
   healthFile?: string;
 }
 
@@ -74,7 +74,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     await service.close();
     throw error;
   }
-  const heartbeat = startHeartbeat(options.healthFile ?? DEFAULT_HEALTH_FILE, () => service.healthy());
+  const heartbeat = startHeartbeat(options.healthFile ?? healthFileOf(), () => service.healthy());
   logger.info(
     { feeds: config.feeds.length, ui: ui?.url, store: describeStore(service.store) },
     'worker started',

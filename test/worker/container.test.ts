@@ -213,7 +213,7 @@ describe.skipIf(!redisAvailable)('the container', () => {
       // A stopped worker is unhealthy: its heartbeat is gone.
       const after = await healthcheck();
       expect(after.code).toBe(1);
-      expect(after.stderr).toMatch(/^feed-sync: no heartbeat at .*: the worker is not running\n$/);
+      expect(after.stderr).toMatch(/^feed-sync: no heartbeat in .*: no worker is running\n$/);
     }, 90_000);
   });
 });
