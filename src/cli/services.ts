@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorkerService, type WorkerService } from '../../jobs/index.ts';
 import type { Config } from '../config/index.ts';
-import { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from '../config/index.ts';
+import { DEFAULT_CONFIG_FILE, type EnvSettings, feedsAtOnce, readEnv } from '../config/index.ts';
 import type { Logger } from '../logger.ts';
 import { DEFAULT_PREFIX, describeStore, enqueueFeedSync, storeChoiceOf } from '../queue/index.ts';
 import { syncFeed } from '../reconcile/index.ts';
@@ -76,7 +76,12 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   }
   const heartbeat = startHeartbeat(options.healthFile ?? healthFileOf(), () => service.healthy());
   logger.info(
-    { feeds: config.feeds.length, ui: ui?.url, store: describeStore(service.store) },
+    {
+      feeds: config.feeds.length,
+      feedsAtOnce: feedsAtOnce(config.worker, config.api),
+      ui: ui?.url,
+      store: describeStore(service.store),
+    },
     'worker started',
   );
 
