@@ -7,12 +7,12 @@ const config = (worker: string, api = '') =>
 
 describe('worker.concurrency (issue 23)', () => {
   it.each([
-    // auto: 8 feeds per platform slot, within 16–64
-    ['auto', 1, 16],
-    ['auto', 2, 16],
-    ['auto', 4, 32],
-    ['auto', 8, 64],
-    ['auto', 50, 64],
+    // auto: 16 feeds per platform slot, within 32–128
+    ['auto', 1, 32],
+    ['auto', 2, 32],
+    ['auto', 4, 64],
+    ['auto', 8, 128],
+    ['auto', 50, 128],
     // a number is that number, whatever the platform's budget
     [2, 8, 2],
     [100, 8, 100],
@@ -24,9 +24,9 @@ describe('worker.concurrency (issue 23)', () => {
     const loaded = config('{}');
     expect(loaded.worker.concurrency).toBe('auto');
     expect(loaded.worker.maxHeapShare).toBe(0.6);
-    expect(feedsAtOnce(loaded.worker, loaded.api)).toBe(64);
+    expect(feedsAtOnce(loaded.worker, loaded.api)).toBe(128);
     const slow = config('{}', ', concurrency: 3');
-    expect(feedsAtOnce(slow.worker, slow.api)).toBe(24);
+    expect(feedsAtOnce(slow.worker, slow.api)).toBe(48);
     expect(config('{ concurrency: 4 }').worker.concurrency).toBe(4);
   });
 

@@ -20,10 +20,11 @@ const keep = z.strictObject({
 export const workerSettingsSchema = z.strictObject({
   /**
    * Feeds one worker process runs at once (one feed never runs twice at once), or `auto` (the
-   * default): `feedsAtOnce` of the platform's budget, 8 × `api.concurrency` within 16–64. A started
+   * default): `feedsAtOnce` of the platform's budget, 16 × `api.concurrency` within 32–128. A started
    * run costs the platform nothing extra (every call waits for a slot of the shared limiter), so
    * many feeds due at once all start early instead of queueing behind a few; memory is what bounds
-   * it, hence the cap and `maxHeapShare`.
+   * it, hence the cap (120 small feeds at once peak at ~175 MB under the image's heap bound,
+   * bench/results/fleet.md) and `maxHeapShare`.
    */
   concurrency: z.union([z.literal('auto'), z.number().int().min(1).max(256)]).default('auto'),
   /**
@@ -82,14 +83,14 @@ export function workerSettingsOf(
 }
 
 /** `auto` worker concurrency: this many feeds at once per `api.concurrency` slot… */
-const AUTO_FEEDS_PER_SLOT = 8;
+const AUTO_FEEDS_PER_SLOT = 16;
 /** …within these bounds (the upper one keeps a worker of small feeds far under the image's heap bound). */
-const AUTO_MIN = 16;
-const AUTO_MAX = 64;
+const AUTO_MIN = 32;
+const AUTO_MAX = 128;
 
 /**
  * How many feeds one worker runs at once: the number the config sets, or for `auto`,
- * 8 × `api.concurrency` within 16–64. Pure.
+ * 16 × `api.concurrency` within 32–128. Pure.
  */
 export function feedsAtOnce(
   worker: Pick<WorkerSettings, 'concurrency'>,
