@@ -18,6 +18,8 @@ export interface Panel {
   /** A horizontal dashed line, e.g. the memory goal. */
   bound?: { y: number; label: string };
   logY?: boolean;
+  /** The top of the y axis (default: the data's, rounded up). */
+  yMax?: number;
   /** The x axis: default listings on a log scale. */
   x?: { label: string; linear?: boolean };
 }
@@ -52,7 +54,7 @@ function panel(p: Panel, dx: number): string {
   const ys = p.series.flatMap((s) => s.points.map(([, y]) => y)).filter((y) => Number.isFinite(y));
   if (p.bound) ys.push(p.bound.y);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const yMax = niceCeil(Math.max(...ys) * 1.08);
+  const yMax = p.yMax ?? niceCeil(Math.max(...ys) * 1.08);
   const yMin = p.logY ? niceFloor(Math.min(...ys)) : 0;
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
