@@ -49,4 +49,23 @@ describe.skipIf(!redisAvailable)('a busy worker', () => {
     expect(started).toEqual(['f1', 'f2', 'f3', 'f4', 'f5', 'f1']);
     expect(await service.queue.getJobCountByTypes('waiting', 'active', 'delayed', 'prioritized')).toBe(0);
   });
+
+  it('takes as many jobs at once as feedsAtOnce says: auto from the platform budget, or the number set', async () => {
+    prefix = uniquePrefix();
+    const config = testConfig([{ id: 'f1' }]);
+    service = await startWorkerService({
+      config,
+      store: { kind: 'redis', url: REDIS_URL },
+      prefix,
+      logger: silentLogger,
+      sync: async (_config, feed) => fakeRun(feed.id),
+    });
+    // testConfig's api.concurrency is 4: auto is 16 feeds a slot.
+    expect(config.api.concurrency).toBe(4);
+    expect(service.worker?.concurrency).toBe(64);
+    await service.applyConfig({ ...config, worker: { ...config.worker, concurrency: 3 } });
+    expect(service.worker?.concurrency).toBe(3);
+    await service.applyConfig({ ...config, api: { ...config.api, concurrency: 1 } });
+    expect(service.worker?.concurrency).toBe(32);
+  });
 });
