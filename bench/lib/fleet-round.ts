@@ -4,7 +4,6 @@
  * latency. Measures the round against the platform bound, the start delay of every feed, the peak
  * in-flight calls, duplicates, each worker's peak RSS (VmHWM) and what the store keeps.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +13,10 @@ import { Redis } from 'ioredis';
 import { openQueueStore } from '../../src/queue/open-store.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { feedEntry, generateFeed } from './feeds.ts';
+import { cleanup, commandCounts, footprint, type RedisFootprint, usedMemory } from './redis-footprint.ts';
 import { REDIS_URL } from './stores.ts';
+import { cpuMsOf, startWorker, type WorkerProcess } from './worker-process.ts';
 
-const PRELOAD = join(import.meta.dirname, 'hwm-on-exit.mjs');
 /** Time the workers get to start before the cron fires. */
 const LEAD_MS = 25_000;
 
@@ -63,61 +63,8 @@ export interface RoundResult {
   redis: RedisFootprint;
 }
 
-export interface RedisFootprint {
-  /** Bytes (MEMORY USAGE) by kind of key under the prefix. */
-  bytes: Record<string, number>;
-  keys: number;
-  /** `used_memory` of INFO memory after the round, minus before it. */
-  usedDelta: number;
-}
-
 function cronAt(due: Date): string {
   return `${due.getUTCSeconds()} ${due.getUTCMinutes()} ${due.getUTCHours()} ${due.getUTCDate()} ${due.getUTCMonth() + 1} *`;
-}
-
-interface WorkerProcess {
-  child: ChildProcess;
-  hwm: string;
-  lines: string[];
-}
-
-function startWorker(options: RoundOptions, config: string, dir: string, i: number): WorkerProcess {
-  const hwm = join(dir, `hwm-${i}`);
-  const child = spawn(
-    process.execPath,
-    [...options.nodeOptions, '--import', PRELOAD, options.cli, 'worker', '-c', config],
-    {
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: dir,
-        TMPDIR: dir,
-        REDIS_URL,
-        LOG_LEVEL: 'info',
-        NODE_ENV: 'production',
-        BENCH_HWM_FILE: hwm,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  const lines: string[] = [];
-  let pending = '';
-  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
-    pending += d;
-    const parts = pending.split('\n');
-    pending = parts.pop() ?? '';
-    lines.push(...parts);
-  });
-  return { child, hwm, lines };
-}
-
-/** CPU time a process has used, ms (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuMsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string) {
@@ -126,55 +73,6 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs: number,
     if (Date.now() > deadline) throw new Error(`fleet bench: timed out waiting for ${what}`);
     await sleep(100);
   }
-}
-
-/** What the store keeps under the prefix, by kind of key. */
-async function footprint(redis: Redis, prefix: string, before: number): Promise<RedisFootprint> {
-  const bytes: Record<string, number> = {};
-  let keys = 0;
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of found) {
-      const size = Number(await redis.memory('USAGE', key, 'SAMPLES', 0)) || 0;
-      bytes[kindOf(key.slice(prefix.length + 1))] = (bytes[kindOf(key.slice(prefix.length + 1))] ?? 0) + size;
-      keys++;
-    }
-  } while (cursor !== '0');
-  return { bytes, keys, usedDelta: (await usedMemory(redis)) - before };
-}
-
-/** `feed-sync:123` a job, `feed-sync:123:logs` its log, `state:runs:f1` run history… */
-function kindOf(rest: string): string {
-  if (rest.startsWith('state:runs:')) return 'run history';
-  if (rest.startsWith('state:')) return 'feed state';
-  if (rest.startsWith('limiter:')) return 'limiter';
-  if (/^feed-sync:\d+:logs$/.test(rest)) return 'job logs';
-  if (/^feed-sync:(\d+|repeat:.*)$/.test(rest)) return 'jobs';
-  if (rest.startsWith('feed-sync:repeat')) return 'schedulers';
-  return 'queue';
-}
-
-/** Redis commands served so far, by command (INFO commandstats). */
-async function commandCounts(redis: Redis): Promise<Map<string, number>> {
-  const counts = new Map<string, number>();
-  for (const m of (await redis.info('commandstats')).matchAll(/cmdstat_([^:]+):calls=(\d+)/g))
-    counts.set(m[1] ?? '', Number(m[2]));
-  return counts;
-}
-
-async function usedMemory(redis: Redis): Promise<number> {
-  return Number(/used_memory:(\d+)/.exec(await redis.info('memory'))?.[1] ?? 0);
-}
-
-async function cleanup(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
 }
 
 interface RunReturn {
