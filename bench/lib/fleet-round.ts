@@ -82,6 +82,45 @@ interface RunReturn {
   outcome?: string;
 }
 
+/** The config every worker of the round reads: N feeds of the generated file, one cron due at `due`. */
+function writeConfig(
+  dir: string,
+  options: RoundOptions,
+  at: { url: string; file: string; prefix: string; due: Date },
+): string {
+  const schedule = { cron: cronAt(at.due), timezone: 'UTC' };
+  const config = join(dir, 'feed-sync.json');
+  const worker = options.workerConcurrency === undefined ? {} : { concurrency: options.workerConcurrency };
+  writeFileSync(
+    config,
+    JSON.stringify({
+      api: { baseUrl: at.url, concurrency: options.concurrency },
+      feeds: Array.from({ length: options.feeds }, (_, i) => ({
+        ...feedEntry('csv', at.file, `f${i + 1}`, `SN-FLEET-${i + 1}`),
+        schedule,
+      })),
+      worker: { prefix: at.prefix, ...worker },
+    }),
+  );
+  return config;
+}
+
+/** Mean of the sampled values taken in [from, from + span). */
+function meanOf(samples: ReadonlyArray<readonly [number, number]>, from: number, span: number): number {
+  const inside = samples.filter(([at]) => at >= from && at < from + span).map(([, n]) => n);
+  return inside.reduce((a, b) => a + b, 0) / Math.max(1, inside.length);
+}
+
+/** Commands served between two readings of INFO commandstats, most first. */
+function commandDelta(before: Map<string, number>, after: Map<string, number>): Record<string, number> {
+  return Object.fromEntries(
+    [...after]
+      .map(([name, n]) => [name, n - (before.get(name) ?? 0)] as const)
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
 export async function runRound(options: RoundOptions, tag: string): Promise<RoundResult> {
   const { feeds, listings } = options;
   const file = await generateFeed('csv', listings);
@@ -94,22 +133,7 @@ export async function runRound(options: RoundOptions, tag: string): Promise<Roun
   try {
     const before = await usedMemory(redis);
     const due = new Date(Math.ceil((Date.now() + LEAD_MS) / 1000) * 1000);
-    const schedule = { cron: cronAt(due), timezone: 'UTC' };
-    const config = join(dir, 'feed-sync.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        api: { baseUrl: sandbox.url, concurrency: options.concurrency },
-        feeds: Array.from({ length: feeds }, (_, i) => ({
-          ...feedEntry('csv', file, `f${i + 1}`, `SN-FLEET-${i + 1}`),
-          schedule,
-        })),
-        worker: {
-          prefix,
-          ...(options.workerConcurrency === undefined ? {} : { concurrency: options.workerConcurrency }),
-        },
-      }),
-    );
+    const config = writeConfig(dir, options, { url: sandbox.url, file, prefix, due });
     for (let i = 0; i < options.workers; i++) workers.push(startWorker(options, config, dir, i));
     const started = (w: WorkerProcess) => w.lines.find((l) => l.includes('"worker started"'));
     await until(
@@ -156,12 +180,7 @@ export async function runRound(options: RoundOptions, tag: string): Promise<Roun
     const workerCpuMs = cpuAt(workers) - cpuBefore;
     const own = process.cpuUsage(ownBefore);
     const commandsAfter = await commandCounts(redis);
-    const redisCommands = Object.fromEntries(
-      [...commandsAfter]
-        .map(([name, n]) => [name, n - (commandsBefore.get(name) ?? 0)] as const)
-        .filter(([, n]) => n > 0)
-        .sort((a, b) => b[1] - a[1]),
-    );
+    const redisCommands = commandDelta(commandsBefore, commandsAfter);
     const runs = await history();
     const failed = await queue.getJobCountByTypes('failed');
     const finished = Math.max(...runs.map((r) => Date.parse(r.finishedAt ?? '')));
@@ -191,16 +210,12 @@ export async function runRound(options: RoundOptions, tag: string): Promise<Roun
       workerCpuMs,
       sandboxCpuMs: (own.user + own.system) / 1000,
       redisCommands,
-      inFlightFirstSeconds: Array.from({ length: 10 }, (_, k) => {
-        const from = due.getTime() + k * 1000;
-        const inSecond = samples.filter(([at]) => at >= from && at < from + 1000).map(([, n]) => n);
-        return inSecond.reduce((a, b) => a + b, 0) / Math.max(1, inSecond.length);
-      }),
+      inFlightFirstSeconds: Array.from({ length: 10 }, (_, k) =>
+        meanOf(samples, due.getTime() + k * 1000, 1000),
+      ),
       inFlightByTenth: Array.from({ length: 10 }, (_, k) => {
         const span = (finished - due.getTime()) / 10;
-        const from = due.getTime() + k * span;
-        const inTenth = samples.filter(([at]) => at >= from && at < from + span).map(([, n]) => n);
-        return inTenth.reduce((a, b) => a + b, 0) / Math.max(1, inTenth.length);
+        return meanOf(samples, due.getTime() + k * span, span);
       }),
       duplicates,
       delaysMs: runs.map((r) => Date.parse(r.startedAt ?? '') - due.getTime()).sort((a, b) => a - b),
