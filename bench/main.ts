@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ run(args: string[]): Promise<void>
   scale: () => import('./scale.ts'),
   aimd: () => import('./aimd.ts'),
   noop: () => import('./noop.ts'),
+  fleet: () => import('./fleet.ts'),
 };
 
 const [name, ...args] = process.argv.slice(2);

@@ -4,6 +4,7 @@ import type { Config } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
 import type { RunFeed, RunReport } from '../src/reconcile/index.ts';
 import type { StateStore } from '../src/state/index.ts';
+import type { MemoryGate } from './memory-gate.ts';
 
 /** What every processor gets from the worker. */
 export interface JobContext {
@@ -20,6 +21,8 @@ export interface JobContext {
   isShuttingDown(): boolean;
   /** Hold back the whole worker for `ms` (a 429 with Retry-After). */
   rateLimit(ms: number): Promise<void>;
+  /** Runs pass it before they start (`worker.maxHeapShare`); none: they start at once. */
+  gate?: MemoryGate;
   /** Called with every finished run report (metrics, alerts). Errors are logged, never thrown. */
   onReport?: (report: RunReport) => Promise<void>;
 }

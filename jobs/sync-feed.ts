@@ -58,6 +58,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
       const progress = progressReporter(job);
+      // A worker whose heap is above its share starts this run once another ends (`maxHeapShare`).
+      const leave = ctx.gate ? await ctx.gate.enter(signal) : () => {};
       // Saved first, by the run itself: the job log is best-effort and must never cost the report or the state.
       const result = await runAndSave(
         config,
@@ -76,7 +78,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           trigger: payload.trigger,
         },
         ctx.sync,
-      );
+      ).finally(leave);
       await progress.flush();
       const { report } = result;
       // Once a run, in the worker's log too: the rows it explains are rejected one by one.

@@ -3,7 +3,7 @@ import { createAlerter } from '../src/alerts/index.ts';
 import type { PlatformClient } from '../src/api/index.ts';
 import { clientFromConfig } from '../src/api/index.ts';
 import type { Config } from '../src/config/index.ts';
-import { type WorkerSettings, workerSettingsOf } from '../src/config/index.ts';
+import { feedsAtOnce, type WorkerSettings, workerSettingsOf } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
 import type { RunMetrics, SchedulerStatus, StoreChoice, WorkerService } from '../src/queue/index.ts';
 import { DEFAULT_PREFIX, enqueueConfigRun, enqueueSettingsPush, openQueueStore } from '../src/queue/index.ts';
@@ -15,6 +15,7 @@ import {
   runsForConfigChange,
 } from '../src/schedule/index.ts';
 import type { JobContext } from './job-context.ts';
+import { createMemoryGate } from './memory-gate.ts';
 import { createProcessor } from './processor.ts';
 
 export type { RunMetrics, SchedulerStatus, WorkerService } from '../src/queue/index.ts';
@@ -90,6 +91,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     sync: options.sync,
     shutdownSignal: shutdown.signal,
     isShuttingDown: () => shuttingDown,
+    gate: createMemoryGate(() => settings.maxHeapShare),
     rateLimit: async (ms) => {
       await worker?.rateLimit(ms);
     },
@@ -98,7 +100,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
 
   if (options.process !== false) {
     worker = store.createWorker(createProcessor(ctx), {
-      concurrency: settings.concurrency,
+      concurrency: feedsAtOnce(settings, config.api),
       stalledInterval: settings.stalledIntervalMs,
       lockDuration: settings.lockDurationMs,
       maxStalledCount: 2,
@@ -150,7 +152,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     config = next;
     settings = workerSettingsOf(next, options.settings);
     if (apiChanged) ctx.client = makeClient(next);
-    if (worker) worker.concurrency = settings.concurrency;
+    if (worker) worker.concurrency = feedsAtOnce(settings, next.api);
     const changes = await applySchedulers(queue, next);
     status.missing = [];
     logger.info(changes, 'job schedulers applied');

@@ -18,6 +18,10 @@ export interface Panel {
   /** A horizontal dashed line, e.g. the memory goal. */
   bound?: { y: number; label: string };
   logY?: boolean;
+  /** The top of the y axis (default: the data's, rounded up). */
+  yMax?: number;
+  /** The x axis: default listings on a log scale. */
+  x?: { label: string; linear?: boolean };
 }
 
 const W = 460;
@@ -50,14 +54,18 @@ function panel(p: Panel, dx: number): string {
   const ys = p.series.flatMap((s) => s.points.map(([, y]) => y)).filter((y) => Number.isFinite(y));
   if (p.bound) ys.push(p.bound.y);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const yMax = niceCeil(Math.max(...ys) * 1.08);
+  const yMax = p.yMax ?? niceCeil(Math.max(...ys) * 1.08);
   const yMin = p.logY ? niceFloor(Math.min(...ys)) : 0;
   const plotW = W - M.left - M.right;
   const plotH = H - M.top - M.bottom;
   const sx = (x: number) =>
     dx +
     M.left +
-    (x1 === x0 ? 0 : ((Math.log10(x) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0))) * plotW);
+    (x1 === x0
+      ? 0
+      : p.x?.linear
+        ? ((x - x0) / (x1 - x0)) * plotW
+        : ((Math.log10(x) - Math.log10(x0)) / (Math.log10(x1) - Math.log10(x0))) * plotW);
   const sy = (y: number) =>
     M.top +
     plotH -
@@ -74,14 +82,17 @@ function panel(p: Panel, dx: number): string {
       `<text x="${dx + M.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${label(t)}</text>`,
     );
   }
-  for (const x of [...new Set(xs)].sort((a, b) => a - b)) {
+  const xTicks = p.x?.linear
+    ? linearTicks(x1).filter((t) => t >= x0)
+    : [...new Set(xs)].sort((a, b) => a - b);
+  for (const x of xTicks) {
     const px = sx(x).toFixed(1);
     out.push(`<line x1="${px}" y1="${M.top}" x2="${px}" y2="${M.top + plotH}" stroke="#f0f0f0"/>`);
     out.push(`<text x="${px}" y="${M.top + plotH + 16}" text-anchor="middle">${label(x)}</text>`);
   }
   out.push(
     `<rect x="${dx + M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#999"/>`,
-    `<text x="${dx + M.left + plotW / 2}" y="${H - 8}" text-anchor="middle">listings (log scale)</text>`,
+    `<text x="${dx + M.left + plotW / 2}" y="${H - 8}" text-anchor="middle">${esc(p.x?.label ?? 'listings (log scale)')}</text>`,
     `<text transform="translate(${dx + 14},${M.top + plotH / 2}) rotate(-90)" text-anchor="middle">${esc(p.yLabel)}</text>`,
   );
   if (p.bound) {

@@ -1,9 +1,21 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Where the worker writes its health for `feed-sync healthcheck` (the container's HEALTHCHECK). */
-export const DEFAULT_HEALTH_FILE = join(tmpdir(), 'feed-sync-worker.health');
+/**
+ * Where workers write their heartbeats for `feed-sync healthcheck` (the container's HEALTHCHECK):
+ * the temp folder, one file per worker process. A container's /tmp is its own, so the files there
+ * are that container's workers'; several workers on one host each keep theirs.
+ */
+export const healthDir = () => tmpdir();
+
+const HEALTH_FILE = /^feed-sync-worker\.(\d+)\.health$/;
+
+/** The heartbeat file of the worker process `pid` (default: this one). */
+export function healthFileOf(pid = process.pid, dir = healthDir()): string {
+  return join(dir, `feed-sync-worker.${pid}.health`);
+}
 
 /** A heartbeat older than this is a worker that stopped beating: unhealthy. */
 export const HEALTH_MAX_AGE_MS = 60_000;
@@ -61,4 +73,49 @@ export async function healthProblem(file: string, now = Date.now(), maxAgeMs = H
     ? `, no scheduler for ${health.missingSchedulers.join(', ')}`
     : '';
   return `unhealthy: store ${health.store ? 'up' : 'down'}, worker ${health.worker ? 'up' : 'down'}${missing}`;
+}
+
+/** Whether a process of this id runs (EPERM: it does, as another user). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The heartbeats of the running workers in `dir`: files of processes that are gone (killed before
+ * they could remove theirs) are left out, so a dead worker never makes the live ones unhealthy.
+ */
+export async function workerHeartbeats(
+  dir = healthDir(),
+  alive: (pid: number) => boolean = pidAlive,
+): Promise<Array<{ pid: number; file: string }>> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names
+    .map((name) => ({ name, pid: Number(HEALTH_FILE.exec(name)?.[1]) }))
+    .filter(({ pid }) => Number.isInteger(pid) && pid > 0 && alive(pid))
+    .map(({ name, pid }) => ({ pid, file: join(dir, name) }))
+    .sort((a, b) => a.pid - b.pid);
+}
+
+/**
+ * Why the workers in `dir` are not healthy (one line), or undefined when every running worker's
+ * heartbeat is fresh and ok. No worker at all is a problem.
+ */
+export async function workersProblem(dir = healthDir(), now = Date.now(), alive = pidAlive) {
+  const beats = await workerHeartbeats(dir, alive);
+  const problems: string[] = [];
+  let running = 0;
+  for (const { pid, file } of beats) {
+    // Gone since the folder was read: a worker that stopped cleanly, not an unhealthy one.
+    if (!existsSync(file)) continue;
+    running++;
+    const problem = await healthProblem(file, now);
+    if (problem) problems.push(`worker ${pid}: ${problem}`);
+  }
+  if (running === 0) return `no heartbeat in ${dir} (feed-sync-worker.<pid>.health): no worker is running`;
+  return problems.length > 0 ? problems.join('; ') : undefined;
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startWorkerService, type WorkerService } from '../../jobs/index.ts';
 import type { Config } from '../config/index.ts';
-import { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from '../config/index.ts';
+import { DEFAULT_CONFIG_FILE, type EnvSettings, feedsAtOnce, readEnv } from '../config/index.ts';
 import type { Logger } from '../logger.ts';
 import { DEFAULT_PREFIX, describeStore, enqueueFeedSync, storeChoiceOf } from '../queue/index.ts';
 import { syncFeed } from '../reconcile/index.ts';
@@ -25,7 +25,7 @@ import {
 import { CliExit, cliLogger, type GlobalOptions, loadCliConfig } from './context.ts';
 import { loadDemoConfig } from './demo-config.ts';
 import { EXIT } from './exit-codes.ts';
-import { DEFAULT_HEALTH_FILE, startHeartbeat } from './heartbeat.ts';
+import { healthFileOf, startHeartbeat } from './heartbeat.ts';
 import { workerStartProblem } from './worker-preflight.ts';
 
 export interface RunWorkerOptions {
@@ -38,7 +38,7 @@ export interface RunWorkerOptions {
   logger?: Logger;
   /** Runs once the worker has started (the demo queues its first runs here). */
   onStarted?: (service: WorkerService) => Promise<void>;
-  /** Where the heartbeat for `feed-sync healthcheck` is written. Default `DEFAULT_HEALTH_FILE`. */
+  /** Where the heartbeat for `feed-sync healthcheck` is written. Default: this process's own, `healthFileOf()`. */
   healthFile?: string;
 }
 
@@ -74,9 +74,14 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     await service.close();
     throw error;
   }
-  const heartbeat = startHeartbeat(options.healthFile ?? DEFAULT_HEALTH_FILE, () => service.healthy());
+  const heartbeat = startHeartbeat(options.healthFile ?? healthFileOf(), () => service.healthy());
   logger.info(
-    { feeds: config.feeds.length, ui: ui?.url, store: describeStore(service.store) },
+    {
+      feeds: config.feeds.length,
+      feedsAtOnce: feedsAtOnce(config.worker, config.api),
+      ui: ui?.url,
+      store: describeStore(service.store),
+    },
     'worker started',
   );
 

@@ -7,4 +7,4 @@ export { findFeed, UnknownFeedError } from './find-feed.ts';
 export { ConfigError, loadConfig, parseConfig } from './load.ts';
 export { isLoopbackHost } from './loopback.ts';
 export type { ChatbotConfig, Config, FeedConfig } from './schema.ts';
-export { DEFAULT_PREFIX, type WorkerSettings, workerSettingsOf } from './worker-settings.ts';
+export { DEFAULT_PREFIX, feedsAtOnce, type WorkerSettings, workerSettingsOf } from './worker-settings.ts';

@@ -18,8 +18,21 @@ const keep = z.strictObject({
  * default, so the section is optional.
  */
 export const workerSettingsSchema = z.strictObject({
-  /** Jobs one worker process runs at once (different feeds; one feed never runs twice). Default 2. */
-  concurrency: z.number().int().min(1).max(64).default(2),
+  /**
+   * Feeds one worker process runs at once (one feed never runs twice at once), or `auto` (the
+   * default): `feedsAtOnce` of the platform's budget, 16 × `api.concurrency` within 32–128. A started
+   * run costs the platform nothing extra (every call waits for a slot of the shared limiter), so
+   * many feeds due at once all start early instead of queueing behind a few; memory is what bounds
+   * it, hence the cap (120 small feeds at once peak at ~175 MB under the image's heap bound,
+   * bench/results/fleet.md) and `maxHeapShare`.
+   */
+  concurrency: z.union([z.literal('auto'), z.number().int().min(1).max(256)]).default('auto'),
+  /**
+   * A worker starts no further run while its V8 heap in use is above this share of its heap limit
+   * (`--max-old-space-size`; the image's is 160 MB); runs already started go on, and a worker
+   * running nothing always starts one. Default 0.6.
+   */
+  maxHeapShare: z.number().gt(0).max(1).default(0.6),
   /** Attempts of a job before it fails for good (5xx, timeouts, network). Default 5. */
   attempts: z.number().int().min(1).max(50).default(5),
   /** First retry delay in ms; doubles every attempt, with jitter. Default 10 s. */
@@ -67,4 +80,22 @@ export function workerSettingsOf(
   overrides: Partial<WorkerSettings> = {},
 ): WorkerSettings {
   return { ...config.worker, ...overrides };
+}
+
+/** `auto` worker concurrency: this many feeds at once per `api.concurrency` slot… */
+const AUTO_FEEDS_PER_SLOT = 16;
+/** …within these bounds (the upper one keeps a worker of small feeds far under the image's heap bound). */
+const AUTO_MIN = 32;
+const AUTO_MAX = 128;
+
+/**
+ * How many feeds one worker runs at once: the number the config sets, or for `auto`,
+ * 16 × `api.concurrency` within 32–128. Pure.
+ */
+export function feedsAtOnce(
+  worker: Pick<WorkerSettings, 'concurrency'>,
+  api: { concurrency: number },
+): number {
+  if (worker.concurrency !== 'auto') return worker.concurrency;
+  return Math.min(AUTO_MAX, Math.max(AUTO_MIN, AUTO_FEEDS_PER_SLOT * api.concurrency));
 }

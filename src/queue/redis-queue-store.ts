@@ -1,4 +1,5 @@
 import { Queue, QueueEvents, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { createRedisIncidentStore } from '../alerts/index.ts';
 import { createRedisLimiter } from '../http/index.ts';
 import type { HistoryOptions } from '../state/index.ts';
@@ -31,6 +32,7 @@ export async function openRedisStore(
     // Reported by the worker's health; ioredis reconnects by itself.
   });
   if (redis.status === 'ready') connectedOnce = true;
+  let limiterRedis: Redis | undefined;
 
   return {
     kind: 'redis',
@@ -38,7 +40,13 @@ export async function openRedisStore(
     shared: true,
     state: createRedisStateStore(redis, prefix, history),
     incidents: createRedisIncidentStore(redis, prefix),
-    createLimiter: (options) => createRedisLimiter(redis, { prefix, ...options }),
+    // A connection of its own: a slot's take and release never wait behind the queue's commands
+    // (64 runs' progress, locks, logs and state on the shared one) while the platform's slot idles.
+    createLimiter: (options) => {
+      limiterRedis ??= connectRedis(url, 'feed-sync-limiter');
+      limiterRedis.on('error', () => {});
+      return createRedisLimiter(limiterRedis, { prefix, ...options });
+    },
     createQueue: (options = {}) => new Queue(QUEUE_NAME, { ...options, connection: redis, prefix }),
     createWorker: (processor, options) =>
       new Worker(QUEUE_NAME, processor, { ...options, connection: redis, prefix }),
@@ -55,6 +63,7 @@ export async function openRedisStore(
       reconnectListeners.push(listener);
     },
     async close() {
+      await limiterRedis?.quit().catch(() => limiterRedis?.disconnect());
       await redis.quit().catch(() => redis.disconnect());
     },
   };

@@ -15,4 +15,17 @@ describe('NumberColumn', () => {
         expect([i, digests.get(i), refs.get(i)]).toEqual([i, expected, i - 1]);
     }
   });
+
+  it('a small column holds a small first chunk, grown as numbers come, unset ones reading 0', () => {
+    const column = int32s();
+    column.set(3, 7);
+    expect([column.get(3), column.get(2), column.get(63)]).toEqual([7, 0, 0]);
+    expect(column.get(500)).toBe(0);
+    column.set(500, 9);
+    column.set(8191, 11);
+    column.set(8192, 12);
+    expect([column.get(3), column.get(500), column.get(8191), column.get(8192), column.get(700)]).toEqual([
+      7, 9, 11, 12, 0,
+    ]);
+  });
 });

@@ -1,6 +1,8 @@
 /** Numbers a chunk holds: 64 KiB of doubles, 32 KiB of 32-bit integers. */
 const CHUNK = 8192;
 const SHIFT = 13;
+/** Numbers the first chunk holds before it grows. */
+const FIRST = 64;
 
 type Chunk = Float64Array | Int32Array | Uint32Array;
 
@@ -19,12 +21,26 @@ export class NumberColumn<C extends Chunk = Float64Array> {
   }
 
   get(i: number): number {
-    return (this.#chunks[i >>> SHIFT] as C)[i & (CHUNK - 1)] as number;
+    // Unset numbers read 0, as in a full chunk, also past the end of a first chunk not grown yet.
+    return (this.#chunks[i >>> SHIFT] as C)[i & (CHUNK - 1)] ?? 0;
   }
 
   set(i: number, value: number): void {
-    while (i >>> SHIFT >= this.#chunks.length) this.#chunks.push(this.#make(CHUNK));
+    while (i >>> SHIFT >= this.#chunks.length)
+      this.#chunks.push(this.#make(this.#chunks.length ? CHUNK : FIRST));
+    const first = this.#chunks[0] as C;
+    // The first chunk starts small and doubles up to a full one (copies of at most 64 KiB, once):
+    // a worker runs dozens of small feeds at once, each with several columns (issue 23).
+    if (i < CHUNK && i >= first.length) this.#chunks[0] = this.#grown(first, i);
     (this.#chunks[i >>> SHIFT] as C)[i & (CHUNK - 1)] = value;
+  }
+
+  #grown(first: C, i: number): C {
+    let length = first.length;
+    while (length <= i) length *= 2;
+    const grown = this.#make(Math.min(CHUNK, length));
+    grown.set(first);
+    return grown;
   }
 }
 

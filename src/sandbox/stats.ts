@@ -16,6 +16,11 @@ export interface SandboxStats {
   inFlight: number;
   /** Most requests in flight at once since start or reset. */
   peakInFlight: number;
+  /**
+   * Sum of the time each request was in flight (arrival to response closed), ms, since start or
+   * reset: ÷ a span of time, the mean number in flight over it (how busy the client kept its slots).
+   */
+  busyMs: number;
   /** Faults injected, per kind. */
   faults: Record<FaultKind, number>;
   /** Requests answered 429 by the rate limit (`rateLimitPerSecond`), not by fault injection. */
@@ -33,6 +38,7 @@ export class StatsRecorder {
   #unknown = 0;
   #inFlight = 0;
   #peak = 0;
+  #busyMs = 0;
   #faults = zeroFaults();
   #rateLimited = 0;
 
@@ -43,10 +49,12 @@ export class StatsRecorder {
     this.#inFlight++;
     this.#peak = Math.max(this.#peak, this.#inFlight);
     let left = false;
+    const since = performance.now();
     return () => {
       if (left) return;
       left = true;
       this.#inFlight--;
+      this.#busyMs += performance.now() - since;
     };
   }
 
@@ -67,6 +75,7 @@ export class StatsRecorder {
       totalRequests,
       inFlight: this.#inFlight,
       peakInFlight: this.#peak,
+      busyMs: Math.round(this.#busyMs),
       faults: { ...this.#faults },
       rateLimited: this.#rateLimited,
     };
@@ -78,6 +87,7 @@ export class StatsRecorder {
     this.#unknown = 0;
     this.#faults = zeroFaults();
     this.#rateLimited = 0;
+    this.#busyMs = 0;
     this.#peak = this.#inFlight;
   }
 }

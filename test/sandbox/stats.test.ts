@@ -20,6 +20,9 @@ describe('stats', () => {
     expect(stats.inFlight).toBe(0);
     expect(stats.requests.list).toBe(8);
     expect(stats.totalRequests).toBe(8);
+    // Eight requests each held 150 ms: 1.2 s of slot time, however they overlapped.
+    expect(stats.busyMs).toBeGreaterThanOrEqual(8 * 145);
+    expect(stats.busyMs).toBeLessThan(8 * elapsed + 8);
   });
 
   it('counts requests per operation, and resetStats zeroes them', async () => {
@@ -35,7 +38,12 @@ describe('stats', () => {
       peakInFlight: 1,
     });
     sandbox.resetStats();
-    expect(sandbox.stats()).toMatchObject({ requests: { create: 0 }, totalRequests: 0, peakInFlight: 0 });
+    expect(sandbox.stats()).toMatchObject({
+      requests: { create: 0 },
+      totalRequests: 0,
+      peakInFlight: 0,
+      busyMs: 0,
+    });
   });
 
   it('seed bypasses stats and faults', async () => {

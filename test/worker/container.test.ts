@@ -158,6 +158,69 @@ describe.skipIf(!redisAvailable)('the container', () => {
       );
     }, 30_000);
 
+    it('as `docker compose up --scale worker=3` runs it: three workers each healthy in its container, one dashboard', async (context) => {
+      if (prepared && process.env.CI) throw new Error(`cannot prepare the image folder: ${prepared}`);
+      if (prepared) context.skip(`cannot prepare the image folder: ${prepared}`);
+      const compose = parseYaml(await readFile(join(ROOT, 'docker-compose.yml'), 'utf8'));
+      const all: Record<string, string> = { ...(await composeEnvironment(0)), ...configured };
+      const { UI_PORT: _ui, ...workerEnv } = all;
+      // Each replica is a container of its own: its own /tmp, where its heartbeat goes.
+      const replicas = await Promise.all(
+        [1, 2, 3].map(async (i) => {
+          const tmp = join(dir, `replica-${i}`);
+          await mkdir(tmp, { recursive: true });
+          return { tmp, worker: startImage({ ...workerEnv, TMPDIR: tmp }) };
+        }),
+      );
+      // The dashboard service: the image with `command: ["ui"]` and its own environment.
+      const dashboardEnv = {
+        ...workerEnv,
+        ...compose.services.dashboard.environment,
+        REDIS_URL,
+        FEED_SYNC_CONFIG: join(dir, 'config/feed-sync.yaml'),
+        UI_PORT: '0',
+        TMPDIR: join(dir, 'dashboard'),
+      };
+      const dashboard = startImage(dashboardEnv, compose.services.dashboard.command);
+      try {
+        for (const { tmp, worker } of replicas) {
+          await waitFor(
+            async () => {
+              if (worker.child.exitCode !== null) throw new Error(`a worker exited: ${worker.stderr()}`);
+              const check = startImage({ ...workerEnv, TMPDIR: tmp }, ['healthcheck']);
+              return (await check.exited) === 0;
+            },
+            30_000,
+            'each replica healthy',
+          );
+        }
+        const url = await waitFor(
+          () => {
+            if (dashboard.child.exitCode !== null)
+              throw new Error(`the dashboard exited: ${dashboard.stderr()}`);
+            return /queue UI on (\S+)/.exec(dashboard.stderr())?.[1];
+          },
+          20_000,
+          'the dashboard',
+        );
+        // The dashboard's own health check, as compose runs it, on this port.
+        const [, , flag, script] = compose.services.dashboard.healthcheck.test as string[];
+        const health = await run(NODE, [
+          flag!,
+          script!.replace('http://127.0.0.1:3000', url.replace(/\/$/, '')),
+        ]).then(
+          () => 0,
+          (error: { code: number }) => error.code,
+        );
+        expect(health).toBe(0);
+      } finally {
+        for (const { worker } of replicas) worker.child.kill('SIGTERM');
+        dashboard.child.kill('SIGTERM');
+      }
+      expect(await Promise.all(replicas.map(({ worker }) => worker.exited))).toEqual([0, 0, 0]);
+      for (const { worker } of replicas) expect(worker.stderr()).not.toMatch(/"level":(50|60)/);
+    }, 90_000);
+
     it('with the dashboard off: healthy by its health check, runs the scheduled sync, exits 0 on SIGTERM', async (context) => {
       // Under CI a folder the image's steps cannot build is the failure this test is for.
       if (prepared && process.env.CI) throw new Error(`cannot prepare the image folder: ${prepared}`);
@@ -213,7 +276,7 @@ describe.skipIf(!redisAvailable)('the container', () => {
       // A stopped worker is unhealthy: its heartbeat is gone.
       const after = await healthcheck();
       expect(after.code).toBe(1);
-      expect(after.stderr).toMatch(/^feed-sync: no heartbeat at .*: the worker is not running\n$/);
+      expect(after.stderr).toMatch(/^feed-sync: no heartbeat in .*: no worker is running\n$/);
     }, 90_000);
   });
 });

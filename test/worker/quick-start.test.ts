@@ -38,6 +38,27 @@ describe('the Docker quick start, as the README writes it', () => {
     expect(config.worker.historyRuns).toBe(50);
   });
 
+  it('scales: `docker compose up --scale worker=3` (no fixed port or name on the worker), one dashboard', () => {
+    const compose = parseYaml(read('docker-compose.yml'));
+    const { worker, dashboard } = compose.services;
+    // A published host port or a container_name makes a second replica fail to start.
+    expect(worker.ports).toBeUndefined();
+    expect(worker.container_name).toBeUndefined();
+    expect(worker.environment.UI_PORT).toBeUndefined();
+    // The worker runs the image's CMD (`worker`); the dashboard `feed-sync ui`, on the same image and store.
+    expect(worker.command).toBeUndefined();
+    expect(read('Dockerfile')).toMatch(/^CMD \["worker"\]$/m);
+    expect(dashboard.command).toEqual(['ui']);
+    expect(dashboard.image).toBe(worker.image);
+    expect(dashboard.environment.REDIS_URL).toBe(worker.environment.REDIS_URL);
+    expect(dashboard.environment.FEED_SYNC_CONFIG).toBe(worker.environment.FEED_SYNC_CONFIG);
+    expect(dashboard.ports).toEqual(['127.0.0.1:3000:3000']);
+    expect(dashboard.container_name).toBeUndefined();
+    // The image's health check is a worker's heartbeat: the dashboard, which runs none, has its own.
+    expect(dashboard.healthcheck.test.join(' ')).toContain('http://127.0.0.1:3000/healthz');
+    expect(read('README.md')).toContain('docker compose up -d --scale worker=3');
+  });
+
   it('Redis keeps every key: append-only, a memory ceiling and noeviction', () => {
     const command: string[] = parseYaml(read('docker-compose.yml')).services.redis.command;
     const option = (name: string) => command[command.indexOf(name) + 1];

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { DEFAULT_CONFIG_FILE, readEnv } from '../../config/index.ts';
 import { type GlobalOptions, loadCliConfig, withConfigOption, withExamples } from '../context.ts';
-import { DEFAULT_HEALTH_FILE } from '../heartbeat.ts';
 
 /**
  * `feed-sync worker`: runs every feed on its schedule and pushes chatbot settings, until SIGTERM or
@@ -14,17 +13,16 @@ export function registerWorker(program: Command): void {
     .description('run scheduled syncs and settings pushes (BullMQ on Redis, Postgres or the embedded store)')
     .option(
       '--health-file <file>',
-      'where the heartbeat for `feed-sync healthcheck` is written',
-      DEFAULT_HEALTH_FILE,
+      'where the heartbeat for `feed-sync healthcheck` is written (default: feed-sync-worker.<pid>.health in the temp folder)',
     );
-  withConfigOption(command).action(async (options: GlobalOptions & { healthFile: string }) => {
+  withConfigOption(command).action(async (options: GlobalOptions & { healthFile?: string }) => {
     const config = await loadCliConfig(options);
     const { runWorker } = await import('../services.ts');
     await runWorker({
       config,
       configFile: options.config ?? DEFAULT_CONFIG_FILE,
       env: readEnv(),
-      healthFile: options.healthFile,
+      ...(options.healthFile ? { healthFile: options.healthFile } : {}),
     });
   });
 }
