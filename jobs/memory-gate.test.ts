@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryGate, mayStart } from './memory-gate.ts';
+import { createMemoryGate, mayStart, runCost } from './memory-gate.ts';
 
 const MB = 2 ** 20;
 const heap = (used: number) => ({ used_heap_size: used * MB, heap_size_limit: 160 * MB });
@@ -22,10 +22,10 @@ describe('the memory gate (worker.maxHeapShare)', () => {
       () => heap(used),
       60_000,
     );
-    const first = await gate.enter();
+    const first = await gate.enter(0);
     used = 100;
     let started = false;
-    const second = gate.enter().then((leave) => {
+    const second = gate.enter(0).then((leave) => {
       started = true;
       return leave;
     });
@@ -46,11 +46,50 @@ describe('the memory gate (worker.maxHeapShare)', () => {
       () => heap(100),
       60_000,
     );
-    const leave = await gate.enter();
+    const leave = await gate.enter(0);
     const controller = new AbortController();
-    const waiting = gate.enter(controller.signal);
+    const waiting = gate.enter(0, controller.signal);
     controller.abort(new Error('worker shutting down'));
     await expect(waiting).rejects.toThrow('worker shutting down');
     leave();
+  });
+
+  it('sizes a run by its feed: many due at once do not all pass an empty heap', async () => {
+    // 20 MB in use, share 0.6 of 160 MB = 96 MB: room for 76 MB of expected runs.
+    const gate = createMemoryGate(
+      () => 0.6,
+      () => heap(20),
+      60_000,
+    );
+    const big = runCost(100_000); // ~29 MB each
+    expect(big).toBeGreaterThan(28 * MB);
+    expect(big).toBeLessThan(30 * MB);
+    const started: number[] = [];
+    const leaves = [0, 1, 2, 3].map((n) =>
+      gate.enter(big).then((leave) => {
+        started.push(n);
+        return leave;
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Two fit beside the 20 MB in use (20 + 58 ≤ 96); the third waits, although the heap is low.
+    expect(started).toEqual([0, 1]);
+    // A small feed's run still fits beside them.
+    const small = await gate.enter(runCost(50));
+    expect(gate.running).toBe(3);
+    small();
+    (await leaves[0]!)();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(started).toEqual([0, 1, 2]);
+    (await leaves[1]!)();
+    (await leaves[2]!)();
+    (await leaves[3]!)();
+    expect(gate.running).toBe(0);
+  });
+
+  it('counts a feed never run as small', () => {
+    expect(runCost(undefined)).toBe(300 * 1024);
+    expect(mayStart(5, heap(20), 0.6, 70 * MB, runCost(undefined))).toBe(true);
+    expect(mayStart(5, heap(20), 0.6, 76 * MB, runCost(undefined))).toBe(false);
   });
 });

@@ -6,9 +6,32 @@ export interface HeapFigures {
   heap_size_limit: number;
 }
 
-/** Whether another run may start: always when none runs, else while the heap is under its share. Pure. */
-export function mayStart(running: number, heap: HeapFigures, maxHeapShare: number): boolean {
-  return running === 0 || heap.used_heap_size <= maxHeapShare * heap.heap_size_limit;
+/**
+ * What a run is expected to hold on the heap at its peak, from the size of the feed's last run:
+ * columns on both sides and the garbage a parse leaves between collections, ~300 bytes a listing
+ * (docs/performance.md: +24 MB of heap and +17 MB of typed arrays for 300k), over ~0.3 MB for any
+ * run. A feed never run before counts as small. Pure.
+ */
+export const RUN_BASE_BYTES = 300 * 1024;
+export const RUN_BYTES_PER_LISTING = 300;
+export function runCost(lastListings: number | undefined): number {
+  return RUN_BASE_BYTES + RUN_BYTES_PER_LISTING * Math.max(0, lastListings ?? 0);
+}
+
+/**
+ * Whether another run may start: always when none runs; else while the heap in use, what the
+ * runs already started are expected to reach (`reserved`, counted in full: a run's memory grows
+ * after it starts, so many due at once cannot all pass an empty heap) and this run's cost stay
+ * under the heap's share. Pure.
+ */
+export function mayStart(
+  running: number,
+  heap: HeapFigures,
+  maxHeapShare: number,
+  reserved = 0,
+  cost = 0,
+): boolean {
+  return running === 0 || heap.used_heap_size + reserved + cost <= maxHeapShare * heap.heap_size_limit;
 }
 
 /**
@@ -17,8 +40,11 @@ export function mayStart(running: number, heap: HeapFigures, maxHeapShare: numbe
  * serving many feeds then holds a bounded heap however many are due at once.
  */
 export interface MemoryGate {
-  /** Resolves when the run may start; call the returned function when it ends. */
-  enter(signal?: AbortSignal): Promise<() => void>;
+  /**
+   * Resolves when a run expected to hold `cost` bytes (`runCost`) may start; call the returned
+   * function when it ends.
+   */
+  enter(cost: number, signal?: AbortSignal): Promise<() => void>;
   /** Runs started and not ended. */
   readonly running: number;
 }
@@ -29,25 +55,26 @@ export function createMemoryGate(
   pollMs = 250,
 ): MemoryGate {
   let running = 0;
+  let reserved = 0;
   const waiters = new Set<() => void>();
-  const leave = () => {
-    running--;
-    for (const wake of waiters) wake();
-  };
-  const start = () => {
+  const start = (cost: number) => {
     running++;
+    reserved += cost;
     let left = false;
     return () => {
-      if (!left) leave();
+      if (left) return;
       left = true;
+      running--;
+      reserved -= cost;
+      for (const wake of waiters) wake();
     };
   };
   return {
     get running() {
       return running;
     },
-    async enter(signal) {
-      while (!mayStart(running, heap(), maxHeapShare())) {
+    async enter(cost, signal) {
+      while (!mayStart(running, heap(), maxHeapShare(), reserved, cost)) {
         signal?.throwIfAborted();
         await new Promise<void>((resolve) => {
           const done = () => {
@@ -61,7 +88,7 @@ export function createMemoryGate(
           signal?.addEventListener('abort', done, { once: true });
         });
       }
-      return start();
+      return start(cost);
     },
   };
 }

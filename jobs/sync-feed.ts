@@ -6,6 +6,7 @@ import { outcomeLabel, type RunProgress, type RunReport, runAndSave } from '../s
 import { percentOf, throttleProgress } from '../src/render/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
+import { runCost } from './memory-gate.ts';
 
 export { type SyncFeedJobData, syncFeedPayloadSchema };
 
@@ -58,8 +59,11 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
       const progress = progressReporter(job);
-      // A worker whose heap is above its share starts this run once another ends (`maxHeapShare`).
-      const leave = ctx.gate ? await ctx.gate.enter(signal) : () => {};
+      // A worker whose heap, with what its runs are expected to reach, is above its share starts
+      // this run once another ends (`maxHeapShare`); the expected size is the feed's last run's.
+      const leave = ctx.gate
+        ? await ctx.gate.enter(runCost(await lastListings(ctx, feed.id)), signal)
+        : () => {};
       // Saved first, by the run itself: the job log is best-effort and must never cost the report or the state.
       const result = await runAndSave(
         config,
@@ -109,6 +113,21 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       throw await mapJobError(error, ctx.rateLimit);
     }
   };
+}
+
+/**
+ * Listings on the larger side of the feed's last run (what the memory gate sizes the run by), or
+ * undefined for a feed never run or a state that cannot be read (the run itself will say so).
+ */
+async function lastListings(ctx: JobContext, feedId: string): Promise<number | undefined> {
+  try {
+    const last = (await ctx.state.getFeed(feedId)).lastReport as Partial<RunReport> | undefined;
+    if (!last) return undefined;
+    const remote = (last.unchanged ?? 0) + (last.updated ?? 0) + (last.foreign ?? 0) + (last.deleted ?? 0);
+    return Math.max(last.read ?? 0, remote);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
