@@ -38,7 +38,8 @@ type LimiterKind = 'local' | StoreChoice['kind'];
 const KINDS: readonly LimiterKind[] = ['local', 'redis', 'postgres', 'embedded'];
 const CONCURRENCY = 8;
 
-const CLI = resolve(import.meta.dirname, '../src/cli/main.ts');
+/** The command a user runs in a checkout (`npx feed-sync`). */
+const CLI = resolve(import.meta.dirname, '../bin/feed-sync.js');
 
 /** How the platform's 429 looks: Retry-After until a slot frees, none, or a fixed number of seconds. */
 type Answer = 'slot' | 'none' | number;

@@ -34,7 +34,7 @@ export interface LimiterOptions {
 }
 
 /** Slack of the one-second window of paced starts: the lateness of a timer on a busy loop. */
-const WINDOW_SLACK_MS = 20;
+const WINDOW_SLACK_MS = 5;
 
 export function createLocalLimiter(options: LimiterOptions): Limiter {
   const aimd: AimdOptions = { ...options.aimd, max: options.concurrency };

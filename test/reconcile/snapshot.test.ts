@@ -49,11 +49,10 @@ describe('readSnapshot', () => {
   it('reads no more than readAhead pages before `ready`, and the rest once it settles', async () => {
     const pages = Object.fromEntries([1, 2, 3, 4, 5].map((p) => [p, [record(2 * p - 1), record(2 * p)]]));
     const asked: number[] = [];
-    const inner = pagesClient(pages, 10);
-    const client = Object.assign(inner, {
-      listListings: (request: { PageNumber?: number }) => {
+    const client = Object.assign(pagesClient(pages, 10), {
+      listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
         asked.push(request.PageNumber ?? 1);
-        return pagesClient(pages, 10).listListings(request);
+        return { List: pages[request.PageNumber ?? 1] ?? [], VirtualCount: 10 };
       },
     });
     let go!: () => void;
