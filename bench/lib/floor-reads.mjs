@@ -5,7 +5,10 @@
  *   node floor-reads.mjs xml FILE          fast-xml-parser over the whole document
  *   node floor-reads.mjs pages URL SERIAL PAGE_SIZE CONCURRENCY
  *                                          the list pages: the first, then the rest CONCURRENCY at a time
- * Prints the records or listings read.
+ *   node floor-reads.mjs creates URL SERIAL COUNT CONCURRENCY TEMPLATE.json
+ *                                          COUNT creates of the template listing (MLSNumber and Url
+ *                                          made distinct), CONCURRENCY at a time
+ * Prints the records or listings read (created).
  */
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -51,6 +54,32 @@ async function pages(url, serial, pageSize, concurrency) {
   return listings;
 }
 
-const read = { csv, xml, pages }[mode];
+async function creates(url, serial, count, concurrency, templateFile) {
+  const template = JSON.parse(await readFile(templateFile, 'utf8'));
+  let next = 0;
+  let created = 0;
+  const worker = async () => {
+    while (next < Number(count)) {
+      const i = next++;
+      const response = await fetch(`${url}/chat/Chatbot/RealEstateCreate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({
+          ...template,
+          SerialNumber: serial,
+          MLSNumber: `F-${i}`,
+          Url: `https://floor.example/l/${i}`,
+        }),
+      });
+      const body = await response.json();
+      if (body.Code === 200) created++;
+      else throw new Error(`create ${i}: ${JSON.stringify(body).slice(0, 200)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: Number(concurrency) }, worker));
+  return created;
+}
+
+const read = { csv, xml, pages, creates }[mode];
 if (!read) throw new Error(`floor-reads: unknown mode ${mode}`);
 process.stdout.write(String(await read(...args)));
