@@ -107,7 +107,10 @@ export function toEnum<T extends string>(values: readonly T[], value: unknown): 
     foldedEnums.set(values, folded);
   }
   const result = folded.get(fold(text)) ?? text;
-  if (!seen) seenEnums.set(values, (seen = new Map()));
+  if (!seen) {
+    seen = new Map();
+    seenEnums.set(values, seen);
+  }
   if (seen.size < SEEN_ENUMS_KEPT) seen.set(raw, result);
   return result as T;
 }
