@@ -81,6 +81,9 @@ export function createLocalLimiter(options: LimiterOptions): Limiter {
   }
 
   function feed(next: AimdState): void {
+    // A rate just learned (the second 429 of a burst confirmed it) shortens the first one's pause.
+    if (next.rate > 0 && state.rate <= 0)
+      pausedUntil = Math.min(pausedUntil, performance.now() + pauseOf(Number.POSITIVE_INFINITY, next.rate));
     state = next;
     // p-limit starts queued tasks when raised and lets running ones finish when lowered.
     if (limit.concurrency !== state.limit) limit.concurrency = state.limit;
