@@ -12,7 +12,7 @@
  * run: the raw parser over the file, every list page read (the first, then 8 at a time), and N
  * creates of one template listing (8 at a time, on a sandbox of their own, closed before the sync's
  * is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
- * Writes bench/results/scale.{json,md,svg}.
+ * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -205,7 +205,7 @@ export async function run(args: string[]): Promise<void> {
   const verdicts = [...verdictsOf(rows), ...floorVerdicts(rows, floors)];
   out('');
   for (const v of verdicts) out(v);
-  save(rows, head, body, verdicts, baseline.peakMb, nodeOptions);
+  save(values.million ? 'scale-million' : 'scale', rows, head, body, verdicts, baseline.peakMb, nodeOptions);
 }
 
 function tableOf(rows: readonly Row[]) {
@@ -290,6 +290,7 @@ const COLORS: Record<string, string> = {
 };
 
 function save(
+  name: string,
   rows: readonly Row[],
   head: string[],
   body: string[][],
@@ -302,11 +303,11 @@ function save(
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();
   writeFileSync(
-    join(RESULTS, 'scale.json'),
+    join(RESULTS, `${name}.json`),
     `${JSON.stringify({ when, machine: where, nodeOptions, baselineMb, rows }, null, 2)}\n`,
   );
   writeFileSync(
-    join(RESULTS, 'scale.md'),
+    join(RESULTS, `${name}.md`),
     `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
   );
   const series = (metric: 'ms' | 'peakMb'): Series[] =>
@@ -329,6 +330,6 @@ function save(
     ],
     `feed-sync sync via the built CLI, ${heap}, sandbox without latency, concurrency 8. ${when} UTC, ${where}.`,
   );
-  writeFileSync(join(RESULTS, 'scale.svg'), svg);
-  out(`\nwritten: bench/results/scale.{json,md,svg}`);
+  writeFileSync(join(RESULTS, `${name}.svg`), svg);
+  out(`\nwritten: bench/results/${name}.{json,md,svg}`);
 }
