@@ -308,7 +308,7 @@ function save(
   );
   writeFileSync(
     join(RESULTS, `${name}.md`),
-    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
+    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${name === 'scale-million' ? ' --million' : rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
   );
   const series = (metric: 'ms' | 'peakMb'): Series[] =>
     Object.entries(COLORS).map(([name, color]) => ({
