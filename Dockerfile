@@ -25,8 +25,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 # A heap bounded for a 512 MB container (docs/performance.md): V8 otherwise sizes its heap from the
 # host's memory and grows into it with garbage. A sync keeps ~200 bytes a listing (digests, not
-# records), so 160 MB of old space carries feeds of several hundred thousand listings; beyond
-# ~500k listings a feed, raise --max-old-space-size with `-e NODE_OPTIONS=…`.
+# records), so 160 MB of old space carries a feed of a million listings (peak RSS ~320 MB,
+# docs/performance.md); beyond that, raise --max-old-space-size with `-e NODE_OPTIONS=…`.
 # NODE_COMPILE_CACHE: V8's code cache on disk, filled at build time for the modules every command
 # loads and by the first run for the rest (a short-lived command such as the healthcheck then starts
 # without compiling its modules again).
