@@ -240,6 +240,8 @@ function startSnapshot(
   let target: SnapshotSink<RemoteEntries> | undefined;
   let settle!: { resolve: () => void; reject: (error: unknown) => void };
   const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  // Rejected by `abandon`, perhaps with no read left waiting on it: not an unhandled rejection.
+  ready.catch(() => {});
   // Pages are kept only after `ready`, when the target exists.
   const sink: SnapshotSink<RemoteEntries> = {
     keep: (page, remote) => target?.keep(page, remote),
