@@ -25,10 +25,14 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 # A heap bounded for a 512 MB container (docs/performance.md): V8 otherwise sizes its heap from the
 # host's memory and grows into it with garbage. A sync keeps ~200 bytes a listing (digests, not
-# records), so 160 MB of old space carries feeds of several hundred thousand listings; beyond
-# ~500k listings a feed, raise --max-old-space-size with `-e NODE_OPTIONS=…`.
+# records), so 160 MB of old space carries a feed of a million listings (peak RSS ~320 MB,
+# docs/performance.md); beyond that, raise --max-old-space-size with `-e NODE_OPTIONS=…`.
+# NODE_COMPILE_CACHE: V8's code cache on disk, filled at build time for the modules every command
+# loads and by the first run for the rest (a short-lived command such as the healthcheck then starts
+# without compiling its modules again).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=1" \
+    NODE_COMPILE_CACHE=/app/.compile-cache \
     FEED_SYNC_CONFIG=/config/feed-sync.yaml \
     REDIS_URL=redis://redis:6379
 WORKDIR /app
@@ -36,6 +40,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
+RUN node dist/src/cli/main.js --help > /dev/null && chown -R node:node /app/.compile-cache
 # The config is mounted here (read-only is fine: the worker only watches it).
 VOLUME ["/config"]
 USER node

@@ -1,127 +1,119 @@
 /**
- * `npm run bench -- noop [--listings 10000] [--latency 50] [--page-size 1000]`: a no-op resync
- * (every listing unchanged, compared field by field) against just reading the pages.
+ * `npm run bench -- noop [--listings 9950] [--latency 50] [--page-size 1000] [--rounds 5]
+ * [--format csv] [--profile DIR]`: a no-op re-sync as a user meets it, `feed-sync sync` as a whole
+ * process, against its floor measured in the same run.
  *
- * The sandbox runs in its own process (as the platform is remote); the chatbot is seeded with the
- * listings exactly as a sync writes them (ownership tag and record hash), then both are measured: `pages` reads every page with the client exactly as the snapshot does
- * (page 1, then the rest `concurrency` at a time) and keeps nothing; `no-op` is the whole
- * `syncFeed` over the same listings. Goal (issue 13, goal 2): no-op ≤ 1.5× pages.
+ * The sandbox runs in its own process (as the platform is remote). A generated feed is synced
+ * once without latency (every listing created, tagged as a sync writes it), then latency is
+ * switched on and each round measures, each in a process of its own: the raw parser reading the
+ * feed (csv-parse, fast-xml-parser: `bench/lib/floor-reads.mjs`), the list pages read as the
+ * snapshot reads them (the first, then the rest `concurrency` at a time; plain `fetch`), and
+ * `feed-sync sync --force-full` (every listing compared, nothing written). The floor is the larger
+ * of the two reads; goal (issue 23 §3): the no-op ≤ 1.5× it. `--profile DIR` writes the CLI's CPU
+ * profiles (`--cpu-prof`) there; `--cli PATH` measures another checkout's `bin/feed-sync.js`.
  */
-import { writeFileSync } from 'node:fs';
-import type { Profiler } from 'node:inspector';
-import { Session } from 'node:inspector/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import pLimit from 'p-limit';
-import { clientFromConfig } from '../src/api/index.ts';
-import { type Config, configSchema } from '../src/config/schema.ts';
-import { silentLogger } from '../src/logger.ts';
-import type { Listing } from '../src/normalize/listing-schema.ts';
-import { DEFAULT_HASH_KEY, syncFeed, withTags } from '../src/reconcile/index.ts';
-import { createMemoryStateStore } from '../src/state/state-store.ts';
-import { LISTING_MAPPING, recordsFeed } from '../src/testing/records-feed.ts';
+import { runChild } from './lib/child.ts';
+import { type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { startSandboxProcess } from './lib/sandbox-process.ts';
 import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
-import { initialFeed } from './sync-scenarios.ts';
 
 const GOAL = 1.5;
-const TAGS = { ownerKey: 'feed-sync:feed', hashKey: DEFAULT_HASH_KEY };
-const profiles: Profiler.Profile[] = [];
+const CONCURRENCY = 8;
+/** The command a user runs in a checkout (`npx feed-sync`). */
+const CLI = resolve(import.meta.dirname, '../bin/feed-sync.js');
+const FLOOR = resolve(import.meta.dirname, 'lib/floor-reads.mjs');
 
-/** The inspector's profiler, to profile the no-op syncs and not the setup around them. */
-async function startProfile(): Promise<Session> {
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 200 });
-  return session;
+interface Report {
+  outcome: string;
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
 }
 
-async function sync(config: Config, listings: Listing[]) {
-  const feed = config.feeds[0]!;
-  const started = performance.now();
-  const { report } = await syncFeed(config, feed, {
-    client: clientFromConfig(config),
-    state: createMemoryStateStore(),
-    logger: silentLogger,
-    open: recordsFeed(listings),
+async function sync(cli: string, config: string, extra: string[], nodeOptions: string[] = []) {
+  const child = await runChild([cli, 'sync', '-c', config, '--feed', 'bench', '--json', ...extra], {
+    nodeOptions,
   });
-  return { report, ms: performance.now() - started };
+  if (child.code !== 0) throw new Error(`feed-sync sync: exit ${child.code}\n${child.stderr}`);
+  return { ms: child.ms, report: JSON.parse(child.stdout) as Report };
 }
 
-/** Every page, read the way the snapshot reads them, kept nowhere. */
-async function readPages(config: Config, chatbot: string): Promise<{ ms: number; pages: number }> {
-  const client = clientFromConfig(config);
-  const started = performance.now();
-  const request = (page: number) =>
-    client.listListings({ SerialNumber: chatbot, PageNumber: page, PageSize: config.api.pageSize });
-  const first = await request(1);
-  const pages = Math.ceil((first.VirtualCount ?? 0) / config.api.pageSize);
-  const limit = pLimit(config.api.concurrency);
-  await Promise.all(Array.from({ length: Math.max(0, pages - 1) }, (_, i) => limit(() => request(i + 2))));
-  return { ms: performance.now() - started, pages };
+async function floor(args: string[], expected: number): Promise<number> {
+  const child = await runChild([FLOOR, ...args]);
+  if (child.code !== 0 || Number(child.stdout) !== expected)
+    throw new Error(
+      `floor-reads ${args[0]}: exit ${child.code}, read ${child.stdout} of ${expected}\n${child.stderr}`,
+    );
+  return child.ms;
 }
 
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
     options: {
-      listings: { type: 'string', default: '10000' },
+      listings: { type: 'string', default: '9950' },
       latency: { type: 'string', default: '50' },
       'page-size': { type: 'string', default: '1000' },
       rounds: { type: 'string', default: '5' },
-      /** Write a CPU profile of the no-op syncs alone (not the setup) to this file. */
+      format: { type: 'string', default: 'csv' },
       profile: { type: 'string' },
+      /** The `feed-sync` binary measured: another checkout's, for a before/after. */
+      cli: { type: 'string', default: CLI },
     },
   });
   const count = Number(values.listings);
   const latencyMs = Number(values.latency);
+  const pageSize = Number(values['page-size']);
+  const format = values.format as Format;
+  const file = await generateFeed(format, count);
   const sandbox = await startSandboxProcess();
+  const dir = mkdtempSync(join(tmpdir(), 'feed-sync-bench-noop-'));
   try {
-    const config = configSchema.parse({
-      api: { baseUrl: sandbox.url, concurrency: 8, pageSize: Number(values['page-size']) },
-      feeds: [
-        {
-          id: 'bench',
-          chatbot: 'NOOP',
-          source: { format: 'csv', path: 'unused.csv' },
-          mapping: LISTING_MAPPING,
-        },
-      ],
-    });
-    const listings = initialFeed(count);
-    await sandbox.seed(
-      'NOOP',
-      listings.map((l) => withTags(l, 'bench', TAGS)),
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        api: { baseUrl: sandbox.url, concurrency: CONCURRENCY, pageSize },
+        stateFile: join(dir, 'state.json'),
+        feeds: [feedEntry(format, file, 'bench', 'NOOP')],
+      }),
     );
+    const seeded = await sync(CLI, config, []);
+    if (seeded.report.created !== count) throw new Error(`seeding: ${JSON.stringify(seeded.report)}`);
     await sandbox.configure({ latencyMs });
     out(
-      `noop bench: ${count} unchanged listings, ${latencyMs} ms latency, concurrency 8, PageSize ${config.api.pageSize} (${machine()})`,
+      `noop bench: \`feed-sync sync\` of ${count} unchanged listings (${format}), ${latencyMs} ms latency, concurrency ${CONCURRENCY}, PageSize ${pageSize} (${machine()})`,
     );
-    out(`pages = reading every page as the snapshot does, keeping nothing; goal: no-op ≤ ${GOAL}× pages\n`);
+    out(
+      `floor = the larger of the raw parser reading the feed and reading the pages (first, then ${CONCURRENCY} at a time), each a process of its own; goal: no-op ≤ ${GOAL}× floor\n`,
+    );
     const rows: string[][] = [];
     const ratios: number[] = [];
-    const profiler = values.profile ? await startProfile() : undefined;
+    const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.profile)] : [];
     for (let round = 1; round <= Number(values.rounds); round++) {
-      const pages = await readPages(config, 'NOOP');
-      await profiler?.post('Profiler.start');
-      const noop = await sync(config, listings);
-      await profiler?.post('Profiler.stop').then((r) => profiles.push(r.profile));
+      const parser = await floor([format, file], count);
+      const pages = await floor(['pages', sandbox.url, 'NOOP', String(pageSize), String(CONCURRENCY)], count);
+      const noop = await sync(resolve(values.cli), config, ['--force-full'], profile);
       const r = noop.report;
       if (r.created + r.updated + r.deleted !== 0 || r.unchanged !== count)
-        throw new Error(`not a no-op: ${JSON.stringify({ ...r, rejections: undefined })}`);
-      ratios.push(noop.ms / pages.ms);
-      rows.push([String(round), `${pages.pages}`, fmtMs(pages.ms), fmtMs(noop.ms), ratio(noop.ms, pages.ms)]);
+        throw new Error(`not a no-op: ${JSON.stringify(r)}`);
+      const bound = Math.max(parser, pages);
+      ratios.push(noop.ms / bound);
+      rows.push([String(round), fmtMs(parser), fmtMs(pages), fmtMs(noop.ms), ratio(noop.ms, bound)]);
     }
-    printTable(['round', 'pages', 'read pages', 'no-op sync', 'ratio'], rows);
-    // Rounds alternate the two measurements, so a busy neighbour slows both alike; the median
-    // ratio is the figure.
+    printTable(['round', 'raw parser', 'read pages', 'no-op sync', 'ratio'], rows);
+    // Rounds alternate the measurements, so a busy neighbour slows all alike; the median is the figure.
     const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)] ?? Number.NaN;
     out(`\nmedian ratio: ${median.toFixed(2)}× (goal ≤ ${GOAL}×: ${median <= GOAL ? 'met' : 'NOT met'})`);
-    if (values.profile && profiles.at(-1)) {
-      writeFileSync(values.profile, JSON.stringify(profiles.at(-1)));
-      out(`\nCPU profile of the last no-op sync: ${values.profile} (open in Chrome DevTools)`);
-    }
+    if (values.profile)
+      out(`\nCPU profiles of the no-op runs: ${resolve(values.profile)} (open in Chrome DevTools)`);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
     await sandbox.close();
   }
 }

@@ -1,12 +1,18 @@
 /**
- * `npm run bench -- scale [--large] [--sizes 1000,10000] [--formats csv]`: the scale curve of a
+ * `npm run bench -- scale [--large] [--million] [--sizes 1000,10000] [--formats csv]`: the scale curve of a
  * whole sync through the real CLI (`feed-sync sync`), one child process per run so its peak RSS
  * (VmHWM) is that run's alone. For each format and size: an initial sync onto an empty chatbot, a
  * no-op resync forced to compare (`--force-full`), and `feed-sync validate --feed` (ingest alone). The sandbox runs in this
  * process, so its memory is not counted.
  *
- * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k.
- * Writes bench/results/scale.{json,md,svg}.
+ * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k; and
+ * of issue 23 §2, at 1M (`--million`: 1,000,000 listings, CSV unless `--formats` says otherwise):
+ * peak ≤ 400 MB, the no-op within 1.2× the page read, the initial sync within 1.1× its bound.
+ * The floors are whole processes of their own (`bench/lib/floor-reads.mjs`), measured in the same
+ * run: the raw parser over the file, every list page read (the first, then 8 at a time), and N
+ * creates of one template listing (8 at a time, on a sandbox of their own, closed before the sync's
+ * is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
+ * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +25,7 @@ import { runChild } from './lib/child.ts';
 import { FORMATS, type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
 import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/table.ts';
+import { initialFeed } from './sync-scenarios.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The built CLI, as the image runs it (`npm run build` first). */
@@ -29,6 +36,40 @@ function build(): void {
   if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
 }
 const RESULTS = resolve(import.meta.dirname, 'results');
+const FLOOR = resolve(import.meta.dirname, 'lib/floor-reads.mjs');
+/** Issue 23 §2 at 1M: peak RSS, no-op ÷ page read, initial ÷ its bound. */
+const MILLION_RSS_MB = 400;
+const NOOP_GOAL = 1.2;
+const INITIAL_GOAL = 1.1;
+
+/** A floor: one whole process of `floor-reads.mjs`, its wall time. */
+async function floor(args: string[], expected: number): Promise<number> {
+  const child = await runChild([FLOOR, ...args]);
+  if (child.code !== 0 || Number(child.stdout) !== expected)
+    throw new Error(`floor ${args[0]}: exit ${child.code}, ${child.stdout} of ${expected}\n${child.stderr}`);
+  return child.ms;
+}
+
+/** N creates of one listing, 8 at a time, on a sandbox of their own. */
+async function createsFloor(listings: number, workDir: string): Promise<number> {
+  const template = join(workDir, 'template.json');
+  writeFileSync(template, JSON.stringify(initialFeed(1)[0]));
+  const sandbox = await startSandbox({});
+  try {
+    return await floor(['creates', sandbox.url, 'FLOOR', String(listings), '8', template], listings);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** The floors of one size, measured in the same run. */
+interface Floors {
+  format: Format;
+  listings: number;
+  creates: number;
+  parser: number;
+  pages: number;
+}
 /** Peak RSS goal of a 100k sync (issue 13, goal 1). */
 const RSS_BOUND_MB = 250;
 /** 300k may cost at most this much more memory than 100k. */
@@ -61,8 +102,10 @@ async function runSize(
   listings: number,
   workDir: string,
   nodeOptions: readonly string[],
+  floors: Floors[],
 ): Promise<Row[]> {
   const file = await generateFeed(format, listings);
+  const creates = await createsFloor(listings, workDir);
   const sandbox = await startSandbox({});
   try {
     const config = join(workDir, `${format}-${listings}.json`);
@@ -96,6 +139,9 @@ async function runSize(
       check(scenario, listings, report, writes);
       rows.push({ format, listings, scenario, ms: child.ms, peakMb: child.peakMb, writes });
     }
+    const parser = await floor([format, file], listings);
+    const pages = await floor(['pages', sandbox.url, `SCALE-${format}-${listings}`, '1000', '8'], listings);
+    floors.push({ format, listings, creates, parser, pages });
     return rows;
   } finally {
     await sandbox.close();
@@ -116,8 +162,9 @@ export async function run(args: string[]): Promise<void> {
     args,
     options: {
       large: { type: 'boolean', default: false },
+      million: { type: 'boolean', default: false },
       sizes: { type: 'string' },
-      formats: { type: 'string', default: FORMATS.join(',') },
+      formats: { type: 'string' },
       /** Without the image's heap bound: V8 sizes its heap from the machine's memory. */
       unbounded: { type: 'boolean', default: false },
     },
@@ -125,8 +172,10 @@ export async function run(args: string[]): Promise<void> {
   const nodeOptions = values.unbounded ? [] : imageNodeOptions().split(/\s+/).filter(Boolean);
   const sizes = values.sizes
     ? values.sizes.split(',').map(Number)
-    : [1_000, 10_000, 100_000, ...(values.large ? [300_000] : [])];
-  const formats = values.formats.split(',') as Format[];
+    : values.million
+      ? [1_000_000]
+      : [1_000, 10_000, 100_000, ...(values.large ? [300_000] : [])];
+  const formats = (values.formats ?? (values.million ? 'csv' : FORMATS.join(','))).split(',') as Format[];
   build();
   out(`scale bench: a whole sync through the built CLI, one child process per run (${machine()})`);
   out(
@@ -138,10 +187,11 @@ export async function run(args: string[]): Promise<void> {
   out(`baseline: an empty Node process peaks at ${baseline.peakMb.toFixed(0)} MB\n`);
   const workDir = mkdtempSync(join(tmpdir(), 'feed-sync-bench-scale-'));
   const rows: Row[] = [];
+  const floors: Floors[] = [];
   try {
     for (const format of formats)
       for (const size of sizes) {
-        const measured = await runSize(format, size, workDir, nodeOptions);
+        const measured = await runSize(format, size, workDir, nodeOptions, floors);
         rows.push(...measured);
         for (const r of measured)
           out(`  ${format} ${size} ${r.scenario}: ${fmtMs(r.ms)}, peak ${r.peakMb.toFixed(0)} MB`);
@@ -152,10 +202,10 @@ export async function run(args: string[]): Promise<void> {
   const { head, body } = tableOf(rows);
   out('');
   printTable(head, body);
-  const verdicts = verdictsOf(rows);
+  const verdicts = [...verdictsOf(rows), ...floorVerdicts(rows, floors)];
   out('');
   for (const v of verdicts) out(v);
-  save(rows, head, body, verdicts, baseline.peakMb, nodeOptions);
+  save(values.million ? 'scale-million' : 'scale', rows, head, body, verdicts, baseline.peakMb, nodeOptions);
 }
 
 function tableOf(rows: readonly Row[]) {
@@ -205,6 +255,33 @@ function verdictsOf(rows: readonly Row[]): string[] {
   return lines;
 }
 
+/** Each size against its floors (issue 23 §2); the RSS bound only at 1M. */
+function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[] {
+  const lines: string[] = [];
+  const met = (ok: boolean) => (ok ? '(met)' : '(NOT met)');
+  for (const f of floors) {
+    const at = (s: Scenario) =>
+      rows.find((r) => r.format === f.format && r.listings === f.listings && r.scenario === s);
+    const initial = at('initial');
+    const noop = at('no-op');
+    const validate = at('validate');
+    if (!initial || !noop || !validate) continue;
+    const bound = Math.max(validate.ms, f.creates);
+    const id = `${f.format} ${f.listings}`;
+    lines.push(
+      `${id} floors: raw parser ${fmtMs(f.parser)}, page read ${fmtMs(f.pages)}, ${f.listings} creates ${fmtMs(f.creates)}, validate ${fmtMs(validate.ms)}`,
+      `${id} no-op ÷ page read: ${ratio(noop.ms, f.pages)} (goal ≤ ${NOOP_GOAL}×) ${met(noop.ms / f.pages <= NOOP_GOAL)}; ÷ the larger of parser and pages: ${ratio(noop.ms, Math.max(f.parser, f.pages))}`,
+      `${id} initial ÷ the larger of validate and the creates: ${ratio(initial.ms, bound)} (goal ≤ ${INITIAL_GOAL}×) ${met(initial.ms / bound <= INITIAL_GOAL)}`,
+    );
+    if (f.listings >= 1_000_000)
+      for (const r of [initial, noop])
+        lines.push(
+          `${id} ${r.scenario}: peak ${r.peakMb.toFixed(0)} MB (goal ≤ ${MILLION_RSS_MB} MB) ${met(r.peakMb <= MILLION_RSS_MB)}`,
+        );
+  }
+  return lines;
+}
+
 const COLORS: Record<string, string> = {
   'csv initial': '#1f77b4',
   'csv no-op': '#7fb2e0',
@@ -213,6 +290,7 @@ const COLORS: Record<string, string> = {
 };
 
 function save(
+  name: string,
   rows: readonly Row[],
   head: string[],
   body: string[][],
@@ -225,12 +303,12 @@ function save(
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();
   writeFileSync(
-    join(RESULTS, 'scale.json'),
+    join(RESULTS, `${name}.json`),
     `${JSON.stringify({ when, machine: where, nodeOptions, baselineMb, rows }, null, 2)}\n`,
   );
   writeFileSync(
-    join(RESULTS, 'scale.md'),
-    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
+    join(RESULTS, `${name}.md`),
+    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${name === 'scale-million' ? ' --million' : rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
   );
   const series = (metric: 'ms' | 'peakMb'): Series[] =>
     Object.entries(COLORS).map(([name, color]) => ({
@@ -252,6 +330,6 @@ function save(
     ],
     `feed-sync sync via the built CLI, ${heap}, sandbox without latency, concurrency 8. ${when} UTC, ${where}.`,
   );
-  writeFileSync(join(RESULTS, 'scale.svg'), svg);
-  out(`\nwritten: bench/results/scale.{json,md,svg}`);
+  writeFileSync(join(RESULTS, `${name}.svg`), svg);
+  out(`\nwritten: bench/results/${name}.{json,md,svg}`);
 }

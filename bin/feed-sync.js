@@ -2,6 +2,7 @@
 // The `feed-sync` binary: the TypeScript sources on Node 24's type stripping when they are here (a
 // checkout), the built CLI otherwise (the container image, which ships dist/ only).
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 
 // Kept to syntax every Node since 14 parses, so an old Node gets this line and not a stack trace.
 const major = Number(process.versions.node.split('.')[0]);
@@ -13,6 +14,11 @@ if (major < 24) {
   );
   process.exit(1);
 }
+
+// V8's code cache (and the type-stripped sources) on disk, in the temp folder: a second start
+// compiles nothing it compiled before (~0.85 → ~0.5 s for `--help` from the sources). A cache it
+// cannot write is no error. NODE_COMPILE_CACHE, when set, names the folder instead.
+module.enableCompileCache?.();
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const built = new URL('../dist/src/cli/main.js', import.meta.url);

@@ -61,6 +61,14 @@ describe('canonicalizeRemote', () => {
     ['Auction', 'Auction'],
   ])('SaleType %j → %j', (input, output) => {
     expect(toEnum(SALE_TYPES, input)).toBe(output);
+    // Asked again (the spellings a list repeats are remembered): the same answer.
+    expect(toEnum(SALE_TYPES, input)).toBe(output);
+  });
+
+  it('reads spellings past the ones it remembers as well as before', () => {
+    for (let i = 0; i < 300; i++) expect(toEnum(SALE_TYPES, ` Odd ${i} `)).toBe(`Odd ${i}`);
+    expect(toEnum(SALE_TYPES, ' FOR sale ')).toBe('for_sale');
+    expect(toEnum(SALE_TYPES, ' FOR sale ')).toBe('for_sale');
   });
 
   it.each([

@@ -72,17 +72,34 @@ function fold(value: string): string {
 
 /** Folded spelling → enum value, built once per enum. */
 const foldedEnums = new WeakMap<readonly string[], Map<string, string>>();
+/**
+ * Text as sent → its enum value, per enum: a list repeats a handful of spellings (`Active`,
+ * `for_sale`) on every record, and folding each with a regexp was a tenth of a page's canonicalizing.
+ * Bounded, so a platform sending a new spelling per record cannot fill the memory.
+ */
+const seenEnums = new WeakMap<readonly string[], Map<string, string>>();
+const SEEN_ENUMS_KEPT = 256;
 
 /** Map a display form onto the enum; an unknown value is kept as sent, so it compares unequal, visibly. */
 export function toEnum<T extends string>(values: readonly T[], value: unknown): T | undefined {
   if (isUnset(value)) return undefined;
-  const text = String(value).trim();
+  const raw = String(value);
+  let seen = seenEnums.get(values);
+  const known = seen?.get(raw);
+  if (known !== undefined) return known as T;
+  const text = raw.trim();
   let folded = foldedEnums.get(values);
   if (!folded) {
     folded = new Map(values.map((v) => [fold(v), v]));
     foldedEnums.set(values, folded);
   }
-  return (folded.get(fold(text)) ?? text) as T;
+  const result = folded.get(fold(text)) ?? text;
+  if (!seen) {
+    seen = new Map();
+    seenEnums.set(values, seen);
+  }
+  if (seen.size < SEEN_ENUMS_KEPT) seen.set(raw, result);
+  return result as T;
 }
 
 /** `Images` comes back as one string: a JSON array, or URLs separated by commas, `|`, `;` or newlines. */

@@ -42,7 +42,7 @@ describe('AIMD controller', () => {
 
   it('needs at least stepStreak successes per step, however small the limit', () => {
     const slow = { ...options, stepStreak: 10 };
-    let t: AimdState = { limit: 1, streak: 0, sinceDecrease: 0, ceiling: 8, generation: 3 };
+    let t: AimdState = { ...initialAimd(options), limit: 1, ceiling: 8, generation: 3 };
     for (let i = 0; i < 9; i++) t = aimdSuccess(t, t.generation, slow);
     expect(t.limit).toBe(1);
     expect(aimdSuccess(t, t.generation, slow).limit).toBe(2);
@@ -89,10 +89,83 @@ describe('AIMD controller', () => {
   });
 });
 
+describe('the learned rate', () => {
+  const paced = { max: 8, rateMargin: 0.95, rateProbe: 0.1, rateProbeSeconds: 2 };
+  const succeed = (state: AimdState, n: number) => {
+    let s = state;
+    for (let i = 0; i < n; i++) s = aimdSuccess(s, s.generation, paced);
+    return s;
+  };
+  /** A burst met with `recent` starts in the second before it: its first 429, then one more sent before it. */
+  const burst = (state: AimdState, recent: number) => {
+    const first = aimdOverload(state, state.generation, paced, recent);
+    return aimdOverload(first, state.generation, paced, recent + 1);
+  };
+
+  it('is unknown (unpaced) until a burst of 429s, then a little below the starts of the second before it', () => {
+    const start = initialAimd(paced);
+    expect(start.rate).toBe(0);
+    expect(succeed(start, 100).rate).toBe(0);
+    expect(burst(start, 20)).toMatchObject({ rate: 19, pendingRate: 0, generation: 1 });
+  });
+
+  it('a lone 429 teaches nothing; nor one met after fewer starts than max, or uncounted', () => {
+    const lone = aimdOverload(initialAimd(paced), 0, paced, 20);
+    expect(lone).toMatchObject({ rate: 0, pendingRate: 19 });
+    // The next 429 is news (sent after the decrease): its own count waits for confirmation again.
+    expect(aimdOverload(succeed(lone, 3), lone.generation, paced, 30)).toMatchObject({
+      rate: 0,
+      pendingRate: 28.5,
+    });
+    expect(burst(initialAimd(paced), 7).rate).toBe(0);
+    expect(burst(initialAimd(paced), 0).rate).toBe(0);
+  });
+
+  it('the tail of the same burst leaves it alone; a second of paced successes later, it is news', () => {
+    const first = burst(initialAimd(paced), 20); // rate 19
+    const tail = aimdOverload(succeed(first, 5), first.generation, paced, 8);
+    expect(tail.rate).toBe(19);
+    const later = aimdOverload(succeed(first, 19), first.generation, paced, 18);
+    expect(later.rate).toBeCloseTo(19 * 0.95);
+  });
+
+  it('met at about the paced rate: nudged down; met well below it: down to what was admitted', () => {
+    const first = burst(initialAimd(paced), 20); // rate 19
+    const at = (recent: number) => aimdOverload(succeed(first, 19), first.generation, paced, recent).rate;
+    expect(at(19)).toBeCloseTo(18.05);
+    expect(at(17)).toBeCloseTo(18.05);
+    expect(at(14)).toBeCloseTo(13.3);
+    // Never below half the paced rate at one overload.
+    expect(at(2)).toBe(9.5);
+  });
+
+  it('probes up by rateProbe after rateProbeSeconds of successes at the paced rate', () => {
+    const first = burst(initialAimd(paced), 10); // rate 9.5: a probe every 19
+    expect(succeed(first, 18).rate).toBe(9.5);
+    expect(succeed(first, 19).rate).toBeCloseTo(10.45);
+    expect(succeed(first, 19).rateStreak).toBe(0);
+  });
+
+  it('keeps counting at full concurrency, where the limit no longer moves', () => {
+    const atMax = { ...burst(initialAimd(paced), 10), limit: 8 };
+    expect(succeed(atMax, 19)).toMatchObject({ limit: 8, rate: expect.closeTo(10.45) });
+  });
+});
+
 describe('aimdStateOf', () => {
   it('takes a stored state with every field a finite number, and nothing else', () => {
-    const state = { limit: 3, streak: 1, sinceDecrease: 2, ceiling: 6, generation: 4 };
+    const state = {
+      ...{ limit: 3, streak: 1, sinceDecrease: 2, ceiling: 6, generation: 4 },
+      ...{ rate: 19, rateStreak: 7, pendingRate: 0 },
+    };
     expect(aimdStateOf({ ...state, extra: 'x' })).toEqual(state);
+    // A state stored before rates were learned is unpaced.
+    expect(aimdStateOf({ ...state, rate: undefined, rateStreak: undefined })).toEqual({
+      ...state,
+      rate: 0,
+      rateStreak: 0,
+    });
+    expect(aimdStateOf({ ...state, pendingRate: 12 })?.pendingRate).toBe(12);
     expect(aimdStateOf({ ...state, limit: '3' })).toBeUndefined();
     expect(aimdStateOf({ ...state, generation: null })).toBeUndefined();
     expect(aimdStateOf(null)).toBeUndefined();

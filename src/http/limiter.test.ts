@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createLocalLimiter } from './limiter.ts';
+import { createLocalLimiter, pauseOf } from './limiter.ts';
 
 describe('createLocalLimiter', () => {
   it('never runs more than `concurrency` at once, whatever the mix of calls', async () => {
@@ -70,5 +70,16 @@ describe('createLocalLimiter, adaptive', () => {
     // Halved to 4, then one per window of successes up to 7: the step to 8 waits for 1000 successes.
     expect(peak).toBeGreaterThanOrEqual(4);
     expect(peak).toBeLessThanOrEqual(7);
+  });
+});
+
+describe('pauseOf', () => {
+  it.each([
+    [5000, 0, 5000],
+    [5000, 19, 1000],
+    [400, 19, 400],
+    [0, 19, 0],
+  ])('a Retry-After of %i ms at a learned rate of %i/s holds the client back %i ms', (ms, rate, expected) => {
+    expect(pauseOf(ms, rate)).toBe(expected);
   });
 });

@@ -33,20 +33,45 @@ export interface LimiterOptions {
   aimd?: Omit<AimdOptions, 'max'>;
 }
 
+/** Slack of the one-second window of paced starts: the lateness of a timer on a busy loop. */
+const WINDOW_SLACK_MS = 5;
+
 export function createLocalLimiter(options: LimiterOptions): Limiter {
   const aimd: AimdOptions = { ...options.aimd, max: options.concurrency };
   let state: AimdState = initialAimd(aimd);
   const limit = pLimit(state.limit);
-  const spacingMs = options.requestsPerSecond ? 1000 / options.requestsPerSecond : 0;
+  const ceiling = options.requestsPerSecond ?? 0;
   let nextStart = 0;
   let pausedUntil = 0;
+  /** Start times of the last second, oldest first: what the platform saw of us when it said 429. */
+  const starts: number[] = [];
 
-  /** Reserve the next start time synchronously, so concurrent callers get distinct slots. */
-  function reserve(): number {
-    // Monotonic and sub-millisecond: starts reserved a few µs apart stay exactly `spacingMs` apart.
-    const start = Math.max(performance.now(), nextStart, pausedUntil);
-    nextStart = start + spacingMs;
-    return start;
+  /** The paced rate: the configured ceiling or the learned rate, whichever is lower; 0 = none. */
+  function rate(): number {
+    return ceiling > 0 && state.rate > 0 ? Math.min(ceiling, state.rate) : ceiling || state.rate;
+  }
+
+  /**
+   * Reserve the next start time synchronously, so concurrent callers get distinct slots; returns
+   * it with the starts of the second before it. Starts are spaced 1/rate apart, and no more than
+   * the rate fall in any second (give or take `WINDOW_SLACK_MS`): a timer that fires late would
+   * otherwise bunch two starts, and a platform counting a sliding window sees one too many.
+   */
+  function reserve(): { start: number; recent: number } {
+    const perSecond = rate();
+    // Monotonic and sub-millisecond: starts reserved a few µs apart stay exactly the spacing apart.
+    let start = Math.max(performance.now(), nextStart, pausedUntil);
+    let drop = 0;
+    while (drop < starts.length && (starts[drop] as number) <= start - 1000 - WINDOW_SLACK_MS) drop++;
+    if (drop > 0) starts.splice(0, drop);
+    const cap = Math.max(1, Math.floor(perSecond));
+    if (perSecond > 0 && starts.length >= cap)
+      start = Math.max(start, (starts[starts.length - cap] as number) + 1000 + WINDOW_SLACK_MS);
+    nextStart = start + (perSecond > 0 ? 1000 / perSecond : 0);
+    let recent = 0;
+    for (let i = starts.length - 1; i >= 0 && (starts[i] as number) > start - 1000; i--) recent++;
+    starts.push(start);
+    return { start, recent };
   }
 
   /** Wait until `start`. Timers run on the loop's cached millisecond clock and may fire a little early. */
@@ -56,6 +81,9 @@ export function createLocalLimiter(options: LimiterOptions): Limiter {
   }
 
   function feed(next: AimdState): void {
+    // A rate just learned (the second 429 of a burst confirmed it) shortens the first one's pause.
+    if (next.rate > 0 && state.rate <= 0)
+      pausedUntil = Math.min(pausedUntil, performance.now() + pauseOf(Number.POSITIVE_INFINITY, next.rate));
     state = next;
     // p-limit starts queued tasks when raised and lets running ones finish when lowered.
     if (limit.concurrency !== state.limit) limit.concurrency = state.limit;
@@ -65,7 +93,7 @@ export function createLocalLimiter(options: LimiterOptions): Limiter {
     run(fn, signal) {
       return limit(async () => {
         signal?.throwIfAborted();
-        const start = reserve();
+        const { start, recent } = reserve();
         if (start > performance.now()) await waitUntil(start, signal);
         const generation = state.generation;
         try {
@@ -73,15 +101,26 @@ export function createLocalLimiter(options: LimiterOptions): Limiter {
           feed(aimdSuccess(state, generation, aimd));
           return value;
         } catch (error) {
-          if (isOverload(error)) feed(aimdOverload(state, generation, aimd));
+          if (isOverload(error)) feed(aimdOverload(state, generation, aimd, recent));
           throw error;
         }
       });
     },
     pause(ms) {
-      pausedUntil = Math.max(pausedUntil, performance.now() + ms);
+      pausedUntil = Math.max(pausedUntil, performance.now() + pauseOf(ms, state.rate || state.pendingRate));
     },
   };
+}
+
+/**
+ * How long a 429's Retry-After holds back every start. Once a rate is learned (or met by the
+ * first 429 of a burst, pending), the starts are paced below the platform's window, so the whole
+ * client waits at most one window (1 s); the refused request itself still waits the full
+ * Retry-After (the retry policy's sleep). A platform that really shuts the door for longer answers
+ * the next paced start 429 again, one request a second.
+ */
+export function pauseOf(retryAfterMs: number, rate: number): number {
+  return rate > 0 ? Math.min(retryAfterMs, 1000) : retryAfterMs;
 }
 
 /** No bound at all, for tools and tests that want raw behaviour. */

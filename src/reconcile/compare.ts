@@ -32,10 +32,15 @@ const ENUMS = new Set<string>(ENUM_FIELDS);
 
 /** Order-insensitive: the platform keeps ExtensionColumn as a serialized array, in whatever order. */
 export function extensionKey(entries: readonly ExtensionEntry[] | undefined): string {
-  return (entries ?? [])
-    .map((e) => `${text(e.Key)}\u0000${text(e.value)}`)
-    .sort()
-    .join('\u0001');
+  if (entries === undefined || entries.length === 0) return '';
+  // Every listing of every run, both sides: no intermediate arrays for the usual two or three entries.
+  const parts = new Array<string>(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as ExtensionEntry;
+    parts[i] = `${text(e.Key)}\u0000${text(e.value)}`;
+  }
+  if (parts.length === 1) return parts[0] as string;
+  return parts.sort().join('\u0001');
 }
 
 /** Is the desired value unset (so not compared, and not a reason to touch the remote)? */

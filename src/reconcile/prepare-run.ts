@@ -11,11 +11,11 @@ import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
 import { type RecordStore, spillRecords } from './record-store.ts';
-import { remoteEntries, soldRecordsOf } from './remote-entries.ts';
+import { type RemoteEntries, remoteEntries, soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
-import { readSnapshot } from './snapshot.ts';
+import { readSnapshot, type Snapshot, type SnapshotSink } from './snapshot.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -141,6 +141,7 @@ async function prepare(
   const desired = new DesiredIndex();
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
+  let early: EarlySnapshot | undefined;
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
@@ -155,21 +156,29 @@ async function prepare(
       ...(deps.state.budgets ? { budget: deps.state.budgets } : {}),
       now,
     };
-    ingest = await collectFeed(feed, ingestDeps, (listing) =>
-      desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store)),
-    );
+    ingest = await collectFeed(feed, ingestDeps, (listing) => {
+      // Once the feed gives a listing, the platform's pages are read while the rest of it is.
+      early ??= startSnapshot(client, config, feed, deps.signal);
+      return desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store));
+    });
   } catch (error) {
+    early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', reason: `feed: ${error.message}`, error, guards: [{ ...SOURCE_FAILED }] };
   }
   const summary = summaryOf(ingest);
   progress('normalizing', ingest.listings.length, ingest.stats.records);
-  if (ingest.notModified)
-    return { kind: 'skipped', ingest: summary, reason: 'the feed has not changed since the last run' };
-  // The provider's budget was spent before a record could be read: nothing to compare or write.
-  if (ingest.pause && ingest.stats.records === 0 && !ingest.present)
-    return { kind: 'skipped', ingest: summary, reason: 'nothing read: the provider budget is spent' };
+  const skipped = ingest.notModified
+    ? 'the feed has not changed since the last run'
+    : // The provider's budget was spent before a record could be read: nothing to compare or write.
+      ingest.pause && ingest.stats.records === 0 && !ingest.present
+      ? 'nothing read: the provider budget is spent'
+      : undefined;
+  if (skipped) {
+    early?.abandon();
+    return { kind: 'skipped', ingest: summary, reason: skipped };
+  }
 
   progress('snapshot');
   try {
@@ -180,22 +189,15 @@ async function prepare(
       now: runAt,
       ...(goneSince ? { goneSince } : {}),
     });
-    const snapshot = await readSnapshot(
-      client,
-      {
-        chatbot: feed.chatbot,
-        pageSize: config.api.pageSize,
-        concurrency: config.api.concurrency,
-        ...(deps.signal ? { signal: deps.signal } : {}),
-      },
-      remoteEntries(
-        feed.key,
-        tags,
-        desired,
-        loader,
-        soldRecordsOf(policy, (listing) => store.put(listing)),
-      ),
+    const sink = remoteEntries(
+      feed.key,
+      tags,
+      desired,
+      loader,
+      soldRecordsOf(policy, (listing) => store.put(listing)),
     );
+    early ??= startSnapshot(client, config, feed, deps.signal);
+    const snapshot = await early.read(sink);
     progress('planning');
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
@@ -214,6 +216,62 @@ async function prepare(
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }
+}
+
+/**
+ * The platform's pages, requested while the feed is still being read: a no-op run then costs about
+ * the longer of the two reads, not their sum. Pages are kept (compared) only once the feed is
+ * indexed (`read(sink)`); until then at most one round of pages (the first, then `concurrency`)
+ * waits whole in memory, and the rest are requested after. A run that ends before its snapshot
+ * (the feed failed, was unchanged) abandons it: its reads are aborted and their failure ignored.
+ */
+interface EarlySnapshot {
+  read(sink: SnapshotSink<RemoteEntries>): Promise<Snapshot<RemoteEntries>>;
+  abandon(): void;
+}
+
+function startSnapshot(
+  client: PlatformClient,
+  config: RunConfig,
+  feed: RunFeedSpec,
+  signal: AbortSignal | undefined,
+): EarlySnapshot {
+  const stop = new AbortController();
+  let target: SnapshotSink<RemoteEntries> | undefined;
+  let settle!: { resolve: () => void; reject: (error: unknown) => void };
+  const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  // Rejected by `abandon`, perhaps with no read left waiting on it: not an unhandled rejection.
+  ready.catch(() => {});
+  // Pages are kept only after `ready`, when the target exists.
+  const sink: SnapshotSink<RemoteEntries> = {
+    keep: (page, remote) => target?.keep(page, remote),
+    finish: () => (target as SnapshotSink<RemoteEntries>).finish(),
+  };
+  const reading = readSnapshot(
+    client,
+    {
+      chatbot: feed.chatbot,
+      pageSize: config.api.pageSize,
+      concurrency: config.api.concurrency,
+      signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
+      ready,
+      readAhead: config.api.concurrency + 1,
+    },
+    sink,
+  );
+  // Awaited by `read`; a failure before then must not count as unhandled.
+  reading.catch(() => {});
+  return {
+    read(into) {
+      target = into;
+      settle.resolve();
+      return reading;
+    },
+    abandon() {
+      stop.abort();
+      settle.reject(new Error('the run ended before its snapshot'));
+    },
+  };
 }
 
 /** What a planned run hands on of its records: their loader, and how to free them. */

@@ -21,6 +21,11 @@ export interface SnapshotOptions {
   signal?: AbortSignal;
   /** Pages are kept only once this settles: what `keep` compares with may still be in the making. */
   ready?: Promise<unknown>;
+  /**
+   * Pages read before `ready` settles, at most (the first included); the others are requested once
+   * it has. Each page read ahead waits whole in memory until then. Default: no bound.
+   */
+  readAhead?: number;
 }
 
 /** Every listing of a chatbot (in canonical form, or what a `SnapshotSink` made of them), and what the read saw. */
@@ -76,7 +81,11 @@ export async function readSnapshot<L extends { length: number }>(
     for (const record of raw.List) sink.keep(page, canonicalizeRemote(record));
     return raw.List.length;
   };
-  const read = (page: number) => readPage(client, options, page, maxPages);
+  const readAhead = options.readAhead ?? Number.POSITIVE_INFINITY;
+  const read = async (page: number) => {
+    if (page > readAhead) await options.ready;
+    return readPage(client, options, page, maxPages);
+  };
   const firstRaw = await read(1);
   const firstKept = keepPage(firstRaw, 1);
   // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.

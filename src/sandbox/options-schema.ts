@@ -26,6 +26,7 @@ export const configureSchema = z.strictObject({
   maxPageSize: z.number().int().min(1).optional(),
   rateLimitPerSecond: z.number().int().min(0).optional(),
   rateLimitRetryAfter: z.boolean().optional(),
+  rateLimitRetryAfterSeconds: z.number().int().min(0).optional(),
   faults: faultsSchema.optional(),
   faultOperations: z.array(z.enum(OPERATIONS)).optional(),
   seed: z.number().int().optional(),

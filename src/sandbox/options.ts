@@ -43,6 +43,8 @@ export interface SandboxSettings {
   rateLimitPerSecond: number;
   /** Send `Retry-After` (whole seconds until a slot frees) with those 429s. Default true. */
   rateLimitRetryAfter: boolean;
+  /** The Retry-After those 429s send, in seconds; 0 = until a slot frees (the default). */
+  rateLimitRetryAfterSeconds: number;
   faults: FaultOptions;
   /** Operations faults apply to. Default: create, update, list, delete. */
   faultOperations: Operation[];
@@ -91,6 +93,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   maxPageSize: 1000,
   rateLimitPerSecond: 0,
   rateLimitRetryAfter: true,
+  rateLimitRetryAfterSeconds: 0,
   faults: DEFAULT_FAULTS,
   faultOperations: ['create', 'update', 'list', 'delete'],
   seed: 1,

@@ -52,7 +52,8 @@ async function handle(
     const admitted = state.rate.admit(performance.now(), state.settings.rateLimitPerSecond);
     if (!admitted.ok) {
       state.stats.rateLimited();
-      const seconds = String(Math.ceil(admitted.retryAfterMs / 1000));
+      const fixed = state.settings.rateLimitRetryAfterSeconds;
+      const seconds = String(fixed > 0 ? fixed : Math.ceil(admitted.retryAfterMs / 1000));
       const headers = state.settings.rateLimitRetryAfter ? { 'Retry-After': seconds } : undefined;
       return sendJson(res, 429, fail(429, 'Too many requests (sandbox rate limit)'), headers);
     }

@@ -138,6 +138,53 @@ const STEPS: Array<(s: string) => string> = [
       INSERT INTO ${s}.limiter_lease VALUES (p_lease, now_ms + p_lease_ms);
       wait := 0;
     END $$;`,
+  (s) => `
+    -- limiter_take paced by the AIMD state's learned rate too (the lower of it and p_rps), keeping
+    -- every start a second so a 429 can say how many starts the platform saw (recent); rate is the
+    -- learned rate in force. The old function stays for workers of the previous version.
+    CREATE FUNCTION ${s}.limiter_take_paced(
+      p_lease text, p_concurrency int, p_rps int, p_lease_ms int, p_ttl_ms bigint,
+      OUT wait bigint, OUT lim int, OUT gen bigint, OUT recent int, OUT rate float8)
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+      stored jsonb;
+      paused bigint;
+      n int;
+      cap int := p_rps;
+      nth bigint;
+    BEGIN
+      PERFORM pg_advisory_xact_lock(hashtext('${s}.limiter'));
+      lim := p_concurrency;
+      gen := 0;
+      recent := 0;
+      rate := 0;
+      SELECT a.state INTO stored FROM ${s}.limiter_aimd a WHERE a.id = 1 AND a.touched_ms > now_ms - p_ttl_ms;
+      IF jsonb_typeof(stored -> 'limit') = 'number' AND jsonb_typeof(stored -> 'generation') = 'number' THEN
+        lim := greatest(1, least(p_concurrency, floor((stored ->> 'limit')::numeric)))::int;
+        gen := floor((stored ->> 'generation')::numeric)::bigint;
+        IF jsonb_typeof(stored -> 'rate') = 'number' AND (stored ->> 'rate')::float8 > 0 THEN
+          rate := (stored ->> 'rate')::float8;
+          IF cap = 0 OR rate < cap THEN cap := greatest(1, floor(rate))::int; END IF;
+        END IF;
+      END IF;
+      SELECT until_ms INTO paused FROM ${s}.limiter_pause WHERE id = 1;
+      IF paused IS NOT NULL AND paused > now_ms THEN wait := paused - now_ms; RETURN; END IF;
+      DELETE FROM ${s}.limiter_lease WHERE expires_ms <= now_ms;
+      SELECT count(*) INTO n FROM ${s}.limiter_lease;
+      IF n >= lim THEN wait := -1; RETURN; END IF;
+      DELETE FROM ${s}.limiter_start WHERE started_ms <= now_ms - 1000;
+      SELECT count(*) INTO n FROM ${s}.limiter_start;
+      IF cap > 0 AND n >= cap THEN
+        SELECT started_ms INTO nth FROM ${s}.limiter_start ORDER BY started_ms OFFSET n - cap LIMIT 1;
+        wait := greatest(1, nth + 1000 - now_ms);
+        RETURN;
+      END IF;
+      INSERT INTO ${s}.limiter_start VALUES (p_lease, now_ms);
+      INSERT INTO ${s}.limiter_lease VALUES (p_lease, now_ms + p_lease_ms);
+      recent := n;
+      wait := 0;
+    END $$;`,
 ];
 
 /** Bring feed-sync's tables in `namespace` up to date. Idempotent; safe from many processes at once. */

@@ -15,6 +15,7 @@ interface SandboxCliOptions extends ResoCliOptions {
   maxPageSize?: number;
   rateLimit?: number;
   rateLimitRetryAfter?: boolean;
+  rateLimitRetryAfterSeconds?: number;
   secretKey?: string;
   sessionKey?: string;
   seed?: number;
@@ -72,6 +73,11 @@ export function registerSandbox(program: Command): void {
       integer,
     )
     .option('--no-rate-limit-retry-after', 'answer the rate limit’s 429s without Retry-After')
+    .option(
+      '--rate-limit-retry-after-seconds <n>',
+      'the Retry-After of those 429s (default: the seconds until a slot frees)',
+      integer,
+    )
     .addOption(new Option('--secret-key <key>', 'accepted Authorization value').env('CHATBOT_SECRET_KEY'))
     .addOption(
       new Option('--session-key <key>', 'accepted chatrobot-sessionkey value').env('CHATBOT_SESSION_KEY'),
@@ -140,6 +146,7 @@ export function toSandboxOptions(options: SandboxCliOptions): SandboxOptions {
     maxPageSize: options.maxPageSize,
     rateLimitPerSecond: options.rateLimit,
     rateLimitRetryAfter: options.rateLimitRetryAfter,
+    rateLimitRetryAfterSeconds: options.rateLimitRetryAfterSeconds,
     secretKey: options.secretKey,
     sessionKey: options.sessionKey,
     seed: options.seed,

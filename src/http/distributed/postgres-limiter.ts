@@ -46,12 +46,19 @@ export function createPostgresLimiter(db: Queryable, options: PostgresLimiterOpt
 
   const store: SlotStore = {
     async take(lease) {
-      const { rows } = await db.query<{ wait: string | number; lim: number; gen: string | number }>(
-        `SELECT wait, lim, gen FROM ${s}.limiter_take($1, $2, $3, $4, $5)`,
+      type Row = { wait: string | number; lim: number; gen: string | number; recent: number; rate: number };
+      const { rows } = await db.query<Row>(
+        `SELECT wait, lim, gen, recent, rate FROM ${s}.limiter_take_paced($1, $2, $3, $4, $5)`,
         [lease, options.concurrency, rps, leaseMs, AIMD_TTL_MS],
       );
       const row = rows[0];
-      return { wait: Number(row?.wait ?? -1), limit: Number(row?.lim), generation: Number(row?.gen) };
+      return {
+        wait: Number(row?.wait ?? -1),
+        limit: Number(row?.lim),
+        generation: Number(row?.gen),
+        recent: Number(row?.recent ?? 0),
+        rate: Number(row?.rate ?? 0),
+      };
     },
     release: (lease) => db.query(`DELETE FROM ${s}.limiter_lease WHERE lease = $1`, [lease]),
     async releaseAndRead(lease) {

@@ -13,39 +13,44 @@ import {
  * is the shared AIMD limit (src/http/aimd.ts) when one is stored, never above `concurrency`.
  * KEYS: in-flight zset (lease → expiry ms), starts zset (start ms), paused-until key, AIMD state.
  * ARGV: lease id, concurrency, per-second ceiling (0 = none), lease ms.
- * Returns {wait, limit, generation}: wait 0 when the slot is taken, else the ms to wait before
- * asking again (-1: every slot is taken).
+ * The per-second bound is the ceiling or the AIMD state's learned `rate`, whichever is lower. Every
+ * start is kept a second, so a 429 can tell the controller how many starts the platform saw.
+ * Returns {wait, limit, generation, recent, rate×1000}: wait 0 when the slot is taken, else the ms
+ * to wait before asking again (-1: every slot is taken); recent = the starts in the second before.
  */
 const ACQUIRE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[2])
 local generation = 0
+local rate = 0
 local stored = redis.call('GET', KEYS[4])
 if stored then
   local ok, aimd = pcall(cjson.decode, stored)
   if ok and type(aimd) == 'table' and tonumber(aimd.limit) then
     limit = math.max(1, math.min(limit, tonumber(aimd.limit)))
     generation = tonumber(aimd.generation) or 0
+    rate = tonumber(aimd.rate) or 0
   end
 end
-local paused = tonumber(redis.call('GET', KEYS[3]) or '0')
-if paused > now then return {paused - now, limit, generation} end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= limit then return {-1, limit, generation} end
 local rps = tonumber(ARGV[3])
-if rps > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
-  if redis.call('ZCARD', KEYS[2]) >= rps then
-    local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-    return {math.max(1, tonumber(oldest[2]) + 1000 - now), limit, generation}
-  end
-  redis.call('ZADD', KEYS[2], now, ARGV[1])
-  redis.call('PEXPIRE', KEYS[2], 2000)
+if rate > 0 and (rps == 0 or rate < rps) then rps = math.max(1, math.floor(rate)) end
+local r = math.floor(rate * 1000)
+local paused = tonumber(redis.call('GET', KEYS[3]) or '0')
+if paused > now then return {paused - now, limit, generation, 0, r} end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= limit then return {-1, limit, generation, 0, r} end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
+local recent = redis.call('ZCARD', KEYS[2])
+if rps > 0 and recent >= rps then
+  local oldest = redis.call('ZRANGE', KEYS[2], recent - rps, recent - rps, 'WITHSCORES')
+  return {math.max(1, tonumber(oldest[2]) + 1000 - now), limit, generation, 0, r}
 end
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], 2000)
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]) * 2)
-return {0, limit, generation}
+return {0, limit, generation, recent, r}
 `;
 
 /**
@@ -120,8 +125,8 @@ export function createRedisLimiter(redis: Redis, options: RedisLimiterOptions): 
         rps,
         leaseMs,
       )) as number[];
-      const [wait, limit, generation] = answer.map(Number) as [number, number, number];
-      return { wait, limit, generation };
+      const [wait, limit, generation, recent, rate] = answer.map(Number) as number[];
+      return { wait: wait!, limit: limit!, generation: generation!, recent: recent!, rate: rate! / 1000 };
     },
     release: (lease) => redis.zrem(inFlightKey, lease),
     releaseAndRead: async (lease) =>

@@ -21,9 +21,9 @@ function memoryStore(limit: number) {
       const hold = holdNextTake;
       holdNextTake = undefined;
       if (hold) await hold;
-      if (full) return { wait: -1, limit, generation: 0 };
+      if (full) return { wait: -1, limit, generation: 0, recent: 0, rate: 0 };
       leases.add(lease);
-      return { wait: 0, limit, generation: 0 };
+      return { wait: 0, limit, generation: 0, recent: 0, rate: 0 };
     },
     release: async (lease) => leases.delete(lease),
     releaseAndRead: async (lease) => {

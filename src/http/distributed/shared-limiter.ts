@@ -7,7 +7,7 @@ import {
   initialAimd,
   isOverload,
 } from '../aimd.ts';
-import type { Limiter, LimiterOptions } from '../limiter.ts';
+import { type Limiter, type LimiterOptions, pauseOf } from '../limiter.ts';
 
 /** The shared AIMD state as read from a store, with what its compare-and-set needs (`token`). */
 export interface StoredAimd {
@@ -23,6 +23,10 @@ export interface Take {
   /** The shared AIMD limit in force (never above `concurrency`) and its generation. */
   limit: number;
   generation: number;
+  /** Starts (by every process) in the second before this one, when taken; 0 otherwise. */
+  recent: number;
+  /** The learned rate in force (starts per second; 0 = none). */
+  rate: number;
 }
 
 /**
@@ -30,7 +34,10 @@ export interface Take {
  * rules (when to take, when to feed the controller, the waiting) live once, in `createSharedLimiter`.
  */
 export interface SlotStore {
-  /** Take a slot if the in-flight bound (the shared AIMD limit), the per-second ceiling and any pause allow. */
+  /**
+   * Take a slot if the in-flight bound (the shared AIMD limit), the per-second bound (the ceiling or
+   * the learned rate, whichever is lower) and any pause allow.
+   */
   take(lease: string): Promise<Take>;
   /** Free a slot. */
   release(lease: string): Promise<unknown>;
@@ -78,6 +85,8 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
   /** Slots this process holds, and the shared limit the store last answered. */
   let held = 0;
   let knownLimit = options.concurrency;
+  /** The learned (or pending) rate last seen, for the length of a pause. */
+  let knownRate = 0;
   /** Ends the asking waiter's poll wait early (set only while it waits for a full house). */
   let wake: (() => void) | undefined;
 
@@ -160,6 +169,7 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
         seen = freed;
         const taken = await store.take(lease);
         knownLimit = taken.limit;
+        knownRate = taken.rate || knownRate;
         if (taken.wait === 0) {
           held++;
           return taken;
@@ -180,6 +190,8 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
       const read = attempt === 0 && first ? first : await store.read();
       const state = read.state ?? initialAimd(aimd);
       const next = step(state);
+      // A rate met by a burst's first 429 counts for the pause already: it is that 429's pause.
+      knownRate = next.rate || next.pendingRate;
       if (read.state && next === state) return;
       if (await store.write(read, next)) return limitRaised(Math.min(next.limit, options.concurrency));
     }
@@ -198,14 +210,15 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
       } catch (error) {
         // An overload is fed while the slot is still held, so nobody starts at the old limit meanwhile.
         clearInterval(renew);
-        if (isOverload(error)) await feed((s) => aimdOverload(s, taken.generation, aimd)).catch(() => {});
+        if (isOverload(error))
+          await feed((s) => aimdOverload(s, taken.generation, aimd, taken.recent)).catch(() => {});
         await store.release(lease).catch(() => {});
         slotFreed();
         throw error;
       }
       clearInterval(renew);
-      // At full concurrency a success changes nothing: no extra round trip on the fast path.
-      if (taken.limit >= options.concurrency) {
+      // At full concurrency and unpaced a success changes nothing: no extra round trip on the fast path.
+      if (taken.limit >= options.concurrency && taken.rate <= 0) {
         await store.release(lease).catch(() => {});
         slotFreed();
         return value;
@@ -219,7 +232,7 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
       return value;
     },
     pause(ms) {
-      store.pause(Math.ceil(ms)).catch(() => {});
+      store.pause(Math.ceil(pauseOf(ms, knownRate))).catch(() => {});
     },
   };
 }
