@@ -107,17 +107,16 @@ export function createLocalLimiter(options: LimiterOptions): Limiter {
       });
     },
     pause(ms) {
-      pausedUntil = Math.max(pausedUntil, performance.now() + pauseOf(ms, state.rate || state.pendingRate));
+      pausedUntil = Math.max(pausedUntil, performance.now() + pauseOf(ms, state.rate));
     },
   };
 }
 
 /**
- * How long a 429's Retry-After holds back every start. Once a rate is learned (or met by the
- * first 429 of a burst, pending), the starts are paced below the platform's window, so the whole
- * client waits at most one window (1 s); the refused request itself still waits the full
- * Retry-After (the retry policy's sleep). A platform that really shuts the door for longer answers
- * the next paced start 429 again, one request a second.
+ * How long a 429's Retry-After holds back every start. Once a rate is learned, the starts are paced
+ * below the platform's window, so the whole client waits at most one window (1 s); the refused
+ * request itself still waits the full Retry-After (the retry policy's sleep). A platform that
+ * really shuts the door for longer answers the next paced start 429 again, one request a second.
  */
 export function pauseOf(retryAfterMs: number, rate: number): number {
   return rate > 0 ? Math.min(retryAfterMs, 1000) : retryAfterMs;

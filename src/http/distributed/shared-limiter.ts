@@ -85,7 +85,7 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
   /** Slots this process holds, and the shared limit the store last answered. */
   let held = 0;
   let knownLimit = options.concurrency;
-  /** The learned (or pending) rate last seen, for the length of a pause. */
+  /** The learned rate the store last answered, for the length of a pause. */
   let knownRate = 0;
   /** Ends the asking waiter's poll wait early (set only while it waits for a full house). */
   let wake: (() => void) | undefined;
@@ -169,7 +169,7 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
         seen = freed;
         const taken = await store.take(lease);
         knownLimit = taken.limit;
-        knownRate = taken.rate || knownRate;
+        knownRate = taken.rate;
         if (taken.wait === 0) {
           held++;
           return taken;
@@ -190,8 +190,7 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
       const read = attempt === 0 && first ? first : await store.read();
       const state = read.state ?? initialAimd(aimd);
       const next = step(state);
-      // A rate met by a burst's first 429 counts for the pause already: it is that 429's pause.
-      knownRate = next.rate || next.pendingRate;
+      knownRate = next.rate;
       if (read.state && next === state) return;
       if (await store.write(read, next)) return limitRaised(Math.min(next.limit, options.concurrency));
     }
