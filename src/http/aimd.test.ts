@@ -172,3 +172,23 @@ describe('aimdStateOf', () => {
     expect(aimdStateOf('{"limit":3}')).toBeUndefined();
   });
 });
+
+describe('rateEvidence', () => {
+  it('teaches a rate from a 429 only: a timeout says the platform was slow, not its rate', async () => {
+    const { rateEvidence, aimdOverload, initialAimd } = await import('./aimd.ts');
+    expect(rateEvidence({ rateLimited: true }, 19)).toBe(19);
+    expect(rateEvidence({ code: 'E_TIMEOUT' }, 19)).toBe(0);
+    expect(rateEvidence(undefined, 19)).toBe(0);
+    const options = { max: 8 };
+    // Two answers of one burst (both started in generation 0).
+    let timedOut = initialAimd(options);
+    for (let i = 0; i < 2; i++)
+      timedOut = aimdOverload(timedOut, 0, options, rateEvidence({ code: 'E_TIMEOUT' }, 10));
+    expect(timedOut.rate).toBe(0);
+    expect(timedOut.limit).toBeLessThan(8);
+    let refused = initialAimd(options);
+    for (let i = 0; i < 2; i++)
+      refused = aimdOverload(refused, 0, options, rateEvidence({ rateLimited: true }, 10));
+    expect(refused.rate).toBeGreaterThan(0);
+  });
+});

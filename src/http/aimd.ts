@@ -209,3 +209,11 @@ export function isOverload(error: unknown): boolean {
   const e = error as { rateLimited?: unknown; code?: unknown };
   return e.rateLimited === true || e.code === 'E_TIMEOUT';
 }
+
+/**
+ * The starts a refusal teaches the rate from: a 429 says what the platform admitted; a timeout
+ * says it was slow, not how many requests a second it takes (it lowers the concurrency only).
+ */
+export function rateEvidence(error: unknown, recent: number): number {
+  return (error as { rateLimited?: unknown } | null)?.rateLimited === true ? recent : 0;
+}

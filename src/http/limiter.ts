@@ -7,6 +7,7 @@ import {
   aimdSuccess,
   initialAimd,
   isOverload,
+  rateEvidence,
 } from './aimd.ts';
 
 /**
@@ -101,7 +102,7 @@ export function createLocalLimiter(options: LimiterOptions): Limiter {
           feed(aimdSuccess(state, generation, aimd));
           return value;
         } catch (error) {
-          if (isOverload(error)) feed(aimdOverload(state, generation, aimd, recent));
+          if (isOverload(error)) feed(aimdOverload(state, generation, aimd, rateEvidence(error, recent)));
           throw error;
         }
       });

@@ -6,6 +6,7 @@ import {
   aimdSuccess,
   initialAimd,
   isOverload,
+  rateEvidence,
 } from '../aimd.ts';
 import { type Limiter, type LimiterOptions, pauseOf } from '../limiter.ts';
 
@@ -210,7 +211,9 @@ export function createSharedLimiter(store: SlotStore, options: SharedLimiterOpti
         // An overload is fed while the slot is still held, so nobody starts at the old limit meanwhile.
         clearInterval(renew);
         if (isOverload(error))
-          await feed((s) => aimdOverload(s, taken.generation, aimd, taken.recent)).catch(() => {});
+          await feed((s) => aimdOverload(s, taken.generation, aimd, rateEvidence(error, taken.recent))).catch(
+            () => {},
+          );
         await store.release(lease).catch(() => {});
         slotFreed();
         throw error;
