@@ -74,10 +74,7 @@ describe('the memory gate (worker.maxHeapShare)', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     // Two fit beside the 20 MB in use (20 + 58 ≤ 96); the third waits, although the heap is low.
     expect(started).toEqual([0, 1]);
-    // A small feed's run still fits beside them.
-    const small = await gate.enter(runCost(50));
-    expect(gate.running).toBe(3);
-    small();
+    expect(gate.running).toBe(2);
     (await leaves[0]!)();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(started).toEqual([0, 1, 2]);
@@ -91,5 +88,36 @@ describe('the memory gate (worker.maxHeapShare)', () => {
     expect(runCost(undefined)).toBe(300 * 1024);
     expect(mayStart(5, heap(20), 0.6, 70 * MB, runCost(undefined))).toBe(true);
     expect(mayStart(5, heap(20), 0.6, 76 * MB, runCost(undefined))).toBe(false);
+  });
+
+  it('never lets later runs overtake a waiting one: a big feed starts once the runs before it end', async () => {
+    const gate = createMemoryGate(
+      () => 0.6,
+      () => heap(20),
+      60_000,
+    );
+    const small = await gate.enter(runCost(50));
+    let bigStarted = false;
+    const big = gate.enter(runCost(300_000)).then((leave) => {
+      bigStarted = true;
+      return leave;
+    });
+    // Small runs keep arriving: each waits behind the big one instead of passing it.
+    let laterStarted = false;
+    const later = gate.enter(runCost(50)).then((leave) => {
+      laterStarted = true;
+      return leave;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([bigStarted, laterStarted]).toEqual([false, false]);
+    small();
+    const leaveBig = await big;
+    expect(bigStarted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The small one fits beside the big one (20 + 90 MB is over 96: it waits for the big one).
+    expect(laterStarted).toBe(false);
+    leaveBig();
+    (await later)();
+    expect(gate.running).toBe(0);
   });
 });

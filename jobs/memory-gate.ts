@@ -56,7 +56,12 @@ export function createMemoryGate(
 ): MemoryGate {
   let running = 0;
   let reserved = 0;
+  /** Runs waiting, in the order they came: only the first may start, so a big run is never overtaken for ever. */
+  const line: object[] = [];
   const waiters = new Set<() => void>();
+  const wakeAll = () => {
+    for (const wake of waiters) wake();
+  };
   const start = (cost: number) => {
     running++;
     reserved += cost;
@@ -66,27 +71,38 @@ export function createMemoryGate(
       left = true;
       running--;
       reserved -= cost;
-      for (const wake of waiters) wake();
+      wakeAll();
     };
   };
+  const fits = (cost: number) => mayStart(running, heap(), maxHeapShare(), reserved, cost);
   return {
     get running() {
       return running;
     },
     async enter(cost, signal) {
-      while (!mayStart(running, heap(), maxHeapShare(), reserved, cost)) {
-        signal?.throwIfAborted();
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            waiters.delete(done);
-            signal?.removeEventListener('abort', done);
-            resolve();
-          };
-          const timer = setTimeout(done, pollMs);
-          waiters.add(done);
-          signal?.addEventListener('abort', done, { once: true });
-        });
+      signal?.throwIfAborted();
+      if (line.length === 0 && fits(cost)) return start(cost);
+      const ticket = {};
+      line.push(ticket);
+      try {
+        while (line[0] !== ticket || !fits(cost)) {
+          signal?.throwIfAborted();
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              clearTimeout(timer);
+              waiters.delete(done);
+              signal?.removeEventListener('abort', done);
+              resolve();
+            };
+            const timer = setTimeout(done, pollMs);
+            waiters.add(done);
+            signal?.addEventListener('abort', done, { once: true });
+          });
+        }
+      } finally {
+        line.splice(line.indexOf(ticket), 1);
+        // The next in line may fit now (this one started, or gave up).
+        wakeAll();
       }
       return start(cost);
     },

@@ -62,7 +62,11 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       // A worker whose heap, with what its runs are expected to reach, is above its share starts
       // this run once another ends (`maxHeapShare`); the expected size is the feed's last run's.
       const leave = ctx.gate
-        ? await ctx.gate.enter(runCost(await lastListings(ctx, feed.id)), signal)
+        ? await ctx.gate.enter(
+            runCost(await lastListings(ctx, feed.id)),
+            // A worker shutting down starts no run that waits here.
+            signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
+          )
         : () => {};
       // Saved first, by the run itself: the job log is best-effort and must never cost the report or the state.
       const result = await runAndSave(

@@ -43,8 +43,11 @@ export async function openRedisStore(
     // A connection of its own: a slot's take and release never wait behind the queue's commands
     // (64 runs' progress, locks, logs and state on the shared one) while the platform's slot idles.
     createLimiter: (options) => {
-      limiterRedis ??= connectRedis(url, 'feed-sync-limiter');
-      limiterRedis.on('error', () => {});
+      if (!limiterRedis) {
+        limiterRedis = connectRedis(url, 'feed-sync-limiter');
+        // Once per connection (a limiter is made again on every change of the api section).
+        limiterRedis.on('error', () => {});
+      }
       return createRedisLimiter(limiterRedis, { prefix, ...options });
     },
     createQueue: (options = {}) => new Queue(QUEUE_NAME, { ...options, connection: redis, prefix }),
