@@ -68,6 +68,13 @@ export interface BudgetGateOptions {
   maxWaitMs?: number;
 }
 
+/**
+ * The largest answer seen per provider key in this process, what a byte budget counts every request
+ * at: kept across runs (each run makes its own gate), so a run's first request is bounded by the
+ * bytes too. Another process learns it from its own first answer.
+ */
+const largestAnswers = new Map<string, number>();
+
 export function createBudgetGate(options: BudgetGateOptions): BudgetGate {
   const { budget, key, limits, signal } = options;
   const maxWaitMs = options.maxWaitMs ?? 60_000;
@@ -75,14 +82,12 @@ export function createBudgetGate(options: BudgetGateOptions): BudgetGate {
   const base = options.now().getTime();
   const started = performance.now();
   const clock = () => base + Math.round(performance.now() - started);
-  // The largest answer this gate has seen: what a byte budget counts every request at.
-  let largestAnswer = 0;
   return {
     async pass() {
       for (;;) {
         signal?.throwIfAborted();
         const now = clock();
-        const inForce = limitsForBytes(limits, largestAnswer);
+        const inForce = limitsForBytes(limits, largestAnswers.get(key) ?? 0);
         const answer = await budget.take(key, inForce, now);
         if (answer.ok) return () => budget.done(key, answer.ticket, clock());
         const wait = answer.retryAt - now;
@@ -92,7 +97,7 @@ export function createBudgetGate(options: BudgetGateOptions): BudgetGate {
       }
     },
     async heard(status, headers, retryAfterMs, bytes) {
-      if (bytes !== undefined && bytes > largestAnswer) largestAnswer = bytes;
+      if (bytes !== undefined && bytes > (largestAnswers.get(key) ?? 0)) largestAnswers.set(key, bytes);
       const now = clock();
       for (const ceiling of ceilingsOf(headers, now)) await budget.announce(key, ceiling, now);
       // A 429 holds every process using the key back, not only this request's retry.
