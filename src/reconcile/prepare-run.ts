@@ -189,15 +189,27 @@ async function prepare(
       now: runAt,
       ...(goneSince ? { goneSince } : {}),
     });
-    const sink = remoteEntries(
-      feed.key,
-      tags,
-      desired,
-      loader,
-      soldRecordsOf(policy, (listing) => store.put(listing)),
-    );
+    const sink = () =>
+      remoteEntries(
+        feed.key,
+        tags,
+        desired,
+        loader,
+        soldRecordsOf(policy, (listing) => store.put(listing)),
+      );
+    const readEarly = early !== undefined;
     early ??= startSnapshot(client, config, feed, deps.signal);
-    const snapshot = await early.read(sink);
+    let snapshot = await early.read(sink());
+    if (readEarly && snapshot.drift.length > 0) {
+      // The first pages were read while the feed was, perhaps minutes before the rest: a listing
+      // deleted meanwhile (another feed of the chatbot) shifts the later pages, and one never seen
+      // would be created twice. Pages that do not add up are read again, all at once.
+      deps.logger?.info(
+        { drift: snapshot.drift },
+        'the listing pages changed while the feed was read: reading them again',
+      );
+      snapshot = await startSnapshot(client, config, feed, deps.signal).read(sink());
+    }
     progress('planning');
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);
     const { drift, pages, pageSize, requestedPageSize } = snapshot;

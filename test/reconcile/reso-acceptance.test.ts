@@ -29,7 +29,13 @@ const HOUR = 3_600_000;
 
 type Name = 'mlsgrid' | 'trestle' | 'bridge' | 'spark';
 
-function feedOf(p: ResoProvider, name: Name, reso: Record<string, unknown>, id = 'mls') {
+function feedOf(
+  p: ResoProvider,
+  name: Name,
+  reso: Record<string, unknown>,
+  id = 'mls',
+  token = 'sandbox-token',
+) {
   const auth =
     name === 'trestle'
       ? {
@@ -39,7 +45,7 @@ function feedOf(p: ResoProvider, name: Name, reso: Record<string, unknown>, id =
           clientSecret: 'sandbox-secret',
           scope: 'api',
         }
-      : { type: 'bearer', token: 'sandbox-token' };
+      : { type: 'bearer', token };
   return {
     id,
     key: 'MLSNumber',
@@ -70,9 +76,14 @@ interface Setup {
   platformKeys(): string[];
 }
 
-async function setUp(p: ResoProvider, name: Name, reso: Record<string, unknown>): Promise<Setup> {
+async function setUp(
+  p: ResoProvider,
+  name: Name,
+  reso: Record<string, unknown>,
+  token?: string,
+): Promise<Setup> {
   sandbox = await startSandbox({ latencyMs: 0 });
-  const config = makeConfig([feedOf(p, name, reso) as never], {
+  const config = makeConfig([feedOf(p, name, reso, 'mls', token) as never], {
     baseUrl: sandbox.url,
     pageSize: 1000,
     concurrency: 8,
@@ -181,14 +192,17 @@ describe('MLS Grid, as its server plays it', () => {
   });
   it('never downloads more than the bytes an hour allows: it pauses before the answer that could cross them', async () => {
     const clock = manualClock(T0);
-    // One page of 500 listings, measured on a server without a byte limit.
+    // One page of 500 listings, measured on a server without a byte limit. A key of its own: the
+    // process remembers the largest answer per key across runs.
+    const token = 'bytes-token';
     provider = await startResoProvider({
       provider: 'mlsgrid',
+      token,
       listings: 3000,
       clock,
       limits: { second: null },
     });
-    const pilot = await setUp(provider, 'mlsgrid', { top: 500, recordsPerRun: 500 });
+    const pilot = await setUp(provider, 'mlsgrid', { top: 500, recordsPerRun: 500 }, token);
     // Hours before: its requests leave the process's budget windows before the run below.
     await pilot.sync(T0 - 3 * HOUR);
     const page = Math.max(...provider.requests().map((r) => r.bytes));
@@ -198,11 +212,12 @@ describe('MLS Grid, as its server plays it', () => {
     const bytesPerHour = Math.floor(page * 4.5);
     provider = await startResoProvider({
       provider: 'mlsgrid',
+      token,
       listings: 3000,
       clock,
       limits: { second: null, bytesPerHour },
     });
-    const s = await setUp(provider, 'mlsgrid', { top: 500, limits: { bytesPerHour } });
+    const s = await setUp(provider, 'mlsgrid', { top: 500, limits: { bytesPerHour } }, token);
     const first = await s.sync(T0);
     expect(first).toMatchObject({ outcome: 'paused', deleted: 0 });
     expect(first.reason).toMatch(/per-hour byte budget is spent until/);
