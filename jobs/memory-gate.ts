@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import { EARLY_RECORDS } from '../src/reconcile/index.ts';
 
 /** The heap figures the gate reads (v8's `getHeapStatistics()`), bytes. */
 export interface HeapFigures {
@@ -10,12 +11,18 @@ export interface HeapFigures {
  * What a run is expected to hold on the heap at its peak, from the size of the feed's last run:
  * columns on both sides and the garbage a parse leaves between collections, ~300 bytes a listing
  * (docs/performance.md: +24 MB of heap and +17 MB of typed arrays for 300k), over ~0.3 MB for any
- * run. A feed never run before counts as small. Pure.
+ * run, plus the platform's pages read ahead while the feed is read. A feed never run before counts
+ * as small. Pure.
  */
 export const RUN_BASE_BYTES = 300 * 1024;
 export const RUN_BYTES_PER_LISTING = 300;
+/** A platform record read ahead while the feed is read (prepare-run's `EARLY_RECORDS` of them at most). */
+export const EARLY_RECORD_BYTES = 3000;
 export function runCost(lastListings: number | undefined): number {
-  return RUN_BASE_BYTES + RUN_BYTES_PER_LISTING * Math.max(0, lastListings ?? 0);
+  const listings = Math.max(0, lastListings ?? 0);
+  return (
+    RUN_BASE_BYTES + RUN_BYTES_PER_LISTING * listings + EARLY_RECORD_BYTES * Math.min(listings, EARLY_RECORDS)
+  );
 }
 
 /**
