@@ -1,4 +1,4 @@
-import type { Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import { createAlerter } from '../src/alerts/index.ts';
 import type { PlatformClient } from '../src/api/index.ts';
 import { clientFromConfig } from '../src/api/index.ts';
@@ -109,40 +109,19 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       // The largest Postgres `integer`: BullMQ's Postgres backend stores the max in one.
       limiter: { max: 2 ** 31 - 1, duration: 1000 },
     });
-    worker.on('error', (error) => logger.warn({ err: error.message }, 'worker error'));
-    worker.on('failed', (job, error) => {
-      if (!job) return;
-      const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
-      logger.error({ job: job.id, name: job.name, data: job.data, err: error.message, final }, 'job failed');
-      if (final) onJobFailed({ name: job.name, data: job.data, error }).catch(() => {});
-    });
-    worker.on('completed', (job) =>
-      logger.info({ job: job.id, name: job.name, data: job.data }, 'job completed'),
-    );
+    logWorkerEvents(worker, logger, onJobFailed);
     await worker.waitUntilReady();
   }
 
-  const status: SchedulerStatus = { missing: [], restored: undefined };
-  async function checkSchedulers(): Promise<string[]> {
-    const restored = await restoreSchedulers(queue, config);
-    status.missing = [];
-    if (restored.length > 0) {
-      status.restored = { ids: restored, at: new Date().toISOString() };
-      logger.warn(
-        { schedulers: restored },
-        'job schedulers missing from the queue (store restarted empty, or removed by hand): re-created from config',
-      );
-    }
-    return restored;
-  }
-  const check = () => {
-    if (!shuttingDown)
-      checkSchedulers().catch((error: unknown) =>
-        logger.warn({ err: (error as Error).message }, 'scheduler check failed'),
-      );
-  };
-  store.onReconnect(check);
-  const timer = setInterval(check, settings.schedulerCheckMs);
+  const schedulers = watchSchedulers(
+    queue,
+    () => config,
+    logger,
+    () => !shuttingDown,
+  );
+  const { status, checkSchedulers } = schedulers;
+  store.onReconnect(schedulers.check);
+  const timer = setInterval(schedulers.check, settings.schedulerCheckMs);
   timer.unref();
 
   async function applyConfig(next: Config): Promise<void> {
@@ -207,24 +186,92 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     applyConfig,
     checkSchedulers,
     schedulers: () => ({ ...status }),
-    async healthy() {
-      const storeOk = await store.ping();
-      const workerOk = worker ? worker.isRunning() && !shuttingDown : !shuttingDown;
-      // Asked of the queue each time: a scheduler lost a second ago is unhealthy now, not at the next check.
-      const missing = storeOk ? await missingSchedulers(queue, config).catch(() => status.missing) : [];
-      status.missing = missing;
-      return {
-        ok: storeOk && workerOk && missing.length === 0,
-        store: storeOk,
-        worker: workerOk,
-        missingSchedulers: missing,
-      };
-    },
+    healthy: () =>
+      healthOf({
+        store,
+        queue,
+        config,
+        status,
+        takingJobs: worker ? worker.isRunning() : true,
+        shuttingDown,
+      }),
     close() {
       closing ??= close();
       return closing;
     },
   };
+}
+
+/**
+ * The worker's health (the heartbeat and `/healthz`): the store answers, the worker takes jobs and
+ * is not shutting down, and every scheduler the config asks for is in the queue (asked of the queue
+ * each time: a scheduler lost a second ago is unhealthy now, not at the next check).
+ */
+async function healthOf(w: {
+  store: { ping(): Promise<boolean> };
+  queue: Queue;
+  config: Config;
+  status: SchedulerStatus;
+  takingJobs: boolean;
+  shuttingDown: boolean;
+}) {
+  const storeOk = await w.store.ping();
+  const workerOk = w.takingJobs && !w.shuttingDown;
+  const missing = storeOk ? await missingSchedulers(w.queue, w.config).catch(() => w.status.missing) : [];
+  w.status.missing = missing;
+  return {
+    ok: storeOk && workerOk && missing.length === 0,
+    store: storeOk,
+    worker: workerOk,
+    missingSchedulers: missing,
+  };
+}
+
+/** A job's end in the worker's log; a job failed for good also goes to `onJobFailed` (alerts). */
+function logWorkerEvents(
+  worker: Worker,
+  logger: Logger,
+  onJobFailed: (info: { name: string; data: unknown; error: Error }) => Promise<void>,
+): void {
+  worker.on('error', (error) => logger.warn({ err: error.message }, 'worker error'));
+  worker.on('failed', (job, error) => {
+    if (!job) return;
+    const final = error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+    logger.error({ job: job.id, name: job.name, data: job.data, err: error.message, final }, 'job failed');
+    if (final) onJobFailed({ name: job.name, data: job.data, error }).catch(() => {});
+  });
+  worker.on('completed', (job) =>
+    logger.info({ job: job.id, name: job.name, data: job.data }, 'job completed'),
+  );
+}
+
+/**
+ * The config's schedulers kept in the queue: `checkSchedulers` re-creates the missing ones (a store
+ * restarted empty, a scheduler removed by hand) and says so; `check` does it in the background
+ * while `active()`, for the reconnect hook and the periodic timer; `status` is what the health
+ * check and the dashboard show.
+ */
+function watchSchedulers(queue: Queue, config: () => Config, logger: Logger, active: () => boolean) {
+  const status: SchedulerStatus = { missing: [], restored: undefined };
+  async function checkSchedulers(): Promise<string[]> {
+    const restored = await restoreSchedulers(queue, config());
+    status.missing = [];
+    if (restored.length > 0) {
+      status.restored = { ids: restored, at: new Date().toISOString() };
+      logger.warn(
+        { schedulers: restored },
+        'job schedulers missing from the queue (store restarted empty, or removed by hand): re-created from config',
+      );
+    }
+    return restored;
+  }
+  const check = () => {
+    if (active())
+      checkSchedulers().catch((error: unknown) =>
+        logger.warn({ err: (error as Error).message }, 'scheduler check failed'),
+      );
+  };
+  return { status, checkSchedulers, check };
 }
 
 function jobOptions(settings: WorkerSettings) {
