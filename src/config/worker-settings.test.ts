@@ -31,7 +31,7 @@ describe('worker.concurrency (issue 23)', () => {
   });
 
   it.each([
-    ['{ concurrency: atuo }', /^worker\.concurrency: /],
+    ['{ concurrency: atuo }', /^worker\.concurrency: expected auto or a whole number of feeds from 1 to 256/],
     ['{ concurrency: 0 }', /^worker\.concurrency: /],
     ['{ maxHeapShare: 1.5 }', /^worker\.maxHeapShare: /],
     ['{ maxHeapShar: 0.5 }', /^worker\.maxHeapShar: unknown key; did you mean maxHeapShare\?$/],

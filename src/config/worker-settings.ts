@@ -26,7 +26,11 @@ export const workerSettingsSchema = z.strictObject({
    * it, hence the cap (120 small feeds at once peak at ~175 MB under the image's heap bound,
    * bench/results/fleet.md) and `maxHeapShare`.
    */
-  concurrency: z.union([z.literal('auto'), z.number().int().min(1).max(256)]).default('auto'),
+  concurrency: z
+    .union([z.literal('auto'), z.number().int().min(1).max(256)], {
+      error: 'expected auto or a whole number of feeds from 1 to 256',
+    })
+    .default('auto'),
   /**
    * A worker starts no further run while its V8 heap in use is above this share of its heap limit
    * (`--max-old-space-size`; the image's is 160 MB); runs already started go on, and a worker
