@@ -1,16 +1,17 @@
 # feed-sync worker image. Build: docker compose build; run: docker compose up (see docs/worker.md).
 
-# 1. Build: all dependencies, TypeScript → dist/ (entry dist/src/cli/main.js). --ignore-scripts: the
-#    `node` devDependency (Node 24 for machines without it) would download a second Node; the image
-#    has one, and the compiler is run with it directly.
+# 1. Build: all dependencies, TypeScript → dist/ (entry dist/src/cli/main.js), bundled by rolldown
+#    with the pure-JS dependencies every start loads (scripts/build.mjs; docs/performance.md,
+#    "Start-up"). --ignore-scripts: the `node` devDependency (Node 24 for machines without it) would
+#    download a second Node; the image has one, and the build is run with it directly.
 FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
 COPY src ./src
 COPY jobs ./jobs
-RUN node node_modules/typescript/bin/tsc -p tsconfig.build.json
+RUN node scripts/build.mjs
 
 # 2. Production dependencies only, in a clean tree.
 FROM node:24-slim AS deps

@@ -7,14 +7,14 @@
  * time the platform's limit allows for the calls made. Goal (issue 23 §3): ≤ 1.25× the bound,
  * ≤ 5% of requests answered 429, at every latency and whatever the 429 looks like.
  *
- * `local` runs `feed-sync sync` as a whole process (the CLI's limiter, as a user meets it: start-up
+ * `local` runs `feed-sync sync` (the built CLI, as the image runs it) as a whole process (the CLI's limiter, as a user meets it: start-up
  * included). `redis`, `postgres`, `embedded` run the sync in this process on the shared limiter of
  * a worker's queue store, each on a store of its own so every run starts from full concurrency. A
  * store whose service does not answer is skipped.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientFromConfig } from '../src/api/index.ts';
 import { configSchema } from '../src/config/schema.ts';
@@ -26,6 +26,7 @@ import { startSandbox } from '../src/sandbox/index.ts';
 import { createMemoryStateStore } from '../src/state/state-store.ts';
 import { LISTING_MAPPING, recordsFeed } from '../src/testing/records-feed.ts';
 import { runChild } from './lib/child.ts';
+import { BUILT_CLI, buildCli, imageEnv } from './lib/cli.ts';
 import { feedEntry, generateFeed } from './lib/feeds.ts';
 import { openFreshStore, storeAvailable } from './lib/stores.ts';
 import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
@@ -37,9 +38,6 @@ const REFUSED_GOAL = 0.05;
 type LimiterKind = 'local' | StoreChoice['kind'];
 const KINDS: readonly LimiterKind[] = ['local', 'redis', 'postgres', 'embedded'];
 const CONCURRENCY = 8;
-
-/** The command a user runs in a checkout (`npx feed-sync`). */
-const CLI = resolve(import.meta.dirname, '../bin/feed-sync.js');
 
 /** How the platform's 429 looks: Retry-After until a slot frees, none, or a fixed number of seconds. */
 type Answer = 'slot' | 'none' | number;
@@ -81,7 +79,9 @@ async function viaCli(listings: number, rate: number, latencyMs: number, answer:
         feeds: [feedEntry('csv', await generateFeed('csv', listings), 'bench', 'AIMD')],
       }),
     );
-    const child = await runChild([CLI, 'sync', '-c', config, '--feed', 'bench', '--json']);
+    const child = await runChild([BUILT_CLI, 'sync', '-c', config, '--feed', 'bench', '--json'], {
+      env: imageEnv(),
+    });
     const report = JSON.parse(child.stdout || '{}') as { outcome?: string; created?: number };
     if (child.code !== 0 || report.outcome !== 'ok' || report.created !== listings)
       throw new Error(`unexpected run: exit ${child.code} ${child.stdout.slice(0, 300)} ${child.stderr}`);
@@ -158,6 +158,7 @@ export async function run(args: string[]): Promise<void> {
   const rate = Number(values.rate);
   const latencies = values.latency.split(',').map(Number);
   const answers = values['retry-after'].split(',').map((a) => answerOf(a.trim()));
+  if (kinds.includes('local')) buildCli();
   out(
     `aimd bench: ${listings} new listings; the sandbox admits ${rate} requests/s (429 beyond), latency ${latencies.join('/')} ms;`,
   );

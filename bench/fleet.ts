@@ -11,27 +11,19 @@
  * (`worker.concurrency: 2`) on the most workers for comparison; what Redis keeps per feed.
  * Writes bench/results/fleet.{json,md,svg}.
  */
-import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { imageNodeOptions } from '../test/helpers/image-env.ts';
+import { buildCli, BUILT_CLI as CLI, imageNodeArgs } from './lib/cli.ts';
 import { type RoundResult, runRound } from './lib/fleet-round.ts';
 import { REDIS_URL, reachable } from './lib/stores.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
 import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/table.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = resolve(ROOT, 'dist/src/cli/main.js');
 const RESULTS = resolve(import.meta.dirname, 'results');
 const TIME_BOUND = 1.2;
 const WAIT_BOUND = 0.6;
 const RSS_BOUND_MB = 300;
-
-function build(): void {
-  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
-}
 
 /** The q-quantile of ascending values. */
 const quantile = (sorted: readonly number[], q: number) =>
@@ -59,7 +51,7 @@ export async function run(args: string[]): Promise<void> {
   const base = {
     cli: CLI,
     nodeOptions: [
-      ...imageNodeOptions().split(/\s+/).filter(Boolean),
+      ...imageNodeArgs(),
       ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values.profile)}`] : []),
     ],
     feeds: Number(values.feeds),
@@ -73,7 +65,7 @@ export async function run(args: string[]): Promise<void> {
     ...counts.map((workers) => ({ workers, workerConcurrency: undefined as number | undefined })),
     ...(Number(values.old) > 0 ? [{ workers: most, workerConcurrency: Number(values.old) }] : []),
   ];
-  build();
+  buildCli();
   const where = machine();
   out(
     `fleet bench: ${base.feeds} feeds × ${base.listings} listings on one cron, built CLI workers (${where})`,

@@ -11,13 +11,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runChild } from './lib/child.ts';
+import { BUILT_CLI, buildCli, FLOOR, imageEnv } from './lib/cli.ts';
 import { type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { machine, out, printTable } from './lib/table.ts';
 
 const GOAL = 0.7;
-/** The command a user runs in a checkout (`npx feed-sync`). */
-const CLI = resolve(import.meta.dirname, '../bin/feed-sync.js');
-const FLOOR = resolve(import.meta.dirname, 'lib/floor-reads.mjs');
 
 interface Measure {
   ms: number;
@@ -32,7 +30,7 @@ async function raw(format: Format, file: string, records: number): Promise<Measu
 }
 
 async function validate(cli: string, config: string, records: number): Promise<Measure> {
-  const child = await runChild([cli, 'validate', '-c', config, '--feed', 'bench']);
+  const child = await runChild([cli, 'validate', '-c', config, '--feed', 'bench'], { env: imageEnv() });
   // `✓ bench: 123000 records: 123000 valid, …`
   if (child.code !== 0 || !child.stdout.includes(`${records} records: ${records} valid`))
     throw new Error(`validate: exit ${child.code}: ${child.stdout.slice(0, 300)}\n${child.stderr}`);
@@ -49,13 +47,14 @@ export async function run(args: string[]): Promise<void> {
       sizes: { type: 'string', default: '123000' },
       formats: { type: 'string', default: 'csv,xml' },
       rounds: { type: 'string', default: '3' },
-      /** The `feed-sync` binary measured: another checkout's, for a before/after. */
-      cli: { type: 'string', default: CLI },
+      /** The `feed-sync` measured: another build's, or a checkout's `bin/feed-sync.js` (its sources). */
+      cli: { type: 'string', default: BUILT_CLI },
     },
   });
   const sizes = values.sizes.split(',').map(Number);
   const formats = values.formats.split(',') as Format[];
   const cli = resolve(values.cli);
+  if (cli === BUILT_CLI) buildCli();
   out(`ingest bench: \`feed-sync validate\` against the raw parser, each a whole process (${machine()})`);
   out(`rounds alternate the two; ratio = validate's records/s ÷ the raw parser's; goal ≥ ${GOAL}×\n`);
   const dir = mkdtempSync(join(tmpdir(), 'feed-sync-bench-ingest-'));

@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- noop [--listings 9950] [--latency 50] [--page-size 1000] [--rounds 5]
  * [--format csv] [--profile DIR]`: a no-op re-sync as a user meets it, `feed-sync sync` as a whole
- * process, against its floor measured in the same run.
+ * process, against its floor measured in the same run. The CLI is the built one (`npm run build`,
+ * done first) with the image's NODE_OPTIONS and compile cache, as the container runs it.
  *
  * The sandbox runs in its own process (as the platform is remote). A generated feed is synced
  * once without latency (every listing created, tagged as a sync writes it), then latency is
@@ -10,46 +11,30 @@
  * snapshot reads them (the first, then the rest `concurrency` at a time; plain `fetch`), and
  * `feed-sync sync --force-full` (every listing compared, nothing written). The floor is the larger
  * of the two reads; goal (issue 23 §3): the no-op ≤ 1.5× it. `--profile DIR` writes the CLI's CPU
- * profiles (`--cpu-prof`) there; `--cli PATH` measures another checkout's `bin/feed-sync.js`.
+ * profiles (`--cpu-prof`) there; `--cli PATH` measures another build, or a checkout's
+ * `bin/feed-sync.js` (the TypeScript sources, as `npx feed-sync` runs them).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runChild } from './lib/child.ts';
+import { BUILT_CLI, buildCli, floorMs, imageEnv, imageNodeArgs, type SyncReport } from './lib/cli.ts';
 import { type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { startSandboxProcess } from './lib/sandbox-process.ts';
 import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
 
 const GOAL = 1.5;
 const CONCURRENCY = 8;
-/** The command a user runs in a checkout (`npx feed-sync`). */
-const CLI = resolve(import.meta.dirname, '../bin/feed-sync.js');
-const FLOOR = resolve(import.meta.dirname, 'lib/floor-reads.mjs');
 
-interface Report {
-  outcome: string;
-  created: number;
-  updated: number;
-  deleted: number;
-  unchanged: number;
-}
-
+/** `feed-sync sync` as the image runs it: its heap bound and its compile cache. */
 async function sync(cli: string, config: string, extra: string[], nodeOptions: string[] = []) {
   const child = await runChild([cli, 'sync', '-c', config, '--feed', 'bench', '--json', ...extra], {
-    nodeOptions,
+    nodeOptions: [...imageNodeArgs(), ...nodeOptions],
+    env: imageEnv(),
   });
   if (child.code !== 0) throw new Error(`feed-sync sync: exit ${child.code}\n${child.stderr}`);
-  return { ms: child.ms, report: JSON.parse(child.stdout) as Report };
-}
-
-async function floor(args: string[], expected: number): Promise<number> {
-  const child = await runChild([FLOOR, ...args]);
-  if (child.code !== 0 || Number(child.stdout) !== expected)
-    throw new Error(
-      `floor-reads ${args[0]}: exit ${child.code}, read ${child.stdout} of ${expected}\n${child.stderr}`,
-    );
-  return child.ms;
+  return { ms: child.ms, report: JSON.parse(child.stdout) as SyncReport };
 }
 
 export async function run(args: string[]): Promise<void> {
@@ -62,14 +47,15 @@ export async function run(args: string[]): Promise<void> {
       rounds: { type: 'string', default: '5' },
       format: { type: 'string', default: 'csv' },
       profile: { type: 'string' },
-      /** The `feed-sync` binary measured: another checkout's, for a before/after. */
-      cli: { type: 'string', default: CLI },
+      /** The `feed-sync` measured: another build's, or a checkout's `bin/feed-sync.js` (its sources). */
+      cli: { type: 'string', default: BUILT_CLI },
     },
   });
   const count = Number(values.listings);
   const latencyMs = Number(values.latency);
   const pageSize = Number(values['page-size']);
   const format = values.format as Format;
+  if (resolve(values.cli) === BUILT_CLI) buildCli();
   const file = await generateFeed(format, count);
   const sandbox = await startSandboxProcess();
   const dir = mkdtempSync(join(tmpdir(), 'feed-sync-bench-noop-'));
@@ -83,7 +69,8 @@ export async function run(args: string[]): Promise<void> {
         feeds: [feedEntry(format, file, 'bench', 'NOOP')],
       }),
     );
-    const seeded = await sync(CLI, config, []);
+    // Seeding also fills the compile cache, as the image's build does.
+    const seeded = await sync(resolve(values.cli), config, []);
     if (seeded.report.created !== count) throw new Error(`seeding: ${JSON.stringify(seeded.report)}`);
     await sandbox.configure({ latencyMs });
     out(
@@ -96,8 +83,11 @@ export async function run(args: string[]): Promise<void> {
     const ratios: number[] = [];
     const profile = values.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.profile)] : [];
     for (let round = 1; round <= Number(values.rounds); round++) {
-      const parser = await floor([format, file], count);
-      const pages = await floor(['pages', sandbox.url, 'NOOP', String(pageSize), String(CONCURRENCY)], count);
+      const parser = await floorMs([format, file], count);
+      const pages = await floorMs(
+        ['pages', sandbox.url, 'NOOP', String(pageSize), String(CONCURRENCY)],
+        count,
+      );
       const noop = await sync(resolve(values.cli), config, ['--force-full'], profile);
       const r = noop.report;
       if (r.created + r.updated + r.deleted !== 0 || r.unchanged !== count)

@@ -14,41 +14,29 @@
  * is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
  * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
-import { imageNodeOptions } from '../test/helpers/image-env.ts';
 import { runChild } from './lib/child.ts';
+import {
+  buildCli,
+  BUILT_CLI as CLI,
+  floorMs as floor,
+  imageNodeArgs,
+  type SyncReport as Report,
+} from './lib/cli.ts';
 import { FORMATS, type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
 import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/table.ts';
 import { initialFeed } from './sync-scenarios.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-/** The built CLI, as the image runs it (`npm run build` first). */
-const CLI = resolve(ROOT, 'dist/src/cli/main.js');
-
-function build(): void {
-  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
-}
 const RESULTS = resolve(import.meta.dirname, 'results');
-const FLOOR = resolve(import.meta.dirname, 'lib/floor-reads.mjs');
 /** Issue 23 §2 at 1M: peak RSS, no-op ÷ page read, initial ÷ its bound. */
 const MILLION_RSS_MB = 400;
 const NOOP_GOAL = 1.2;
 const INITIAL_GOAL = 1.1;
-
-/** A floor: one whole process of `floor-reads.mjs`, its wall time. */
-async function floor(args: string[], expected: number): Promise<number> {
-  const child = await runChild([FLOOR, ...args]);
-  if (child.code !== 0 || Number(child.stdout) !== expected)
-    throw new Error(`floor ${args[0]}: exit ${child.code}, ${child.stdout} of ${expected}\n${child.stderr}`);
-  return child.ms;
-}
 
 /** N creates of one listing, 8 at a time, on a sandbox of their own. */
 async function createsFloor(listings: number, workDir: string): Promise<number> {
@@ -86,15 +74,6 @@ interface Row {
   ms: number;
   peakMb: number;
   writes: number;
-}
-
-interface Report {
-  outcome: string;
-  created: number;
-  updated: number;
-  deleted: number;
-  unchanged: number;
-  reason?: string;
 }
 
 async function runSize(
@@ -169,14 +148,14 @@ export async function run(args: string[]): Promise<void> {
       unbounded: { type: 'boolean', default: false },
     },
   });
-  const nodeOptions = values.unbounded ? [] : imageNodeOptions().split(/\s+/).filter(Boolean);
+  const nodeOptions = values.unbounded ? [] : imageNodeArgs();
   const sizes = values.sizes
     ? values.sizes.split(',').map(Number)
     : values.million
       ? [1_000_000]
       : [1_000, 10_000, 100_000, ...(values.large ? [300_000] : [])];
   const formats = (values.formats ?? (values.million ? 'csv' : FORMATS.join(','))).split(',') as Format[];
-  build();
+  buildCli();
   out(`scale bench: a whole sync through the built CLI, one child process per run (${machine()})`);
   out(
     `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : '(unbounded heap: --unbounded)'}`,

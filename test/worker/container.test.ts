@@ -41,11 +41,7 @@ describe.skipIf(!redisAvailable)('the container', () => {
     dir = await mkdtemp(join(tmpdir(), 'feed-sync-image-'));
     app = join(dir, 'app');
     await mkdir(app);
-    await run(
-      join(ROOT, 'node_modules/.bin/tsc'),
-      ['-p', 'tsconfig.build.json', '--outDir', join(app, 'dist')],
-      { cwd: ROOT },
-    ).catch(() => {});
+    await run(NODE, ['scripts/build.mjs', '--out', join(app, 'dist')], { cwd: ROOT }).catch(() => {});
     if (!existsSync(join(app, 'dist/src/cli/main.js'))) {
       prepared = 'the build did not produce dist/src/cli/main.js';
       return;

@@ -1,0 +1,57 @@
+/**
+ * The `feed-sync` the benches measure, and the floors they measure it against: one place for the
+ * paths, the build, the image's environment and the report a `sync --json` prints.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { imageNodeOptions } from '../../test/helpers/image-env.ts';
+import { runChild } from './child.ts';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+/** The built CLI, as the image runs it (`npm run build`: scripts/build.mjs). */
+export const BUILT_CLI = resolve(ROOT, 'dist/src/cli/main.js');
+/** The command a user runs in a checkout (`npx feed-sync`): the TypeScript sources. */
+export const CHECKOUT_CLI = resolve(ROOT, 'bin/feed-sync.js');
+/** The floors: a raw parser over a file, or the platform read or written with plain `fetch`. */
+export const FLOOR = resolve(ROOT, 'bench/lib/floor-reads.mjs');
+
+/** `npm run build`, so the built CLI measured is this checkout's. */
+export function buildCli(): void {
+  const built = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
+}
+
+/** The image's heap bound (its NODE_OPTIONS, read from the Dockerfile), as node arguments. */
+export function imageNodeArgs(): string[] {
+  return imageNodeOptions().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The image's environment for a CLI run: its compile cache (NODE_COMPILE_CACHE, which the image fills
+ * at build time). The benches warm it with one run before they measure, as the image's build does.
+ */
+export function imageEnv(): Record<string, string> {
+  const cache = join(tmpdir(), 'feed-sync-bench-compile-cache');
+  mkdirSync(cache, { recursive: true });
+  return { NODE_COMPILE_CACHE: cache };
+}
+
+/** What `feed-sync sync --json` prints, as far as the benches read it. */
+export interface SyncReport {
+  outcome: string;
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+  reason?: string;
+}
+
+/** A floor: one whole process of floor-reads.mjs that must report `expected`; its wall time. */
+export async function floorMs(args: string[], expected: number): Promise<number> {
+  const child = await runChild([FLOOR, ...args]);
+  if (child.code !== 0 || Number(child.stdout) !== expected)
+    throw new Error(`floor ${args[0]}: exit ${child.code}, ${child.stdout} of ${expected}\n${child.stderr}`);
+  return child.ms;
+}
