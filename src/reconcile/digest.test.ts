@@ -60,6 +60,63 @@ describe('fieldsDigest', () => {
     expect(diffListing(a as Listing, b as Partial<Listing>)).toEqual([]);
   });
 
+  it('reads ExtensionColumn as a multiset, as compare.ts does: order and white space aside, every entry counts', () => {
+    const mask = fieldMask({ ExtensionColumn: [{ Key: 'a', value: '1' }] } as Listing);
+    const of = (entries: [string, string][]) =>
+      digestOf(
+        { ExtensionColumn: entries.map(([Key, value]) => ({ Key, value })) } as Partial<Listing>,
+        mask,
+      );
+    const base = of([
+      ['Pool', 'yes'],
+      ['Agent', 'Ann Lee'],
+      ['feed-sync:hash', 'abc'],
+    ]);
+    expect(
+      of([
+        ['feed-sync:hash', 'abc'],
+        [' Agent', 'Ann  Lee\n'],
+        ['Pool', 'yes'],
+      ]),
+    ).toBe(base);
+    // A key and its value are not interchangeable, an entry is not a pair of halves, and a repeat counts.
+    expect(
+      of([
+        ['yes', 'Pool'],
+        ['Agent', 'Ann Lee'],
+        ['feed-sync:hash', 'abc'],
+      ]),
+    ).not.toBe(base);
+    expect(
+      of([
+        ['Pool', 'yesAgent'],
+        ['', 'Ann Lee'],
+        ['feed-sync:hash', 'abc'],
+      ]),
+    ).not.toBe(base);
+    expect(
+      of([
+        ['Pool', 'yes'],
+        ['Agent', 'Ann Lee'],
+        ['feed-sync:hash', 'abc'],
+        ['Pool', 'yes'],
+      ]),
+    ).not.toBe(base);
+    expect(
+      of([
+        ['Pool', 'yes'],
+        ['Agent', 'Ann Lee'],
+      ]),
+    ).not.toBe(base);
+    expect(
+      of([
+        ['Pool', 'no'],
+        ['Agent', 'Ann Lee'],
+        ['feed-sync:hash', 'abc'],
+      ]),
+    ).not.toBe(base);
+  });
+
   it('covers only the fields the feed sets: a remote field the feed leaves unset is not compared', () => {
     const sent = withTags(listing(3, { DaysOnMarket: undefined }), 'acme', tags);
     const mask = fieldMask(sent);

@@ -56,7 +56,8 @@ const FLUSH_BYTES = 1 << 20;
  * Records spilled to a temporary file as JSON, one after another; an offset and a length per record
  * in typed arrays (12 bytes a record). The file is unlinked as soon as it is open, so nothing is left
  * on disk whatever ends the process. Reads and writes are synchronous: a record is a kilobyte or
- * so, read from the page cache, and written in 1 MiB batches.
+ * so, read from the page cache, and written in 1 MiB batches. Each record is encoded straight into
+ * the batch buffer (no byte count, join or copy per record: this runs for every listing of a run).
  */
 export function spillRecords(dir = tmpdir()): RecordStore {
   let fd: number | undefined;
@@ -70,37 +71,49 @@ export function spillRecords(dir = tmpdir()): RecordStore {
   const offsets = float64s();
   const lengths = uint32s();
   let count = 0;
+  /** Bytes in the file. */
   let written = 0;
-  let pending: string[] = [];
-  let pendingBytes = 0;
+  /** The batch: bytes encoded and not yet written, `batch[0, pending)`. */
+  let batch: Buffer | undefined = Buffer.allocUnsafe(FLUSH_BYTES);
+  let pending = 0;
 
   const open = (): number => {
     if (fd === undefined) throw new Error('the record store is closed');
     return fd;
   };
-  const flush = () => {
-    if (pending.length === 0) return;
-    const bytes = Buffer.from(pending.join(''), 'utf8');
+  const writeAll = (bytes: Buffer, length: number) => {
     let at = 0;
     try {
-      while (at < bytes.length) at += writeSync(open(), bytes, at, bytes.length - at, written + at);
+      while (at < length) at += writeSync(open(), bytes, at, length - at, written + at);
     } catch (error) {
       throw new SpillError(dir, error);
     }
-    written += bytes.length;
-    pending = [];
-    pendingBytes = 0;
+    written += length;
+  };
+  const flush = () => {
+    if (pending === 0 || batch === undefined) return;
+    writeAll(batch, pending);
+    pending = 0;
   };
   return {
     put(listing) {
       open();
       const json = JSON.stringify(listing);
-      const length = Buffer.byteLength(json, 'utf8');
-      offsets.set(count, written + pendingBytes);
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: a record that surely fits is encoded in place.
+      if (pending + json.length * 3 > FLUSH_BYTES) flush();
+      let length: number;
+      if (json.length * 3 <= FLUSH_BYTES && batch !== undefined) {
+        length = batch.write(json, pending, 'utf8');
+        offsets.set(count, written + pending);
+        pending += length;
+      } else {
+        // Larger than a batch (a record of hundreds of kilobytes): written on its own.
+        const bytes = Buffer.from(json, 'utf8');
+        length = bytes.length;
+        offsets.set(count, written);
+        writeAll(bytes, length);
+      }
       lengths.set(count, length);
-      pending.push(json);
-      pendingBytes += length;
-      if (pendingBytes >= FLUSH_BYTES) flush();
       return count++;
     },
     get(ref) {
@@ -124,7 +137,8 @@ export function spillRecords(dir = tmpdir()): RecordStore {
       if (fd === undefined) return;
       closeSync(fd);
       fd = undefined;
-      pending = [];
+      batch = undefined;
+      pending = 0;
     },
   };
 }

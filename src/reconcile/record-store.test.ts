@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { Listing } from '../normalize/index.ts';
+import { spillRecords } from './record-store.ts';
+
+const record = (i: number, description = `Listing ${i}`) =>
+  ({ MLSNumber: `K-${i}`, Description: description, SalePrice: i * 1000 }) as unknown as Listing;
+
+describe('spillRecords', () => {
+  it('gives back every record as it was put, across many 1 MiB batches, before and after they are written', () => {
+    const store = spillRecords();
+    try {
+      // ~3 MB of records: three batches written, the last still pending when the first gets are made.
+      const text = 'é€ 🏠 '.repeat(40);
+      for (let i = 0; i < 12_000; i++) expect(store.put(record(i, `${text}${i}`))).toBe(i);
+      expect(store.size).toBe(12_000);
+      for (const i of [11_999, 0, 5_000, 11_998, 1]) expect(store.get(i)).toEqual(record(i, `${text}${i}`));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('keeps a record larger than a batch whole, between two ordinary ones', () => {
+    const store = spillRecords();
+    try {
+      const huge = 'ü'.repeat(600_000); // 1.2 MB of UTF-8, more than a batch holds
+      store.put(record(0));
+      store.put(record(1, huge));
+      store.put(record(2));
+      expect(store.get(1)).toEqual(record(1, huge));
+      expect(store.get(0)).toEqual(record(0));
+      expect(store.get(2)).toEqual(record(2));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses a record it never gave, and any use once closed', () => {
+    const store = spillRecords();
+    store.put(record(0));
+    expect(() => store.get(1)).toThrow(RangeError);
+    store.close();
+    expect(() => store.put(record(1))).toThrow(/closed/);
+    store.close(); // idempotent
+  });
+});
