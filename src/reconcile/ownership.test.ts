@@ -42,6 +42,41 @@ describe('recordHash', () => {
     expect(recordHash(listing, keys)).toBe('a1ac7230006a');
   });
 
+  it('keeps its bytes for every kind of field: numbers rounded, coordinates, photos, stamps, tags left out', () => {
+    // Computed before the text was built as parts (one string, one hash): the same bytes, pinned.
+    const rich = {
+      MLSNumber: 'R-1',
+      Status: 'Active',
+      SaleType: 'for_sale',
+      Address: ' 1  Main\tSt ',
+      City: 'Springfield',
+      SalePrice: 250000.004,
+      Latitude: 40.1234564,
+      Longitude: -73.0000005,
+      Bedrooms: 3,
+      Bathrooms: 2.5,
+      Images: [' https://a/1.jpg', 'https://a/2.jpg '],
+      Description: '',
+      AreaUnit: 'Square Feet',
+      BuildingArea: 1200,
+      ExtensionColumn: [
+        { Key: 'Pool', value: 'yes' },
+        { Key: 'feed-sync:feed', value: 'acme' },
+        { Key: 'Agent', value: 'Ann' },
+        { Key: 'feed-sync:hash', value: 'x' },
+      ],
+    } as unknown as Listing;
+    const stamped = {
+      ...rich,
+      ExtensionColumn: [...rich.ExtensionColumn!, { Key: 'feed-sync:photos', value: '2026-01-01T00:00:00Z' }],
+    };
+    expect(recordHash(rich, keys)).toBe('dcade4bfe37f');
+    expect(recordHash(stamped, keys)).toBe('6342dce7b698');
+    expect(recordHash({ MLSNumber: 'E-1', ExtensionColumn: [] } as unknown as Listing, keys)).toBe(
+      'ba4380888469',
+    );
+  });
+
   it('is the same for text that differs only in white space the platform folds', () => {
     const folded = { ...listing, Description: 'Sunny corner lot, near the park' };
     expect(recordHash(folded, keys)).toBe(recordHash(listing, keys));

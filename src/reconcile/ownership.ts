@@ -23,22 +23,49 @@ export function ownerOf(listing: Partial<Listing>, keys: TagKeys): string | unde
   return value ? value : undefined;
 }
 
-/** Each field with its reader (the key as a literal: literal-access.ts), in the hash's order. */
-const SORTED_FIELDS = [...LISTING_FIELDS].sort().map((field) => [field, propertyReader(field)] as const);
-const COORDINATES = new Set<string>(['Latitude', 'Longitude']);
+/** How a field's value is hashed (plain numbers: type stripping has no enums). */
+const Hashed = { Value: 0, Coordinate: 1, Images: 2, Extension: 3 } as const;
+type Hashed = (typeof Hashed)[keyof typeof Hashed];
+
+/**
+ * Each field in the hash's order, with its reader (the key as a literal: literal-access.ts), how
+ * it is hashed, and the text that opens it in the hashed string (`Field=`, after a line break but
+ * for the first).
+ */
+const HASHED_FIELDS = [...LISTING_FIELDS].sort().map((field) => ({
+  read: propertyReader(field),
+  kind: (field === 'ExtensionColumn'
+    ? Hashed.Extension
+    : field === 'Images'
+      ? Hashed.Images
+      : field === 'Latitude' || field === 'Longitude'
+        ? Hashed.Coordinate
+        : Hashed.Value) as Hashed,
+  first: `${field}=`,
+  next: `\n${field}=`,
+}));
 
 /**
  * One field as hashed: text trimmed with whitespace folded, numbers rounded the way the remote keeps
  * them (cents; coordinates to six decimals), so jitter the comparison tolerates does not move the hash.
  */
-function hashValue(field: string, value: unknown): string {
+function hashValue(kind: Hashed, value: unknown): string {
   if (typeof value === 'number') {
-    const scale = COORDINATES.has(field) ? 1e6 : 100;
+    const scale = kind === Hashed.Coordinate ? 1e6 : 100;
     return String(Math.round(value * scale) / scale);
   }
   if (typeof value === 'string') return foldSpaces(value);
   if (Array.isArray(value)) return value.map((v) => String(v).trim()).join('\u0001');
   return String(value);
+}
+
+/** The feed's own ExtensionColumn entries (the tags left out), sorted: `Key\0value` joined by \u0001. */
+function extensionPart(entries: readonly ExtensionEntry[] | undefined, keys: TagKeys): string {
+  if (entries === undefined) return '';
+  const parts: string[] = [];
+  for (const e of entries)
+    if (e.Key !== keys.ownerKey && e.Key !== keys.hashKey) parts.push(`${e.Key}\u0000${e.value}`);
+  return parts.length === 1 ? (parts[0] as string) : parts.sort().join('\u0001');
 }
 
 /**
@@ -48,29 +75,26 @@ function hashValue(field: string, value: unknown): string {
  * Fields in a fixed order, so the order a mapping produced them in does not matter.
  */
 export function recordHash(listing: Listing, keys: TagKeys): string {
-  // One string and a one-shot digest: this runs for every listing of every run. The bytes hashed
-  // must never change, or every listing would be rewritten once after an upgrade.
-  let text = '';
+  // The bytes hashed must never change, or every listing would be rewritten once after an upgrade
+  // (ownership.test.ts pins them). This runs for every listing of every run: the text is gathered
+  // as parts and joined once, so the hash reads one flat string.
+  const parts: string[] = [];
   // Photos with a stamp are hashed by the stamp (in ExtensionColumn), not by URLs a provider re-signs.
   const stamped = photoStampOf(listing) !== undefined;
-  for (const [field, read] of SORTED_FIELDS) {
-    if (stamped && field === 'Images') continue;
+  for (const { read, kind, first, next } of HASHED_FIELDS) {
     let part: string;
-    if (field === 'ExtensionColumn') {
-      const entries = (listing.ExtensionColumn ?? [])
-        .filter((e) => e.Key !== keys.ownerKey && e.Key !== keys.hashKey)
-        .map((e) => `${e.Key}\u0000${e.value}`)
-        .sort();
-      if (entries.length === 0) continue;
-      part = entries.join('\u0001');
+    if (kind === Hashed.Extension) {
+      part = extensionPart(listing.ExtensionColumn, keys);
+      if (part === '') continue;
     } else {
+      if (stamped && kind === Hashed.Images) continue;
       const value = read(listing);
       if (value === undefined || value === '') continue;
-      part = hashValue(field, value);
+      part = hashValue(kind, value);
     }
-    text = text === '' ? `${field}=${part}` : `${text}\n${field}=${part}`;
+    parts.push(parts.length === 0 ? first : next, part);
   }
-  return hash('sha256', text, 'hex').slice(0, 12);
+  return hash('sha256', parts.join(''), 'hex').slice(0, 12);
 }
 
 /** The record feed-sync sends: the feed's listing plus the owner tag and the record hash. */
