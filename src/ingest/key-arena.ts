@@ -9,16 +9,17 @@ const FIRST = 256;
 const DECODE_AT_ONCE = 4096;
 
 /**
- * Distinct keys (MLS numbers, URLs) held as bytes rather than as one string each (issue 23 §2): the
- * characters of all keys in one growing run of 64 KiB chunks, where each key ends in a column of
- * numbers, and an open-addressing hash table of key ids. A key is a number (`intern`, `find`); its
- * string is made again only when asked for (`keyAt`), for the few keys a plan or a report shows.
+ * Keys (MLS numbers, URLs) held as bytes rather than as one string each (issue 23 §2): the
+ * characters of all keys in one growing run of 64 KiB chunks, and where each key ends in a column of
+ * numbers. A key is a number, its id (`add`); its string is made again only when asked for
+ * (`keyAt`), for the few keys a plan or a report shows. `KeyTable` finds ids by key; `KeySet` is
+ * the two together, for keys that must be held once each.
  *
- * At 1M MLS numbers that is ~10 bytes of characters, 4 of its end and ~6 of table a key, where a
- * string took ~40 bytes on the heap and a `Map` entry ~50 more; and nothing for the collector to
- * trace. Each UTF-16 unit is kept as one byte below 0x80, else as two or three (UTF-8's form of the
- * unit, lone surrogates included, so every string comes back as it was): ASCII keys cost a byte a
- * character, and a key with `é` or `ü` is still one key.
+ * At 1M MLS numbers that is ~10 bytes of characters and 4 of its end a key, where a string took
+ * ~40 bytes on the heap and its slot 8 more; and nothing for the collector to trace. Each UTF-16
+ * unit is kept as one byte below 0x80, else as two or three (UTF-8's form of the unit, lone
+ * surrogates included, so every string comes back as it was): ASCII keys cost a byte a character,
+ * and a key with `é` or `ü` is still one key.
  */
 export class KeyArena {
   #chunks: Uint8Array[] = [new Uint8Array(FIRST)];
@@ -26,30 +27,18 @@ export class KeyArena {
   readonly #ends = uint32s();
   #bytes = 0;
   #size = 0;
-  /** Key ids by hash, -1 for an empty slot; at most two-thirds full. */
-  #table = new Int32Array(16).fill(-1);
 
-  /** Keys held: ids run from 0 to `size - 1`, in the order keys were first interned. */
+  /** Keys held: ids run from 0 to `size - 1`, in the order keys were added. */
   get size(): number {
     return this.#size;
   }
 
-  /** The id of `key`, adding it when it is new (the next id: `size - 1` after the call). */
-  intern(key: string): number {
-    const slot = this.#slotOf(key);
-    const known = this.#table[slot] as number;
-    if (known !== -1) return known;
+  /** Adds `key` (also one already held: a `KeySet` holds each once); returns its id. */
+  add(key: string): number {
     const id = this.#size++;
     this.#write(key);
     this.#ends.set(id, this.#bytes);
-    this.#table[slot] = id;
-    if (this.#size * 3 > this.#table.length * 2) this.#grow();
     return id;
-  }
-
-  /** The id of `key`, or -1 when it was never interned. */
-  find(key: string): number {
-    return this.#table[this.#slotOf(key)] as number;
   }
 
   /** The key of `id`, a new string each time. */
@@ -83,9 +72,18 @@ export class KeyArena {
   equals(id: number, key: string): boolean {
     const end = this.#ends.get(id);
     let p = this.#startOf(id);
+    const length = key.length;
     // A key takes at least a byte a unit and at most three.
-    if (end - p < key.length || end - p > key.length * 3) return false;
-    for (let i = 0; i < key.length; i++) {
+    if (end - p < length || end - p > length * 3) return false;
+    if (end - p === length && p >>> SHIFT === (end - 1) >>> SHIFT) {
+      // A byte a unit: the key held is ASCII (the common case), and in one chunk. A unit of `key`
+      // above 0x7f never equals a byte of it.
+      const chunk = this.#chunks[p >>> SHIFT] as Uint8Array;
+      const from = p & (CHUNK - 1);
+      for (let i = 0; i < length; i++) if (chunk[from + i] !== key.charCodeAt(i)) return false;
+      return true;
+    }
+    for (let i = 0; i < length; i++) {
       const c = key.charCodeAt(i);
       if (c < 0x80) {
         if (p >= end || this.#byte(p++) !== c) return false;
@@ -103,39 +101,33 @@ export class KeyArena {
     return p === end;
   }
 
-  /** The slot of `key` in the table: where its id is, or the empty slot it would take. */
-  #slotOf(key: string): number {
-    const table = this.#table;
-    const mask = table.length - 1;
-    let slot = hashOf(key) & mask;
-    for (;;) {
-      const id = table[slot] as number;
-      if (id === -1 || this.equals(id, key)) return slot;
-      slot = (slot + 1) & mask;
-    }
+  /** Whether keys `a` and `b` are the same (their bytes are). */
+  sameKeys(a: number, b: number): boolean {
+    const endA = this.#ends.get(a);
+    let p = this.#startOf(a);
+    let q = this.#startOf(b);
+    if (endA - p !== this.#ends.get(b) - q) return false;
+    while (p < endA) if (this.#byte(p++) !== this.#byte(q++)) return false;
+    return true;
   }
 
-  /** Twice the slots, each id placed again by the hash of its bytes (the same as of its string). */
-  #grow(): void {
-    const table = new Int32Array(this.#table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.#size; id++) {
-      let slot = this.#hashAt(id) & mask;
-      while (table[slot] !== -1) slot = (slot + 1) & mask;
-      table[slot] = id;
-    }
-    this.#table = table;
-  }
-
-  #hashAt(id: number): number {
+  /** The hash of key `id`: `hashOf` its string, computed from its bytes. */
+  hashAt(id: number): number {
     const end = this.#ends.get(id);
+    const start = this.#startOf(id);
     let hash = FNV_OFFSET;
-    for (let p = this.#startOf(id); p < end; p++) hash = Math.imul(hash ^ this.#byte(p), FNV_PRIME);
+    if (start >>> SHIFT === (end - 1) >>> SHIFT) {
+      const chunk = this.#chunks[start >>> SHIFT] as Uint8Array;
+      const from = start & (CHUNK - 1);
+      for (let i = from; i < from + end - start; i++)
+        hash = Math.imul(hash ^ (chunk[i] as number), FNV_PRIME);
+    } else for (let p = start; p < end; p++) hash = Math.imul(hash ^ this.#byte(p), FNV_PRIME);
     return hash >>> 0;
   }
 
   /** Appends the bytes of `key`. */
   #write(key: string): void {
+    if (this.#writeAscii(key)) return;
     let length = 0;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
@@ -157,6 +149,23 @@ export class KeyArena {
       }
     }
     this.#bytes = p;
+  }
+
+  /** Appends `key` a byte a unit when it is ASCII and fits in the chunk being filled (most keys). */
+  #writeAscii(key: string): boolean {
+    const length = key.length;
+    const at = this.#bytes;
+    const chunk = this.#chunks[at >>> SHIFT];
+    const from = at & (CHUNK - 1);
+    if (length === 0 || chunk === undefined || from + length > chunk.length) return false;
+    for (let i = 0; i < length; i++) {
+      const c = key.charCodeAt(i);
+      // Bytes written so far are past the end: the next key writes over them.
+      if (c >= 0x80) return false;
+      chunk[from + i] = c;
+    }
+    this.#bytes = at + length;
+    return true;
   }
 
   /**
@@ -188,6 +197,115 @@ export class KeyArena {
   }
 }
 
+/**
+ * Ids of keys of an arena by their hash: an open-addressing table, at most two-thirds full. In each
+ * slot the key's id plus one (0: empty) in the low 24 bits and the top 8 bits of its hash above
+ * them, so that a probe past another key compares its bytes only once in 256 times. 4 bytes a slot,
+ * where a `Map` entry takes ~50 bytes a key.
+ */
+export class KeyTable {
+  readonly #keys: KeyArena;
+  #slots: Uint32Array;
+  #size = 0;
+
+  /** A table for `keys`, with room for `expected` keys before it grows. */
+  constructor(keys: KeyArena, expected = 0) {
+    this.#keys = keys;
+    let slots = 16;
+    while (slots * 2 < expected * 3) slots *= 2;
+    this.#slots = new Uint32Array(slots);
+  }
+
+  /** The slot of `key` (of hash `hash`, `hashOf`): where its id is, or the empty slot it would take. */
+  slotOf(key: string, hash: number): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const held = slots[slot] as number;
+      if (held === 0 || (((held ^ hash) & TAG) === 0 && this.#keys.equals((held & ID) - 1, key))) return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** The slot of key `id`'s bytes (of hash `hash`): where an id of the same key is, or the empty slot. */
+  slotOfId(id: number, hash: number): number {
+    const slots = this.#slots;
+    const mask = slots.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const held = slots[slot] as number;
+      if (held === 0 || (((held ^ hash) & TAG) === 0 && this.#keys.sameKeys((held & ID) - 1, id)))
+        return slot;
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** The id in `slot`, -1 for none. */
+  idIn(slot: number): number {
+    return ((this.#slots[slot] as number) & ID) - 1;
+  }
+
+  /** Puts `id` (of hash `hash`) in the empty `slot` a `slotOf` gave; the table may grow (slots move). */
+  fill(slot: number, id: number, hash: number): void {
+    if (id >= MAX_KEYS) throw new RangeError(`more than ${MAX_KEYS} keys in one table`);
+    this.#slots[slot] = ((hash & TAG) | (id + 1)) >>> 0;
+    if (++this.#size * 3 > this.#slots.length * 2) this.#grow();
+  }
+
+  /** Twice the slots, each id placed again by the hash of its bytes (the same as of its string). */
+  #grow(): void {
+    const old = this.#slots;
+    const slots = new Uint32Array(old.length * 2);
+    const mask = slots.length - 1;
+    for (const held of old) {
+      if (held === 0) continue;
+      let slot = this.#keys.hashAt((held & ID) - 1) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = held;
+    }
+    this.#slots = slots;
+  }
+}
+
+/** Distinct keys: each held once in an arena, found by a table. */
+export class KeySet {
+  readonly #keys = new KeyArena();
+  readonly #table = new KeyTable(this.#keys);
+
+  /** Keys held: ids run from 0 to `size - 1`, in the order keys were first interned. */
+  get size(): number {
+    return this.#keys.size;
+  }
+
+  /** The id of `key`, adding it when it is new (the next id: `size - 1` after the call). */
+  intern(key: string): number {
+    const hash = hashOf(key);
+    const slot = this.#table.slotOf(key, hash);
+    const known = this.#table.idIn(slot);
+    if (known !== -1) return known;
+    const id = this.#keys.add(key);
+    this.#table.fill(slot, id, hash);
+    return id;
+  }
+
+  /** The id of `key`, or -1 when it was never interned. */
+  find(key: string): number {
+    return this.#table.idIn(this.#table.slotOf(key, hashOf(key)));
+  }
+
+  /** The key of `id`, a new string each time. */
+  keyAt(id: number): string {
+    return this.#keys.keyAt(id);
+  }
+}
+
+/** A slot of a `KeyTable`: the id plus one below, the top of the key's hash above. */
+const ID = 0xffffff;
+const TAG = 0xff000000;
+/** Keys a table holds: ids (plus one) take 24 bits of a slot. A feed of 16M listings is far off. */
+const MAX_KEYS = ID - 1;
+
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 
@@ -195,7 +313,7 @@ const FNV_PRIME = 0x01000193;
  * FNV-1a over the bytes `KeyArena` keeps of a key, computed from its string: spreads short keys like
  * `B-1234` over the table. For an ASCII key, the same hash as over its UTF-16 units.
  */
-function hashOf(key: string): number {
+export function hashOf(key: string): number {
   let hash = FNV_OFFSET;
   for (let i = 0; i < key.length; i++) {
     const c = key.charCodeAt(i);

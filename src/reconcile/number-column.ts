@@ -21,8 +21,9 @@ export class NumberColumn<C extends Chunk = Float64Array> {
   }
 
   get(i: number): number {
-    // Unset numbers read 0, as in a full chunk, also past the end of a first chunk not grown yet.
-    return (this.#chunks[i >>> SHIFT] as C)[i & (CHUNK - 1)] ?? 0;
+    // Unset numbers read 0, as in a full chunk, also past the end of a first chunk not grown yet
+    // and past the last chunk (a column by key id read before any key is kept).
+    return this.#chunks[i >>> SHIFT]?.[i & (CHUNK - 1)] ?? 0;
   }
 
   set(i: number, value: number): void {
