@@ -1,5 +1,5 @@
-import { int32s } from '../reconcile/number-column.ts';
-import { KeySet } from './key-arena.ts';
+import { KeySet } from '../key-arena.ts';
+import { int32s } from '../number-column.ts';
 import type { RecordRef, Rejection } from './types.ts';
 
 /** What few keys have: a rejection (the key is held), unknown markers, or more than one record. */

@@ -1,5 +1,5 @@
-import { hashOf, KeyArena, KeyTable } from '../ingest/key-arena.ts';
-import { float64s, int32s } from './number-column.ts';
+import { hashOf, KeyArena, KeyTable } from '../key-arena.ts';
+import { float64s, int32s } from '../number-column.ts';
 import type { DesiredListing } from './plan-types.ts';
 
 /**

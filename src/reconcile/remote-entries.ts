@@ -1,9 +1,9 @@
 import type { RemoteListing } from '../api/index.ts';
-import { KeySet } from '../ingest/key-arena.ts';
+import { KeySet } from '../key-arena.ts';
 import type { Listing } from '../normalize/index.ts';
+import { float64s, int32s, type NumberColumn } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
-import { float64s, int32s, type NumberColumn } from './number-column.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';

@@ -1,4 +1,4 @@
-import { uint32s } from '../reconcile/number-column.ts';
+import { uint32s } from './number-column.ts';
 
 /** Bytes a chunk holds (64 KiB). */
 const SHIFT = 16;
