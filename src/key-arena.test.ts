@@ -50,6 +50,8 @@ describe('KeyArena', () => {
     // 64 KiB chunks: keys of 1000 bytes put key 65 across the first boundary, and so on.
     const keyOf = (i: number) => `${i}-`.padEnd(1000, String.fromCharCode(97 + (i % 26)));
     for (let i = 0; i < 300; i++) arena.add(keyOf(i));
+    // Read while every key is ASCII (decoded as Latin-1), and again below once one is not.
+    for (let i = 0; i < 300; i++) expect(arena.keyAt(i)).toBe(keyOf(i));
     // A key longer than a chunk, then short ones after it.
     const long = 'é'.repeat(40_000);
     arena.add(long);

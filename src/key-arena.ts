@@ -22,7 +22,10 @@ const DECODE_AT_ONCE = 4096;
  * and a key with `é` or `ü` is still one key.
  */
 export class KeyArena {
-  #chunks: Uint8Array[] = [new Uint8Array(FIRST)];
+  /** Node's `Buffer`s (byte arrays that also decode Latin-1 natively: `keyAt`'s fast way). */
+  #chunks: Buffer[] = [Buffer.alloc(FIRST)];
+  /** Whether a key with a byte above 0x7f was added: until then every key is its bytes in Latin-1. */
+  #wide = false;
   /** Where the bytes of each key end (by id): key `id` starts where key `id - 1` ends. */
   readonly #ends = uint32s();
   #bytes = 0;
@@ -46,6 +49,11 @@ export class KeyArena {
     if (id < 0 || id >= this.#size) throw new RangeError(`no key ${id} (${this.#size} held)`);
     const end = this.#ends.get(id);
     let p = this.#startOf(id);
+    if (!this.#wide && p >>> SHIFT === (end - 1) >>> SHIFT) {
+      // ASCII in one chunk (most keys): decoded natively, ~3× faster than by units for a URL.
+      const from = p & (CHUNK - 1);
+      return (this.#chunks[p >>> SHIFT] as Buffer).toString('latin1', from, from + end - p);
+    }
     let units = 0;
     let key = '';
     while (p < end) {
@@ -78,7 +86,7 @@ export class KeyArena {
     if (end - p === length && p >>> SHIFT === (end - 1) >>> SHIFT) {
       // A byte a unit: the key held is ASCII (the common case), and in one chunk. A unit of `key`
       // above 0x7f never equals a byte of it.
-      const chunk = this.#chunks[p >>> SHIFT] as Uint8Array;
+      const chunk = this.#chunks[p >>> SHIFT] as Buffer;
       const from = p & (CHUNK - 1);
       for (let i = 0; i < length; i++) if (chunk[from + i] !== key.charCodeAt(i)) return false;
       return true;
@@ -117,7 +125,7 @@ export class KeyArena {
     const start = this.#startOf(id);
     let hash = FNV_OFFSET;
     if (start >>> SHIFT === (end - 1) >>> SHIFT) {
-      const chunk = this.#chunks[start >>> SHIFT] as Uint8Array;
+      const chunk = this.#chunks[start >>> SHIFT] as Buffer;
       const from = start & (CHUNK - 1);
       for (let i = from; i < from + end - start; i++)
         hash = Math.imul(hash ^ (chunk[i] as number), FNV_PRIME);
@@ -134,6 +142,7 @@ export class KeyArena {
       length += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
     }
     if (length === 0) return;
+    if (length > key.length) this.#wide = true;
     this.#reserve(this.#bytes + length);
     let p = this.#bytes;
     for (let i = 0; i < key.length; i++) {
@@ -173,15 +182,15 @@ export class KeyArena {
    * then whole chunks are added, never copied. A key may run on from one chunk into the next.
    */
   #reserve(end: number): void {
-    const first = this.#chunks[0] as Uint8Array;
+    const first = this.#chunks[0] as Buffer;
     if (first.length < CHUNK && end > first.length) {
       let length = first.length;
       while (length < end && length < CHUNK) length *= 2;
-      const grown = new Uint8Array(length);
+      const grown = Buffer.alloc(length);
       grown.set(first);
       this.#chunks[0] = grown;
     }
-    while ((end - 1) >>> SHIFT >= this.#chunks.length) this.#chunks.push(new Uint8Array(CHUNK));
+    while ((end - 1) >>> SHIFT >= this.#chunks.length) this.#chunks.push(Buffer.alloc(CHUNK));
   }
 
   #startOf(id: number): number {
@@ -189,11 +198,11 @@ export class KeyArena {
   }
 
   #byte(p: number): number {
-    return (this.#chunks[p >>> SHIFT] as Uint8Array)[p & (CHUNK - 1)] as number;
+    return (this.#chunks[p >>> SHIFT] as Buffer)[p & (CHUNK - 1)] as number;
   }
 
   #put(p: number, b: number): void {
-    (this.#chunks[p >>> SHIFT] as Uint8Array)[p & (CHUNK - 1)] = b;
+    (this.#chunks[p >>> SHIFT] as Buffer)[p & (CHUNK - 1)] = b;
   }
 }
 
