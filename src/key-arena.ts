@@ -1,4 +1,4 @@
-import { uint32s } from './number-column.ts';
+import { int32s, uint32s } from './number-column.ts';
 
 /** Bytes a chunk holds (64 KiB). */
 const SHIFT = 16;
@@ -33,9 +33,10 @@ export class KeyArena {
    * them again to index a feed's keys or to grow a table (a third of the time of indexing 100k keys
    * in a process not warmed up yet, as a sync of them runs).
    */
-  readonly #hashes = uint32s();
+  readonly #hashes = int32s();
   #bytes = 0;
   #size = 0;
+  #asciiHash = 0;
 
   /** Keys held: ids run from 0 to `size - 1`, in the order keys were added. */
   get size(): number {
@@ -132,8 +133,7 @@ export class KeyArena {
 
   /** Appends the bytes of `key`; returns its hash. */
   #write(key: string): number {
-    const ascii = this.#writeAscii(key);
-    if (ascii !== -1) return ascii;
+    if (this.#writeAscii(key)) return this.#asciiHash;
     let length = 0;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
@@ -160,25 +160,26 @@ export class KeyArena {
   }
 
   /**
-   * Appends `key` a byte a unit when it is ASCII and fits in the chunk being filled (most keys), and
-   * returns its hash; -1 when it did not.
+   * Appends `key` a byte a unit when it is ASCII and fits in the chunk being filled (most keys), its
+   * hash in `#asciiHash`; false when it did not.
    */
-  #writeAscii(key: string): number {
+  #writeAscii(key: string): boolean {
     const length = key.length;
     const at = this.#bytes;
     const chunk = this.#chunks[at >>> SHIFT];
     const from = at & (CHUNK - 1);
-    if (length === 0 || chunk === undefined || from + length > chunk.length) return -1;
+    if (length === 0 || chunk === undefined || from + length > chunk.length) return false;
     let hash = FNV_OFFSET;
     for (let i = 0; i < length; i++) {
       const c = key.charCodeAt(i);
       // Bytes written so far are past the end: the next key writes over them.
-      if (c >= 0x80) return -1;
+      if (c >= 0x80) return false;
       chunk[from + i] = c;
       hash = Math.imul(hash ^ c, FNV_PRIME);
     }
     this.#bytes = at + length;
-    return hash >>> 0;
+    this.#asciiHash = hash;
+    return true;
   }
 
   /**
@@ -218,7 +219,7 @@ export class KeyArena {
  */
 export class KeyTable {
   readonly #keys: KeyArena;
-  #slots: Uint32Array;
+  #slots: Int32Array;
   #size = 0;
 
   /** A table for `keys`, with room for `expected` keys before it grows. */
@@ -226,7 +227,7 @@ export class KeyTable {
     this.#keys = keys;
     let slots = 16;
     while (slots * 2 < expected * 3) slots *= 2;
-    this.#slots = new Uint32Array(slots);
+    this.#slots = new Int32Array(slots);
   }
 
   /** The slot of `key` (of hash `hash`, `hashOf`): where its id is, or the empty slot it would take. */
@@ -262,14 +263,14 @@ export class KeyTable {
   /** Puts `id` (of hash `hash`) in the empty `slot` a `slotOf` gave; the table may grow (slots move). */
   fill(slot: number, id: number, hash: number): void {
     if (id >= MAX_KEYS) throw new RangeError(`more than ${MAX_KEYS} keys in one table`);
-    this.#slots[slot] = ((hash & TAG) | (id + 1)) >>> 0;
+    this.#slots[slot] = (hash & TAG) | (id + 1);
     if (++this.#size * 3 > this.#slots.length * 2) this.#grow();
   }
 
   /** Twice the slots, each id placed again by its key's hash. */
   #grow(): void {
     const old = this.#slots;
-    const slots = new Uint32Array(old.length * 2);
+    const slots = new Int32Array(old.length * 2);
     const mask = slots.length - 1;
     for (const held of old) {
       if (held === 0) continue;
@@ -315,11 +316,12 @@ export class KeySet {
 
 /** A slot of a `KeyTable`: the id plus one below, the top of the key's hash above. */
 const ID = 0xffffff;
-const TAG = 0xff000000;
+const TAG = 0xff000000 | 0;
 /** Keys a table holds: ids (plus one) take 24 bits of a slot. A feed of 16M listings is far off. */
 const MAX_KEYS = ID - 1;
 
-const FNV_OFFSET = 0x811c9dc5;
+/** FNV-1a's offset as a 32-bit signed integer: hashes stay small integers (V8's fast numbers). */
+const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
 /**
@@ -340,7 +342,7 @@ export function hashOf(key: string): number {
       hash = Math.imul(hash ^ (0x80 | (c & 0x3f)), FNV_PRIME);
     }
   }
-  return hash >>> 0;
+  return hash;
 }
 
 /** Units of the key `keyAt` is making (one buffer: keys are made one at a time). */
