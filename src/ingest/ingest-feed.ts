@@ -1,6 +1,7 @@
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import { FeedError, openFeed } from '../sources/index.ts';
+import { LatestByKey, NOTHING_RARE } from './latest-by-key.ts';
 import { itemsOf, mappingFor } from './read-feed.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
 import type {
@@ -78,17 +79,18 @@ export async function collectFeed<T>(
   const held: HeldKey[] = [];
   const duplicates: DuplicateKey[] = [];
   const unknownMarkers: Record<string, number> = {};
-  for (const [key, slot] of byKey.slots) {
+  byKey.forEachSlot((slot) => {
     const listing = byKey.listings[slot];
     const { rejection, unknown, refs } = byKey.rare.get(slot) ?? NOTHING_RARE;
-    if (rejection) held.push(heldOf(key, rejection));
-    else if (listing === undefined) removals.push(key);
+    // The key's string is made again only for a result that names it.
+    if (rejection) held.push(heldOf(byKey.keyAt(slot), rejection));
+    else if (listing === undefined) removals.push(byKey.keyAt(slot));
     else {
       listings.push(listing);
       for (const field of unknown ?? []) unknownMarkers[field] = (unknownMarkers[field] ?? 0) + 1;
     }
-    if (refs !== undefined) duplicates.push({ key, refs });
-  }
+    if (refs !== undefined) duplicates.push({ key: byKey.keyAt(slot), refs });
+  });
   // Duplicates in the order their keys first appeared.
   duplicates.sort((a, b) => a.refs[0]!.index - b.refs[0]!.index);
   const duplicateCount = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
@@ -122,65 +124,6 @@ export async function collectFeed<T>(
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
     ...(end.hints.length > 0 ? { hints: end.hints } : {}),
   };
-}
-
-/** What few keys have: a rejection (the key is held), unknown markers, or more than one record. */
-interface Rare {
-  rejection: Rejection | undefined;
-  /** Fields of the listing holding the unknown marker (a shared array). */
-  unknown: readonly string[] | undefined;
-  /** Every record with the key, once it repeats. */
-  refs: RecordRef[] | undefined;
-}
-
-const NOTHING_RARE: Rare = { rejection: undefined, unknown: undefined, refs: undefined };
-
-/**
- * The last record of each key, in columns by slot (a slot per key): a listing (what `keep` made of
- * it) or none (a removal, or a rejection), where the key was first seen, and for the few keys that
- * need it the rest (`Rare`). About 24 bytes a key beside its map entry, where an object per key took
- * ~72: at 300k listings that is ~14 MB less while the feed is read.
- */
-class LatestByKey<T> {
-  /** Slots by key, in the order of each key's last record. */
-  readonly slots = new Map<string, number>();
-  readonly listings: (T | undefined)[] = [];
-  /** Where the key was first seen, as numbers: a `RecordRef` per key would be ~60 bytes a listing. */
-  readonly indexes: number[] = [];
-  /** Its row, -1 for none. */
-  readonly rows: number[] = [];
-  readonly rare = new Map<number, Rare>();
-
-  /** Last wins: a later record of a key replaces the earlier one and takes its place at the end of the order. */
-  remember(
-    key: string,
-    listing: T | undefined,
-    rejection: Rejection | undefined,
-    ref: RecordRef,
-    unknown?: readonly string[],
-  ): void {
-    const known = this.slots.get(key);
-    if (known === undefined) {
-      const slot = this.listings.push(listing) - 1;
-      this.indexes.push(ref.index);
-      this.rows.push(ref.row ?? -1);
-      this.slots.set(key, slot);
-      if (rejection !== undefined || unknown !== undefined)
-        this.rare.set(slot, { rejection, unknown, refs: undefined });
-      return;
-    }
-    this.slots.delete(key);
-    this.slots.set(key, known);
-    this.listings[known] = listing;
-    let refs = this.rare.get(known)?.refs;
-    if (refs === undefined) {
-      const index = this.indexes[known] as number;
-      const row = this.rows[known] as number;
-      refs = [{ feedId: ref.feedId, index, ...(row !== -1 ? { row } : {}), key }];
-    }
-    refs.push(ref);
-    this.rare.set(known, { rejection, unknown, refs });
-  }
 }
 
 /** Broken rows a run keeps the cells of (the rest are counted, and then no listing gone from the feed is deleted). */

@@ -33,6 +33,38 @@ describe('DesiredIndex', () => {
     ]);
   });
 
+  it('holds keys with non-ASCII characters and URLs as they were, trimmed, the last record of a key winning', () => {
+    const index = new DesiredIndex();
+    const keys = ['Müllerstraße-7', 'Mullerstrasse-7', '東京-3LDK', 'https://example.com/a?b=é&c=🏠', 'café'];
+    const refs = keys.map((key, i) => noted(index, ` ${key}\t`, i));
+    refs.push(noted(index, 'café', 5), noted(index, '', 6));
+    index.keep(refs);
+    expect(index.size).toBe(5);
+    keys.forEach((key, i) => {
+      expect(index.refOf(key)).toBe(key === 'café' ? 5 : i);
+      expect(index.keyAt(i)).toBe(key);
+    });
+    expect(index.refOf('Mullerstraße-7')).toBe(-1);
+    expect(index.refOf('cafe\u0301')).toBe(-1);
+    expect(index.keyAt(6)).toBe('');
+    expect(index.keyAt(99)).toBe('');
+    const seen: [string, number][] = [];
+    index.forEach((key, ref) => {
+      seen.push([key, ref]);
+    });
+    expect(seen).toEqual(keys.map((key, i) => [key, key === 'café' ? 5 : i]));
+  });
+
+  it('keeps only the records it is given, the last of each key, whatever their numbers', () => {
+    const index = new DesiredIndex();
+    // Records 10 and 12 share a key; record 11 is noted but not kept (a later record replaced it).
+    index.keep([noted(index, 'a', 10), noted(index, 'b', 12), noted(index, 'a', 13)]);
+    noted(index, 'c', 11);
+    expect([index.refOf('a'), index.refOf('b'), index.refOf('c')]).toEqual([13, 12, -1]);
+    expect(index.size).toBe(2);
+    expect(index.refCount).toBe(14);
+  });
+
   it('knows no key before it is indexed, and indexes once', () => {
     const index = new DesiredIndex();
     const ref = noted(index, 'a', 0);

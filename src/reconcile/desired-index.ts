@@ -1,22 +1,28 @@
-import { float64s, int32s } from './number-column.ts';
+import { hashOf, KeyArena, KeyTable } from '../key-arena.ts';
+import { float64s, int32s } from '../number-column.ts';
 import type { DesiredListing } from './plan-types.ts';
 
 /**
  * The feed's listings as a run holds them (issue 13): for each record of the run's `RecordStore`
  * (by its number, `ref`) the field mask and the digest, in typed arrays; and the record each key
- * keeps. About 12 bytes a record plus a map entry a key, where an object per listing in a map of
- * them took ~150 bytes. A `DesiredListing` is made only when asked for (`get`): for the plan's
- * creates and updates, never for an unchanged listing.
+ * keeps. About 12 bytes a record, and its key as bytes in an arena (issue 23 §2: ~30 bytes a key at
+ * 1M, where a string and its slot took ~48), where an object per listing in a map of them took ~150
+ * bytes. A `DesiredListing` is made only when asked for (`get`): for the plan's creates and updates,
+ * never for an unchanged listing; a key's string only when a plan names it.
  */
 export class DesiredIndex {
   readonly #masks = int32s();
   readonly #digests = float64s();
-  /** The key of each record (trimmed once kept): what a remote listing of that key keeps. */
-  #keys: string[] = [];
+  /** The trimmed key of each record noted, as bytes. */
+  readonly #keys = new KeyArena();
+  /** The key of each record, by its number: the key's id plus one (0: none, a blank key). */
+  readonly #keyIds = int32s();
+  /** The record each key keeps, by the id of the key of its first record: its number plus one. */
+  readonly #refsByKey = int32s();
   #refs = 0;
-  /** Records by key: an open-addressing hash table of record numbers (-1: empty slot). */
-  #table = new Int32Array(0);
-  /** The first record of each key, in the order keys were first kept: the order of `forEach`. */
+  /** Keys kept by their bytes, once indexed (`keep`). */
+  #table: KeyTable | undefined;
+  /** The ids of the keys kept, in the order keys were first kept: the order of `forEach`. */
   #order = new Int32Array(0);
   #size = 0;
 
@@ -25,29 +31,36 @@ export class DesiredIndex {
     const { ref } = desired;
     this.#masks.set(ref, desired.mask);
     this.#digests.set(ref, desired.digest);
-    this.#keys[ref] = desired.key;
+    // Keys are compared trimmed; the record's own copy of the key is dropped with the record.
+    const key = desired.key.trim();
+    this.#keyIds.set(ref, key ? this.#keys.add(key) + 1 : 0);
     if (ref >= this.#refs) this.#refs = ref + 1;
     return ref;
   }
 
   /**
    * Index the records the feed keeps (noted by `add`) by their trimmed key, the last of a key
-   * winning. Called once. A hash table of record numbers (4 bytes a slot, at most two-thirds full)
-   * rather than a `Map`: at 300k keys a `Map` takes ~50 bytes a key, most of it room to grow.
+   * winning. Called once. A hash table of key ids (4 bytes a slot, at most two-thirds full, sized
+   * once for the records), each key's record in a column by id, rather than a `Map`: at 300k keys a
+   * `Map` takes ~50 bytes a key.
    */
   keep(refs: readonly number[]): this {
-    if (this.#table.length > 0) throw new Error('the desired listings are already indexed');
-    let slots = 16;
-    while (slots < refs.length * 1.5) slots *= 2;
-    this.#table = new Int32Array(slots).fill(-1);
+    if (this.#table !== undefined) throw new Error('the desired listings are already indexed');
+    const table = new KeyTable(this.#keys, refs.length);
+    this.#table = table;
     this.#order = new Int32Array(refs.length);
     for (const ref of refs) {
-      const key = this.#keys[ref]?.trim();
-      if (!key) continue;
-      this.#keys[ref] = key;
-      const slot = this.#slotOf(key);
-      if (this.#table[slot] === -1) this.#order[this.#size++] = ref;
-      this.#table[slot] = ref;
+      const id = this.#keyIds.get(ref) - 1;
+      if (id === -1) continue;
+      const hash = this.#keys.hashAt(id);
+      const slot = table.slotOfId(id, hash);
+      let first = table.idIn(slot);
+      if (first === -1) {
+        table.fill(slot, id, hash);
+        this.#order[this.#size++] = id;
+        first = id;
+      }
+      this.#refsByKey.set(first, ref + 1);
     }
     return this;
   }
@@ -64,12 +77,16 @@ export class DesiredIndex {
 
   /** The record a key keeps, or -1. */
   refOf(key: string): number {
-    return this.#table.length === 0 ? -1 : (this.#table[this.#slotOf(key)] as number);
+    const table = this.#table;
+    if (table === undefined) return -1;
+    const id = table.idIn(table.slotOf(key, hashOf(key)));
+    return id === -1 ? -1 : this.#refsByKey.get(id) - 1;
   }
 
-  /** The key record `ref` is kept under (the one string of it the run holds). */
+  /** The trimmed key of record `ref` ('' for none): a new string each time, made from the arena. */
   keyAt(ref: number): string {
-    return this.#keys[ref] ?? '';
+    const id = this.#keyIds.get(ref) - 1;
+    return id === -1 ? '' : this.#keys.keyAt(id);
   }
 
   has(key: string): boolean {
@@ -89,27 +106,8 @@ export class DesiredIndex {
   /** Every key with its record, in the order keys were first indexed. */
   forEach(visit: (key: string, ref: number) => void): void {
     for (let i = 0; i < this.#size; i++) {
-      const key = this.#keys[this.#order[i] as number] as string;
-      visit(key, this.refOf(key));
+      const id = this.#order[i] as number;
+      visit(this.#keys.keyAt(id), this.#refsByKey.get(id) - 1);
     }
   }
-
-  /** The slot of `key` in the table: where its record is, or the empty slot it would take. */
-  #slotOf(key: string): number {
-    const table = this.#table;
-    const mask = table.length - 1;
-    let slot = hashOf(key) & mask;
-    for (;;) {
-      const ref = table[slot] as number;
-      if (ref === -1 || this.#keys[ref] === key) return slot;
-      slot = (slot + 1) & mask;
-    }
-  }
-}
-
-/** FNV-1a over the UTF-16 units of a key: spreads short keys like `B-1234` over the table. */
-function hashOf(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
-  return hash >>> 0;
 }

@@ -39,6 +39,36 @@ describe('remoteEntries', () => {
     ]);
   });
 
+  it("gives each entry's key and owner back: the feed's key for one it has, its own for any other", () => {
+    const desired = desiredByKey([
+      { key: ' Müllerstraße-7 ', mask: 0, digest: 0, ref: 0 },
+      { key: 'https://example.com/a?b=é', mask: 0, digest: 0, ref: 1 },
+    ]);
+    const urlOf = (id: number, url: string, owner?: string): RemoteListing => ({
+      id,
+      listing: { ...remote(id, '', owner).listing, MLSNumber: undefined, Url: url } as Partial<Listing>,
+    });
+    const sink = remoteEntries('Url', tags, desired, { load: () => ({}) as Listing });
+    sink.keep(1, urlOf(1, 'https://example.com/a?b=é ', 'acme'));
+    sink.keep(1, urlOf(2, 'https://example.com/gone/東京', 'acme'));
+    sink.keep(1, urlOf(3, 'https://example.com/gone/東京', 'other'));
+    sink.keep(1, urlOf(4, '  '));
+    sink.keep(1, urlOf(5, 'Müllerstraße-7', 'acme'));
+    const { listings } = sink.finish();
+    const rows = Array.from({ length: listings.length }, (_, i) => [
+      listings.keyAt(i),
+      listings.ownerAt(i),
+      listings.refAt(i),
+    ]);
+    expect(rows).toEqual([
+      ['https://example.com/a?b=é', 'acme', 1],
+      ['https://example.com/gone/東京', 'acme', -1],
+      ['https://example.com/gone/東京', 'other', -1],
+      [undefined, undefined, -1],
+      ['Müllerstraße-7', 'acme', 0],
+    ]);
+  });
+
   it('grows past its first columns', () => {
     const sink = remoteEntries('MLSNumber', tags, desiredByKey([]), { load: () => ({}) as Listing });
     for (let id = 3000; id > 0; id--) sink.keep(1 + (id % 7), remote(id, `K-${id}`));

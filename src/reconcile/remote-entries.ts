@@ -1,8 +1,9 @@
 import type { RemoteListing } from '../api/index.ts';
+import { KeySet } from '../key-arena.ts';
 import type { Listing } from '../normalize/index.ts';
+import { float64s, int32s, type NumberColumn } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
-import { float64s, int32s, type NumberColumn } from './number-column.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
@@ -22,7 +23,7 @@ export function remoteEntries(
   loader: DesiredLoader,
   sold?: SoldRecords,
 ): SnapshotSink<RemoteEntries> {
-  const columns = new Columns();
+  const columns = new Columns(desired);
   return {
     keep(page, remote) {
       const entry = entryColumns(remote, keyField, tags, desired, loader);
@@ -92,17 +93,29 @@ function entryColumns(
   const ref = key === undefined ? -1 : desired.refOf(key);
   if (ref < 0 || key === undefined) return { id: remote.id, key, owner, ref: -1, changes: undefined };
   const changes = changesAgainst(remote.listing, desired.listingAt(key, ref), loader);
-  // The feed's copy of the key: the one read from the page is dropped with the page.
-  return { id: remote.id, key: desired.keyAt(ref), owner, ref, changes };
+  return { id: remote.id, key, owner, ref, changes };
 }
 
+/**
+ * The entries as columns of numbers (issue 23 §2: no string or object per listing). The key of an
+ * entry the feed has is the feed's (`DesiredIndex.keyAt` of its record); any other key (a listing to
+ * delete, another feed's) is held once as bytes in a `KeySet`. Owners, a few strings for all the
+ * listings, are numbers too.
+ */
 class Columns implements RemoteEntries {
+  readonly #desired: DesiredIndex;
   readonly #ids = float64s();
   readonly #refs = int32s();
   /** The page each entry came from: until `finish` orders them. */
   #pages: NumberColumn<Int32Array> | undefined = int32s();
-  readonly #keys: (string | undefined)[] = [];
-  readonly #owners: (string | undefined)[] = [];
+  /** Keys the feed does not have. */
+  readonly #otherKeys = new KeySet();
+  /** For an entry the feed does not have, its key's id in `#otherKeys` plus one (0: no key). */
+  readonly #keyIds = int32s();
+  /** The distinct owners, and each entry's: its index plus one (0: none). */
+  readonly #ownerNames: string[] = [];
+  readonly #ownerIndex = new Map<string, number>();
+  readonly #owners = int32s();
   /** Only the entries that differ from the feed, by the order they arrived in. */
   readonly #changes = new Map<number, readonly FieldChange[]>();
   /** Only the entries a run would mark Sold, by the order they arrived in. */
@@ -111,14 +124,18 @@ class Columns implements RemoteEntries {
   #order = new Int32Array(0);
   length = 0;
 
+  constructor(desired: DesiredIndex) {
+    this.#desired = desired;
+  }
+
   add(page: number, entry: Entry): void {
     if (this.#pages === undefined) throw new Error('remote entries are already in ID order');
     const i = this.length++;
     this.#ids.set(i, entry.id);
     this.#refs.set(i, entry.ref);
     this.#pages.set(i, page);
-    this.#keys.push(entry.key);
-    this.#owners.push(entry.owner);
+    if (entry.ref < 0 && entry.key !== undefined) this.#keyIds.set(i, this.#otherKeys.intern(entry.key) + 1);
+    if (entry.owner !== undefined) this.#owners.set(i, this.#ownerOf(entry.owner) + 1);
     if (entry.changes !== undefined && entry.changes.length > 0) this.#changes.set(i, entry.changes);
     if (entry.sold !== undefined) this.#sold.set(i, entry.sold);
   }
@@ -147,11 +164,16 @@ class Columns implements RemoteEntries {
   idAt(i: number): number {
     return this.#ids.get(this.#at(i));
   }
+  /** A new string each time (the plan asks only for the keys it names, and for a few it looks up). */
   keyAt(i: number): string | undefined {
-    return this.#keys[this.#at(i)];
+    const at = this.#at(i);
+    const ref = this.#refs.get(at);
+    if (ref >= 0) return this.#desired.keyAt(ref);
+    const id = this.#keyIds.get(at) - 1;
+    return id === -1 ? undefined : this.#otherKeys.keyAt(id);
   }
   ownerAt(i: number): string | undefined {
-    return this.#owners[this.#at(i)];
+    return this.#ownerNames[this.#owners.get(this.#at(i)) - 1];
   }
   refAt(i: number): number {
     return this.#refs.get(this.#at(i));
@@ -164,6 +186,15 @@ class Columns implements RemoteEntries {
 
   soldAt(i: number): { ref: number; from: unknown } | undefined {
     return this.#sold.get(this.#at(i));
+  }
+
+  #ownerOf(owner: string): number {
+    let index = this.#ownerIndex.get(owner);
+    if (index === undefined) {
+      index = this.#ownerNames.push(owner) - 1;
+      this.#ownerIndex.set(owner, index);
+    }
+    return index;
   }
 
   #at(i: number): number {

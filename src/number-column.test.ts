@@ -21,6 +21,8 @@ describe('NumberColumn', () => {
     column.set(3, 7);
     expect([column.get(3), column.get(2), column.get(63)]).toEqual([7, 0, 0]);
     expect(column.get(500)).toBe(0);
+    // Past every chunk, even before the first: a column by key id is read before any key is kept.
+    expect([int32s().get(0), int32s().get(100_000), column.get(9 * 8192)]).toEqual([0, 0, 0]);
     column.set(500, 9);
     column.set(8191, 11);
     column.set(8192, 12);
