@@ -1,5 +1,6 @@
 import type { BrokenRow, HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
+import type { KeyList } from './unchanged-keys.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
 export type ListingBrief = Partial<
@@ -173,7 +174,8 @@ export interface Plan {
   deletes: PlannedDelete[];
   /** Deletes a guard held back: reported, never applied. */
   heldDeletes: PlannedDelete[];
-  unchanged: string[];
+  /** Keys whose listing needs no write, in key order (`UnchangedKeys`: not a string per key). */
+  unchanged: KeyList;
   /** Keys whose feed record was rejected, or that appear in a broken row: their listings are kept as they are. */
   held: HeldListing[];
   /** Listings gone from the feed, kept until their grace ends (`gone.afterDays`). */

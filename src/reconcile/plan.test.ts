@@ -88,7 +88,7 @@ describe('makePlan', () => {
       [remote(3, reversed)],
       policy,
     );
-    expect(plan.unchanged).toEqual(['MLS-0001']);
+    expect([...plan.unchanged]).toEqual(['MLS-0001']);
   });
 
   it('deletes what is gone from a full feed, and leaves foreign listings alone', () => {

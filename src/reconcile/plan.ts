@@ -18,6 +18,7 @@ import type {
   RemoteEntries,
   SkippedListing,
 } from './plan-types.ts';
+import { UnchangedKeys } from './unchanged-keys.ts';
 
 /** The matching key of a listing (`MLSNumber` or `Url`), trimmed; undefined when it has none. */
 export function keyOf(listing: Partial<Listing>, field: 'MLSNumber' | 'Url'): string | undefined {
@@ -61,7 +62,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const creates: PlannedCreate[] = [];
   const updates: PlannedUpdate[] = [];
   const deletes: PlannedDelete[] = [];
-  const unchanged: string[] = [];
+  const unchanged = new UnchangedKeys((ref) => desired.keyAt(ref));
   const skipped: SkippedListing[] = [];
   let wantedCount = 0;
 
@@ -79,7 +80,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
         deletes.push({ key, id: remote.idAt(extra), reason: 'duplicate' });
       }
       const changes = comparedChangesAt(remote, keeper);
-      if (changes.length === 0) unchanged.push(key);
+      if (changes.length === 0) unchanged.add(ref);
       else {
         const adopt = remote.ownerAt(keeper) !== policy.feedId;
         updates.push({ key, id: remote.idAt(keeper), desired: { ref }, changes, adopt });
@@ -143,7 +144,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     updates: updates.sort(byKeyThenId),
     deletes: allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
-    unchanged: unchanged.sort(),
+    unchanged,
     held: [...held.map(({ positions: _, ...h }) => h), ...gone.held].sort(byKeyThenId),
     grace: gone.grace.sort(byKeyThenId),
     goneSince: gone.goneSince,

@@ -77,7 +77,7 @@ function shape(plan: Plan) {
     updates: plan.updates.map((u) => ({ key: u.key, id: u.id, adopt: u.adopt, changes: u.changes })),
     deletes: plan.deletes,
     heldDeletes: plan.heldDeletes,
-    unchanged: plan.unchanged,
+    unchanged: [...plan.unchanged],
     held: plan.held,
     foreign: plan.foreign,
     skipped: plan.skipped,
