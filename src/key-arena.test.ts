@@ -99,6 +99,32 @@ describe('KeySet', () => {
 });
 
 describe('KeyTable', () => {
+  it('never takes a key for the Latin-1 reading of another one’s UTF-8 bytes (é is not Ã©), even on one hash', () => {
+    const arena = new KeyArena();
+    // Each held key has as many bytes as the look-alike has units, and the same bytes as its units.
+    const pairs = [
+      ['Café-12', 'CafÃ©-12'],
+      ['MLS-97-é', 'MLS-97-Ã©'],
+      ['ü', 'Ã¼'],
+      ['€', 'â\u0082¬'],
+    ];
+    for (const [held, lookAlike] of pairs) {
+      const id = arena.add(held as string);
+      expect(arena.equals(id, lookAlike as string), `${held} vs ${lookAlike}`).toBe(false);
+      expect(arena.equals(id, held as string)).toBe(true);
+    }
+    // Through a table, with both keys on one made-up hash: two keys, two ids.
+    const keys = new KeyArena();
+    const table = new KeyTable(keys, 4);
+    for (const key of ['Café-12', 'CafÃ©-12']) {
+      const slot = table.slotOf(key, 0x5a00_0003);
+      expect(table.idIn(slot), key).toBe(-1);
+      table.fill(slot, keys.add(key), 0x5a00_0003);
+    }
+    expect(keys.keyAt(table.idIn(table.slotOf('CafÃ©-12', 0x5a00_0003)))).toBe('CafÃ©-12');
+    expect(keys.keyAt(table.idIn(table.slotOf('Café-12', 0x5a00_0003)))).toBe('Café-12');
+  });
+
   it('finds keys whose hashes share a first slot and a tag, by their bytes', () => {
     const arena = new KeyArena();
     const table = new KeyTable(arena, 4);

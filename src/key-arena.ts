@@ -91,11 +91,15 @@ export class KeyArena {
     // A key takes at least a byte a unit and at most three.
     if (end - p < length || end - p > length * 3) return false;
     if (end - p === length && p >>> SHIFT === (end - 1) >>> SHIFT) {
-      // A byte a unit: the key held is ASCII (the common case), and in one chunk. A unit of `key`
-      // above 0x7f never equals a byte of it.
+      // As many bytes as units, in one chunk: equal only if both are ASCII (the common case). A unit
+      // of `key` from 0x80 to 0xff may equal a byte of a multi-byte form (`é` is C3 A9, `Ã©` is
+      // U+00C3 U+00A9): `key` then needs more bytes than units, so it is not the key held.
       const chunk = this.#chunks[p >>> SHIFT] as Buffer;
       const from = p & (CHUNK - 1);
-      for (let i = 0; i < length; i++) if (chunk[from + i] !== key.charCodeAt(i)) return false;
+      for (let i = 0; i < length; i++) {
+        const c = key.charCodeAt(i);
+        if (c >= 0x80 || chunk[from + i] !== c) return false;
+      }
       return true;
     }
     for (let i = 0; i < length; i++) {

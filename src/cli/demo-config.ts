@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,15 @@ import { type Config, loadConfig } from '../config/index.ts';
 import { CliExit } from './exit-codes.ts';
 
 const FILES = ['feed-sync.yaml', 'harbor-homes.csv', 'city-rentals.csv'];
+
+/** Is `file` feed-sync's package.json (not another project's fixtures in a folder above)? */
+function isFeedSync(file: URL): boolean {
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown }).name === 'feed-sync';
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The checkout's fixtures/demo/, looked up from this file upwards: the sources (src/cli/) and the
@@ -16,7 +25,8 @@ export function demoFixtures(from: string | URL = import.meta.url): string {
   let dir = new URL('.', from);
   for (let depth = 0; depth < 6; depth++) {
     const folder = new URL('fixtures/demo/', dir);
-    if (existsSync(new URL('feed-sync.yaml', folder))) return fileURLToPath(folder);
+    if (existsSync(new URL('feed-sync.yaml', folder)) && isFeedSync(new URL('package.json', dir)))
+      return fileURLToPath(folder);
     dir = new URL('..', dir);
   }
   throw new CliExit(

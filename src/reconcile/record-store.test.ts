@@ -19,6 +19,21 @@ describe('spillRecords', () => {
     }
   });
 
+  it('grows its batch for a record larger than the batch so far, keeping what it holds', () => {
+    const store = spillRecords();
+    try {
+      const medium = 'ab€'.repeat(60_000); // ~300 KB of UTF-8: more than the first batch holds
+      store.put(record(0));
+      store.put(record(1, medium));
+      store.put(record(2));
+      expect(store.get(0)).toEqual(record(0));
+      expect(store.get(1)).toEqual(record(1, medium));
+      expect(store.get(2)).toEqual(record(2));
+    } finally {
+      store.close();
+    }
+  });
+
   it('keeps a record larger than a batch whole, between two ordinary ones', () => {
     const store = spillRecords();
     try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/index.ts';
-import { float64s, uint32s } from './number-column.ts';
+import { float64s, uint32s } from '../number-column.ts';
 
 /** The temporary file of a run's records cannot be made or written (no space, no permission). */
 export class SpillError extends FeedSyncError {
@@ -51,6 +51,8 @@ export function memoryRecords(): RecordStore {
 
 /** Bytes gathered before one write to the spill file. */
 const FLUSH_BYTES = 1 << 20;
+/** The batch's size before the first records grow it. */
+const FIRST_BATCH_BYTES = 16 << 10;
 
 /**
  * Records spilled to a temporary file as JSON, one after another; an offset and a length per record
@@ -73,9 +75,25 @@ export function spillRecords(dir = tmpdir()): RecordStore {
   let count = 0;
   /** Bytes in the file. */
   let written = 0;
-  /** The batch: bytes encoded and not yet written, `batch[0, pending)`. */
-  let batch: Buffer | undefined = Buffer.allocUnsafe(FLUSH_BYTES);
+  /**
+   * The batch: bytes encoded and not yet written, `batch[0, pending)`. It starts small and doubles up
+   * to 1 MiB as records come: a worker runs dozens of small feeds at once, each with a store.
+   */
+  let batch: Buffer | undefined = Buffer.allocUnsafe(FIRST_BATCH_BYTES);
   let pending = 0;
+  /** Room for `bytes` more in the batch, growing it (never past `FLUSH_BYTES`) before flushing it. */
+  const roomFor = (bytes: number) => {
+    if (batch === undefined || pending + bytes <= batch.length) return;
+    if (batch.length < FLUSH_BYTES) {
+      let size = batch.length * 2;
+      while (size < pending + bytes && size < FLUSH_BYTES) size *= 2;
+      const grown = Buffer.allocUnsafe(Math.min(size, FLUSH_BYTES));
+      batch.copy(grown, 0, 0, pending);
+      batch = grown;
+      if (pending + bytes <= batch.length) return;
+    }
+    flush();
+  };
 
   const open = (): number => {
     if (fd === undefined) throw new Error('the record store is closed');
@@ -100,9 +118,11 @@ export function spillRecords(dir = tmpdir()): RecordStore {
       open();
       const json = JSON.stringify(listing);
       // UTF-8 takes at most 3 bytes per UTF-16 unit: a record that surely fits is encoded in place.
-      if (pending + json.length * 3 > FLUSH_BYTES) flush();
+      const most = json.length * 3;
+      if (most <= FLUSH_BYTES) roomFor(most);
+      else flush();
       let length: number;
-      if (json.length * 3 <= FLUSH_BYTES && batch !== undefined) {
+      if (most <= FLUSH_BYTES && batch !== undefined) {
         length = batch.write(json, pending, 'utf8');
         offsets.set(count, written + pending);
         pending += length;
