@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { runChild } from './lib/child.ts';
 import { BUILT_CLI, buildCli, FLOOR, imageEnv } from './lib/cli.ts';
 import { type Format, feedEntry, generateFeed } from './lib/feeds.ts';
-import { machine, out, printTable } from './lib/table.ts';
+import { machine, median, out, printTable } from './lib/table.ts';
 
 const GOAL = 0.7;
 
@@ -38,7 +38,6 @@ async function validate(cli: string, config: string, records: number): Promise<M
 }
 
 const perSecond = (records: number, m: Measure) => records / (m.ms / 1000);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({

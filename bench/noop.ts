@@ -22,7 +22,7 @@ import { runChild } from './lib/child.ts';
 import { BUILT_CLI, buildCli, floorMs, imageEnv, imageNodeArgs, type SyncReport } from './lib/cli.ts';
 import { type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { startSandboxProcess } from './lib/sandbox-process.ts';
-import { fmtMs, machine, out, printTable, ratio } from './lib/table.ts';
+import { fmtMs, machine, median, out, printTable, ratio } from './lib/table.ts';
 
 const GOAL = 1.5;
 const CONCURRENCY = 8;
@@ -98,8 +98,8 @@ export async function run(args: string[]): Promise<void> {
     }
     printTable(['round', 'raw parser', 'read pages', 'no-op sync', 'ratio'], rows);
     // Rounds alternate the measurements, so a busy neighbour slows all alike; the median is the figure.
-    const median = ratios.sort((a, b) => a - b)[Math.floor(ratios.length / 2)] ?? Number.NaN;
-    out(`\nmedian ratio: ${median.toFixed(2)}× (goal ≤ ${GOAL}×: ${median <= GOAL ? 'met' : 'NOT met'})`);
+    const figure = median(ratios);
+    out(`\nmedian ratio: ${figure.toFixed(2)}× (goal ≤ ${GOAL}×: ${figure <= GOAL ? 'met' : 'NOT met'})`);
     if (values.profile)
       out(`\nCPU profiles of the no-op runs: ${resolve(values.profile)} (open in Chrome DevTools)`);
   } finally {

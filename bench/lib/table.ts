@@ -31,6 +31,16 @@ export const fmtMs = (ms: number) =>
       ? `${(ms / 1000).toFixed(2)} s`
       : `${Math.round(ms)} ms`;
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}×`;
+
+/** The median of the rounds' figures: the middle one, or the mean of the two middle ones. */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
 export const out = (text = '') => process.stdout.write(`${text}\n`);
 
 /** Where a bench ran: written beside every result so figures are read against their machine. */
