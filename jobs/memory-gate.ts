@@ -1,5 +1,4 @@
 import { getHeapStatistics } from 'node:v8';
-import { EARLY_RECORDS } from '../src/reconcile/index.ts';
 
 /** The heap figures the gate reads (v8's `getHeapStatistics()`), bytes. */
 export interface HeapFigures {
@@ -16,8 +15,13 @@ export interface HeapFigures {
  */
 export const RUN_BASE_BYTES = 300 * 1024;
 export const RUN_BYTES_PER_LISTING = 300;
-/** A platform record read ahead while the feed is read (prepare-run's `EARLY_RECORDS` of them at most). */
+/**
+ * A platform record on its way to the decode thread (its page's text, held until it is handed on),
+ * and how many a run has at once at most: a round of pages (`api.concurrency` of 1000, say). The
+ * records themselves are decoded and kept in the decode thread (reconcile/decode-pool.ts).
+ */
 export const EARLY_RECORD_BYTES = 3000;
+const EARLY_RECORDS = 2000;
 export function runCost(lastListings: number | undefined): number {
   const listings = Math.max(0, lastListings ?? 0);
   return (

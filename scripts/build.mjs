@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'rolldown';
 
 const ROOT = resolve(import.meta.dirname, '..');
+const SRC = `${resolve(ROOT, 'src')}/`;
 const { values } = parseArgs({ options: { out: { type: 'string', default: resolve(ROOT, 'dist') } } });
 const out = resolve(values.out);
 
@@ -35,9 +36,17 @@ const external = (id) =>
 
 rmSync(out, { recursive: true, force: true });
 await build({
-  input: { main: resolve(ROOT, 'src/cli/main.ts') },
+  // The decode thread's module (src/reconcile/decode-pool.ts) sits beside the CLI's entry.
+  input: {
+    main: resolve(ROOT, 'src/cli/main.ts'),
+    'decode-worker': resolve(ROOT, 'src/reconcile/decode-worker.ts'),
+  },
   platform: 'node',
   external,
+  // Our modules do nothing when loaded but define things (none is imported for what it does on
+  // load), so one whose exports go unused is left out of a chunk: the decode thread's entry loads
+  // the page's schema, canonical form and digest, not the barrels' other modules (got, the config).
+  treeshake: { moduleSideEffects: (id, external) => external || !id.startsWith(SRC) },
   // Silence only what is expected: nothing here is minified, so direct eval warnings are moot.
   onLog(level, log, handler) {
     if (log.code === 'EVAL') return;

@@ -83,6 +83,17 @@ export interface PlatformClient {
   createListing(request: CreateRequest, options?: CallOptions): Promise<string>;
   updateListing(request: UpdateRequest, options?: CallOptions): Promise<number>;
   listListings(request: ListRequest, options?: CallOptions): Promise<ListPage>;
+  /**
+   * A page of RealEstateList decoded by `decode` from the response's bytes (UTF-8 JSON) instead of
+   * here (a run decodes its pages in a thread of their own: `reconcile/decode-pool.ts`). The same
+   * limiter and retry policy: a failure `decode` throws (InvalidJsonError, SchemaError,
+   * PlatformError) is retried as it would be here.
+   */
+  listListingsDecoded<T>(
+    request: ListRequest,
+    decode: (body: Uint8Array) => Promise<T>,
+    options?: CallOptions,
+  ): Promise<T>;
   deleteListings(request: DeleteRequest, options?: CallOptions): Promise<number>;
 }
 
@@ -98,21 +109,28 @@ export function createClient(options: ClientOptions): PlatformClient {
   const limiter = options.limiter ?? unlimited;
   const retries = options.retries ?? 4;
 
-  /** One attempt: limiter slot, POST, envelope, Data schema. */
-  async function attempt<S extends z.ZodType>(
+  /** One attempt: limiter slot, POST, envelope, Data schema (or the caller's `decode`). */
+  async function attempt<S extends z.ZodType, T = z.output<S>>(
     operation: Operation,
     body: unknown,
     schema: S,
     signal?: AbortSignal,
-  ) {
+    decode?: (body: Uint8Array) => Promise<T>,
+  ): Promise<T> {
     return limiter.run(async () => {
       const started = performance.now();
       const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
       try {
+        if (decode) {
+          const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
+          event.status = response.statusCode;
+          if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
+          return await decode(response.body);
+        }
         const response = await postJson(operation, PATHS[operation], body, options, signal);
         event.status = response.statusCode;
         if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
-        return unwrapEnvelope(operation, parseJson(operation, response.body), schema);
+        return unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T;
       } catch (error) {
         if (isApiError(error)) event.outcome = error.code;
         const platformCode = (error as { platformCode?: number }).platformCode;
@@ -131,12 +149,13 @@ export function createClient(options: ClientOptions): PlatformClient {
    * (rate-limited, or never reached); any other failure after sending is ambiguous and surfaces as
    * AmbiguousCreateError for the sync to resolve by looking the listing up.
    */
-  async function call<S extends z.ZodType>(
+  async function call<S extends z.ZodType, T = z.output<S>>(
     operation: Operation,
     request: { schema: z.ZodType; body: unknown },
     schema: S,
     callOptions: CallOptions = {},
-  ) {
+    decode?: (body: Uint8Array) => Promise<T>,
+  ): Promise<T> {
     const body = checkRequest(operation, request.schema, request.body);
     const { signal } = callOptions;
     const safeToRepeat = (error: ApiFailure) =>
@@ -146,7 +165,7 @@ export function createClient(options: ClientOptions): PlatformClient {
       return await withRetries(
         (n) => {
           attempts = n;
-          return attempt(operation, body, schema, signal);
+          return attempt(operation, body, schema, signal, decode);
         },
         {
           retries,
@@ -202,6 +221,9 @@ export function createClient(options: ClientOptions): PlatformClient {
     },
     async listListings(body, callOptions) {
       return call('list', { schema: listRequestSchema, body }, listDataSchema, callOptions);
+    },
+    async listListingsDecoded(body, decode, callOptions) {
+      return call('list', { schema: listRequestSchema, body }, listDataSchema, callOptions, decode);
     },
     async deleteListings(body, callOptions) {
       return (await call('delete', { schema: deleteRequestSchema, body }, deleteDataSchema, callOptions))

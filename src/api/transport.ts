@@ -68,22 +68,43 @@ export function httpError(
   );
 }
 
-/** One POST with a JSON body, answered as text. No retries here: the client owns the policy. */
+/**
+ * One POST with a JSON body, answered as text (or as its bytes: a list page handed to the decode
+ * thread whole). No retries here: the client owns the policy.
+ */
 export async function postJson(
   operation: Operation,
   path: string,
   body: unknown,
   options: TransportOptions,
   signal?: AbortSignal,
-): Promise<HttpResponse<string>> {
+): Promise<HttpResponse<string>>;
+export async function postJson(
+  operation: Operation,
+  path: string,
+  body: unknown,
+  options: TransportOptions,
+  signal: AbortSignal | undefined,
+  as: 'buffer',
+): Promise<HttpResponse<Uint8Array>>;
+export async function postJson(
+  operation: Operation,
+  path: string,
+  body: unknown,
+  options: TransportOptions,
+  signal?: AbortSignal,
+  as: 'text' | 'buffer' = 'text',
+): Promise<HttpResponse<string> | HttpResponse<Uint8Array>> {
+  const request = {
+    json: body,
+    headers: platformHeaders(options),
+    timeout: { request: options.timeoutMs },
+    ...(signal ? { signal } : {}),
+  };
   try {
-    return await http.post(urlOf(options, path), {
-      json: body,
-      headers: platformHeaders(options),
-      timeout: { request: options.timeoutMs },
-      responseType: 'text',
-      ...(signal ? { signal } : {}),
-    });
+    return as === 'buffer'
+      ? await http.post(urlOf(options, path), { ...request, responseType: 'buffer' })
+      : await http.post(urlOf(options, path), { ...request, responseType: 'text' });
   } catch (error) {
     throw mapGotError(operation, error, options, signal);
   }

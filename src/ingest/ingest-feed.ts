@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import { FeedError, openFeed } from '../sources/index.ts';
@@ -29,6 +30,9 @@ export function ingestFeed(feed: IngestSpec, deps: IngestDeps): Promise<IngestRe
  * never all in memory at once. `keep` runs for every valid record, also one a later record of its
  * key replaces.
  */
+/** The longest the feed's records hold the event loop between two turns of it. */
+const TURN_MS = 2;
+
 export async function collectFeed<T>(
   feed: IngestSpec,
   deps: IngestDeps,
@@ -47,7 +51,15 @@ export async function collectFeed<T>(
   const as1252 = new RowsAs1252(opened.linesAs1252 ?? []);
   const items = itemsOf(feed, opened, deps);
   let next = await items.next();
-  for (; !next.done; next = await items.next())
+  let turn = performance.now();
+  for (; !next.done; next = await items.next()) {
+    // A feed read from a fast disk never waits: its batches follow as microtasks and would hold the
+    // event loop for the whole file. A turn every few milliseconds lets the platform's pages (read
+    // meanwhile), a job's lock renewal and a heartbeat go on.
+    if (performance.now() - turn > TURN_MS) {
+      await setImmediate();
+      turn = performance.now();
+    }
     for (const item of next.value) {
       records++;
       if (item.kind === 'rejected') {
@@ -66,6 +78,7 @@ export async function collectFeed<T>(
         if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
       } else byKey.remember(item.key, undefined, undefined, item.ref);
     }
+  }
   const end = next.value;
   // What the source says now that it is read (a RESO replication that stopped early is incremental).
   const sourceEnd = opened.end?.() ?? {};

@@ -40,6 +40,7 @@ export function countingClient(client: PlatformClient): {
     createListing: counted('create', client.createListing),
     updateListing: counted('update', client.updateListing),
     listListings: counted('list', client.listListings),
+    listListingsDecoded: counted('list', client.listListingsDecoded),
     deleteListings: counted('delete', client.deleteListings),
   };
   return { client: wrapped, calls, failed };

@@ -29,7 +29,7 @@ export type {
   PlanPolicy,
   SkippedListing,
 } from './plan-types.ts';
-export { EARLY_RECORDS, maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
+export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export {
   emptyReport,
   type OutcomeLabel,

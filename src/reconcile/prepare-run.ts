@@ -4,6 +4,8 @@ import { collectFeed, type IngestResult } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
+import { decodePool } from './decode-pool.ts';
+import { type DecodedSnapshot, startDecodedSnapshot } from './decoded-snapshot.ts';
 import { type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
@@ -11,11 +13,10 @@ import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
 import { type RecordStore, spillRecords } from './record-store.ts';
-import { type RemoteEntries, remoteEntries, soldRecordsOf } from './remote-entries.ts';
+import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
-import { readSnapshot, type Snapshot, type SnapshotSink } from './snapshot.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -136,12 +137,13 @@ async function prepare(
   const keyFor = (listing: Listing) => keyOf(listing, feed.key) ?? '';
 
   progress('fetching');
+  decodePool.warm();
   // Each listing is digested and spilled as it is read; the feed's mask and digest per record,
   // indexed by key once the feed is read.
   const desired = new DesiredIndex();
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
-  let early: EarlySnapshot | undefined;
+  let early: DecodedSnapshot | undefined;
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
@@ -158,7 +160,7 @@ async function prepare(
     };
     ingest = await collectFeed(feed, ingestDeps, (listing) => {
       // Once the feed gives a listing, the platform's pages are read while the rest of it is.
-      early ??= startSnapshot(client, config, feed, deps.signal);
+      early ??= startSnapshot(client, config, feed, tags, deps.signal);
       return desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store));
     });
   } catch (error) {
@@ -189,26 +191,19 @@ async function prepare(
       now: runAt,
       ...(goneSince ? { goneSince } : {}),
     });
-    const sink = () =>
-      remoteEntries(
-        feed.key,
-        tags,
-        desired,
-        loader,
-        soldRecordsOf(policy, (listing) => store.put(listing)),
-      );
+    const sold = soldRecordsOf(policy, (listing) => store.put(listing));
     const readEarly = early !== undefined;
-    early ??= startSnapshot(client, config, feed, deps.signal);
-    let snapshot = await early.read(sink());
+    early ??= startSnapshot(client, config, feed, tags, deps.signal);
+    let snapshot = await early.read(desired, loader, sold);
     if (readEarly && snapshot.drift.length > 0) {
-      // The first pages were read while the feed was, perhaps minutes before the rest: a listing
-      // deleted meanwhile (another feed of the chatbot) shifts the later pages, and one never seen
-      // would be created twice. Pages that do not add up are read again, all at once.
+      // The pages were read while the feed was, perhaps minutes before the plan: a listing deleted
+      // meanwhile (another feed of the chatbot) shifts the later pages, and one never seen would be
+      // created twice. Pages that do not add up are read again, all at once.
       deps.logger?.info(
         { drift: snapshot.drift },
         'the listing pages changed while the feed was read: reading them again',
       );
-      snapshot = await startSnapshot(client, config, feed, deps.signal).read(sink());
+      snapshot = await startSnapshot(client, config, feed, tags, deps.signal).read(desired, loader, sold);
     }
     progress('planning');
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);
@@ -223,6 +218,8 @@ async function prepare(
       close: kept.close,
     };
   } catch (error) {
+    // Its reads stopped and its pages freed, whatever stopped the snapshot (idempotent once read).
+    early?.abandon();
     if (deps.signal?.aborted)
       return { kind: 'cancelled', ingest: summary, reason: 'cancelled while reading the listings' };
     if (!isFeedSyncError(error)) throw error;
@@ -231,68 +228,28 @@ async function prepare(
 }
 
 /**
- * The platform's pages, requested while the feed is still being read: a no-op run then costs about
- * the longer of the two reads, not their sum. Pages are kept (compared) only once the feed is
- * indexed (`read(sink)`); until then at most one round of pages (the first, then `concurrency`)
- * waits whole in memory, and the rest are requested after. A run that ends before its snapshot
- * (the feed failed, was unchanged) abandons it: its reads are aborted and their failure ignored.
+ * The platform's pages, requested as soon as the feed gives its first listing and read whole while
+ * the rest of it is, each decoded in the process's decode thread (`startDecodedSnapshot`): a no-op
+ * run then costs about the longer of the two reads, on two threads, not their sum. What is kept of
+ * a page is a few numbers a listing; the listings are compared once the feed is indexed (`read`).
+ * A run that ends before its snapshot (the feed failed, was unchanged) abandons it: its reads are
+ * aborted and their failure ignored.
  */
-/**
- * At most this many of the platform's records wait whole in memory while the feed is read (about
- * 3 KB each: ~6 MB a run), whatever the page size: a worker runs many feeds at once.
- */
-export const EARLY_RECORDS = 2000;
-
-interface EarlySnapshot {
-  read(sink: SnapshotSink<RemoteEntries>): Promise<Snapshot<RemoteEntries>>;
-  abandon(): void;
-}
-
 function startSnapshot(
   client: PlatformClient,
   config: RunConfig,
   feed: RunFeedSpec,
+  tags: TagKeys,
   signal: AbortSignal | undefined,
-): EarlySnapshot {
-  const stop = new AbortController();
-  let target: SnapshotSink<RemoteEntries> | undefined;
-  let settle!: { resolve: () => void; reject: (error: unknown) => void };
-  const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-  // Rejected by `abandon`, perhaps with no read left waiting on it: not an unhandled rejection.
-  ready.catch(() => {});
-  // Pages are kept only after `ready`, when the target exists.
-  const sink: SnapshotSink<RemoteEntries> = {
-    keep: (page, remote) => target?.keep(page, remote),
-    finish: () => (target as SnapshotSink<RemoteEntries>).finish(),
-  };
-  const reading = readSnapshot(
-    client,
-    {
-      chatbot: feed.chatbot,
-      pageSize: config.api.pageSize,
-      concurrency: config.api.concurrency,
-      signal: signal ? AbortSignal.any([signal, stop.signal]) : stop.signal,
-      ready,
-      readAhead: Math.min(
-        config.api.concurrency + 1,
-        Math.max(1, Math.ceil(EARLY_RECORDS / config.api.pageSize)),
-      ),
-    },
-    sink,
-  );
-  // Awaited by `read`; a failure before then must not count as unhandled.
-  reading.catch(() => {});
-  return {
-    read(into) {
-      target = into;
-      settle.resolve();
-      return reading;
-    },
-    abandon() {
-      stop.abort();
-      settle.reject(new Error('the run ended before its snapshot'));
-    },
-  };
+): DecodedSnapshot {
+  return startDecodedSnapshot(client, {
+    chatbot: feed.chatbot,
+    keyField: feed.key,
+    tags,
+    pageSize: config.api.pageSize,
+    concurrency: config.api.concurrency,
+    ...(signal ? { signal } : {}),
+  });
 }
 
 /** What a planned run hands on of its records: their loader, and how to free them. */

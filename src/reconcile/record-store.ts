@@ -49,6 +49,77 @@ export function memoryRecords(): RecordStore {
   };
 }
 
+/** A temporary file, unlinked as soon as it is open: nothing is left on disk whatever ends the process. */
+function openSpill(dir: string): number {
+  try {
+    const folder = mkdtempSync(join(dir, 'feed-sync-records-'));
+    const fd = openSync(join(folder, 'records.jsonl'), 'w+');
+    rmSync(folder, { recursive: true, force: true });
+    return fd;
+  } catch (error) {
+    throw new SpillError(dir, error);
+  }
+}
+
+/** Blobs kept in a temporary file as they are, each by the number `put` gave (`get` reads it back). */
+export interface ByteStore {
+  put(bytes: Uint8Array): number;
+  get(ref: number): Buffer;
+  readonly size: number;
+  /** Frees the file. Idempotent. */
+  close(): void;
+}
+
+/**
+ * Blobs (a page of the platform's listings as it came, a megabyte or so) in a temporary file, one
+ * write each, an offset and a length per blob; read back whole, synchronously.
+ */
+export function spillBytes(dir = tmpdir()): ByteStore {
+  let fd: number | undefined = openSpill(dir);
+  const offsets = float64s();
+  const lengths = uint32s();
+  let count = 0;
+  let written = 0;
+  const open = (): number => {
+    if (fd === undefined) throw new Error('the byte store is closed');
+    return fd;
+  };
+  return {
+    put(bytes) {
+      let at = 0;
+      try {
+        while (at < bytes.length) at += writeSync(open(), bytes, at, bytes.length - at, written + at);
+      } catch (error) {
+        throw new SpillError(dir, error);
+      }
+      offsets.set(count, written);
+      lengths.set(count, bytes.length);
+      written += bytes.length;
+      return count++;
+    },
+    get(ref) {
+      if (!(ref >= 0 && ref < count)) throw new RangeError(`no blob ${ref}`);
+      const offset = offsets.get(ref);
+      const buffer = Buffer.allocUnsafe(lengths.get(ref));
+      let at = 0;
+      while (at < buffer.length) {
+        const read = readSync(open(), buffer, at, buffer.length - at, offset + at);
+        if (read === 0) throw new Error(`blob ${ref} is cut short in the spill file`);
+        at += read;
+      }
+      return buffer;
+    },
+    get size() {
+      return count;
+    },
+    close() {
+      if (fd === undefined) return;
+      closeSync(fd);
+      fd = undefined;
+    },
+  };
+}
+
 /** Bytes gathered before one write to the spill file. */
 const FLUSH_BYTES = 1 << 20;
 /** The batch's size before the first records grow it. */
@@ -62,14 +133,7 @@ const FIRST_BATCH_BYTES = 16 << 10;
  * the batch buffer (no byte count, join or copy per record: this runs for every listing of a run).
  */
 export function spillRecords(dir = tmpdir()): RecordStore {
-  let fd: number | undefined;
-  try {
-    const folder = mkdtempSync(join(dir, 'feed-sync-records-'));
-    fd = openSync(join(folder, 'records.jsonl'), 'w+');
-    rmSync(folder, { recursive: true, force: true });
-  } catch (error) {
-    throw new SpillError(dir, error);
-  }
+  let fd: number | undefined = openSpill(dir);
   const offsets = float64s();
   const lengths = uint32s();
   let count = 0;

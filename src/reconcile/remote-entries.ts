@@ -72,7 +72,35 @@ export interface SoldRecords {
   put(listing: Partial<Listing>): number;
 }
 
-interface Entry {
+/** Entries noted before the feed was known (`RemoteBook`): their columns, handed to `Columns`. */
+export interface PlacedEntries {
+  ids: NumberColumn<Float64Array>;
+  pages: NumberColumn<Int32Array>;
+  /** Index plus one in `ownerNames` (0: none). */
+  owners: NumberColumn<Int32Array>;
+  ownerNames: readonly string[];
+  length: number;
+}
+
+/** Positions `0…length-1` ordered by page, each page's in the order they were added (a counting sort). */
+function byPage(pages: NumberColumn<Int32Array>, length: number): Int32Array {
+  let most = 0;
+  for (let i = 0; i < length; i++) most = Math.max(most, pages.get(i));
+  const starts = new Int32Array(most + 2);
+  for (let i = 0; i < length; i++) starts[pages.get(i) + 1]!++;
+  for (let p = 1; p < starts.length; p++) starts[p]! += starts[p - 1]!;
+  const order = new Int32Array(length);
+  for (let i = 0; i < length; i++) order[starts[pages.get(i)]!++] = i;
+  return order;
+}
+
+/** Whether the IDs along `order` strictly ascend (no ID twice). */
+function ascending(order: Int32Array, ids: NumberColumn<Float64Array>): boolean {
+  for (let i = 1; i < order.length; i++) if (ids.get(order[i - 1]!) >= ids.get(order[i]!)) return false;
+  return true;
+}
+
+export interface Entry {
   id: number;
   key: string | undefined;
   owner: string | undefined;
@@ -102,20 +130,20 @@ function entryColumns(
  * delete, another feed's) is held once as bytes in a `KeySet`. Owners, a few strings for all the
  * listings, are numbers too.
  */
-class Columns implements RemoteEntries {
+export class Columns implements RemoteEntries {
   readonly #desired: DesiredIndex;
-  readonly #ids = float64s();
+  readonly #ids: NumberColumn<Float64Array>;
   readonly #refs = int32s();
   /** The page each entry came from: until `finish` orders them. */
-  #pages: NumberColumn<Int32Array> | undefined = int32s();
+  #pages: NumberColumn<Int32Array> | undefined;
   /** Keys the feed does not have. */
   readonly #otherKeys = new KeySet();
   /** For an entry the feed does not have, its key's id in `#otherKeys` plus one (0: no key). */
   readonly #keyIds = int32s();
   /** The distinct owners, and each entry's: its index plus one (0: none). */
-  readonly #ownerNames: string[] = [];
+  readonly #ownerNames: string[];
   readonly #ownerIndex = new Map<string, number>();
-  readonly #owners = int32s();
+  readonly #owners: NumberColumn<Int32Array>;
   /** Only the entries that differ from the feed, by the order they arrived in. */
   readonly #changes = new Map<number, readonly FieldChange[]>();
   /** Only the entries a run would mark Sold, by the order they arrived in. */
@@ -124,8 +152,30 @@ class Columns implements RemoteEntries {
   #order = new Int32Array(0);
   length = 0;
 
-  constructor(desired: DesiredIndex) {
+  /**
+   * `placed`: entries noted already (`RemoteBook`), their IDs, pages and owners taken as they are
+   * rather than copied (a million of them are 20 MB); each is then placed by `place`.
+   */
+  constructor(desired: DesiredIndex, placed?: PlacedEntries) {
     this.#desired = desired;
+    this.#ids = placed?.ids ?? float64s();
+    this.#pages = placed?.pages ?? int32s();
+    this.#owners = placed?.owners ?? int32s();
+    this.#ownerNames = placed ? [...placed.ownerNames] : [];
+    for (const [index, name] of this.#ownerNames.entries()) this.#ownerIndex.set(name, index);
+    this.length = placed?.length ?? 0;
+  }
+
+  /** Entry `i` of the `placed` ones: the feed's record of its key (-1: none), and its key. */
+  place(i: number, ref: number, key: string | undefined): void {
+    this.#refs.set(i, ref);
+    if (ref < 0 && key !== undefined) this.#keyIds.set(i, this.#otherKeys.intern(key) + 1);
+  }
+
+  /** The changes (or Sold record) of entry `i` (arrival order), decided after it was added. */
+  amend(i: number, found: { changes?: readonly FieldChange[]; sold?: { ref: number; from: unknown } }): void {
+    if (found.changes !== undefined && found.changes.length > 0) this.#changes.set(i, found.changes);
+    if (found.sold !== undefined) this.#sold.set(i, found.sold);
   }
 
   add(page: number, entry: Entry): void {
@@ -145,17 +195,19 @@ class Columns implements RemoteEntries {
     const pages = this.#pages;
     if (pages === undefined) throw new Error('remote entries are already in ID order');
     const ids = this.#ids;
-    const order = new Int32Array(this.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    // Within a page entries were added in the page's order: position breaks the last tie.
-    order.sort((a, b) => ids.get(a) - ids.get(b) || pages.get(a) - pages.get(b) || a - b);
+    const order = byPage(pages, this.length);
+    // Pages hold IDs in ascending order, page after page: in page order the entries are usually in
+    // ID order already, and a million of them need no sort. Otherwise (IDs read twice, a list that
+    // moved) within a page entries were added in the page's order: position breaks the last tie.
+    if (!ascending(order, ids))
+      order.sort((a, b) => ids.get(a) - ids.get(b) || pages.get(a) - pages.get(b) || a - b);
     let kept = 0;
     for (let i = 0; i < order.length; i++) {
       if (kept > 0 && ids.get(order[kept - 1]!) === ids.get(order[i]!)) continue;
       order[kept++] = order[i]!;
     }
     const twice = this.length - kept;
-    this.#order = kept === order.length ? order : order.slice(0, kept);
+    this.#order = (kept === order.length ? order : order.slice(0, kept)) as Int32Array<ArrayBuffer>;
     this.#pages = undefined;
     this.length = kept;
     return { listings: this, twice };

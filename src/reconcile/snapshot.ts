@@ -19,13 +19,6 @@ export interface SnapshotOptions {
   /** Hard ceiling of pages; reaching it is an error. Default 10,000. */
   maxPages?: number;
   signal?: AbortSignal;
-  /** Pages are kept only once this settles: what `keep` compares with may still be in the making. */
-  ready?: Promise<unknown>;
-  /**
-   * Pages read before `ready` settles, at most (the first included); the others are requested once
-   * it has. Each page read ahead waits whole in memory until then. Default: no bound.
-   */
-  readAhead?: number;
 }
 
 /** Every listing of a chatbot (in canonical form, or what a `SnapshotSink` made of them), and what the read saw. */
@@ -73,25 +66,55 @@ export async function readSnapshot<L extends { length: number }>(
   sink: SnapshotSink<L> = listSink() as unknown as SnapshotSink<L>,
 ): Promise<Snapshot<L>> {
   const maxPages = options.maxPages ?? 10_000;
-  // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire:
-  // the CPU work of a no-op run overlaps its waiting instead of following it. Only the read holds a
-  // slot of `concurrency`; keeping waits for `ready`, never the reads. A kept page is its length.
-  const keepPage = async (raw: ListPage, page: number) => {
-    await options.ready;
+  // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire.
+  const read = async (page: number): Promise<PageRead<ListPage>> => {
+    const raw = await readPage(client, options, page, maxPages);
+    return { length: raw.List.length, virtualCount: raw.VirtualCount, page: raw };
+  };
+  const keep = (raw: ListPage, page: number) => {
     for (const record of raw.List) sink.keep(page, canonicalizeRemote(record));
-    return raw.List.length;
   };
-  const readAhead = options.readAhead ?? Number.POSITIVE_INFINITY;
-  const read = async (page: number) => {
-    if (page > readAhead) await options.ready;
-    return readPage(client, options, page, maxPages);
+  const pages = await readPages(read, keep, options);
+  return { ...collect(sink.finish(), pages), ...pages.sizes };
+}
+
+/** A page as `readPages` reads it: its length and VirtualCount, and whatever a caller keeps of it. */
+export interface PageRead<P> {
+  length: number;
+  virtualCount: number | undefined;
+  page: P;
+}
+
+/** What `readPages` saw: each page's length in page order, the page size used, and what moved. */
+export interface PagesRead {
+  lengths: number[];
+  virtualCount: number | undefined;
+  drift: string[];
+  sizes: { requestedPageSize: number; pageSize: number; pages: number };
+}
+
+/**
+ * The pages of RealEstateList, read by `read` and handed to `keep` as they arrive (in any order).
+ * The first page tells `VirtualCount` and the real page size; the rest are then read concurrently
+ * (the client's limiter bounds them). A full last page means the list grew under the read, so
+ * reading carries on one page at a time until a short or empty page.
+ */
+export async function readPages<P>(
+  read: (page: number) => Promise<PageRead<P>>,
+  keep: (page: P, number: number) => Promise<void> | void,
+  options: Pick<SnapshotOptions, 'pageSize' | 'concurrency' | 'maxPages'>,
+): Promise<PagesRead> {
+  const maxPages = options.maxPages ?? 10_000;
+  const keepPage = async (got: PageRead<P>, page: number) => {
+    await keep(got.page, page);
+    return got.length;
   };
-  const firstRaw = await read(1);
-  const firstKept = keepPage(firstRaw, 1);
+  const first = await read(1);
+  const firstKept = keepPage(first, 1);
   // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
   firstKept.catch(() => {});
-  const virtualCount = firstRaw.VirtualCount;
-  const firstLength = firstRaw.List.length;
+  const virtualCount = first.virtualCount;
+  const firstLength = first.length;
   const requested = options.pageSize;
   // Capped silently: fewer than asked although more exist. The first page's length is the real size.
   const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
@@ -104,7 +127,7 @@ export async function readSnapshot<L extends { length: number }>(
     const limit = pLimit(Math.max(1, options.concurrency));
     rest = await Promise.all(
       Array.from({ length: Math.max(0, expected - 1) }, (_, i) =>
-        limit(() => read(i + 2)).then((raw) => keepPage(raw, i + 2)),
+        limit(() => read(i + 2)).then((got) => keepPage(got, i + 2)),
       ),
     );
   }
@@ -123,10 +146,10 @@ export async function readSnapshot<L extends { length: number }>(
     }
   }
   return {
-    ...collect(sink, pages, pageSize, virtualCount, drift),
-    requestedPageSize: requested,
-    pageSize,
-    pages: pages.length,
+    lengths: pages,
+    virtualCount,
+    drift,
+    sizes: { requestedPageSize: requested, pageSize, pages: pages.length },
   };
 }
 
@@ -143,7 +166,7 @@ async function readPage(
   );
 }
 
-function pageLimit(maxPages: number, virtualCount: number | undefined): SnapshotError {
+export function pageLimit(maxPages: number, virtualCount: number | undefined): SnapshotError {
   const told = virtualCount === undefined ? '' : ` (VirtualCount ${virtualCount})`;
   return new SnapshotError(
     `listing read exceeds the hard limit of ${maxPages} pages${told}; refusing a partial snapshot`,
@@ -177,21 +200,21 @@ function listSink(): SnapshotSink<RemoteListing[]> {
 
 /**
  * What the sink kept (in ID order, deduped by ID), and anything that says the list moved while it
- * was read. `pages` holds the length of each page.
+ * was read.
  */
-function collect<L extends { length: number }>(
-  sink: SnapshotSink<L>,
-  pages: readonly number[],
-  pageSize: number,
-  virtualCount: number | undefined,
-  drift: string[],
-) {
-  pages.forEach((length, index) => {
-    const isLast = index === pages.length - 1;
+export function collect<L extends { length: number }>(
+  finished: { listings: L; twice: number },
+  read: PagesRead,
+): Pick<Snapshot<L>, 'listings' | 'virtualCount' | 'drift'> {
+  const { lengths, virtualCount } = read;
+  const pageSize = read.sizes.pageSize;
+  const drift = [...read.drift];
+  lengths.forEach((length, index) => {
+    const isLast = index === lengths.length - 1;
     if (!isLast && length < pageSize)
       drift.push(`page ${index + 1} returned ${length} of ${pageSize} listings`);
   });
-  const { listings, twice } = sink.finish();
+  const { listings, twice } = finished;
   const kept = listings.length;
   if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);
   if (virtualCount !== undefined && kept !== virtualCount) {

@@ -111,6 +111,46 @@ describe('platform client errors', () => {
     expect((error as SchemaError).field).toBe('Data.List.0.ID');
   });
 
+  it("hands a list page to the caller's decode, retrying what it throws as its own failures", async () => {
+    let answers = 0;
+    const client = await clientFor((_req, res) => {
+      answers++;
+      // The first answer is cut short, the second a 503 in the envelope, the third whole.
+      if (answers === 1) return sendJson(res, 200, '{"Data": {"List": [');
+      if (answers === 2)
+        return sendJson(res, 200, { Data: null, Success: false, Code: 503, Message: 'busy' });
+      return sendJson(res, 200, ok({ List: [], VirtualCount: 0 }));
+    });
+    const texts: string[] = [];
+    const decode = async (bytes: Uint8Array) => {
+      const text = Buffer.from(bytes).toString('utf8');
+      texts.push(text);
+      // What the decode thread does (reconcile/remote-page.ts), here on this thread.
+      const body = JSON.parse(text);
+      if (body.Success === false) throw new PlatformError('list', body.Code, body.Message);
+      return body.Data.VirtualCount as number;
+    };
+    const wrapped = async (bytes: Uint8Array) => {
+      try {
+        return await decode(bytes);
+      } catch (error) {
+        throw error instanceof PlatformError ? error : new InvalidJsonError('list', error);
+      }
+    };
+    await expect(client.listListingsDecoded({ SerialNumber: 'bot-1' }, wrapped)).resolves.toBe(0);
+    expect(texts).toHaveLength(3);
+    expect(server!.requests.map((r) => r.path)).toEqual(Array(3).fill('/chat/Chatbot/RealEstateList'));
+    // A failure that is not worth a retry ends the call at once.
+    answers = 2;
+    const refused = async () => {
+      throw new SchemaError('list', 'Data.List.0.ID', 'expected number');
+    };
+    await expect(client.listListingsDecoded({ SerialNumber: 'bot-1' }, refused)).rejects.toBeInstanceOf(
+      SchemaError,
+    );
+    expect(server!.requests).toHaveLength(4);
+  });
+
   it('times out a hanging request with TimeoutError, and retries it', async () => {
     const client = await clientFor(() => {}, { timeoutMs: 150, retries: 1 });
     const error = await client.listListings({ SerialNumber: 'bot-1' }).catch((e: unknown) => e);

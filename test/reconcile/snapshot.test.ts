@@ -45,24 +45,4 @@ describe('readSnapshot', () => {
       'VirtualCount said 3, the pages held 5 distinct listings',
     ]);
   });
-
-  it('reads no more than readAhead pages before `ready`, and the rest once it settles', async () => {
-    const pages = Object.fromEntries([1, 2, 3, 4, 5].map((p) => [p, [record(2 * p - 1), record(2 * p)]]));
-    const asked: number[] = [];
-    const client = Object.assign(pagesClient(pages, 10), {
-      listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
-        asked.push(request.PageNumber ?? 1);
-        return { List: pages[request.PageNumber ?? 1] ?? [], VirtualCount: 10 };
-      },
-    });
-    let go!: () => void;
-    const ready = new Promise<void>((resolve) => (go = resolve));
-    const reading = readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 4, ready, readAhead: 3 });
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(asked.sort()).toEqual([1, 2, 3]);
-    go();
-    const snapshot = await reading;
-    expect(asked.sort()).toEqual([1, 2, 3, 4, 5]);
-    expect(snapshot.listings).toHaveLength(10);
-  });
 });

@@ -126,13 +126,13 @@ describe.each(BACKENDS)('the worker against the sandbox, on $name', (backend) =>
         const client = clientFromConfig(config);
         return {
           ...client,
-          listListings: (request, options) => {
+          listListingsDecoded: (request, decode, options) => {
             const feedId = request.SerialNumber === 'SN-1' ? 'feed1' : 'feed2';
             listCalls[feedId] = (listCalls[feedId] ?? 0) + 1;
             const status = outages[feedId]?.shift();
             return status
               ? Promise.reject(platformStatusError('list', status))
-              : client.listListings(request, options);
+              : client.listListingsDecoded(request, decode, options);
           },
         };
       };

@@ -1,0 +1,174 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { InvalidJsonError, PlatformError, SchemaError } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
+import type { TagKeys } from './ownership.ts';
+import type { RemotePage } from './remote-page.ts';
+import { SnapshotError } from './snapshot.ts';
+
+/**
+ * One thread per process that decodes the platform's list pages for every run of the process
+ * (issue 23 §3): a no-op run reads its feed on the main thread while the pages are parsed,
+ * validated, canonicalized, digested and kept in this one, so it costs about the longer of the two
+ * instead of their sum. Started on first use and kept (it holds the process open only while a run
+ * waits on it). Each run is a session with its own spill file of the pages' records, freed by
+ * `close`. If the thread dies, every run waiting on it fails with a SnapshotError (the next run
+ * starts a new thread).
+ */
+export interface DecodeSession {
+  /** Decode one page from its UTF-8 bytes (the client's `listListingsDecoded`), which it takes over. */
+  decode(body: Uint8Array): Promise<RemotePage>;
+  /** The canonical records kept by `decode`, by their numbers. */
+  records(refs: readonly number[]): Promise<Partial<Listing>[]>;
+  /** Free the session's records. Idempotent. */
+  close(): void;
+}
+
+/** Where the worker's module is: beside this one in a checkout, beside the CLI's entry when built. */
+function workerPath(): string {
+  const candidates = ['./decode-worker.ts', './decode-worker.js', '../decode-worker.js'];
+  for (const candidate of candidates) {
+    const path = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  throw new Error(`decode-worker not found beside ${fileURLToPath(import.meta.url)}`);
+}
+
+function errorOf(failure: FailureOf): Error {
+  switch (failure.code) {
+    case 'E_INVALID_JSON':
+      return new InvalidJsonError('list', new Error(failure.message));
+    case 'E_SCHEMA': {
+      const field = failure.field ?? 'Data';
+      const prefix = `list: unexpected response: ${field}: `;
+      const detail = failure.message.startsWith(prefix)
+        ? failure.message.slice(prefix.length)
+        : failure.message;
+      return new SchemaError('list', field, detail);
+    }
+    case 'E_PLATFORM':
+      return new PlatformError('list', failure.platformCode, failure.platformMessage ?? '');
+    default: {
+      const error = new SnapshotError(`decoding a list page failed: ${failure.message}`);
+      if (failure.stack) error.stack = failure.stack;
+      return error;
+    }
+  }
+}
+
+interface Waiting {
+  resolve: (value: never) => void;
+  reject: (error: unknown) => void;
+}
+
+class DecodePool {
+  #worker: Worker | undefined;
+  readonly #waiting = new Map<number, Waiting>();
+  #nextId = 1;
+  #nextSession = 1;
+
+  session(keyField: 'MLSNumber' | 'Url', tags: TagKeys): DecodeSession {
+    const session = this.#nextSession++;
+    let open = true;
+    const closed = () => Promise.reject(new SnapshotError("the run's snapshot was closed"));
+    return {
+      decode: (bytes) => {
+        if (!open) return closed();
+        // A body that fills its own buffer moves to the thread; a slice of a shared one (Node's
+        // pool of small buffers) is copied first.
+        const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+        const body = whole ? bytes : new Uint8Array(bytes);
+        return this.#ask<RemotePage>({ op: 'decode', id: 0, session, body, keyField, tags }, [
+          body.buffer as ArrayBuffer,
+        ]);
+      },
+      records: (refs) =>
+        !open
+          ? closed()
+          : refs.length === 0
+            ? Promise.resolve([])
+            : this.#ask<Partial<Listing>[]>({ op: 'records', id: 0, session, refs: Float64Array.from(refs) }),
+      close: () => {
+        if (!open) return;
+        open = false;
+        this.#worker?.postMessage({ op: 'close', session } satisfies DecodeRequest);
+      },
+    };
+  }
+
+  /**
+   * Start the thread now, if it is not running: its modules load on another core while the run
+   * starts reading its feed, so the first page is decoded as soon as it arrives.
+   */
+  warm(): void {
+    this.#start();
+  }
+
+  #ask<T>(request: Exclude<DecodeRequest, { op: 'close' }>, transfer: ArrayBuffer[] = []): Promise<T> {
+    const worker = this.#start();
+    const id = this.#nextId++;
+    request.id = id;
+    return new Promise<T>((resolve, reject) => {
+      this.#waiting.set(id, { resolve: resolve as (value: never) => void, reject });
+      // Held open while a run waits on the thread, and only then.
+      if (this.#waiting.size === 1) worker.ref();
+      try {
+        try {
+          worker.postMessage(request, transfer);
+        } catch (error) {
+          // A buffer that cannot move (marked so by whoever made it): its bytes are copied instead.
+          if (!(request.op === 'decode' && (error as Error).name === 'DataCloneError')) throw error;
+          const body = new Uint8Array(request.body);
+          worker.postMessage({ ...request, body }, [body.buffer]);
+        }
+      } catch (error) {
+        this.#settle({ id, failure: { code: 'E_DECODE', message: (error as Error).message } });
+      }
+    });
+  }
+
+  #settle(reply: DecodeReply): void {
+    const waiting = this.#waiting.get(reply.id);
+    if (waiting === undefined) return;
+    this.#waiting.delete(reply.id);
+    if (this.#waiting.size === 0) this.#worker?.unref();
+    if ('failure' in reply) waiting.reject(errorOf(reply.failure));
+    else waiting.resolve(('page' in reply ? reply.page : reply.records) as never);
+  }
+
+  #start(): Worker {
+    if (this.#worker) return this.#worker;
+    const worker = new Worker(workerPath(), { name: 'feed-sync decode' });
+    worker.on('message', (reply: DecodeReply) => this.#settle(reply));
+    const fail = (cause: unknown) => {
+      if (this.#worker !== worker) return;
+      this.#worker = undefined;
+      const error = new SnapshotError("the thread that decodes the platform's pages stopped", { cause });
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
+      this.#waiting.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    // After the listeners: a 'message' listener holds the thread's port (and the process) open.
+    worker.unref();
+    this.#worker = worker;
+    return worker;
+  }
+
+  /** End the thread as a crash would: every run waiting on it fails (tests). */
+  async kill(): Promise<void> {
+    await this.#worker?.terminate();
+  }
+
+  /** Stop the thread (tests; a process that ends needs not: the thread never holds it open idle). */
+  async stop(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
+  }
+}
+
+/** The process's decode thread. */
+export const decodePool = new DecodePool();

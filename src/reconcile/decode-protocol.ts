@@ -1,0 +1,32 @@
+import type { Listing } from '../normalize/index.ts';
+import type { TagKeys } from './ownership.ts';
+import type { RemotePage } from './remote-page.ts';
+
+/** What a run asks of the decode thread (decode-pool.ts ↔ decode-worker.ts). */
+export type DecodeRequest =
+  | {
+      op: 'decode';
+      id: number;
+      session: number;
+      /** The page's UTF-8 bytes, handed over (transferred), not copied. */
+      body: Uint8Array;
+      keyField: 'MLSNumber' | 'Url';
+      tags: TagKeys;
+    }
+  | { op: 'records'; id: number; session: number; refs: Float64Array }
+  | { op: 'close'; session: number };
+
+/** A failure, as plain data: the pool rebuilds the client's error from it, so retries read it alike. */
+export interface FailureOf {
+  code: string;
+  message: string;
+  platformCode?: number;
+  platformMessage?: string;
+  field?: string;
+  stack?: string;
+}
+
+export type DecodeReply =
+  | { id: number; page: RemotePage }
+  | { id: number; records: Partial<Listing>[] }
+  | { id: number; failure: FailureOf };

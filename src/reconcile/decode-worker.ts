@@ -1,0 +1,81 @@
+/**
+ * The thread a process decodes the platform's list pages in (`decode-pool.ts`): JSON, the envelope
+ * and its schema, canonical form, digests, and each listing's record kept in a spill file of the
+ * run's own (a session). It holds nothing else, and talks only through messages.
+ */
+import { parentPort } from 'node:worker_threads';
+import { isApiError } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
+import { type ByteStore, spillBytes } from './record-store.ts';
+import { decodePage, PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
+
+const port = parentPort;
+if (port === null) throw new Error('decode-worker.ts runs as a worker thread (decode-pool.ts)');
+
+/** Each run's pages as they came, in a spill file of its own. */
+const stores = new Map<number, ByteStore>();
+const utf8 = new TextDecoder();
+
+function failureOf(error: unknown): FailureOf {
+  if (isApiError(error)) {
+    const { platformCode, platformMessage, field } = error as {
+      platformCode?: number;
+      platformMessage?: string;
+      field?: string;
+    };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(platformCode === undefined ? {} : { platformCode }),
+      ...(platformMessage === undefined ? {} : { platformMessage }),
+      ...(field === undefined ? {} : { field }),
+    };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { code: 'E_DECODE', message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
+}
+
+/** The records at `refs` (page × PAGE_SPAN + place), each page read and parsed once. */
+function recordsAt(store: ByteStore, refs: Float64Array) {
+  const byPage = new Map<number, number[]>();
+  for (const ref of refs) {
+    const page = Math.floor(ref / PAGE_SPAN);
+    const places = byPage.get(page);
+    if (places === undefined) byPage.set(page, [ref % PAGE_SPAN]);
+    else places.push(ref % PAGE_SPAN);
+  }
+  const found = new Map<number, Partial<Listing>>();
+  for (const [page, places] of byPage) {
+    const records = recordsOf(utf8.decode(store.get(page)), places);
+    for (const [i, place] of places.entries()) found.set(page * PAGE_SPAN + place, records[i]!);
+  }
+  return Array.from(refs, (ref) => found.get(ref) as Partial<Listing>);
+}
+
+port.on('message', (request: DecodeRequest) => {
+  const reply = (message: DecodeReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+  try {
+    if (request.op === 'close') {
+      stores.get(request.session)?.close();
+      stores.delete(request.session);
+      return;
+    }
+    let store = stores.get(request.session);
+    if (request.op === 'decode') {
+      if (store === undefined) {
+        store = spillBytes();
+        stores.set(request.session, store);
+      }
+      // Kept only once it decoded: a page that failed is read again, and numbered then.
+      const page = decodePage(utf8.decode(request.body), request.keyField, request.tags, store.size);
+      store.put(request.body);
+      reply({ id: request.id, page }, transferablesOf(page));
+      return;
+    }
+    if (store === undefined) throw new Error(`no records kept for session ${request.session}`);
+    reply({ id: request.id, records: recordsAt(store, request.refs) });
+  } catch (error) {
+    if (request.op !== 'close') reply({ id: request.id, failure: failureOf(error) });
+  }
+});

@@ -1,0 +1,75 @@
+import type { PlatformClient } from '../api/index.ts';
+import { decodePool } from './decode-pool.ts';
+import type { DesiredLoader } from './desired.ts';
+import type { DesiredIndex } from './desired-index.ts';
+import type { TagKeys } from './ownership.ts';
+import type { RemoteEntries } from './plan-types.ts';
+import { RemoteBook } from './remote-book.ts';
+import type { SoldRecords } from './remote-entries.ts';
+import type { RemotePage } from './remote-page.ts';
+import { collect, type PagesRead, pageLimit, readPages, type Snapshot } from './snapshot.ts';
+
+export interface DecodedSnapshotOptions {
+  chatbot: string;
+  keyField: 'MLSNumber' | 'Url';
+  tags: TagKeys;
+  pageSize: number;
+  concurrency: number;
+  maxPages?: number;
+  signal?: AbortSignal;
+}
+
+/** A snapshot being read in the decode thread: joined with the feed once the feed is indexed. */
+export interface DecodedSnapshot {
+  /** The listings compared with the feed's (`RemoteBook.join`), once every page is read. */
+  read(desired: DesiredIndex, loader: DesiredLoader, sold?: SoldRecords): Promise<Snapshot<RemoteEntries>>;
+  /** Stop reading and free what was kept (the run ended before its snapshot). */
+  abandon(): void;
+}
+
+/**
+ * Read every page of the chatbot's listings now, each decoded in the process's decode thread
+ * (`decode-pool.ts`) and kept as a few numbers a listing (`RemoteBook`), whatever the feed is doing
+ * meanwhile: a run reads its feed and the platform's pages at once, on two threads (issue 23 §3).
+ * Pages are read as `readSnapshot` reads them (`readPages`: first page, then `concurrency` at a time,
+ * then while the list grew), through the client's limiter and retry policy.
+ */
+export function startDecodedSnapshot(
+  client: PlatformClient,
+  options: DecodedSnapshotOptions,
+): DecodedSnapshot {
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const session = decodePool.session(options.keyField, options.tags);
+  const book = new RemoteBook();
+  const maxPages = options.maxPages ?? 10_000;
+  const read = async (page: number) => {
+    if (page > maxPages) throw pageLimit(maxPages, undefined);
+    const decoded = await client.listListingsDecoded<RemotePage>(
+      { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
+      (body) => session.decode(body),
+      { signal },
+    );
+    return { length: decoded.length, virtualCount: decoded.virtualCount, page: decoded };
+  };
+  const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), options);
+  // Awaited by `read`; a failure before then must not count as unhandled.
+  reading.catch(() => {});
+  return {
+    async read(desired, loader, sold) {
+      try {
+        const pages = await reading;
+        const entries = await book.join(desired, loader, session.records, sold);
+        return { ...collect(entries.finish(), pages), ...pages.sizes };
+      } finally {
+        // Read or failed: no page read is left to wait for (a failed read leaves the others going).
+        stop.abort();
+        session.close();
+      }
+    },
+    abandon() {
+      stop.abort();
+      session.close();
+    },
+  };
+}

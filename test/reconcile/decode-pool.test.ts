@@ -1,0 +1,89 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { InvalidJsonError, PlatformError, SchemaError } from '../../src/api/index.ts';
+import { decodePool } from '../../src/reconcile/decode-pool.ts';
+import { fieldMask, fieldsDigest } from '../../src/reconcile/digest.ts';
+import { listRecordOf, remote } from '../../src/testing/list-record.ts';
+import { listing } from '../../src/testing/listing.ts';
+
+/** The process's decode thread, a real worker thread running src/reconcile/decode-worker.ts. */
+const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+const bytes = (text: string) => Buffer.from(text, 'utf8');
+const page = (ids: number[]) =>
+  bytes(
+    JSON.stringify({
+      Data: { List: ids.map((id) => listRecordOf(id, listing(id))), VirtualCount: 99 },
+      Success: true,
+      Code: 200,
+    }),
+  );
+
+afterAll(() => decodePool.stop());
+
+describe('decodePool', () => {
+  it('decodes pages in its thread and gives their records back, each run its own', async () => {
+    const a = decodePool.session('MLSNumber', tags);
+    const b = decodePool.session('MLSNumber', tags);
+    const [first, other, second] = await Promise.all([
+      a.decode(page([1, 2])),
+      b.decode(page([7])),
+      a.decode(page([3])),
+    ]);
+    expect([...first.ids, ...second.ids]).toEqual([1, 2, 3]);
+    expect(first.virtualCount).toBe(99);
+    expect(first.keys).toEqual(['MLS-0001', 'MLS-0002']);
+    const canonical = remote(2, listing(2)).listing;
+    expect(first.digests[1]).toBe(fieldsDigest(canonical, fieldMask(canonical)));
+    const back = await a.records([second.refs[0]!, first.refs[1]!]);
+    expect(back.map((l) => l.MLSNumber)).toEqual(['MLS-0003', 'MLS-0002']);
+    expect(back[1]).toEqual(JSON.parse(JSON.stringify(canonical)));
+    expect((await b.records([other.refs[0]!]))[0]?.MLSNumber).toBe('MLS-0007');
+    a.close();
+    b.close();
+    await expect(a.records([0])).rejects.toThrow(/closed/);
+  });
+
+  it('fails as the client does: the same error classes, so a bad page is retried or not alike', async () => {
+    const s = decodePool.session('MLSNumber', tags);
+    const json = await s.decode(bytes('{"Data":')).catch((e: unknown) => e);
+    expect(json).toBeInstanceOf(InvalidJsonError);
+    expect((json as InvalidJsonError).retryable).toBe(true);
+    const busy = await s
+      .decode(bytes(JSON.stringify({ Data: null, Success: false, Code: 503, Message: 'busy' })))
+      .catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(PlatformError);
+    expect((busy as PlatformError).retryable).toBe(true);
+    expect((busy as PlatformError).platformCode).toBe(503);
+    const schema = await s
+      .decode(bytes(JSON.stringify({ Data: { List: [{ ID: 'x' }] }, Code: 200 })))
+      .catch((e: unknown) => e);
+    expect(schema).toBeInstanceOf(SchemaError);
+    expect((schema as SchemaError).message).toMatch(/^list: unexpected response: Data\.List\.0/);
+    expect((schema as SchemaError).retryable).toBe(false);
+    s.close();
+  });
+
+  it("takes a page's bytes over, or copies them when they are a slice of a larger buffer", async () => {
+    const s = decodePool.session('MLSNumber', tags);
+    const own = page([5]);
+    const whole = new Uint8Array(own.byteLength);
+    whole.set(own);
+    await s.decode(whole);
+    expect(whole.byteLength).toBe(0); // moved to the thread
+    const shared = Buffer.concat([Buffer.from('xx'), own]).subarray(2);
+    expect([...(await s.decode(shared)).ids]).toEqual([5]);
+    expect(shared.toString('utf8')).toBe(own.toString('utf8')); // left as it was
+    s.close();
+  });
+
+  it('fails the runs waiting on it when the thread dies, and starts a new one for the next', async () => {
+    const s = decodePool.session('MLSNumber', tags);
+    await s.decode(page([1]));
+    // A page large enough that the thread is still at it when it dies.
+    const waiting = s.decode(page(Array.from({ length: 20_000 }, (_, i) => i + 2)));
+    await decodePool.kill();
+    await expect(waiting).rejects.toThrow(/thread that decodes the platform's pages stopped/);
+    const next = decodePool.session('MLSNumber', tags);
+    expect([...(await next.decode(page([4]))).ids]).toEqual([4]);
+    next.close();
+  });
+});
