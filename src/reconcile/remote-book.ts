@@ -14,8 +14,12 @@ const SOLD_BIT = 1 << 30;
 if (RETURNED_FIELDS.length > 30)
   throw new Error("a remote listing's mask holds at most 30 fields and its Sold bit");
 
-/** Records asked of the decode thread at once, when some listings need theirs. */
-const RECORDS_AT_ONCE = 512;
+/**
+ * Records asked of the decode thread at once, when some listings need theirs: about two pages' worth
+ * at the usual page size, so a run where every listing changed parses each page once or twice more,
+ * and holds ~6 MB of records at a time.
+ */
+const RECORDS_AT_ONCE = 2000;
 
 /**
  * The chatbot's listings as the pages arrive, before the feed is known (`RemotePage`s, decoded in
