@@ -8,6 +8,7 @@ export {
   createClient,
   type PlatformClient,
 } from './client.ts';
+export { parseJson, unwrapEnvelope } from './envelope.ts';
 export {
   AbortedError,
   AmbiguousCreateError,
@@ -31,4 +32,5 @@ export type {
   RemoteRecord,
   UpdateRequest,
 } from './schemas.ts';
+export { listDataSchema } from './schemas.ts';
 export { type AnswerEvent, AnswerStreamParser } from './stream-parser.ts';

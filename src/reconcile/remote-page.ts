@@ -1,6 +1,10 @@
-import { parseJson, unwrapEnvelope } from '../api/envelope.ts';
-import { canonicalizeRemote, type RemoteListing } from '../api/index.ts';
-import { listDataSchema } from '../api/schemas.ts';
+import {
+  canonicalizeRemote,
+  listDataSchema,
+  parseJson,
+  type RemoteListing,
+  unwrapEnvelope,
+} from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import { fieldMask, fieldsDigest } from './digest.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
