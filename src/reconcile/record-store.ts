@@ -61,6 +61,28 @@ function openSpill(dir: string): number {
   }
 }
 
+/** Write all of `length` bytes at `position` (a spill file's writes never append: positions are known). */
+function writeFully(fd: number, bytes: Uint8Array, length: number, position: number, dir: string): void {
+  let at = 0;
+  try {
+    while (at < length) at += writeSync(fd, bytes, at, length - at, position + at);
+  } catch (error) {
+    throw new SpillError(dir, error);
+  }
+}
+
+/** Read back `length` bytes at `position`; `what` names them if the file ends first. */
+function readFully(fd: number, length: number, position: number, what: string): Buffer {
+  const buffer = Buffer.allocUnsafe(length);
+  let at = 0;
+  while (at < length) {
+    const read = readSync(fd, buffer, at, length - at, position + at);
+    if (read === 0) throw new Error(`${what} is cut short in the spill file`);
+    at += read;
+  }
+  return buffer;
+}
+
 /** Blobs kept in a temporary file as they are, each by the number `put` gave (`get` reads it back). */
 export interface ByteStore {
   put(bytes: Uint8Array): number;
@@ -86,12 +108,7 @@ export function spillBytes(dir = tmpdir()): ByteStore {
   };
   return {
     put(bytes) {
-      let at = 0;
-      try {
-        while (at < bytes.length) at += writeSync(open(), bytes, at, bytes.length - at, written + at);
-      } catch (error) {
-        throw new SpillError(dir, error);
-      }
+      writeFully(open(), bytes, bytes.length, written, dir);
       offsets.set(count, written);
       lengths.set(count, bytes.length);
       written += bytes.length;
@@ -99,15 +116,7 @@ export function spillBytes(dir = tmpdir()): ByteStore {
     },
     get(ref) {
       if (!(ref >= 0 && ref < count)) throw new RangeError(`no blob ${ref}`);
-      const offset = offsets.get(ref);
-      const buffer = Buffer.allocUnsafe(lengths.get(ref));
-      let at = 0;
-      while (at < buffer.length) {
-        const read = readSync(open(), buffer, at, buffer.length - at, offset + at);
-        if (read === 0) throw new Error(`blob ${ref} is cut short in the spill file`);
-        at += read;
-      }
-      return buffer;
+      return readFully(open(), lengths.get(ref), offsets.get(ref), `blob ${ref}`);
     },
     get size() {
       return count;
@@ -164,12 +173,7 @@ export function spillRecords(dir = tmpdir()): RecordStore {
     return fd;
   };
   const writeAll = (bytes: Buffer, length: number) => {
-    let at = 0;
-    try {
-      while (at < length) at += writeSync(open(), bytes, at, length - at, written + at);
-    } catch (error) {
-      throw new SpillError(dir, error);
-    }
+    writeFully(open(), bytes, length, written, dir);
     written += length;
   };
   const flush = () => {
@@ -205,14 +209,7 @@ export function spillRecords(dir = tmpdir()): RecordStore {
       const offset = offsets.get(ref);
       const length = lengths.get(ref);
       if (offset + length > written) flush();
-      const buffer = Buffer.allocUnsafe(length);
-      let at = 0;
-      while (at < buffer.length) {
-        const read = readSync(open(), buffer, at, buffer.length - at, offset + at);
-        if (read === 0) throw new Error(`record ${ref} is cut short in the spill file`);
-        at += read;
-      }
-      return JSON.parse(buffer.toString('utf8')) as Listing;
+      return JSON.parse(readFully(open(), length, offset, `record ${ref}`).toString('utf8')) as Listing;
     },
     get size() {
       return count;

@@ -5,7 +5,7 @@ import { float64s, int32s } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import type { SoldRecords } from './remote-entries.ts';
-import { Columns } from './remote-entries.ts';
+import { Columns, OwnerNames } from './remote-entries.ts';
 import { changesAgainst } from './remote-entry.ts';
 import type { RemotePage } from './remote-page.ts';
 
@@ -35,9 +35,8 @@ export class RemoteBook {
   readonly #pages = int32s();
   /** Each listing's key, by its position (`''`: none). */
   readonly #keys = new KeyArena();
-  readonly #ownerNames: string[] = [];
-  readonly #ownerIndex = new Map<string, number>();
-  /** Index plus one in `#ownerNames`; 0: untagged. */
+  readonly #ownerNames = new OwnerNames();
+  /** By `#ownerNames.numberOf`; 0: untagged. */
   readonly #owners = int32s();
   length = 0;
 
@@ -53,7 +52,7 @@ export class RemoteBook {
       this.#pages.set(i, page);
       this.#keys.add(decoded.keys[j]!);
       const owner = decoded.owners[j]!;
-      if (owner !== '') this.#owners.set(i, this.#ownerOf(owner) + 1);
+      if (owner !== '') this.#owners.set(i, this.#ownerNames.numberOf(owner));
     }
   }
 
@@ -88,7 +87,7 @@ export class RemoteBook {
         const mine = desired.listingAt(key, ref);
         if (mine.mask !== mask || mine.digest !== this.#digests.get(i)) wanted.push(i);
       } else if (sold && (mask & SOLD_BIT) === 0) {
-        const owner = this.#ownerNames[this.#owners.get(i) - 1];
+        const owner = this.#ownerNames.nameOf(this.#owners.get(i));
         if (sold.isMine(owner) && sold.mayLeave(key)) wanted.push(i);
       }
     }
@@ -105,14 +104,5 @@ export class RemoteBook {
       });
     }
     return columns;
-  }
-
-  #ownerOf(owner: string): number {
-    let index = this.#ownerIndex.get(owner);
-    if (index === undefined) {
-      index = this.#ownerNames.push(owner) - 1;
-      this.#ownerIndex.set(owner, index);
-    }
-    return index;
   }
 }

@@ -72,13 +72,32 @@ export interface SoldRecords {
   put(listing: Partial<Listing>): number;
 }
 
+/** The distinct owner tags of a feed's remote listings, each by a number from 1 (0: untagged). */
+export class OwnerNames {
+  readonly #names: string[] = [];
+  readonly #numbers = new Map<string, number>();
+
+  numberOf(owner: string): number {
+    let n = this.#numbers.get(owner);
+    if (n === undefined) {
+      n = this.#names.push(owner);
+      this.#numbers.set(owner, n);
+    }
+    return n;
+  }
+
+  nameOf(n: number): string | undefined {
+    return this.#names[n - 1];
+  }
+}
+
 /** Entries noted before the feed was known (`RemoteBook`): their columns, handed to `Columns`. */
 export interface PlacedEntries {
   ids: NumberColumn<Float64Array>;
   pages: NumberColumn<Int32Array>;
-  /** Index plus one in `ownerNames` (0: none). */
+  /** Each entry's owner by `ownerNames.numberOf` (0: none). */
   owners: NumberColumn<Int32Array>;
-  ownerNames: readonly string[];
+  ownerNames: OwnerNames;
   length: number;
 }
 
@@ -141,8 +160,7 @@ export class Columns implements RemoteEntries {
   /** For an entry the feed does not have, its key's id in `#otherKeys` plus one (0: no key). */
   readonly #keyIds = int32s();
   /** The distinct owners, and each entry's: its index plus one (0: none). */
-  readonly #ownerNames: string[];
-  readonly #ownerIndex = new Map<string, number>();
+  readonly #ownerNames: OwnerNames;
   readonly #owners: NumberColumn<Int32Array>;
   /** Only the entries that differ from the feed, by the order they arrived in. */
   readonly #changes = new Map<number, readonly FieldChange[]>();
@@ -161,8 +179,7 @@ export class Columns implements RemoteEntries {
     this.#ids = placed?.ids ?? float64s();
     this.#pages = placed?.pages ?? int32s();
     this.#owners = placed?.owners ?? int32s();
-    this.#ownerNames = placed ? [...placed.ownerNames] : [];
-    for (const [index, name] of this.#ownerNames.entries()) this.#ownerIndex.set(name, index);
+    this.#ownerNames = placed?.ownerNames ?? new OwnerNames();
     this.length = placed?.length ?? 0;
   }
 
@@ -185,7 +202,7 @@ export class Columns implements RemoteEntries {
     this.#refs.set(i, entry.ref);
     this.#pages.set(i, page);
     if (entry.ref < 0 && entry.key !== undefined) this.#keyIds.set(i, this.#otherKeys.intern(entry.key) + 1);
-    if (entry.owner !== undefined) this.#owners.set(i, this.#ownerOf(entry.owner) + 1);
+    if (entry.owner !== undefined) this.#owners.set(i, this.#ownerNames.numberOf(entry.owner));
     if (entry.changes !== undefined && entry.changes.length > 0) this.#changes.set(i, entry.changes);
     if (entry.sold !== undefined) this.#sold.set(i, entry.sold);
   }
@@ -225,7 +242,7 @@ export class Columns implements RemoteEntries {
     return id === -1 ? undefined : this.#otherKeys.keyAt(id);
   }
   ownerAt(i: number): string | undefined {
-    return this.#ownerNames[this.#owners.get(this.#at(i)) - 1];
+    return this.#ownerNames.nameOf(this.#owners.get(this.#at(i)));
   }
   refAt(i: number): number {
     return this.#refs.get(this.#at(i));
@@ -238,15 +255,6 @@ export class Columns implements RemoteEntries {
 
   soldAt(i: number): { ref: number; from: unknown } | undefined {
     return this.#sold.get(this.#at(i));
-  }
-
-  #ownerOf(owner: string): number {
-    let index = this.#ownerIndex.get(owner);
-    if (index === undefined) {
-      index = this.#ownerNames.push(owner) - 1;
-      this.#ownerIndex.set(owner, index);
-    }
-    return index;
   }
 
   #at(i: number): number {
