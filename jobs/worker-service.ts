@@ -41,6 +41,12 @@ export interface WorkerServiceOptions {
   metrics?: RunMetrics;
   /** Set false to create the queue and schedulers without taking jobs. */
   process?: boolean;
+  /**
+   * Set false to leave the config's schedules out of the queue: the worker takes only runs queued by
+   * hand or by another process, and its health asks for no scheduler. The dashboard tests use it, so
+   * that a cron coming due mid-test (the fixtures' `*\/30`, `0 *\/2`) adds no run of its own.
+   */
+  schedules?: boolean;
 }
 
 /**
@@ -113,13 +119,15 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     await worker.waitUntilReady();
   }
 
+  const scheduling = options.schedules !== false;
   const schedulers = watchSchedulers(
     queue,
     () => config,
     logger,
-    () => !shuttingDown,
+    () => scheduling && !shuttingDown,
   );
-  const { status, checkSchedulers } = schedulers;
+  const { status } = schedulers;
+  const checkSchedulers = scheduling ? schedulers.checkSchedulers : async () => [];
   store.onReconnect(schedulers.check);
   const timer = setInterval(schedulers.check, settings.schedulerCheckMs);
   timer.unref();
@@ -132,9 +140,11 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     settings = workerSettingsOf(next, options.settings);
     if (apiChanged) ctx.client = makeClient(next);
     if (worker) worker.concurrency = feedsAtOnce(settings, next.api);
-    const changes = await applySchedulers(queue, next);
+    if (scheduling) {
+      const changes = await applySchedulers(queue, next);
+      logger.info(changes, 'job schedulers applied');
+    }
     status.missing = [];
-    logger.info(changes, 'job schedulers applied');
     for (const run of runs) await enqueueConfigRun(queue, run.feedId);
     if (runs.length > 0)
       logger.info(
@@ -192,6 +202,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
         queue,
         config,
         status,
+        scheduling,
         takingJobs: worker ? worker.isRunning() : true,
         shuttingDown,
       }),
@@ -212,12 +223,14 @@ async function healthOf(w: {
   queue: Queue;
   config: Config;
   status: SchedulerStatus;
+  scheduling: boolean;
   takingJobs: boolean;
   shuttingDown: boolean;
 }) {
   const storeOk = await w.store.ping();
   const workerOk = w.takingJobs && !w.shuttingDown;
-  const missing = storeOk ? await missingSchedulers(w.queue, w.config).catch(() => w.status.missing) : [];
+  const asked = storeOk && w.scheduling;
+  const missing = asked ? await missingSchedulers(w.queue, w.config).catch(() => w.status.missing) : [];
   w.status.missing = missing;
   return {
     ok: storeOk && workerOk && missing.length === 0,

@@ -74,6 +74,8 @@ export async function startDashboardScene(
     logger: silentLogger,
     sync: syncFeed,
     settings: { attempts: 1 },
+    // The schedules are shown, never fired: a cron coming due mid-test would add a run of its own.
+    schedules: false,
   });
   const env = { UI_HOST: '127.0.0.1', UI_PORT: 0, UI_USER: USER, UI_PASSWORD: PASSWORD };
   const ui = await startUi({ service, env, logger: silentLogger });

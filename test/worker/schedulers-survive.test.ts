@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { createLogger } from '../../src/logger.ts';
+import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
 import { createMetrics, startUi, type UiServer } from '../../src/ui/index.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { cleanupPrefix, fakeRun, REDIS_URL, testConfig, waitFor } from './helpers.ts';
@@ -26,7 +27,12 @@ const CONFIG = testConfig([
   { id: 'b', cron: '*/5 * * * *', timezone: 'Europe/Paris' },
 ]);
 
-async function start(backend: (typeof BACKENDS)[number], schedulerCheckMs: number, runs: string[] = []) {
+async function start(
+  backend: (typeof BACKENDS)[number],
+  schedulerCheckMs: number,
+  runs: string[] = [],
+  schedules = true,
+) {
   const store = await backend.fresh();
   stores.push(store);
   const lines: Array<Record<string, unknown>> = [];
@@ -49,6 +55,7 @@ async function start(backend: (typeof BACKENDS)[number], schedulerCheckMs: numbe
       return fakeRun(feed.id);
     },
     settings: { schedulerCheckMs, shutdownGraceMs: 100 },
+    schedules,
   });
   services.push(service);
   const ui = await startUi({
@@ -117,6 +124,23 @@ describe.each(BACKENDS)('schedulers on $name', (backend) => {
     });
     expect(await service.checkSchedulers()).toEqual(['sync-feed:a']);
     expect(await healthz()).toMatchObject({ status: 200, body: { missingSchedulers: [] } });
+  });
+});
+
+describe.skipIf(!BACKENDS[0]!.available)('a worker started with schedules: false', () => {
+  it('puts no scheduler in the queue, is healthy without one, and still takes a queued run', async () => {
+    const runs: string[] = [];
+    const { service, healthz } = await start(BACKENDS[0]!, 200, runs, false);
+    // Several periodic checks pass: none re-creates a scheduler.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(await keys(service)).toEqual([]);
+    expect(await service.checkSchedulers()).toEqual([]);
+    expect(await healthz()).toMatchObject({ status: 200, body: { ok: true, missingSchedulers: [] } });
+    await enqueueFeedSync(service.queue, { feedId: 'a', trigger: 'manual', forceFull: true });
+    await waitFor(() => runs.length === 1, 10_000, 'the queued run');
+    expect(runs).toEqual(['a']);
+    await service.applyConfig(CONFIG);
+    expect(await keys(service)).toEqual([]);
   });
 });
 
