@@ -1,7 +1,12 @@
 import type { Job } from 'bullmq';
 import type { z } from 'zod';
 import { findFeed } from '../src/config/index.ts';
-import { enqueueFeedSync, type SyncFeedJobData, syncFeedPayloadSchema } from '../src/queue/index.ts';
+import {
+  enqueueFeedSync,
+  enqueueResume,
+  type SyncFeedJobData,
+  syncFeedPayloadSchema,
+} from '../src/queue/index.ts';
 import { outcomeLabel, type RunProgress, type RunReport, runAndSave } from '../src/reconcile/index.ts';
 import { percentOf, throttleProgress } from '../src/render/index.ts';
 import type { JobContext } from './job-context.ts';
@@ -106,6 +111,11 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         // A long RESO replication read in parts (`reso.recordsPerRun`): the next part runs at once.
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: payload.trigger });
         await job.log('the replication goes on: the next part is queued');
+      }
+      if (report.outcome === 'paused' && report.resumesAt && !payload.dryRun) {
+        // The provider's budget stopped the run: it goes on when the budget allows, not at the next tick.
+        await enqueueResume(ctx.queue, feed.id, report.resumesAt);
+        await job.log(`paused by the provider's budget: the run goes on at ${report.resumesAt}`);
       }
       if (result.error) {
         // The report is recorded; the job now takes BullMQ's meaning of the cause (retry, rate limit, fail).

@@ -16,6 +16,30 @@ export async function enqueueFeedSync(queue: Queue, payload: SyncFeedPayload): P
   return job.id;
 }
 
+/**
+ * Queue the run that goes on with a feed its provider's budget paused (`resumesAt`, RESO): a
+ * kick delayed until then, which hands over to the feed's deduplicated run when it fires (as a
+ * scheduler tick does), trigger `resume`. Not deduplicated itself while it waits, so a Run now or a
+ * scheduled run meanwhile still runs at once; one kick per instant (its job id), so a run paused
+ * again before it fires, with the same `resumesAt`, queues nothing more. Returns the kick's id.
+ */
+export async function enqueueResume(
+  queue: Queue,
+  feedId: string,
+  resumesAt: string,
+  now = Date.now(),
+): Promise<string | undefined> {
+  const at = Date.parse(resumesAt);
+  if (!Number.isFinite(at)) throw new RangeError(`resumesAt is not a time: ${resumesAt}`);
+  // BullMQ's custom ids may not contain ':' nor be whole numbers.
+  const jobId = `resume-${encodeURIComponent(feedId)}-${at}`;
+  const job = await queue.add(SYNC_FEED, { feedId, trigger: 'resume' } satisfies SyncFeedPayload, {
+    jobId,
+    delay: Math.max(0, at - now),
+  });
+  return job.id;
+}
+
 /** Job states in which a run has not started yet: it will read the config as it is when it starts. */
 const NOT_STARTED = new Set(['waiting', 'prioritized', 'delayed', 'waiting-children']);
 

@@ -8,6 +8,7 @@
 export {
   enqueueConfigRun,
   enqueueFeedSync,
+  enqueueResume,
   enqueueSettingsPush,
   type PushSettingsPayload,
   type SyncFeedPayload,

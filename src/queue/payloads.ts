@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The data of the two job kinds, validated where a job starts (jobs/) and described to the UI's
  * add-job form (src/ui). Defined here, below both, so neither imports the other.
  */
-export const TRIGGERS = ['schedule', 'manual', 'config', 'repair'] as const;
+export const TRIGGERS = ['schedule', 'manual', 'config', 'repair', 'resume'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 export const syncFeedPayloadSchema = z.strictObject({

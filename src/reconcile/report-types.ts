@@ -137,6 +137,6 @@ export interface RunReport {
   /** Writes left out of `changes`. */
   changesOmitted?: number;
   /** What started the run (the worker's job data); absent for CLI runs. */
-  trigger?: 'schedule' | 'manual' | 'config' | 'repair';
+  trigger?: 'schedule' | 'manual' | 'config' | 'repair' | 'resume';
   snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };
 }

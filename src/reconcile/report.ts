@@ -15,7 +15,7 @@ export interface ReportMeta {
   /** Calls that failed after their retries, and their attempts (`countingClient`). */
   apiCallsFailed?: RunReport['apiCallsFailed'];
   dryRun: boolean;
-  /** Why the run was started (schedule, manual, config, repair). */
+  /** Why the run was started (schedule, manual, config, repair, resume). */
   trigger?: RunTrigger;
 }
 

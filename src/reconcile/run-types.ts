@@ -24,7 +24,7 @@ export interface RunProgress {
 }
 
 /** Why a run was started: manual runs always compare with the platform; scheduled ones may skip. */
-export type RunTrigger = 'schedule' | 'manual' | 'config' | 'repair';
+export type RunTrigger = 'schedule' | 'manual' | 'config' | 'repair' | 'resume';
 
 /**
  * The part of the state store a run reads: its feed's state; and where a RESO source counts its

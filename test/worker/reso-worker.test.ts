@@ -109,6 +109,15 @@ describe('the worker with an MLS Grid feed', () => {
     expect(last).toMatchObject({ outcome: 'paused', created: 10, deleted: 0 });
     expect(Date.parse(last.resumesAt!)).toBeGreaterThan(Date.now() + 50 * 60_000);
     expect((await service.state.getFeed('mls')).resoCheckpoint).toMatchObject({ records: 10 });
+    // The worker goes on by itself when the budget allows: a kick waits in the queue until resumesAt.
+    const kicks = await waitFor(async () => {
+      const delayed = await service.queue.getJobs(['delayed']);
+      return delayed.length > 0 ? delayed : undefined;
+    });
+    expect(kicks.map((j) => [j.id, j.data])).toEqual([
+      [`resume-mls-${Date.parse(last.resumesAt!)}`, { feedId: 'mls', trigger: 'resume' }],
+    ]);
+    expect(kicks[0]!.timestamp + kicks[0]!.delay).toBeGreaterThanOrEqual(Date.parse(last.resumesAt!) - 1000);
     // Run again at once: the budget in the store says no, and nothing is sent.
     const sent = odata!.queries.length;
     await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual' });

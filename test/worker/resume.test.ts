@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
+import { silentLogger } from '../../src/logger.ts';
+import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
+import type { RunFeed } from '../../src/reconcile/index.ts';
+import { BACKENDS, type TestStore } from './backends.ts';
+import { fakeRun, testConfig, waitFor } from './helpers.ts';
+
+/**
+ * A run its provider's budget paused goes on by itself at `resumesAt` (trigger `resume`), and the
+ * kick that waits for it never swallows a Run now meanwhile.
+ */
+const services: WorkerService[] = [];
+const stores: TestStore[] = [];
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((s) => s.close()));
+  await Promise.all(stores.splice(0).map((s) => s.cleanup()));
+});
+
+interface Run {
+  trigger: string | undefined;
+  at: number;
+}
+
+async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses: number) {
+  const store = await backend.fresh();
+  stores.push(store);
+  const runs: Run[] = [];
+  const resumesAt: string[] = [];
+  const sync: RunFeed = async (_config, feed, _deps, options) => {
+    runs.push({ trigger: options?.trigger, at: Date.now() });
+    if (runs.length > pauses) return fakeRun(feed.id);
+    const at = new Date(Date.now() + pauseMs).toISOString();
+    resumesAt.push(at);
+    return fakeRun(feed.id, { outcome: 'paused', resumesAt: at, reason: 'the per-hour budget is spent' });
+  };
+  const service = await startWorkerService({
+    config: testConfig([{ id: 'mls' }]),
+    store: store.store,
+    prefix: store.prefix,
+    logger: silentLogger,
+    sync,
+    settings: { shutdownGraceMs: 100 },
+  });
+  services.push(service);
+  return { service, runs, resumesAt };
+}
+
+describe.each(BACKENDS)('a paused run on $name', (backend) => {
+  it.skipIf(!backend.available)('goes on at resumesAt, with trigger resume', async () => {
+    const { service, runs, resumesAt } = await start(backend, 1500, 1);
+    await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
+    await waitFor(() => runs.length === 2, 15_000, 'the resumed run');
+    expect(runs.map((r) => r.trigger)).toEqual(['schedule', 'resume']);
+    // Not before the budget allows it (BullMQ's delay; its clock is the store's, so a little slack).
+    expect(runs[1]!.at).toBeGreaterThanOrEqual(Date.parse(resumesAt[0]!) - 250);
+    // And once: no third run follows.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(runs).toHaveLength(2);
+  });
+
+  it.skipIf(!backend.available)(
+    'a Run now while the kick waits runs at once; the kick runs later',
+    async () => {
+      const { service, runs, resumesAt } = await start(backend, 3000, 1);
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
+      await waitFor(() => runs.length === 1, 10_000, 'the paused run');
+      await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 5000, 'the kick');
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual' });
+      await waitFor(() => runs.length === 2, 5000, 'the manual run');
+      expect(runs[1]!.trigger).toBe('manual');
+      expect(runs[1]!.at).toBeLessThan(Date.parse(resumesAt[0]!));
+      await waitFor(() => runs.length === 3, 10_000, 'the resumed run');
+      expect(runs[2]!.trigger).toBe('resume');
+    },
+  );
+
+  it.skipIf(!backend.available)('a dry run that pauses queues nothing', async () => {
+    const { service, runs } = await start(backend, 1000, 5);
+    await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual', dryRun: true });
+    await waitFor(() => runs.length === 1, 10_000, 'the dry run');
+    await waitFor(async () => (await service.queue.getJobs(['completed'])).length >= 1, 5000, 'its end');
+    expect(await service.queue.getJobs(['delayed', 'waiting'])).toEqual([]);
+  });
+});
