@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryBudget } from '../../src/budget/index.ts';
 import { ingestFeed } from '../../src/ingest/index.ts';
 import { clearTokenCache } from '../../src/sources/formats/reso/reso-token.ts';
 import { type FeedOverrides, fixtureFeed } from '../helpers/fixture-feeds.ts';
@@ -121,6 +122,35 @@ describe('RESO Web API', () => {
     expect(first).toContain('$orderby=ModificationTimestamp asc,ListingKey asc');
     expect(first).toContain('$expand=Media');
     expect(first).not.toContain('$filter');
+  });
+
+  it("counts the OAuth2 token requests in the key's budget, like the data requests", async () => {
+    const odata = await odataServer(await records(), { tokenUses: 1 });
+    server = odata.served;
+    const now = new Date('2024-05-02T00:00:00Z');
+    const budget = createMemoryBudget();
+    // 4 an hour: a token, a page, a fresh token on the 401, the page again; the next page must wait.
+    const budgeted = (perHour: number) =>
+      servedReso(server!.url, {
+        auth: oauth(server!.url),
+        retries: 1,
+        reso: { top: 2, limits: { perSecond: 50, perHour } },
+      });
+    const feed = budgeted(4);
+    const first = await ingestFeed(feed, { state: {}, now: () => now, budget });
+    expect(odata.tokens()).toBe(2);
+    expect(odata.times).toHaveLength(2);
+    expect(first.pause?.reason).toMatch(/per-hour budget is spent until/);
+    expect(first.stats.records).toBe(2);
+    // The everyday case: a budget with room reads the whole feed, tokens and pages.
+    clearTokenCache();
+    const roomy = await ingestFeed(budgeted(100), {
+      state: {},
+      now: () => now,
+      budget: createMemoryBudget(),
+    });
+    expect(roomy.pause).toBeUndefined();
+    expect(roomy.stats.records).toBe(5);
   });
 
   it('runs incrementally from the watermark minus the overlap, and full again when the interval is due', async () => {

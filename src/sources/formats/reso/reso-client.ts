@@ -40,7 +40,13 @@ export function createResoClient(
   const bearer = async (refresh: boolean): Promise<Record<string, string>> => {
     if (auth?.type !== 'oauth2') return feedAuthHeaders(auth);
     const token = await limiter.run(
-      () => getToken(auth, { refresh, timeoutMs: source.timeoutMs, ...(signal ? { signal } : {}) }),
+      () =>
+        getToken(auth, {
+          refresh,
+          timeoutMs: source.timeoutMs,
+          ...(signal ? { signal } : {}),
+          ...(gate ? { count: () => gate.pass() } : {}),
+        }),
       signal,
     );
     return { authorization: `Bearer ${token}` };

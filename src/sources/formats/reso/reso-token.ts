@@ -30,10 +30,21 @@ export class TokenError extends FeedSyncError {
   }
 }
 
-/** A bearer token for OAuth2 client credentials: cached until it expires, fetched again when `refresh`. */
+/**
+ * A bearer token for OAuth2 client credentials: cached until it expires, fetched again when
+ * `refresh`. A token request that goes out first passes `count` (the key's request budget, which
+ * counts it like any request to the provider: never looser than a provider that counts it) and calls
+ * what it returned once answered.
+ */
 export async function getToken(
   auth: OAuth2,
-  options: { refresh?: boolean; timeoutMs: number; signal?: AbortSignal; now?: () => number },
+  options: {
+    refresh?: boolean;
+    timeoutMs: number;
+    signal?: AbortSignal;
+    now?: () => number;
+    count?: () => Promise<() => Promise<void>>;
+  },
 ): Promise<string> {
   const key = `${auth.tokenUrl}\n${auth.clientId}`;
   const now = options.now ?? Date.now;
@@ -45,12 +56,15 @@ export async function getToken(
     client_secret: auth.clientSecret,
   };
   if (auth.scope) form.scope = auth.scope;
-  const response = await http.post(auth.tokenUrl, {
-    form,
-    timeout: { request: options.timeoutMs },
-    responseType: 'text',
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const answered = await options.count?.();
+  const response = await http
+    .post(auth.tokenUrl, {
+      form,
+      timeout: { request: options.timeoutMs },
+      responseType: 'text',
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+    .finally(() => answered?.());
   if (response.statusCode !== 200)
     throw new TokenError(`token request answered HTTP ${response.statusCode}`, response.statusCode);
   let body: { access_token?: unknown; expires_in?: unknown };
