@@ -19,14 +19,19 @@ export const list: Handler = (body, state) => {
   // An empty filter is read as no filter, as form-style APIs usually do.
   const city = request.CityName ? request.CityName.toLowerCase() : undefined;
   const mls = request.MLSNumber || undefined;
-  const matching = state.listings
-    .all(request.SerialNumber)
-    .filter(
-      (record: StoredListing) =>
-        (city === undefined || record.City?.toLowerCase() === city) &&
-        (request.SaleType === undefined || record.SaleType === request.SaleType) &&
-        (mls === undefined || record.MLSNumber === mls),
-    );
+  const all = state.listings.all(request.SerialNumber);
+  // Without a filter a page is a slice of the chatbot's records, whatever their number: a real
+  // server pages an index, and a copy of a million records per page would make the sandbox, not
+  // the client, the cost of reading a big chatbot (the benches' page-read floor).
+  const filtered = city !== undefined || request.SaleType !== undefined || mls !== undefined;
+  const matching = !filtered
+    ? all
+    : all.filter(
+        (record: StoredListing) =>
+          (city === undefined || record.City?.toLowerCase() === city) &&
+          (request.SaleType === undefined || record.SaleType === request.SaleType) &&
+          (mls === undefined || record.MLSNumber === mls),
+      );
   const pageSize = Math.min(request.PageSize ?? DEFAULT_PAGE_SIZE, state.settings.maxPageSize);
   const start = ((request.PageNumber ?? 1) - 1) * pageSize;
   const page = matching.slice(start, start + pageSize);
