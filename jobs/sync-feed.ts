@@ -47,6 +47,12 @@ export function createSyncFeedProcessor(ctx: JobContext) {
     try {
       const payload = parsePayload(syncFeedPayloadSchema, job.data);
       const config = ctx.getConfig();
+      if (payload.trigger === 'resume' && !config.feeds.some((f) => f.id === payload.feedId)) {
+        // The worker's own kick for a paused run, its feed since removed from the config: nothing to go on with.
+        const reason = 'the feed is no longer in the config';
+        await job.log(`skipped: ${reason}`);
+        return { feedId: payload.feedId, outcome: 'skipped', reason };
+      }
       // A mistyped id fails, red and once, instead of completing green having done nothing.
       const feed = findFeed(config, payload.feedId);
       // Only deduplicated jobs run: that is what keeps one run per feed across every worker.

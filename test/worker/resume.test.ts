@@ -18,6 +18,7 @@ afterEach(async () => {
 });
 
 interface Run {
+  feed: string;
   trigger: string | undefined;
   at: number;
 }
@@ -28,7 +29,7 @@ async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses
   const runs: Run[] = [];
   const resumesAt: string[] = [];
   const sync: RunFeed = async (_config, feed, _deps, options) => {
-    runs.push({ trigger: options?.trigger, at: Date.now() });
+    runs.push({ feed: feed.id, trigger: options?.trigger, at: Date.now() });
     if (runs.length > pauses) return fakeRun(feed.id);
     const at = new Date(Date.now() + pauseMs).toISOString();
     resumesAt.push(at);
@@ -74,6 +75,26 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
       expect(runs[2]!.trigger).toBe('resume');
     },
   );
+
+  it.skipIf(!backend.available)('a kick whose feed left the config ends skipped, not failed', async () => {
+    const { service, runs } = await start(backend, 800, 1);
+    await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
+    await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+    await service.applyConfig(testConfig([{ id: 'other' }]));
+    const kick = await waitFor(
+      async () => (await service.queue.getJobs(['completed'])).find((j) => j.id?.startsWith('resume-')),
+      10_000,
+      'the kick to end',
+    );
+    expect(kick.returnvalue).toEqual({
+      feedId: 'mls',
+      outcome: 'skipped',
+      reason: 'the feed is no longer in the config',
+    });
+    expect(await service.queue.getJobs(['failed'])).toEqual([]);
+    // The new config's own feed ran (trigger config); mls did not run again.
+    expect(runs.filter((r) => r.feed === 'mls').map((r) => r.trigger)).toEqual(['schedule']);
+  });
 
   it.skipIf(!backend.available)('a dry run that pauses queues nothing', async () => {
     const { service, runs } = await start(backend, 1000, 5);
