@@ -4,6 +4,8 @@ import { findFeed } from '../src/config/index.ts';
 import {
   enqueueFeedSync,
   enqueueResume,
+  feedKey,
+  isResumeKick,
   type SyncFeedJobData,
   syncFeedPayloadSchema,
 } from '../src/queue/index.ts';
@@ -47,11 +49,9 @@ export function createSyncFeedProcessor(ctx: JobContext) {
     try {
       const payload = parsePayload(syncFeedPayloadSchema, job.data);
       const config = ctx.getConfig();
-      if (payload.trigger === 'resume' && !config.feeds.some((f) => f.id === payload.feedId)) {
-        // The worker's own kick for a paused run, its feed since removed from the config: nothing to go on with.
-        const reason = 'the feed is no longer in the config';
-        await job.log(`skipped: ${reason}`);
-        return { feedId: payload.feedId, outcome: 'skipped', reason };
+      if (isResumeKick(job)) {
+        const skipped = await resumeSkipped(ctx, job, payload.feedId);
+        if (skipped) return skipped;
       }
       // A mistyped id fails, red and once, instead of completing green having done nothing.
       const feed = findFeed(config, payload.feedId);
@@ -119,9 +119,14 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         await job.log('the replication goes on: the next part is queued');
       }
       if (report.outcome === 'paused' && report.resumesAt && !payload.dryRun) {
-        // The provider's budget stopped the run: it goes on when the budget allows, not at the next tick.
-        await enqueueResume(ctx.queue, feed.id, report.resumesAt);
-        await job.log(`paused by the provider's budget: the run goes on at ${report.resumesAt}`);
+        // The provider's budget stopped the run: it goes on when the budget allows, not at the next
+        // tick. The run is recorded already: a store that fails here costs the kick, not the run.
+        const { resumesAt } = report;
+        await enqueueResume(ctx.queue, feed.id, resumesAt).then(
+          () => job.log(`paused by the provider's budget: the run goes on at ${resumesAt}`),
+          (error: unknown) =>
+            logger.warn({ err: error }, 'could not queue the run that goes on: the next scheduled run will'),
+        );
       }
       if (result.error) {
         // The report is recorded; the job now takes BullMQ's meaning of the cause (retry, rate limit, fail).
@@ -133,6 +138,26 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       throw await mapJobError(error, ctx.rateLimit);
     }
   };
+}
+
+/**
+ * Why a resume kick hands over to no run, or undefined when it does: its feed has left the config,
+ * or a run of the feed is already waiting or running (it goes on from the saved place itself, and
+ * a kick handed over now would replace the payload of a Run now waiting to follow it).
+ */
+async function resumeSkipped(
+  ctx: JobContext,
+  job: Job,
+  feedId: string,
+): Promise<{ feedId: string; outcome: 'skipped'; reason: string } | undefined> {
+  const reason = !ctx.getConfig().feeds.some((f) => f.id === feedId)
+    ? 'the feed is no longer in the config'
+    : (await ctx.queue.getDeduplicationJobId(feedKey(feedId)))
+      ? 'a run of the feed is already waiting or running'
+      : undefined;
+  if (reason === undefined) return undefined;
+  await job.log(`skipped: ${reason}`);
+  return { feedId, outcome: 'skipped', reason };
 }
 
 /**

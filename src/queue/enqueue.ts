@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { chatbotKey, feedKey, PUSH_SETTINGS, SYNC_FEED } from './names.ts';
+import { chatbotKey, feedKey, PUSH_SETTINGS, resumeKickId, SYNC_FEED } from './names.ts';
 import type { PushSettingsPayload, SyncFeedPayload } from './payloads.ts';
 
 export type { PushSettingsPayload, SyncFeedPayload, Trigger } from './payloads.ts';
@@ -16,12 +16,15 @@ export async function enqueueFeedSync(queue: Queue, payload: SyncFeedPayload): P
   return job.id;
 }
 
+/** The shortest wait of a resume kick (see `enqueueResume`). */
+export const MIN_RESUME_DELAY_MS = 2000;
+
 /**
  * Queue the run that goes on with a feed its provider's budget paused (`resumesAt`, RESO): a
  * kick delayed until then, which hands over to the feed's deduplicated run when it fires (as a
  * scheduler tick does), trigger `resume`. Not deduplicated itself while it waits, so a Run now or a
- * scheduled run meanwhile still runs at once; one kick per instant (its job id), so a run paused
- * again before it fires, with the same `resumesAt`, queues nothing more. Returns the kick's id.
+ * scheduled run meanwhile still runs at once. One kick per feed (`resumeKickId`): a run paused again
+ * moves the waiting kick to its own `resumesAt`; a kick that already ended is replaced. Returns its id.
  */
 export async function enqueueResume(
   queue: Queue,
@@ -31,11 +34,27 @@ export async function enqueueResume(
 ): Promise<string | undefined> {
   const at = Date.parse(resumesAt);
   if (!Number.isFinite(at)) throw new RangeError(`resumesAt is not a time: ${resumesAt}`);
-  // BullMQ's custom ids may not contain ':' nor be whole numbers.
-  const jobId = `resume-${encodeURIComponent(feedId)}-${at}`;
+  let jobId = resumeKickId(feedId);
+  // At least a moment: the run that paused holds the feed's run until it has ended, and a kick
+  // finding a run of the feed hands over to none (`resumeSkipped` in jobs/sync-feed.ts).
+  const delay = Math.max(MIN_RESUME_DELAY_MS, at - now);
+  const existing = await queue.getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state === 'delayed') {
+      const moved = await existing.changeDelay(delay).then(
+        () => true,
+        () => false,
+      );
+      if (moved) return existing.id;
+    }
+    if (state === 'completed' || state === 'failed') await existing.remove().catch(() => {});
+    // Still there (firing right now): this pause gets a kick of its own.
+    if (await queue.getJob(jobId)) jobId = `${jobId}-${at}`;
+  }
   const job = await queue.add(SYNC_FEED, { feedId, trigger: 'resume' } satisfies SyncFeedPayload, {
     jobId,
-    delay: Math.max(0, at - now),
+    delay,
   });
   return job.id;
 }

@@ -14,7 +14,16 @@ export {
   type SyncFeedPayload,
   type Trigger,
 } from './enqueue.ts';
-export { chatbotKey, DEFAULT_PREFIX, feedKey, PUSH_SETTINGS, QUEUE_NAME, SYNC_FEED } from './names.ts';
+export {
+  chatbotKey,
+  DEFAULT_PREFIX,
+  feedKey,
+  isResumeKick,
+  PUSH_SETTINGS,
+  QUEUE_NAME,
+  resumeKickId,
+  SYNC_FEED,
+} from './names.ts';
 export { openQueueStore } from './open-store.ts';
 export {
   type PushSettingsJobData,

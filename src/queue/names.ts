@@ -9,4 +9,11 @@ export const PUSH_SETTINGS = 'push-settings';
 
 /** One run per feed / per chatbot at a time: the deduplication id and the scheduler id. */
 export const feedKey = (feedId: string) => `${SYNC_FEED}:${feedId}`;
+/**
+ * The job id of a feed's resume kick (`enqueueResume`): one per feed. BullMQ's custom ids may not
+ * contain ':' nor be whole numbers.
+ */
+export const resumeKickId = (feedId: string) => `resume-${encodeURIComponent(feedId)}`;
+/** Whether a job is a resume kick: it only hands over to the feed's run, and is not one itself. */
+export const isResumeKick = (job: { id?: string | undefined }) => job.id?.startsWith('resume-') === true;
 export const chatbotKey = (chatbot: string) => `${PUSH_SETTINGS}:${chatbot}`;

@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const TRIGGERS = ['schedule', 'manual', 'config', 'repair', 'resume'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
+/** A settings push has no provider budget to wait for: no `resume`. */
+const PUSH_TRIGGERS = ['schedule', 'manual', 'config', 'repair'] as const;
 
 export const syncFeedPayloadSchema = z.strictObject({
   feedId: z.string().min(1),
@@ -25,7 +27,7 @@ export type SyncFeedJobData = z.output<typeof syncFeedPayloadSchema>;
 export const pushSettingsPayloadSchema = z.strictObject({
   /** The chatbot's id (serial number). */
   chatbot: z.string().min(1),
-  trigger: z.enum(TRIGGERS).default('manual'),
+  trigger: z.enum(PUSH_TRIGGERS).default('manual'),
   /** Push even when unchanged since the last push. */
   force: z.boolean().optional(),
 });

@@ -142,6 +142,18 @@ describe('RESO Web API', () => {
     expect(odata.times).toHaveLength(2);
     expect(first.pause?.reason).toMatch(/per-hour budget is spent until/);
     expect(first.stats.records).toBe(2);
+    // 2 an hour: the fresh token after the 401 is the request the budget stops, before it is sent.
+    clearTokenCache();
+    const sentTokens = odata.tokens();
+    const sentPages = odata.times.length;
+    const stopped = await ingestFeed(budgeted(2), {
+      state: {},
+      now: () => now,
+      budget: createMemoryBudget(),
+    });
+    expect(odata.tokens() - sentTokens).toBe(1);
+    expect(odata.times.length - sentPages).toBe(1);
+    expect(stopped.pause?.reason).toMatch(/per-hour budget is spent until/);
     // The everyday case: a budget with room reads the whole feed, tokens and pages.
     clearTokenCache();
     const roomy = await ingestFeed(budgeted(100), {

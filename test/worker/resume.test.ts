@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { enqueueFeedSync } from '../../src/queue/enqueue.ts';
+import { enqueueFeedSync, enqueueResume } from '../../src/queue/enqueue.ts';
 import type { RunFeed } from '../../src/reconcile/index.ts';
+import { liveRuns } from '../../src/ui/dashboard/data.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { fakeRun, testConfig, waitFor } from './helpers.ts';
 
@@ -23,14 +24,17 @@ interface Run {
   at: number;
 }
 
-async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses: number) {
+async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses: number, slowMs = 0) {
   const store = await backend.fresh();
   stores.push(store);
   const runs: Run[] = [];
   const resumesAt: string[] = [];
   const sync: RunFeed = async (_config, feed, _deps, options) => {
     runs.push({ feed: feed.id, trigger: options?.trigger, at: Date.now() });
-    if (runs.length > pauses) return fakeRun(feed.id);
+    if (runs.length > pauses) {
+      await new Promise((resolve) => setTimeout(resolve, slowMs));
+      return fakeRun(feed.id);
+    }
     const at = new Date(Date.now() + pauseMs).toISOString();
     resumesAt.push(at);
     return fakeRun(feed.id, { outcome: 'paused', resumesAt: at, reason: 'the per-hour budget is spent' });
@@ -76,13 +80,61 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
     },
   );
 
+  it.skipIf(!backend.available)(
+    'one kick per feed: a second pause moves it; the dashboard shows no run queued',
+    async () => {
+      const { service, runs } = await start(backend, 60_000, 1, 2000);
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
+      await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+      const later = new Date(Date.now() + 120_000).toISOString();
+      expect(await enqueueResume(service.queue, 'mls', later)).toBe('resume-mls');
+      const delayed = await service.queue.getJobs(['delayed']);
+      expect(delayed.map((j) => j.id)).toEqual(['resume-mls']);
+      expect(delayed[0]!.timestamp + delayed[0]!.delay).toBeGreaterThan(Date.now() + 100_000);
+      // A kick is not a run: the feed is not shown "queued…" for the whole pause.
+      expect((await liveRuns(service.queue)).has('mls')).toBe(false);
+      // The everyday case beside it: a run of the feed is shown.
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual' });
+      await waitFor(() => runs.length === 2, 5000, 'the manual run');
+      expect((await liveRuns(service.queue)).get('mls')?.state).toBe('active');
+    },
+  );
+
+  it.skipIf(!backend.available)(
+    'a kick that fires while a run of the feed is on hands over to none',
+    async () => {
+      const { service, runs } = await start(backend, 0, 1, 4000);
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
+      await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+      // A Run now, slow, still on when the kick fires (at least 2 s after the pause).
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual', forceFull: true });
+      await waitFor(() => runs.length === 2, 5000, 'the manual run');
+      const kick = await waitFor(
+        async () => (await service.queue.getJobs(['completed'])).find((j) => j.id === 'resume-mls'),
+        10_000,
+        'the kick to end',
+      );
+      expect(kick.returnvalue).toMatchObject({
+        outcome: 'skipped',
+        reason: 'a run of the feed is already waiting or running',
+      });
+      await waitFor(
+        async () =>
+          (await service.queue.getJobs(['completed'])).filter((j) => j.deduplicationId).length === 2,
+        10_000,
+        'the manual run to end',
+      );
+      expect(runs.map((r) => r.trigger)).toEqual(['schedule', 'manual']);
+    },
+  );
+
   it.skipIf(!backend.available)('a kick whose feed left the config ends skipped, not failed', async () => {
     const { service, runs } = await start(backend, 800, 1);
     await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
     await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
     await service.applyConfig(testConfig([{ id: 'other' }]));
     const kick = await waitFor(
-      async () => (await service.queue.getJobs(['completed'])).find((j) => j.id?.startsWith('resume-')),
+      async () => (await service.queue.getJobs(['completed'])).find((j) => j.id === 'resume-mls'),
       10_000,
       'the kick to end',
     );

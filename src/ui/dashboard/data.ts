@@ -1,5 +1,5 @@
 import type { Job, Queue } from 'bullmq';
-import { PUSH_SETTINGS, SYNC_FEED } from '../../queue/index.ts';
+import { isResumeKick, PUSH_SETTINGS, SYNC_FEED } from '../../queue/index.ts';
 import { SYNC_PHASES, type SyncPhase } from '../../reconcile/index.ts';
 import type { LastPush } from './chatbots-page.ts';
 import type { LiveRun } from './feeds-page.ts';
@@ -45,6 +45,8 @@ export async function liveRuns(queue: Queue): Promise<Map<string, LiveRun>> {
       if (job.name !== SYNC_FEED || typeof feedId !== 'string' || live.has(feedId)) continue;
       // A scheduler's job only forwards to the deduplicated run, and its next tick is not "queued".
       if (job.repeatJobKey) continue;
+      // Nor is a resume kick, waiting until a provider's budget allows the run (`enqueueResume`).
+      if (isResumeKick(job)) continue;
       live.set(feedId, { state, ...(state === 'active' ? progressOf(job) : {}) });
     }
   }

@@ -37,18 +37,24 @@ export function createResoClient(
 ): ResoClient {
   const { signal, gate } = options;
   const auth = source.auth;
+  /** A request to the provider: counted in the key's budget first, then sent under the feed's limiter. */
+  const send = async <T>(request: () => Promise<T>): Promise<T> => {
+    const answered = await gate?.pass();
+    try {
+      return await limiter.run(request, signal);
+    } finally {
+      // Answered or failed: from now on the provider has surely received it, if ever.
+      await answered?.();
+    }
+  };
   const bearer = async (refresh: boolean): Promise<Record<string, string>> => {
     if (auth?.type !== 'oauth2') return feedAuthHeaders(auth);
-    const token = await limiter.run(
-      () =>
-        getToken(auth, {
-          refresh,
-          timeoutMs: source.timeoutMs,
-          ...(signal ? { signal } : {}),
-          ...(gate ? { count: () => gate.pass() } : {}),
-        }),
-      signal,
-    );
+    const token = await getToken(auth, {
+      refresh,
+      timeoutMs: source.timeoutMs,
+      send,
+      ...(signal ? { signal } : {}),
+    });
     return { authorization: `Bearer ${token}` };
   };
 

@@ -32,9 +32,8 @@ export class TokenError extends FeedSyncError {
 
 /**
  * A bearer token for OAuth2 client credentials: cached until it expires, fetched again when
- * `refresh`. A token request that goes out first passes `count` (the key's request budget, which
- * counts it like any request to the provider: never looser than a provider that counts it) and calls
- * what it returned once answered.
+ * `refresh`. A token request that goes out is sent through `send` (the RESO client's: the key's
+ * request budget, which counts it like any request to the provider, then the feed's limiter).
  */
 export async function getToken(
   auth: OAuth2,
@@ -43,7 +42,7 @@ export async function getToken(
     timeoutMs: number;
     signal?: AbortSignal;
     now?: () => number;
-    count?: () => Promise<() => Promise<void>>;
+    send?: <T>(request: () => Promise<T>) => Promise<T>;
   },
 ): Promise<string> {
   const key = `${auth.tokenUrl}\n${auth.clientId}`;
@@ -56,15 +55,14 @@ export async function getToken(
     client_secret: auth.clientSecret,
   };
   if (auth.scope) form.scope = auth.scope;
-  const answered = await options.count?.();
-  const response = await http
-    .post(auth.tokenUrl, {
+  const post = () =>
+    http.post(auth.tokenUrl, {
       form,
       timeout: { request: options.timeoutMs },
       responseType: 'text',
       ...(options.signal ? { signal: options.signal } : {}),
-    })
-    .finally(() => answered?.());
+    });
+  const response = await (options.send ? options.send(post) : post());
   if (response.statusCode !== 200)
     throw new TokenError(`token request answered HTTP ${response.statusCode}`, response.statusCode);
   let body: { access_token?: unknown; expires_in?: unknown };
