@@ -91,7 +91,12 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
       const delayed = await service.queue.getJobs(['delayed']);
       expect(delayed.map((j) => j.id)).toEqual(['resume-mls']);
       expect(delayed[0]!.timestamp + delayed[0]!.delay).toBeGreaterThan(Date.now() + 100_000);
-      // A kick is not a run: the feed is not shown "queued…" for the whole pause.
+      // A kick is not a run: once the paused run has ended, the feed is not shown "queued…" for the pause.
+      await waitFor(
+        async () => (await service.queue.getJobs(['completed'])).some((j) => j.deduplicationId),
+        10_000,
+        'the paused run to end',
+      );
       expect((await liveRuns(service.queue)).has('mls')).toBe(false);
       // The everyday case beside it: a run of the feed is shown.
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual' });
