@@ -26,7 +26,7 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 # A heap bounded for a 512 MB container (docs/performance.md): V8 otherwise sizes its heap from the
 # host's memory and grows into it with garbage. A sync keeps ~50 bytes a listing (digests and a key
-# arena, not records), so 160 MB of old space carries a feed of a million listings (peak RSS ~370 MB for a
+# arena, not records), so 160 MB of old space carries a feed of a million listings (peak RSS ~380 MB for a
 # no-op, ~300–350 MB for the initial sync, docs/performance.md); beyond that, raise --max-old-space-size with `-e NODE_OPTIONS=…`. The young
 # generation has an 8 MB semi-space: at 1 MB a 100k no-op spent ~1.4 s of 10 s in GC pauses
 # (1,000 scavenges, 58 full collections) against ~0.4 s at 16 MB; 8 MB is as fast as 16 and peaks

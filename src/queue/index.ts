@@ -21,7 +21,6 @@ export {
   isResumeKick,
   PUSH_SETTINGS,
   QUEUE_NAME,
-  resumeKickId,
   SYNC_FEED,
 } from './names.ts';
 export { openQueueStore } from './open-store.ts';

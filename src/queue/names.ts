@@ -9,11 +9,12 @@ export const PUSH_SETTINGS = 'push-settings';
 
 /** One run per feed / per chatbot at a time: the deduplication id and the scheduler id. */
 export const feedKey = (feedId: string) => `${SYNC_FEED}:${feedId}`;
+const RESUME_KICK = 'resume-';
 /**
  * The job id of a feed's resume kick (`enqueueResume`): one per feed. BullMQ's custom ids may not
  * contain ':' nor be whole numbers.
  */
-export const resumeKickId = (feedId: string) => `resume-${encodeURIComponent(feedId)}`;
+export const resumeKickId = (feedId: string) => `${RESUME_KICK}${encodeURIComponent(feedId)}`;
 /** Whether a job is a resume kick: it only hands over to the feed's run, and is not one itself. */
-export const isResumeKick = (job: { id?: string | undefined }) => job.id?.startsWith('resume-') === true;
+export const isResumeKick = (job: { id?: string | undefined }) => job.id?.startsWith(RESUME_KICK) === true;
 export const chatbotKey = (chatbot: string) => `${PUSH_SETTINGS}:${chatbot}`;

@@ -51,6 +51,17 @@ async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses
   return { service, runs, resumesAt };
 }
 
+/** The feed's resume kick, once it waits in the queue. */
+const kickWaiting = (service: WorkerService) =>
+  waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+/** The feed's resume kick, once it has ended. */
+const kickEnded = (service: WorkerService) =>
+  waitFor(
+    async () => (await service.queue.getJobs(['completed'])).find((j) => j.id === 'resume-mls'),
+    10_000,
+    'the kick to end',
+  );
+
 describe.each(BACKENDS)('a paused run on $name', (backend) => {
   it.skipIf(!backend.available)('goes on at resumesAt, with trigger resume', async () => {
     const { service, runs, resumesAt } = await start(backend, 1500, 1);
@@ -70,7 +81,7 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
       const { service, runs, resumesAt } = await start(backend, 3000, 1);
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
       await waitFor(() => runs.length === 1, 10_000, 'the paused run');
-      await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 5000, 'the kick');
+      await kickWaiting(service);
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual' });
       await waitFor(() => runs.length === 2, 5000, 'the manual run');
       expect(runs[1]!.trigger).toBe('manual');
@@ -85,7 +96,7 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
     async () => {
       const { service, runs } = await start(backend, 60_000, 1, 2000);
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
-      await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+      await kickWaiting(service);
       const later = new Date(Date.now() + 120_000).toISOString();
       expect(await enqueueResume(service.queue, 'mls', later)).toBe('resume-mls');
       const delayed = await service.queue.getJobs(['delayed']);
@@ -110,15 +121,11 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
     async () => {
       const { service, runs } = await start(backend, 0, 1, 4000);
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
-      await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+      await kickWaiting(service);
       // A Run now, slow, still on when the kick fires (at least 2 s after the pause).
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'manual', forceFull: true });
       await waitFor(() => runs.length === 2, 5000, 'the manual run');
-      const kick = await waitFor(
-        async () => (await service.queue.getJobs(['completed'])).find((j) => j.id === 'resume-mls'),
-        10_000,
-        'the kick to end',
-      );
+      const kick = await kickEnded(service);
       expect(kick.returnvalue).toMatchObject({
         outcome: 'skipped',
         reason: 'a run of the feed is already waiting or running',
@@ -136,13 +143,9 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
   it.skipIf(!backend.available)('a kick whose feed left the config ends skipped, not failed', async () => {
     const { service, runs } = await start(backend, 800, 1);
     await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
-    await waitFor(async () => (await service.queue.getJobs(['delayed'])).length === 1, 10_000, 'the kick');
+    await kickWaiting(service);
     await service.applyConfig(testConfig([{ id: 'other' }]));
-    const kick = await waitFor(
-      async () => (await service.queue.getJobs(['completed'])).find((j) => j.id === 'resume-mls'),
-      10_000,
-      'the kick to end',
-    );
+    const kick = await kickEnded(service);
     expect(kick.returnvalue).toEqual({
       feedId: 'mls',
       outcome: 'skipped',

@@ -37,11 +37,16 @@ export function createResoClient(
 ): ResoClient {
   const { signal, gate } = options;
   const auth = source.auth;
-  /** A request to the provider: counted in the key's budget first, then sent under the feed's limiter. */
-  const send = async <T>(request: () => Promise<T>): Promise<T> => {
+  /**
+   * Every request to the provider, the token's too: counted in the key's budget first, then sent
+   * under the feed's limiter; `heard` reads its answer back into the budget.
+   */
+  const send = async <T>(request: () => Promise<T>, heard?: (answer: T) => Promise<void>): Promise<T> => {
     const answered = await gate?.pass();
     try {
-      return await limiter.run(request, signal);
+      const answer = await limiter.run(request, signal);
+      await heard?.(answer);
+      return answer;
     } finally {
       // Answered or failed: from now on the provider has surely received it, if ever.
       await answered?.();
@@ -69,30 +74,24 @@ export function createResoClient(
       ...source.headers,
       ...(await bearer(refresh)),
     };
-    const answered = await gate?.pass();
-    try {
-      const response = await limiter.run(
-        () =>
-          http(url, {
-            headers,
-            responseType: 'text',
-            timeout: { request: source.timeoutMs },
-            ...(signal ? { signal } : {}),
-          }),
-        signal,
-      );
-      const retryAfterMs = retryAfterOf(response.headers);
-      await gate?.heard(
-        response.statusCode,
-        response.headers,
-        retryAfterMs,
-        answerBytes(response.rawHeaders, response.body),
-      );
-      return { status: response.statusCode, body: response.body, retryAfterMs };
-    } finally {
-      // Answered or failed: from now on the provider has surely received it, if ever.
-      await answered?.();
-    }
+    const response = await send(
+      () =>
+        http(url, {
+          headers,
+          responseType: 'text',
+          timeout: { request: source.timeoutMs },
+          ...(signal ? { signal } : {}),
+        }),
+      async (answer) =>
+        gate?.heard(
+          answer.statusCode,
+          answer.headers,
+          retryAfterOf(answer.headers),
+          answerBytes(answer.rawHeaders, answer.body),
+        ),
+    );
+    const retryAfterMs = retryAfterOf(response.headers);
+    return { status: response.statusCode, body: response.body, retryAfterMs };
   };
 
   const attempt = async (url: string): Promise<ODataPage> => {
