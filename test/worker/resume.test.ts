@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startWorkerService, type WorkerService } from '../../jobs/worker-service.ts';
-import { silentLogger } from '../../src/logger.ts';
+import { type Logger, silentLogger } from '../../src/logger.ts';
 import { enqueueFeedSync, enqueueResume } from '../../src/queue/enqueue.ts';
 import type { RunFeed } from '../../src/reconcile/index.ts';
 import { liveRuns } from '../../src/ui/dashboard/data.ts';
+import { capturedLogger } from '../helpers/captured-logger.ts';
 import { BACKENDS, type TestStore } from './backends.ts';
 import { fakeRun, testConfig, waitFor } from './helpers.ts';
 
@@ -24,7 +25,13 @@ interface Run {
   at: number;
 }
 
-async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses: number, slowMs = 0) {
+async function start(
+  backend: (typeof BACKENDS)[number],
+  pauseMs: number,
+  pauses: number,
+  slowMs = 0,
+  given: { resumesAt?: string; logger?: Logger } = {},
+) {
   const store = await backend.fresh();
   stores.push(store);
   const runs: Run[] = [];
@@ -35,7 +42,7 @@ async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses
       await new Promise((resolve) => setTimeout(resolve, slowMs));
       return fakeRun(feed.id);
     }
-    const at = new Date(Date.now() + pauseMs).toISOString();
+    const at = given.resumesAt ?? new Date(Date.now() + pauseMs).toISOString();
     resumesAt.push(at);
     return fakeRun(feed.id, { outcome: 'paused', resumesAt: at, reason: 'the per-hour budget is spent' });
   };
@@ -43,7 +50,7 @@ async function start(backend: (typeof BACKENDS)[number], pauseMs: number, pauses
     config: testConfig([{ id: 'mls' }]),
     store: store.store,
     prefix: store.prefix,
-    logger: silentLogger,
+    logger: given.logger ?? silentLogger,
     sync,
     settings: { shutdownGraceMs: 100 },
   });
@@ -163,4 +170,24 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
     await waitFor(async () => (await service.queue.getJobs(['completed'])).length >= 1, 5000, 'its end');
     expect(await service.queue.getJobs(['delayed', 'waiting'])).toEqual([]);
   });
+
+  it.skipIf(!backend.available)(
+    'a kick the store cannot take is logged; the run stays paused, not failed',
+    async () => {
+      // A resumesAt that is no time: queuing the kick throws, as a store that is down would.
+      const { logger, lines } = capturedLogger('warn');
+      const { service, runs } = await start(backend, 1000, 5, 0, { resumesAt: 'soon', logger });
+      await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });
+      await waitFor(() => runs.length === 1, 10_000, 'the paused run');
+      const done = await waitFor(
+        async () => (await service.queue.getJobs(['completed'])).find((j) => j.data.feedId === 'mls'),
+        10_000,
+        'its job to end',
+      );
+      expect(done.returnvalue).toMatchObject({ outcome: 'paused', resumesAt: 'soon' });
+      expect(await service.queue.getJobs(['failed', 'delayed'])).toEqual([]);
+      const warned = lines.map((line) => JSON.parse(line)).find((l) => /could not queue the run/.test(l.msg));
+      expect(warned?.err?.message).toMatch(/resumesAt is not a time: soon/);
+    },
+  );
 });
