@@ -8,6 +8,7 @@
 // stay external and load from node_modules as before. Types are checked by `npm run typecheck`;
 // this only strips them. `--out DIR` writes elsewhere than dist/.
 import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'rolldown';
@@ -16,6 +17,37 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SRC = `${resolve(ROOT, 'src')}/`;
 const { values } = parseArgs({ options: { out: { type: 'string', default: resolve(ROOT, 'dist') } } });
 const out = resolve(values.out);
+
+/**
+ * Built-ins read through `require`, not `import`: an ESM import of a built-in builds its namespace by
+ * reading every export, and node:http's include lazy getters (WebSocket, CloseEvent, MessageEvent)
+ * that load undici, ~30 ms of every start for classes feed-sync never uses. Each becomes a module
+ * that requires it and re-exports its plain values (a getter stays reachable through the default
+ * export); a named import of anything else fails the build.
+ */
+const REQUIRED_BUILTINS = ['http', 'https', 'http2'];
+const requireBuiltins = {
+  name: 'require-builtins',
+  resolveId(id) {
+    const name = id.replace(/^node:/, '');
+    return REQUIRED_BUILTINS.includes(name) ? `\0required:${name}` : null;
+  },
+  load(id) {
+    if (!id.startsWith('\0required:')) return null;
+    const name = id.slice('\0required:'.length);
+    const values = Object.entries(
+      Object.getOwnPropertyDescriptors(createRequire(import.meta.url)(`node:${name}`)),
+    )
+      .filter(([key, descriptor]) => !descriptor.get && /^[A-Za-z_$][\w$]*$/.test(key) && key !== 'default')
+      .map(([key]) => key);
+    return [
+      "import { createRequire } from 'node:module';",
+      `const m = createRequire(import.meta.url)('node:${name}');`,
+      'export default m;',
+      ...values.map((key) => `export const ${key} = m.${key};`),
+    ].join('\n');
+  },
+};
 
 /** Loaded from node_modules at run time, not bundled (see above). */
 const EXTERNAL = [
@@ -32,7 +64,8 @@ const EXTERNAL = [
   '@bull-board/express',
 ];
 const external = (id) =>
-  id.startsWith('node:') || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
+  (id.startsWith('node:') && !REQUIRED_BUILTINS.includes(id.slice(5))) ||
+  EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`));
 
 rmSync(out, { recursive: true, force: true });
 await build({
@@ -42,6 +75,7 @@ await build({
     'decode-worker': resolve(ROOT, 'src/reconcile/decode-worker.ts'),
   },
   platform: 'node',
+  plugins: [requireBuiltins],
   external,
   // Our modules do nothing when loaded but define things (none is imported for what it does on
   // load), so one whose exports go unused is left out of a chunk: the decode thread's entry loads
