@@ -250,7 +250,7 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
 /**
  * A key as a string of its own. V8 keeps a substring of 13 or more characters as a view on the
  * text it was cut from, and the CSV reader cuts values from the chunks it reads: one long key kept
- * for the whole run would keep its whole chunk (256 KiB) alive. A copy keeps only itself.
+ * for the whole run would keep its whole chunk (32 KiB from a file) alive. A copy keeps only itself.
  */
 function ownCopy(key: string): string {
   return key.length < 13 ? key : ` ${key}`.slice(1);

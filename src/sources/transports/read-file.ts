@@ -1,6 +1,9 @@
 import { open } from 'node:fs/promises';
 import { FeedError } from '../feed-error.ts';
 
+/** Bytes read from a file at a time (see `openFile`). */
+export const CHUNK_BYTES = 32 * 1024;
+
 /** A local feed file, opened; nothing read yet. */
 export interface OpenedFile {
   bytes: AsyncIterable<Buffer>;
@@ -18,7 +21,10 @@ export async function openFile(feedId: string, path: string, signal?: AbortSigna
     const handle = await open(path, 'r');
     const stat = await handle.stat({ bigint: true });
     return {
-      bytes: handle.createReadStream({ highWaterMark: 256 * 1024, ...(signal ? { signal } : {}) }),
+      // 32 KiB a chunk: its text stays below V8's large-object size (128 KiB), so a chunk and the
+      // records cut from it die young. At 256 KiB each chunk's text went straight to the old
+      // generation: a full collection every ~150 ms, ~1 s of GC threads' CPU at 100k rows.
+      bytes: handle.createReadStream({ highWaterMark: CHUNK_BYTES, ...(signal ? { signal } : {}) }),
       etag: `file:${stat.size}-${stat.mtimeNs}`,
       close: () => handle.close(),
     };
