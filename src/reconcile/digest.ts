@@ -63,32 +63,50 @@ const FIELD_END = 0x1_0003;
 const NOT_A_NUMBER = 0x1_0004;
 const ENTRY_VALUE = 0x1_0005;
 
-/** Text as compare.ts reads it (trimmed, inner runs of white space as one space), mixed in. */
+/**
+ * Text as compare.ts reads it (trimmed, inner runs of white space as one space), mixed in. The lanes
+ * are locals while the text is read (module state is memory, not a register, for every character).
+ */
 function mixText(value: unknown): void {
   const s = typeof value === 'string' ? value : String(value);
   let start = 0;
   let end = s.length;
   while (start < end && isSpace(s.charCodeAt(start))) start++;
   while (end > start && isSpace(s.charCodeAt(end - 1))) end--;
+  let a = h1;
+  let b = h2;
   let space = false;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if (isSpace(c)) space = true;
     else {
-      if (space) mix(32);
+      if (space) {
+        a = Math.imul(a ^ 32, 2654435761);
+        b = Math.imul(b ^ 32, 1597334677);
+      }
       space = false;
-      mix(c);
+      a = Math.imul(a ^ c, 2654435761);
+      b = Math.imul(b ^ c, 1597334677);
     }
   }
+  h1 = a;
+  h2 = b;
 }
 
 /** An enum spelling as compare.ts folds it: lower case, without white space, `_` or `-`. */
 function mixFolded(value: unknown): void {
   const s = String(value).toLowerCase();
+  let a = h1;
+  let b = h2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c !== 95 && c !== 45 && !isSpace(c)) mix(c);
+    if (c !== 95 && c !== 45 && !isSpace(c)) {
+      a = Math.imul(a ^ c, 2654435761);
+      b = Math.imul(b ^ c, 1597334677);
+    }
   }
+  h1 = a;
+  h2 = b;
 }
 
 /** A whole number (up to 2^53) in two 32-bit halves. */

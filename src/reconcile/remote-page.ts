@@ -80,6 +80,9 @@ export function decodePage(
   };
   for (let i = 0; i < n; i++) {
     const remote: RemoteListing = canonicalizeRemote(list[i]!);
+    // Let go of each parsed record once read: a page's records no longer all outlive the young
+    // generation's collections during the page, to be promoted and collected again as old.
+    list[i] = undefined as never;
     const listing = remote.listing;
     const mask = fieldMask(listing);
     decoded.ids[i] = remote.id;
