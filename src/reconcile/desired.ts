@@ -1,5 +1,5 @@
 import type { Listing } from '../normalize/index.ts';
-import { fieldMask, fieldsDigest } from './digest.ts';
+import { ownFields } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
 import type { DesiredListing, ListingBrief, Plan, StoreRef } from './plan-types.ts';
 import type { RecordStore } from './record-store.ts';
@@ -38,8 +38,8 @@ export function desiredOf(
   store: RecordStore,
 ): DesiredListing {
   const tagged = withTags(listing, feedId, tags);
-  const mask = fieldMask(tagged);
-  return { key, mask, digest: fieldsDigest(tagged, mask), ref: store.put(tagged) };
+  const { mask, digest } = ownFields(tagged);
+  return { key, mask, digest, ref: store.put(tagged) };
 }
 
 /** Creates and updates described in detail (a brief) unless a run asks for more (`plan --all`). */

@@ -8,7 +8,7 @@ import { listing } from '../testing/listing.ts';
 import { diffListing } from './compare.ts';
 import { desiredOf } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { fieldMask, fieldsDigest } from './digest.ts';
+import { fieldMask, fieldsDigest, ownFields } from './digest.ts';
 import { withTags } from './index.ts';
 import { memoryRecords, SpillError, spillRecords } from './record-store.ts';
 import { remoteEntries } from './remote-entries.ts';
@@ -136,6 +136,32 @@ describe('fieldsDigest', () => {
         if (digestOf(got, mask) === digestOf(sent, mask))
           expect(diffListing(sent, got), `${a} ${b}`).toEqual([]);
       }
+  });
+});
+
+describe('ownFields', () => {
+  it("is fieldMask and fieldsDigest over that mask, for the feed's listings and the platform's", () => {
+    const stamp = { Key: 'feed-sync:photos', value: '2026-11-01T10:00:00Z' };
+    const variants = (n: number): Partial<Listing>[] => {
+      const sent = withTags(listing(n, { Description: `  A home,\n number ${n}.  ` }), 'acme', tags);
+      return [
+        sent,
+        remote(n, sent).listing,
+        { ...sent, DaysOnMarket: undefined, City: '  ', Images: [] },
+        { ...sent, ExtensionColumn: [...(sent.ExtensionColumn ?? []), stamp] },
+        { SalePrice: 100.005 + n, Latitude: 40.7 + n / 1e7 },
+        {},
+      ];
+    };
+    const seen = new Set<number>();
+    for (let n = 1; n <= 30; n++)
+      for (const l of variants(n)) {
+        const mask = fieldMask(l);
+        expect(ownFields(l)).toEqual({ mask, digest: fieldsDigest(l, mask) });
+        seen.add(ownFields(l).digest);
+      }
+    // Not one constant: the listings differ, and so do their digests.
+    expect(seen.size).toBeGreaterThan(100);
   });
 });
 

@@ -123,7 +123,12 @@ function mixNumber(n: number): void {
  */
 function mixField(kind: Kind, value: unknown): void {
   if (isUnset(value)) mix(UNSET);
-  else if (kind === Kind.Number) mixNumber(Math.round(Number(value) * 200));
+  else mixSet(kind, value);
+}
+
+/** A field that is set (`isUnset` false), in canonical form. */
+function mixSet(kind: Kind, value: unknown): void {
+  if (kind === Kind.Number) mixNumber(Math.round(Number(value) * 200));
   else if (kind === Kind.Coordinate) mixNumber(Math.round(Number(value) * 1e6));
   else if (kind === Kind.Enum) mixFolded(value);
   else if (kind === Kind.Images)
@@ -185,6 +190,31 @@ export function fieldsDigest(listing: Partial<Listing>, mask: number): number {
     mixField(KINDS[i]!, READERS[i]!(listing));
     mix(FIELD_END);
   }
+  return finish();
+}
+
+/**
+ * `fieldMask(listing)` and `fieldsDigest(listing, that mask)` in one pass over the fields: what a
+ * run keeps of each listing it reads, the feed's and the platform's (each field read once).
+ */
+export function ownFields(listing: Partial<Listing>): { mask: number; digest: number } {
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+  const stamped = photoStampOf(listing) !== undefined;
+  let mask = 0;
+  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
+    const value = READERS[i]!(listing);
+    if (isUnset(value)) continue;
+    mask |= 1 << i;
+    if (stamped && KINDS[i] === Kind.Images) continue;
+    mixSet(KINDS[i]!, value);
+    mix(FIELD_END);
+  }
+  return { mask, digest: finish() };
+}
+
+/** The two lanes as one 53-bit number. */
+function finish(): number {
   let a = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
   a ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   let b = Math.imul(h2 ^ (h2 >>> 16), 2246822507);

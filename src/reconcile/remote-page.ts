@@ -6,7 +6,7 @@ import {
   unwrapEnvelope,
 } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
-import { fieldMask, fieldsDigest } from './digest.ts';
+import { ownFields } from './digest.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 
@@ -84,10 +84,10 @@ export function decodePage(
     // generation's collections during the page, to be promoted and collected again as old.
     list[i] = undefined as never;
     const listing = remote.listing;
-    const mask = fieldMask(listing);
+    const own = ownFields(listing);
     decoded.ids[i] = remote.id;
-    decoded.masks[i] = mask;
-    decoded.digests[i] = fieldsDigest(listing, mask);
+    decoded.masks[i] = own.mask;
+    decoded.digests[i] = own.digest;
     decoded.refs[i] = page * PAGE_SPAN + i;
     decoded.sold[i] = listing.Status === 'Sold' ? 1 : 0;
     decoded.keys[i] = keyOf(listing, keyField) ?? '';
