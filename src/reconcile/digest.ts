@@ -51,9 +51,13 @@ export function fieldMask(listing: Partial<Listing>): number {
 let h1 = 0;
 let h2 = 0;
 
+/** The two lanes' multipliers. */
+const M1 = 2654435761;
+const M2 = 1597334677;
+
 function mix(code: number): void {
-  h1 = Math.imul(h1 ^ code, 2654435761);
-  h2 = Math.imul(h2 ^ code, 1597334677);
+  h1 = Math.imul(h1 ^ code, M1);
+  h2 = Math.imul(h2 ^ code, M2);
 }
 
 /** Codes no UTF-16 unit can be: what separates and marks fields. */
@@ -81,12 +85,12 @@ function mixText(value: unknown): void {
     if (isSpace(c)) space = true;
     else {
       if (space) {
-        a = Math.imul(a ^ 32, 2654435761);
-        b = Math.imul(b ^ 32, 1597334677);
+        a = Math.imul(a ^ 32, M1);
+        b = Math.imul(b ^ 32, M2);
       }
       space = false;
-      a = Math.imul(a ^ c, 2654435761);
-      b = Math.imul(b ^ c, 1597334677);
+      a = Math.imul(a ^ c, M1);
+      b = Math.imul(b ^ c, M2);
     }
   }
   h1 = a;
@@ -101,8 +105,8 @@ function mixFolded(value: unknown): void {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c !== 95 && c !== 45 && !isSpace(c)) {
-      a = Math.imul(a ^ c, 2654435761);
-      b = Math.imul(b ^ c, 1597334677);
+      a = Math.imul(a ^ c, M1);
+      b = Math.imul(b ^ c, M2);
     }
   }
   h1 = a;
