@@ -21,17 +21,21 @@ const out = resolve(values.out);
 /**
  * Built-ins read through `require`, not `import`: an ESM import of a built-in builds its namespace by
  * reading every export, and node:http's include lazy getters (WebSocket, CloseEvent, MessageEvent)
- * that load undici: 34 ms for `import('node:http')` alone against 3.5 for `require` (~10 ms of the
- * CLI's start), for classes feed-sync never uses. Each becomes a module
- * that requires it and re-exports its plain values (a getter stays reachable through the default
- * export); a named import of anything else fails the build.
+ * that load undici: 34 ms for `import('node:http')` alone against 3.5 for `require` (in the CLI's
+ * start, at most ~10 ms: within the machine's noise), for classes feed-sync never uses. Each
+ * imported one becomes a module that requires it and re-exports its plain values; a getter is
+ * reachable only through the default export, and importing one by name, or reading one off a
+ * namespace import, fails the build. A `require` of one (a bundled CommonJS package) stays as it is.
  */
 const REQUIRED_BUILTINS = ['http', 'https', 'http2'];
 const requireBuiltins = {
   name: 'require-builtins',
-  resolveId(id) {
+  resolveId(id, _importer, { kind }) {
     const name = id.replace(/^node:/, '');
-    return REQUIRED_BUILTINS.includes(name) ? `\0required:${name}` : null;
+    if (!REQUIRED_BUILTINS.includes(name)) return null;
+    return kind === 'import-statement' || kind === 'dynamic-import'
+      ? `\0required:${name}`
+      : { id: `node:${name}`, external: true };
   },
   load(id) {
     if (!id.startsWith('\0required:')) return null;
@@ -85,6 +89,8 @@ await build({
   // Silence only what is expected: nothing here is minified, so direct eval warnings are moot.
   onLog(level, log, handler) {
     if (log.code === 'EVAL') return;
+    // A getter of a required built-in read off its namespace would be undefined: an error.
+    if (log.code === 'IMPORT_IS_UNDEFINED' && log.message.includes('required:')) return handler('error', log);
     handler(level, log);
   },
   output: {

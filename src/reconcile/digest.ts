@@ -34,15 +34,6 @@ const READERS = RETURNED_FIELDS.map((field) => propertyReader(field));
 
 if (RETURNED_FIELDS.length > 31) throw new Error('a field mask holds at most 31 fields');
 
-/** Which of the returned fields a listing sets: bit i for `RETURNED_FIELDS[i]`. */
-export function fieldMask(listing: Partial<Listing>): number {
-  let mask = 0;
-  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
-    if (!isUnset(READERS[i]!(listing))) mask |= 1 << i;
-  }
-  return mask;
-}
-
 /**
  * A streaming 53-bit hash (cyrb53's two 32-bit lanes): fields are mixed in as they are read, with no
  * string built per listing and no call into crypto. State is module-level: the digest of one listing
@@ -122,15 +113,10 @@ function mixNumber(n: number): void {
 }
 
 /**
- * One field, in canonical form. Numbers fall in buckets narrower than the tolerance of compare.ts
- * (half a cent; 1e-6 for coordinates), so two numbers in one bucket are always equal there.
+ * One field that is set (`isUnset` false), in canonical form. Numbers fall in buckets narrower than
+ * the tolerance of compare.ts (half a cent; 1e-6 for coordinates), so two numbers in one bucket are
+ * always equal there.
  */
-function mixField(kind: Kind, value: unknown): void {
-  if (isUnset(value)) mix(UNSET);
-  else mixSet(kind, value);
-}
-
-/** A field that is set (`isUnset` false), in canonical form. */
 function mixSet(kind: Kind, value: unknown): void {
   if (kind === Kind.Number) mixNumber(Math.round(Number(value) * 200));
   else if (kind === Kind.Coordinate) mixNumber(Math.round(Number(value) * 1e6));
@@ -184,17 +170,7 @@ function avalanche(a: number, b: number): number {
  * 53-bit number (16 bytes a listing). Two versions of one listing collide about once in 2^53.
  */
 export function fieldsDigest(listing: Partial<Listing>, mask: number): number {
-  h1 = 0xdeadbeef;
-  h2 = 0x41c6ce57;
-  // A listing with a photo stamp is digested by the stamp (in ExtensionColumn), not its image URLs:
-  // as `diffListing` compares it (compare.ts `samePhotoStamp`).
-  const stamped = photoStampOf(listing) !== undefined;
-  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
-    if ((mask & (1 << i)) === 0 || (stamped && KINDS[i] === Kind.Images)) continue;
-    mixField(KINDS[i]!, READERS[i]!(listing));
-    mix(FIELD_END);
-  }
-  return finish();
+  return digestFields(listing, mask).digest;
 }
 
 /**
@@ -202,19 +178,44 @@ export function fieldsDigest(listing: Partial<Listing>, mask: number): number {
  * run keeps of each listing it reads, the feed's and the platform's (each field read once).
  */
 export function ownFields(listing: Partial<Listing>): { mask: number; digest: number } {
+  return digestFields(listing, undefined);
+}
+
+/** Which of the returned fields a listing sets: bit i for `RETURNED_FIELDS[i]`. */
+export function fieldMask(listing: Partial<Listing>): number {
+  return digestFields(listing, undefined).mask;
+}
+
+/**
+ * The one loop of the digest: over the fields in `given`, or, without it, over the fields the
+ * listing sets (the mask it returns). A field in `given` that the listing leaves unset is mixed as
+ * unset; each field ends with FIELD_END.
+ */
+function digestFields(
+  listing: Partial<Listing>,
+  given: number | undefined,
+): { mask: number; digest: number } {
   h1 = 0xdeadbeef;
   h2 = 0x41c6ce57;
+  // A listing with a photo stamp is digested by the stamp (in ExtensionColumn), not its image URLs:
+  // as `diffListing` compares it (compare.ts `samePhotoStamp`).
   const stamped = photoStampOf(listing) !== undefined;
   let mask = 0;
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
+    const bit = 1 << i;
+    if (given !== undefined && (given & bit) === 0) continue;
     const value = READERS[i]!(listing);
-    if (isUnset(value)) continue;
-    mask |= 1 << i;
+    const unset = isUnset(value);
+    if (given === undefined) {
+      if (unset) continue;
+      mask |= bit;
+    }
     if (stamped && KINDS[i] === Kind.Images) continue;
-    mixSet(KINDS[i]!, value);
+    if (unset) mix(UNSET);
+    else mixSet(KINDS[i]!, value);
     mix(FIELD_END);
   }
-  return { mask, digest: finish() };
+  return { mask: given ?? mask, digest: finish() };
 }
 
 /** The two lanes as one 53-bit number. */

@@ -172,9 +172,10 @@ describe.each(BACKENDS)('a paused run on $name', (backend) => {
   });
 
   it.skipIf(!backend.available)(
-    'a kick the store cannot take is logged; the run stays paused, not failed',
+    'a kick that cannot be queued is logged; the run stays paused, not failed',
     async () => {
-      // A resumesAt that is no time: queuing the kick throws, as a store that is down would.
+      // A resumesAt that is no time: queuing the kick throws, and takes the path a store that is down
+      // would take (the same rejection handler in jobs/sync-feed.ts).
       const { logger, lines } = capturedLogger('warn');
       const { service, runs } = await start(backend, 1000, 5, 0, { resumesAt: 'soon', logger });
       await enqueueFeedSync(service.queue, { feedId: 'mls', trigger: 'schedule' });

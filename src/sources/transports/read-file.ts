@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { FeedError } from '../feed-error.ts';
 
 /** Bytes read from a file at a time (see `openFile`). */
-export const CHUNK_BYTES = 32 * 1024;
+const CHUNK_BYTES = 32 * 1024;
 
 /** A local feed file, opened; nothing read yet. */
 export interface OpenedFile {
