@@ -107,6 +107,8 @@ describe('CsvTokens reads text as csv-parse does', () => {
         quote: pick(['"', '"', '"', "'"]),
         fromLine: pick([1, 1, 1, 2, 3]),
         maxRecordBytes: pick([8 * 1024 * 1024, 5, 9, 16, 30]),
+        // A long unfinished record waits for more text before it is read again: from any length.
+        rereadAt: pick([undefined, 0, 1, 4, 12]),
       };
       const byteCuts = Array.from({ length: pick([0, 1, 3, 8]) }, () =>
         Math.floor(next() * (text.length + 4)),

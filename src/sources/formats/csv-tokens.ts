@@ -27,6 +27,12 @@ export interface CsvTokenOptions {
   fromLine: number;
   /** A record whose fields hold more bytes than this (UTF-8, csv-parse's count) fails the read. */
   maxRecordBytes: number;
+  /**
+   * Characters of an unfinished record from which it is read again only once the text after it is
+   * as long as it is (default 256 Ki): each read of it then covers twice the text of the last, so a
+   * record of n characters costs O(n) whatever the chunks' size, not O(n²/chunk).
+   */
+  rereadAt?: number;
 }
 
 /** Why the text cannot be read; `code` is csv-parse's, `message` too. */
@@ -58,6 +64,10 @@ export class CsvTokens {
   private readonly maxBytes: number;
   /** Text of the record not finished by the last chunk. */
   private pending = '';
+  /** Chunks after `pending` not read yet (a long record waits for its text to double). */
+  private waiting: string[] = [];
+  private waitingLength = 0;
+  private readonly rereadAt: number;
   // csv-parse's line count (a `\r\n` inside quotes counts twice), at the start of `pending`.
   private lines = 1;
   private rowFlag = false;
@@ -72,16 +82,30 @@ export class CsvTokens {
     this.fromLine = options.fromLine;
     this.maxBytes = options.maxRecordBytes;
     this.enabled = options.fromLine === 1;
+    this.rereadAt = options.rereadAt ?? 256 * 1024;
   }
 
   /** The records `chunk` completes. */
   write(chunk: string): string[][] {
-    return this.read(this.pending + chunk, false);
+    if (this.pending.length >= this.rereadAt && this.waitingLength + chunk.length < this.pending.length) {
+      this.waiting.push(chunk);
+      this.waitingLength += chunk.length;
+      return [];
+    }
+    return this.read(this.pending + this.takeWaiting() + chunk, false);
   }
 
   /** The records the end of the text completes (the last one, when no line break ends the text). */
   end(): string[][] {
-    return this.read(this.pending, true);
+    return this.read(this.pending + this.takeWaiting(), true);
+  }
+
+  private takeWaiting(): string {
+    if (this.waiting.length === 0) return '';
+    const text = this.waiting.join('');
+    this.waiting = [];
+    this.waitingLength = 0;
+    return text;
   }
 
   private read(text: string, end: boolean): string[][] {
