@@ -1,11 +1,11 @@
 import type { RemoteListing } from '../api/index.ts';
-import type { Plan } from '../reconcile/index.ts';
+import { createsKey, type Plan } from '../reconcile/index.ts';
 import type { Classification } from './types.ts';
 
 /** What the plan does about `key`: one entry per remote listing it touches, or a create; `nothing` else. */
 export function classifyKey(plan: Plan, key: string, remote: readonly RemoteListing[]): Classification[] {
   const out: Classification[] = [];
-  if (plan.creates.some((c) => c.key === key)) out.push({ kind: 'create' });
+  if (createsKey(plan.creates, key)) out.push({ kind: 'create' });
   for (const u of plan.updates) {
     if (u.key !== key) continue;
     if (u.markSold)

@@ -2,6 +2,7 @@ import type { Listing } from '../normalize/index.ts';
 import { ownFields } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
 import type { DesiredListing, ListingBrief, Plan, StoreRef } from './plan-types.ts';
+import { PlannedCreates } from './planned-creates.ts';
 import type { RecordStore } from './record-store.ts';
 
 export type { DesiredListing, ListingBrief };
@@ -53,5 +54,10 @@ export const BRIEFS_KEPT = 1000;
 export function withBriefs(plan: Plan, loader: DesiredLoader, count = BRIEFS_KEPT): Plan {
   const described = <T extends { desired: StoreRef }>(writes: T[]): T[] =>
     writes.map((w, i) => (i < count ? { ...w, brief: briefOf(loader.load(w.desired)) } : w));
-  return { ...plan, creates: described(plan.creates), updates: described(plan.updates) };
+  const briefAt = (ref: number) => briefOf(loader.load({ ref }));
+  const creates =
+    plan.creates instanceof PlannedCreates
+      ? plan.creates.withBriefs(count, briefAt)
+      : described([...plan.creates]);
+  return { ...plan, creates, updates: described(plan.updates) };
 }

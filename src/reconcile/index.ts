@@ -29,6 +29,7 @@ export type {
   PlanPolicy,
   SkippedListing,
 } from './plan-types.ts';
+export { type CreateList, createsKey, PlannedCreates } from './planned-creates.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export {
   emptyReport,

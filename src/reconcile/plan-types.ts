@@ -1,5 +1,6 @@
 import type { BrokenRow, HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
+import type { CreateList } from './planned-creates.ts';
 import type { KeyList } from './unchanged-keys.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
@@ -169,7 +170,8 @@ export interface Plan {
   chatbot: string;
   keyField: 'MLSNumber' | 'Url';
   mode: 'full' | 'incremental';
-  creates: PlannedCreate[];
+  /** In key order (`PlannedCreates`: a record number a create, not an object). */
+  creates: CreateList;
   updates: PlannedUpdate[];
   deletes: PlannedDelete[];
   /** Deletes a guard held back: reported, never applied. */

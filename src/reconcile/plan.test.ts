@@ -17,7 +17,7 @@ const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 /** A listing as this feed would have stored it. */
 const ours = (id: number, n: number, feedId = 'acme') => remote(id, withTags(listing(n), feedId, tags));
 const summary = (p: ReturnType<typeof planListings>) => ({
-  creates: p.creates.map((c) => c.key),
+  creates: Array.from(p.creates, (c) => c.key),
   updates: p.updates.map((u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
   deletes: p.deletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
   held: p.heldDeletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
@@ -30,7 +30,7 @@ describe('makePlan', () => {
   it('creates everything on an empty chatbot', () => {
     const plan = planListings(listings(1, 3), [], policy);
     expect(summary(plan).creates).toEqual(['MLS-0001', 'MLS-0002', 'MLS-0003']);
-    expect(plan.load(plan.creates[0]!.desired).ExtensionColumn?.map((e) => e.Key)).toEqual([
+    expect(plan.load(plan.creates.at(0)!.desired).ExtensionColumn?.map((e) => e.Key)).toEqual([
       'feed-sync:feed',
       'feed-sync:hash',
     ]);
@@ -355,7 +355,7 @@ describe('makePlan: held keys (a rejected record never costs its listing)', () =
 
   it('holds a key that is not on the platform yet: nothing is created', () => {
     const plan = planListings([], [], { ...policy, held: [heldKey('MLS-0042')] });
-    expect(plan.creates).toEqual([]);
+    expect([...plan.creates]).toEqual([]);
     expect(plan.held).toEqual([{ ...heldKey('MLS-0042'), ids: [] }]);
   });
 });

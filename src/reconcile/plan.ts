@@ -11,13 +11,13 @@ import type {
   GonePolicy,
   HeldListing,
   Plan,
-  PlannedCreate,
   PlannedDelete,
   PlannedUpdate,
   PlanPolicy,
   RemoteEntries,
   SkippedListing,
 } from './plan-types.ts';
+import { PlannedCreates } from './planned-creates.ts';
 import { UnchangedKeys } from './unchanged-keys.ts';
 
 /** The matching key of a listing (`MLSNumber` or `Url`), trimmed; undefined when it has none. */
@@ -59,7 +59,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
   const touched = new Uint8Array(remote.length);
 
-  const creates: PlannedCreate[] = [];
+  const creates: number[] = [];
   const updates: PlannedUpdate[] = [];
   const deletes: PlannedDelete[] = [];
   const unchanged = new UnchangedKeys((ref) => desired.keyAt(ref));
@@ -92,7 +92,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
       touched[resolved.position] = 1;
       updates.push({ ...resolved.update, desired: { ref } });
     } else if ('skip' in resolved) skipped.push(resolved.skip);
-    else creates.push({ key, desired: { ref } });
+    else creates.push(ref);
   });
 
   const held = planHeld(heldKeys, ctx);
@@ -140,7 +140,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     chatbot: policy.chatbot,
     keyField: policy.keyField,
     mode: policy.mode,
-    creates: creates.sort(byKeyThenId),
+    creates: PlannedCreates.inKeyOrder(creates, (ref) => desired.keyAt(ref)),
     updates: updates.sort(byKeyThenId),
     deletes: allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),

@@ -118,12 +118,17 @@ export interface RenderPlanOptions {
 /** One kind of change: a heading with its count, at most `limit` entries, then what was left out. */
 function section<T>(
   title: string,
-  items: readonly T[],
+  items: Iterable<T> & { readonly length: number },
   limit: number,
   render: (item: T) => string[],
 ): string[] {
   if (items.length === 0) return [];
-  const lines = [`${title} (${items.length}):`, ...items.slice(0, limit).flatMap(render)];
+  const lines = [`${title} (${items.length}):`];
+  let shown = 0;
+  for (const item of items) {
+    if (shown++ >= limit) break;
+    lines.push(...render(item));
+  }
   if (items.length > limit)
     lines.push(
       `  … and ${items.length - limit} more (--limit N or --all to show them, --json for all of it)`,

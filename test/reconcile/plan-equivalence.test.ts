@@ -73,7 +73,7 @@ function scenario(seed: number): { platform: Listing[]; feed: Listing[] } {
 /** A plan as data, without where the run keeps its records. */
 function shape(plan: Plan) {
   return {
-    creates: plan.creates.map((c) => c.key),
+    creates: Array.from(plan.creates, (c) => c.key),
     updates: plan.updates.map((u) => ({ key: u.key, id: u.id, adopt: u.adopt, changes: u.changes })),
     deletes: plan.deletes,
     heldDeletes: plan.heldDeletes,

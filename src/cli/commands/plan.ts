@@ -85,7 +85,10 @@ export function registerPlan(program: Command): void {
 function shownPlan(plan: Plan, loader: DesiredLoader) {
   return {
     ...plan,
-    creates: plan.creates.map(({ desired, ...create }) => ({ ...create, listing: loader.load(desired) })),
+    creates: Array.from(plan.creates, ({ desired, ...create }) => ({
+      ...create,
+      listing: loader.load(desired),
+    })),
     updates: plan.updates.map(({ desired, ...update }) => ({ ...update, listing: loader.load(desired) })),
   };
 }

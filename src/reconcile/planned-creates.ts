@@ -1,0 +1,82 @@
+import type { ListingBrief, PlannedCreate } from './plan-types.ts';
+
+/**
+ * A plan's creates, as they are read: how many, one by its place, all in key order. An array of
+ * `PlannedCreate` is one (tests and hand-made plans use them); `PlannedCreates` is the plan's own.
+ */
+export interface CreateList extends Iterable<PlannedCreate> {
+  readonly length: number;
+  at(index: number): PlannedCreate | undefined;
+}
+
+/**
+ * The listings a plan creates, held as the feed's record numbers (4 bytes a create) in key order,
+ * each create made only when read (`at`, iteration) with its key read from the feed's index. An
+ * initial sync of a million listings creates every one: an object, a reference and a key string
+ * per create took ~115 bytes (~115 MB at 1M, held until the last create was sent), which issue 23
+ * §2 asks a run not to hold. Briefs (what plans and reports show) are kept for the first few only.
+ */
+export class PlannedCreates implements CreateList {
+  readonly #refs: Int32Array;
+  readonly #keyAt: (ref: number) => string;
+  readonly #briefs: readonly ListingBrief[];
+
+  private constructor(refs: Int32Array, keyAt: (ref: number) => string, briefs: readonly ListingBrief[]) {
+    this.#refs = refs;
+    this.#keyAt = keyAt;
+    this.#briefs = briefs;
+  }
+
+  /**
+   * The creates of these records, put in key order (keys are unique: one record a key). The keys
+   * are made once for the sort and dropped with it.
+   */
+  static inKeyOrder(refs: ArrayLike<number>, keyAt: (ref: number) => string): PlannedCreates {
+    const keys = Array.from(refs, keyAt);
+    const order = Int32Array.from({ length: keys.length }, (_, i) => i);
+    order.sort((a, b) => {
+      const x = keys[a] as string;
+      const y = keys[b] as string;
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    const sorted = new Int32Array(order.length);
+    for (let i = 0; i < order.length; i++) sorted[i] = refs[order[i] as number] as number;
+    return new PlannedCreates(sorted, keyAt, []);
+  }
+
+  get length(): number {
+    return this.#refs.length;
+  }
+
+  /** The create at `index` in key order (a new object each time), or undefined past the end. */
+  at(index: number): PlannedCreate | undefined {
+    const i = index < 0 ? this.#refs.length + index : index;
+    if (i < 0 || i >= this.#refs.length) return undefined;
+    const ref = this.#refs[i] as number;
+    const brief = this.#briefs[i];
+    return brief === undefined
+      ? { key: this.#keyAt(ref), desired: { ref } }
+      : { key: this.#keyAt(ref), desired: { ref }, brief };
+  }
+
+  /** The same creates with a brief on the first `count` (`withBriefs`). */
+  withBriefs(count: number, briefOf: (ref: number) => ListingBrief): PlannedCreates {
+    const briefs = Array.from(this.#refs.subarray(0, Math.min(count, this.#refs.length)), briefOf);
+    return new PlannedCreates(this.#refs, this.#keyAt, briefs);
+  }
+
+  *[Symbol.iterator](): Iterator<PlannedCreate> {
+    for (let i = 0; i < this.#refs.length; i++) yield this.at(i) as PlannedCreate;
+  }
+
+  /** Every create as an object: for a plan shown whole (`plan --json`, tests). */
+  toJSON(): PlannedCreate[] {
+    return [...this];
+  }
+}
+
+/** Whether the plan creates a listing with this key (`explain`): a pass, no key kept. */
+export function createsKey(creates: CreateList, key: string): boolean {
+  for (const c of creates) if (c.key === key) return true;
+  return false;
+}
