@@ -5,7 +5,7 @@ import type { DesiredIndex } from './desired-index.ts';
 import type { TagKeys } from './ownership.ts';
 import type { RemoteEntries } from './plan-types.ts';
 import { RemoteBook } from './remote-book.ts';
-import type { SoldRecords } from './remote-entries.ts';
+import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
 import type { RemotePage } from './remote-page.ts';
 import { collect, type PagesRead, pageLimit, readPages, type Snapshot } from './snapshot.ts';
 
@@ -22,7 +22,12 @@ export interface DecodedSnapshotOptions {
 /** A snapshot being read in the decode thread: joined with the feed once the feed is indexed. */
 export interface DecodedSnapshot {
   /** The listings compared with the feed's (`RemoteBook.join`), once every page is read. */
-  read(desired: DesiredIndex, loader: DesiredLoader, sold?: SoldRecords): Promise<Snapshot<RemoteEntries>>;
+  read(
+    desired: DesiredIndex,
+    loader: DesiredLoader,
+    sold?: SoldRecords,
+    keeper?: ChangeKeeper,
+  ): Promise<Snapshot<RemoteEntries>>;
   /** Stop reading and free what was kept (the run ended before its snapshot). */
   abandon(): void;
 }
@@ -56,10 +61,10 @@ export function startDecodedSnapshot(
   // Awaited by `read`; a failure before then must not count as unhandled.
   reading.catch(() => {});
   return {
-    async read(desired, loader, sold) {
+    async read(desired, loader, sold, keeper) {
       try {
         const pages = await reading;
-        const entries = await book.join(desired, loader, session.records, sold);
+        const entries = await book.join(desired, loader, session.records, sold, keeper);
         return { ...collect(entries.finish(), pages), ...pages.sizes };
       } finally {
         // Read or failed: no page read is left to wait for (a failed read leaves the others going).

@@ -3,6 +3,7 @@ import { ownFields } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
 import type { DesiredListing, ListingBrief, Plan, StoreRef } from './plan-types.ts';
 import { PlannedCreates } from './planned-creates.ts';
+import { PlannedUpdates } from './planned-updates.ts';
 import type { RecordStore } from './record-store.ts';
 
 export type { DesiredListing, ListingBrief };
@@ -59,5 +60,9 @@ export function withBriefs(plan: Plan, loader: DesiredLoader, count = BRIEFS_KEP
     plan.creates instanceof PlannedCreates
       ? plan.creates.withBriefs(count, briefAt)
       : described([...plan.creates]);
-  return { ...plan, creates, updates: described(plan.updates) };
+  const updates =
+    plan.updates instanceof PlannedUpdates
+      ? plan.updates.withBriefs(count, briefAt)
+      : described([...plan.updates]);
+  return { ...plan, creates, updates };
 }

@@ -30,6 +30,7 @@ export type {
   SkippedListing,
 } from './plan-types.ts';
 export { type CreateList, createsKey, PlannedCreates } from './planned-creates.ts';
+export { PlannedUpdates, type UpdateList, updateCounts } from './planned-updates.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export {
   emptyReport,

@@ -1,6 +1,7 @@
 import type { BrokenRow, HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { CreateList } from './planned-creates.ts';
+import type { UpdateList } from './planned-updates.ts';
 import type { KeyList } from './unchanged-keys.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
@@ -172,7 +173,8 @@ export interface Plan {
   mode: 'full' | 'incremental';
   /** In key order (`PlannedCreates`: a record number a create, not an object). */
   creates: CreateList;
-  updates: PlannedUpdate[];
+  /** In key order, then ID (`PlannedUpdates`: columns, each update's changes read when asked). */
+  updates: UpdateList;
   deletes: PlannedDelete[];
   /** Deletes a guard held back: reported, never applied. */
   heldDeletes: PlannedDelete[];

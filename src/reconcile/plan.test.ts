@@ -18,7 +18,7 @@ const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 const ours = (id: number, n: number, feedId = 'acme') => remote(id, withTags(listing(n), feedId, tags));
 const summary = (p: ReturnType<typeof planListings>) => ({
   creates: Array.from(p.creates, (c) => c.key),
-  updates: p.updates.map((u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
+  updates: Array.from(p.updates, (u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
   deletes: p.deletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
   held: p.heldDeletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
   unchanged: p.unchanged.length,
@@ -57,8 +57,8 @@ describe('makePlan', () => {
   ])('updates by remote ID when %s changes', (_, change, fields) => {
     const plan = planListings([listing(1, change)], [ours(7, 1)], policy);
     expect(plan.updates).toHaveLength(1);
-    expect(plan.updates[0]?.id).toBe(7);
-    expect(plan.updates[0]?.changes.map((c) => c.field)).toEqual(expect.arrayContaining(fields));
+    expect(plan.updates.at(0)?.id).toBe(7);
+    expect(plan.updates.at(0)?.changes.map((c) => c.field)).toEqual(expect.arrayContaining(fields));
   });
 
   it.each([
@@ -67,7 +67,7 @@ describe('makePlan', () => {
     ['coordinates past six decimals', { Latitude: 39.7801 + 1e-8 }],
   ])('ignores %s', (_, change) => {
     const plan = planListings([listing(1, change)], [remote(7, withTags(listing(1), 'acme', tags))], policy);
-    expect(plan.updates.map((u) => u.changes)).toEqual([]);
+    expect(Array.from(plan.updates, (u) => u.changes)).toEqual([]);
   });
 
   it('does not compare fields the feed leaves unset', () => {
@@ -77,7 +77,7 @@ describe('makePlan', () => {
       Description: 'by hand',
     };
     const plan = planListings([listing(1, { Description: undefined })], [remote(7, stored)], policy);
-    expect(plan.updates).toEqual([]);
+    expect([...plan.updates]).toEqual([]);
   });
 
   it('is not sensitive to the order of ExtensionColumn entries', () => {
@@ -317,7 +317,7 @@ describe('makePlan', () => {
   it('matches by Url when the feed says so', () => {
     const moved = listing(1, { MLSNumber: 'NEW-1' });
     const plan = planListings([moved], [ours(1, 1)], { ...policy, keyField: 'Url' });
-    expect(plan.updates[0]?.changes.map((c) => c.field)).toContain('MLSNumber');
+    expect(plan.updates.at(0)?.changes.map((c) => c.field)).toContain('MLSNumber');
   });
 });
 

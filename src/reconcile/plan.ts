@@ -18,6 +18,7 @@ import type {
   SkippedListing,
 } from './plan-types.ts';
 import { PlannedCreates } from './planned-creates.ts';
+import { UpdatesBuilder } from './planned-updates.ts';
 import { UnchangedKeys } from './unchanged-keys.ts';
 
 /** The matching key of a listing (`MLSNumber` or `Url`), trimmed; undefined when it has none. */
@@ -60,7 +61,10 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const touched = new Uint8Array(remote.length);
 
   const creates: number[] = [];
-  const updates: PlannedUpdate[] = [];
+  const updates = new UpdatesBuilder({
+    keyAt: (ref) => desired.keyAt(ref),
+    changesAt: (i) => comparedChangesAt(remote, i),
+  });
   const deletes: PlannedDelete[] = [];
   const unchanged = new UnchangedKeys((ref) => desired.keyAt(ref));
   const skipped: SkippedListing[] = [];
@@ -79,18 +83,14 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
         touched[extra] = 1;
         deletes.push({ key, id: remote.idAt(extra), reason: 'duplicate' });
       }
-      const changes = comparedChangesAt(remote, keeper);
-      if (changes.length === 0) unchanged.add(ref);
-      else {
-        const adopt = remote.ownerAt(keeper) !== policy.feedId;
-        updates.push({ key, id: remote.idAt(keeper), desired: { ref }, changes, adopt });
-      }
+      if (comparedChangesAt(remote, keeper).length === 0) unchanged.add(ref);
+      else updates.add(ref, remote.idAt(keeper), keeper, remote.ownerAt(keeper) !== policy.feedId);
       return;
     }
     const resolved = resolveForeign(key, group, ctx);
-    if ('update' in resolved) {
-      touched[resolved.position] = 1;
-      updates.push({ ...resolved.update, desired: { ref } });
+    if ('adopt' in resolved) {
+      touched[resolved.adopt] = 1;
+      updates.add(ref, remote.idAt(resolved.adopt), resolved.adopt, true);
     } else if ('skip' in resolved) skipped.push(resolved.skip);
     else creates.push(ref);
   });
@@ -124,7 +124,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const allowed = guard.allowed.filter((d) => d.action !== 'markSold');
   for (const d of guard.allowed) {
     const mark = d.action === 'markSold' ? marks.get(d.id) : undefined;
-    if (mark) updates.push(mark);
+    if (mark) updates.addWhole(mark);
   }
   // A mark a guard held back did not happen: the listing is not Sold, and its grace has not begun.
   for (const d of guard.held) {
@@ -141,7 +141,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     keyField: policy.keyField,
     mode: policy.mode,
     creates: PlannedCreates.inKeyOrder(creates, (ref) => desired.keyAt(ref)),
-    updates: updates.sort(byKeyThenId),
+    updates: updates.finish(),
     deletes: allowed.sort(byKeyThenId),
     heldDeletes: guard.held.sort(byKeyThenId),
     unchanged,
@@ -204,19 +204,14 @@ function pickKeeper(mine: number[], remote: RemoteEntries): [number, ...number[]
   return [mine[index] as number, ...mine.filter((_, i) => i !== index)];
 }
 
-type Resolution =
-  | { update: Omit<PlannedUpdate, 'desired'>; position: number }
-  | { skip: SkippedListing }
-  | { create: true };
+/** Adopt the hand-added listing at a position, skip the key, or create its listing. */
+type Resolution = { adopt: number } | { skip: SkippedListing } | { create: true };
 
 /** No owned listing holds the key: adopt a hand-added one, skip one owned by another feed, or create. */
 function resolveForeign(key: string, group: number[], ctx: Context): Resolution {
   const { remote } = ctx;
   const untagged = group.find((i) => remote.ownerAt(i) === undefined);
-  if (untagged !== undefined && ctx.policy.adopt) {
-    const changes = comparedChangesAt(remote, untagged);
-    return { update: { key, id: remote.idAt(untagged), changes, adopt: true }, position: untagged };
-  }
+  if (untagged !== undefined && ctx.policy.adopt) return { adopt: untagged };
   if (untagged !== undefined) return { skip: { key, id: remote.idAt(untagged), reason: 'adopt-disabled' } };
   const [other] = group;
   if (other !== undefined) {

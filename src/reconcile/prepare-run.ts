@@ -12,7 +12,7 @@ import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { PlanPolicy } from './plan-types.ts';
-import { type RecordStore, spillRecords } from './record-store.ts';
+import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
@@ -192,9 +192,10 @@ async function prepare(
       ...(goneSince ? { goneSince } : {}),
     });
     const sold = soldRecordsOf(policy, (listing) => store.put(listing));
+    const keeper = changesIn(store);
     const readEarly = early !== undefined;
     early ??= startSnapshot(client, config, feed, tags, deps.signal);
-    let snapshot = await early.read(desired, loader, sold);
+    let snapshot = await early.read(desired, loader, sold, keeper);
     if (readEarly && snapshot.drift.length > 0) {
       // The pages were read while the feed was, perhaps minutes before the plan: a listing deleted
       // meanwhile (another feed of the chatbot) shifts the later pages, and one never seen would be
@@ -203,7 +204,12 @@ async function prepare(
         { drift: snapshot.drift },
         'the listing pages changed while the feed was read: reading them again',
       );
-      snapshot = await startSnapshot(client, config, feed, tags, deps.signal).read(desired, loader, sold);
+      snapshot = await startSnapshot(client, config, feed, tags, deps.signal).read(
+        desired,
+        loader,
+        sold,
+        keeper,
+      );
     }
     progress('planning');
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../normalize/index.ts';
-import { spillRecords } from './record-store.ts';
+import { changesIn, spillRecords } from './record-store.ts';
 
 const record = (i: number, description = `Listing ${i}`) =>
   ({ MLSNumber: `K-${i}`, Description: description, SalePrice: i * 1000 }) as unknown as Listing;
@@ -56,5 +56,27 @@ describe('spillRecords', () => {
     store.close();
     expect(() => store.put(record(1))).toThrow(/closed/);
     store.close(); // idempotent
+  });
+});
+
+describe('changesIn', () => {
+  it("keeps a listing's changes beside the records and reads them back as they were", () => {
+    const store = spillRecords();
+    try {
+      const record = store.put({ MLSNumber: 'A' } as Listing);
+      const keeper = changesIn(store);
+      const changes = [
+        { field: 'SalePrice', from: 100, to: 120 },
+        { field: 'City', from: undefined, to: 'Springfield' },
+        { field: 'Images', from: ['a.jpg'], to: ['a.jpg', 'b.jpg'] },
+      ];
+      const ref = keeper.put(changes);
+      expect(ref).not.toBe(record);
+      expect(keeper.get(ref)).toEqual(changes);
+      expect(keeper.get(ref)[1]?.from).toBeUndefined();
+      expect(store.get(record)).toEqual({ MLSNumber: 'A' });
+    } finally {
+      store.close();
+    }
   });
 });

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/index.ts';
 import { float64s, uint32s } from '../number-column.ts';
+import type { FieldChange } from './plan-types.ts';
+import type { ChangeKeeper } from './remote-entries.ts';
 
 /** The temporary file of a run's records cannot be made or written (no space, no permission). */
 export class SpillError extends FeedSyncError {
@@ -28,6 +30,18 @@ export interface RecordStore {
   readonly size: number;
   /** Frees what the store holds (the spill file). Idempotent. */
   close(): void;
+}
+
+/**
+ * The changes of the listings that differ from the feed (`ChangeKeeper`), kept in the run's record
+ * store beside its records: JSON as the records are (a value that is unset, `undefined`, comes back
+ * as a field left out, which reads the same).
+ */
+export function changesIn(store: RecordStore): ChangeKeeper {
+  return {
+    put: (changes) => store.put(changes as unknown as Listing),
+    get: (ref) => store.get(ref) as unknown as readonly FieldChange[],
+  };
 }
 
 /** Records kept as they are: for listings a caller already holds in memory (tests, the bench). */

@@ -4,7 +4,7 @@ import type { Listing } from '../normalize/index.ts';
 import { float64s, int32s } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
-import type { SoldRecords } from './remote-entries.ts';
+import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
 import { Columns, OwnerNames } from './remote-entries.ts';
 import { changesAgainst } from './remote-entry.ts';
 import type { RemotePage } from './remote-page.ts';
@@ -67,14 +67,19 @@ export class RemoteBook {
     loader: DesiredLoader,
     records: (refs: readonly number[]) => Promise<Partial<Listing>[]>,
     sold?: SoldRecords,
+    keeper?: ChangeKeeper,
   ): Promise<Columns> {
-    const columns = new Columns(desired, {
-      ids: this.#ids,
-      pages: this.#pages,
-      owners: this.#owners,
-      ownerNames: this.#ownerNames,
-      length: this.length,
-    });
+    const columns = new Columns(
+      desired,
+      {
+        ids: this.#ids,
+        pages: this.#pages,
+        owners: this.#owners,
+        ownerNames: this.#ownerNames,
+        length: this.length,
+      },
+      keeper,
+    );
     /** Positions whose record is needed, with the feed's record of their key (-1: none). */
     const wanted: number[] = [];
     for (let i = 0; i < this.length; i++) {

@@ -22,8 +22,9 @@ export function remoteEntries(
   desired: DesiredIndex,
   loader: DesiredLoader,
   sold?: SoldRecords,
+  keeper?: ChangeKeeper,
 ): SnapshotSink<RemoteEntries> {
-  const columns = new Columns(desired);
+  const columns = new Columns(desired, undefined, keeper);
   return {
     keep(page, remote) {
       const entry = entryColumns(remote, keyField, tags, desired, loader);
@@ -70,6 +71,30 @@ export interface SoldRecords {
   mayLeave(key: string | undefined): boolean;
   /** Keeps the listing marked Sold; returns its record number. */
   put(listing: Partial<Listing>): number;
+}
+
+/**
+ * Where the changes of the listings that differ from the feed are kept, each list by a number: the
+ * run's record store (a spill file), so a run that rewrites every listing (a mapping changed) holds
+ * ~4 bytes a listing for them, not ~350 (its old and new values), which at a million listings
+ * exhausted the heap. Read back when the plan asks (`changesAt`).
+ */
+export interface ChangeKeeper {
+  put(changes: readonly FieldChange[]): number;
+  get(ref: number): readonly FieldChange[];
+}
+
+/** Changes kept as they are, in memory: for plans over listings a caller already holds (tests). */
+export function memoryChanges(): ChangeKeeper {
+  const kept: (readonly FieldChange[])[] = [];
+  return {
+    put: (changes) => kept.push(changes) - 1,
+    get: (ref) => {
+      const changes = kept[ref];
+      if (changes === undefined) throw new RangeError(`no changes ${ref}`);
+      return changes;
+    },
+  };
 }
 
 /** The distinct owner tags of a feed's remote listings, each by a number from 1 (0: untagged). */
@@ -162,8 +187,10 @@ export class Columns implements RemoteEntries {
   /** The distinct owners, and each entry's: its index plus one (0: none). */
   readonly #ownerNames: OwnerNames;
   readonly #owners: NumberColumn<Int32Array>;
-  /** Only the entries that differ from the feed, by the order they arrived in. */
-  readonly #changes = new Map<number, readonly FieldChange[]>();
+  /** Where the changes of the entries that differ are kept. */
+  readonly #keeper: ChangeKeeper;
+  /** Each entry's changes in `#keeper`, by the order entries arrived in: their number plus one (0: none). */
+  readonly #changeRefs = int32s();
   /** Only the entries a run would mark Sold, by the order they arrived in. */
   readonly #sold = new Map<number, { ref: number; from: unknown }>();
   /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
@@ -174,8 +201,9 @@ export class Columns implements RemoteEntries {
    * `placed`: entries noted already (`RemoteBook`), their IDs, pages and owners taken as they are
    * rather than copied (a million of them are 20 MB); each is then placed by `place`.
    */
-  constructor(desired: DesiredIndex, placed?: PlacedEntries) {
+  constructor(desired: DesiredIndex, placed?: PlacedEntries, keeper: ChangeKeeper = memoryChanges()) {
     this.#desired = desired;
+    this.#keeper = keeper;
     this.#ids = placed?.ids ?? float64s();
     this.#pages = placed?.pages ?? int32s();
     this.#owners = placed?.owners ?? int32s();
@@ -191,8 +219,12 @@ export class Columns implements RemoteEntries {
 
   /** The changes (or Sold record) of entry `i` (arrival order), decided after it was added. */
   amend(i: number, found: { changes?: readonly FieldChange[]; sold?: { ref: number; from: unknown } }): void {
-    if (found.changes !== undefined && found.changes.length > 0) this.#changes.set(i, found.changes);
+    this.#keepChanges(i, found.changes);
     if (found.sold !== undefined) this.#sold.set(i, found.sold);
+  }
+
+  #keepChanges(i: number, changes: readonly FieldChange[] | undefined): void {
+    if (changes !== undefined && changes.length > 0) this.#changeRefs.set(i, this.#keeper.put(changes) + 1);
   }
 
   add(page: number, entry: Entry): void {
@@ -203,7 +235,7 @@ export class Columns implements RemoteEntries {
     this.#pages.set(i, page);
     if (entry.ref < 0 && entry.key !== undefined) this.#keyIds.set(i, this.#otherKeys.intern(entry.key) + 1);
     if (entry.owner !== undefined) this.#owners.set(i, this.#ownerNames.numberOf(entry.owner));
-    if (entry.changes !== undefined && entry.changes.length > 0) this.#changes.set(i, entry.changes);
+    this.#keepChanges(i, entry.changes);
     if (entry.sold !== undefined) this.#sold.set(i, entry.sold);
   }
 
@@ -250,7 +282,8 @@ export class Columns implements RemoteEntries {
   changesAt(i: number): readonly FieldChange[] | undefined {
     const at = this.#at(i);
     if (this.#refs.get(at) < 0) return undefined;
-    return this.#changes.get(at) ?? SAME;
+    const ref = this.#changeRefs.get(at) - 1;
+    return ref === -1 ? SAME : this.#keeper.get(ref);
   }
 
   soldAt(i: number): { ref: number; from: unknown } | undefined {

@@ -2,6 +2,7 @@ import type { Operation } from '../api/index.ts';
 import type { ApplyResult } from './apply.ts';
 import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';
+import { updateCounts } from './planned-updates.ts';
 import { HELD_KEPT, type RunOutcome, type RunReport } from './report-types.ts';
 import type { PreparedRun, RunTrigger } from './run-types.ts';
 
@@ -135,10 +136,11 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
 
 /** The plan's counts: the report of a dry run, and the base a real run overwrites with what it did. */
 function plannedCounts(plan: Plan): Partial<RunReport> {
+  const { adopted, markedSold } = updateCounts(plan.updates);
   return {
     created: plan.creates.length,
     updated: plan.updates.length,
-    adopted: plan.updates.filter((u) => u.adopt).length,
+    adopted,
     deleted: plan.deletes.length,
     duplicatesDeleted: plan.deletes.filter((d) => d.reason === 'duplicate').length,
     unchanged: plan.unchanged.length,
@@ -150,7 +152,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
       ...(s.owner ? { owner: s.owner } : {}),
     })),
     heldDeletes: plan.heldDeletes.length,
-    markedSold: plan.updates.filter((u) => u.markSold).length,
+    markedSold,
     inGrace: plan.grace.length,
     graceKeys: plan.grace.slice(0, HELD_KEPT),
     held: plan.held.length,

@@ -74,7 +74,7 @@ function scenario(seed: number): { platform: Listing[]; feed: Listing[] } {
 function shape(plan: Plan) {
   return {
     creates: Array.from(plan.creates, (c) => c.key),
-    updates: plan.updates.map((u) => ({ key: u.key, id: u.id, adopt: u.adopt, changes: u.changes })),
+    updates: Array.from(plan.updates, (u) => ({ key: u.key, id: u.id, adopt: u.adopt, changes: u.changes })),
     deletes: plan.deletes,
     heldDeletes: plan.heldDeletes,
     unchanged: [...plan.unchanged],
@@ -127,7 +127,7 @@ describe('the run plans as planListings does', () => {
           0,
         );
         expect(expected.foreign.length + expected.skipped.length).toBeGreaterThan(0);
-      } else expect(expected.updates.some((u) => u.markSold)).toBe(true);
+      } else expect([...expected.updates].some((u) => u.markSold)).toBe(true);
       await h.close();
       h = undefined;
     }

@@ -66,13 +66,13 @@ export function registerPlan(program: Command): void {
     const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
     const shown =
       plan && options.json && prepared.kind === 'planned' ? shownPlan(plan, prepared.loader) : undefined;
+    // Rendered while the records are open too: an update's changes are read from them when shown.
+    const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
+    const text = plan && !options.json ? renderPlan(plan, { limit }) : undefined;
     const { report } = await run.finish();
     if (options.json)
       process.stdout.write(`${JSON.stringify(shown ? { plan: shown, report } : { report }, null, 2)}\n`);
-    else {
-      const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
-      process.stdout.write(`${plan ? renderPlan(plan, { limit }) : renderReport(report)}\n`);
-    }
+    else process.stdout.write(`${text ?? renderReport(report)}\n`);
     if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
   });
 }
@@ -89,6 +89,9 @@ function shownPlan(plan: Plan, loader: DesiredLoader) {
       ...create,
       listing: loader.load(desired),
     })),
-    updates: plan.updates.map(({ desired, ...update }) => ({ ...update, listing: loader.load(desired) })),
+    updates: Array.from(plan.updates, ({ desired, ...update }) => ({
+      ...update,
+      listing: loader.load(desired),
+    })),
   };
 }

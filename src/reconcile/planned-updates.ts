@@ -1,0 +1,208 @@
+import { float64s, int32s } from '../number-column.ts';
+import type { FieldChange, ListingBrief, PlannedUpdate } from './plan-types.ts';
+
+/**
+ * A plan's updates, as they are read: how many, one by its place, all in key order (then ID). An
+ * array of `PlannedUpdate` is one (tests and hand-made plans use them); `PlannedUpdates` is the
+ * plan's own.
+ */
+export interface UpdateList extends Iterable<PlannedUpdate> {
+  readonly length: number;
+  at(index: number): PlannedUpdate | undefined;
+}
+
+/** What an update made from the run's columns reads when asked: its key, and the remote listing's changes. */
+export interface UpdateSources {
+  /** The feed's trimmed key of record `ref`. */
+  keyAt(ref: number): string;
+  /** The changes of the remote listing at `position` (ID order): `RemoteEntries.changesAt`. */
+  changesAt(position: number): readonly FieldChange[];
+}
+
+const byKeyThenId = (keys: readonly string[], ids: Float64Array) => (a: number, b: number) => {
+  const x = keys[a] as string;
+  const y = keys[b] as string;
+  return x < y ? -1 : x > y ? 1 : (ids[a] as number) - (ids[b] as number);
+};
+
+/**
+ * The listings a plan updates, as columns: for each, the platform's ID, the feed's record it sends,
+ * whether it adopts the listing, and where its changes are (the remote listing's position; the
+ * changes themselves stay in the run's record store until read). A run that rewrites every listing
+ * (a mapping changed) held an object, a key string and the changes' old and new values per update,
+ * ~800 bytes each, which exhausted the image's heap before 200k listings; now ~20 bytes. An update
+ * is made only when read (`at`, iteration), its `changes` only when that property is read. The rare
+ * update that is not an owned or adopted listing's (a listing marked Sold) is held whole.
+ */
+export class PlannedUpdates implements UpdateList {
+  readonly #sources: UpdateSources;
+  readonly #ids: Float64Array;
+  readonly #refs: Int32Array;
+  /** The remote listing's position (≥ 0), or -1 - i for the i-th update held whole. */
+  readonly #slots: Int32Array;
+  readonly #adopt: Uint8Array;
+  readonly #whole: readonly PlannedUpdate[];
+  readonly #briefs: readonly ListingBrief[];
+  /** The changes of the first updates, read while the run's records were open (`withBriefs`). */
+  readonly #changes: readonly (readonly FieldChange[])[];
+
+  constructor(
+    sources: UpdateSources,
+    columns: { ids: Float64Array; refs: Int32Array; slots: Int32Array; adopt: Uint8Array },
+    whole: readonly PlannedUpdate[],
+    described: { briefs: readonly ListingBrief[]; changes: readonly (readonly FieldChange[])[] } = {
+      briefs: [],
+      changes: [],
+    },
+  ) {
+    this.#sources = sources;
+    this.#ids = columns.ids;
+    this.#refs = columns.refs;
+    this.#slots = columns.slots;
+    this.#adopt = columns.adopt;
+    this.#whole = whole;
+    this.#briefs = described.briefs;
+    this.#changes = described.changes;
+  }
+
+  get length(): number {
+    return this.#slots.length;
+  }
+
+  /** The update at `index` in key order (a new object each time), or undefined past the end. */
+  at(index: number): PlannedUpdate | undefined {
+    const i = index < 0 ? this.#slots.length + index : index;
+    if (i < 0 || i >= this.#slots.length) return undefined;
+    const slot = this.#slots[i] as number;
+    const brief = this.#briefs[i];
+    if (slot < 0) {
+      const whole = this.#whole[-1 - slot] as PlannedUpdate;
+      return brief === undefined ? whole : { ...whole, brief };
+    }
+    const ref = this.#refs[i] as number;
+    const sources = this.#sources;
+    const known = this.#changes[i];
+    return {
+      key: sources.keyAt(ref),
+      id: this.#ids[i] as number,
+      desired: { ref },
+      ...(brief === undefined ? {} : { brief }),
+      get changes() {
+        return known ?? sources.changesAt(slot);
+      },
+      adopt: this.#adopt[i] === 1,
+    };
+  }
+
+  /**
+   * The same updates with a brief on the first `count` (`withBriefs`), and their changes read now,
+   * while the run's records are open: what plans and reports show of them after the run closed its
+   * records. Any later update's changes are read when asked, while the records are open.
+   */
+  withBriefs(count: number, briefOf: (ref: number) => ListingBrief): PlannedUpdates {
+    const briefs: ListingBrief[] = [];
+    const changes: (readonly FieldChange[])[] = [];
+    for (let i = 0; i < Math.min(count, this.length); i++) {
+      const update = this.at(i) as PlannedUpdate;
+      briefs.push(briefOf(update.desired.ref));
+      changes.push(update.changes);
+    }
+    const columns = { ids: this.#ids, refs: this.#refs, slots: this.#slots, adopt: this.#adopt };
+    return new PlannedUpdates(this.#sources, columns, this.#whole, { briefs, changes });
+  }
+
+  /** How many adopt a listing, and how many mark one Sold (the report's counts): no update is made. */
+  counts(): { adopted: number; markedSold: number } {
+    let adopted = 0;
+    let markedSold = 0;
+    for (let i = 0; i < this.#slots.length; i++) {
+      const slot = this.#slots[i] as number;
+      const update = slot < 0 ? (this.#whole[-1 - slot] as PlannedUpdate) : undefined;
+      if (update ? update.adopt : this.#adopt[i] === 1) adopted++;
+      if (update?.markSold) markedSold++;
+    }
+    return { adopted, markedSold };
+  }
+
+  *[Symbol.iterator](): Iterator<PlannedUpdate> {
+    for (let i = 0; i < this.#slots.length; i++) yield this.at(i) as PlannedUpdate;
+  }
+
+  /** Every update as an object, its changes read: for a plan shown whole (`plan --json`, tests). */
+  toJSON(): PlannedUpdate[] {
+    return Array.from(this, (u) => ({ ...u }));
+  }
+}
+
+/** Gathers a plan's updates as `makePlan` finds them, then puts them in key order (`finish`). */
+export class UpdatesBuilder {
+  readonly #sources: UpdateSources;
+  readonly #ids = float64s();
+  readonly #refs = int32s();
+  readonly #slots = int32s();
+  readonly #adopt = int32s();
+  readonly #whole: PlannedUpdate[] = [];
+  #length = 0;
+
+  constructor(sources: UpdateSources) {
+    this.#sources = sources;
+  }
+
+  /** An update of the remote listing at `position` to the feed's record `ref`. */
+  add(ref: number, id: number, position: number, adopt: boolean): void {
+    const i = this.#length++;
+    this.#refs.set(i, ref);
+    this.#ids.set(i, id);
+    this.#slots.set(i, position);
+    this.#adopt.set(i, adopt ? 1 : 0);
+  }
+
+  /** An update held as it is (a listing marked Sold). */
+  addWhole(update: PlannedUpdate): void {
+    const i = this.#length++;
+    this.#refs.set(i, update.desired.ref);
+    this.#ids.set(i, update.id);
+    this.#slots.set(i, -1 - (this.#whole.push(update) - 1));
+    this.#adopt.set(i, update.adopt ? 1 : 0);
+  }
+
+  /** The updates in key order, then ID. The keys are made once for the sort and dropped with it. */
+  finish(): PlannedUpdates {
+    const n = this.#length;
+    const ids = new Float64Array(n);
+    const keys = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      ids[i] = this.#ids.get(i);
+      const slot = this.#slots.get(i);
+      keys[i] =
+        slot < 0 ? (this.#whole[-1 - slot] as PlannedUpdate).key : this.#sources.keyAt(this.#refs.get(i));
+    }
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort(byKeyThenId(keys, ids));
+    const columns = {
+      ids: new Float64Array(n),
+      refs: new Int32Array(n),
+      slots: new Int32Array(n),
+      adopt: new Uint8Array(n),
+    };
+    for (let i = 0; i < n; i++) {
+      const from = order[i] as number;
+      columns.ids[i] = ids[from] as number;
+      columns.refs[i] = this.#refs.get(from);
+      columns.slots[i] = this.#slots.get(from);
+      columns.adopt[i] = this.#adopt.get(from);
+    }
+    return new PlannedUpdates(this.#sources, columns, this.#whole);
+  }
+}
+
+/** How many of a plan's updates adopt a listing, and how many mark one Sold, without making them. */
+export function updateCounts(updates: UpdateList): { adopted: number; markedSold: number } {
+  if (updates instanceof PlannedUpdates) return updates.counts();
+  let adopted = 0;
+  let markedSold = 0;
+  for (const u of updates) {
+    if (u.adopt) adopted++;
+    if (u.markSold) markedSold++;
+  }
+  return { adopted, markedSold };
+}
