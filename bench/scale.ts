@@ -2,21 +2,34 @@
  * `npm run bench -- scale [--large] [--million] [--sizes 1000,10000] [--formats csv]`: the scale curve of a
  * whole sync through the real CLI (`feed-sync sync`), one child process per run so its peak RSS
  * (VmHWM) is that run's alone. For each format and size: an initial sync onto an empty chatbot, a
- * no-op resync forced to compare (`--force-full`), and `feed-sync validate --feed` (ingest alone). The sandbox runs in this
- * process, so its memory is not counted.
+ * no-op resync forced to compare (`--force-full`), a rewrite (every listing's description changed
+ * in the file, so every listing is one update: what a changed mapping does), and `feed-sync
+ * validate --feed` (ingest alone). The sandbox runs in this process, so its memory is not counted.
  *
  * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k; and
  * of issue 23 §2, at 1M (`--million`: 1,000,000 listings, CSV unless `--formats` says otherwise):
- * peak ≤ 400 MB, the no-op within 1.2× the page read, the initial sync within 1.1× its bound.
+ * peak ≤ 400 MB (the rewrite's too), the no-op within 1.2× the page read, the initial sync within
+ * 1.1× its bound.
  * The floors are whole processes of their own (`bench/lib/floor-reads.mjs`), measured in the same
  * run: the raw parser over the file, every list page read (the first, then 8 at a time), and N
  * creates of one template listing (8 at a time, on a sandbox of their own, closed before the sync's
  * is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
  * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+
+import { once } from 'node:events';
+import {
+  copyFileSync,
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { runChild } from './lib/child.ts';
@@ -64,8 +77,23 @@ const RSS_BOUND_MB = 250;
 const GROWTH_BOUND = 1.3;
 
 /** `validate`: `feed-sync validate --feed`, which reads and normalizes the feed (ingest alone). */
-type Scenario = 'initial' | 'no-op' | 'validate';
-const SCENARIOS: readonly Scenario[] = ['initial', 'no-op', 'validate'];
+type Scenario = 'initial' | 'no-op' | 'rewrite' | 'validate';
+const SCENARIOS: readonly Scenario[] = ['initial', 'no-op', 'rewrite', 'validate'];
+
+/**
+ * Every listing's description changed, line by line (one listing a line in both generated formats),
+ * in place: the next sync updates every listing once.
+ */
+async function rewriteRemarks(file: string): Promise<void> {
+  const next = `${file}.next`;
+  const output = createWriteStream(next);
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity }))
+    if (!output.write(`${line.replace('Remarks for listing', 'Remarks, updated, for listing')}\n`))
+      await once(output, 'drain');
+  output.end();
+  await once(output, 'finish');
+  renameSync(next, file);
+}
 
 interface Row {
   format: Format;
@@ -83,7 +111,9 @@ async function runSize(
   nodeOptions: readonly string[],
   floors: Floors[],
 ): Promise<Row[]> {
-  const file = await generateFeed(format, listings);
+  // A copy: the rewrite changes it, and the generated file is reused by the next bench.
+  const file = join(workDir, `${format}-${listings}.feed`);
+  copyFileSync(await generateFeed(format, listings), file);
   const creates = await createsFloor(listings, workDir);
   const sandbox = await startSandbox({});
   try {
@@ -98,6 +128,7 @@ async function runSize(
     );
     const rows: Row[] = [];
     for (const scenario of SCENARIOS) {
+      if (scenario === 'rewrite') await rewriteRemarks(file);
       const extra = scenario === 'no-op' ? ['--force-full'] : [];
       const args =
         scenario === 'validate'
@@ -132,7 +163,9 @@ function check(scenario: Scenario, listings: number, report: Report, writes: num
   const expected =
     scenario === 'initial'
       ? report.outcome === 'ok' && report.created === listings
-      : report.outcome === 'ok' && writes === 0 && report.unchanged === listings;
+      : scenario === 'rewrite'
+        ? report.outcome === 'ok' && report.updated === listings && writes === listings
+        : report.outcome === 'ok' && writes === 0 && report.unchanged === listings;
   if (!expected) throw new Error(`${scenario} of ${listings}: unexpected report ${JSON.stringify(report)}`);
 }
 
@@ -217,7 +250,7 @@ function verdictsOf(rows: readonly Row[]): string[] {
   const at = (f: Format, n: number, s: Scenario) =>
     rows.find((r) => r.format === f && r.listings === n && r.scenario === s);
   for (const f of FORMATS)
-    for (const s of ['initial', 'no-op'] as const) {
+    for (const s of ['initial', 'no-op', 'rewrite'] as const) {
       const big = at(f, 100_000, s);
       const huge = at(f, 300_000, s);
       if (big)
@@ -243,6 +276,7 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
       rows.find((r) => r.format === f.format && r.listings === f.listings && r.scenario === s);
     const initial = at('initial');
     const noop = at('no-op');
+    const rewrite = at('rewrite');
     const validate = at('validate');
     if (!initial || !noop || !validate) continue;
     const bound = Math.max(validate.ms, f.creates);
@@ -253,7 +287,7 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
       `${id} initial ÷ the larger of validate and the creates: ${ratio(initial.ms, bound)} (goal ≤ ${INITIAL_GOAL}×) ${met(initial.ms / bound <= INITIAL_GOAL)}`,
     );
     if (f.listings >= 1_000_000)
-      for (const r of [initial, noop])
+      for (const r of rewrite ? [initial, noop, rewrite] : [initial, noop])
         lines.push(
           `${id} ${r.scenario}: peak ${r.peakMb.toFixed(0)} MB (goal ≤ ${MILLION_RSS_MB} MB) ${met(r.peakMb <= MILLION_RSS_MB)}`,
         );
@@ -266,6 +300,8 @@ const COLORS: Record<string, string> = {
   'csv no-op': '#7fb2e0',
   'xml initial': '#d62728',
   'xml no-op': '#f0a0a0',
+  'csv rewrite': '#2ca02c',
+  'xml rewrite': '#98df8a',
 };
 
 function save(
