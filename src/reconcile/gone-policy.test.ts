@@ -16,6 +16,9 @@ function remote(sold: number[] = []): RemoteEntries {
     ownerAt: () => 'acme',
     refAt: () => -1,
     changesAt: () => undefined,
+    differsAt: () => {
+      throw new Error('not compared');
+    },
     soldAt: (i) => (sold.includes(i) ? undefined : { ref: 1000 + i, from: 'Active' }),
   };
 }

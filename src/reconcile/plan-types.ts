@@ -56,6 +56,11 @@ export interface RemoteEntries {
   /** The fields an update would change; undefined when the feed has no listing with this key. */
   changesAt(i: number): readonly FieldChange[] | undefined;
   /**
+   * Whether an update would change anything (`changesAt` not empty), without reading the changes
+   * (they may be in the run's spill file). Throws for a listing the feed has no record of.
+   */
+  differsAt(i: number): boolean;
+  /**
    * For a listing the feed no longer has, under `gone.action: markSold`, when it is not Sold yet:
    * the record that marks it Sold (its own fields, `Status: Sold`) and the status it has now.
    */

@@ -83,7 +83,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
         touched[extra] = 1;
         deletes.push({ key, id: remote.idAt(extra), reason: 'duplicate' });
       }
-      if (comparedChangesAt(remote, keeper).length === 0) unchanged.add(ref);
+      if (!remote.differsAt(keeper)) unchanged.add(ref);
       else updates.add(ref, remote.idAt(keeper), keeper, remote.ownerAt(keeper) !== policy.feedId);
       return;
     }

@@ -4,9 +4,10 @@ import { collectFeed, type IngestResult } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
+import { CHANGES_KEPT } from './changes-of.ts';
 import { decodePool } from './decode-pool.ts';
 import { type DecodedSnapshot, startDecodedSnapshot } from './decoded-snapshot.ts';
-import { type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
+import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -212,7 +213,10 @@ async function prepare(
       );
     }
     progress('planning');
-    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, options.briefs);
+    // The report, made once the records are closed, shows the first CHANGES_KEPT writes' changes:
+    // at least those are read now.
+    const described = Math.max(options.briefs ?? BRIEFS_KEPT, CHANGES_KEPT);
+    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, described);
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
     return {

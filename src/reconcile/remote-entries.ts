@@ -286,6 +286,13 @@ export class Columns implements RemoteEntries {
     return ref === -1 ? SAME : this.#keeper.get(ref);
   }
 
+  differsAt(i: number): boolean {
+    const at = this.#at(i);
+    if (this.#refs.get(at) < 0)
+      throw new Error(`remote listing ${this.idAt(i)} was not compared with the feed`);
+    return this.#changeRefs.get(at) !== 0;
+  }
+
   soldAt(i: number): { ref: number; from: unknown } | undefined {
     return this.#sold.get(this.#at(i));
   }

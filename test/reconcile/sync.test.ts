@@ -58,6 +58,18 @@ describe('syncFeed against the sandbox', () => {
     expect(writes(await h.sync(h.feed(), next))).toBe(0);
   });
 
+  it("reports every update's changes, read before the run's records close, however few briefs it asks", async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 20));
+    const next = listings(1, 20).map((l, i) => ({ ...l, SalePrice: 500_000 + i }));
+    const report = await h.sync(h.feed(), next, { briefs: 1 });
+    expect(report).toMatchObject({ outcome: 'ok', updated: 20, unchanged: 0 });
+    expect(report.changes).toHaveLength(20);
+    expect(report.changes?.map((c) => c.fields?.find((f) => f.field === 'SalePrice')?.to)).toEqual(
+      next.map((l) => l.SalePrice),
+    );
+  });
+
   it('detects a change of a field the list never returns (AreaUnit)', async () => {
     h = await startHarness();
     // No areas (the unknown marker 0): only the unit can change, and the list never returns it.
