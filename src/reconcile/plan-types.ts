@@ -1,7 +1,5 @@
 import type { BrokenRow, HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
-import type { CreateList } from './planned-creates.ts';
-import type { UpdateList } from './planned-updates.ts';
 import type { KeyList } from './unchanged-keys.ts';
 
 /** What a plan and a report show of a listing they create or update: its place, price and units. */
@@ -75,6 +73,36 @@ export interface FieldChange {
   field: string;
   from: unknown;
   to: unknown;
+}
+
+/**
+ * A plan's creates, as they are read: how many, one by its place, all in key order. An array of
+ * `PlannedCreate` is one (tests and hand-made plans use them); `PlannedCreates` is the plan's own.
+ */
+export interface CreateList extends Iterable<PlannedCreate> {
+  readonly length: number;
+  at(index: number): PlannedCreate | undefined;
+}
+
+/**
+ * A plan's updates, as they are read: how many, one by its place, all in key order (then ID). An
+ * array of `PlannedUpdate` is one (tests and hand-made plans use them); `PlannedUpdates` is the
+ * plan's own.
+ */
+export interface UpdateList extends Iterable<PlannedUpdate> {
+  readonly length: number;
+  at(index: number): PlannedUpdate | undefined;
+}
+
+/**
+ * Where the changes of the listings that differ from the feed are kept, each list by a number: the
+ * run's record store (a spill file), so a run that rewrites every listing (a mapping changed) holds
+ * ~4 bytes a listing for them, not ~350 (its old and new values), which at a million listings
+ * exhausted the heap. Read back when the plan asks (`changesAt`).
+ */
+export interface ChangeKeeper {
+  put(changes: readonly FieldChange[]): number;
+  get(ref: number): readonly FieldChange[];
 }
 
 export interface PlannedCreate {

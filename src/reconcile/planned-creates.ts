@@ -1,13 +1,6 @@
-import type { ListingBrief, PlannedCreate } from './plan-types.ts';
+import type { CreateList, ListingBrief, PlannedCreate } from './plan-types.ts';
 
-/**
- * A plan's creates, as they are read: how many, one by its place, all in key order. An array of
- * `PlannedCreate` is one (tests and hand-made plans use them); `PlannedCreates` is the plan's own.
- */
-export interface CreateList extends Iterable<PlannedCreate> {
-  readonly length: number;
-  at(index: number): PlannedCreate | undefined;
-}
+export type { CreateList };
 
 /**
  * The listings a plan creates, held as the feed's record numbers (4 bytes a create) in key order,

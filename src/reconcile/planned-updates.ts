@@ -1,15 +1,7 @@
 import { float64s, int32s } from '../number-column.ts';
-import type { FieldChange, ListingBrief, PlannedUpdate } from './plan-types.ts';
+import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
 
-/**
- * A plan's updates, as they are read: how many, one by its place, all in key order (then ID). An
- * array of `PlannedUpdate` is one (tests and hand-made plans use them); `PlannedUpdates` is the
- * plan's own.
- */
-export interface UpdateList extends Iterable<PlannedUpdate> {
-  readonly length: number;
-  at(index: number): PlannedUpdate | undefined;
-}
+export type { UpdateList };
 
 /** What an update made from the run's columns reads when asked: its key, and the remote listing's changes. */
 export interface UpdateSources {

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
 import type { Listing } from '../normalize/index.ts';
 import { float64s, uint32s } from '../number-column.ts';
-import type { FieldChange } from './plan-types.ts';
-import type { ChangeKeeper } from './remote-entries.ts';
+import type { ChangeKeeper, FieldChange } from './plan-types.ts';
 
 /** The temporary file of a run's records cannot be made or written (no space, no permission). */
 export class SpillError extends FeedSyncError {

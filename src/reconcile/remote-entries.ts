@@ -6,11 +6,11 @@ import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
-import type { FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
+import type { ChangeKeeper, FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
 import { changesAgainst, internOwner, SAME } from './remote-entry.ts';
 import type { SnapshotSink } from './snapshot.ts';
 
-export type { RemoteEntries };
+export type { ChangeKeeper, RemoteEntries };
 
 /**
  * A snapshot sink keeping each remote listing as an entry of `RemoteEntries`, compared with the
@@ -71,17 +71,6 @@ export interface SoldRecords {
   mayLeave(key: string | undefined): boolean;
   /** Keeps the listing marked Sold; returns its record number. */
   put(listing: Partial<Listing>): number;
-}
-
-/**
- * Where the changes of the listings that differ from the feed are kept, each list by a number: the
- * run's record store (a spill file), so a run that rewrites every listing (a mapping changed) holds
- * ~4 bytes a listing for them, not ~350 (its old and new values), which at a million listings
- * exhausted the heap. Read back when the plan asks (`changesAt`).
- */
-export interface ChangeKeeper {
-  put(changes: readonly FieldChange[]): number;
-  get(ref: number): readonly FieldChange[];
 }
 
 /** Changes kept as they are, in memory: for plans over listings a caller already holds (tests). */
