@@ -43,8 +43,8 @@ export class PlannedCreates implements CreateList {
 
   /** The create at `index` in key order (a new object each time), or undefined past the end. */
   at(index: number): PlannedCreate | undefined {
-    const i = index < 0 ? this.#refs.length + index : index;
-    if (i < 0 || i >= this.#refs.length) return undefined;
+    const i = placeIn(index, this.#refs.length);
+    if (i === undefined) return undefined;
     const ref = this.#refs[i] as number;
     const brief = this.#briefs[i];
     return brief === undefined
@@ -66,6 +66,12 @@ export class PlannedCreates implements CreateList {
   toJSON(): PlannedCreate[] {
     return [...this];
   }
+}
+
+/** Where `at(index)` reads in a list of `length`, as `Array.prototype.at` (negative: from the end). */
+export function placeIn(index: number, length: number): number | undefined {
+  const i = index < 0 ? length + index : index;
+  return i >= 0 && i < length ? i : undefined;
 }
 
 /** Whether the plan creates a listing with this key (`explain`): a pass, no key kept. */

@@ -1,5 +1,6 @@
 import { float64s, int32s } from '../number-column.ts';
 import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
+import { placeIn } from './planned-creates.ts';
 
 export type { UpdateList };
 
@@ -63,8 +64,8 @@ export class PlannedUpdates implements UpdateList {
 
   /** The update at `index` in key order (a new object each time), or undefined past the end. */
   at(index: number): PlannedUpdate | undefined {
-    const i = index < 0 ? this.#slots.length + index : index;
-    if (i < 0 || i >= this.#slots.length) return undefined;
+    const i = placeIn(index, this.#slots.length);
+    if (i === undefined) return undefined;
     const slot = this.#slots[i] as number;
     const brief = this.#briefs[i];
     if (slot < 0) {

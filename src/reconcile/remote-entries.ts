@@ -7,6 +7,7 @@ import type { DesiredIndex } from './desired-index.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { ChangeKeeper, FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
+import { changesIn, memoryRecords } from './record-store.ts';
 import { changesAgainst, internOwner, SAME } from './remote-entry.ts';
 import type { SnapshotSink } from './snapshot.ts';
 
@@ -71,19 +72,6 @@ export interface SoldRecords {
   mayLeave(key: string | undefined): boolean;
   /** Keeps the listing marked Sold; returns its record number. */
   put(listing: Partial<Listing>): number;
-}
-
-/** Changes kept as they are, in memory: for plans over listings a caller already holds (tests). */
-export function memoryChanges(): ChangeKeeper {
-  const kept: (readonly FieldChange[])[] = [];
-  return {
-    put: (changes) => kept.push(changes) - 1,
-    get: (ref) => {
-      const changes = kept[ref];
-      if (changes === undefined) throw new RangeError(`no changes ${ref}`);
-      return changes;
-    },
-  };
 }
 
 /** The distinct owner tags of a feed's remote listings, each by a number from 1 (0: untagged). */
@@ -190,7 +178,11 @@ export class Columns implements RemoteEntries {
    * `placed`: entries noted already (`RemoteBook`), their IDs, pages and owners taken as they are
    * rather than copied (a million of them are 20 MB); each is then placed by `place`.
    */
-  constructor(desired: DesiredIndex, placed?: PlacedEntries, keeper: ChangeKeeper = memoryChanges()) {
+  constructor(
+    desired: DesiredIndex,
+    placed?: PlacedEntries,
+    keeper: ChangeKeeper = changesIn(memoryRecords()),
+  ) {
     this.#desired = desired;
     this.#keeper = keeper;
     this.#ids = placed?.ids ?? float64s();
