@@ -59,6 +59,14 @@ export interface RemoteEntries {
    */
   differsAt(i: number): boolean;
   /**
+   * Where listing `i`'s changes are kept (0: it has none), to be read by `changesByRef`, which holds
+   * the place they are kept and not these entries: a plan's updates find their changes this way, so
+   * the entries (~28 bytes a listing) are let go of once the plan is made, not after it is applied.
+   * Optional: entries that hold their changes themselves (test fakes) leave both out.
+   */
+  changeRefAt?(i: number): number;
+  readonly changesByRef?: (ref: number) => readonly FieldChange[];
+  /**
    * For a listing the feed no longer has, under `gone.action: markSold`, when it is not Sold yet:
    * the record that marks it Sold (its own fields, `Status: Sold`) and the status it has now.
    */

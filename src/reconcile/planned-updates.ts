@@ -8,8 +8,11 @@ export type { UpdateList };
 export interface UpdateSources {
   /** The feed's trimmed key of record `ref`. */
   keyAt(ref: number): string;
-  /** The changes of the remote listing at `position` (ID order): `RemoteEntries.changesAt`. */
-  changesAt(position: number): readonly FieldChange[];
+  /**
+   * The changes of an update, by the number it was added with: where the run's record store keeps
+   * them (`RemoteEntries.changesByRef`), or the remote listing's position (`RemoteEntries.changesAt`).
+   */
+  changesAt(place: number): readonly FieldChange[];
 }
 
 const byKeyThenId = (keys: readonly string[], ids: Float64Array) => (a: number, b: number) => {
@@ -20,8 +23,8 @@ const byKeyThenId = (keys: readonly string[], ids: Float64Array) => (a: number, 
 
 /**
  * The listings a plan updates, as columns: for each, the platform's ID, the feed's record it sends,
- * whether it adopts the listing, and where its changes are (the remote listing's position; the
- * changes themselves stay in the run's record store until read). A run that rewrites every listing
+ * whether it adopts the listing, and where its changes are (in the run's record store, until read:
+ * the plan holds no reference to the remote listings' columns). A run that rewrites every listing
  * (a mapping changed) held an object, a key string and the changes' old and new values per update,
  * ~800 bytes each, which exhausted the image's heap before 200k listings; now ~20 bytes. An update
  * is made only when read (`at`, iteration), its `changes` only when that property is read. The rare
@@ -31,7 +34,7 @@ export class PlannedUpdates implements UpdateList {
   readonly #sources: UpdateSources;
   readonly #ids: Float64Array;
   readonly #refs: Int32Array;
-  /** The remote listing's position (≥ 0), or -1 - i for the i-th update held whole. */
+  /** Where the update's changes are (≥ 0, see `UpdateSources.changesAt`), or -1 - i for the i-th update held whole. */
   readonly #slots: Int32Array;
   readonly #adopt: Uint8Array;
   readonly #whole: readonly PlannedUpdate[];
@@ -141,12 +144,12 @@ export class UpdatesBuilder {
     this.#sources = sources;
   }
 
-  /** An update of the remote listing at `position` to the feed's record `ref`. */
-  add(ref: number, id: number, position: number, adopt: boolean): void {
+  /** An update of the remote listing `id` to the feed's record `ref`, its changes at `place` (≥ 0). */
+  add(ref: number, id: number, place: number, adopt: boolean): void {
     const i = this.#length++;
     this.#refs.set(i, ref);
     this.#ids.set(i, id);
-    this.#slots.set(i, position);
+    this.#slots.set(i, place);
     this.#adopt.set(i, adopt ? 1 : 0);
   }
 

@@ -168,6 +168,8 @@ export class Columns implements RemoteEntries {
   readonly #keeper: ChangeKeeper;
   /** Each entry's changes in `#keeper`, by the order entries arrived in: their number plus one (0: none). */
   readonly #changeRefs = int32s();
+  /** Reads the changes `changeRefAt` places, holding only `#keeper` (see `changesReader`). */
+  readonly changesByRef: (ref: number) => readonly FieldChange[];
   /** Only the entries a run would mark Sold, by the order they arrived in. */
   readonly #sold = new Map<number, { ref: number; from: unknown }>();
   /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
@@ -185,6 +187,7 @@ export class Columns implements RemoteEntries {
   ) {
     this.#desired = desired;
     this.#keeper = keeper;
+    this.changesByRef = changesReader(keeper);
     this.#ids = placed?.ids ?? float64s();
     this.#pages = placed?.pages ?? int32s();
     this.#owners = placed?.owners ?? int32s();
@@ -267,6 +270,13 @@ export class Columns implements RemoteEntries {
     return ref === -1 ? SAME : this.#keeper.get(ref);
   }
 
+  changeRefAt(i: number): number {
+    const at = this.#at(i);
+    if (this.#refs.get(at) < 0)
+      throw new Error(`remote listing ${this.idAt(i)} was not compared with the feed`);
+    return this.#changeRefs.get(at);
+  }
+
   differsAt(i: number): boolean {
     const at = this.#at(i);
     if (this.#refs.get(at) < 0)
@@ -282,4 +292,9 @@ export class Columns implements RemoteEntries {
     if (this.#pages !== undefined) throw new Error('remote entries are read once in ID order (finish)');
     return this.#order[i] as number;
   }
+}
+
+/** Changes by the number `Columns.changeRefAt` gives (0: none): a closure over the keeper alone. */
+function changesReader(keeper: ChangeKeeper): (ref: number) => readonly FieldChange[] {
+  return (ref) => (ref === 0 ? SAME : keeper.get(ref - 1));
 }
