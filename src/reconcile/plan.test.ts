@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { remote } from '../testing/list-record.ts';
 import { listing, listings } from '../testing/listing.ts';
 import { type PlanPolicy, planListings, withTags } from './index.ts';
+import { desiredByKey, makePlan } from './plan.ts';
+import type { RemoteEntries } from './plan-types.ts';
 
 const policy: PlanPolicy = {
   feedId: 'acme',
@@ -179,6 +181,35 @@ describe('makePlan', () => {
       tripped: false,
       overridden: true,
     });
+  });
+
+  it('holds the deletes of a big feed that halved or came back empty, and deletes them when allowed (300k: no stack overflow)', () => {
+    const n = 300_000;
+    // The feed's one record is listing 0's; the other listings are this feed's and gone.
+    const entries: RemoteEntries = {
+      length: n,
+      idAt: (i) => i + 1,
+      keyAt: (i) => `K-${String(i).padStart(7, '0')}`,
+      ownerAt: () => 'acme',
+      refAt: (i) => (i === 0 ? 0 : -1),
+      changesAt: (i) => (i === 0 ? [] : undefined),
+      differsAt: () => false,
+    };
+    const desired = desiredByKey([{ key: 'K-0000000', mask: 0, digest: 0, ref: 0 }]);
+    const held = makePlan(desired, entries, { ...policy, maxDeleteShare: 0.5 });
+    expect([held.deletes.length, held.heldDeletes.length, held.unchanged.length]).toEqual([0, n - 1, 1]);
+    expect(held.heldDeletes.at(-1)).toEqual({
+      key: 'K-0299999',
+      id: n,
+      reason: 'gone',
+      since: expect.any(String),
+    });
+    const allowed = makePlan(desired, entries, { ...policy, allowMassDelete: true });
+    expect([allowed.deletes.length, allowed.heldDeletes.length]).toEqual([n - 1, 0]);
+    // The same chatbot when the feed comes back empty: every delete held, by the empty-feed guard.
+    const empty = makePlan(desiredByKey([]), { ...entries, refAt: () => -1 }, policy);
+    expect([empty.deletes.length, empty.heldDeletes.length]).toEqual([0, n]);
+    expect(empty.guards.find((g) => g.guard === 'empty-feed')?.tripped).toBe(true);
   });
 
   it('counts removed-status deletes toward maxDeleteShare, in full and incremental mode', () => {

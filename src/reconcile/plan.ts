@@ -107,7 +107,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     brokenRows: new BrokenRowIndex(policy.brokenRows ?? []),
     keepsClock: keepClock,
   });
-  deletes.push(...gone.deletes);
+  // One at a time: spread into `push`, a few hundred thousand (a big feed that halved) overflow the stack.
+  for (const d of gone.deletes) deletes.push(d);
   let ownedCount = 0;
   const foreign: ForeignListing[] = [];
   for (let i = 0; i < remote.length; i++) {
