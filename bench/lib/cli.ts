@@ -45,6 +45,7 @@ export interface SyncReport {
   updated: number;
   deleted: number;
   unchanged: number;
+  heldDeletes?: number;
   reason?: string;
 }
 
