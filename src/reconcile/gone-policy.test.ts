@@ -40,7 +40,7 @@ describe('decideGone', () => {
       brokenRows: none,
       keepsClock: keepsClock({ action: 'delete', afterDays: 0 }, 'full'),
     });
-    expect(d.deletes.map((x) => `${x.key} ${x.reason}`)).toEqual(['K1 gone', 'K2 removed']);
+    expect(Array.from(d.deletes).map((x) => `${x.key} ${x.reason}`)).toEqual(['K1 gone', 'K2 removed']);
     expect(d.grace).toEqual([]);
     expect(d.goneSince).toEqual({});
   });
@@ -49,15 +49,17 @@ describe('decideGone', () => {
     const policy = { action: 'delete' as const, afterDays: 3 };
     const input = { policy, now: NOW, remote: remote(), brokenRows: none, keepsClock: true };
     const first = decideGone([leaving(1)], { ...input, since: {} });
-    expect(first.deletes).toEqual([]);
+    expect(Array.from(first.deletes)).toEqual([]);
     expect(first.grace).toEqual([
       { key: 'K1', id: 101, reason: 'gone', since: iso(NOW), until: iso(NOW + 3 * DAY), action: 'delete' },
     ]);
     expect(first.goneSince).toEqual({ K1: iso(NOW) });
     const almost = decideGone([leaving(1)], { ...input, since: { K1: iso(NOW - 3 * DAY + 1) } });
-    expect(almost.deletes).toEqual([]);
+    expect(Array.from(almost.deletes)).toEqual([]);
     const over = decideGone([leaving(1)], { ...input, since: { K1: iso(NOW - 3 * DAY) } });
-    expect(over.deletes).toEqual([{ key: 'K1', id: 101, reason: 'gone', since: iso(NOW - 3 * DAY) }]);
+    expect(Array.from(over.deletes)).toEqual([
+      { key: 'K1', id: 101, reason: 'gone', since: iso(NOW - 3 * DAY) },
+    ]);
     expect(over.goneSince).toEqual({ K1: iso(NOW - 3 * DAY) });
   });
 
@@ -81,7 +83,7 @@ describe('decideGone', () => {
     expect(alreadySold.grace).toHaveLength(1);
     const over = decideGone([leaving(1)], { ...input, remote: remote(), since: { K1: iso(NOW - 30 * DAY) } });
     expect(over.markSold).toEqual([]);
-    expect(over.deletes.map((x) => x.key)).toEqual(['K1']);
+    expect(Array.from(over.deletes).map((x) => x.key)).toEqual(['K1']);
   });
 
   it('a listing whose key appears in a broken row is held, its clock neither started nor reset', () => {
@@ -96,7 +98,7 @@ describe('decideGone', () => {
       brokenRows: rows,
       keepsClock: false,
     });
-    expect(d.deletes.map((x) => x.key)).toEqual(['K2']);
+    expect(Array.from(d.deletes).map((x) => x.key)).toEqual(['K2']);
     expect(d.held).toEqual([
       {
         key: 'K1',
@@ -117,7 +119,7 @@ describe('decideGone', () => {
       brokenRows: rows,
       keepsClock: false,
     });
-    expect(removed.deletes.map((x) => x.key)).toEqual(['K1']);
+    expect(Array.from(removed.deletes).map((x) => x.key)).toEqual(['K1']);
   });
 });
 

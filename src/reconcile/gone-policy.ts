@@ -1,12 +1,6 @@
 import type { BrokenRow, BrokenRowIndex } from './broken-rows.ts';
-import type {
-  GonePolicy,
-  GraceListing,
-  HeldListing,
-  PlannedDelete,
-  PlannedUpdate,
-  RemoteEntries,
-} from './plan-types.ts';
+import type { GonePolicy, GraceListing, HeldListing, PlannedUpdate, RemoteEntries } from './plan-types.ts';
+import { DeleteColumns } from './planned-deletes.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -33,11 +27,13 @@ export interface GoneInput {
   brokenRows: BrokenRowIndex;
   /** Whether the run needs the clock at all (a grace, a mark, an incremental feed's pending removals). */
   keepsClock: boolean;
+  /** Where the deletes go (the plan's, beside the duplicates it found); new ones when left out. */
+  deletes?: DeleteColumns;
 }
 
 export interface GoneDecision {
-  /** Grace over (or none): deleted this run, the guards permitting. */
-  deletes: PlannedDelete[];
+  /** Grace over (or none): deleted this run, the guards permitting (added to `GoneInput.deletes`). */
+  deletes: DeleteColumns;
   /** Marked Sold this run, the guards permitting (`markSold`, not Sold yet). */
   markSold: PlannedUpdate[];
   /** Kept as they are for now. */
@@ -55,10 +51,11 @@ export interface GoneDecision {
  * already); from then on it is deleted. A listing back in the feed, or gone from the platform,
  * simply drops out of the clock: its caller only hands over listings that are leaving.
  */
-export function decideGone(leaving: readonly Leaving[], input: GoneInput): GoneDecision {
+export function decideGone(leaving: Iterable<Leaving>, input: GoneInput): GoneDecision {
   const { policy, now, remote } = input;
   const at = new Date(now).toISOString();
-  const decision: GoneDecision = { deletes: [], markSold: [], grace: [], held: [], goneSince: {} };
+  const deletes = input.deletes ?? new DeleteColumns();
+  const decision: GoneDecision = { deletes, markSold: [], grace: [], held: [], goneSince: {} };
   const heldByKey = new Map<string, HeldListing>();
   for (const l of leaving) {
     const where = l.reason === 'gone' ? input.brokenRows.find(l.key) : undefined;
@@ -73,7 +70,7 @@ export function decideGone(leaving: readonly Leaving[], input: GoneInput): GoneD
     if (input.keepsClock) decision.goneSince[l.key] = since;
     const until = Date.parse(since) + policy.afterDays * DAY_MS;
     if (!(now < until)) {
-      decision.deletes.push({ key: l.key, id: l.id, reason: l.reason, since });
+      deletes.add(l.key, l.id, l.reason, since);
       continue;
     }
     const grace: GraceListing = {

@@ -1,23 +1,47 @@
-import type { GuardDecision, PlannedDelete, PlanPolicy } from './plan-types.ts';
+import type { DeleteReason, GuardDecision, PlanPolicy } from './plan-types.ts';
+
+/**
+ * The deletes the guards weigh (`DeleteColumns`), by number: each one's reason, and whether it is a
+ * mark Sold rather than a delete. A guard answers with numbers, never copies of the deletes: a big
+ * feed that came back half empty has hundreds of thousands of them.
+ */
+export interface Losses {
+  readonly length: number;
+  reasonAt(i: number): DeleteReason;
+  isMark(i: number): boolean;
+}
 
 export interface GuardInput {
   policy: PlanPolicy;
   desiredCount: number;
   ownedCount: number;
-  deletes: readonly PlannedDelete[];
+  deletes: Losses;
 }
 
 export interface GuardResult {
   decisions: GuardDecision[];
-  allowed: PlannedDelete[];
-  held: PlannedDelete[];
+  /** Numbers of the deletes (and marks) allowed, in the order found. */
+  allowed: number[];
+  /** Numbers of those held back. */
+  held: number[];
 }
 
 const percent = (n: number) => `${Math.round(n * 1000) / 10}%`;
 
+/** The numbers of `deletes` whose reason passes `test`. */
+function numbers(deletes: Losses, test: (reason: DeleteReason) => boolean, of?: readonly number[]): number[] {
+  const picked: number[] = [];
+  for (const i of of ?? every(deletes)) if (test(deletes.reasonAt(i))) picked.push(i);
+  return picked;
+}
+
+/** All numbers of `deletes`. */
+const every = (deletes: Losses) => Array.from({ length: deletes.length }, (_, i) => i);
+
 /** `deleting` / `marking Sold` / `deleting or marking Sold`: what a guard's losses are (marks count as losses). */
-function lossVerb(losses: readonly PlannedDelete[], tense: 'ing' | 'past' = 'ing'): string {
-  const marks = losses.filter((d) => d.action === 'markSold').length;
+function lossVerb(deletes: Losses, losses: readonly number[], tense: 'ing' | 'past' = 'ing'): string {
+  let marks = 0;
+  for (const i of losses) if (deletes.isMark(i)) marks++;
   const words =
     tense === 'ing'
       ? ['deleting', 'marking Sold', 'deleting or marking Sold']
@@ -51,12 +75,12 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
   }
   if (policy.sourceFailed) {
     decisions.push(SOURCE_FAILED);
-    return { decisions, allowed: [], held: [...deletes] };
+    return { decisions, allowed: [], held: every(deletes) };
   }
   if (policy.mode === 'full' && input.desiredCount === 0) {
     const message = `the feed yielded no valid listing: ${deletes.length} delete(s) held back`;
     decisions.push({ guard: 'empty-feed', tripped: true, message });
-    return { decisions, allowed: [], held: [...deletes] };
+    return { decisions, allowed: [], held: every(deletes) };
   }
   const unkeyed = unkeyedGuard(policy, deletes, decisions);
   const share = applyShareGuard(input, decisions, unkeyed.kept);
@@ -72,13 +96,13 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
  */
 function unkeyedGuard(
   policy: PlanPolicy,
-  deletes: readonly PlannedDelete[],
+  deletes: Losses,
   decisions: GuardDecision[],
-): { held: PlannedDelete[]; kept: PlannedDelete[] } {
+): { held: number[]; kept: number[] } {
   const count = policy.unkeyedRejections ?? 0;
   const omitted = policy.brokenRowsOmitted ?? 0;
-  const gone = deletes.filter((d) => d.reason === 'gone');
-  const none = { held: [], kept: [...deletes] };
+  const gone = numbers(deletes, (r) => r === 'gone');
+  const none = { held: [], kept: every(deletes) };
   if ((count === 0 && omitted === 0) || gone.length === 0 || policy.mode !== 'full') return none;
   const records = Math.max(policy.recordsRead ?? count, count, 1);
   const share = count / records;
@@ -86,7 +110,7 @@ function unkeyedGuard(
   // One keyless row is a coming-soon listing or an exporter's disclaimer line, never a broken export.
   const untrusted = omitted > 0 || (count > 1 && share > policy.maxDeleteShare);
   if (!untrusted) {
-    const message = `${what} (a keyless row holds nothing; a broken row only the listings whose keys appear in it): ${lossVerb(gone)} the ${gone.length} listing(s) gone from the feed`;
+    const message = `${what} (a keyless row holds nothing; a broken row only the listings whose keys appear in it): ${lossVerb(deletes, gone)} the ${gone.length} listing(s) gone from the feed`;
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, message });
     return none;
   }
@@ -95,45 +119,49 @@ function unkeyedGuard(
       ? `${omitted} broken row(s) beyond the ${policy.brokenRows?.length ?? 0} a run keeps could be any listing`
       : `${what}, more than maxDeleteShare (${percent(policy.maxDeleteShare)}): the feed may be a broken export`;
   if (policy.allowMassDelete) {
-    const message = `${why}: ${lossVerb(gone)} ${gone.length} listing(s) gone from the feed, override given`;
+    const message = `${why}: ${lossVerb(deletes, gone)} ${gone.length} listing(s) gone from the feed, override given`;
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, overridden: true, message });
     return none;
   }
-  const message = `${why}: ${gone.length} listing(s) gone from the feed not ${lossVerb(gone, 'past')}; fix the rows, or rerun with --allow-mass-delete`;
+  const message = `${why}: ${gone.length} listing(s) gone from the feed not ${lossVerb(deletes, gone, 'past')}; fix the rows, or rerun with --allow-mass-delete`;
   decisions.push({ guard: 'unkeyed-rejections', tripped: true, message });
-  return { held: gone, kept: deletes.filter((d) => d.reason !== 'gone') };
+  return { held: gone, kept: numbers(deletes, (r) => r !== 'gone') };
 }
 
 /** The `maxDeleteShare` guard over `deletes`: duplicates always pass, the rest up to the share. */
 function applyShareGuard(
   input: GuardInput,
   decisions: GuardDecision[],
-  deletes: readonly PlannedDelete[],
-): { allowed: PlannedDelete[]; held: PlannedDelete[] } {
-  const { policy } = input;
-  const lossy = deletes.filter((d) => d.reason !== 'duplicate');
-  const duplicates = deletes.filter((d) => d.reason === 'duplicate');
+  kept: readonly number[],
+): { allowed: number[]; held: number[] } {
+  const { policy, deletes } = input;
+  const lossy = numbers(deletes, (r) => r !== 'duplicate', kept);
+  const duplicates = numbers(deletes, (r) => r === 'duplicate', kept);
   if (lossy.length === 0) return { allowed: duplicates, held: [] };
   const share = input.ownedCount === 0 ? 1 : lossy.length / input.ownedCount;
   const over = share > policy.maxDeleteShare;
   const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)})`;
   if (!over) {
-    decisions.push({ guard: 'max-delete-share', tripped: false, message: `${lossVerb(lossy)} ${what}` });
-    return { allowed: [...deletes], held: [] };
+    decisions.push({
+      guard: 'max-delete-share',
+      tripped: false,
+      message: `${lossVerb(deletes, lossy)} ${what}`,
+    });
+    return { allowed: [...kept], held: [] };
   }
   if (policy.allowMassDelete) {
     decisions.push({
       guard: 'max-delete-share',
       tripped: false,
       overridden: true,
-      message: `${lossVerb(lossy)} ${what}: override given`,
+      message: `${lossVerb(deletes, lossy)} ${what}: override given`,
     });
-    return { allowed: [...deletes], held: [] };
+    return { allowed: [...kept], held: [] };
   }
   decisions.push({
     guard: 'max-delete-share',
     tripped: true,
-    message: `refusing: ${lossVerb(lossy)} ${what}; rerun with --allow-mass-delete to apply`,
+    message: `refusing: ${lossVerb(deletes, lossy)} ${what}; rerun with --allow-mass-delete to apply`,
   });
   return { allowed: duplicates, held: lossy };
 }

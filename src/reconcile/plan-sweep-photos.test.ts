@@ -28,14 +28,14 @@ describe('a full plan over the keys a RESO sweep listed', () => {
       present: present(['MLS-0001', 'MLS-0002', 'MLS-0003', 'MLS-0004', 'MLS-0005']),
     });
     expect(Array.from(plan.updates, (u) => u.key)).toEqual(['MLS-0002']);
-    expect(plan.deletes.map((d) => `${d.key} ${d.reason}`)).toEqual(['MLS-0006 gone']);
+    expect(Array.from(plan.deletes).map((d) => `${d.key} ${d.reason}`)).toEqual(['MLS-0006 gone']);
     expect([...plan.unchanged]).toEqual([]);
   });
 
   it('counts listed keys as the feed, so a sweep with nothing new to send is not an empty feed', () => {
     const remotes = listings(1, 4).map((l, i) => ours(i + 1, l));
     const plan = planOf([], remotes, { ...policy, present: present(['MLS-0001', 'MLS-0002', 'MLS-0003']) });
-    expect(plan.deletes.map((d) => d.key)).toEqual(['MLS-0004']);
+    expect(Array.from(plan.deletes).map((d) => d.key)).toEqual(['MLS-0004']);
     expect(plan.guards.find((g) => g.guard === 'empty-feed')).toBeUndefined();
   });
 });

@@ -103,6 +103,16 @@ export interface UpdateList extends Iterable<PlannedUpdate> {
 }
 
 /**
+ * A plan's deletes (or those a guard held back), as they are read: how many, one by its place, all
+ * in key order (then ID). An array of `PlannedDelete` is one (tests and hand-made plans use them);
+ * `PlannedDeletes` is the plan's own.
+ */
+export interface DeleteList extends Iterable<PlannedDelete> {
+  readonly length: number;
+  at(index: number): PlannedDelete | undefined;
+}
+
+/**
  * Where the changes of the listings that differ from the feed are kept, each list by a number: the
  * run's record store (a spill file), so a run that rewrites every listing (a mapping changed) holds
  * ~4 bytes a listing for them, not ~350 (its old and new values), which at a million listings
@@ -216,9 +226,10 @@ export interface Plan {
   creates: CreateList;
   /** In key order, then ID (`PlannedUpdates`: columns, each update's changes read when asked). */
   updates: UpdateList;
-  deletes: PlannedDelete[];
-  /** Deletes a guard held back: reported, never applied. */
-  heldDeletes: PlannedDelete[];
+  /** In key order, then ID (`PlannedDeletes`: numbers into columns, not an object a delete). */
+  deletes: DeleteList;
+  /** Deletes a guard held back: reported, never applied. In key order, then ID. */
+  heldDeletes: DeleteList;
   /** Keys whose listing needs no write, in key order (`UnchangedKeys`: not a string per key). */
   unchanged: KeyList;
   /** Keys whose feed record was rejected, or that appear in a broken row: their listings are kept as they are. */

@@ -21,8 +21,8 @@ const ours = (id: number, n: number, feedId = 'acme') => remote(id, withTags(lis
 const summary = (p: ReturnType<typeof planListings>) => ({
   creates: Array.from(p.creates, (c) => c.key),
   updates: Array.from(p.updates, (u) => `${u.key}#${u.id}${u.adopt ? ' adopt' : ''}`),
-  deletes: p.deletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
-  held: p.heldDeletes.map((d) => `${d.key}#${d.id} ${d.reason}`),
+  deletes: Array.from(p.deletes).map((d) => `${d.key}#${d.id} ${d.reason}`),
+  held: Array.from(p.heldDeletes).map((d) => `${d.key}#${d.id} ${d.reason}`),
   unchanged: p.unchanged.length,
   foreign: p.foreign.map((f) => f.id),
   skipped: p.skipped.map((s) => `${s.key} ${s.reason}`),
@@ -237,7 +237,7 @@ describe('makePlan', () => {
       [1, 2, 3].map((n) => ours(n, n)),
       { ...policy, ...extra, maxDeleteShare: 1 },
     );
-    expect(plan.deletes).toEqual([]);
+    expect(Array.from(plan.deletes)).toEqual([]);
     expect(plan.heldDeletes.length).toBeGreaterThan(0);
     expect(plan.guards.find((g) => g.guard === guard)?.tripped).toBe(true);
   });

@@ -1,5 +1,6 @@
 import type { HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
+import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
@@ -18,6 +19,7 @@ import type {
   SkippedListing,
 } from './plan-types.ts';
 import { PlannedCreates } from './planned-creates.ts';
+import { DeleteColumns, PlannedDeletes } from './planned-deletes.ts';
 import { type UpdateSources, UpdatesBuilder } from './planned-updates.ts';
 import { UnchangedKeys } from './unchanged-keys.ts';
 
@@ -63,7 +65,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const creates: number[] = [];
   const { sources, changesRefAt } = updateSources(desired, remote);
   const updates = new UpdatesBuilder(sources);
-  const deletes: PlannedDelete[] = [];
+  // Every delete the plan finds, and the marks Sold the guards count with them, in columns.
+  const found = new DeleteColumns();
   const unchanged = new UnchangedKeys(keysOf(desired));
   const skipped: SkippedListing[] = [];
   let wantedCount = 0;
@@ -79,7 +82,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
       touched[keeper] = 1;
       for (const extra of extras) {
         touched[extra] = 1;
-        deletes.push({ key, id: remote.idAt(extra), reason: 'duplicate' });
+        found.add(key, remote.idAt(extra), 'duplicate');
       }
       if (!remote.differsAt(keeper)) unchanged.add(ref);
       else
@@ -96,7 +99,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
 
   const held = planHeld(heldKeys, ctx);
   for (const h of held) for (const i of h.positions) touched[i] = 1;
-  const leaving = planLeaving(desired, touched, ctx, deletes);
+  const leaving = planLeaving(desired, touched, ctx, found);
   const gonePolicy = policy.gone ?? DELETE_AT_ONCE;
   const keepClock = keepsClock(gonePolicy, policy.mode);
   const gone = decideGone(leaving, {
@@ -106,9 +109,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     remote,
     brokenRows: new BrokenRowIndex(policy.brokenRows ?? []),
     keepsClock: keepClock,
+    deletes: found,
   });
-  // One at a time: spread into `push`, a few hundred thousand (a big feed that halved) overflow the stack.
-  for (const d of gone.deletes) deletes.push(d);
   let ownedCount = 0;
   const foreign: ForeignListing[] = [];
   for (let i = 0; i < remote.length; i++) {
@@ -117,23 +119,26 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   }
   // Marking a listing Sold loses it as surely as deleting it: the guards count both.
   const marks = new Map(gone.markSold.map((u) => [u.id, u]));
-  const lossy = [...deletes, ...gone.markSold.map(markAsDelete)];
+  for (const u of gone.markSold) found.add(u.key, u.id, 'gone', undefined, true);
   // Keys a sweep lists count as wanted: an empty run of a listed feed is not an empty feed.
   const listed = Math.max(wantedCount, policy.present?.size ?? 0);
-  const guard = applyDeleteGuards({ policy, desiredCount: listed, ownedCount, deletes: lossy });
-  const allowed = guard.allowed.filter((d) => d.action !== 'markSold');
-  for (const d of guard.allowed) {
-    const mark = d.action === 'markSold' ? marks.get(d.id) : undefined;
+  const guard = applyDeleteGuards({ policy, desiredCount: listed, ownedCount, deletes: found });
+  const allowed = guard.allowed.filter((i) => !found.isMark(i));
+  for (const i of guard.allowed) {
+    const mark = found.isMark(i) ? marks.get(found.idAt(i)) : undefined;
     if (mark) updates.addWhole(mark);
   }
   // A mark a guard held back did not happen: the listing is not Sold, and its grace has not begun.
-  for (const d of guard.held) {
-    if (d.action !== 'markSold') continue;
-    gone.grace = gone.grace.filter((g) => g.id !== d.id);
-    const earlier = policy.goneSince?.[d.key];
-    if (earlier === undefined) delete gone.goneSince[d.key];
-    else gone.goneSince[d.key] = earlier;
+  const unmarked = new Set<number>();
+  for (const i of guard.held) {
+    if (!found.isMark(i)) continue;
+    unmarked.add(found.idAt(i));
+    const key = found.keyAt(i);
+    const earlier = policy.goneSince?.[key];
+    if (earlier === undefined) delete gone.goneSince[key];
+    else gone.goneSince[key] = earlier;
   }
+  if (unmarked.size > 0) gone.grace = gone.grace.filter((g) => !unmarked.has(g.id));
 
   return {
     feedId: policy.feedId,
@@ -142,8 +147,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     mode: policy.mode,
     creates: PlannedCreates.inKeyOrder(creates, keysOf(desired)),
     updates: updates.finish(),
-    deletes: allowed.sort(byKeyThenId),
-    heldDeletes: guard.held.sort(byKeyThenId),
+    deletes: PlannedDeletes.inKeyOrder(found, allowed),
+    heldDeletes: PlannedDeletes.inKeyOrder(found, guard.held),
     unchanged,
     held: [...held.map(({ positions: _, ...h }) => h), ...gone.held].sort(byKeyThenId),
     grace: gone.grace.sort(byKeyThenId),
@@ -286,32 +291,54 @@ function planLeaving(
   desired: DesiredIndex,
   touched: Uint8Array,
   ctx: Context,
-  deletes: PlannedDelete[],
-): Leaving[] {
+  found: DeleteColumns,
+): LeavingList {
   const { remote } = ctx;
   const removals = new Set(ctx.policy.removals ?? []);
   const pending = ctx.policy.goneSince ?? {};
   const kept = new Set<string>();
-  const leaving: Leaving[] = [];
+  const leaving = new LeavingList(remote);
   for (let i = 0; i < remote.length; i++) {
     if (touched[i] === 1 || !ctx.isMine(i)) continue;
     const key = remote.keyAt(i) ?? '';
-    const id = remote.idAt(i);
     if (key && desired.has(key)) continue;
     if (key && (removals.has(key) || (ctx.policy.mode === 'incremental' && Object.hasOwn(pending, key))))
-      leaving.push({ key, id, position: i, reason: 'removed' });
+      leaving.add(i, 'removed');
     // A key a RESO sweep listed is still in the feed, though not sent this run: left as it is.
     else if (key && ctx.policy.present?.has(key)) kept.add(key);
-    else if (ctx.policy.mode === 'full') leaving.push({ key, id, position: i, reason: 'gone' });
-    else if (kept.has(key)) deletes.push({ key, id, reason: 'duplicate' });
+    else if (ctx.policy.mode === 'full') leaving.add(i, 'gone');
+    else if (kept.has(key)) found.add(key, remote.idAt(i), 'duplicate');
     else kept.add(key);
   }
   return leaving;
 }
 
-/** A mark as the guards see it: a loss of the listing, like a delete. */
-function markAsDelete(update: PlannedUpdate): PlannedDelete {
-  return { key: update.key, id: update.id, reason: 'gone', action: 'markSold' };
+/**
+ * The owned listings leaving the feed, as their positions in the remote entries (4 bytes each, the
+ * reason in the lowest bit): a `Leaving` is made as it is read, its key and ID from the entries. A
+ * big feed that came back half empty has hundreds of thousands of them.
+ */
+class LeavingList implements Iterable<Leaving> {
+  readonly #remote: RemoteEntries;
+  readonly #places = int32s();
+  length = 0;
+
+  constructor(remote: RemoteEntries) {
+    this.#remote = remote;
+  }
+
+  add(position: number, reason: Leaving['reason']): void {
+    this.#places.set(this.length++, position * 2 + (reason === 'removed' ? 1 : 0));
+  }
+
+  *[Symbol.iterator](): Iterator<Leaving> {
+    for (let n = 0; n < this.length; n++) {
+      const place = this.#places.get(n);
+      const position = place >>> 1;
+      const key = this.#remote.keyAt(position) ?? '';
+      yield { key, id: this.#remote.idAt(position), position, reason: place & 1 ? 'removed' : 'gone' };
+    }
+  }
 }
 
 /** The run's clock: only a policy that keeps listings a while needs one. */

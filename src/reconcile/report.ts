@@ -2,6 +2,7 @@ import type { Operation } from '../api/index.ts';
 import type { ApplyResult } from './apply.ts';
 import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';
+import { duplicateDeletes } from './planned-deletes.ts';
 import { updateCounts } from './planned-updates.ts';
 import { HELD_KEPT, type RunOutcome, type RunReport } from './report-types.ts';
 import type { PreparedRun, RunTrigger } from './run-types.ts';
@@ -142,7 +143,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     updated: plan.updates.length,
     adopted,
     deleted: plan.deletes.length,
-    duplicatesDeleted: plan.deletes.filter((d) => d.reason === 'duplicate').length,
+    duplicatesDeleted: duplicateDeletes(plan.deletes),
     unchanged: plan.unchanged.length,
     foreign: plan.foreign.length,
     skipped: plan.skipped.map((s) => ({

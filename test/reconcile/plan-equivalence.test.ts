@@ -75,8 +75,8 @@ function shape(plan: Plan) {
   return {
     creates: Array.from(plan.creates, (c) => c.key),
     updates: Array.from(plan.updates, (u) => ({ key: u.key, id: u.id, adopt: u.adopt, changes: u.changes })),
-    deletes: plan.deletes,
-    heldDeletes: plan.heldDeletes,
+    deletes: Array.from(plan.deletes),
+    heldDeletes: Array.from(plan.heldDeletes),
     unchanged: [...plan.unchanged],
     held: plan.held,
     foreign: plan.foreign,
