@@ -63,4 +63,22 @@ describe('PlannedDeletes', () => {
     expect(sliceDeletes(asArray, 0, 3).map((d) => d.id)).toEqual([11, 12, 40]);
     expect(PlannedDeletes.inKeyOrder(found(), []).length).toBe(0);
   });
+
+  it('keeps an owned listing without a key (it sorts first) beside keys of any script', () => {
+    const columns = new DeleteColumns();
+    for (const [key, id] of [
+      ['東京-3', 3],
+      ['', 2],
+      ['MLS-1', 1],
+      ['', 0],
+    ] as const)
+      columns.add(key, id, 'gone', NOW);
+    const deletes = PlannedDeletes.inKeyOrder(columns, [0, 1, 2, 3]);
+    expect(Array.from(deletes, (d) => [d.key, d.id])).toEqual([
+      ['', 0],
+      ['', 2],
+      ['MLS-1', 1],
+      ['東京-3', 3],
+    ]);
+  });
 });
