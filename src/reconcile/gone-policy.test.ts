@@ -41,7 +41,7 @@ describe('decideGone', () => {
       keepsClock: keepsClock({ action: 'delete', afterDays: 0 }, 'full'),
     });
     expect(Array.from(d.deletes).map((x) => `${x.key} ${x.reason}`)).toEqual(['K1 gone', 'K2 removed']);
-    expect(d.grace).toEqual([]);
+    expect(Array.from(d.grace)).toEqual([]);
     expect(d.goneSince).toEqual({});
   });
 
@@ -50,7 +50,7 @@ describe('decideGone', () => {
     const input = { policy, now: NOW, remote: remote(), brokenRows: none, keepsClock: true };
     const first = decideGone([leaving(1)], { ...input, since: {} });
     expect(Array.from(first.deletes)).toEqual([]);
-    expect(first.grace).toEqual([
+    expect(Array.from(first.grace)).toEqual([
       { key: 'K1', id: 101, reason: 'gone', since: iso(NOW), until: iso(NOW + 3 * DAY), action: 'delete' },
     ]);
     expect(first.goneSince).toEqual({ K1: iso(NOW) });
@@ -77,7 +77,7 @@ describe('decideGone', () => {
         markSold: true,
       },
     ]);
-    expect(active.grace[0]).toMatchObject({ action: 'markSold', until: iso(NOW + 30 * DAY) });
+    expect(active.grace.at(0)).toMatchObject({ action: 'markSold', until: iso(NOW + 30 * DAY) });
     const alreadySold = decideGone([leaving(1)], { ...input, remote: remote([1]) });
     expect(alreadySold.markSold).toEqual([]);
     expect(alreadySold.grace).toHaveLength(1);

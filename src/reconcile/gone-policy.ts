@@ -1,6 +1,6 @@
 import type { BrokenRow, BrokenRowIndex } from './broken-rows.ts';
-import type { GonePolicy, GraceListing, HeldListing, PlannedUpdate, RemoteEntries } from './plan-types.ts';
-import { DeleteColumns } from './planned-deletes.ts';
+import type { GonePolicy, HeldListing, PlannedUpdate, RemoteEntries } from './plan-types.ts';
+import { DeleteColumns, PlannedGrace } from './planned-deletes.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -36,8 +36,8 @@ export interface GoneDecision {
   deletes: DeleteColumns;
   /** Marked Sold this run, the guards permitting (`markSold`, not Sold yet). */
   markSold: PlannedUpdate[];
-  /** Kept as they are for now. */
-  grace: GraceListing[];
+  /** Kept as they are for now, in the order found. */
+  grace: PlannedGrace;
   /** Kept because their key appears in a broken row. */
   held: HeldListing[];
   /** The clock this run leaves, before its deletes are done. */
@@ -55,7 +55,8 @@ export function decideGone(leaving: Iterable<Leaving>, input: GoneInput): GoneDe
   const { policy, now, remote } = input;
   const at = new Date(now).toISOString();
   const deletes = input.deletes ?? new DeleteColumns();
-  const decision: GoneDecision = { deletes, markSold: [], grace: [], held: [], goneSince: {} };
+  const grace = new DeleteColumns();
+  const decision: Omit<GoneDecision, 'grace' | 'held'> = { deletes, markSold: [], goneSince: {} };
   const heldByKey = new Map<string, HeldListing>();
   for (const l of leaving) {
     const where = l.reason === 'gone' ? input.brokenRows.find(l.key) : undefined;
@@ -73,15 +74,7 @@ export function decideGone(leaving: Iterable<Leaving>, input: GoneInput): GoneDe
       deletes.add(l.key, l.id, l.reason, since);
       continue;
     }
-    const grace: GraceListing = {
-      key: l.key,
-      id: l.id,
-      reason: l.reason,
-      since,
-      until: new Date(until).toISOString(),
-      action: policy.action,
-    };
-    decision.grace.push(grace);
+    grace.add(l.key, l.id, l.reason, since);
     const sold = policy.action === 'markSold' ? remote.soldAt?.(l.position) : undefined;
     if (sold !== undefined)
       decision.markSold.push({
@@ -93,8 +86,7 @@ export function decideGone(leaving: Iterable<Leaving>, input: GoneInput): GoneDe
         markSold: true,
       });
   }
-  decision.held = [...heldByKey.values()];
-  return decision;
+  return { ...decision, grace: PlannedGrace.of(grace, policy), held: [...heldByKey.values()] };
 }
 
 function holdByRow(held: Map<string, HeldListing>, l: Leaving, row: BrokenRow): void {

@@ -112,6 +112,12 @@ export interface DeleteList extends Iterable<PlannedDelete> {
   at(index: number): PlannedDelete | undefined;
 }
 
+/** A plan's listings in grace, as they are read (an array of `GraceListing` is one; `PlannedGrace` the plan's own). */
+export interface GraceList extends Iterable<GraceListing> {
+  readonly length: number;
+  at(index: number): GraceListing | undefined;
+}
+
 /**
  * Where the changes of the listings that differ from the feed are kept, each list by a number: the
  * run's record store (a spill file), so a run that rewrites every listing (a mapping changed) holds
@@ -235,7 +241,7 @@ export interface Plan {
   /** Keys whose feed record was rejected, or that appear in a broken row: their listings are kept as they are. */
   held: HeldListing[];
   /** Listings gone from the feed, kept until their grace ends (`gone.afterDays`). */
-  grace: GraceListing[];
+  grace: GraceList;
   /**
    * The grace clock this run leaves (`FeedState.goneSince`), as if none of its deletes were done:
    * the run drops the keys it deleted. Empty when the feed's `gone` policy needs no clock.

@@ -323,7 +323,7 @@ describe('makePlan', () => {
     // Run 1 names MLS-0003 removed: kept two days, on the clock.
     const first = planListings([], remoteAll, { ...incremental, removals: ['MLS-0003'] });
     expect(summary(first).deletes).toEqual([]);
-    expect(first.grace.map((g) => `${g.key} ${g.reason}`)).toEqual(['MLS-0003 removed']);
+    expect(Array.from(first.grace).map((g) => `${g.key} ${g.reason}`)).toEqual(['MLS-0003 removed']);
     expect(first.goneSince).toEqual({ 'MLS-0003': '2026-11-10T00:00:00.000Z' });
     // Run 2, a day later, does not name it again: still leaving, still kept.
     const second = planListings([], remoteAll, {
@@ -331,7 +331,7 @@ describe('makePlan', () => {
       goneSince: first.goneSince,
       now: now + 86_400_000,
     });
-    expect(second.grace.map((g) => g.key)).toEqual(['MLS-0003']);
+    expect(Array.from(second.grace).map((g) => g.key)).toEqual(['MLS-0003']);
     // Run 3, after the grace: deleted, though the feed said nothing more about it.
     const third = planListings([], remoteAll, {
       ...incremental,
@@ -341,7 +341,7 @@ describe('makePlan', () => {
     expect(summary(third).deletes).toEqual(['MLS-0003#3 removed']);
     // Back in an incremental feed meanwhile: not leaving any more, off the clock.
     const back = planListings(listings(3, 3), remoteAll, { ...incremental, goneSince: first.goneSince });
-    expect(back.grace).toEqual([]);
+    expect(Array.from(back.grace)).toEqual([]);
     expect(back.goneSince).toEqual({});
   });
 

@@ -138,7 +138,6 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     if (earlier === undefined) delete gone.goneSince[key];
     else gone.goneSince[key] = earlier;
   }
-  if (unmarked.size > 0) gone.grace = gone.grace.filter((g) => !unmarked.has(g.id));
 
   return {
     feedId: policy.feedId,
@@ -151,7 +150,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     heldDeletes: PlannedDeletes.inKeyOrder(found, guard.held),
     unchanged,
     held: [...held.map(({ positions: _, ...h }) => h), ...gone.held].sort(byKeyThenId),
-    grace: gone.grace.sort(byKeyThenId),
+    grace: gone.grace.inKeyOrderWithout(unmarked),
     goneSince: gone.goneSince,
     foreign: foreign.sort(byKeyThenId),
     skipped: skipped.sort(byKeyThenId),

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedDelete } from './plan-types.ts';
-import { DeleteColumns, duplicateDeletes, PlannedDeletes, sliceDeletes } from './planned-deletes.ts';
+import {
+  DeleteColumns,
+  duplicateDeletes,
+  firstGrace,
+  PlannedDeletes,
+  PlannedGrace,
+  sliceDeletes,
+} from './planned-deletes.ts';
 
 const EARLIER = '2026-11-01T00:00:00.000Z';
 const NOW = '2026-11-10T00:00:00.000Z';
@@ -80,5 +87,37 @@ describe('PlannedDeletes', () => {
       ['MLS-1', 1],
       ['東京-3', 3],
     ]);
+  });
+});
+
+describe('PlannedGrace', () => {
+  it('makes each listing in grace with its end from its start and the policy, in key order less the marks held back', () => {
+    const columns = new DeleteColumns();
+    columns.add('MLS-9', 90, 'gone', NOW);
+    columns.add('MLS-2', 20, 'removed', EARLIER);
+    columns.add('MLS-5', 50, 'gone', NOW);
+    const found = PlannedGrace.of(columns, { action: 'markSold', afterDays: 3 });
+    expect(Array.from(found, (g) => g.key)).toEqual(['MLS-9', 'MLS-2', 'MLS-5']);
+    const grace = found.inKeyOrderWithout(new Set([50]));
+    expect([...grace]).toEqual([
+      {
+        key: 'MLS-2',
+        id: 20,
+        reason: 'removed',
+        since: EARLIER,
+        until: '2026-11-04T00:00:00.000Z',
+        action: 'markSold',
+      },
+      {
+        key: 'MLS-9',
+        id: 90,
+        reason: 'gone',
+        since: NOW,
+        until: '2026-11-13T00:00:00.000Z',
+        action: 'markSold',
+      },
+    ]);
+    expect([grace.length, grace.at(-1)?.id, firstGrace(grace, 1).map((g) => g.id)]).toEqual([2, 90, [20]]);
+    expect(JSON.parse(JSON.stringify(grace))).toEqual([...grace]);
   });
 });

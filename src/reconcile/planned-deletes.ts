@@ -1,9 +1,16 @@
 import { KeyArena } from '../key-arena.ts';
 import { float64s, int32s } from '../number-column.ts';
-import type { DeleteList, DeleteReason, PlannedDelete } from './plan-types.ts';
+import type {
+  DeleteList,
+  DeleteReason,
+  GonePolicy,
+  GraceList,
+  GraceListing,
+  PlannedDelete,
+} from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 
-export type { DeleteList };
+export type { DeleteList, GraceList };
 
 const REASONS: readonly DeleteReason[] = ['gone', 'removed', 'duplicate'];
 const REASON_NUMBER: Readonly<Record<DeleteReason, number>> = { gone: 0, removed: 1, duplicate: 2 };
@@ -55,12 +62,12 @@ export class DeleteColumns implements Iterable<PlannedDelete> {
 
   /** Delete `i` as an object (a new one each time). */
   at(i: number): PlannedDelete {
-    const since = this.#since.get(i);
+    const since = this.sinceAt(i);
     return {
       key: this.keyAt(i),
       id: this.idAt(i),
       reason: this.reasonAt(i),
-      ...(since === 0 ? {} : { since: this.#times[since - 1] as string }),
+      ...(since === undefined ? {} : { since }),
       ...(this.isMark(i) ? { action: 'markSold' as const } : {}),
     };
   }
@@ -72,6 +79,12 @@ export class DeleteColumns implements Iterable<PlannedDelete> {
   /** Every delete as an object, in the order found (tests). */
   toJSON(): PlannedDelete[] {
     return [...this];
+  }
+
+  /** The `since` of delete `i` (undefined: none). */
+  sinceAt(i: number): string | undefined {
+    const since = this.#since.get(i);
+    return since === 0 ? undefined : this.#times[since - 1];
   }
 
   #timeNumber(since: string): number {
@@ -97,16 +110,7 @@ export class PlannedDeletes implements DeleteList {
 
   /** These deletes of `found`, put in key order, then ID. The keys are made once for the sort. */
   static inKeyOrder(found: DeleteColumns, picked: ArrayLike<number>): PlannedDeletes {
-    const keys = Array.from(picked, (i) => found.keyAt(i));
-    const ids = Float64Array.from(picked, (i) => found.idAt(i));
-    const order = Int32Array.from({ length: keys.length }, (_, i) => i);
-    order.sort((a, b) => {
-      const x = keys[a] as string;
-      const y = keys[b] as string;
-      return x < y ? -1 : x > y ? 1 : (ids[a] as number) - (ids[b] as number);
-    });
-    for (let i = 0; i < order.length; i++) order[i] = picked[order[i] as number] as number;
-    return new PlannedDeletes(found, order);
+    return new PlannedDeletes(found, inKeyOrder(found, picked));
   }
 
   get length(): number {
@@ -134,6 +138,90 @@ export class PlannedDeletes implements DeleteList {
   toJSON(): PlannedDelete[] {
     return [...this];
   }
+}
+
+/** Key order, then ID, of some of `found`'s entries: the keys are made once for the sort. */
+function inKeyOrder(found: DeleteColumns, picked: ArrayLike<number>): Int32Array {
+  const keys = Array.from(picked, (i) => found.keyAt(i));
+  const ids = Float64Array.from(picked, (i) => found.idAt(i));
+  const order = Int32Array.from({ length: keys.length }, (_, i) => i);
+  order.sort((a, b) => {
+    const x = keys[a] as string;
+    const y = keys[b] as string;
+    return x < y ? -1 : x > y ? 1 : (ids[a] as number) - (ids[b] as number);
+  });
+  for (let i = 0; i < order.length; i++) order[i] = picked[order[i] as number] as number;
+  return order;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The listings gone from the feed that a plan keeps for now (`gone.afterDays`), as entries of a
+ * `DeleteColumns` (key, ID, reason, since: 4 bytes each here): each `GraceListing` is made when read,
+ * its end of grace from its start and the policy. A feed under a grace policy that came back half
+ * empty keeps hundreds of thousands of them.
+ */
+export class PlannedGrace implements GraceList {
+  readonly #found: DeleteColumns;
+  readonly #order: Int32Array;
+  readonly #policy: GonePolicy;
+
+  private constructor(found: DeleteColumns, order: Int32Array, policy: GonePolicy) {
+    this.#found = found;
+    this.#order = order;
+    this.#policy = policy;
+  }
+
+  /** Every entry of `found`, in the order found. */
+  static of(found: DeleteColumns, policy: GonePolicy): PlannedGrace {
+    return new PlannedGrace(
+      found,
+      Int32Array.from({ length: found.length }, (_, i) => i),
+      policy,
+    );
+  }
+
+  /** The same listings less those of `ids`, in key order, then ID. */
+  inKeyOrderWithout(ids: ReadonlySet<number>): PlannedGrace {
+    const picked = Array.from(this.#order).filter((i) => !ids.has(this.#found.idAt(i)));
+    return new PlannedGrace(this.#found, inKeyOrder(this.#found, picked), this.#policy);
+  }
+
+  get length(): number {
+    return this.#order.length;
+  }
+
+  at(index: number): GraceListing | undefined {
+    const i = placeIn(index, this.#order.length);
+    if (i === undefined) return undefined;
+    const n = this.#order[i] as number;
+    const found = this.#found;
+    const since = found.sinceAt(n) as string;
+    return {
+      key: found.keyAt(n),
+      id: found.idAt(n),
+      reason: found.reasonAt(n) as GraceListing['reason'],
+      since,
+      until: new Date(Date.parse(since) + this.#policy.afterDays * DAY_MS).toISOString(),
+      action: this.#policy.action,
+    };
+  }
+
+  *[Symbol.iterator](): Iterator<GraceListing> {
+    for (let i = 0; i < this.#order.length; i++) yield this.at(i) as GraceListing;
+  }
+
+  toJSON(): GraceListing[] {
+    return [...this];
+  }
+}
+
+/** The first `count` listings in grace, as objects (what a report keeps). */
+export function firstGrace(grace: GraceList, count: number): GraceListing[] {
+  const first: GraceListing[] = [];
+  for (let i = 0; i < Math.min(count, grace.length); i++) first.push(grace.at(i) as GraceListing);
+  return first;
 }
 
 /** How many of a plan's deletes are of remote duplicates, without making them. */

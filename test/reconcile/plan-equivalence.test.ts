@@ -81,7 +81,7 @@ function shape(plan: Plan) {
     held: plan.held,
     foreign: plan.foreign,
     skipped: plan.skipped,
-    grace: plan.grace,
+    grace: Array.from(plan.grace),
     guards: plan.guards,
     ownedCount: plan.ownedCount,
   };
