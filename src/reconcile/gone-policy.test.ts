@@ -67,7 +67,7 @@ describe('decideGone', () => {
     const policy = { action: 'markSold' as const, afterDays: 30 };
     const input = { policy, now: NOW, brokenRows: none, keepsClock: true, since: {} };
     const active = decideGone([leaving(1)], { ...input, remote: remote() });
-    expect(active.markSold).toEqual([
+    expect(active.markSold.map((n) => active.deletes.markUpdateAt(n))).toEqual([
       {
         key: 'K1',
         id: 101,

@@ -1,5 +1,5 @@
 import type { BrokenRow, BrokenRowIndex } from './broken-rows.ts';
-import type { GonePolicy, HeldListing, PlannedUpdate, RemoteEntries } from './plan-types.ts';
+import type { GonePolicy, HeldListing, RemoteEntries } from './plan-types.ts';
 import { DeleteColumns, PlannedGrace } from './planned-deletes.ts';
 
 const DAY_MS = 86_400_000;
@@ -34,8 +34,11 @@ export interface GoneInput {
 export interface GoneDecision {
   /** Grace over (or none): deleted this run, the guards permitting (added to `GoneInput.deletes`). */
   deletes: DeleteColumns;
-  /** Marked Sold this run, the guards permitting (`markSold`, not Sold yet). */
-  markSold: PlannedUpdate[];
+  /**
+   * Marked Sold this run, the guards permitting (`markSold`, not Sold yet): their numbers in
+   * `deletes`, where they are marks (`DeleteColumns.markUpdateAt`), counted as losses by the guards.
+   */
+  markSold: number[];
   /** Kept as they are for now, in the order found. */
   grace: PlannedGrace;
   /** Kept because their key appears in a broken row. */
@@ -76,15 +79,7 @@ export function decideGone(leaving: Iterable<Leaving>, input: GoneInput): GoneDe
     }
     grace.add(l.key, l.id, l.reason, since);
     const sold = policy.action === 'markSold' ? remote.soldAt?.(l.position) : undefined;
-    if (sold !== undefined)
-      decision.markSold.push({
-        key: l.key,
-        id: l.id,
-        desired: { ref: sold.ref },
-        changes: [{ field: 'Status', from: sold.from, to: 'Sold' }],
-        adopt: false,
-        markSold: true,
-      });
+    if (sold !== undefined) decision.markSold.push(deletes.add(l.key, l.id, 'gone', undefined, sold));
   }
   return { ...decision, grace: PlannedGrace.of(grace, policy), held: [...heldByKey.values()] };
 }

@@ -117,17 +117,13 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     if (isMine(i)) ownedCount++;
     else if (touched[i] === 0) foreign.push(foreignOf(remote, i));
   }
-  // Marking a listing Sold loses it as surely as deleting it: the guards count both.
-  const marks = new Map(gone.markSold.map((u) => [u.id, u]));
-  for (const u of gone.markSold) found.add(u.key, u.id, 'gone', undefined, true);
+  // Marking a listing Sold loses it as surely as deleting it: the guards count both (`found` holds
+  // the marks beside the deletes).
   // Keys a sweep lists count as wanted: an empty run of a listed feed is not an empty feed.
   const listed = Math.max(wantedCount, policy.present?.size ?? 0);
   const guard = applyDeleteGuards({ policy, desiredCount: listed, ownedCount, deletes: found });
   const allowed = guard.allowed.filter((i) => !found.isMark(i));
-  for (const i of guard.allowed) {
-    const mark = found.isMark(i) ? marks.get(found.idAt(i)) : undefined;
-    if (mark) updates.addWhole(mark);
-  }
+  for (const i of guard.allowed) if (found.isMark(i)) updates.addMark(found, i);
   // A mark a guard held back did not happen: the listing is not Sold, and its grace has not begun.
   const unmarked = new Set<number>();
   for (const i of guard.held) {

@@ -18,7 +18,7 @@ function found(): DeleteColumns {
   columns.add('Müllerstraße-7', 70, 'removed', EARLIER);
   columns.add('MLS-1', 12, 'duplicate');
   columns.add('MLS-1', 11, 'duplicate');
-  columns.add('MLS-5', 50, 'gone', undefined, true);
+  columns.add('MLS-5', 50, 'gone', undefined, { ref: 7, from: 'Pending' });
   columns.add('MLS-4', 40, 'gone', NOW);
   return columns;
 }
@@ -34,6 +34,15 @@ describe('DeleteColumns', () => {
       { key: 'MLS-4', id: 40, reason: 'gone', since: NOW },
     ]);
     const columns = found();
+    expect(columns.markUpdateAt(4)).toEqual({
+      key: 'MLS-5',
+      id: 50,
+      desired: { ref: 7 },
+      changes: [{ field: 'Status', from: 'Pending', to: 'Sold' }],
+      adopt: false,
+      markSold: true,
+    });
+    expect(() => columns.markUpdateAt(0)).toThrow(RangeError);
     expect([columns.reasonAt(1), columns.isMark(4), columns.isMark(5), columns.keyAt(1)]).toEqual([
       'removed',
       true,

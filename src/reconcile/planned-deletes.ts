@@ -7,6 +7,7 @@ import type {
   GraceList,
   GraceListing,
   PlannedDelete,
+  PlannedUpdate,
 } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 
@@ -34,16 +35,48 @@ export class DeleteColumns implements Iterable<PlannedDelete> {
   readonly #since = int32s();
   readonly #times: string[] = [];
   readonly #timeNumbers = new Map<string, number>();
+  /** A mark's record that marks the listing Sold (`desired.ref`), and the number of its status now. */
+  readonly #markRefs = int32s();
+  readonly #markFrom = int32s();
+  readonly #statuses: unknown[] = [];
+  readonly #statusNumbers = new Map<unknown, number>();
   length = 0;
 
-  /** Adds a delete (or, `mark`, a mark Sold); returns its number. */
-  add(key: string, id: number, reason: DeleteReason, since?: string, mark = false): number {
+  /**
+   * Adds a delete, or with `mark` a mark Sold (the record that marks it, in the run's store, and the
+   * status it has now); returns its number.
+   */
+  add(
+    key: string,
+    id: number,
+    reason: DeleteReason,
+    since?: string,
+    mark?: { ref: number; from: unknown },
+  ): number {
     const i = this.length++;
     this.#keys.add(key);
     this.#ids.set(i, id);
     this.#kinds.set(i, REASON_NUMBER[reason] + (mark ? MARK : 0));
     if (since !== undefined) this.#since.set(i, this.#timeNumber(since) + 1);
+    if (mark !== undefined) {
+      this.#markRefs.set(i, mark.ref);
+      this.#markFrom.set(i, this.#statusNumber(mark.from));
+    }
     return i;
+  }
+
+  /** Mark `i` as the update that makes it (`Status` to Sold, its record in the run's store). */
+  markUpdateAt(i: number): PlannedUpdate {
+    if (!this.isMark(i)) throw new RangeError(`entry ${i} is a delete, not a mark`);
+    const from = this.#statuses[this.#markFrom.get(i)];
+    return {
+      key: this.keyAt(i),
+      id: this.idAt(i),
+      desired: { ref: this.#markRefs.get(i) },
+      changes: [{ field: 'Status', from, to: 'Sold' }],
+      adopt: false,
+      markSold: true,
+    };
   }
 
   keyAt(i: number): string {
@@ -85,6 +118,13 @@ export class DeleteColumns implements Iterable<PlannedDelete> {
   sinceAt(i: number): string | undefined {
     const since = this.#since.get(i);
     return since === 0 ? undefined : this.#times[since - 1];
+  }
+
+  #statusNumber(status: unknown): number {
+    const known = this.#statusNumbers.get(status);
+    if (known !== undefined) return known;
+    this.#statusNumbers.set(status, this.#statuses.length);
+    return this.#statuses.push(status) - 1;
   }
 
   #timeNumber(since: string): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldChange, PlannedUpdate } from './plan-types.ts';
+import { DeleteColumns } from './planned-deletes.ts';
 import { PlannedUpdates, UpdatesBuilder, updateCounts } from './planned-updates.ts';
 
 const KEYS = ['MLS-3', 'MLS-1', 'MLS-2'];
@@ -97,6 +98,27 @@ describe('PlannedUpdates', () => {
     expect(described.at(2)?.changes).toEqual([{ field: 'SalePrice', from: 1, to: 6 }]);
     expect(read).toEqual([9, 6]);
     expect(described).toBeInstanceOf(PlannedUpdates);
+  });
+
+  it("holds the plan's marks Sold as their numbers among its deletes, each made when read, in key order", () => {
+    const marks = new DeleteColumns();
+    marks.add('MLS-9', 90, 'gone', '2026-11-10T00:00:00.000Z');
+    marks.add('MLS-15', 150, 'gone', undefined, { ref: 40, from: 'Active' });
+    const builder = new UpdatesBuilder(sources());
+    builder.add(2, 21, 8, false);
+    builder.addMark(marks, 1);
+    const updates = builder.finish().withBriefs(1, (ref) => ({ City: `city ${ref}` }));
+    expect(updates.at(0)).toEqual({
+      key: 'MLS-15',
+      id: 150,
+      desired: { ref: 40 },
+      changes: [{ field: 'Status', from: 'Active', to: 'Sold' }],
+      adopt: false,
+      markSold: true,
+      brief: { City: 'city 40' },
+    });
+    expect(Array.from(updates, (u) => u.key)).toEqual(['MLS-15', 'MLS-2']);
+    expect(updateCounts(updates)).toEqual({ adopted: 0, markedSold: 1 });
   });
 
   it('counts adoptions and Sold marks of an array as well', () => {

@@ -1,6 +1,7 @@
 import { float64s, int32s } from '../number-column.ts';
 import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
+import type { DeleteColumns } from './planned-deletes.ts';
 
 export type { UpdateList };
 
@@ -37,7 +38,7 @@ export class PlannedUpdates implements UpdateList {
   /** Where the update's changes are (≥ 0, see `UpdateSources.changesAt`), or -1 - i for the i-th update held whole. */
   readonly #slots: Int32Array;
   readonly #adopt: Uint8Array;
-  readonly #whole: readonly PlannedUpdate[];
+  readonly #whole: WholeUpdates;
   readonly #briefs: readonly ListingBrief[];
   /** The changes of the first updates, read while the run's records were open (`withBriefs`). */
   readonly #changes: readonly (readonly FieldChange[])[];
@@ -45,7 +46,7 @@ export class PlannedUpdates implements UpdateList {
   constructor(
     sources: UpdateSources,
     columns: { ids: Float64Array; refs: Int32Array; slots: Int32Array; adopt: Uint8Array },
-    whole: readonly PlannedUpdate[],
+    whole: WholeUpdates | readonly PlannedUpdate[],
     described: { briefs: readonly ListingBrief[]; changes: readonly (readonly FieldChange[])[] } = {
       briefs: [],
       changes: [],
@@ -56,7 +57,7 @@ export class PlannedUpdates implements UpdateList {
     this.#refs = columns.refs;
     this.#slots = columns.slots;
     this.#adopt = columns.adopt;
-    this.#whole = whole;
+    this.#whole = whole instanceof WholeUpdates ? whole : WholeUpdates.of(whole);
     this.#briefs = described.briefs;
     this.#changes = described.changes;
   }
@@ -72,7 +73,7 @@ export class PlannedUpdates implements UpdateList {
     const slot = this.#slots[i] as number;
     const brief = this.#briefs[i];
     if (slot < 0) {
-      const whole = this.#whole[-1 - slot] as PlannedUpdate;
+      const whole = this.#whole.at(-1 - slot);
       return brief === undefined ? whole : { ...whole, brief };
     }
     const ref = this.#refs[i] as number;
@@ -113,9 +114,17 @@ export class PlannedUpdates implements UpdateList {
     let markedSold = 0;
     for (let i = 0; i < this.#slots.length; i++) {
       const slot = this.#slots[i] as number;
-      const update = slot < 0 ? (this.#whole[-1 - slot] as PlannedUpdate) : undefined;
-      if (update ? update.adopt : this.#adopt[i] === 1) adopted++;
-      if (update?.markSold) markedSold++;
+      if (slot >= 0) {
+        if (this.#adopt[i] === 1) adopted++;
+        continue;
+      }
+      if (this.#whole.isMark(-1 - slot)) {
+        markedSold++;
+        continue;
+      }
+      const update = this.#whole.at(-1 - slot);
+      if (update.adopt) adopted++;
+      if (update.markSold) markedSold++;
     }
     return { adopted, markedSold };
   }
@@ -137,7 +146,7 @@ export class UpdatesBuilder {
   readonly #refs = int32s();
   readonly #slots = int32s();
   readonly #adopt = int32s();
-  readonly #whole: PlannedUpdate[] = [];
+  readonly #whole = new WholeUpdates();
   #length = 0;
 
   constructor(sources: UpdateSources) {
@@ -153,12 +162,25 @@ export class UpdatesBuilder {
     this.#adopt.set(i, adopt ? 1 : 0);
   }
 
-  /** An update held as it is (a listing marked Sold). */
+  /**
+   * The mark Sold number `n` of the plan's deletes (`DeleteColumns.markUpdateAt`): held as that
+   * number, made when read. A feed under `gone.action: markSold` that came back half empty marks
+   * hundreds of thousands of listings at once.
+   */
+  addMark(marks: DeleteColumns, n: number): void {
+    const i = this.#length++;
+    this.#refs.set(i, -1);
+    this.#ids.set(i, marks.idAt(n));
+    this.#slots.set(i, -1 - this.#whole.addMark(marks, n));
+    this.#adopt.set(i, 0);
+  }
+
+  /** An update held as it is (a hand-made one; the plan's marks Sold are `addMark`'s). */
   addWhole(update: PlannedUpdate): void {
     const i = this.#length++;
     this.#refs.set(i, update.desired.ref);
     this.#ids.set(i, update.id);
-    this.#slots.set(i, -1 - (this.#whole.push(update) - 1));
+    this.#slots.set(i, -1 - this.#whole.add(update));
     this.#adopt.set(i, update.adopt ? 1 : 0);
   }
 
@@ -170,8 +192,7 @@ export class UpdatesBuilder {
     for (let i = 0; i < n; i++) {
       ids[i] = this.#ids.get(i);
       const slot = this.#slots.get(i);
-      keys[i] =
-        slot < 0 ? (this.#whole[-1 - slot] as PlannedUpdate).key : this.#sources.keyAt(this.#refs.get(i));
+      keys[i] = slot < 0 ? this.#whole.keyAt(-1 - slot) : this.#sources.keyAt(this.#refs.get(i));
     }
     const order = Int32Array.from({ length: n }, (_, i) => i).sort(byKeyThenId(keys, ids));
     const columns = {
@@ -188,6 +209,48 @@ export class UpdatesBuilder {
       columns.adopt[i] = this.#adopt.get(from);
     }
     return new PlannedUpdates(this.#sources, columns, this.#whole);
+  }
+}
+
+/**
+ * The updates a plan does not make from the columns: marks Sold (their numbers in the plan's
+ * `DeleteColumns`, 8 bytes each) and updates held as they are.
+ */
+class WholeUpdates {
+  readonly #list: (PlannedUpdate | number)[] = [];
+  #marks: DeleteColumns | undefined;
+
+  static of(updates: readonly PlannedUpdate[]): WholeUpdates {
+    const whole = new WholeUpdates();
+    for (const u of updates) whole.add(u);
+    return whole;
+  }
+
+  /** Holds `update`; returns its number. */
+  add(update: PlannedUpdate): number {
+    return this.#list.push(update) - 1;
+  }
+
+  /** Holds mark `n` of `marks` (one `DeleteColumns` a plan); returns its number. */
+  addMark(marks: DeleteColumns, n: number): number {
+    if (this.#marks !== undefined && this.#marks !== marks) throw new Error('marks of two plans in one');
+    this.#marks = marks;
+    return this.#list.push(n) - 1;
+  }
+
+  isMark(i: number): boolean {
+    return typeof this.#list[i] === 'number';
+  }
+
+  at(i: number): PlannedUpdate {
+    const held = this.#list[i];
+    if (held === undefined) throw new RangeError(`no update ${i} held whole`);
+    return typeof held === 'number' ? (this.#marks as DeleteColumns).markUpdateAt(held) : held;
+  }
+
+  keyAt(i: number): string {
+    const held = this.#list[i];
+    return typeof held === 'number' ? (this.#marks as DeleteColumns).keyAt(held) : this.at(i).key;
   }
 }
 
