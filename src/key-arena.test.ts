@@ -69,6 +69,31 @@ describe('KeyArena', () => {
   });
 });
 
+describe('KeyArena.compare', () => {
+  it("orders keys as their strings' < does: non-ASCII, surrogates, prefixes, the empty key", () => {
+    const keys = [
+      ...NON_ASCII,
+      'Müllerstraße',
+      'a',
+      'ab',
+      'B-10',
+      'B-9',
+      '\uffff',
+      '\ue000',
+      'house-\ud7ff',
+      'Z',
+    ];
+    const arena = new KeyArena();
+    for (const k of keys) arena.add(k);
+    for (let a = 0; a < keys.length; a++)
+      for (let b = 0; b < keys.length; b++) {
+        const x = keys[a] as string;
+        const y = keys[b] as string;
+        expect([x, y, Math.sign(arena.compare(a, b))]).toEqual([x, y, x < y ? -1 : x > y ? 1 : 0]);
+      }
+  });
+});
+
 describe('KeySet', () => {
   it('gives each distinct key one id, in the order keys were first interned', () => {
     const set = new KeySet();

@@ -120,6 +120,24 @@ export class KeyArena {
     return p === end;
   }
 
+  /**
+   * Keys `a` and `b` in the order of their strings (`<` on UTF-16 units), without making them: each
+   * unit is kept as UTF-8 keeps a code point, an order-preserving and prefix-free form, so the bytes
+   * compare as the units do. Negative, 0 or positive.
+   */
+  compare(a: number, b: number): number {
+    const endA = this.#ends.get(a);
+    const endB = this.#ends.get(b);
+    let p = this.#startOf(a);
+    let q = this.#startOf(b);
+    while (p < endA && q < endB) {
+      const x = this.#byte(p++);
+      const y = this.#byte(q++);
+      if (x !== y) return x - y;
+    }
+    return endA - p - (endB - q);
+  }
+
   /** Whether keys `a` and `b` are the same (their bytes are). */
   sameKeys(a: number, b: number): boolean {
     const endA = this.#ends.get(a);

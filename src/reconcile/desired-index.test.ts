@@ -65,6 +65,14 @@ describe('DesiredIndex', () => {
     expect(index.refCount).toBe(14);
   });
 
+  it('orders records by their keys as the strings would be, without making them', () => {
+    const keys = ['B-9', '', 'B-10', 'Müllerstraße-7', 'Mullerstrasse-7', '東京-3', 'house-🏠', 'b-1'];
+    const index = new DesiredIndex();
+    const refs = keys.map((key, ref) => index.add({ key, mask: 0, digest: 0, ref }));
+    const byCompare = [...refs].sort((a, b) => index.compareKeys(a, b)).map((r) => index.keyAt(r));
+    expect(byCompare).toEqual([...keys].sort());
+  });
+
   it('knows no key before it is indexed, and indexes once', () => {
     const index = new DesiredIndex();
     const ref = noted(index, 'a', 0);

@@ -89,6 +89,14 @@ export class DesiredIndex {
     return id === -1 ? '' : this.#keys.keyAt(id);
   }
 
+  /** Records `a` and `b` in the order of their keys (`keyAt`, compared by `<`), no string made. */
+  compareKeys(a: number, b: number): number {
+    const x = this.#keyIds.get(a) - 1;
+    const y = this.#keyIds.get(b) - 1;
+    if (x === -1 || y === -1) return (x === -1 ? 0 : 1) - (y === -1 ? 0 : 1);
+    return this.#keys.compare(x, y);
+  }
+
   has(key: string): boolean {
     return this.refOf(key) !== -1;
   }

@@ -140,7 +140,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     chatbot: policy.chatbot,
     keyField: policy.keyField,
     mode: policy.mode,
-    creates: PlannedCreates.inKeyOrder(creates, keysOf(desired)),
+    creates: PlannedCreates.inKeyOrder(creates, keysOf(desired), keyOrderOf(desired)),
     updates: updates.finish(),
     deletes: PlannedDeletes.inKeyOrder(found, allowed),
     heldDeletes: PlannedDeletes.inKeyOrder(found, guard.held),
@@ -171,6 +171,11 @@ function keysOf(desired: DesiredIndex): (ref: number) => string {
   return (ref) => desired.keyAt(ref);
 }
 
+/** Two records in the order of their keys, made of none (`compareKeys`), as a closure over the index alone. */
+function keyOrderOf(desired: DesiredIndex): (a: number, b: number) => number {
+  return (a, b) => desired.compareKeys(a, b);
+}
+
 /**
  * What the plan's updates read their keys and changes through, and where each remote listing's
  * changes are for them (`changesRefAt`). Entries that keep their changes elsewhere (the run's record
@@ -184,11 +189,15 @@ function updateSources(
   const { changesByRef } = remote;
   if (changesByRef !== undefined && remote.changeRefAt !== undefined)
     return {
-      sources: { keyAt: keysOf(desired), changesAt: changesByRef },
+      sources: { keyAt: keysOf(desired), changesAt: changesByRef, compareKeys: keyOrderOf(desired) },
       changesRefAt: (i) => (remote.changeRefAt as (i: number) => number)(i),
     };
   return {
-    sources: { keyAt: keysOf(desired), changesAt: (i) => comparedChangesAt(remote, i) },
+    sources: {
+      keyAt: keysOf(desired),
+      changesAt: (i) => comparedChangesAt(remote, i),
+      compareKeys: keyOrderOf(desired),
+    },
     changesRefAt: (i) => i,
   };
 }

@@ -14,13 +14,9 @@ export interface UpdateSources {
    * them (`RemoteEntries.changesByRef`), or the remote listing's position (`RemoteEntries.changesAt`).
    */
   changesAt(place: number): readonly FieldChange[];
+  /** Records `a` and `b` in the order of their keys, no string made (`DesiredIndex.compareKeys`). */
+  compareKeys?(a: number, b: number): number;
 }
-
-const byKeyThenId = (keys: readonly string[], ids: Float64Array) => (a: number, b: number) => {
-  const x = keys[a] as string;
-  const y = keys[b] as string;
-  return x < y ? -1 : x > y ? 1 : (ids[a] as number) - (ids[b] as number);
-};
 
 /**
  * The listings a plan updates, as columns: for each, the platform's ID, the feed's record it sends,
@@ -184,17 +180,42 @@ export class UpdatesBuilder {
     this.#adopt.set(i, update.adopt ? 1 : 0);
   }
 
-  /** The updates in key order, then ID. The keys are made once for the sort and dropped with it. */
+  /**
+   * The updates in key order, then ID. Two records' keys are compared without making them where the
+   * sources can (`compareKeys`: a million key strings were ~40 MB of the heap at once); else, and for
+   * an update held whole, the keys are made for the sort and dropped with it.
+   */
   finish(): PlannedUpdates {
     const n = this.#length;
     const ids = new Float64Array(n);
-    const keys = new Array<string>(n);
+    const refs = new Int32Array(n);
+    const slots = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       ids[i] = this.#ids.get(i);
-      const slot = this.#slots.get(i);
-      keys[i] = slot < 0 ? this.#whole.keyAt(-1 - slot) : this.#sources.keyAt(this.#refs.get(i));
+      refs[i] = this.#refs.get(i);
+      slots[i] = this.#slots.get(i);
     }
-    const order = Int32Array.from({ length: n }, (_, i) => i).sort(byKeyThenId(keys, ids));
+    const sources = this.#sources;
+    const compare = sources.compareKeys?.bind(sources);
+    // Keys made for the sort: an update held whole's, and every key where records cannot be compared.
+    const keys = new Map<number, string>();
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i] as number;
+      if (slot < 0) keys.set(i, this.#whole.keyAt(-1 - slot));
+      else if (compare === undefined) keys.set(i, sources.keyAt(refs[i] as number));
+    }
+    const keyOrder = (a: number, b: number): number => {
+      const x = keys.get(a);
+      const y = keys.get(b);
+      if (x === undefined && y === undefined && compare !== undefined)
+        return compare(refs[a] as number, refs[b] as number);
+      const kx = x ?? sources.keyAt(refs[a] as number);
+      const ky = y ?? sources.keyAt(refs[b] as number);
+      return kx < ky ? -1 : kx > ky ? 1 : 0;
+    };
+    const order = Int32Array.from({ length: n }, (_, i) => i).sort(
+      (a, b) => keyOrder(a, b) || (ids[a] as number) - (ids[b] as number),
+    );
     const columns = {
       ids: new Float64Array(n),
       refs: new Int32Array(n),
@@ -204,8 +225,8 @@ export class UpdatesBuilder {
     for (let i = 0; i < n; i++) {
       const from = order[i] as number;
       columns.ids[i] = ids[from] as number;
-      columns.refs[i] = this.#refs.get(from);
-      columns.slots[i] = this.#slots.get(from);
+      columns.refs[i] = refs[from] as number;
+      columns.slots[i] = slots[from] as number;
       columns.adopt[i] = this.#adopt.get(from);
     }
     return new PlannedUpdates(this.#sources, columns, this.#whole);
