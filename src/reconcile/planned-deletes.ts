@@ -82,6 +82,10 @@ export class DeleteColumns implements Iterable<PlannedDelete> {
   keyAt(i: number): string {
     return this.#keys.keyAt(i);
   }
+  /** Entries `a` and `b` in the order of their keys (`KeyArena.compare`: as `<` orders the strings). */
+  compareKeys(a: number, b: number): number {
+    return this.#keys.compare(a, b);
+  }
   idAt(i: number): number {
     return this.#ids.get(i);
   }
@@ -180,18 +184,9 @@ export class PlannedDeletes implements DeleteList {
   }
 }
 
-/** Key order, then ID, of some of `found`'s entries: the keys are made once for the sort. */
+/** Key order, then ID, of some of `found`'s entries: their keys compared in its arena, no string made. */
 function inKeyOrder(found: DeleteColumns, picked: ArrayLike<number>): Int32Array {
-  const keys = Array.from(picked, (i) => found.keyAt(i));
-  const ids = Float64Array.from(picked, (i) => found.idAt(i));
-  const order = Int32Array.from({ length: keys.length }, (_, i) => i);
-  order.sort((a, b) => {
-    const x = keys[a] as string;
-    const y = keys[b] as string;
-    return x < y ? -1 : x > y ? 1 : (ids[a] as number) - (ids[b] as number);
-  });
-  for (let i = 0; i < order.length; i++) order[i] = picked[order[i] as number] as number;
-  return order;
+  return Int32Array.from(picked).sort((a, b) => found.compareKeys(a, b) || found.idAt(a) - found.idAt(b));
 }
 
 const DAY_MS = 86_400_000;
