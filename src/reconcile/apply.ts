@@ -4,7 +4,7 @@ import { createListing } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
-import { sliceDeletes } from './planned-deletes.ts';
+import { itemsOf } from './planned-creates.ts';
 import type { Failure, NotApplied } from './report-types.ts';
 
 export interface ApplyOptions {
@@ -137,7 +137,7 @@ export async function applyPlan(
     for (const c of plan.creates) yield { kind: 'creates', keys: [c.key], run: create(c) };
     const size = Math.max(1, options.deleteBatchSize);
     for (let i = 0; i < plan.deletes.length; i += size) {
-      const batch = sliceDeletes(plan.deletes, i, size);
+      const batch = itemsOf(plan.deletes, i, size);
       yield {
         kind: 'deletes',
         keys: batch.map((d) => d.key),

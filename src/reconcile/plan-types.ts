@@ -84,39 +84,24 @@ export interface FieldChange {
 }
 
 /**
- * A plan's creates, as they are read: how many, one by its place, all in key order. An array of
- * `PlannedCreate` is one (tests and hand-made plans use them); `PlannedCreates` is the plan's own.
+ * A list of a plan's, as it is read: how many, one by its place (`at`, negative from the end), all
+ * in key order (then ID). An array is one (tests and hand-made plans use them); the plan's own are
+ * columns that make each item when read (`PlannedCreates`, `PlannedUpdates`, `PlannedDeletes`,
+ * `PlannedGrace`).
  */
-export interface CreateList extends Iterable<PlannedCreate> {
+export interface PlanList<T> extends Iterable<T> {
   readonly length: number;
-  at(index: number): PlannedCreate | undefined;
+  at(index: number): T | undefined;
 }
 
-/**
- * A plan's updates, as they are read: how many, one by its place, all in key order (then ID). An
- * array of `PlannedUpdate` is one (tests and hand-made plans use them); `PlannedUpdates` is the
- * plan's own.
- */
-export interface UpdateList extends Iterable<PlannedUpdate> {
-  readonly length: number;
-  at(index: number): PlannedUpdate | undefined;
-}
-
-/**
- * A plan's deletes (or those a guard held back), as they are read: how many, one by its place, all
- * in key order (then ID). An array of `PlannedDelete` is one (tests and hand-made plans use them);
- * `PlannedDeletes` is the plan's own.
- */
-export interface DeleteList extends Iterable<PlannedDelete> {
-  readonly length: number;
-  at(index: number): PlannedDelete | undefined;
-}
-
-/** A plan's listings in grace, as they are read (an array of `GraceListing` is one; `PlannedGrace` the plan's own). */
-export interface GraceList extends Iterable<GraceListing> {
-  readonly length: number;
-  at(index: number): GraceListing | undefined;
-}
+/** A plan's creates. */
+export type CreateList = PlanList<PlannedCreate>;
+/** A plan's updates. */
+export type UpdateList = PlanList<PlannedUpdate>;
+/** A plan's deletes, or those a guard held back. */
+export type DeleteList = PlanList<PlannedDelete>;
+/** A plan's listings in grace. */
+export type GraceList = PlanList<GraceListing>;
 
 /**
  * Where the changes of the listings that differ from the feed are kept, each list by a number: the

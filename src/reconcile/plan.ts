@@ -186,11 +186,11 @@ function updateSources(
   desired: DesiredIndex,
   remote: RemoteEntries,
 ): { sources: UpdateSources; changesRefAt: (i: number) => number } {
-  const { changesByRef } = remote;
-  if (changesByRef !== undefined && remote.changeRefAt !== undefined)
+  const { changesByRef, changeRefAt } = remote;
+  if (changesByRef !== undefined && changeRefAt !== undefined)
     return {
       sources: { keyAt: keysOf(desired), changesAt: changesByRef, compareKeys: keyOrderOf(desired) },
-      changesRefAt: (i) => (remote.changeRefAt as (i: number) => number)(i),
+      changesRefAt: changeRefAt.bind(remote),
     };
   return {
     sources: {

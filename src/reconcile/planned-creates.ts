@@ -1,4 +1,4 @@
-import type { CreateList, ListingBrief, PlannedCreate } from './plan-types.ts';
+import type { CreateList, ListingBrief, PlanList, PlannedCreate } from './plan-types.ts';
 
 export type { CreateList };
 
@@ -78,6 +78,13 @@ export class PlannedCreates implements CreateList {
 export function placeIn(index: number, length: number): number | undefined {
   const i = index < 0 ? length + index : index;
   return i >= 0 && i < length ? i : undefined;
+}
+
+/** Items `from` to `from + count` of a plan's list, as objects (a batch to send, the first few a report keeps). */
+export function itemsOf<T>(list: PlanList<T>, from: number, count: number): T[] {
+  const items: T[] = [];
+  for (let i = from; i < Math.min(list.length, from + count); i++) items.push(list.at(i) as T);
+  return items;
 }
 
 /** Whether the plan creates a listing with this key (`explain`): a pass, no key kept. */

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlannedDelete } from './plan-types.ts';
-import {
-  DeleteColumns,
-  duplicateDeletes,
-  firstGrace,
-  PlannedDeletes,
-  PlannedGrace,
-  sliceDeletes,
-} from './planned-deletes.ts';
+import { itemsOf } from './planned-creates.ts';
+import { DeleteColumns, duplicateDeletes, PlannedDeletes, PlannedGrace } from './planned-deletes.ts';
 
 const EARLIER = '2026-11-01T00:00:00.000Z';
 const NOW = '2026-11-10T00:00:00.000Z';
@@ -75,8 +69,8 @@ describe('PlannedDeletes', () => {
     const deletes = PlannedDeletes.inKeyOrder(found(), [0, 2, 3, 5]);
     const asArray = [...deletes];
     expect([duplicateDeletes(deletes), duplicateDeletes(asArray)]).toEqual([2, 2]);
-    expect(sliceDeletes(deletes, 2, 3)).toEqual(asArray.slice(2, 5));
-    expect(sliceDeletes(asArray, 0, 3).map((d) => d.id)).toEqual([11, 12, 40]);
+    expect(itemsOf(deletes, 2, 3)).toEqual(asArray.slice(2, 5));
+    expect(itemsOf(asArray, 0, 3).map((d) => d.id)).toEqual([11, 12, 40]);
     expect(PlannedDeletes.inKeyOrder(found(), []).length).toBe(0);
   });
 
@@ -126,7 +120,7 @@ describe('PlannedGrace', () => {
         action: 'markSold',
       },
     ]);
-    expect([grace.length, grace.at(-1)?.id, firstGrace(grace, 1).map((g) => g.id)]).toEqual([2, 90, [20]]);
+    expect([grace.length, grace.at(-1)?.id, itemsOf(grace, 0, 1).map((g) => g.id)]).toEqual([2, 90, [20]]);
     expect(JSON.parse(JSON.stringify(grace))).toEqual([...grace]);
   });
 });

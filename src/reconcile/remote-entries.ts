@@ -278,10 +278,7 @@ export class Columns implements RemoteEntries {
   }
 
   differsAt(i: number): boolean {
-    const at = this.#at(i);
-    if (this.#refs.get(at) < 0)
-      throw new Error(`remote listing ${this.idAt(i)} was not compared with the feed`);
-    return this.#changeRefs.get(at) !== 0;
+    return this.changeRefAt(i) !== 0;
   }
 
   soldAt(i: number): { ref: number; from: unknown } | undefined {

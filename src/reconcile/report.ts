@@ -2,7 +2,8 @@ import type { Operation } from '../api/index.ts';
 import type { ApplyResult } from './apply.ts';
 import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';
-import { duplicateDeletes, firstGrace } from './planned-deletes.ts';
+import { itemsOf } from './planned-creates.ts';
+import { duplicateDeletes } from './planned-deletes.ts';
 import { updateCounts } from './planned-updates.ts';
 import { HELD_KEPT, type RunOutcome, type RunReport } from './report-types.ts';
 import type { PreparedRun, RunTrigger } from './run-types.ts';
@@ -155,7 +156,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     heldDeletes: plan.heldDeletes.length,
     markedSold,
     inGrace: plan.grace.length,
-    graceKeys: firstGrace(plan.grace, HELD_KEPT),
+    graceKeys: itemsOf(plan.grace, 0, HELD_KEPT),
     held: plan.held.length,
     heldKeys: plan.held.slice(0, HELD_KEPT),
     guards: plan.guards,
