@@ -29,7 +29,8 @@ export async function* askStream(
   options: TransportOptions,
   signal?: AbortSignal,
 ): AsyncGenerator<AnswerEvent> {
-  const { response, body: stream } = await postStream('ask', PATHS.ask, body, options, signal);
+  const response = await postStream('ask', PATHS.ask, body, options, signal);
+  const stream = response.body;
   if (response.statusCode < 200 || response.statusCode >= 300) {
     stream.resume();
     throw httpError('ask', response);

@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import {
   classifyRequestError,
-  createHttp,
-  type HttpResponse,
   type HttpStatusError,
+  type PostAnswer,
+  postForBytes,
+  postForStream,
   retryAfterOf,
 } from '../http/index.ts';
 import { AbortedError, type ApiError, NetworkError, platformStatusError, TimeoutError } from './errors.ts';
@@ -33,11 +34,8 @@ export function urlOf(options: TransportOptions, path: string): string {
   return `${options.baseUrl.replace(/\/+$/, '')}${path}`;
 }
 
-/** The platform's HTTP instance: redirects are not followed, so the keys never reach another host. */
-const http = createHttp({ followRedirect: false });
-
 /** What went wrong on the wire, as one of our errors (`requestSent` false when the server cannot have acted). */
-export function mapGotError(
+export function mapRequestError(
   operation: Operation,
   error: unknown,
   options: TransportOptions,
@@ -58,7 +56,7 @@ function originOf(baseUrl: string): string {
 
 export function httpError(
   operation: Operation,
-  response: Pick<HttpResponse, 'statusCode' | 'headers'>,
+  response: Pick<PostAnswer<unknown>, 'statusCode' | 'headers'>,
 ): HttpStatusError {
   const retryAfterMs = retryAfterOf(response.headers);
   return platformStatusError(
@@ -70,7 +68,8 @@ export function httpError(
 
 /**
  * One POST with a JSON body, answered as text (or as its bytes: a list page handed to the decode
- * thread whole). No retries here: the client owns the policy.
+ * thread whole). No retries here: the client owns the policy. Redirects are never followed (an
+ * answer like any other status), so the keys never reach another host.
  */
 export async function postJson(
   operation: Operation,
@@ -78,7 +77,7 @@ export async function postJson(
   body: unknown,
   options: TransportOptions,
   signal?: AbortSignal,
-): Promise<HttpResponse<string>>;
+): Promise<PostAnswer<string>>;
 export async function postJson(
   operation: Operation,
   path: string,
@@ -86,7 +85,7 @@ export async function postJson(
   options: TransportOptions,
   signal: AbortSignal | undefined,
   as: 'buffer',
-): Promise<HttpResponse<Uint8Array>>;
+): Promise<PostAnswer<Uint8Array>>;
 export async function postJson(
   operation: Operation,
   path: string,
@@ -94,19 +93,17 @@ export async function postJson(
   options: TransportOptions,
   signal?: AbortSignal,
   as: 'text' | 'buffer' = 'text',
-): Promise<HttpResponse<string> | HttpResponse<Uint8Array>> {
-  const request = {
-    json: body,
-    headers: platformHeaders(options),
-    timeout: { request: options.timeoutMs },
-    ...(signal ? { signal } : {}),
-  };
+): Promise<PostAnswer<string> | PostAnswer<Uint8Array>> {
   try {
-    return as === 'buffer'
-      ? await http.post(urlOf(options, path), { ...request, responseType: 'buffer' })
-      : await http.post(urlOf(options, path), { ...request, responseType: 'text' });
+    const answer = await postForBytes(urlOf(options, path), {
+      headers: platformHeaders(options),
+      body: JSON.stringify(body),
+      timeoutMs: options.timeoutMs,
+      signal,
+    });
+    return as === 'buffer' ? answer : { ...answer, body: answer.body.toString('utf8') };
   } catch (error) {
-    throw mapGotError(operation, error, options, signal);
+    throw mapRequestError(operation, error, options, signal);
   }
 }
 
@@ -117,22 +114,16 @@ export async function postStream(
   body: unknown,
   options: TransportOptions,
   signal?: AbortSignal,
-): Promise<{ response: HttpResponse; body: Readable }> {
-  const stream = http.stream.post(urlOf(options, path), {
-    json: body,
-    headers: { ...platformHeaders(options), accept: 'text/event-stream, application/json' },
-    // Between bytes, not for the whole answer: a long answer may stream for minutes.
-    timeout: { response: options.timeoutMs, socket: options.timeoutMs },
-    ...(signal ? { signal } : {}),
-  });
+): Promise<PostAnswer<Readable>> {
   try {
-    const response = await new Promise<HttpResponse>((resolve, reject) => {
-      stream.once('response', resolve);
-      stream.once('error', reject);
+    return await postForStream(urlOf(options, path), {
+      headers: { ...platformHeaders(options), accept: 'text/event-stream, application/json' },
+      body: JSON.stringify(body),
+      // Between bytes, not for the whole answer: a long answer may stream for minutes.
+      timeoutMs: options.timeoutMs,
+      signal,
     });
-    return { response, body: stream };
   } catch (error) {
-    stream.destroy();
-    throw mapGotError(operation, error, options, signal);
+    throw mapRequestError(operation, error, options, signal);
   }
 }

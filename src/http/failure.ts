@@ -1,4 +1,5 @@
 import { RequestError } from './create-http.ts';
+import { PostError } from './post.ts';
 import { parseRetryAfter } from './retry-delay.ts';
 
 /**
@@ -11,11 +12,11 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * Network failures that the same request cannot cure: the server's certificate or TLS setup, or a
- * URL that cannot be requested. Every other network failure (a reset, a malformed answer `HPE_*`,
+ * URL that cannot be requested, or an answer over its size bound. Every other network failure (a reset, a malformed answer `HPE_*`,
  * `EPROTO`, a code we do not know) may pass on another try, so it is retried: a create whose answer
  * was lost that way is then looked up as ambiguous rather than reported failed.
  */
-const PERMANENT = /CERT|TLS|SSL|SIGNATURE|ERR_INVALID_URL|ERR_INVALID_PROTOCOL/;
+const PERMANENT = /CERT|TLS|SSL|SIGNATURE|ERR_INVALID_URL|ERR_INVALID_PROTOCOL|ERR_RESPONSE_TOO_LARGE/;
 
 /** Codes that mean the request never reached the server, so even a non-idempotent one may be sent again. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -48,7 +49,7 @@ export function classifyRequestError(error: unknown, signal?: AbortSignal): Requ
 
 /** Whether `error` is a request that got no answer (as opposed to one of our own errors). */
 export function isRequestError(error: unknown): boolean {
-  return error instanceof RequestError;
+  return error instanceof RequestError || error instanceof PostError;
 }
 
 /** The `Retry-After` of an answer, in ms, or undefined. */

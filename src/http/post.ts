@@ -1,0 +1,207 @@
+import {
+  type ClientRequest,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+
+/**
+ * One POST on `node:http`, for the platform's calls: the one path of a run that is taken once per
+ * listing (a million creates for a million-listing feed). got builds, merges and clones its options,
+ * wraps every request in a stream of its own and sets a timer per phase; measured on a 2-CPU
+ * machine against the sandbox in a process of its own, 8 at a time, that is ~470 µs of client CPU a
+ * POST against ~110–130 µs here (docs/performance.md, "A create's cost"). Everything else that speaks
+ * HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects, per-phase
+ * timeouts, hooks and streams; this file offers only what the platform needs: a JSON body, the
+ * default keep-alive agents, gzip/deflate/br answers, one timeout, an AbortSignal, a size bound.
+ * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
+ */
+
+/** A request that got no answer (or an answer too large): `code` is a system code, `ETIMEDOUT`, `ERR_ABORTED` or `ERR_RESPONSE_TOO_LARGE`. */
+export class PostError extends Error {
+  override name = 'PostError';
+  readonly code: string;
+  constructor(message: string, code: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export interface PostOptions {
+  headers: Readonly<Record<string, string>>;
+  /** The body, already encoded (JSON text). */
+  body: string;
+  /**
+   * `postForBytes`: the whole attempt, from the first byte sent to the answer's last. `postForStream`:
+   * until the answer's headers, then between two chunks of it (a streamed answer may last minutes).
+   */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+  /** Largest answer, decoded, in bytes. Default 256 MiB. */
+  maxBytes?: number;
+}
+
+export interface PostAnswer<T> {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: T;
+}
+
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+
+/** POST and read the whole answer, decoded, as bytes. Any status is an answer; only no answer rejects. */
+export function postForBytes(url: string, options: PostOptions): Promise<PostAnswer<Buffer>> {
+  const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  return new Promise((resolve, reject) => {
+    const call = start(url, options, reject);
+    if (!call) return;
+    const timer = setTimeout(
+      () => call.fail(new PostError(`no answer within ${options.timeoutMs} ms`, 'ETIMEDOUT')),
+      options.timeoutMs,
+    );
+    call.onSettle(() => clearTimeout(timer));
+    call.request.on('response', (response) => {
+      const body = decoded(response, call.fail);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      body.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > max) call.fail(new PostError(`answer larger than ${max} bytes`, 'ERR_RESPONSE_TOO_LARGE'));
+        else chunks.push(chunk);
+      });
+      body.on('end', () =>
+        call.settle(() =>
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            headers: response.headers,
+            body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+          }),
+        ),
+      );
+    });
+    call.request.end(options.body);
+  });
+}
+
+/** POST and hand over the answer as a stream once its headers are in (a streamed chat answer). */
+export function postForStream(url: string, options: PostOptions): Promise<PostAnswer<Readable>> {
+  return new Promise((resolve, reject) => {
+    const call = start(url, options, reject);
+    if (!call) return;
+    const { request } = call;
+    // Idle time on the socket: until the headers, and between two chunks after them.
+    request.setTimeout(options.timeoutMs, () =>
+      call.fail(new PostError(`no data for ${options.timeoutMs} ms`, 'ETIMEDOUT')),
+    );
+    request.on('response', (response) => {
+      const body = decoded(response, (error) => body.destroy(error));
+      call.handedOver = body;
+      // From here the stream's reader sees every failure; an abort still ends it.
+      call.settle(
+        () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
+        true,
+      );
+    });
+    call.request.end(options.body);
+  });
+}
+
+interface Call {
+  request: ClientRequest;
+  /** The answer's stream once handed to the caller: a later failure (idle, abort) ends it with its error. */
+  handedOver?: Readable;
+  /** Reject with `error` (once), or end the handed-over stream with it, and destroy the request. */
+  fail(error: Error): void;
+  /** Settle with `then` (once), releasing the abort listener unless `keepAbort`. */
+  settle(then: () => void, keepAbort?: boolean): void;
+  onSettle(release: () => void): void;
+}
+
+/** Open the request: headers set, abort and errors wired. Undefined (and `reject` called) when it cannot start. */
+function start(url: string, options: PostOptions, reject: (error: Error) => void): Call | undefined {
+  const { signal } = options;
+  if (signal?.aborted) {
+    reject(abortError());
+    return undefined;
+  }
+  const target = URL.parse(url);
+  const send =
+    target?.protocol === 'http:' ? httpRequest : target?.protocol === 'https:' ? httpsRequest : undefined;
+  if (!target || !send) {
+    reject(new PostError(`cannot POST to ${target ? target.protocol : 'an invalid URL'}`, 'ERR_INVALID_URL'));
+    return undefined;
+  }
+  const request = send(target, {
+    method: 'POST',
+    headers: {
+      'user-agent': 'feed-sync',
+      'accept-encoding': ACCEPT_ENCODING,
+      ...options.headers,
+      'content-length': String(Buffer.byteLength(options.body)),
+    },
+  });
+  let settled = false;
+  const releases: (() => void)[] = [];
+  const onAbort = () => call.fail(abortError());
+  const call: Call = {
+    request,
+    fail(error) {
+      if (settled) {
+        call.handedOver?.destroy(error);
+        request.destroy(error);
+        return;
+      }
+      call.settle(() => reject(error));
+      request.destroy(error);
+    },
+    settle(then, keepAbort = false) {
+      if (settled) return;
+      settled = true;
+      for (const release of releases) release();
+      if (!keepAbort) signal?.removeEventListener('abort', onAbort);
+      then();
+    },
+    onSettle: (release) => releases.push(release),
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  // A persistent listener: a destroyed request may emit once more after it has failed.
+  request.on('error', (error) => call.fail(asPostError(error)));
+  return call;
+}
+
+/** The answer's body, decompressed when the server says it is (got's `decompress`). */
+function decoded(response: IncomingMessage, fail: (error: Error) => void): Readable {
+  response.on('error', (error) => fail(asPostError(error)));
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const inflate =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
+  if (!inflate) return response;
+  inflate.on('error', (error) =>
+    fail(new PostError(`bad ${encoding} answer: ${error.message}`, 'ERR_CONTENT_DECODING', { cause: error })),
+  );
+  return response.pipe(inflate);
+}
+
+function abortError(): PostError {
+  return new PostError('the request was aborted', 'ERR_ABORTED');
+}
+
+function asPostError(error: Error): PostError {
+  if (error instanceof PostError) return error;
+  const code = (error as { code?: unknown }).code;
+  return new PostError(error.message, typeof code === 'string' && code ? code : 'ECONNRESET', {
+    cause: error,
+  });
+}

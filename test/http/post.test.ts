@@ -1,0 +1,207 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { classifyRequestError, isRequestError } from '../../src/http/failure.ts';
+import { PostError, postForBytes, postForStream } from '../../src/http/post.ts';
+import { sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const json = { 'content-type': 'application/json' };
+
+async function failureOf(promise: Promise<unknown>): Promise<PostError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(PostError);
+  expect(isRequestError(error)).toBe(true);
+  return error as PostError;
+}
+
+describe('postForBytes', () => {
+  it('sends the JSON body with its byte length and the given headers, and answers any status', async () => {
+    server = await withServer((_req, res) => sendJson(res, 503, { busy: true }, { 'retry-after': '3' }));
+    const body = JSON.stringify({ City: 'Montréal', Note: '東京 🏠' });
+    const answer = await postForBytes(`${server.url}/x`, {
+      headers: { ...json, authorization: 'sk-1' },
+      body,
+      timeoutMs: 2000,
+    });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.headers['retry-after']).toBe('3');
+    expect(JSON.parse(answer.body.toString('utf8'))).toEqual({ busy: true });
+    const [request] = server.requests;
+    expect(request?.body).toEqual({ City: 'Montréal', Note: '東京 🏠' });
+    expect(request?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(request?.headers.authorization).toBe('sk-1');
+    expect(request?.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('decodes a %s answer', async (encoding, compress) => {
+    const text = JSON.stringify({ Data: 'x'.repeat(100_000) });
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { ...json, 'content-encoding': encoding });
+      res.end(compress(text));
+    });
+    const answer = await postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
+    expect(answer.body.toString('utf8')).toBe(text);
+  });
+
+  it('stops an answer over its size bound, as a failure not worth retrying', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, json);
+      res.end('x'.repeat(64 * 1024));
+    });
+    const error = await failureOf(
+      postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000, maxBytes: 1000 }),
+    );
+    expect(error.code).toBe('ERR_RESPONSE_TOO_LARGE');
+    expect(classifyRequestError(error)).toMatchObject({ kind: 'network', retryable: false });
+  });
+
+  it('bounds the whole attempt: a server that answers its headers and then stalls times out', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, json);
+      res.write('{"Data":');
+    });
+    const error = await failureOf(postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 150 }));
+    expect(error.code).toBe('ETIMEDOUT');
+    expect(classifyRequestError(error)).toMatchObject({ kind: 'timeout', retryable: true });
+  });
+
+  it('is aborted by its signal, before it starts and while it waits', async () => {
+    server = await withServer(() => {});
+    const before = await failureOf(
+      postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000, signal: AbortSignal.abort() }),
+    );
+    expect(before.code).toBe('ERR_ABORTED');
+    expect(server.requests).toHaveLength(0);
+    const controller = new AbortController();
+    const pending = postForBytes(server.url, {
+      headers: json,
+      body: '{}',
+      timeoutMs: 5000,
+      signal: controller.signal,
+    });
+    await sleep(50);
+    controller.abort();
+    const during = await failureOf(pending);
+    expect(classifyRequestError(during)).toMatchObject({ kind: 'aborted' });
+  });
+
+  it('reports a refused connection as never sent, and a connection cut mid-answer as sent', async () => {
+    const refused = await failureOf(
+      postForBytes('http://127.0.0.1:9', { headers: json, body: '{}', timeoutMs: 2000 }),
+    );
+    expect(refused.code).toBe('ECONNREFUSED');
+    expect(classifyRequestError(refused)).toMatchObject({ retryable: true, requestSent: false });
+
+    server = await withServer((req, res) => {
+      res.writeHead(200, json);
+      res.write('{"Data":');
+      setTimeout(() => req.socket.destroy(), 20);
+    });
+    const cut = await failureOf(postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000 }));
+    expect(classifyRequestError(cut)).toMatchObject({ kind: 'network', retryable: true, requestSent: true });
+  });
+
+  it('refuses a URL it cannot POST to', async () => {
+    const error = await failureOf(
+      postForBytes('ftp://example.test/x', { headers: json, body: '{}', timeoutMs: 100 }),
+    );
+    expect(error.code).toBe('ERR_INVALID_URL');
+    expect(classifyRequestError(error).retryable).toBe(false);
+  });
+
+  it('keeps the connection alive: many calls, 4 at a time, over at most 4 sockets', async () => {
+    const sockets = new Set<Socket>();
+    const plain: Server = createServer((req, res) => {
+      sockets.add(req.socket);
+      req.resume().on('end', () => sendJson(res, 200, { ok: true }));
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+    try {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (next++ < 200) {
+            const answer = await postForBytes(url, { headers: json, body: '{}', timeoutMs: 2000 });
+            expect(answer.statusCode).toBe(200);
+          }
+        }),
+      );
+      expect(sockets.size).toBeGreaterThan(0);
+      expect(sockets.size).toBeLessThanOrEqual(4);
+    } finally {
+      plain.closeAllConnections();
+      await new Promise<void>((resolve) => plain.close(() => resolve()));
+    }
+  });
+});
+
+describe('postForStream', () => {
+  it('hands over the answer as it comes, and fails it when the server goes quiet between chunks', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+      setTimeout(() => res.write('data: two\n\n'), 50);
+      // then nothing: the stream must fail rather than hang
+    });
+    const answer = await postForStream(server.url, { headers: json, body: '{}', timeoutMs: 300 });
+    expect(answer.statusCode).toBe(200);
+    let text = '';
+    const error = await (async () => {
+      for await (const chunk of answer.body) text += String(chunk);
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(text).toBe('data: one\n\ndata: two\n\n');
+    expect(error).toBeInstanceOf(PostError);
+    expect((error as PostError).code).toBe('ETIMEDOUT');
+  });
+
+  it('ends a stream its signal aborts with the abort, not a reset', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: one\n\n');
+    });
+    const controller = new AbortController();
+    const answer = await postForStream(server.url, {
+      headers: json,
+      body: '{}',
+      timeoutMs: 5000,
+      signal: controller.signal,
+    });
+    const error = await (async () => {
+      for await (const _ of answer.body) controller.abort();
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((error as PostError).code).toBe('ERR_ABORTED');
+  });
+
+  it('decodes a gzip stream and ends it when the server does', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+      res.end(gzipSync('{"Data":{"content":"hi"}}'));
+    });
+    const answer = await postForStream(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
+    let text = '';
+    for await (const chunk of answer.body) text += String(chunk);
+    expect(text).toBe('{"Data":{"content":"hi"}}');
+  });
+});
