@@ -1,5 +1,11 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +20,7 @@ afterEach(async () => {
 });
 
 const json = { 'content-type': 'application/json' };
+const POST_TS = resolve(import.meta.dirname, '../../src/http/post.ts');
 
 async function failureOf(promise: Promise<unknown>): Promise<PostError> {
   const error = await promise.then(
@@ -204,4 +211,62 @@ describe('postForStream', () => {
     for await (const chunk of answer.body) text += String(chunk);
     expect(text).toBe('{"Data":{"content":"hi"}}');
   });
+});
+
+describe('over TLS', () => {
+  const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+
+  it.skipIf(!hasOpenssl)(
+    'posts to an https platform its CA trusts, and refuses one it does not, as a failure not worth retrying',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'post-tls-'));
+      try {
+        const made = spawnSync(
+          'openssl',
+          ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost'].concat([
+            '-addext',
+            'subjectAltName=DNS:localhost,IP:127.0.0.1',
+            '-keyout',
+            'key.pem',
+            '-out',
+            'cert.pem',
+          ]),
+          { cwd: dir },
+        );
+        expect(made.status).toBe(0);
+        const tls = createHttpsServer(
+          { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+          (req, res) =>
+            req.resume().on('end', () => sendJson(res, 200, { Data: req.headers['content-length'] })),
+        );
+        await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+        const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/chat`;
+        try {
+          // Not trusted by this process: the certificate error, never retried.
+          const refused = await failureOf(postForBytes(url, { headers: json, body: '{}', timeoutMs: 2000 }));
+          expect(classifyRequestError(refused)).toMatchObject({ kind: 'network', retryable: false });
+          expect(refused.code).toMatch(/CERT/);
+          // A process that trusts it (NODE_EXTRA_CA_CERTS, read at start) gets the answer.
+          const script = `import { postForBytes } from ${JSON.stringify(POST_TS)};
+const answer = await postForBytes(${JSON.stringify(url)}, { headers: { 'content-type': 'application/json' }, body: '{"a":"é"}', timeoutMs: 2000 });
+process.stdout.write(answer.statusCode + ' ' + answer.body.toString('utf8'));`;
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
+          });
+          let out = '';
+          child.stdout.on('data', (d) => {
+            out += String(d);
+          });
+          const [code] = await once(child, 'exit');
+          expect(code).toBe(0);
+          expect(out).toBe('200 {"Data":"10"}');
+        } finally {
+          tls.closeAllConnections();
+          await new Promise<void>((resolve) => tls.close(() => resolve()));
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
