@@ -12,8 +12,6 @@ import type {
   GonePolicy,
   HeldListing,
   Plan,
-  PlannedDelete,
-  PlannedUpdate,
   PlanPolicy,
   RemoteEntries,
   SkippedListing,
