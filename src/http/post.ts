@@ -100,6 +100,7 @@ export function postForStream(url: string, options: PostOptions): Promise<PostAn
     request.on('response', (response) => {
       const body = decoded(response, (error) => body.destroy(error));
       call.handedOver = body;
+      body.once('close', call.release);
       // From here the stream's reader sees every failure; an abort still ends it.
       call.settle(
         () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
@@ -119,6 +120,8 @@ interface Call {
   /** Settle with `then` (once), releasing the abort listener unless `keepAbort`. */
   settle(then: () => void, keepAbort?: boolean): void;
   onSettle(release: () => void): void;
+  /** Stop listening for the abort (a handed-over stream that has closed). */
+  release(): void;
 }
 
 /** Open the request: headers set, abort and errors wired. Undefined (and `reject` called) when it cannot start. */
@@ -151,7 +154,11 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
     request,
     fail(error) {
       if (settled) {
-        call.handedOver?.destroy(error);
+        // Only a stream still being read owns its socket: once it has ended, the socket may be
+        // serving another request of the agent's pool.
+        const stream = call.handedOver;
+        if (stream === undefined || stream.destroyed) return;
+        stream.destroy(error);
         request.destroy(error);
         return;
       }
@@ -162,10 +169,11 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
       if (settled) return;
       settled = true;
       for (const release of releases) release();
-      if (!keepAbort) signal?.removeEventListener('abort', onAbort);
+      if (!keepAbort) call.release();
       then();
     },
     onSettle: (release) => releases.push(release),
+    release: () => signal?.removeEventListener('abort', onAbort),
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   // A persistent listener: a destroyed request may emit once more after it has failed.

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { once } from 'node:events';
+import { getEventListeners, once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -105,6 +105,18 @@ describe('postForBytes', () => {
     controller.abort();
     const during = await failureOf(pending);
     expect(classifyRequestError(during)).toMatchObject({ kind: 'aborted' });
+  });
+
+  it("lets go of a long-lived signal once answered: a run's signal sees a million calls", async () => {
+    server = await withServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const { signal } = new AbortController();
+    for (let i = 0; i < 20; i++)
+      await postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000, signal });
+    const streamed = await postForStream(server.url, { headers: json, body: '{}', timeoutMs: 2000, signal });
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    for await (const _ of streamed.body);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it('reports a refused connection as never sent, and a connection cut mid-answer as sent', async () => {
