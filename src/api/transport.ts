@@ -66,6 +66,9 @@ export function httpError(
   );
 }
 
+/** UTF-8 with a leading byte-order mark dropped, as got read an answer (a .NET server may send one). */
+const UTF8 = new TextDecoder('utf-8');
+
 /**
  * One POST with a JSON body, answered as text (or as its bytes: a list page handed to the decode
  * thread whole). No retries here: the client owns the policy. Redirects are never followed (an
@@ -101,7 +104,7 @@ export async function postJson(
       timeoutMs: options.timeoutMs,
       signal,
     });
-    return as === 'buffer' ? answer : { ...answer, body: answer.body.toString('utf8') };
+    return as === 'buffer' ? answer : { ...answer, body: UTF8.decode(answer.body) };
   } catch (error) {
     throw mapRequestError(operation, error, options, signal);
   }

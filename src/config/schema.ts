@@ -18,6 +18,9 @@ const secret = z
   )
   .optional();
 /** A chatbot's id: its serial number on the platform (sent as `serialNumber`/`SerialNumber` there). */
+/** The longest delay a Node timer keeps (2^31 − 1 ms, ~24.8 days): a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 const chatbotId = z.string().min(1, 'a chatbot serial number is required');
 
 export const scheduleSchema = z.strictObject({
@@ -69,7 +72,7 @@ export const apiConfigSchema = z
     /** RealEstateList page size. Default 100; the server may cap it silently. */
     pageSize: z.number().int().min(1).max(10_000).default(100),
     /** Per-attempt timeout in milliseconds. Default 30 s. */
-    timeoutMs: z.number().int().positive().default(30_000),
+    timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).default(30_000),
     /** Retries after the first attempt for 429, 5xx, timeouts and network errors. Default 4. */
     retries: z.number().int().min(0).max(20).default(4),
     /** Keys per RealEstateDelete call. Default 100 (the spec shows no maximum). */

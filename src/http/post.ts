@@ -6,7 +6,15 @@ import {
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import {
+  brotliDecompress,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  gunzip,
+  inflate,
+  type ZlibOptions,
+} from 'node:zlib';
 
 /**
  * One POST on `node:http`, for the platform's calls: the one path of a run that is taken once per
@@ -16,7 +24,8 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
  * POST against ~110–130 µs here (docs/performance.md, "A create's cost"). Everything else that speaks
  * HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects, per-phase
  * timeouts, hooks and streams; this file offers only what the platform needs: a JSON body, the
- * default keep-alive agents, gzip/deflate/br answers, one timeout, an AbortSignal, a size bound.
+ * default keep-alive agents, gzip/deflate/br answers (decoded on libuv's threads), one timeout, an
+ * AbortSignal, a size bound.
  * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
  */
 
@@ -65,23 +74,30 @@ export function postForBytes(url: string, options: PostOptions): Promise<PostAns
     );
     call.onSettle(() => clearTimeout(timer));
     call.request.on('response', (response) => {
-      const body = decoded(response, call.fail);
+      response.on('error', (error) => call.fail(asPostError(error)));
       const chunks: Buffer[] = [];
       let size = 0;
-      body.on('data', (chunk: Buffer) => {
+      response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > max) call.fail(new PostError(`answer larger than ${max} bytes`, 'ERR_RESPONSE_TOO_LARGE'));
+        if (size > max) call.fail(tooLarge(max));
         else chunks.push(chunk);
       });
-      body.on('end', () =>
-        call.settle(() =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            headers: response.headers,
-            body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
-          }),
-        ),
-      );
+      response.on('end', () => {
+        const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+        const answer = (body: Buffer) =>
+          call.settle(() =>
+            resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
+          );
+        const encoding = encodingOf(response);
+        // An empty body is empty whatever its header says (a proxy's bare 429), as got reads it.
+        if (encoding === undefined || raw.length === 0) return answer(raw);
+        // Decoded on libuv's threads, not the event loop; bounded as the raw answer is.
+        DECODERS[encoding](raw, { maxOutputLength: max }, (error, body) => {
+          if (!error) answer(body);
+          else if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') call.fail(tooLarge(max));
+          else call.fail(decodingError(encoding, error));
+        });
+      });
     });
     call.request.end(options.body);
   });
@@ -98,9 +114,14 @@ export function postForStream(url: string, options: PostOptions): Promise<PostAn
       call.fail(new PostError(`no data for ${options.timeoutMs} ms`, 'ETIMEDOUT')),
     );
     request.on('response', (response) => {
-      const body = decoded(response, (error) => body.destroy(error));
+      const body = streamOf(response, call.fail);
       call.handedOver = body;
-      body.once('close', call.release);
+      body.once('close', () => {
+        call.release();
+        // A reader that stopped early (or a decoder that failed) leaves the answer unread: its socket
+        // is closed rather than left to the server. A complete answer's socket is the pool's.
+        if (!response.complete) request.destroy();
+      });
       // From here the stream's reader sees every failure; an abort still ends it.
       call.settle(
         () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
@@ -138,15 +159,22 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
     reject(new PostError(`cannot POST to ${target ? target.protocol : 'an invalid URL'}`, 'ERR_INVALID_URL'));
     return undefined;
   }
-  const request = send(target, {
-    method: 'POST',
-    headers: {
-      'user-agent': 'feed-sync',
-      'accept-encoding': ACCEPT_ENCODING,
-      ...options.headers,
-      'content-length': String(Buffer.byteLength(options.body)),
-    },
-  });
+  let request: ClientRequest;
+  try {
+    request = send(target, {
+      method: 'POST',
+      headers: {
+        'user-agent': 'feed-sync',
+        'accept-encoding': ACCEPT_ENCODING,
+        ...options.headers,
+        'content-length': String(Buffer.byteLength(options.body)),
+      },
+    });
+  } catch (error) {
+    // A header Node refuses (a key with a line break: ERR_INVALID_CHAR): nothing was sent.
+    reject(asPostError(error as Error));
+    return undefined;
+  }
   let settled = false;
   const releases: (() => void)[] = [];
   const onAbort = () => call.fail(abortError());
@@ -154,11 +182,11 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
     request,
     fail(error) {
       if (settled) {
-        // Only a stream still being read owns its socket: once it has ended, the socket may be
-        // serving another request of the agent's pool.
+        // Only a stream handed over is still read after settling; it ends with the failure. (A
+        // request whose answer has ended is already destroyed for Node: its socket is the pool's.)
         const stream = call.handedOver;
-        if (stream === undefined || stream.destroyed) return;
-        stream.destroy(error);
+        if (stream === undefined) return;
+        if (!stream.destroyed) stream.destroy(error);
         request.destroy(error);
         return;
       }
@@ -181,25 +209,51 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
   return call;
 }
 
-/** The answer's body, decompressed when the server says it is (got's `decompress`). */
-function decoded(response: IncomingMessage, fail: (error: Error) => void): Readable {
-  response.on('error', (error) => fail(asPostError(error)));
-  const encoding = String(response.headers['content-encoding'] ?? '')
+type Encoding = 'gzip' | 'deflate' | 'br';
+
+/** The answer's compression, when it has a body to decode (got's `decompress`; 204/205/304 have none). */
+function encodingOf(response: IncomingMessage): Encoding | undefined {
+  const status = response.statusCode ?? 0;
+  if (status === 204 || status === 205 || status === 304 || response.headers['content-length'] === '0')
+    return undefined;
+  const header = String(response.headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
-  const inflate =
-    encoding === 'gzip' || encoding === 'x-gzip'
+  return header === 'gzip' || header === 'x-gzip'
+    ? 'gzip'
+    : header === 'deflate' || header === 'br'
+      ? header
+      : undefined;
+}
+
+type Decode = (
+  bytes: Buffer,
+  options: ZlibOptions,
+  done: (error: Error | null, body: Buffer) => void,
+) => void;
+const DECODERS: Record<Encoding, Decode> = { gzip: gunzip, deflate: inflate, br: brotliDecompress };
+
+/** A streamed answer, decompressed when the server says it is; every failure goes to `fail`. */
+function streamOf(response: IncomingMessage, fail: (error: Error) => void): Readable {
+  response.on('error', (error) => fail(asPostError(error)));
+  const encoding = encodingOf(response);
+  if (encoding === undefined) return response;
+  const decoder =
+    encoding === 'gzip'
       ? createGunzip()
       : encoding === 'deflate'
         ? createInflate()
-        : encoding === 'br'
-          ? createBrotliDecompress()
-          : undefined;
-  if (!inflate) return response;
-  inflate.on('error', (error) =>
-    fail(new PostError(`bad ${encoding} answer: ${error.message}`, 'ERR_CONTENT_DECODING', { cause: error })),
-  );
-  return response.pipe(inflate);
+        : createBrotliDecompress();
+  decoder.on('error', (error) => fail(decodingError(encoding, error)));
+  return response.pipe(decoder);
+}
+
+function tooLarge(max: number): PostError {
+  return new PostError(`answer larger than ${max} bytes`, 'ERR_RESPONSE_TOO_LARGE');
+}
+
+function decodingError(encoding: Encoding, error: Error): PostError {
+  return new PostError(`bad ${encoding} answer: ${error.message}`, 'ERR_CONTENT_DECODING', { cause: error });
 }
 
 function abortError(): PostError {

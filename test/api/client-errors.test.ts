@@ -184,6 +184,33 @@ describe('platform client errors', () => {
     expect(server!.requests).toHaveLength(0);
   });
 
+  it('reads an answer that starts with a byte-order mark', async () => {
+    const client = await clientFor((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(`\uFEFF${JSON.stringify(ok('77'))}`);
+    });
+    await expect(client.createListing(request)).resolves.toBe('77');
+  });
+
+  it('never follows a redirect: the keys reach no other host', async () => {
+    const elsewhere = await withServer((_req, res) => sendJson(res, 200, ok('1')));
+    try {
+      const client = await clientFor(
+        (_req, res) => {
+          res.writeHead(307, { location: `${elsewhere.url}/chat/Chatbot/RealEstateCreate` });
+          res.end();
+        },
+        { retries: 0 },
+      );
+      const error = await client.listListings({ SerialNumber: 'bot-1' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(HttpStatusError);
+      expect((error as HttpStatusError).status).toBe(307);
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('maps a refused connection to NetworkError, marked as not sent', async () => {
     const client = platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000, retries: 0 });
     const error = await client.listListings({ SerialNumber: 'x' }).catch((e: unknown) => e);

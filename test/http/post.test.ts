@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyRequestError, isRequestError } from '../../src/http/failure.ts';
 import { PostError, postForBytes, postForStream } from '../../src/http/post.ts';
@@ -63,6 +63,46 @@ describe('postForBytes', () => {
     });
     const answer = await postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
     expect(answer.body.toString('utf8')).toBe(text);
+  });
+
+  it('reads an empty answer as empty whatever its encoding says: a bare 429 keeps its status', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(429, { 'content-encoding': 'gzip', 'retry-after': '7' });
+      res.end();
+    });
+    const answer = await postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
+    expect(answer.statusCode).toBe(429);
+    expect(answer.headers['retry-after']).toBe('7');
+    expect(answer.body.length).toBe(0);
+  });
+
+  it('fails a corrupt compressed answer as a decoding error', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { ...json, 'content-encoding': 'gzip' });
+      res.end('this is not gzip');
+    });
+    const error = await failureOf(postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000 }));
+    expect(error.code).toBe('ERR_CONTENT_DECODING');
+  });
+
+  it('bounds a compressed answer once decoded, not only as it came', async () => {
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { ...json, 'content-encoding': 'gzip' });
+      res.end(gzipSync(Buffer.alloc(1 << 20, 'x')));
+    });
+    const error = await failureOf(
+      postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000, maxBytes: 100_000 }),
+    );
+    expect(error.code).toBe('ERR_RESPONSE_TOO_LARGE');
+  });
+
+  it('refuses a header Node cannot send as never sent and not worth retrying', async () => {
+    server = await withServer((_req, res) => sendJson(res, 200, {}));
+    const error = await failureOf(
+      postForBytes(server.url, { headers: { authorization: 'sk-1\nx: y' }, body: '{}', timeoutMs: 2000 }),
+    );
+    expect(classifyRequestError(error)).toMatchObject({ retryable: false, requestSent: false });
+    expect(server.requests).toHaveLength(0);
   });
 
   it('stops an answer over its size bound, as a failure not worth retrying', async () => {
@@ -211,6 +251,26 @@ describe('postForStream', () => {
       (e: unknown) => e,
     );
     expect((error as PostError).code).toBe('ERR_ABORTED');
+  });
+
+  it('closes the connection of a compressed stream its reader leaves early', async () => {
+    let closed: Promise<unknown> | undefined;
+    server = await withServer((req, res) => {
+      closed = once(req.socket, 'close');
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+      const zip = createGzip();
+      zip.pipe(res);
+      zip.write('data: one\n\n');
+      zip.flush();
+      // and never ends
+    });
+    const answer = await postForStream(server.url, { headers: json, body: '{}', timeoutMs: 5000 });
+    for await (const chunk of answer.body) {
+      expect(String(chunk)).toBe('data: one\n\n');
+      break;
+    }
+    const outcome = await Promise.race([closed?.then(() => 'closed'), sleep(1000).then(() => 'still open')]);
+    expect(outcome).toBe('closed');
   });
 
   it('decodes a gzip stream and ends it when the server does', async () => {
