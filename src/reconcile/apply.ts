@@ -4,7 +4,7 @@ import { createListing } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
-import { itemsOf } from './planned-creates.ts';
+import { inStoreOrder, itemsOf } from './planned-creates.ts';
 import type { Failure, NotApplied } from './report-types.ts';
 
 export interface ApplyOptions {
@@ -134,7 +134,8 @@ export async function applyPlan(
    */
   function* tasks(): Generator<Task> {
     for (const u of plan.updates) yield { kind: 'updates', keys: [u.key], run: run(u) };
-    for (const c of plan.creates) yield { kind: 'creates', keys: [c.key], run: create(c) };
+    // In the feed's order, not key order: each record is read from the run's store front to back.
+    for (const c of inStoreOrder(plan.creates)) yield { kind: 'creates', keys: [c.key], run: create(c) };
     const size = Math.max(1, options.deleteBatchSize);
     for (let i = 0; i < plan.deletes.length; i += size) {
       const batch = itemsOf(plan.deletes, i, size);
@@ -174,6 +175,7 @@ export async function applyPlan(
   if (crash) throw crash.reason;
   // In key order, not completion order: two runs of one plan report alike.
   result.failures.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  result.notApplied.creates.sort();
   return result;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createsKey, PlannedCreates } from './planned-creates.ts';
+import { createsKey, inStoreOrder, PlannedCreates } from './planned-creates.ts';
 
 const KEYS = ['MLS-3', 'MLS-1', 'MLS-2', 'Ä-9', 'MLS-10'];
 /** Record `ref` has key KEYS[ref]; counts the keys made, which must not be kept. */
@@ -52,6 +52,15 @@ describe('PlannedCreates', () => {
     ]);
     expect(creates.at(0)).not.toHaveProperty('brief');
     expect(creates.withBriefs(10, () => ({})).length).toBe(3);
+  });
+
+  it('gives its creates for applying in the order their records were kept, of the plan or of an array', () => {
+    const { keyAt } = index();
+    const creates = PlannedCreates.inKeyOrder([4, 2, 0, 3], keyAt);
+    const expected = [0, 2, 3, 4].map((ref) => ({ key: KEYS[ref] as string, desired: { ref } }));
+    expect([...inStoreOrder(creates)]).toEqual(expected);
+    expect([...inStoreOrder([...creates])]).toEqual(expected);
+    expect([...creates].map((c) => c.desired.ref)).toEqual([4, 2, 0, 3]);
   });
 
   it('is empty when nothing is created', () => {

@@ -58,6 +58,15 @@ export class PlannedCreates implements CreateList {
       : { key: this.#keyAt(ref), desired: { ref }, brief };
   }
 
+  /**
+   * The creates in the order their records were kept (the feed's order): what applying them reads
+   * from the run's record store, front to back, instead of jumping about it in key order.
+   */
+  *inStoreOrder(): Generator<PlannedCreate> {
+    const refs = Int32Array.from(this.#refs).sort();
+    for (const ref of refs) yield { key: this.#keyAt(ref), desired: { ref } };
+  }
+
   /** The same creates with a brief on the first `count` (`withBriefs`). */
   withBriefs(count: number, briefOf: (ref: number) => ListingBrief): PlannedCreates {
     const briefs = Array.from(this.#refs.subarray(0, Math.min(count, this.#refs.length)), briefOf);
@@ -85,6 +94,12 @@ export function itemsOf<T>(list: PlanList<T>, from: number, count: number): T[] 
   const items: T[] = [];
   for (let i = from; i < Math.min(list.length, from + count); i++) items.push(list.at(i) as T);
   return items;
+}
+
+/** A plan's creates in the order their records were kept (`PlannedCreates.inStoreOrder`), for applying them. */
+export function inStoreOrder(creates: CreateList): Iterable<PlannedCreate> {
+  if (creates instanceof PlannedCreates) return creates.inStoreOrder();
+  return [...creates].sort((a, b) => a.desired.ref - b.desired.ref);
 }
 
 /** Whether the plan creates a listing with this key (`explain`): a pass, no key kept. */

@@ -19,6 +19,28 @@ describe('spillRecords', () => {
     }
   });
 
+  it('reads front to back through its read-ahead, records cut at its edges, while more are put', () => {
+    const store = spillRecords();
+    try {
+      const text = (i: number) => `${'é€ 🏠 '.repeat(i % 97)}${i}`;
+      const big = 'ü'.repeat(200_000); // 400 KB of UTF-8: more than one read ahead
+      const expected = (i: number) => record(i, i % 1_000 === 500 ? big : text(i));
+      for (let i = 0; i < 6_000; i++) store.put(expected(i));
+      // Front to back, skipping some (a plan's creates among unchanged listings), with records put
+      // between the reads (after the read ahead was taken) and a record read elsewhere now and then.
+      let added = 0;
+      for (let i = 0; i < 6_000; i += 1 + (i % 3)) {
+        expect(store.get(i)).toEqual(expected(i));
+        if (i % 7 === 0) expect(store.get(5_999 - i)).toEqual(expected(5_999 - i));
+        if (i % 5 === 0) expect(store.put(record(6_000 + added))).toBe(6_000 + added++);
+      }
+      expect(added).toBeGreaterThan(100);
+      for (let n = 0; n < added; n++) expect(store.get(6_000 + n)).toEqual(record(6_000 + n));
+    } finally {
+      store.close();
+    }
+  });
+
   it('grows its batch for a record larger than the batch so far, keeping what it holds', () => {
     const store = spillRecords();
     try {
