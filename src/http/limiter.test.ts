@@ -34,6 +34,23 @@ describe('createLocalLimiter', () => {
     expect(early).toEqual([]);
   });
 
+  it('keeps the ceiling over seconds of thousands of starts (its record of starts dropped and compacted)', async () => {
+    const limiter = createLocalLimiter({ concurrency: 64, requestsPerSecond: 2000 });
+    const starts: number[] = [];
+    await Promise.all(
+      Array.from({ length: 5000 }, () => limiter.run(async () => starts.push(performance.now()))),
+    );
+    // No second holds more than the ceiling (give or take the window's slack): counted over every
+    // window that opens at a start.
+    let most = 0;
+    for (let i = 0, j = 0; i < starts.length; i++) {
+      while (j < starts.length && (starts[j] as number) < (starts[i] as number) + 1000 - 6) j++;
+      most = Math.max(most, j - i);
+    }
+    expect(most).toBeLessThanOrEqual(2000);
+    expect(most).toBeGreaterThan(1500);
+  });
+
   it('holds every new start back while paused', async () => {
     const limiter = createLocalLimiter({ concurrency: 2 });
     const before = performance.now();
