@@ -80,8 +80,12 @@ export class RemoteBook {
       },
       keeper,
     );
-    /** Positions whose record is needed, with the feed's record of their key (-1: none). */
-    const wanted: number[] = [];
+    /**
+     * Positions whose record is needed: a column, not an array (a rewrite of a million listings
+     * wants every one: 8 MB of array, and twice that while it grew, at the run's peak).
+     */
+    const wanted = int32s();
+    let wantedCount = 0;
     for (let i = 0; i < this.length; i++) {
       const text = this.#keys.keyAt(i);
       const key = text === '' ? undefined : text;
@@ -90,14 +94,16 @@ export class RemoteBook {
       const mask = this.#masks.get(i);
       if (ref >= 0 && key !== undefined) {
         const mine = desired.listingAt(key, ref);
-        if (mine.mask !== mask || mine.digest !== this.#digests.get(i)) wanted.push(i);
+        if (mine.mask !== mask || mine.digest !== this.#digests.get(i)) wanted.set(wantedCount++, i);
       } else if (sold && (mask & SOLD_BIT) === 0) {
         const owner = this.#ownerNames.nameOf(this.#owners.get(i));
-        if (sold.isMine(owner) && sold.mayLeave(key)) wanted.push(i);
+        if (sold.isMine(owner) && sold.mayLeave(key)) wanted.set(wantedCount++, i);
       }
     }
-    for (let at = 0; at < wanted.length; at += RECORDS_AT_ONCE) {
-      const positions = wanted.slice(at, at + RECORDS_AT_ONCE);
+    for (let at = 0; at < wantedCount; at += RECORDS_AT_ONCE) {
+      const positions = Array.from({ length: Math.min(RECORDS_AT_ONCE, wantedCount - at) }, (_, n) =>
+        wanted.get(at + n),
+      );
       const listings = await records(positions.map((i) => this.#refs.get(i)));
       positions.forEach((i, n) => {
         const listing = listings[n] as Partial<Listing>;
