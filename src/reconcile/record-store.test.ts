@@ -24,7 +24,7 @@ describe('spillRecords', () => {
     try {
       const text = (i: number) => `${'é€ 🏠 '.repeat(i % 97)}${i}`;
       const big = 'ü'.repeat(200_000); // 400 KB of UTF-8: more than one read ahead
-      const expected = (i: number) => record(i, i % 1_000 === 500 ? big : text(i));
+      const expected = (i: number) => record(i, i % 1_000 === 500 || i === 1_003 ? big : text(i));
       for (let i = 0; i < 6_000; i++) store.put(expected(i));
       // Front to back, skipping some (a plan's creates among unchanged listings), with records put
       // between the reads (after the read ahead was taken) and a record read elsewhere now and then.
@@ -73,10 +73,13 @@ describe('spillRecords', () => {
 
   it('refuses a record it never gave, and any use once closed', () => {
     const store = spillRecords();
-    store.put(record(0));
-    expect(() => store.get(1)).toThrow(RangeError);
+    for (let i = 0; i < 100; i++) store.put(record(i));
+    expect(() => store.get(100)).toThrow(RangeError);
+    expect(store.get(0)).toEqual(record(0)); // reads ahead
     store.close();
     expect(() => store.put(record(1))).toThrow(/closed/);
+    // Every read after closing says so, never a record from what was read ahead.
+    for (const i of [0, 50, 50, 99]) expect(() => store.get(i)).toThrow(/closed/);
     store.close(); // idempotent
   });
 });

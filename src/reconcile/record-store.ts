@@ -211,15 +211,21 @@ export function spillRecords(dir = tmpdir()): RecordStore {
   let aheadAt = 0;
   let aheadLength = 0;
   const text = (offset: number, length: number, what: string): string => {
+    const fd = open();
     const end = aheadAt + aheadLength;
-    if (ahead !== undefined && offset >= aheadAt && offset + length <= end)
+    if (offset >= aheadAt && offset + length <= end && ahead !== undefined)
       return ahead.toString('utf8', offset - aheadAt, offset - aheadAt + length);
-    const onward = ahead === undefined || (offset >= end && offset - end < READ_AHEAD_BYTES);
-    if (!onward || length > READ_AHEAD_BYTES) return readFully(open(), length, offset, what).toString('utf8');
-    ahead ??= Buffer.allocUnsafe(READ_AHEAD_BYTES);
+    // Onward: at or past the start of what was read ahead, and not far past its end.
+    const onward = ahead === undefined || (offset >= aheadAt && offset - end < READ_AHEAD_BYTES);
+    if (!onward || length > READ_AHEAD_BYTES) return readFully(fd, length, offset, what).toString('utf8');
+    const span = Math.min(READ_AHEAD_BYTES, written - offset);
+    // As large as the file so far, up to 256 KiB: a worker runs dozens of small feeds at once.
+    if (ahead === undefined || ahead.length < span) ahead = Buffer.allocUnsafe(span);
+    // Nothing is read ahead until the read has succeeded: a failed read leaves no stale window.
+    aheadLength = 0;
+    readInto(fd, ahead, span, offset, what);
     aheadAt = offset;
-    aheadLength = Math.min(READ_AHEAD_BYTES, written - offset);
-    readInto(open(), ahead, aheadLength, offset, what);
+    aheadLength = span;
     return ahead.toString('utf8', 0, length);
   };
   return {
@@ -262,6 +268,7 @@ export function spillRecords(dir = tmpdir()): RecordStore {
       batch = undefined;
       pending = 0;
       ahead = undefined;
+      aheadLength = 0;
     },
   };
 }
