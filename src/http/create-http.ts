@@ -1,12 +1,11 @@
-import got, { type Delays, type Got, type Hooks, type Request, RequestError, type Response } from 'got';
+import got, { type Delays, type Got, type Hooks, type Request, RequestError } from 'got';
 
 /**
- * The project's one HTTP client (got), for the platform client, feed downloads, RESO and its token
+ * The project's one HTTP client (got), for feed downloads, RESO and its token
  * endpoint, and the alert webhook. This is the only file that imports got.
  */
 export type Http = Got;
 export type HttpStream = Request;
-export type HttpResponse<T = unknown> = Response<T>;
 /** got's per-phase timeouts, in ms (`request` bounds a whole attempt). */
 export type HttpTimeouts = Partial<Delays>;
 export { RequestError };
