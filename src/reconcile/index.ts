@@ -32,6 +32,7 @@ export type {
 export { type CreateList, createsKey, PlannedCreates } from './planned-creates.ts';
 export { PlannedUpdates, type UpdateList, updateCounts } from './planned-updates.ts';
 export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
+export { type RecordStore, spillRecords } from './record-store.ts';
 export {
   emptyReport,
   type OutcomeLabel,

@@ -5,6 +5,7 @@ import type { Config, FeedConfig } from '../../config/index.ts';
 import { ConfigError, DEFAULT_CONFIG_FILE, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
 import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
+import { type RecordStore, spillRecords } from '../../reconcile/index.ts';
 import { isFeedError } from '../../sources/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
@@ -16,6 +17,7 @@ import {
   withExamples,
   withJsonOption,
 } from '../context.ts';
+import { jsonPieces, type StreamedArray, writePieces } from '../json-stream.ts';
 import { explainMapping, problemTable } from './validate-explain.ts';
 
 interface ValidateOptions extends GlobalOptions {
@@ -28,7 +30,7 @@ interface ValidateOptions extends GlobalOptions {
 const SHOWN_PER_REASON = 5;
 
 type FeedReport =
-  | { feedId: string; ok: true; result: IngestResult<unknown> }
+  | { feedId: string; ok: true; result: IngestResult<unknown>; records?: RecordStore }
   | { feedId: string; ok: false; code: string; error: string };
 
 /**
@@ -79,13 +81,14 @@ export function registerValidate(program: Command): void {
     // A RESO provider's requests count against its key's budget in the state file, as a sync's do.
     const budget = createFileStateStore(config.stateFile).budgets;
     const reports: FeedReport[] = [];
-    for (const feed of feeds) reports.push(await validateFeed(feed, logger, options.json ?? false, budget));
-    await budget?.flush?.();
-    if (options.json)
-      process.stdout.write(
-        `${JSON.stringify({ feeds: reports, ...(notes.length > 0 ? { notes } : {}) }, null, 2)}\n`,
-      );
-    else {
+    try {
+      for (const feed of feeds) reports.push(await validateFeed(feed, logger, options.json ?? false, budget));
+      await budget?.flush?.();
+      if (options.json) await printJson(reports, notes);
+    } finally {
+      for (const report of reports) if (report.ok) report.records?.close();
+    }
+    if (!options.json) {
       const render = (r: FeedReport) => renderFeedReport(r, { explain: options.explain ?? false });
       process.stdout.write(`${[...reports.map(render), ...noteLines].join('\n')}\n`);
     }
@@ -132,19 +135,44 @@ async function validateFeed(
   json: boolean,
   budget: BudgetStore | undefined,
 ): Promise<FeedReport> {
+  let records: RecordStore | undefined;
   try {
     // Validation always reads the whole feed: no validators, no watermark. `--json` prints every
-    // normalized listing, so it keeps them; the text report needs only their keys, so memory stays
-    // flat with the feed.
+    // normalized listing: each is spilled to a temporary file as it is read and printed from there,
+    // one at a time; the text report needs only their keys. Memory stays flat with the feed.
     const deps = { state: {}, forceFull: true, logger, ...(budget ? { budget } : {}) };
-    const result = json
-      ? await collectFeed(feed, deps, (listing) => listing)
-      : await collectFeed(feed, deps, (_listing, key) => key);
-    return { feedId: feed.id, ok: true, result };
+    if (!json) {
+      const result = await collectFeed(feed, deps, (_listing, key) => key);
+      return { feedId: feed.id, ok: true, result };
+    }
+    records = spillRecords();
+    const result = await collectFeed(feed, deps, (listing) => (records as RecordStore).put(listing));
+    return { feedId: feed.id, ok: true, result, records };
   } catch (error) {
+    records?.close();
     if (!isFeedError(error)) throw error;
     return { feedId: feed.id, ok: false, code: error.code, error: error.message };
   }
+}
+
+/**
+ * `validate --json`: the reports with every listing, each read back from its feed's records and
+ * printed on its own (json-stream.ts), so the document is never whole in memory.
+ */
+async function printJson(reports: readonly FeedReport[], notes: readonly string[]): Promise<void> {
+  const arrays: StreamedArray[] = [];
+  const feeds = reports.map((report) => {
+    if (!report.ok) return report;
+    const { records, result } = report;
+    const refs = result.listings as number[];
+    const listings: StreamedArray =
+      records === undefined
+        ? { length: refs.length, at: (i) => refs[i] }
+        : { length: refs.length, at: (i) => records.get(refs[i] as number) };
+    arrays.push(listings);
+    return { feedId: report.feedId, ok: true, result: { ...result, listings } };
+  });
+  await writePieces(process.stdout, jsonPieces({ feeds, ...(notes.length > 0 ? { notes } : {}) }, arrays));
 }
 
 /** A feed read fine whose every record was rejected: a sync would neither create nor update anything. */

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+
+/**
+ * A JSON document (2-space indent, as `JSON.stringify(value, null, 2)` prints it) with some arrays
+ * too large to hold: each is given as `items`, a count and a reader of its i-th element, and its
+ * elements are printed one at a time. `validate --feed big --json` prints every listing of a feed
+ * this way: a million listings are never one array, nor one string, under the image's heap bound.
+ */
+export interface StreamedArray {
+  length: number;
+  at(index: number): unknown;
+}
+
+/**
+ * Where each streamed array goes in the document: a string value with a NUL character and a random
+ * word (one per document), so no value a feed sent can be taken for one.
+ */
+const holeOf = (word: string, index: number) => `\u0000${word} ${index}`;
+
+/** Replaces each streamed array in `document` (found by identity) with its hole. */
+export function withHoles(document: unknown, arrays: readonly StreamedArray[], word: string): unknown {
+  const index = new Map<unknown, number>(arrays.map((a, i) => [a, i]));
+  const walk = (value: unknown): unknown => {
+    const hole = index.get(value);
+    if (hole !== undefined) return holeOf(word, hole);
+    if (Array.isArray(value)) return value.map(walk);
+    if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return value;
+      const out: Record<string, unknown> = {};
+      for (const [key, child] of Object.entries(value)) out[key] = walk(child);
+      return out;
+    }
+    return value;
+  };
+  return walk(document);
+}
+
+/**
+ * The document's text, piece by piece: the same text as `JSON.stringify(document, null, 2)` would
+ * be with every streamed array in place (elements indented to their depth), ending with a newline.
+ */
+export function* jsonPieces(document: unknown, arrays: readonly StreamedArray[]): Generator<string> {
+  const word = randomUUID();
+  const text = JSON.stringify(withHoles(document, arrays, word), null, 2);
+  // JSON.stringify writes the NUL as `\u0000`.
+  const holes = new RegExp(`"\\\\u0000${word} (\\d+)"`, 'g');
+  let at = 0;
+  for (const match of text.matchAll(holes)) {
+    const array = arrays[Number(match[1])];
+    if (array === undefined) continue;
+    yield text.slice(at, match.index);
+    const lineStart = text.lastIndexOf('\n', match.index) + 1;
+    const indent = /^ */.exec(text.slice(lineStart, match.index))?.[0] ?? '';
+    yield* arrayPieces(array, indent);
+    at = match.index + match[0].length;
+  }
+  yield `${text.slice(at)}\n`;
+}
+
+function* arrayPieces(array: StreamedArray, indent: string): Generator<string> {
+  if (array.length === 0) {
+    yield '[]';
+    return;
+  }
+  const inner = `${indent}  `;
+  yield '[';
+  for (let i = 0; i < array.length; i++) {
+    const element = JSON.stringify(array.at(i), null, 2) ?? 'null';
+    yield `${i === 0 ? '\n' : ',\n'}${inner}${element.replaceAll('\n', `\n${inner}`)}`;
+  }
+  yield `\n${indent}]`;
+}
+
+/** Writes `pieces` to `out`, waiting whenever it asks to (a pipe read slower than it is written). */
+export async function writePieces(out: Writable, pieces: Iterable<string>): Promise<void> {
+  /** Pieces gathered into one write of about this many characters. */
+  const BATCH = 64 << 10;
+  let batch = '';
+  for (const piece of pieces) {
+    batch += piece;
+    if (batch.length < BATCH) continue;
+    if (!out.write(batch)) await once(out, 'drain');
+    batch = '';
+  }
+  if (batch !== '' && !out.write(batch)) await once(out, 'drain');
+}
