@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import type { SandboxConfigure } from '../../src/sandbox/index.ts';
@@ -15,6 +16,8 @@ export interface SandboxProcess {
   configure(change: SandboxConfigure): Promise<void>;
   seed(serialNumber: string, listings: readonly Listing[]): Promise<void>;
   close(): Promise<void>;
+  /** The sandbox's CPU time so far (user + system, ms), read from /proc; undefined where there is none. */
+  cpuMs(): number | undefined;
 }
 
 export async function startSandboxProcess(): Promise<SandboxProcess> {
@@ -46,9 +49,27 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
       for (let i = 0; i < listings.length; i += 5000)
         await post('/__sandbox/seed', { serialNumber, listings: listings.slice(i, i + 5000) });
     },
+    cpuMs: () => processCpuMs(child.pid),
     async close() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
     },
   };
 }
+
+/** A process's user + system CPU (ms) from /proc/PID/stat (Linux); undefined elsewhere. */
+export function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces) in parentheses: utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
