@@ -1,14 +1,15 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { jsonPieces, type StreamedArray, writePieces } from './json-stream.ts';
+import { indented, jsonPieces, jsonValuePieces, type StreamedArray, writePieces } from './json-stream.ts';
 
 const streamed = (items: unknown[]): StreamedArray & { reads: number } => {
   const array = {
     reads: 0,
-    length: items.length,
-    at(i: number) {
-      array.reads++;
-      return items[i];
+    *[Symbol.iterator]() {
+      for (const item of items) {
+        array.reads++;
+        yield item;
+      }
     },
   };
   return array;
@@ -54,9 +55,20 @@ describe('jsonPieces', () => {
   it('reads the elements one at a time, as they are printed', () => {
     const a = streamed(Array.from({ length: 5 }, (_, i) => ({ i })));
     const pieces = jsonPieces({ listings: a }, [a]);
-    // The text before the array, its opening bracket, then one element a piece.
-    for (let i = 0; i < 4; i++) pieces.next();
+    // The text before the array, then one element a piece.
+    for (let i = 0; i < 3; i++) pieces.next();
     expect(a.reads).toBe(2);
+  });
+});
+
+describe('jsonValuePieces', () => {
+  it('prints a part of a document nested at an indent, the rest printed later', () => {
+    const a = streamed([{ k: [1, 2] }, 'two']);
+    const part = [...jsonValuePieces({ creates: a, n: 1 }, [a], '  ')].join('');
+    const whole = `{\n  "plan": ${part},\n  "report": ${indented(JSON.stringify({ ok: true }, null, 2), '  ')}\n}`;
+    expect(whole).toBe(
+      JSON.stringify({ plan: { creates: [{ k: [1, 2] }, 'two'], n: 1 }, report: { ok: true } }, null, 2),
+    );
   });
 });
 

@@ -4,14 +4,12 @@ import type { Writable } from 'node:stream';
 
 /**
  * A JSON document (2-space indent, as `JSON.stringify(value, null, 2)` prints it) with some arrays
- * too large to hold: each is given as `items`, a count and a reader of its i-th element, and its
- * elements are printed one at a time. `validate --feed big --json` prints every listing of a feed
- * this way: a million listings are never one array, nor one string, under the image's heap bound.
+ * too large to hold: each is given as an iterable (a generator that reads each element from where
+ * the run keeps it), and its elements are made and printed one at a time. `validate --json` prints
+ * every listing of a feed, and `plan --json` every record a run would send, this way: a million
+ * listings are never one array, nor one string, under the image's heap bound.
  */
-export interface StreamedArray {
-  length: number;
-  at(index: number): unknown;
-}
+export type StreamedArray = Iterable<unknown>;
 
 /**
  * Where each streamed array goes in the document: a string value with a NUL character and a random
@@ -42,8 +40,21 @@ export function withHoles(document: unknown, arrays: readonly StreamedArray[], w
  * be with every streamed array in place (elements indented to their depth), ending with a newline.
  */
 export function* jsonPieces(document: unknown, arrays: readonly StreamedArray[]): Generator<string> {
+  yield* jsonValuePieces(document, arrays);
+  yield '\n';
+}
+
+/**
+ * `value` as `jsonPieces` prints it, nested at `indent` (its lines after the first begin with it),
+ * without a newline at the end: a part of a document whose other parts are printed later.
+ */
+export function* jsonValuePieces(
+  value: unknown,
+  arrays: readonly StreamedArray[],
+  indent = '',
+): Generator<string> {
   const word = randomUUID();
-  const text = JSON.stringify(withHoles(document, arrays, word), null, 2);
+  const text = indented(JSON.stringify(withHoles(value, arrays, word), null, 2), indent);
   // JSON.stringify writes the NUL as `\u0000`.
   const holes = new RegExp(`"\\\\u0000${word} (\\d+)"`, 'g');
   let at = 0;
@@ -56,21 +67,23 @@ export function* jsonPieces(document: unknown, arrays: readonly StreamedArray[])
     yield* arrayPieces(array, indent);
     at = match.index + match[0].length;
   }
-  yield `${text.slice(at)}\n`;
+  yield text.slice(at);
+}
+
+/** `text` with every line after the first indented by `indent`. */
+export function indented(text: string, indent: string): string {
+  return indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
 }
 
 function* arrayPieces(array: StreamedArray, indent: string): Generator<string> {
-  if (array.length === 0) {
-    yield '[]';
-    return;
-  }
   const inner = `${indent}  `;
-  yield '[';
-  for (let i = 0; i < array.length; i++) {
-    const element = JSON.stringify(array.at(i), null, 2) ?? 'null';
-    yield `${i === 0 ? '\n' : ',\n'}${inner}${element.replaceAll('\n', `\n${inner}`)}`;
+  let first = true;
+  for (const item of array) {
+    const element = JSON.stringify(item, null, 2) ?? 'null';
+    yield `${first ? '[\n' : ',\n'}${inner}${indented(element, inner)}`;
+    first = false;
   }
-  yield `\n${indent}]`;
+  yield first ? '[]' : `\n${indent}]`;
 }
 
 /** Writes `pieces` to `out`, waiting whenever it asks to (a pipe read slower than it is written). */

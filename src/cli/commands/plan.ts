@@ -15,6 +15,7 @@ import {
   withNowOption,
 } from '../context.ts';
 import { EXIT } from '../exit-codes.ts';
+import { indented, jsonValuePieces, type StreamedArray, writePieces } from '../json-stream.ts';
 import { selectFeeds } from './sync.ts';
 
 interface PlanCommandOptions extends GlobalOptions {
@@ -62,36 +63,43 @@ export function registerPlan(program: Command): void {
       ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
     });
     const { prepared } = run;
-    // The records are readable until the run finishes: `--json` shows each write's whole record.
     const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
-    const shown =
-      plan && options.json && prepared.kind === 'planned' ? shownPlan(plan, prepared.loader) : undefined;
+    // The records are readable until the run finishes: `--json` prints each write's whole record
+    // now, one at a time (a plan of 300k creates is as large as the feed), and the report after.
+    if (plan && options.json && prepared.kind === 'planned') {
+      const { shown, arrays } = shownPlan(plan, prepared.loader);
+      await writePieces(
+        process.stdout,
+        (function* () {
+          yield '{\n  "plan": ';
+          yield* jsonValuePieces(shown, arrays, '  ');
+        })(),
+      );
+    }
     // Rendered while the records are open too: an update's changes are read from them when shown.
     const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
     const text = plan && !options.json ? renderPlan(plan, { limit }) : undefined;
     const { report } = await run.finish();
-    if (options.json)
-      process.stdout.write(`${JSON.stringify(shown ? { plan: shown, report } : { report }, null, 2)}\n`);
-    else process.stdout.write(`${text ?? renderReport(report)}\n`);
+    if (options.json) {
+      // The document `JSON.stringify({ plan, report }, null, 2)` would print, its plan printed above.
+      const shownReport = indented(JSON.stringify(report, null, 2), '  ');
+      process.stdout.write(`${plan ? ',' : '{'}\n  "report": ${shownReport}\n}\n`);
+    } else process.stdout.write(`${text ?? renderReport(report)}\n`);
     if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
   });
 }
 
 /**
  * The plan as `--json` prints it: each create and update with the whole record it would send
- * (`listing`, tags included), not where the run kept it (`desired`, internal). It holds every such
- * record at once: a JSON plan of 300k creates is as large as the feed.
+ * (`listing`, tags included), not where the run kept it (`desired`, internal). The creates and
+ * updates are generators: each record is read back from the run's records as it is printed.
  */
-function shownPlan(plan: Plan, loader: DesiredLoader) {
-  return {
-    ...plan,
-    creates: Array.from(plan.creates, ({ desired, ...create }) => ({
-      ...create,
-      listing: loader.load(desired),
-    })),
-    updates: Array.from(plan.updates, ({ desired, ...update }) => ({
-      ...update,
-      listing: loader.load(desired),
-    })),
-  };
+function shownPlan(plan: Plan, loader: DesiredLoader): { shown: unknown; arrays: StreamedArray[] } {
+  const creates = (function* () {
+    for (const { desired, ...create } of plan.creates) yield { ...create, listing: loader.load(desired) };
+  })();
+  const updates = (function* () {
+    for (const { desired, ...update } of plan.updates) yield { ...update, listing: loader.load(desired) };
+  })();
+  return { shown: { ...plan, creates, updates }, arrays: [creates, updates] };
 }

@@ -167,8 +167,10 @@ async function printJson(reports: readonly FeedReport[], notes: readonly string[
     const refs = result.listings as number[];
     const listings: StreamedArray =
       records === undefined
-        ? { length: refs.length, at: (i) => refs[i] }
-        : { length: refs.length, at: (i) => records.get(refs[i] as number) };
+        ? refs
+        : (function* () {
+            for (const ref of refs) yield records.get(ref);
+          })();
     arrays.push(listings);
     return { feedId: report.feedId, ok: true, result: { ...result, listings } };
   });
