@@ -3,7 +3,7 @@
  * each record, dedupe by key, hold the keys of rejected records), read whole (`ingestFeed`,
  * `collectFeed`) or item by item (`readFeed`).
  */
-export { collectFeed, ingestFeed } from './ingest-feed.ts';
+export { type CollectOptions, collectFeed, ingestFeed } from './ingest-feed.ts';
 export { type FeedReadEnd, itemsOf, mappingFor, readFeed } from './read-feed.ts';
 export type {
   BrokenRow,
@@ -12,7 +12,9 @@ export type {
   HeldKey,
   IngestResult,
   IngestSpec,
+  ProblemCount,
   RecordProblem,
   RecordRef,
   Rejection,
+  RejectionCount,
 } from './types.ts';

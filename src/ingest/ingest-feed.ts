@@ -4,6 +4,7 @@ import type { IngestDeps } from '../sources/index.ts';
 import { FeedError, openFeed } from '../sources/index.ts';
 import { LatestByKey, NOTHING_RARE } from './latest-by-key.ts';
 import { itemsOf, mappingFor } from './read-feed.ts';
+import { RejectionLog } from './rejection-log.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
 import type {
   BrokenRow,
@@ -30,6 +31,15 @@ export function ingestFeed(feed: IngestSpec, deps: IngestDeps): Promise<IngestRe
  * never all in memory at once. `keep` runs for every valid record, also one a later record of its
  * key replaces.
  */
+export interface CollectOptions {
+  /**
+   * Rejections kept whole per field and reason (the first ones, in feed order); all are counted
+   * (`stats.rejected`, `rejectionCounts`, `problemCounts`). Unbounded unless given: a sync keeps
+   * what its report shows, `validate` what it prints.
+   */
+  rejectionsPerLabel?: number;
+}
+
 /** The longest the feed's records hold the event loop between two turns of it. */
 const TURN_MS = 2;
 
@@ -37,6 +47,7 @@ export async function collectFeed<T>(
   feed: IngestSpec,
   deps: IngestDeps,
   keep: (listing: Listing, key: string) => T,
+  options: CollectOptions = {},
 ): Promise<IngestResult<T>> {
   const opened = await (deps.open ?? openFeed)(feed, deps);
   if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
@@ -44,7 +55,7 @@ export async function collectFeed<T>(
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
   const byKey = new LatestByKey<T>();
-  const rejections: Rejection[] = [];
+  const rejections = new RejectionLog(options.rejectionsPerLabel);
   const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
   const broken = new BrokenRows();
@@ -64,11 +75,12 @@ export async function collectFeed<T>(
       records++;
       if (item.kind === 'rejected') {
         as1252.record(item.rejection.row);
-        rejections.push(item.rejection);
+        rejections.add(item.rejection);
         if (item.broken) broken.add(item.broken);
         // A rejected record with a readable key holds its listing (last record of a key wins).
         const { key } = item.rejection;
-        if (key !== undefined) byKey.remember(key, undefined, item.rejection, refOf(item.rejection));
+        if (key !== undefined)
+          byKey.remember(key, undefined, heldOf(key, item.rejection), refOf(item.rejection));
         continue;
       }
       as1252.record(item.ref.row);
@@ -94,9 +106,9 @@ export async function collectFeed<T>(
   const unknownMarkers: Record<string, number> = {};
   byKey.forEachSlot((slot) => {
     const listing = byKey.listings[slot];
-    const { rejection, unknown, refs } = byKey.rare.get(slot) ?? NOTHING_RARE;
+    const { held: hold, unknown, refs } = byKey.rare.get(slot) ?? NOTHING_RARE;
     // The key's string is made again only for a result that names it.
-    if (rejection) held.push(heldOf(byKey.keyAt(slot), rejection));
+    if (hold) held.push(hold);
     else if (listing === undefined) removals.push(byKey.keyAt(slot));
     else {
       listings.push(listing);
@@ -114,15 +126,17 @@ export async function collectFeed<T>(
     mode,
     listings,
     removals,
-    rejections,
+    rejections: rejections.kept,
+    rejectionCounts: rejections.counts(),
+    problemCounts: rejections.problems(),
     held,
-    rejectedWithoutKey: rejections.filter((r) => r.key === undefined).length,
+    rejectedWithoutKey: rejections.withoutKey,
     ...broken.result(),
     duplicates,
     stats: {
       records,
       valid: listings.length,
-      rejected: rejections.length,
+      rejected: rejections.count,
       removed: removals.length,
       duplicates: duplicateCount,
     },
@@ -183,9 +197,19 @@ function refOf(rejection: Rejection): RecordRef {
   return { feedId, index, ...(row !== undefined ? { row } : {}), ...(key !== undefined ? { key } : {}) };
 }
 
+/**
+ * What a hold keeps of a rejected record, remembered as the record is read: a held key's rejection
+ * is not kept whole (most are not, see RejectionLog), and its message is made one flat string (the
+ * pieces it was joined from took ~220 bytes a message, one flat copy ~100).
+ */
 function heldOf(key: string, rejection: Rejection): HeldKey {
   const { row, index, reason, message } = rejection;
-  return { key, index, reason, message, ...(row !== undefined ? { row } : {}) };
+  return { key, index, reason, message: flatCopy(message), ...(row !== undefined ? { row } : {}) };
+}
+
+/** `text` as one flat string of its own (not a tree of the strings it was joined from). */
+function flatCopy(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 function emptyResult<T>(feed: IngestSpec, mode: 'full' | 'incremental', mapping: unknown): IngestResult<T> {
@@ -196,6 +220,8 @@ function emptyResult<T>(feed: IngestSpec, mode: 'full' | 'incremental', mapping:
     listings: [],
     removals: [],
     rejections: [],
+    rejectionCounts: [],
+    problemCounts: [],
     held: [],
     rejectedWithoutKey: 0,
     duplicates: [],

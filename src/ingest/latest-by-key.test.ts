@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LatestByKey } from './latest-by-key.ts';
-import type { RecordRef, Rejection } from './types.ts';
+import type { HeldKey, RecordRef } from './types.ts';
 
 const ref = (index: number, key?: string): RecordRef => ({
   feedId: 'f',
@@ -67,9 +67,9 @@ describe('LatestByKey', () => {
 
   it('a later record replaces a rejection or a removal of its key, and the other way round', () => {
     const byKey = new LatestByKey<string>();
-    const rejection = { feedId: 'f', index: 1, key: 'b', reason: 'invalid', message: 'no' } as Rejection;
+    const held: HeldKey = { key: 'b', index: 1, reason: 'invalid', message: 'no' };
     byKey.remember('a', 'first a', undefined, ref(0));
-    byKey.remember('b', undefined, rejection, ref(1));
+    byKey.remember('b', undefined, held, ref(1));
     byKey.remember('a', undefined, undefined, ref(2));
     byKey.remember('b', 'valid b', undefined, ref(3));
     expect(rows(byKey)).toEqual([
@@ -77,7 +77,7 @@ describe('LatestByKey', () => {
       ['b', 'valid b'],
     ]);
     byKey.forEachSlot((slot) => {
-      expect(byKey.rare.get(slot)?.rejection).toBeUndefined();
+      expect(byKey.rare.get(slot)?.held).toBeUndefined();
     });
   });
 

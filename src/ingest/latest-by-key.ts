@@ -1,17 +1,18 @@
 import { KeySet } from '../key-arena.ts';
 import { int32s } from '../number-column.ts';
-import type { RecordRef, Rejection } from './types.ts';
+import type { HeldKey, RecordRef } from './types.ts';
 
 /** What few keys have: a rejection (the key is held), unknown markers, or more than one record. */
 export interface Rare {
-  rejection: Rejection | undefined;
+  /** The key's last record was rejected: what a hold says of it (not the whole rejection). */
+  held: HeldKey | undefined;
   /** Fields of the listing holding the unknown marker (a shared array). */
   unknown: readonly string[] | undefined;
   /** Every record with the key, once it repeats. */
   refs: RecordRef[] | undefined;
 }
 
-export const NOTHING_RARE: Rare = { rejection: undefined, unknown: undefined, refs: undefined };
+export const NOTHING_RARE: Rare = { held: undefined, unknown: undefined, refs: undefined };
 
 /**
  * The last record of each key while a feed is read, in columns by slot (a slot per key: its id in
@@ -39,7 +40,7 @@ export class LatestByKey<T> {
   remember(
     key: string,
     listing: T | undefined,
-    rejection: Rejection | undefined,
+    held: HeldKey | undefined,
     ref: RecordRef,
     unknown?: readonly string[],
   ): void {
@@ -50,8 +51,8 @@ export class LatestByKey<T> {
       this.listings.push(listing);
       this.#indexes.set(slot, ref.index);
       this.#rows.set(slot, ref.row === undefined ? 0 : ref.row + 1);
-      if (rejection !== undefined || unknown !== undefined)
-        this.rare.set(slot, { rejection, unknown, refs: undefined });
+      if (held !== undefined || unknown !== undefined)
+        this.rare.set(slot, { held, unknown, refs: undefined });
       return;
     }
     this.#repeated = true;
@@ -63,7 +64,7 @@ export class LatestByKey<T> {
       refs = [{ feedId: ref.feedId, index, ...(row !== -1 ? { row } : {}), key }];
     }
     refs.push(ref);
-    this.rare.set(slot, { rejection, unknown, refs });
+    this.rare.set(slot, { held, unknown, refs });
   }
 
   /** Keys remembered. */

@@ -39,6 +39,21 @@ export interface Rejection {
   problems?: RecordProblem[];
 }
 
+/** How many records were rejected for one field and reason (`Bedrooms not_a_number`). */
+export interface RejectionCount {
+  /** Absent for a rejection of the record as a whole (a broken row, a missing key). */
+  field?: string;
+  reason: string;
+  count: number;
+}
+
+/** How many records had one problem (a record may have several: each is counted). */
+export interface ProblemCount {
+  field: string;
+  reason: string;
+  count: number;
+}
+
 /** One problem of a rejected record: `{ field: 'Bedrooms', value: 'three', reason: 'not_a_number', message }`. */
 export interface RecordProblem {
   field: string;
@@ -110,7 +125,15 @@ export interface IngestResult<T = Listing> {
   listings: T[];
   /** Keys whose feed status says "no longer listed". */
   removals: string[];
+  /**
+   * Rejected records, in feed order: all of them, or the first of each field and reason a caller
+   * asked to keep (`collectFeed`'s `rejectionsPerLabel`); `stats.rejected` counts them all.
+   */
   rejections: Rejection[];
+  /** Every rejection counted by its field and reason, most first. */
+  rejectionCounts: RejectionCount[];
+  /** Every problem of every rejected record counted by field and reason, most first. */
+  problemCounts: ProblemCount[];
   /** Keys whose last record was rejected: their listings are held (see HeldKey). */
   held: HeldKey[];
   /** Rejected records whose key could not be read: they hold nothing by their key. */

@@ -95,8 +95,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     else creates.push(ref);
   });
 
-  const held = planHeld(heldKeys, ctx);
-  for (const h of held) for (const i of h.positions) touched[i] = 1;
+  const held = planHeld(heldKeys, ctx, touched);
   const leaving = planLeaving(desired, touched, ctx, found);
   const gonePolicy = policy.gone ?? DELETE_AT_ONCE;
   const keepClock = keepsClock(gonePolicy, policy.mode);
@@ -143,7 +142,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     deletes: PlannedDeletes.inKeyOrder(found, allowed),
     heldDeletes: PlannedDeletes.inKeyOrder(found, guard.held),
     unchanged,
-    held: [...held.map(({ positions: _, ...h }) => h), ...gone.held].sort(byKeyThenId),
+    // One entry per held key (a feed whose every record is rejected holds them all): not copied again.
+    held: gone.held.length === 0 ? held : [...held, ...gone.held].sort(byKeyThenId),
     grace: gone.grace.inKeyOrderWithout(unmarked),
     goneSince: gone.goneSince,
     foreign: foreign.sort(byKeyThenId),
@@ -261,24 +261,26 @@ function resolveForeign(key: string, group: number[], ctx: Context): Resolution 
 
 /**
  * Held keys with the owned remote listings they keep (a listing owned by another feed is not ours
- * to hold), and their positions. A held key is not the feed's, so its listings are found by key.
+ * to hold), in key order; those listings are marked `touched`. A held key is not the feed's, so its
+ * listings are found by key.
  */
-function planHeld(heldKeys: ReadonlyMap<string, HeldKey>, ctx: Context) {
+function planHeld(heldKeys: ReadonlyMap<string, HeldKey>, ctx: Context, touched: Uint8Array): HeldListing[] {
   const { remote } = ctx;
   const positions = new Map<string, number[]>();
   if (heldKeys.size > 0)
     for (let i = 0; i < remote.length; i++) {
       const key = remote.keyAt(i);
       if (key === undefined || !heldKeys.has(key) || !ctx.isMine(i)) continue;
+      touched[i] = 1;
       const list = positions.get(key);
       if (list === undefined) positions.set(key, [i]);
       else list.push(i);
     }
-  const held: (HeldListing & { positions: number[] })[] = [];
+  const held: HeldListing[] = [];
   for (const [key, h] of heldKeys) {
-    const mine = positions.get(key) ?? [];
-    const ids = mine.map((i) => remote.idAt(i));
-    held.push({ ...h, key, ids: ids.sort((a, b) => a - b), positions: mine });
+    const mine = positions.get(key);
+    const ids = mine === undefined ? [] : mine.map((i) => remote.idAt(i)).sort((a, b) => a - b);
+    held.push({ ...h, key, ids });
   }
   return held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

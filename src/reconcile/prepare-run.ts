@@ -159,11 +159,17 @@ async function prepare(
       ...(deps.state.budgets ? { budget: deps.state.budgets } : {}),
       now,
     };
-    ingest = await collectFeed(feed, ingestDeps, (listing) => {
-      // Once the feed gives a listing, the platform's pages are read while the rest of it is.
-      early ??= startSnapshot(client, config, feed, tags, deps.signal);
-      return desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store));
-    });
+    ingest = await collectFeed(
+      feed,
+      ingestDeps,
+      (listing) => {
+        // Once the feed gives a listing, the platform's pages are read while the rest of it is.
+        early ??= startSnapshot(client, config, feed, tags, deps.signal);
+        return desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store));
+      },
+      // The report shows the first rejections; the rest are counted.
+      { rejectionsPerLabel: REJECTIONS_KEPT },
+    );
   } catch (error) {
     early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
@@ -272,7 +278,7 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
   return {
     mode: ingest.mode,
     read: ingest.stats.records,
-    rejected: ingest.rejections.length,
+    rejected: ingest.stats.rejected,
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),
     rejectedWithoutKey: ingest.rejectedWithoutKey,
     decodedAs1252: ingest.decodedAs1252 ?? [],

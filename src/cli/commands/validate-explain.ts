@@ -1,21 +1,9 @@
-import type { Rejection } from '../../ingest/index.ts';
+import type { ProblemCount } from '../../ingest/index.ts';
 
 /** Every problem of every rejected record, counted by field and reason: what to fix first. */
-export function problemTable(rejections: readonly Rejection[]): string[] {
-  const counts = new Map<string, { field: string; reason: string; count: number }>();
-  for (const rejection of rejections) {
-    const problems = rejection.problems ?? [
-      { field: rejection.field ?? '(record)', reason: rejection.reason },
-    ];
-    for (const { field, reason } of problems) {
-      const key = `${field}\u0000${reason}`;
-      const entry = counts.get(key) ?? { field, reason, count: 0 };
-      entry.count++;
-      counts.set(key, entry);
-    }
-  }
-  if (counts.size === 0) return [];
-  const rows = [...counts.values()].sort((a, b) => b.count - a.count || a.field.localeCompare(b.field));
+export function problemTable(counts: readonly ProblemCount[]): string[] {
+  if (counts.length === 0) return [];
+  const rows = counts;
   const width = (pick: (r: { field: string; reason: string }) => string, title: string) =>
     Math.max(title.length, ...rows.map((r) => pick(r).length));
   const fw = width((r) => r.field, 'field');

@@ -142,7 +142,10 @@ async function validateFeed(
     // one at a time; the text report needs only their keys. Memory stays flat with the feed.
     const deps = { state: {}, forceFull: true, logger, ...(budget ? { budget } : {}) };
     if (!json) {
-      const result = await collectFeed(feed, deps, (_listing, key) => key);
+      // The text shows the first rejections of each field and reason; the rest are counted.
+      const result = await collectFeed(feed, deps, (_listing, key) => key, {
+        rejectionsPerLabel: SHOWN_PER_REASON,
+      });
       return { feedId: feed.id, ok: true, result };
     }
     records = spillRecords();
@@ -199,13 +202,13 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
       `  read as Windows-1252, not valid UTF-8 (${as1252.length}): row${as1252.length === 1 ? '' : 's'} ${shown}${more}`,
     );
   }
-  const byReason = groupByReason(result.rejections);
-  for (const [reason, rejections] of byReason) {
-    lines.push(`  ${reason} (${rejections.length}):`);
-    for (const rejection of rejections.slice(0, SHOWN_PER_REASON))
+  const byLabel = groupByLabel(result.rejections);
+  for (const { field, reason, count } of result.rejectionCounts) {
+    const label = labelOf(field, reason);
+    lines.push(`  ${label} (${count}):`);
+    for (const rejection of (byLabel.get(label) ?? []).slice(0, SHOWN_PER_REASON))
       lines.push(`    ${rejectionLine(rejection)}`);
-    if (rejections.length > SHOWN_PER_REASON)
-      lines.push(`    … and ${rejections.length - SHOWN_PER_REASON} more`);
+    if (count > SHOWN_PER_REASON) lines.push(`    … and ${count - SHOWN_PER_REASON} more`);
   }
   for (const duplicate of result.duplicates.slice(0, SHOWN_PER_REASON)) {
     const where = duplicate.refs.map((ref) =>
@@ -237,7 +240,7 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
   }
   lines.push('  mapping in use:');
   lines.push(indent(stringify({ mapping: result.mapping }).trimEnd(), '    '));
-  lines.push(...problemTable(result.rejections));
+  lines.push(...problemTable(result.problemCounts));
   return `${lines.join('\n')}\n`;
 }
 
@@ -247,15 +250,21 @@ function rejectionLine(rejection: Rejection): string {
   return others.length === 0 ? rejection.message : `${rejection.message}; also ${others.join('; ')}`;
 }
 
-function groupByReason(rejections: readonly Rejection[]): Map<string, Rejection[]> {
+/** `Bedrooms not_a_number`, or the reason alone for a rejection of the whole record. */
+function labelOf(field: string | undefined, reason: string): string {
+  return field ? `${field} ${reason}` : reason;
+}
+
+/** The rejections kept, by label, in feed order. */
+function groupByLabel(rejections: readonly Rejection[]): Map<string, Rejection[]> {
   const groups = new Map<string, Rejection[]>();
   for (const rejection of rejections) {
-    const label = rejection.field ? `${rejection.field} ${rejection.reason}` : rejection.reason;
+    const label = labelOf(rejection.field, rejection.reason);
     const group = groups.get(label);
     if (group) group.push(rejection);
     else groups.set(label, [rejection]);
   }
-  return new Map([...groups].sort((a, b) => b[1].length - a[1].length));
+  return groups;
 }
 
 function indent(text: string, prefix: string): string {
