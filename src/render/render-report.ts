@@ -95,13 +95,23 @@ function heldLines(report: RunReport): string[] {
       const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
       lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);
     }
-    if (report.held > SHOWN) lines.push(`    … and ${report.held - SHOWN} more; --json lists them`);
+    if (report.held > SHOWN)
+      lines.push(
+        `    … and ${report.held - SHOWN} more; ${
+          report.held > report.heldKeys.length
+            ? `--json lists the first ${report.heldKeys.length}, \`feed-sync validate --feed ${report.feedId}\` every rejected record`
+            : '--json lists them'
+        }`,
+      );
   }
   const grace = report.graceKeys ?? [];
   if (grace.length > 0) {
     lines.push(`  ${report.inGrace} listing(s) gone from the feed, kept for now (gone.afterDays):`);
     for (const g of grace.slice(0, SHOWN)) lines.push(`    ${g.key} (ID ${g.id}): ${graceLine(g)}`);
-    if (report.inGrace > SHOWN) lines.push(`    … and ${report.inGrace - SHOWN} more; --json lists them`);
+    if (report.inGrace > SHOWN)
+      lines.push(
+        `    … and ${report.inGrace - SHOWN} more; --json lists ${report.inGrace > grace.length ? `the first ${grace.length}` : 'them'}`,
+      );
   }
   if (report.decodedAs1252Count > 0) {
     const rows = report.decodedAs1252.slice(0, SHOWN).join(', ');

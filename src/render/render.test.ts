@@ -102,6 +102,23 @@ describe('renderReport', () => {
     expect(JSON.parse(JSON.stringify(r)).failed).toHaveLength(12);
   });
 
+  it('says how many held keys --json lists: all of them, or the first of many', () => {
+    const held = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        key: `A-${i}`,
+        index: i,
+        reason: 'not_a_number',
+        message: `Row ${i + 2} of a.csv: Bedrooms "x" is not a number`,
+        ids: [],
+      }));
+    const few = renderReport(report({ held: 12, heldKeys: held(12) }));
+    expect(few).toMatch(/^    … and 2 more; --json lists them$/m);
+    const many = renderReport(report({ held: 250, heldKeys: held(200) }));
+    expect(many).toContain(
+      `    … and 240 more; --json lists the first 200, \`feed-sync validate --feed ${feed.id}\` every rejected record`,
+    );
+  });
+
   it('a failed run says its outcome in words, and the attempts beside the calls that failed', () => {
     const failed = report({
       outcome: 'failed',
