@@ -38,6 +38,8 @@ export interface CollectOptions {
    * what its report shows, `validate` what it prints.
    */
   rejectionsPerLabel?: number;
+  /** Handed every rejection as it is read, kept or not: `validate --json` spills them to print them all. */
+  spillRejection?: (rejection: Rejection) => void;
 }
 
 /** The longest the feed's records hold the event loop between two turns of it. */
@@ -55,7 +57,7 @@ export async function collectFeed<T>(
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
   const byKey = new LatestByKey<T>();
-  const rejections = new RejectionLog(options.rejectionsPerLabel);
+  const rejections = new RejectionLog(options.rejectionsPerLabel, options.spillRejection);
   const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
   const broken = new BrokenRows();

@@ -19,11 +19,16 @@ export class RejectionLog {
   #count = 0;
   #withoutKey = 0;
 
-  constructor(perLabel = Number.POSITIVE_INFINITY) {
+  readonly #spill: ((rejection: Rejection) => void) | undefined;
+
+  /** `spill`, when given, is handed every rejection as it comes, kept or not. */
+  constructor(perLabel = Number.POSITIVE_INFINITY, spill?: (rejection: Rejection) => void) {
     this.#perLabel = perLabel;
+    this.#spill = spill;
   }
 
   add(rejection: Rejection): void {
+    this.#spill?.(rejection);
     this.#count++;
     if (rejection.key === undefined) this.#withoutKey++;
     const { field, reason } = rejection;

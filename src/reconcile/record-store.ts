@@ -22,9 +22,9 @@ export class SpillError extends FeedSyncError {
  * by the number `put` gave. A run holds only that number per listing; the record is read back when
  * it is written to the platform (creates and updates), one at a time.
  */
-export interface RecordStore {
-  put(listing: Listing): number;
-  get(ref: number): Listing;
+export interface RecordStore<T = Listing> {
+  put(record: T): number;
+  get(ref: number): T;
   /** Records held. */
   readonly size: number;
   /** Frees what the store holds (the spill file). Idempotent. */
@@ -161,7 +161,7 @@ const FIRST_BATCH_BYTES = 16 << 10;
  * so, read from the page cache, and written in 1 MiB batches. Each record is encoded straight into
  * the batch buffer (no byte count, join or copy per record: this runs for every listing of a run).
  */
-export function spillRecords(dir = tmpdir()): RecordStore {
+export function spillRecords<T = Listing>(dir = tmpdir()): RecordStore<T> {
   let fd: number | undefined = openSpill(dir);
   const offsets = float64s();
   const lengths = uint32s();
@@ -229,9 +229,9 @@ export function spillRecords(dir = tmpdir()): RecordStore {
     return ahead.toString('utf8', 0, length);
   };
   return {
-    put(listing) {
+    put(record) {
       open();
-      const json = JSON.stringify(listing);
+      const json = JSON.stringify(record);
       // UTF-8 takes at most 3 bytes per UTF-16 unit: a record that surely fits is encoded in place.
       const most = json.length * 3;
       if (most <= FLUSH_BYTES) roomFor(most);
@@ -256,7 +256,7 @@ export function spillRecords(dir = tmpdir()): RecordStore {
       const offset = offsets.get(ref);
       const length = lengths.get(ref);
       if (offset + length > written) flush();
-      return JSON.parse(text(offset, length, `record ${ref}`)) as Listing;
+      return JSON.parse(text(offset, length, `record ${ref}`)) as T;
     },
     get size() {
       return count;

@@ -112,7 +112,7 @@ describe('renderReport', () => {
         ids: [],
       }));
     const few = renderReport(report({ held: 12, heldKeys: held(12) }));
-    expect(few).toMatch(/^    … and 2 more; --json lists them$/m);
+    expect(few).toMatch(/^ {4}… and 2 more; --json lists them$/m);
     const many = renderReport(report({ held: 250, heldKeys: held(200) }));
     expect(many).toContain(
       `    … and 240 more; --json lists the first 200, \`feed-sync validate --feed ${feed.id}\` every rejected record`,

@@ -30,7 +30,14 @@ interface ValidateOptions extends GlobalOptions {
 const SHOWN_PER_REASON = 5;
 
 type FeedReport =
-  | { feedId: string; ok: true; result: IngestResult<unknown>; records?: RecordStore }
+  | {
+      feedId: string;
+      ok: true;
+      result: IngestResult<unknown>;
+      /** `--json`: the listings and the rejections, spilled as they were read, printed from there. */
+      records?: RecordStore;
+      rejected?: RecordStore<Rejection>;
+    }
   | { feedId: string; ok: false; code: string; error: string };
 
 /**
@@ -86,7 +93,11 @@ export function registerValidate(program: Command): void {
       await budget?.flush?.();
       if (options.json) await printJson(reports, notes);
     } finally {
-      for (const report of reports) if (report.ok) report.records?.close();
+      for (const report of reports)
+        if (report.ok) {
+          report.records?.close();
+          report.rejected?.close();
+        }
     }
     if (!options.json) {
       const render = (r: FeedReport) => renderFeedReport(r, { explain: options.explain ?? false });
@@ -136,6 +147,7 @@ async function validateFeed(
   budget: BudgetStore | undefined,
 ): Promise<FeedReport> {
   let records: RecordStore | undefined;
+  let rejected: RecordStore<Rejection> | undefined;
   try {
     // Validation always reads the whole feed: no validators, no watermark. `--json` prints every
     // normalized listing: each is spilled to a temporary file as it is read and printed from there,
@@ -149,10 +161,16 @@ async function validateFeed(
       return { feedId: feed.id, ok: true, result };
     }
     records = spillRecords();
-    const result = await collectFeed(feed, deps, (listing) => (records as RecordStore).put(listing));
-    return { feedId: feed.id, ok: true, result, records };
+    rejected = spillRecords<Rejection>();
+    const spill = rejected;
+    const result = await collectFeed(feed, deps, (listing) => (records as RecordStore).put(listing), {
+      rejectionsPerLabel: 0,
+      spillRejection: (rejection) => spill.put(rejection),
+    });
+    return { feedId: feed.id, ok: true, result, records, rejected };
   } catch (error) {
     records?.close();
+    rejected?.close();
     if (!isFeedError(error)) throw error;
     return { feedId: feed.id, ok: false, code: error.code, error: error.message };
   }
@@ -166,7 +184,7 @@ async function printJson(reports: readonly FeedReport[], notes: readonly string[
   const arrays: StreamedArray[] = [];
   const feeds = reports.map((report) => {
     if (!report.ok) return report;
-    const { records, result } = report;
+    const { records, rejected, result } = report;
     const refs = result.listings as number[];
     const listings: StreamedArray =
       records === undefined
@@ -174,8 +192,16 @@ async function printJson(reports: readonly FeedReport[], notes: readonly string[
         : (function* () {
             for (const ref of refs) yield records.get(ref);
           })();
-    arrays.push(listings);
-    return { feedId: report.feedId, ok: true, result: { ...result, listings } };
+    const rejections: StreamedArray =
+      rejected === undefined
+        ? result.rejections
+        : (function* () {
+            for (let ref = 0; ref < rejected.size; ref++) yield rejected.get(ref);
+          })();
+    // The other lists that grow with the feed are printed an element at a time too (not walked and
+    // printed whole): a feed whose every record is rejected holds every key.
+    arrays.push(listings, rejections, result.held, result.removals, result.duplicates);
+    return { feedId: report.feedId, ok: true, result: { ...result, listings, rejections } };
   });
   await writePieces(process.stdout, jsonPieces({ feeds, ...(notes.length > 0 ? { notes } : {}) }, arrays));
 }
