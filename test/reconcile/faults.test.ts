@@ -103,9 +103,11 @@ describe('sync under faults', () => {
   it('cancelled mid-apply: stops issuing, reports what was not applied; the next run repairs', async () => {
     h = await startHarness([{}], { latencyMs: 5 }, { concurrency: 2 });
     const controller = new AbortController();
+    // The feed from its last listing to its first: creates go in the feed's order, and what was
+    // not applied is reported in key order all the same.
     const report = await h.sync(
       h.feed(),
-      listings(1, 60),
+      listings(1, 60).reverse(),
       {},
       {
         signal: controller.signal,
@@ -117,6 +119,9 @@ describe('sync under faults', () => {
     expect(report.outcome).toBe('cancelled');
     const missing = report.notApplied?.creates ?? [];
     expect(missing.length).toBeGreaterThan(0);
+    expect(missing).toEqual([...missing].sort());
+    // The first listings of the feed were created: the last keys.
+    expect(h.keys()).toContain(listings(60, 60)[0]?.MLSNumber);
     expect(report.created + missing.length).toBe(60);
     expect(h.keys()).toHaveLength(report.created);
     expect((await h.state.getFeed('feed1')).lastReport).toMatchObject({ outcome: 'cancelled' });
