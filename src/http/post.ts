@@ -11,9 +11,12 @@ import {
   createBrotliDecompress,
   createGunzip,
   createInflate,
+  createZstdDecompress,
   gunzip,
   inflate,
   type ZlibOptions,
+  type ZstdOptions,
+  zstdDecompress,
 } from 'node:zlib';
 
 /**
@@ -24,7 +27,7 @@ import {
  * POST against ~110–130 µs here (docs/performance.md, "A create's cost"). Everything else that speaks
  * HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects, per-phase
  * timeouts, hooks and streams; this file offers only what the platform needs: a JSON body, the
- * default keep-alive agents, gzip/deflate/br answers (decoded on libuv's threads), one timeout, an
+ * default keep-alive agents, gzip/deflate/br/zstd answers (decoded on libuv's threads), one timeout, an
  * AbortSignal, a size bound.
  * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
  */
@@ -60,7 +63,8 @@ export interface PostAnswer<T> {
 }
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
-const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** What got offered, in its order (zstd: Node 24 decodes it). */
+const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** POST and read the whole answer, decoded, as bytes. Any status is an answer; only no answer rejects. */
 export function postForBytes(url: string, options: PostOptions): Promise<PostAnswer<Buffer>> {
@@ -209,7 +213,7 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
   return call;
 }
 
-type Encoding = 'gzip' | 'deflate' | 'br';
+type Encoding = 'gzip' | 'deflate' | 'br' | 'zstd';
 
 /** The answer's compression, when it has a body to decode (got's `decompress`; 204/205/304 have none). */
 function encodingOf(response: IncomingMessage): Encoding | undefined {
@@ -221,7 +225,7 @@ function encodingOf(response: IncomingMessage): Encoding | undefined {
     .toLowerCase();
   return header === 'gzip' || header === 'x-gzip'
     ? 'gzip'
-    : header === 'deflate' || header === 'br'
+    : header === 'deflate' || header === 'br' || header === 'zstd'
       ? header
       : undefined;
 }
@@ -231,7 +235,13 @@ type Decode = (
   options: ZlibOptions,
   done: (error: Error | null, body: Buffer) => void,
 ) => void;
-const DECODERS: Record<Encoding, Decode> = { gzip: gunzip, deflate: inflate, br: brotliDecompress };
+const DECODERS: Record<Encoding, Decode> = {
+  gzip: gunzip,
+  deflate: inflate,
+  br: brotliDecompress,
+  // Node bounds zstd's output as it bounds the others' (its types do not say so).
+  zstd: (bytes, options, done) => zstdDecompress(bytes, options as ZstdOptions, done),
+};
 
 /** A streamed answer, decompressed when the server says it is; every failure goes to `fail`. */
 function streamOf(response: IncomingMessage, fail: (error: Error) => void): Readable {
@@ -243,7 +253,9 @@ function streamOf(response: IncomingMessage, fail: (error: Error) => void): Read
       ? createGunzip()
       : encoding === 'deflate'
         ? createInflate()
-        : createBrotliDecompress();
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : createZstdDecompress();
   decoder.on('error', (error) => fail(decodingError(encoding, error)));
   return response.pipe(decoder);
 }

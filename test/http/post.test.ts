@@ -7,7 +7,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyRequestError, isRequestError } from '../../src/http/failure.ts';
 import { PostError, postForBytes, postForStream } from '../../src/http/post.ts';
@@ -48,13 +48,14 @@ describe('postForBytes', () => {
     expect(request?.body).toEqual({ City: 'Montréal', Note: '東京 🏠' });
     expect(request?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
     expect(request?.headers.authorization).toBe('sk-1');
-    expect(request?.headers['accept-encoding']).toBe('gzip, deflate, br');
+    expect(request?.headers['accept-encoding']).toBe('gzip, deflate, br, zstd');
   });
 
   it.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
+    ['zstd', zstdCompressSync],
   ] as const)('decodes a %s answer', async (encoding, compress) => {
     const text = JSON.stringify({ Data: 'x'.repeat(100_000) });
     server = await withServer((_req, res) => {
@@ -85,10 +86,13 @@ describe('postForBytes', () => {
     expect(error.code).toBe('ERR_CONTENT_DECODING');
   });
 
-  it('bounds a compressed answer once decoded, not only as it came', async () => {
+  it.each([
+    ['gzip', gzipSync],
+    ['zstd', zstdCompressSync],
+  ] as const)('bounds a %s answer once decoded, not only as it came', async (encoding, compress) => {
     server = await withServer((_req, res) => {
-      res.writeHead(200, { ...json, 'content-encoding': 'gzip' });
-      res.end(gzipSync(Buffer.alloc(1 << 20, 'x')));
+      res.writeHead(200, { ...json, 'content-encoding': encoding });
+      res.end(compress(Buffer.alloc(1 << 20, 'x')));
     });
     const error = await failureOf(
       postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000, maxBytes: 100_000 }),
@@ -273,10 +277,14 @@ describe('postForStream', () => {
     expect(outcome).toBe('closed');
   });
 
-  it('decodes a gzip stream and ends it when the server does', async () => {
+  it.each([
+    ['gzip', gzipSync],
+    ['br', brotliCompressSync],
+    ['zstd', zstdCompressSync],
+  ] as const)('decodes a %s stream and ends it when the server does', async (encoding, compress) => {
     server = await withServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
-      res.end(gzipSync('{"Data":{"content":"hi"}}'));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(compress('{"Data":{"content":"hi"}}'));
     });
     const answer = await postForStream(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
     let text = '';
