@@ -2,6 +2,7 @@ import type { Operation, PlatformClient } from '../api/index.ts';
 import { isApiError, PlatformError } from '../api/index.ts';
 import { createListing } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
+import { KeyRefusals } from './key-refusals.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import { inStoreOrder, itemsOf } from './planned-creates.ts';
@@ -33,10 +34,12 @@ export interface ApplyResult {
   failures: Failure[];
   notApplied: NotApplied;
   cancelled: boolean;
+  /** Why writing stopped before the plan was done (the platform refused the key): the rest is in `notApplied`. */
+  stopped?: string;
 }
 
 interface Task {
-  kind: keyof NotApplied;
+  kind: 'creates' | 'updates' | 'deletes';
   keys: string[];
   run: () => Promise<void>;
 }
@@ -83,6 +86,7 @@ export async function applyPlan(
     cancelled: false,
   };
   const { chatbot, signal } = options;
+  const refusals = new KeyRefusals();
   const createContext = {
     client,
     chatbot,
@@ -100,6 +104,7 @@ export async function applyPlan(
         KeyType: 'NewOaks' as const,
       };
       const count = await client.updateListing(request);
+      refusals.done();
       if (count === 0) {
         const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;
         result.failures.push({
@@ -116,16 +121,19 @@ export async function applyPlan(
       if (update.markSold) result.markedSold++;
     } catch (error) {
       result.failures.push(toFailure(error, 'update', update.key, update.id));
+      refusals.failed(error);
     }
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
       const listing = options.loader.load(planned.desired);
       const outcome = await createListing(createContext, planned.key, listing);
+      refusals.done();
       result.created++;
       if (outcome === 'resolved') result.ambiguousResolved++;
     } catch (error) {
       result.failures.push(toFailure(error, 'create', planned.key));
+      refusals.failed(error);
     }
   };
   /**
@@ -142,7 +150,7 @@ export async function applyPlan(
       yield {
         kind: 'deletes',
         keys: batch.map((d) => d.key),
-        run: () => deleteBatch(client, chatbot, batch, result),
+        run: () => deleteBatch(client, chatbot, batch, result, refusals),
       };
     }
   }
@@ -157,8 +165,8 @@ export async function applyPlan(
   const worker = async () => {
     for (let next = queue.next(); !next.done; next = queue.next()) {
       const task = next.value;
-      if (signal?.aborted) {
-        result.cancelled = true;
+      if (signal?.aborted || refusals.stopped !== undefined) {
+        if (signal?.aborted) result.cancelled = true;
         result.notApplied[task.kind].push(...task.keys);
         continue;
       }
@@ -173,6 +181,7 @@ export async function applyPlan(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, total)) }, worker));
   if (crash) throw crash.reason;
+  if (refusals.stopped !== undefined) result.stopped = refusals.stopped;
   // In key order, not completion order: two runs of one plan report alike.
   result.failures.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   result.notApplied.creates.sort();
@@ -184,6 +193,7 @@ async function deleteBatch(
   chatbot: string,
   batch: PlannedDelete[],
   result: ApplyResult,
+  refusals: KeyRefusals,
 ) {
   try {
     // Fewer deleted than sent means some were already gone: that is the state we wanted.
@@ -192,9 +202,11 @@ async function deleteBatch(
       Keys: batch.map((d) => String(d.id)),
       KeyType: 'NewOaks',
     });
+    refusals.done();
     result.deleted += Math.min(count, batch.length);
     result.duplicatesDeleted += batch.filter((d) => d.reason === 'duplicate').length;
   } catch (error) {
     for (const d of batch) result.failures.push(toFailure(error, 'delete', d.key, d.id));
+    refusals.failed(error);
   }
 }

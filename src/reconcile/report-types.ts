@@ -31,7 +31,16 @@ export interface NotApplied {
   creates: string[];
   updates: string[];
   deletes: string[];
+  /**
+   * How many of each there were, when the lists hold only the first `NOT_APPLIED_KEPT` of them (a
+   * report is saved with the feed's state and its history: a run stopped before a million creates
+   * does not save a million keys).
+   */
+  counts?: { creates: number; updates: number; deletes: number };
 }
+
+/** Keys a report lists of each kind of write not applied. */
+export const NOT_APPLIED_KEPT = 1000;
 
 /**
  * `paused`: the source stopped before the end of the feed because its provider's request budget is

@@ -5,7 +5,13 @@ import type { Plan } from './plan-types.ts';
 import { itemsOf } from './planned-creates.ts';
 import { duplicateDeletes } from './planned-deletes.ts';
 import { updateCounts } from './planned-updates.ts';
-import { HELD_KEPT, type RunOutcome, type RunReport } from './report-types.ts';
+import {
+  HELD_KEPT,
+  NOT_APPLIED_KEPT,
+  type NotApplied,
+  type RunOutcome,
+  type RunReport,
+} from './report-types.ts';
 import type { PreparedRun, RunTrigger } from './run-types.ts';
 
 /** What `reportOf` needs besides the run's values: who, when, and the calls it counted. */
@@ -129,8 +135,18 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     ambiguousResolved: applied.ambiguousResolved,
     failed: applied.failures,
   });
+  if (applied.stopped !== undefined) {
+    // The key was refused: every write left would have been refused too.
+    report.notApplied = keptOf(applied.notApplied);
+    const left = notAppliedCount(applied.notApplied);
+    return finish(
+      report,
+      'failed',
+      `${applied.stopped}; ${left} write(s) not issued: the next run issues them once the key is accepted`,
+    );
+  }
   if (applied.cancelled) {
-    report.notApplied = applied.notApplied;
+    report.notApplied = keptOf(applied.notApplied);
     return finish(report, 'cancelled');
   }
   return finish(report, outcomeOf(report));
@@ -202,11 +218,33 @@ function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
       .map((g) => g.message)
       .join('; ');
   if (outcome === 'cancelled') {
-    const n = report.notApplied;
-    const left = n ? n.creates.length + n.updates.length + n.deletes.length : 0;
+    const left = report.notApplied ? notAppliedCount(report.notApplied) : 0;
     return `cancelled: ${left} write(s) not issued; the next run repairs them`;
   }
   return undefined;
+}
+
+/** Writes not applied, all of them counted (`counts` when the lists are cut). */
+export function notAppliedCount(n: NotApplied): number {
+  const { creates, updates, deletes } = n.counts ?? {
+    creates: n.creates.length,
+    updates: n.updates.length,
+    deletes: n.deletes.length,
+  };
+  return creates + updates + deletes;
+}
+
+/** The first `NOT_APPLIED_KEPT` keys of each kind (in key order), and the counts once any is cut. */
+function keptOf(n: NotApplied): NotApplied {
+  const cut = [n.creates, n.updates, n.deletes].some((keys) => keys.length > NOT_APPLIED_KEPT);
+  if (!cut) return n;
+  const first = (keys: string[]) => [...keys].sort().slice(0, NOT_APPLIED_KEPT);
+  return {
+    creates: first(n.creates),
+    updates: first(n.updates),
+    deletes: first(n.deletes),
+    counts: { creates: n.creates.length, updates: n.updates.length, deletes: n.deletes.length },
+  };
 }
 
 function finish(report: RunReport, outcome: RunOutcome, reason?: string): RunReport {

@@ -65,8 +65,13 @@ export function renderReport(report: RunReport): string {
   lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;
+    const { creates, updates, deletes } = n.counts ?? {
+      creates: n.creates.length,
+      updates: n.updates.length,
+      deletes: n.deletes.length,
+    };
     lines.push(
-      `  not applied: ${n.creates.length} creates, ${n.updates.length} updates, ${n.deletes.length} deletes (the next run repairs them)`,
+      `  not applied: ${creates} creates, ${updates} updates, ${deletes} deletes (the next run repairs them)`,
     );
   }
   return lines.join('\n');

@@ -133,6 +133,46 @@ describe('sync under faults', () => {
     );
   });
 
+  it('a key refused mid-run stops the writing at once, says so, and the next run with a key accepted repairs', async () => {
+    h = await startHarness(
+      [{}],
+      { latencyMs: 2, secretKey: 'key-one' },
+      { concurrency: 4, secretKey: 'key-one' },
+    );
+    const report = await h.sync(
+      h.feed(),
+      listings(1, 200),
+      {},
+      {
+        onProgress: (p) => {
+          // The platform rotates the key: every write after this is refused.
+          if (p.phase === 'applying' && p.done === 40) h?.sandbox.configure({ secretKey: 'key-two' });
+        },
+      },
+    );
+    expect(report.outcome).toBe('failed');
+    expect(report.reason).toMatch(
+      /^the platform refused the API key for 3 writes in a row \(create: platform answered Code 401: .*\): writing stopped; \d+ write\(s\) not issued: the next run issues them once the key is accepted$/,
+    );
+    // The writes in flight when the key went, and no more: not one refused request for each listing left.
+    const refused = report.failed.filter((f) => f.message.includes('Code 401'));
+    expect(refused.length).toBeGreaterThanOrEqual(3);
+    expect(refused.length).toBeLessThanOrEqual(3 + 4);
+    expect(report.failed).toHaveLength(refused.length);
+    const missing = report.notApplied?.creates ?? [];
+    expect(report.created + refused.length + missing.length).toBe(200);
+    expect(h.sandbox.stats().requests.create).toBe(report.created + refused.length);
+    expect(h.keys()).toHaveLength(report.created);
+    // The key accepted again: the next run creates what was refused or not issued, nothing twice.
+    h.sandbox.configure({ secretKey: 'key-one' });
+    const repair = await h.sync(h.feed(), listings(1, 200));
+    expect(repair).toMatchObject({ outcome: 'ok', created: 200 - report.created, unchanged: report.created });
+    expectExactly(
+      h,
+      listings(1, 200).map((l) => l.MLSNumber),
+    );
+  });
+
   it('turns a runaway page read into an error, never a partial snapshot', async () => {
     h = await startHarness([{}], {}, { pageSize: 1 });
     h.sandbox.seed('SN-1', listings(1, 3));
