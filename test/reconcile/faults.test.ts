@@ -133,6 +133,29 @@ describe('sync under faults', () => {
     );
   });
 
+  it('a report lists the first 1,000 keys not applied, in key order, and counts them all', async () => {
+    h = await startHarness([{}], { latencyMs: 2 }, { concurrency: 2 });
+    const controller = new AbortController();
+    const report = await h.sync(
+      h.feed(),
+      listings(1, 1500),
+      {},
+      {
+        signal: controller.signal,
+        onProgress: (p) => {
+          if (p.phase === 'applying' && p.done === 10) controller.abort();
+        },
+      },
+    );
+    expect(report.outcome).toBe('cancelled');
+    const n = report.notApplied;
+    const left = 1500 - report.created;
+    expect(n?.counts).toEqual({ creates: left, updates: 0, deletes: 0 });
+    expect(n?.creates).toHaveLength(1000);
+    expect(n?.creates).toEqual([...(n?.creates ?? [])].sort());
+    expect(report.reason).toBe(`cancelled: ${left} write(s) not issued; the next run repairs them`);
+  });
+
   it('a key refused mid-run stops the writing at once, says so, and the next run with a key accepted repairs', async () => {
     h = await startHarness(
       [{}],
