@@ -1,4 +1,4 @@
-import type { RunReport } from '../reconcile/index.ts';
+import { failedCountOf, type RunReport } from '../reconcile/index.ts';
 
 export type IncidentKind = 'failed' | 'guarded' | 'rejected';
 
@@ -29,7 +29,7 @@ export function incidentsOf(
     open.push({
       feedId: feed,
       kind: 'failed',
-      text: `feed-sync: run of feed ${feed} failed (${report.failed.length} failed writes): ${detail}`,
+      text: `feed-sync: run of feed ${feed} failed (${failedCountOf(report)} failed writes): ${detail}`,
     });
   }
   if (report.outcome === 'guarded' || report.heldDeletes > 0) {

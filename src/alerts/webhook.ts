@@ -1,6 +1,6 @@
 import { classifyRequestError, createHttp, HttpStatusError, isRequestError } from '../http/index.ts';
 import type { Logger } from '../logger.ts';
-import type { RunReport } from '../reconcile/index.ts';
+import { failedCountOf, type RunReport } from '../reconcile/index.ts';
 import type { IncidentStore } from './incident-store.ts';
 import { type Incident, incidentsOf } from './incidents.ts';
 
@@ -68,7 +68,7 @@ export function createAlerter(options: AlerterOptions): Alerter {
           updated: report.updated,
           deleted: report.deleted,
           rejected: report.rejected,
-          failed: report.failed.length,
+          failed: failedCountOf(report),
         },
         guards: report.guards,
       };

@@ -2,6 +2,7 @@ import type { Operation, PlatformClient } from '../api/index.ts';
 import { isApiError, PlatformError } from '../api/index.ts';
 import { createListing } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
+import { FailureLog } from './failure-log.ts';
 import { KeyRefusals } from './key-refusals.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
@@ -31,7 +32,11 @@ export interface ApplyResult {
   deleted: number;
   duplicatesDeleted: number;
   ambiguousResolved: number;
+  /** The first `FAILURES_KEPT` failed writes, in key order (`failedCount` counts them all). */
   failures: Failure[];
+  failedCount: number;
+  /** Every delete that failed, by key: their grace clocks stay. */
+  failedDeletes: string[];
   notApplied: NotApplied;
   cancelled: boolean;
   /** Why writing stopped before the plan was done (the platform refused the key): the rest is in `notApplied`. */
@@ -82,11 +87,14 @@ export async function applyPlan(
     duplicatesDeleted: 0,
     ambiguousResolved: 0,
     failures: [],
+    failedCount: 0,
+    failedDeletes: [],
     notApplied: { creates: [], updates: [], deletes: [] },
     cancelled: false,
   };
   const { chatbot, signal } = options;
   const refusals = new KeyRefusals();
+  const failures = new FailureLog();
   const createContext = {
     client,
     chatbot,
@@ -107,7 +115,7 @@ export async function applyPlan(
       refusals.done();
       if (count === 0) {
         const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;
-        result.failures.push({
+        failures.push({
           key: update.key,
           operation: 'update',
           id: update.id,
@@ -120,7 +128,7 @@ export async function applyPlan(
       if (update.adopt) result.adopted++;
       if (update.markSold) result.markedSold++;
     } catch (error) {
-      result.failures.push(toFailure(error, 'update', update.key, update.id));
+      failures.push(toFailure(error, 'update', update.key, update.id));
       refusals.failed(error);
     }
   };
@@ -132,7 +140,7 @@ export async function applyPlan(
       result.created++;
       if (outcome === 'resolved') result.ambiguousResolved++;
     } catch (error) {
-      result.failures.push(toFailure(error, 'create', planned.key));
+      failures.push(toFailure(error, 'create', planned.key));
       refusals.failed(error);
     }
   };
@@ -150,7 +158,7 @@ export async function applyPlan(
       yield {
         kind: 'deletes',
         keys: batch.map((d) => d.key),
-        run: () => deleteBatch(client, chatbot, batch, result, refusals),
+        run: () => deleteBatch(client, chatbot, batch, result, failures, refusals),
       };
     }
   }
@@ -183,7 +191,9 @@ export async function applyPlan(
   if (crash) throw crash.reason;
   if (refusals.stopped !== undefined) result.stopped = refusals.stopped;
   // In key order, not completion order: two runs of one plan report alike.
-  result.failures.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  result.failures = failures.sorted();
+  result.failedCount = failures.count;
+  result.failedDeletes = failures.failedDeletes;
   result.notApplied.creates.sort();
   return result;
 }
@@ -193,6 +203,7 @@ async function deleteBatch(
   chatbot: string,
   batch: PlannedDelete[],
   result: ApplyResult,
+  failures: FailureLog,
   refusals: KeyRefusals,
 ) {
   try {
@@ -206,7 +217,7 @@ async function deleteBatch(
     result.deleted += Math.min(count, batch.length);
     result.duplicatesDeleted += batch.filter((d) => d.reason === 'duplicate').length;
   } catch (error) {
-    for (const d of batch) result.failures.push(toFailure(error, 'delete', d.key, d.id));
+    for (const d of batch) failures.push(toFailure(error, 'delete', d.key, d.id));
     refusals.failed(error);
   }
 }

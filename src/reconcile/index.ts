@@ -41,7 +41,13 @@ export {
   type ReportMeta,
   reportOf,
 } from './report.ts';
-export type { Failure, NotApplied, RunOutcome, RunReport } from './report-types.ts';
+export {
+  type Failure,
+  failedCountOf,
+  type NotApplied,
+  type RunOutcome,
+  type RunReport,
+} from './report-types.ts';
 export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {
   IngestSummary,

@@ -122,7 +122,10 @@ export interface RunReport {
   graceKeys: GraceListing[];
   /** Creates whose outcome was ambiguous and that a lookup found already done. */
   ambiguousResolved: number;
+  /** The first `FAILURES_KEPT` failed writes, in key order; `failedCount` counts them all. */
   failed: Failure[];
+  /** Failed writes, all of them (absent from reports saved before it was: `failed.length` then). */
+  failedCount?: number;
   guards: GuardDecision[];
   /** Logical calls per operation (a retried call counts once). */
   apiCalls: Record<Operation, number>;
@@ -148,4 +151,9 @@ export interface RunReport {
   /** What started the run (the worker's job data); absent for CLI runs. */
   trigger?: 'schedule' | 'manual' | 'config' | 'repair' | 'resume';
   snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };
+}
+
+/** How many writes a run's report says failed, all of them. */
+export function failedCountOf(report: Pick<RunReport, 'failed' | 'failedCount'>): number {
+  return report.failedCount ?? report.failed.length;
 }

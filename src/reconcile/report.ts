@@ -6,6 +6,7 @@ import { itemsOf } from './planned-creates.ts';
 import { duplicateDeletes } from './planned-deletes.ts';
 import { updateCounts } from './planned-updates.ts';
 import {
+  failedCountOf,
   HELD_KEPT,
   NOT_APPLIED_KEPT,
   type NotApplied,
@@ -134,6 +135,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     duplicatesDeleted: applied.duplicatesDeleted,
     ambiguousResolved: applied.ambiguousResolved,
     failed: applied.failures,
+    failedCount: applied.failedCount,
   });
   if (applied.stopped !== undefined) {
     // The key was refused: every write left would have been refused too.
@@ -204,14 +206,14 @@ export function outcomeLabel(
 }
 
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */
-export function outcomeOf(report: Pick<RunReport, 'failed' | 'guards'>): RunOutcome {
-  if (report.failed.length > 0) return 'failed';
+export function outcomeOf(report: Pick<RunReport, 'failed' | 'failedCount' | 'guards'>): RunOutcome {
+  if (failedCountOf(report) > 0) return 'failed';
   if (report.guards.some((g) => g.tripped)) return 'guarded';
   return 'ok';
 }
 
 function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
-  if (outcome === 'failed' && report.failed.length > 0) return `${report.failed.length} write(s) failed`;
+  if (outcome === 'failed' && failedCountOf(report) > 0) return `${failedCountOf(report)} write(s) failed`;
   if (outcome === 'guarded')
     return report.guards
       .filter((g) => g.tripped)

@@ -4,7 +4,7 @@ import { countingClient } from './counting-client.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { prepareRun } from './prepare-run.ts';
 import { outcomeLabel, reportOf } from './report.ts';
-import type { RunReport } from './report-types.ts';
+import { failedCountOf, type RunReport } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.ts';
 
@@ -161,10 +161,7 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
   if (prepared.kind !== 'planned') return {};
   const next = { ...prepared.plan.goneSince };
   if (applied) {
-    const notDone = new Set([
-      ...applied.notApplied.deletes,
-      ...applied.failures.filter((f) => f.operation === 'delete').map((f) => f.key),
-    ]);
+    const notDone = new Set([...applied.notApplied.deletes, ...applied.failedDeletes]);
     for (const d of prepared.plan.deletes) if (!notDone.has(d.key)) delete next[d.key];
   }
   return { goneSince: Object.keys(next).length > 0 ? next : undefined };
@@ -195,7 +192,7 @@ function logFinished(deps: SyncDeps, report: RunReport): void {
       deleted,
       unchanged,
       held,
-      failed: report.failed.length,
+      failed: failedCountOf(report),
       durationMs,
     },
     report.dryRun ? 'plan finished' : 'sync finished',

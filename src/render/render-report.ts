@@ -1,6 +1,6 @@
 import type { Operation } from '../api/index.ts';
 import type { Rejection } from '../ingest/index.ts';
-import { type OutcomeLabel, outcomeLabel, type RunReport } from '../reconcile/index.ts';
+import { failedCountOf, type OutcomeLabel, outcomeLabel, type RunReport } from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
@@ -37,7 +37,7 @@ export function renderReport(report: RunReport): string {
   lines.push(
     `  ${verb}created ${report.created}, ${verb}updated ${report.updated}, ${verb}deleted ${report.deleted}, ` +
       `unchanged ${report.unchanged}, rejected ${report.rejected}, held ${report.held}, foreign ${report.foreign}, ` +
-      `adopted ${report.adopted}, failed ${report.failed.length}`,
+      `adopted ${report.adopted}, failed ${failedCountOf(report)}`,
   );
   const extras = [
     report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
@@ -143,8 +143,9 @@ function heldLines(report: RunReport): string[] {
 
 /** Each write that failed: operation, key, remote ID, and what the platform answered. */
 function failureLines(report: RunReport): string[] {
-  if (report.failed.length === 0) return [];
-  const lines = [`  failed ${report.failed.length} write(s):`];
+  const count = failedCountOf(report);
+  if (count === 0) return [];
+  const lines = [`  failed ${count} write(s):`];
   for (const f of report.failed.slice(0, SHOWN)) {
     const what =
       f.platformCode !== undefined || f.platformMessage
@@ -152,8 +153,10 @@ function failureLines(report: RunReport): string[] {
         : f.message.replace(`${f.operation}: `, '');
     lines.push(`    ${f.operation} ${f.key}${f.id ? ` (ID ${f.id})` : ''}: ${what} [${f.code}]`);
   }
-  if (report.failed.length > SHOWN)
-    lines.push(`    … and ${report.failed.length - SHOWN} more; --json lists them all`);
+  if (count > SHOWN)
+    lines.push(
+      `    … and ${count - SHOWN} more; --json lists ${count > report.failed.length ? `the first ${report.failed.length}` : 'them all'}`,
+    );
   return lines;
 }
 

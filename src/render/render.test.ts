@@ -119,6 +119,14 @@ describe('renderReport', () => {
     );
   });
 
+  it('counts every failed write; --json lists the first of many', () => {
+    const failed = Array.from({ length: 1000 }, (_, i) => failure(i + 1));
+    const text = renderReport(report({ outcome: 'failed', failed, failedCount: 250_000 }));
+    expect(text).toContain('adopted 0, failed 250000');
+    expect(text).toContain('  failed 250000 write(s):');
+    expect(text).toContain('    … and 249990 more; --json lists the first 1000');
+  });
+
   it('a failed run says its outcome in words, and the attempts beside the calls that failed', () => {
     const failed = report({
       outcome: 'failed',

@@ -1,4 +1,4 @@
-import type { ListingChange, RunReport } from '../../reconcile/index.ts';
+import { failedCountOf, type ListingChange, type RunReport } from '../../reconcile/index.ts';
 import { holdReason, showField } from '../../render/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
@@ -135,7 +135,7 @@ function graceSection(run: RunReport, feedId: string): Html {
 
 function failuresSection(run: RunReport, feedId: string): Html {
   if (run.failed.length === 0) return html``;
-  return html`<section class="card card-alert"><h3>Failed writes (${run.failed.length})</h3><table><thead><tr><th>Listing</th><th>Operation</th><th>Error</th></tr></thead><tbody>${run.failed.map(
+  return html`<section class="card card-alert"><h3>Failed writes (${failedCountOf(run)})</h3><table><thead><tr><th>Listing</th><th>Operation</th><th>Error</th></tr></thead><tbody>${run.failed.map(
     (f) =>
       html`<tr><td>${keyLink(feedId, f.key)}</td><td>${f.operation}</td><td>${f.message} <span class="sub">${f.code}</span></td></tr>`,
   )}</tbody></table></section>`;
