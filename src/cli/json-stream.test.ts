@@ -52,6 +52,13 @@ describe('jsonPieces', () => {
     expect(JSON.parse(text)).toEqual({ cells: ['\u0000streamed array 0', '\u0000'], listings: [{ k: 1 }] });
   });
 
+  it('refuses a streamed array it cannot place once, rather than print other JSON', () => {
+    const a = streamed([1]);
+    const dated = { toJSON: () => ({ inner: a }) };
+    expect(() => [...jsonPieces({ dated }, [a])]).toThrow(/each streamed array must be in the document once/);
+    expect(() => [...jsonPieces({ one: a, two: a }, [a])]).toThrow(/found 2 of 1/);
+  });
+
   it('reads the elements one at a time, as they are printed', () => {
     const a = streamed(Array.from({ length: 5 }, (_, i) => ({ i })));
     const pieces = jsonPieces({ listings: a }, [a]);

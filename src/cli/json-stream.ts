@@ -10,6 +10,9 @@ import type { Writable } from 'node:stream';
  * listings are never one array, nor one string, under the image's heap bound.
  */
 export type StreamedArray = Iterable<unknown>;
+// Limits, against JSON.stringify: a streamed array is found by identity among the document's own
+// values (not below a `toJSON`, not inside another streamed array's elements), once; each element
+// is printed on its own (a `toJSON` of an element gets the key '', not its index).
 
 /**
  * Where each streamed array goes in the document: a string value with a NUL character and a random
@@ -57,6 +60,14 @@ export function* jsonValuePieces(
   const text = indented(JSON.stringify(withHoles(value, arrays, word), null, 2), indent);
   // JSON.stringify writes the NUL as `\u0000`.
   const holes = new RegExp(`"\\\\u0000${word} (\\d+)"`, 'g');
+  // Each streamed array must be in the document once: one found nowhere (below a value with a
+  // `toJSON`, or inside another streamed array's element) or twice (a generator reads once) would
+  // print other JSON than JSON.stringify, silently.
+  const found = Array.from(text.matchAll(holes), (match) => Number(match[1]));
+  if (found.length !== arrays.length || new Set(found).size !== arrays.length)
+    throw new Error(
+      `jsonPieces: each streamed array must be in the document once (found ${found.length} of ${arrays.length})`,
+    );
   let at = 0;
   for (const match of text.matchAll(holes)) {
     const array = arrays[Number(match[1])];

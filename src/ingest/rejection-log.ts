@@ -32,11 +32,13 @@ export class RejectionLog {
     this.#count++;
     if (rejection.key === undefined) this.#withoutKey++;
     const { field, reason } = rejection;
-    const label = countIn(this.#labels, field === undefined ? reason : `${field}\u0000${reason}`, () =>
-      field === undefined ? { reason, count: 0 } : { field, reason, count: 0 },
+    // A record rejected as a whole has no field (or an empty one): its label is its reason, as
+    // `validate` prints it.
+    const label = countIn(this.#labels, field ? `${field}\u0000${reason}` : reason, () =>
+      field ? { field, reason, count: 0 } : { reason, count: 0 },
     );
     if (label.count <= this.#perLabel) this.kept.push(rejection);
-    const problems = rejection.problems ?? [{ field: field ?? '(record)', reason }];
+    const problems = rejection.problems ?? [{ field: field || '(record)', reason }];
     for (const problem of problems)
       countIn(this.#problems, `${problem.field}\u0000${problem.reason}`, () => ({
         field: problem.field,

@@ -87,7 +87,9 @@ function rejectionLines(report: RunReport): string[] {
   ];
   const more = report.rejected - shown.length;
   if (more > 0)
-    lines.push(`    … and ${more} more; \`feed-sync validate --feed ${report.feedId}\` lists them all`);
+    lines.push(
+      `    … and ${more} more; \`feed-sync validate --feed ${report.feedId} --json\` lists them all`,
+    );
   return lines;
 }
 
@@ -104,7 +106,7 @@ function heldLines(report: RunReport): string[] {
       lines.push(
         `    … and ${report.held - SHOWN} more; ${
           report.held > report.heldKeys.length
-            ? `--json lists the first ${report.heldKeys.length}, \`feed-sync validate --feed ${report.feedId}\` every rejected record`
+            ? `--json lists the first ${report.heldKeys.length}, \`feed-sync validate --feed ${report.feedId} --json\` every rejected record`
             : '--json lists them'
         }`,
       );

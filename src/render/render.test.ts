@@ -72,7 +72,7 @@ describe('renderReport', () => {
     expect(text.split('\n').filter((l) => l.startsWith('    Row '))).toHaveLength(10);
     expect(text).toContain('Row 11 of acme.csv');
     expect(text).not.toContain('Row 12 of acme.csv');
-    expect(text).toContain('    … and 15 more; `feed-sync validate --feed feed1` lists them all');
+    expect(text).toContain('    … and 15 more; `feed-sync validate --feed feed1 --json` lists them all');
   });
 
   it('lists failed writes with key, operation, remote ID and the platform Code/Message', () => {
@@ -115,7 +115,7 @@ describe('renderReport', () => {
     expect(few).toMatch(/^ {4}… and 2 more; --json lists them$/m);
     const many = renderReport(report({ held: 250, heldKeys: held(200) }));
     expect(many).toContain(
-      `    … and 240 more; --json lists the first 200, \`feed-sync validate --feed ${feed.id}\` every rejected record`,
+      `    … and 240 more; --json lists the first 200, \`feed-sync validate --feed ${feed.id} --json\` every rejected record`,
     );
   });
 

@@ -66,19 +66,26 @@ export function registerPlan(program: Command): void {
     const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
     // The records are readable until the run finishes: `--json` prints each write's whole record
     // now, one at a time (a plan of 300k creates is as large as the feed), and the report after.
-    if (plan && options.json && prepared.kind === 'planned') {
-      const { shown, arrays } = shownPlan(plan, prepared.loader);
-      await writePieces(
-        process.stdout,
-        (function* () {
-          yield '{\n  "plan": ';
-          yield* jsonValuePieces(shown, arrays, '  ');
-        })(),
-      );
+    let text: string | undefined;
+    try {
+      if (plan && options.json && prepared.kind === 'planned') {
+        const { shown, arrays } = shownPlan(plan, prepared.loader);
+        await writePieces(
+          process.stdout,
+          (function* () {
+            yield '{\n  "plan": ';
+            yield* jsonValuePieces(shown, arrays, '  ');
+          })(),
+        );
+      }
+      // Rendered while the records are open too: an update's changes are read from them when shown.
+      const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
+      text = plan && !options.json ? renderPlan(plan, { limit }) : undefined;
+    } catch (error) {
+      // Printing failed (the reader went away): the run still finishes, and frees its records.
+      await run.finish().catch(() => undefined);
+      throw error;
     }
-    // Rendered while the records are open too: an update's changes are read from them when shown.
-    const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
-    const text = plan && !options.json ? renderPlan(plan, { limit }) : undefined;
     const { report } = await run.finish();
     if (options.json) {
       // The document `JSON.stringify({ plan, report }, null, 2)` would print, its plan printed above.

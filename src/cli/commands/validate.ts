@@ -234,7 +234,8 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
     lines.push(`  ${label} (${count}):`);
     for (const rejection of (byLabel.get(label) ?? []).slice(0, SHOWN_PER_REASON))
       lines.push(`    ${rejectionLine(rejection)}`);
-    if (count > SHOWN_PER_REASON) lines.push(`    … and ${count - SHOWN_PER_REASON} more`);
+    if (count > SHOWN_PER_REASON)
+      lines.push(`    … and ${count - SHOWN_PER_REASON} more (--json lists them all)`);
   }
   for (const duplicate of result.duplicates.slice(0, SHOWN_PER_REASON)) {
     const where = duplicate.refs.map((ref) =>

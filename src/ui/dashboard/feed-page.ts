@@ -118,7 +118,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
       html`<tr><td class="num">${r.row ?? r.index + 1}</td><td>${keyLink(feedId, r.key)}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${r.message}</td></tr>`,
   )}</tbody></table>${
     run.rejected > run.rejections.length
-      ? html`<p class="sub">The first ${run.rejections.length} of ${run.rejected}; <code>feed-sync validate --feed ${feedId}</code> lists them all.</p>`
+      ? html`<p class="sub">The first ${run.rejections.length} of ${run.rejected}; <code>feed-sync validate --feed ${feedId} --json</code> lists them all.</p>`
       : ''
   }</section>${heldPart}`;
 }
