@@ -27,6 +27,13 @@ describe('pickFault', () => {
     expect(pickFault(r, { ...faults, ambiguousCreateRate: 0.1 }, operation)).toBe(expected);
   });
 
+  it('refuses writes only', () => {
+    const refusing = { ...DEFAULT_FAULTS, refuseRate: 1 };
+    expect(['create', 'update', 'delete', 'list'].map((op) => pickFault(0.5, refusing, op as never))).toEqual(
+      ['refused', 'refused', 'refused', undefined],
+    );
+  });
+
   it('never faults with all rates 0, always faults with a rate of 1', () => {
     expect(pickFault(0, DEFAULT_FAULTS, 'create')).toBeUndefined();
     expect(pickFault(0.999, { ...DEFAULT_FAULTS, hangRate: 1 }, 'list')).toBe('hang');

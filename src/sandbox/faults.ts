@@ -9,17 +9,22 @@ const RATE_OF: readonly [FaultKind, keyof FaultOptions][] = [
   ['hang', 'hangRate'],
   ['malformedJson', 'malformedJsonRate'],
   ['ambiguousCreate', 'ambiguousCreateRate'],
+  ['refused', 'refuseRate'],
 ];
+
+const WRITES: readonly Operation[] = ['create', 'update', 'delete'];
 
 /**
  * Pick the fault for one request from one draw `r` in [0, 1): the kinds share the unit interval in
  * the order above, so rates that add up to more than 1 favour the earlier kinds. One draw per
- * request keeps the sequence repeatable whatever the rates. Ambiguous create applies to create only.
+ * request keeps the sequence repeatable whatever the rates. Ambiguous create applies to create only,
+ * a refusal to writes only.
  */
 export function pickFault(r: number, faults: FaultOptions, operation: Operation): FaultKind | undefined {
   let upper = 0;
   for (const [kind, rateKey] of RATE_OF) {
     if (kind === 'ambiguousCreate' && operation !== 'create') continue;
+    if (kind === 'refused' && !WRITES.includes(operation)) continue;
     upper += faults[rateKey];
     if (r < upper) return kind;
   }

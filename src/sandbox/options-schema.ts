@@ -16,6 +16,7 @@ const faultsSchema = z.strictObject({
   hangMs: ms.optional(),
   malformedJsonRate: rate.optional(),
   ambiguousCreateRate: rate.optional(),
+  refuseRate: rate.optional(),
 });
 
 /** A change of settings at run time, as accepted by `configure()` and `POST /__sandbox/configure`. */

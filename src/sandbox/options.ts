@@ -16,6 +16,11 @@ export interface FaultOptions {
   malformedJsonRate: number;
   /** On create only: store the listing, then answer HTTP 502 (the client cannot know it exists). Default 0. */
   ambiguousCreateRate: number;
+  /**
+   * On writes only (create, update, delete): do nothing and answer Code 400, as a platform answers a
+   * record it will not take (a field it stopped accepting). Default 0.
+   */
+  refuseRate: number;
 }
 
 /** How `Images` is rendered as a string in list records: `a,b` or `["a","b"]`. */
@@ -84,6 +89,7 @@ export const DEFAULT_FAULTS: FaultOptions = {
   hangMs: 60_000,
   malformedJsonRate: 0,
   ambiguousCreateRate: 0,
+  refuseRate: 0,
 };
 
 export const DEFAULT_SETTINGS: SandboxSettings = {

@@ -75,6 +75,8 @@ async function handle(
     return;
   }
 
+  if (fault === 'refused')
+    return sendJson(res, 200, fail(400, 'Invalid listing (sandbox fault: refuseRate)'));
   const reply = answer(operation, raw, req.headers, state);
   if (fault === 'ambiguousCreate') return send(res, 502, '502 Bad Gateway', { 'Content-Type': 'text/plain' });
   const malformed = fault === 'malformedJson';

@@ -1,6 +1,13 @@
 import { type Operation, PATHS } from './routes.ts';
 
-export const FAULT_KINDS = ['error500', 'rate429', 'hang', 'malformedJson', 'ambiguousCreate'] as const;
+export const FAULT_KINDS = [
+  'error500',
+  'rate429',
+  'hang',
+  'malformedJson',
+  'ambiguousCreate',
+  'refused',
+] as const;
 /** A fault the sandbox can inject; each has a rate in `FaultOptions` (`error500` ↔ `error500Rate`). */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunReport, readSnapshot } from '../../src/reconcile/index.ts';
+import { DEFAULT_FAULTS } from '../../src/sandbox/options.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
 import { type Harness, startHarness } from './harness.ts';
 
@@ -131,6 +132,35 @@ describe('sync under faults', () => {
       h,
       listings(1, 60).map((l) => l.MLSNumber),
     );
+  });
+
+  it('a platform that refuses every write: each one counted, the first 1,000 reported, the run goes on to the end', async () => {
+    h = await startHarness(
+      [{}],
+      { latencyMs: 0, faults: { ...DEFAULT_FAULTS, refuseRate: 1 } },
+      { concurrency: 8 },
+    );
+    const report = await h.sync(h.feed(), listings(1, 2500));
+    expect(report).toMatchObject({
+      outcome: 'failed',
+      created: 0,
+      failedCount: 2500,
+      reason: '2500 write(s) failed',
+    });
+    expect(report.failed).toHaveLength(1000);
+    expect(report.failed.map((f) => f.key)).toEqual(
+      listings(1, 2500)
+        .map((l) => l.MLSNumber)
+        .sort()
+        .slice(0, 1000),
+    );
+    expect(report.failed[0]?.message).toBe(
+      'create: platform answered Code 400: Invalid listing (sandbox fault: refuseRate)',
+    );
+    // Not the key: every write was tried.
+    expect(h.sandbox.stats().requests.create).toBe(2500);
+    h.sandbox.configure({ faults: { refuseRate: 0 } });
+    expect(await h.sync(h.feed(), listings(1, 2500))).toMatchObject({ outcome: 'ok', created: 2500 });
   });
 
   it('a report lists the first 1,000 keys not applied, in key order, and counts them all', async () => {

@@ -26,6 +26,7 @@ interface SandboxCliOptions extends ResoCliOptions {
   hangMs?: number;
   faultMalformed?: number;
   faultAmbiguous?: number;
+  faultRefuse?: number;
   faultOperations?: string[];
   imagesFormat?: 'comma' | 'json';
   streamFraming?: 'sse' | 'ndjson';
@@ -90,6 +91,7 @@ export function registerSandbox(program: Command): void {
     .option('--hang-ms <ms>', 'how long a hung request stays open (default 60000)', integer)
     .option('--fault-malformed <rate>', 'share answered with truncated JSON', rate)
     .option('--fault-ambiguous <rate>', 'share of creates stored but answered HTTP 502', rate)
+    .option('--fault-refuse <rate>', 'share of writes not done and answered Code 400', rate)
     .option(
       '--fault-operations <ops>',
       'operations faults apply to (default create,update,list,delete)',
@@ -138,6 +140,7 @@ export function toSandboxOptions(options: SandboxCliOptions): SandboxOptions {
     hangMs: options.hangMs,
     malformedJsonRate: options.faultMalformed,
     ambiguousCreateRate: options.faultAmbiguous,
+    refuseRate: options.faultRefuse,
   };
   const all: SandboxOptions = {
     port: options.port,
