@@ -143,6 +143,7 @@ function sourcePart(read: FoundRecords | { error: string }, last: FoundRecord | 
     kind: last.item.kind,
     fields: { ...last.record.fields },
     earlier: read.matches.slice(0, -1).map((m) => m.place),
+    ...(read.earlierOmitted > 0 ? { earlierOmitted: read.earlierOmitted } : {}),
     records: read.records,
     mode: read.mode,
   };

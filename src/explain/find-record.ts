@@ -13,8 +13,13 @@ export interface FoundRecord {
 }
 
 export interface FoundRecords extends ScannedFeed {
-  /** Every record with the key, in feed order: the last decides. */
+  /**
+   * The records with the key, in feed order: the first `EARLIER_KEPT` and the last (which decides).
+   * A key on 150k rows held them all and ran the image's heap out.
+   */
   matches: FoundRecord[];
+  /** Records with the key between those in `matches`. */
+  earlierOmitted: number;
   /** Broken records (fields that do not fit the header) whose text holds the key: they hold its listing. */
   mentions: BrokenMention[];
   /** A feed keyed by Url: the records whose MLSNumber is the key (someone gave the MLSNumber). */
@@ -27,6 +32,8 @@ export interface FoundRecords extends ScannedFeed {
 
 /** Mentions kept: a key found in more broken rows than this says enough. */
 const MENTIONS_KEPT = 10;
+/** Earlier records of the key kept (and shown), besides the last. */
+export const EARLIER_KEPT = 10;
 
 /** Read the feed and keep the records with `key` (trimmed, case-sensitive, as the run matches). */
 export async function findRecords(
@@ -39,10 +46,19 @@ export async function findRecords(
   const brokenRows: BrokenRow[] = [];
   const byMlsNumber: FoundRecords['byMlsNumber'] = [];
   let first: RawRecord | undefined;
+  let earlierOmitted = 0;
   const scanned = await scanFeed(feed, deps, (item, record, name) => {
     first ??= record;
     const itemKey = keyOfItem(item);
-    if (itemKey === key) matches.push({ item, record, place: placeOf(record, name) });
+    if (itemKey === key) {
+      const found = { item, record, place: placeOf(record, name) };
+      // The first few and the last: the one before it is dropped when a later one comes.
+      if (matches.length <= EARLIER_KEPT) matches.push(found);
+      else {
+        matches[matches.length - 1] = found;
+        earlierOmitted++;
+      }
+    }
     if (feed.key === 'Url' && item.kind === 'listing' && item.listing.MLSNumber?.trim() === key)
       if (byMlsNumber.length < MENTIONS_KEPT)
         byMlsNumber.push({ place: placeOf(record, name), url: item.ref.key ?? '' });
@@ -53,7 +69,7 @@ export async function findRecords(
       mentions.push(mentionOf(record, name, item.kind === 'rejected' ? item.rejection.message : ''));
     }
   });
-  return { ...scanned, matches, mentions, brokenRows, byMlsNumber, first };
+  return { ...scanned, matches, earlierOmitted, mentions, brokenRows, byMlsNumber, first };
 }
 
 /** A broken record as `explain` shows it: where, why, and its cells in order (under the header's names). */

@@ -75,6 +75,7 @@ function sourceLines(e: Explanation): string[] {
   const lines = [`Source: ${s.place.where} (${what}; ${s.records} records read, ${s.mode} feed)`];
   for (const p of s.earlier)
     lines.push(`  also ${p.where}: an earlier record with the key (the last one is kept)`);
+  if (s.earlierOmitted) lines.push(`  … and ${s.earlierOmitted} more earlier records with the key`);
   const entries = flatFields(s.fields);
   const width = Math.min(28, Math.max(0, ...entries.slice(0, RAW_SHOWN).map(([k]) => k.length)));
   for (const [name, value] of entries.slice(0, RAW_SHOWN))

@@ -44,8 +44,10 @@ export type SourcePart =
       kind: 'listing' | 'remove' | 'rejected';
       /** The record's fields as read, raw (CSV: header → text; XML/RESO: the parsed element). */
       fields: Record<string, unknown>;
-      /** Earlier records with the same key (the last is kept). */
+      /** Earlier records with the same key (the last is kept): the first `EARLIER_KEPT` of them. */
       earlier: RecordPlace[];
+      /** Earlier records with the key beyond those in `earlier`. */
+      earlierOmitted?: number;
       /** Records read from the feed. */
       records: number;
       mode: 'full' | 'incremental';

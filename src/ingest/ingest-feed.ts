@@ -40,6 +40,11 @@ export interface CollectOptions {
   rejectionsPerLabel?: number;
   /** Handed every rejection as it is read, kept or not: `validate --json` spills them to print them all. */
   spillRejection?: (rejection: Rejection) => void;
+  /**
+   * Repeated keys listed in `duplicates` with every record (the first to repeat); `stats.duplicates`
+   * counts every repeated record. Unbounded unless given: a sync lists none.
+   */
+  duplicateKeysKept?: number;
 }
 
 /** The longest the feed's records hold the event loop between two turns of it. */
@@ -56,7 +61,7 @@ export async function collectFeed<T>(
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
-  const byKey = new LatestByKey<T>();
+  const byKey = new LatestByKey<T>(options.duplicateKeysKept);
   const rejections = new RejectionLog(options.rejectionsPerLabel, options.spillRejection);
   const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
@@ -108,7 +113,7 @@ export async function collectFeed<T>(
   const unknownMarkers: Record<string, number> = {};
   byKey.forEachSlot((slot) => {
     const listing = byKey.listings[slot];
-    const { held: hold, unknown, refs } = byKey.rare.get(slot) ?? NOTHING_RARE;
+    const { held: hold, unknown, refs, omitted } = byKey.rare.get(slot) ?? NOTHING_RARE;
     // The key's string is made again only for a result that names it.
     if (hold) held.push(hold);
     else if (listing === undefined) removals.push(byKey.keyAt(slot));
@@ -116,11 +121,12 @@ export async function collectFeed<T>(
       listings.push(listing);
       for (const field of unknown ?? []) unknownMarkers[field] = (unknownMarkers[field] ?? 0) + 1;
     }
-    if (refs !== undefined) duplicates.push({ key: byKey.keyAt(slot), refs });
+    if (refs !== undefined)
+      duplicates.push({ key: byKey.keyAt(slot), refs, ...(omitted !== undefined ? { omitted } : {}) });
   });
   // Duplicates in the order their keys first appeared.
   duplicates.sort((a, b) => a.refs[0]!.index - b.refs[0]!.index);
-  const duplicateCount = duplicates.reduce((sum, d) => sum + d.refs.length - 1, 0);
+  const duplicateCount = byKey.duplicates;
   const decodedAs1252 = as1252.finish();
   return {
     feedId: feed.id,
@@ -135,6 +141,7 @@ export async function collectFeed<T>(
     rejectedWithoutKey: rejections.withoutKey,
     ...broken.result(),
     duplicates,
+    ...(byKey.unlisted ? { duplicatesUnlisted: true as const } : {}),
     stats: {
       records,
       valid: listings.length,

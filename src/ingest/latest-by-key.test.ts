@@ -81,6 +81,35 @@ describe('LatestByKey', () => {
     });
   });
 
+  it('lists the first keys to repeat with their records, counts every repeated record', () => {
+    const byKey = new LatestByKey<string>(2);
+    for (const [i, key] of ['a', 'b', 'c', 'a', 'b', 'c', 'c'].entries())
+      byKey.remember(key, key, undefined, ref(i));
+    expect(byKey.duplicates).toBe(4);
+    expect(byKey.unlisted).toBe(true);
+    const refs = (key: string) => {
+      let found: number[] | undefined;
+      byKey.forEachSlot((slot) => {
+        if (byKey.keyAt(slot) === key) found = byKey.rare.get(slot)?.refs?.map((r) => r.index);
+      });
+      return found;
+    };
+    expect([refs('a'), refs('b'), refs('c')]).toEqual([[0, 3], [1, 4], undefined]);
+    // Nothing kept for a key that needs nothing: no hold, no markers, no refs.
+    expect(byKey.rare.size).toBe(2);
+  });
+
+  it('keeps the first records of a key and its last, counting those between', () => {
+    const byKey = new LatestByKey<number>();
+    for (let i = 0; i < 30; i++) byKey.remember('k', i, undefined, ref(i));
+    const rare = byKey.rare.get(0);
+    expect(rare?.refs?.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 29]);
+    expect(rare?.omitted).toBe(19);
+    expect(byKey.duplicates).toBe(29);
+    expect(byKey.unlisted).toBe(false);
+    expect(rows(byKey)).toEqual([['k', 29]]);
+  });
+
   it('tells keys apart by every character, non-ASCII included, across many keys', () => {
     const byKey = new LatestByKey<number>();
     const keys = ['Müllerstraße-7', 'Mullerstrasse-7', 'café', 'cafe\u0301', '東京-3LDK', 'B-1', 'B-1 '];

@@ -8,9 +8,14 @@ export interface Rare {
   held: HeldKey | undefined;
   /** Fields of the listing holding the unknown marker (a shared array). */
   unknown: readonly string[] | undefined;
-  /** Every record with the key, once it repeats. */
+  /** The records with the key, once it repeats: the first `REFS_PER_KEY` and the last. */
   refs: RecordRef[] | undefined;
+  /** Records of the key between those in `refs`. */
+  omitted?: number;
 }
+
+/** Records of one repeated key remembered (the first ones and the last; the rest are counted). */
+export const REFS_PER_KEY = 10;
 
 export const NOTHING_RARE: Rare = { held: undefined, unknown: undefined, refs: undefined };
 
@@ -34,7 +39,23 @@ export class LatestByKey<T> {
   #records = 0;
   /** Whether a key came twice: only then are keys in another order than their slots. */
   #repeated = false;
+  /** Records whose key came before (a key's second, third… record). */
+  #duplicates = 0;
+  /** Keys whose every record is remembered (`refs`): the first `refsKept` keys to repeat. */
+  readonly #refsKept: number;
+  #keysWithRefs = 0;
+  /** A key repeated past the first `refsKept`: counted, not listed. */
+  #unlisted = false;
   readonly rare = new Map<number, Rare>();
+
+  /**
+   * `refsKept`: how many repeated keys keep every record's ref (for a report that lists duplicates);
+   * the rest are counted only. A feed read twice over (an export appended to itself) repeats every
+   * key: a ref per record was ~200 bytes a key, and ran 300k keys out of the image's heap.
+   */
+  constructor(refsKept = Number.POSITIVE_INFINITY) {
+    this.#refsKept = refsKept;
+  }
 
   /** Last wins: a later record of a key replaces the earlier one and takes its place at the end of the order. */
   remember(
@@ -56,15 +77,36 @@ export class LatestByKey<T> {
       return;
     }
     this.#repeated = true;
+    this.#duplicates++;
     this.listings[slot] = listing;
-    let refs = this.rare.get(slot)?.refs;
-    if (refs === undefined) {
+    const rare = this.rare.get(slot);
+    let refs = rare?.refs;
+    let omitted = rare?.omitted ?? 0;
+    if (refs === undefined && this.#keysWithRefs < this.#refsKept) {
+      this.#keysWithRefs++;
       const index = this.#indexes.get(slot);
       const row = this.#rows.get(slot) - 1;
       refs = [{ feedId: ref.feedId, index, ...(row !== -1 ? { row } : {}), key }];
-    }
-    refs.push(ref);
-    this.rare.set(slot, { held, unknown, refs });
+    } else if (refs === undefined) this.#unlisted = true;
+    // One key on a million rows keeps a few refs: the first ones, and the last in place of the one
+    // before it.
+    if (refs !== undefined && refs.length > REFS_PER_KEY) {
+      refs[refs.length - 1] = ref;
+      omitted++;
+    } else refs?.push(ref);
+    // The last record wins: what an earlier one left (a hold, markers) goes with it.
+    if (held === undefined && unknown === undefined && refs === undefined) this.rare.delete(slot);
+    else this.rare.set(slot, { held, unknown, refs, ...(omitted > 0 ? { omitted } : {}) });
+  }
+
+  /** Whether some repeated key has no refs (more keys repeated than `refsKept`). */
+  get unlisted(): boolean {
+    return this.#unlisted;
+  }
+
+  /** Records whose key came before, all of them (whether or not their refs are kept). */
+  get duplicates(): number {
+    return this.#duplicates;
   }
 
   /** Keys remembered. */

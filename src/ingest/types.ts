@@ -110,8 +110,10 @@ export interface BrokenRow {
 
 export interface DuplicateKey {
   key: string;
-  /** Every record carrying the key, in feed order; the last one is kept. */
+  /** The records carrying the key, in feed order (the first ones and the last); the last is kept. */
   refs: RecordRef[];
+  /** Records of the key between the first ones and the last, not in `refs`. */
+  omitted?: number;
 }
 
 /** A feed read whole. `T`: what is kept of each valid listing (the listing itself unless a caller says otherwise). */
@@ -145,7 +147,14 @@ export interface IngestResult<T = Listing> {
    */
   brokenRows?: BrokenRow[];
   brokenRowsOmitted?: number;
+  /**
+   * Keys with more than one record, each with every record's ref, in the order the keys first
+   * appeared: all of them, or the first a caller asked to keep (`collectFeed`'s
+   * `duplicateKeysKept`); `stats.duplicates` counts every repeated record.
+   */
   duplicates: DuplicateKey[];
+  /** More keys repeated than `duplicates` lists (it holds the first to repeat). */
+  duplicatesUnlisted?: true;
   stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
   /**
    * Per field, how many of `listings` carry the unknown marker (0: the feed does not say), e.g.

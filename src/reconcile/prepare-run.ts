@@ -167,8 +167,8 @@ async function prepare(
         early ??= startSnapshot(client, config, feed, tags, deps.signal);
         return desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store));
       },
-      // The report shows the first rejections; the rest are counted.
-      { rejectionsPerLabel: REJECTIONS_KEPT },
+      // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
+      { rejectionsPerLabel: REJECTIONS_KEPT, duplicateKeysKept: 0 },
     );
   } catch (error) {
     early?.abandon();

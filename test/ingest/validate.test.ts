@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { FIXTURE_CONFIG } from '../helpers/fixture-feeds.ts';
 import { fixture } from './helpers.ts';
 
@@ -98,6 +99,33 @@ describe('feed-sync validate', () => {
       ['tabs', true, undefined],
       ['lol', false, 'E_FEED_UNSAFE'],
     ]);
+  });
+});
+
+describe('feed-sync validate: repeated keys', () => {
+  it('shows the first five keys and how many more; a key on many rows is one line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'validate-dup-'));
+    const rows = [HEADER];
+    for (let round = 0; round < 2; round++) for (let i = 0; i < 8; i++) rows.push(csvRow(i));
+    for (let i = 0; i < 40; i++) rows.push(csvRow('Z'));
+    await writeFile(join(dir, 'feed.csv'), rows.join(''));
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      csvFeedConfig('http://127.0.0.1:9', { id: 'dup', chatbot: 'D' }),
+    );
+    const text = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feed', 'dup']);
+    expect(text.out).toContain('✓ dup: 56 records: 9 valid, 0 rejected, 0 to remove, 47 duplicates (full)');
+    expect(text.out).toContain('  duplicate key M-0: row 2, row 10 (the last is kept)\n');
+    expect(text.out).toContain('  … and 4 more duplicate keys (--json lists them all)\n');
+    const json = JSON.parse(
+      (await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feed', 'dup', '--json'])).out,
+    ) as {
+      feeds: { result: { duplicates: { key: string; refs: { row: number }[]; omitted?: number }[] } }[];
+    };
+    const z = json.feeds[0]?.result.duplicates.find((d) => d.key === 'M-Z');
+    // The first ten rows of the key and its last; the 29 between counted.
+    expect(z?.refs.map((r) => r.row)).toEqual([18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 57]);
+    expect(z?.omitted).toBe(29);
   });
 });
 

@@ -28,6 +28,11 @@ interface ValidateOptions extends GlobalOptions {
 
 /** Rejections shown per reason in the text report; `--json` has them all. */
 const SHOWN_PER_REASON = 5;
+/**
+ * Repeated keys listed with their records (the first to repeat), text and `--json`; every repeated
+ * record is counted (`stats.duplicates`).
+ */
+const DUPLICATE_KEYS_KEPT = 10_000;
 
 type FeedReport =
   | {
@@ -157,6 +162,7 @@ async function validateFeed(
       // The text shows the first rejections of each field and reason; the rest are counted.
       const result = await collectFeed(feed, deps, (_listing, key) => key, {
         rejectionsPerLabel: SHOWN_PER_REASON,
+        duplicateKeysKept: DUPLICATE_KEYS_KEPT,
       });
       return { feedId: feed.id, ok: true, result };
     }
@@ -166,6 +172,7 @@ async function validateFeed(
     const result = await collectFeed(feed, deps, (listing) => (records as RecordStore).put(listing), {
       rejectionsPerLabel: 0,
       spillRejection: (rejection) => spill.put(rejection),
+      duplicateKeysKept: DUPLICATE_KEYS_KEPT,
     });
     return { feedId: feed.id, ok: true, result, records, rejected };
   } catch (error) {
@@ -241,8 +248,16 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
     const where = duplicate.refs.map((ref) =>
       ref.row !== undefined ? `row ${ref.row}` : `record ${ref.index + 1}`,
     );
+    // The first rows and the last: a key on 150k rows is one line.
+    if (duplicate.omitted) where.splice(where.length - 1, 0, `… ${duplicate.omitted} more …`);
     lines.push(`  duplicate key ${duplicate.key}: ${where.join(', ')} (the last is kept)`);
   }
+  const moreKeys = result.duplicates.length - SHOWN_PER_REASON;
+  if (result.duplicatesUnlisted)
+    lines.push(
+      `  … and more duplicate keys (${result.stats.duplicates} repeated records in all); --json lists the first ${result.duplicates.length}`,
+    );
+  else if (moreKeys > 0) lines.push(`  … and ${moreKeys} more duplicate keys (--json lists them all)`);
   const markers = Object.entries(result.unknownMarkers ?? {});
   if (markers.length > 0) {
     const counts = markers.map(([field, count]) => `${field} ${count}`).join(', ');
