@@ -78,7 +78,8 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
     return { decisions, allowed: [], held: every(deletes) };
   }
   if (policy.mode === 'full' && input.desiredCount === 0) {
-    const message = `the feed yielded no valid listing: ${deletes.length} delete(s) held back`;
+    // No override applies: a feed without a listing never deletes. What to fix is the feed.
+    const message = `the feed yielded no valid listing: ${deletes.length} delete(s) held back; fix the feed or its mapping (\`feed-sync validate --feed ${policy.feedId}\` says what its records lack)`;
     decisions.push({ guard: 'empty-feed', tripped: true, message });
     return { decisions, allowed: [], held: every(deletes) };
   }
@@ -123,7 +124,9 @@ function unkeyedGuard(
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, overridden: true, message });
     return none;
   }
-  const message = `${why}: ${gone.length} listing(s) gone from the feed not ${lossVerb(deletes, gone, 'past')}; fix the rows, or rerun with --allow-mass-delete`;
+  // The override deletes every listing the feed no longer names, those whose rows are broken
+  // included: the rows are what to fix.
+  const message = `${why}: ${gone.length} listing(s) gone from the feed not ${lossVerb(deletes, gone, 'past')}; fix the rows (\`feed-sync validate --feed ${policy.feedId}\` lists them). --allow-mass-delete would let all ${gone.length} go, those whose rows are broken included`;
   decisions.push({ guard: 'unkeyed-rejections', tripped: true, message });
   return { held: gone, kept: numbers(deletes, (r) => r !== 'gone') };
 }

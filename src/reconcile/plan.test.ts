@@ -218,7 +218,12 @@ describe('makePlan', () => {
     // The same chatbot when the feed comes back empty: every delete held, by the empty-feed guard.
     const empty = makePlan(desiredByKey([]), { ...entries, refAt: () => -1 }, policy);
     expect([empty.deletes.length, empty.heldDeletes.length]).toEqual([0, n]);
-    expect(empty.guards.find((g) => g.guard === 'empty-feed')?.tripped).toBe(true);
+    expect(empty.guards.find((g) => g.guard === 'empty-feed')).toMatchObject({
+      tripped: true,
+      message: expect.stringMatching(
+        /held back; fix the feed or its mapping \(`feed-sync validate --feed \S+` says what its records lack\)$/,
+      ),
+    });
   });
 
   it('counts removed-status deletes toward maxDeleteShare, in full and incremental mode', () => {
@@ -289,6 +294,10 @@ describe('makePlan', () => {
       brokenRowsOmitted: 3,
     });
     expect(summary(omitted).held).toEqual(['MLS-0004#4 gone', 'MLS-0005#5 gone']);
+    // What to fix is the rows: the override would let listings whose rows are broken go too.
+    expect(omitted.guards.find((g) => g.guard === 'unkeyed-rejections')?.message).toMatch(
+      /^3 broken row\(s\) beyond the 0 a run keeps could be any listing: 2 listing\(s\) gone from the feed not deleted; fix the rows \(`feed-sync validate --feed \S+` lists them\)\. --allow-mass-delete would let all 2 go, those whose rows are broken included$/,
+    );
   });
 
   it('holds a listing whose key appears in a shifted row, and deletes the others gone', () => {

@@ -118,8 +118,7 @@ export function registerSync(program: Command): void {
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
 const EXIT_REASONS: Record<number, string> = {
   [EXIT.failed]: 'the sync failed (see the report)',
-  [EXIT.guarded]:
-    'a delete guard tripped: deletes were held back (rerun with --allow-mass-delete to apply them)',
+  [EXIT.guarded]: 'a delete guard tripped: deletes were held back; the report says why and what to do',
   [EXIT.partial]: 'synced, but some feed records were rejected or held (see the report)',
   [EXIT.paused]:
     "paused: the provider's request budget is spent; the next run goes on from where this one stopped (see resumes at)",
