@@ -278,6 +278,7 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
   return {
     mode: ingest.mode,
     read: ingest.stats.records,
+    duplicates: ingest.stats.duplicates,
     rejected: ingest.stats.rejected,
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),
     rejectedWithoutKey: ingest.rejectedWithoutKey,

@@ -76,6 +76,11 @@ export interface RunReport {
   unchanged: number;
   /** Records read from the feed (0 when the feed was not read). */
   read: number;
+  /**
+   * Records whose key an earlier record of the feed had: the last of each key is kept, so `read`
+   * counts them and no write does (absent from reports saved before it was).
+   */
+  duplicates?: number;
   /** Feed records rejected by validation (see `rejections`). */
   rejected: number;
   /**

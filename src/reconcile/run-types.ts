@@ -76,6 +76,8 @@ export interface SyncOptions {
 export interface IngestSummary {
   mode: 'full' | 'incremental';
   read: number;
+  /** Records whose key an earlier record had (the last of each key is kept). */
+  duplicates: number;
   rejected: number;
   /** The first rejections, as ingestion worded them. */
   rejections: Rejection[];

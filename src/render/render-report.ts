@@ -140,6 +140,10 @@ function heldLines(report: RunReport): string[] {
     lines.push(
       `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
     );
+  if (report.duplicates)
+    lines.push(
+      `  ${report.duplicates} record(s) repeated the key of an earlier one: the last of each key is kept (\`feed-sync validate --feed ${report.feedId}\` lists them)`,
+    );
   return lines;
 }
 

@@ -74,6 +74,7 @@ describe('the run is data in, data out', () => {
       ingest: {
         mode: 'full' as const,
         read: 4,
+        duplicates: 0,
         rejected: 0,
         rejections: [],
         rejectedWithoutKey: 0,

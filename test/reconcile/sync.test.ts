@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
+import { renderReport } from '../../src/render/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
 import { recordsFeed } from '../../src/testing/records-feed.ts';
@@ -27,6 +28,18 @@ describe('syncFeed against the sandbox', () => {
     expect(second.apiCalls).toMatchObject({ list: 3, create: 0, update: 0, delete: 0 });
     expect(h.sandbox.stats().requests).toMatchObject({ list: 3, create: 0, update: 0, delete: 0 });
     expect((await h.state.getFeed('feed1')).lastReport).toEqual(second);
+  });
+
+  it('says how many records repeated a key: read counts them, no write does', async () => {
+    h = await startHarness();
+    const feed = [...listings(1, 10), ...listings(3, 5), { ...listing(7), SalePrice: 1 }];
+    const report = await h.sync(h.feed(), feed);
+    expect(report).toMatchObject({ outcome: 'ok', read: 14, duplicates: 4, created: 10 });
+    expect(renderReport(report)).toContain(
+      '  4 record(s) repeated the key of an earlier one: the last of each key is kept (`feed-sync validate --feed feed1` lists them)',
+    );
+    // The last record of a key is the one written.
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === listing(7).MLSNumber)?.SalePrice).toBe(1);
   });
 
   it('detects a silently capped page size and still reads exactly the pages needed', async () => {
