@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.ts';
+import { isFeedSyncError } from '../errors.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
 import { EXIT, exitCodeOfError } from './exit-codes.ts';
@@ -53,6 +54,9 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       process.stderr.write(`feed-sync: ${oneLine(error.message)}; see ${helpHint(program, args, error)}\n`);
       return EXIT.usage;
     }
+    // The reader of stdout went away (`… --json | head`): what it wanted is printed; end quietly,
+    // as a text report piped the same way does.
+    if (isStdoutGone(error)) return EXIT.ok;
     const exitCode = exitCodeOfError(error);
     const debug = args.includes('--debug');
     // One line; a config with several problems gets a line per problem (describeError says so).
@@ -61,6 +65,12 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     if (debug && error instanceof Error) process.stderr.write(`${stackOf(error)}\n`);
     return exitCode;
   }
+}
+
+/** A write to a pipe whose reader closed: Node's own error, not one of ours (which wrap theirs). */
+function isStdoutGone(error: unknown): boolean {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
+  return code === 'EPIPE' && syscall === 'write' && !isFeedSyncError(error);
 }
 
 /** The stack and the causes' stacks, for `--debug`. */

@@ -92,6 +92,19 @@ describe('--json of a large feed', () => {
     });
   }, 60_000);
 
+  it('validate --json ends quietly when its reader stops reading (| head)', async () => {
+    const child = spawn(NODE, [BIN, 'validate', '--feed', 'big', '--json'], { cwd: dir });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    // The reader takes the first chunk and goes away, as `head -c 100` does.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+  }, 60_000);
+
   it(`plan prints all ${ROWS} creates with their records, then the report, under a ${HEAP_MB} MB heap`, async () => {
     const { code, stdout, stderr } = await cli(['plan', '--feed', 'big', '--json']);
     expect(stderr).not.toContain('heap out of memory');
