@@ -88,6 +88,8 @@ export interface RunReport {
    * platform (see `heldKeys`). Counted apart from deletes: a bad cell never costs a listing.
    */
   held: number;
+  /** Of the held keys, those with a listing on the platform (absent from reports saved before it was). */
+  heldOnPlatform?: number;
   /** The first `HELD_KEPT` held keys, with the remote IDs they keep and why their record was rejected. */
   heldKeys: HeldListing[];
   /** Rejected records whose key could not be read: they hold nothing (see `rejections`). */

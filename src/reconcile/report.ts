@@ -177,6 +177,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     inGrace: plan.grace.length,
     graceKeys: itemsOf(plan.grace, 0, HELD_KEPT),
     held: plan.held.length,
+    heldOnPlatform: countOnPlatform(plan.held),
     heldKeys: plan.held.slice(0, HELD_KEPT),
     guards: plan.guards,
   };
@@ -225,6 +226,13 @@ function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
     return `cancelled: ${left} write(s) not issued; the next run repairs them`;
   }
   return undefined;
+}
+
+/** Held keys whose listing is on the platform (the rest have none yet: nothing is created for them). */
+function countOnPlatform(held: Plan['held']): number {
+  let count = 0;
+  for (const h of held) if (h.ids.length > 0) count++;
+  return count;
 }
 
 /** Writes not applied, all of them counted (`counts` when the lists are cut). */

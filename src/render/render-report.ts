@@ -97,7 +97,12 @@ function rejectionLines(report: RunReport): string[] {
 function heldLines(report: RunReport): string[] {
   const lines: string[] = [];
   if (report.held > 0) {
-    lines.push(`  held ${report.held} listing(s), kept exactly as they are:`);
+    const on = report.heldOnPlatform;
+    lines.push(
+      on === undefined || on === report.held
+        ? `  held ${report.held} listing(s), kept exactly as they are:`
+        : `  held ${report.held} key(s): ${on} listing(s) on the platform kept exactly as they are, ${report.held - on} not created:`,
+    );
     for (const h of report.heldKeys.slice(0, SHOWN)) {
       const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
       lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);

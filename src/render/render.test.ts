@@ -111,6 +111,10 @@ describe('renderReport', () => {
         message: `Row ${i + 2} of a.csv: Bedrooms "x" is not a number`,
         ids: [],
       }));
+    const some = renderReport(report({ held: 3, heldOnPlatform: 1, heldKeys: held(3) }));
+    expect(some).toContain(
+      '  held 3 key(s): 1 listing(s) on the platform kept exactly as they are, 2 not created:\n',
+    );
     const few = renderReport(report({ held: 12, heldKeys: held(12) }));
     expect(few).toMatch(/^ {4}… and 2 more; --json lists them$/m);
     const many = renderReport(report({ held: 250, heldKeys: held(200) }));

@@ -167,12 +167,19 @@ describe('--json of a large feed', () => {
     const report = JSON.parse(sync.stdout) as {
       rejected: number;
       held: number;
+      heldOnPlatform: number;
       created: number;
       deleted: number;
       rejections: { row: number; message: string }[];
       heldKeys: { key: string; message: string; ids: number[] }[];
     };
-    expect(report).toMatchObject({ rejected: REJECTED_ROWS, held: REJECTED_ROWS, created: 0, deleted: 0 });
+    expect(report).toMatchObject({
+      rejected: REJECTED_ROWS,
+      held: REJECTED_ROWS,
+      heldOnPlatform: 1,
+      created: 0,
+      deleted: 0,
+    });
     expect(report.rejections[0]).toMatchObject({
       row: 2,
       message: 'Row 2 of feed.csv: Bedrooms "two" is not a number',
