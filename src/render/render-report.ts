@@ -101,7 +101,9 @@ function heldLines(report: RunReport): string[] {
     lines.push(
       on === undefined || on === report.held
         ? `  held ${report.held} listing(s), kept exactly as they are:`
-        : `  held ${report.held} key(s): ${on} listing(s) on the platform kept exactly as they are, ${report.held - on} not created:`,
+        : on === 0
+          ? `  held ${report.held} key(s), none on the platform yet (nothing is created for them):`
+          : `  held ${report.held} key(s): ${on} listing(s) on the platform kept exactly as they are, ${report.held - on} not created:`,
     );
     for (const h of report.heldKeys.slice(0, SHOWN)) {
       const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';

@@ -115,6 +115,9 @@ describe('renderReport', () => {
     expect(some).toContain(
       '  held 3 key(s): 1 listing(s) on the platform kept exactly as they are, 2 not created:\n',
     );
+    expect(renderReport(report({ held: 3, heldOnPlatform: 0, heldKeys: held(3) }))).toContain(
+      '  held 3 key(s), none on the platform yet (nothing is created for them):\n',
+    );
     const few = renderReport(report({ held: 12, heldKeys: held(12) }));
     expect(few).toMatch(/^ {4}… and 2 more; --json lists them$/m);
     const many = renderReport(report({ held: 250, heldKeys: held(200) }));
