@@ -189,7 +189,10 @@ export async function applyPlan(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, total)) }, worker));
   if (crash) throw crash.reason;
-  if (refusals.stopped !== undefined) result.stopped = refusals.stopped;
+  // A stop with nothing left to issue changed nothing: the run ends as its failures say.
+  const left =
+    result.notApplied.creates.length + result.notApplied.updates.length + result.notApplied.deletes.length;
+  if (refusals.stopped !== undefined && left > 0) result.stopped = refusals.stopped;
   // In key order, not completion order: two runs of one plan report alike.
   result.failures = failures.sorted();
   result.failedCount = failures.count;

@@ -8,20 +8,19 @@ const status = (code: number) =>
   new HttpStatusError(code, `update: HTTP ${code}`, { kind: 'API_TRANSPORT', code: 'E_HTTP' });
 
 describe('refusesKey', () => {
-  it('is a 401 or 403, in the envelope or as the HTTP status; nothing else', () => {
-    expect([envelope(401), envelope(403), status(401), status(403)].map(refusesKey)).toEqual([
-      true,
-      true,
-      true,
-      true,
-    ]);
-    expect([envelope(400), envelope(429), status(500), status(404), new Error('x')].map(refusesKey)).toEqual([
-      false,
-      false,
-      false,
-      false,
-      false,
-    ]);
+  it('is a 401, in the envelope or as the HTTP status; not a 403 (a record forbidden), nor anything else', () => {
+    expect([envelope(401), status(401)].map(refusesKey)).toEqual([true, true]);
+    expect(
+      [
+        envelope(403),
+        status(403),
+        envelope(400),
+        envelope(429),
+        status(500),
+        status(404),
+        new Error('x'),
+      ].map(refusesKey),
+    ).toEqual([false, false, false, false, false, false, false]);
   });
 });
 
@@ -42,7 +41,8 @@ describe('KeyRefusals', () => {
   it('never stops for refusals among writes that go through, nor for other failures', () => {
     const refusals = new KeyRefusals();
     for (let i = 0; i < 100; i++) {
-      refusals.failed(status(403));
+      refusals.failed(status(401));
+      refusals.failed(envelope(403));
       refusals.failed(envelope(400));
       refusals.failed(status(500));
       if (i % (KEY_REFUSALS_TO_STOP - 1) === 0) refusals.done();

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { PlatformError } from '../../src/api/index.ts';
 import { type RunReport, readSnapshot } from '../../src/reconcile/index.ts';
 import { DEFAULT_FAULTS } from '../../src/sandbox/options.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
@@ -161,6 +162,28 @@ describe('sync under faults', () => {
     expect(h.sandbox.stats().requests.create).toBe(2500);
     h.sandbox.configure({ faults: { refuseRate: 0 } });
     expect(await h.sync(h.feed(), listings(1, 2500))).toMatchObject({ outcome: 'ok', created: 2500 });
+  });
+
+  it('records the platform forbids (403) fail alone, first in the feed or not: the rest are written', async () => {
+    const harness = await startHarness([{}], { latencyMs: 0 }, { concurrency: 1 });
+    h = harness;
+    const base = harness.client;
+    const forbidden = new Set(listings(1, 3).map((l) => l.MLSNumber));
+    const client: typeof base = {
+      ...base,
+      createListing: (request, options) =>
+        forbidden.has(String(request.MLSNumber))
+          ? Promise.reject(new PlatformError('create', 403, 'Forbidden by a content rule'))
+          : base.createListing(request, options),
+    };
+    const report = await harness.sync(harness.feed(), listings(1, 50), {}, { client });
+    expect(report).toMatchObject({
+      outcome: 'failed',
+      created: 47,
+      failedCount: 3,
+      reason: '3 write(s) failed',
+    });
+    expect(report.notApplied).toBeUndefined();
   });
 
   it('a report lists the first 1,000 keys not applied, in key order, and counts them all', async () => {
