@@ -97,16 +97,30 @@ function* arrayPieces(array: StreamedArray, indent: string): Generator<string> {
   yield first ? '[]' : `\n${indent}]`;
 }
 
-/** Writes `pieces` to `out`, waiting whenever it asks to (a pipe read slower than it is written). */
+/**
+ * Writes `pieces` to `out`, waiting whenever it asks to (a pipe read slower than it is written). A
+ * reader that goes away (`| head`) ends the writing, not the command: the rest is not made.
+ */
 export async function writePieces(out: Writable, pieces: Iterable<string>): Promise<void> {
   /** Pieces gathered into one write of about this many characters. */
   const BATCH = 64 << 10;
   let batch = '';
+  const write = async (text: string): Promise<boolean> => {
+    if (out.destroyed || out.writableEnded) return false;
+    if (out.write(text)) return true;
+    try {
+      await once(out, 'drain');
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'EPIPE') return false;
+      throw error;
+    }
+  };
   for (const piece of pieces) {
     batch += piece;
     if (batch.length < BATCH) continue;
-    if (!out.write(batch)) await once(out, 'drain');
+    if (!(await write(batch))) return;
     batch = '';
   }
-  if (batch !== '' && !out.write(batch)) await once(out, 'drain');
+  if (batch !== '') await write(batch);
 }

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.ts';
-import { isFeedSyncError } from '../errors.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
 import { EXIT, exitCodeOfError } from './exit-codes.ts';
@@ -41,6 +40,7 @@ const oneLine = (text: string) =>
 
 /** Runs the CLI and returns the exit code (README "Exit codes"). Never throws. */
 export async function main(argv: string[] = process.argv): Promise<number> {
+  quietWhenStdoutCloses();
   const program = buildProgram();
   const args = argv.slice(2);
   try {
@@ -54,9 +54,6 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       process.stderr.write(`feed-sync: ${oneLine(error.message)}; see ${helpHint(program, args, error)}\n`);
       return EXIT.usage;
     }
-    // The reader of stdout went away (`… --json | head`): what it wanted is printed; end quietly,
-    // as a text report piped the same way does.
-    if (isStdoutGone(error)) return EXIT.ok;
     const exitCode = exitCodeOfError(error);
     const debug = args.includes('--debug');
     // One line; a config with several problems gets a line per problem (describeError says so).
@@ -67,10 +64,16 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   }
 }
 
-/** A write to a pipe whose reader closed: Node's own error, not one of ours (which wrap theirs). */
-function isStdoutGone(error: unknown): boolean {
-  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown };
-  return code === 'EPIPE' && syscall === 'write' && !isFeedSyncError(error);
+/**
+ * The reader of stdout went away (`… --json | head`): what it wanted is printed. Later writes go
+ * nowhere, and the command ends with its own exit code, quietly, where an unheard 'error' event
+ * on stdout ended the process with a stack trace.
+ */
+function quietWhenStdoutCloses(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 }
 
 /** The stack and the causes' stacks, for `--debug`. */

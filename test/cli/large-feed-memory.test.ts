@@ -105,6 +105,20 @@ describe('--json of a large feed', () => {
     expect(code).toBe(0);
   }, 60_000);
 
+  it('a reader gone early does not change the exit code: validate --json of a feed with no valid listing still fails', async () => {
+    const child = spawn(NODE, [BIN, 'validate', '--feed', 'big', '--json'], { cwd: join(dir, 'bad') });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'feed-sync: no valid listing in big: fix the mapping (see the problems in the report)\n',
+    );
+  }, 60_000);
+
   it(`plan prints all ${ROWS} creates with their records, then the report, under a ${HEAP_MB} MB heap`, async () => {
     const { code, stdout, stderr } = await cli(['plan', '--feed', 'big', '--json']);
     expect(stderr).not.toContain('heap out of memory');

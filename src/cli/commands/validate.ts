@@ -112,7 +112,9 @@ export function registerValidate(program: Command): void {
     if (failed > 0) throw new CliExit(`${failed} of ${reports.length} feed(s) could not be read`);
     const empty = reports.filter(yieldsNothing).map((r) => r.feedId);
     if (empty.length > 0)
-      throw new CliExit(`no valid listing in ${empty.join(', ')}: fix the mapping (see the problems above)`);
+      throw new CliExit(
+        `no valid listing in ${empty.join(', ')}: fix the mapping (see the problems ${options.json ? 'in the report' : 'above'})`,
+      );
   });
 }
 
