@@ -1,4 +1,5 @@
 import { outcomeLabel, type RunReport } from '../reconcile/index.ts';
+import { changeOutcome, outcomeNote } from './change-outcome.ts';
 import type { HistoryEntry } from './types.ts';
 
 /** Entries shown: the listing's last few runs. */
@@ -50,18 +51,29 @@ type Found = Omit<HistoryEntry, 'startedAt' | 'trigger' | 'outcome' | 'dryRun'>;
 
 function entriesOf(run: RunReport, key: string): Found[] {
   const found: Found[] = [];
-  const failed = new Set(run.failed.filter((f) => f.key === key).map((f) => `${f.operation}:${f.id ?? ''}`));
   for (const change of run.changes ?? []) {
     if (change.key !== key) continue;
-    const op = change.op === 'adopt' || change.op === 'sold' ? 'update' : change.op;
-    if (failed.has(`${op}:${change.id ?? ''}`) || failed.has(`${op}:`)) continue;
+    const outcome = run.dryRun ? 'done' : changeOutcome(run, change);
+    // A failed write is told below, from the failure itself.
+    if (outcome === 'failed') continue;
+    const id = change.id !== undefined ? { id: change.id } : {};
+    if (outcome === 'not issued') {
+      found.push({
+        what: `${change.op} not issued`,
+        ...id,
+        detail: 'the run stopped before it; the next run issues it',
+      });
+      continue;
+    }
     const what = run.dryRun ? PLANNED[change.op] : DONE[change.op];
+    const unsure = outcomeNote(run, outcome);
     found.push({
       what,
-      ...(change.id !== undefined ? { id: change.id } : {}),
+      ...id,
       ...(change.fields ? { fields: change.fields } : {}),
       ...(change.reason ? { detail: change.reason === 'gone' ? 'gone from the feed' : change.reason } : {}),
       ...(change.summary ? { detail: change.summary } : {}),
+      ...(unsure ? { detail: unsure } : {}),
     });
   }
   for (const f of run.failed)

@@ -1,5 +1,6 @@
 import type { RunReport } from '../reconcile/index.ts';
 import { graceLine, holdReason } from '../render/index.ts';
+import { changeOutcome, outcomeNote } from './change-outcome.ts';
 
 /** A key a run's report names (the feed page shows it), with what the report says of it. */
 export interface ReportKey {
@@ -33,11 +34,19 @@ export function keysOfReport(report: RunReport | undefined): ReportKey[] {
   };
   if (!report) return [];
   const planned = report.dryRun ? 'would be ' : '';
-  for (const c of report.changes ?? [])
+  for (const c of report.changes ?? []) {
+    const outcome = report.dryRun ? 'done' : changeOutcome(report, c);
+    if (outcome === 'failed') continue;
+    if (outcome === 'not issued') {
+      note(c.key, `${c.op} not issued (the run stopped before it)`);
+      continue;
+    }
+    const unsure = outcomeNote(report, outcome);
     note(
       c.key,
-      `${planned}${DONE[c.op]}${c.op === 'delete' && c.reason === 'gone' ? ' (gone from the feed)' : ''}`,
+      `${planned}${DONE[c.op]}${c.op === 'delete' && c.reason === 'gone' ? ' (gone from the feed)' : ''}${unsure ? ` (${unsure})` : ''}`,
     );
+  }
   for (const f of report.failed) note(f.key, `${f.operation} failed: ${f.message}`);
   for (const g of report.graceKeys ?? []) note(g.key, graceLine(g));
   const held = new Set<string>();
