@@ -52,17 +52,24 @@ function runsTable(view: FeedView, feedId: string): Html {
 function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
   if (run.guards.length === 0) return html``;
   const tripped = run.guards.some((g) => g.tripped);
+  // Only the share guards give way to the override; a feed with no listing, or a source that
+  // failed, deletes nothing whatever is allowed.
+  const overridable = run.guards.some(
+    (g) => g.tripped && (g.guard === 'max-delete-share' || g.guard === 'unkeyed-rejections'),
+  );
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Delete guards</h3><ul class="guards">${run.guards.map(
     (g) =>
       html`<li class="${g.tripped ? 'tripped' : ''}"><b>${g.guard}</b>: ${g.tripped ? 'tripped' : g.overridden ? 'overridden' : 'ok'} — ${g.message}</li>`,
   )}</ul>${
-    tripped && run.heldDeletes > 0
-      ? html`<p>${run.heldDeletes} deletes were held back. If the feed really dropped these listings, run once with deletes allowed:</p>${
-          readOnly
-            ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
-            : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform?"><input type="hidden" name="allowMassDelete" value="1"><button type="submit" class="danger">Run now, allowing the deletes</button></form>`
-        }`
-      : ''
+    tripped && !overridable
+      ? html`<p>No override applies: fix the feed (<code>feed-sync validate --feed ${feedId}</code> says what its records lack).</p>`
+      : tripped && run.heldDeletes > 0
+        ? html`<p>${run.heldDeletes} deletes were held back. If the feed really dropped these listings, run once with deletes allowed:</p>${
+            readOnly
+              ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
+              : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform?"><input type="hidden" name="allowMassDelete" value="1"><button type="submit" class="danger">Run now, allowing the deletes</button></form>`
+          }`
+        : ''
   }</section>`;
 }
 
@@ -105,7 +112,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   // A rejected record holds its listing: left as it is on the platform until the feed is fixed.
   const held = run.heldKeys ?? [];
   const heldPart = held.length
-    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">left exactly as they are on the platform until their record is fixed</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
+    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">${run.heldOnPlatform === 0 ? 'none on the platform yet: not created until their record is fixed' : 'left exactly as they are on the platform until their record is fixed'}</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
         (h) =>
           html`<tr><td class="num">${h.row ?? h.index + 1}</td><td>${keyLink(feedId, h.key)}</td><td>${holdReason(h)}</td></tr>`,
       )}</tbody></table>${run.held > held.length ? html`<p class="sub">The first ${held.length} of ${run.held}.</p>` : ''}</section>`
@@ -138,7 +145,7 @@ function failuresSection(run: RunReport, feedId: string): Html {
   return html`<section class="card card-alert"><h3>Failed writes (${failedCountOf(run)})</h3><table><thead><tr><th>Listing</th><th>Operation</th><th>Error</th></tr></thead><tbody>${run.failed.map(
     (f) =>
       html`<tr><td>${keyLink(feedId, f.key)}</td><td>${f.operation}</td><td>${f.message} <span class="sub">${f.code}</span></td></tr>`,
-  )}</tbody></table></section>`;
+  )}</tbody></table>${failedCountOf(run) > run.failed.length ? html`<p class="sub">The first ${run.failed.length} of ${failedCountOf(run)}, in key order.</p>` : ''}</section>`;
 }
 
 /** One feed: its last runs, and one run in detail (changes old → new, rejections, guards). */

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { emptyReport, type RunReport } from '../../reconcile/index.ts';
+import { feedPage } from './feed-page.ts';
+
+const at = new Date('2026-11-21T09:00:00Z');
+const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };
+const base: RunReport = emptyReport({
+  feedId: 'acme',
+  chatbot: 'BOT',
+  startedAt: at,
+  finishedAt: at,
+  apiCalls,
+  dryRun: false,
+});
+
+const page = (run: RunReport) =>
+  String(
+    feedPage({
+      summary: {
+        id: 'acme',
+        chatbot: 'BOT',
+        enabled: true,
+        outcome: 'guard tripped',
+        stale: false,
+        attention: true,
+      },
+      runs: [run],
+      selected: 0,
+      readOnly: false,
+      now: at,
+    }),
+  );
+
+describe('feedPage', () => {
+  it('offers the override only where it applies: a share guard, not a feed without listings', () => {
+    const share = page({
+      ...base,
+      outcome: 'guarded',
+      heldDeletes: 40,
+      guards: [{ guard: 'max-delete-share', tripped: true, message: 'refusing: deleting 40 of 50 listings' }],
+    });
+    expect(share).toContain('Run now, allowing the deletes');
+    const empty = page({
+      ...base,
+      outcome: 'guarded',
+      heldDeletes: 50,
+      guards: [
+        {
+          guard: 'empty-feed',
+          tripped: true,
+          message: 'the feed yielded no valid listing: 50 delete(s) held back',
+        },
+      ],
+    });
+    expect(empty).not.toContain('Run now, allowing the deletes');
+    expect(empty).toContain('No override applies: fix the feed');
+  });
+
+  it('says when held keys have no listing on the platform, and when the failures shown are the first of more', () => {
+    const text = page({
+      ...base,
+      outcome: 'failed',
+      held: 2,
+      heldOnPlatform: 0,
+      heldKeys: [
+        {
+          key: 'A-1',
+          index: 0,
+          row: 2,
+          reason: 'not_a_number',
+          message: 'Row 2: Beds "x" is not a number',
+          ids: [],
+        },
+        {
+          key: 'A-2',
+          index: 1,
+          row: 3,
+          reason: 'not_a_number',
+          message: 'Row 3: Beds "x" is not a number',
+          ids: [],
+        },
+      ],
+      failed: [{ key: 'B-1', operation: 'create', code: 'E_PLATFORM', message: 'create: Code 400' }],
+      failedCount: 7,
+    });
+    expect(text).toContain('none on the platform yet: not created until their record is fixed');
+    expect(text).toContain('Failed writes (7)');
+    expect(text).toContain('The first 1 of 7, in key order.');
+  });
+});
