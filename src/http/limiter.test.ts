@@ -42,15 +42,16 @@ describe('createLocalLimiter', () => {
     await Promise.all(
       Array.from({ length: 5000 }, () => limiter.run(async () => starts.push(performance.now()))),
     );
-    // No second holds more than the ceiling (give or take the window's slack, and 2% for starts a
-    // busy loop ran late and so bunched: the cap is kept on the planned starts): counted over
-    // every window that opens at a start.
+    // No second holds more than the ceiling (give or take the window's slack, and 5% for starts a
+    // busy machine ran late and so bunched: the cap is kept on the planned starts; 2% failed once
+    // in a CI run beside two other test processes, at 2,042): counted over every window that
+    // opens at a start. A ceiling lost in compaction lets whole windows through, far above this.
     let most = 0;
     for (let i = 0, j = 0; i < starts.length; i++) {
       while (j < starts.length && (starts[j] as number) < (starts[i] as number) + 1000 - 6) j++;
       most = Math.max(most, j - i);
     }
-    expect(most).toBeLessThanOrEqual(2040);
+    expect(most).toBeLessThanOrEqual(2100);
     expect(most).toBeGreaterThan(1500);
   });
 
