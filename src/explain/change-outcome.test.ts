@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { emptyReport, type Failure, type RunReport } from '../reconcile/index.ts';
+import type { Failure, RunReport } from '../reconcile/index.ts';
+import { runReport } from '../testing/run-report.ts';
 import { changeOutcome } from './change-outcome.ts';
 import { historyOf } from './history.ts';
 
-const at = new Date('2026-11-21T09:00:00Z');
-const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };
-const base: RunReport = emptyReport({
-  feedId: 'acme',
-  chatbot: 'BOT',
-  startedAt: at,
-  finishedAt: at,
-  apiCalls,
-  dryRun: false,
-});
+const base: RunReport = runReport();
 const failure = (key: string): Failure => ({
   key,
   operation: 'create',

@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyReport } from '../reconcile/index.ts';
+import { REPORT_AT as at, runReport } from '../testing/run-report.ts';
 import { keysOfReport } from './report-keys.ts';
 
-const at = new Date('2026-11-21T09:00:00Z');
-const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };
-const base = emptyReport({
-  feedId: 'acme',
-  chatbot: 'BOT',
-  startedAt: at,
-  finishedAt: at,
-  apiCalls,
-  dryRun: false,
-});
+const base = runReport();
 
 describe('keysOfReport', () => {
   it('every key the feed page shows, with what the run said; a broken row that holds one is named', () => {

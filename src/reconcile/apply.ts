@@ -7,7 +7,7 @@ import { KeyRefusals } from './key-refusals.ts';
 import type { TagKeys } from './ownership.ts';
 import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import { inStoreOrder, itemsOf } from './planned-creates.ts';
-import type { Failure, NotApplied } from './report-types.ts';
+import { type Failure, type NotApplied, notAppliedCount } from './report-types.ts';
 
 export interface ApplyOptions {
   chatbot: string;
@@ -190,9 +190,8 @@ export async function applyPlan(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, total)) }, worker));
   if (crash) throw crash.reason;
   // A stop with nothing left to issue changed nothing: the run ends as its failures say.
-  const left =
-    result.notApplied.creates.length + result.notApplied.updates.length + result.notApplied.deletes.length;
-  if (refusals.stopped !== undefined && left > 0) result.stopped = refusals.stopped;
+  if (refusals.stopped !== undefined && notAppliedCount(result.notApplied) > 0)
+    result.stopped = refusals.stopped;
   // In key order, not completion order: two runs of one plan report alike.
   result.failures = failures.sorted();
   result.failedCount = failures.count;

@@ -45,6 +45,7 @@ export {
   type Failure,
   failedCountOf,
   type NotApplied,
+  notAppliedCounts,
   type RunOutcome,
   type RunReport,
 } from './report-types.ts';

@@ -160,6 +160,17 @@ export interface RunReport {
   snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };
 }
 
+/** How many writes of each kind were not applied, all of them (`counts` once the lists are cut). */
+export function notAppliedCounts(n: NotApplied): { creates: number; updates: number; deletes: number } {
+  return n.counts ?? { creates: n.creates.length, updates: n.updates.length, deletes: n.deletes.length };
+}
+
+/** Writes not applied, all of them counted. */
+export function notAppliedCount(n: NotApplied): number {
+  const { creates, updates, deletes } = notAppliedCounts(n);
+  return creates + updates + deletes;
+}
+
 /** How many writes a run's report says failed, all of them. */
 export function failedCountOf(report: Pick<RunReport, 'failed' | 'failedCount'>): number {
   return report.failedCount ?? report.failed.length;

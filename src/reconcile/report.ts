@@ -10,6 +10,7 @@ import {
   HELD_KEPT,
   NOT_APPLIED_KEPT,
   type NotApplied,
+  notAppliedCount,
   type RunOutcome,
   type RunReport,
 } from './report-types.ts';
@@ -233,16 +234,6 @@ function countOnPlatform(held: Plan['held']): number {
   let count = 0;
   for (const h of held) if (h.ids.length > 0) count++;
   return count;
-}
-
-/** Writes not applied, all of them counted (`counts` when the lists are cut). */
-export function notAppliedCount(n: NotApplied): number {
-  const { creates, updates, deletes } = n.counts ?? {
-    creates: n.creates.length,
-    updates: n.updates.length,
-    deletes: n.deletes.length,
-  };
-  return creates + updates + deletes;
 }
 
 /** The first `NOT_APPLIED_KEPT` keys of each kind (in key order), and the counts once any is cut. */

@@ -1,6 +1,12 @@
 import type { Operation } from '../api/index.ts';
 import type { Rejection } from '../ingest/index.ts';
-import { failedCountOf, type OutcomeLabel, outcomeLabel, type RunReport } from '../reconcile/index.ts';
+import {
+  failedCountOf,
+  notAppliedCounts,
+  type OutcomeLabel,
+  outcomeLabel,
+  type RunReport,
+} from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
 
 /** Rejections and failures shown in full in the text; `--json` carries the rest. */
@@ -65,11 +71,7 @@ export function renderReport(report: RunReport): string {
   lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;
-    const { creates, updates, deletes } = n.counts ?? {
-      creates: n.creates.length,
-      updates: n.updates.length,
-      deletes: n.deletes.length,
-    };
+    const { creates, updates, deletes } = notAppliedCounts(n);
     lines.push(
       `  not applied: ${creates} creates, ${updates} updates, ${deletes} deletes (the next run repairs them)`,
     );

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { emptyReport, type RunReport } from '../../reconcile/index.ts';
+import type { RunReport } from '../../reconcile/index.ts';
+import { REPORT_AT as at, runReport } from '../../testing/run-report.ts';
 import { feedPage } from './feed-page.ts';
 
-const at = new Date('2026-11-21T09:00:00Z');
-const apiCalls = { edit: 0, session: 0, ask: 0, create: 0, update: 0, list: 1, delete: 0 };
-const base: RunReport = emptyReport({
-  feedId: 'acme',
-  chatbot: 'BOT',
-  startedAt: at,
-  finishedAt: at,
-  apiCalls,
-  dryRun: false,
-});
+const base: RunReport = runReport();
 
 const page = (run: RunReport) =>
   String(
