@@ -334,6 +334,11 @@ export class KeySet {
   keyAt(id: number): string {
     return this.#keys.keyAt(id);
   }
+
+  /** Keys `a` and `b` in the order of their strings, without making them (`KeyArena.compare`). */
+  compare(a: number, b: number): number {
+    return this.#keys.compare(a, b);
+  }
 }
 
 /** A slot of a `KeyTable`: the id plus one below, the top of the key's hash above. */

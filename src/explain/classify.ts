@@ -36,7 +36,8 @@ export function classifyKey(plan: Plan, key: string, remote: readonly RemoteList
   for (const h of plan.held)
     if (h.key === key) out.push({ kind: 'held', ids: h.ids, reason: h.reason, message: h.message });
   // A listing the plan skips is foreign too (untouched, not the feed's): said once, as skipped.
-  const skipped = new Set(plan.skipped.filter((s) => s.key === key).map((s) => s.id));
+  const skipped = new Set<number>();
+  for (const s of plan.skipped) if (s.key === key) skipped.add(s.id);
   for (const f of plan.foreign)
     if (f.key === key && !skipped.has(f.id))
       out.push({ kind: 'foreign', id: f.id, ...(f.owner ? { owner: f.owner } : {}) });

@@ -3,6 +3,7 @@
  * each record, dedupe by key, hold the keys of rejected records), read whole (`ingestFeed`,
  * `collectFeed`) or item by item (`readFeed`).
  */
+export { HeldKeyColumns, HeldKeys } from './held-keys.ts';
 export { type CollectOptions, collectFeed, ingestFeed } from './ingest-feed.ts';
 export { type FeedReadEnd, itemsOf, mappingFor, readFeed } from './read-feed.ts';
 export type {
@@ -10,6 +11,7 @@ export type {
   DuplicateKey,
   FeedItem,
   HeldKey,
+  HeldKeyList,
   IngestResult,
   IngestSpec,
   ProblemCount,

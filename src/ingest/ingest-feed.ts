@@ -108,14 +108,14 @@ export async function collectFeed<T>(
   }
   const listings: T[] = [];
   const removals: string[] = [];
-  const held: HeldKey[] = [];
+  const heldSlots: number[] = [];
   const duplicates: DuplicateKey[] = [];
   const unknownMarkers: Record<string, number> = {};
   byKey.forEachSlot((slot) => {
     const listing = byKey.listings[slot];
-    const { held: hold, unknown, refs, omitted } = byKey.rare.get(slot) ?? NOTHING_RARE;
+    const { unknown, refs, omitted } = byKey.rare.get(slot) ?? NOTHING_RARE;
     // The key's string is made again only for a result that names it.
-    if (hold) held.push(hold);
+    if (byKey.isHeld(slot)) heldSlots.push(slot);
     else if (listing === undefined) removals.push(byKey.keyAt(slot));
     else {
       listings.push(listing);
@@ -137,7 +137,7 @@ export async function collectFeed<T>(
     rejections: rejections.kept,
     rejectionCounts: rejections.counts(),
     problemCounts: rejections.problems(),
-    held,
+    held: byKey.heldOf(heldSlots),
     rejectedWithoutKey: rejections.withoutKey,
     ...broken.result(),
     duplicates,
@@ -207,18 +207,12 @@ function refOf(rejection: Rejection): RecordRef {
 }
 
 /**
- * What a hold keeps of a rejected record, remembered as the record is read: a held key's rejection
- * is not kept whole (most are not, see RejectionLog), and its message is made one flat string (the
- * pieces it was joined from took ~220 bytes a message, one flat copy ~100).
+ * What a hold keeps of a rejected record (`HeldKeyColumns` stores it as bytes and numbers as it is
+ * remembered): not the whole rejection (most are not kept, see RejectionLog).
  */
 function heldOf(key: string, rejection: Rejection): HeldKey {
   const { row, index, reason, message } = rejection;
-  return { key, index, reason, message: flatCopy(message), ...(row !== undefined ? { row } : {}) };
-}
-
-/** `text` as one flat string of its own (not a tree of the strings it was joined from). */
-function flatCopy(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
+  return { key, index, reason, message, ...(row !== undefined ? { row } : {}) };
 }
 
 function emptyResult<T>(feed: IngestSpec, mode: 'full' | 'incremental', mapping: unknown): IngestResult<T> {

@@ -77,7 +77,7 @@ describe('LatestByKey', () => {
       ['b', 'valid b'],
     ]);
     byKey.forEachSlot((slot) => {
-      expect(byKey.rare.get(slot)?.held).toBeUndefined();
+      expect(byKey.isHeld(slot)).toBe(false);
     });
   });
 

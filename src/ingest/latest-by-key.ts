@@ -1,11 +1,10 @@
 import { KeySet } from '../key-arena.ts';
 import { int32s } from '../number-column.ts';
+import { HeldKeyColumns, HeldKeys } from './held-keys.ts';
 import type { HeldKey, RecordRef } from './types.ts';
 
-/** What few keys have: a rejection (the key is held), unknown markers, or more than one record. */
+/** What few keys have: unknown markers, or more than one record (a hold is in columns: `heldOf`). */
 export interface Rare {
-  /** The key's last record was rejected: what a hold says of it (not the whole rejection). */
-  held: HeldKey | undefined;
   /** Fields of the listing holding the unknown marker (a shared array). */
   unknown: readonly string[] | undefined;
   /** The records with the key, once it repeats: the first `REFS_PER_KEY` and the last. */
@@ -17,7 +16,7 @@ export interface Rare {
 /** Records of one repeated key remembered (the first ones and the last; the rest are counted). */
 export const REFS_PER_KEY = 10;
 
-export const NOTHING_RARE: Rare = { held: undefined, unknown: undefined, refs: undefined };
+export const NOTHING_RARE: Rare = { unknown: undefined, refs: undefined };
 
 /**
  * The last record of each key while a feed is read, in columns by slot (a slot per key: its id in
@@ -47,6 +46,10 @@ export class LatestByKey<T> {
   /** A key repeated past the first `refsKept`: counted, not listed. */
   #unlisted = false;
   readonly rare = new Map<number, Rare>();
+  /** The holds of rejected records (a key's last record rejected: held), in columns. */
+  readonly #holds = new HeldKeyColumns();
+  /** By slot, its hold's number in `#holds` plus one (0: its last record is not rejected). */
+  readonly #heldBySlot = int32s();
 
   /**
    * `refsKept`: how many repeated keys keep every record's ref (for a report that lists duplicates);
@@ -72,13 +75,16 @@ export class LatestByKey<T> {
       this.listings.push(listing);
       this.#indexes.set(slot, ref.index);
       this.#rows.set(slot, ref.row === undefined ? 0 : ref.row + 1);
-      if (held !== undefined || unknown !== undefined)
-        this.rare.set(slot, { held, unknown, refs: undefined });
+      if (held !== undefined) this.#heldBySlot.set(slot, this.#holds.add(held) + 1);
+      if (unknown !== undefined) this.rare.set(slot, { unknown, refs: undefined });
       return;
     }
     this.#repeated = true;
     this.#duplicates++;
     this.listings[slot] = listing;
+    // The last record wins: a hold an earlier record left goes with it.
+    if (held !== undefined) this.#heldBySlot.set(slot, this.#holds.add(held) + 1);
+    else if (this.#heldBySlot.get(slot) !== 0) this.#heldBySlot.set(slot, 0);
     const rare = this.rare.get(slot);
     let refs = rare?.refs;
     let omitted = rare?.omitted ?? 0;
@@ -94,9 +100,21 @@ export class LatestByKey<T> {
       refs[refs.length - 1] = ref;
       omitted++;
     } else refs?.push(ref);
-    // The last record wins: what an earlier one left (a hold, markers) goes with it.
-    if (held === undefined && unknown === undefined && refs === undefined) this.rare.delete(slot);
-    else this.rare.set(slot, { held, unknown, refs, ...(omitted > 0 ? { omitted } : {}) });
+    // The last record wins: markers an earlier one left go with it.
+    if (unknown === undefined && refs === undefined) this.rare.delete(slot);
+    else this.rare.set(slot, { unknown, refs, ...(omitted > 0 ? { omitted } : {}) });
+  }
+
+  /** Whether the last record of a slot's key was rejected (its listing is held). */
+  isHeld(slot: number): boolean {
+    return this.#heldBySlot.get(slot) !== 0;
+  }
+
+  /** The hold of each slot `visit`ed that is held (`isHeld`), in the order given: the result's `held`. */
+  heldOf(slots: readonly number[]): HeldKeys {
+    const order = new Int32Array(slots.length);
+    for (let i = 0; i < slots.length; i++) order[i] = this.#heldBySlot.get(slots[i] as number) - 1;
+    return new HeldKeys(this.#holds, order);
   }
 
   /** Whether some repeated key has no refs (more keys repeated than `refsKept`). */

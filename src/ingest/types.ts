@@ -77,6 +77,17 @@ export interface HeldKey {
   message: string;
 }
 
+/**
+ * Held keys as a run reads them: how many, one by its place (`at`), all in order. An array is one
+ * (tests, a plan for one key); a feed's are columns (`HeldKeys`) that make each hold when read, and
+ * say a hold's key without making it (`keyAt`).
+ */
+export interface HeldKeyList extends Iterable<HeldKey> {
+  readonly length: number;
+  at(index: number): HeldKey | undefined;
+  keyAt?(index: number): string;
+}
+
 export type FeedItem =
   | {
       kind: 'listing';
@@ -136,8 +147,8 @@ export interface IngestResult<T = Listing> {
   rejectionCounts: RejectionCount[];
   /** Every problem of every rejected record counted by field and reason, most first. */
   problemCounts: ProblemCount[];
-  /** Keys whose last record was rejected: their listings are held (see HeldKey). */
-  held: HeldKey[];
+  /** Keys whose last record was rejected, in the order of their last records: their listings are held (see HeldKey). */
+  held: HeldKeyList;
   /** Rejected records whose key could not be read: they hold nothing by their key. */
   rejectedWithoutKey: number;
   /**

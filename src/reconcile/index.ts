@@ -48,6 +48,7 @@ export {
   notAppliedCounts,
   type RunOutcome,
   type RunReport,
+  skippedCountOf,
 } from './report-types.ts';
 export type { RunConfig, RunFeedSpec } from './run-config.ts';
 export type {

@@ -1,4 +1,4 @@
-import type { BrokenRow, HeldKey } from '../ingest/index.ts';
+import type { BrokenRow, HeldKey, HeldKeyList } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { KeyList } from './unchanged-keys.ts';
 
@@ -102,6 +102,8 @@ export type UpdateList = PlanList<PlannedUpdate>;
 export type DeleteList = PlanList<PlannedDelete>;
 /** A plan's listings in grace. */
 export type GraceList = PlanList<GraceListing>;
+/** A plan's held listings (`PlannedHeld`). */
+export type HeldList = PlanList<HeldListing>;
 
 /**
  * Where the changes of the listings that differ from the feed are kept, each list by a number: the
@@ -224,7 +226,7 @@ export interface Plan {
   /** Keys whose listing needs no write, in key order (`UnchangedKeys`: not a string per key). */
   unchanged: KeyList;
   /** Keys whose feed record was rejected, or that appear in a broken row: their listings are kept as they are. */
-  held: HeldListing[];
+  held: HeldList;
   /** Listings gone from the feed, kept until their grace ends (`gone.afterDays`). */
   grace: GraceList;
   /**
@@ -232,8 +234,10 @@ export interface Plan {
    * the run drops the keys it deleted. Empty when the feed's `gone` policy needs no clock.
    */
   goneSince: Record<string, string>;
-  foreign: ForeignListing[];
-  skipped: SkippedListing[];
+  /** Remote listings not the feed's, left alone, in key order, then ID (`PlannedForeign`). */
+  foreign: PlanList<ForeignListing>;
+  /** The feed's listings whose key another owner holds, in key order, then ID (`PlannedSkipped`). */
+  skipped: PlanList<SkippedListing>;
   guards: GuardDecision[];
   /** Listings this feed owned on the remote before the run (the base of `maxDeleteShare`). */
   ownedCount: number;
@@ -262,7 +266,7 @@ export interface PlanPolicy {
    */
   present?: { readonly size: number; has(key: string): boolean };
   /** Keys whose last feed record was rejected: their listings are held, never written or deleted. */
-  held?: readonly HeldKey[];
+  held?: HeldKeyList;
   /**
    * Rejected records whose key could not be read. They hold nothing; but when they are more than
    * `maxDeleteShare` of the records read (`recordsRead`), the feed is not trusted to say what is gone,

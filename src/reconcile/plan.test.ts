@@ -33,8 +33,8 @@ const summary = (p: ReturnType<typeof planListings>) => ({
   deletes: Array.from(p.deletes).map((d) => `${d.key}#${d.id} ${d.reason}`),
   held: Array.from(p.heldDeletes).map((d) => `${d.key}#${d.id} ${d.reason}`),
   unchanged: p.unchanged.length,
-  foreign: p.foreign.map((f) => f.id),
-  skipped: p.skipped.map((s) => `${s.key} ${s.reason}`),
+  foreign: Array.from(p.foreign, (f) => f.id),
+  skipped: Array.from(p.skipped, (s) => `${s.key} ${s.reason}`),
 });
 
 describe('makePlan', () => {
@@ -316,7 +316,7 @@ describe('makePlan', () => {
       brokenRows: [shifted],
     });
     expect(summary(plan)).toMatchObject({ deletes: ['MLS-0005#5 gone'], held: [] });
-    expect(plan.held).toEqual([
+    expect([...plan.held]).toEqual([
       {
         key: 'MLS-0004',
         index: 3,
@@ -377,7 +377,7 @@ describe('makePlan: held keys (a rejected record never costs its listing)', () =
     const remoteListings = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const plan = planListings(listings(1, 4), remoteListings, { ...policy, held: [heldKey('MLS-0005')] });
     expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], held: [], unchanged: 4 });
-    expect(plan.held).toEqual([{ ...heldKey('MLS-0005'), ids: [5] }]);
+    expect([...plan.held]).toEqual([{ ...heldKey('MLS-0005'), ids: [5] }]);
     // Without the held key the same plan deletes it: the test would fail without the fix.
     expect(summary(planListings(listings(1, 4), remoteListings, policy)).deletes).toEqual([
       'MLS-0005#5 gone',
@@ -390,7 +390,7 @@ describe('makePlan: held keys (a rejected record never costs its listing)', () =
     const plan = planListings(listings(1, 1), remoteListings, { ...policy, held });
     expect(summary(plan)).toMatchObject({ deletes: [], held: [] });
     expect(plan.guards.some((g) => g.tripped)).toBe(false);
-    expect(plan.held.map((h) => h.ids)).toEqual([[2], [3], [4], [5]]);
+    expect([...plan.held].map((h) => h.ids)).toEqual([[2], [3], [4], [5]]);
   });
 
   it('wins over an earlier valid record of the same key, and holds remote duplicates too', () => {
@@ -399,13 +399,13 @@ describe('makePlan: held keys (a rejected record never costs its listing)', () =
       held: [heldKey('MLS-0001')],
     });
     expect(summary(plan)).toMatchObject({ creates: [], updates: [], deletes: [], unchanged: 0 });
-    expect(plan.held[0]?.ids).toEqual([1, 9]);
+    expect(plan.held.at(0)?.ids).toEqual([1, 9]);
   });
 
   it('holds a key that is not on the platform yet: nothing is created', () => {
     const plan = planListings([], [], { ...policy, held: [heldKey('MLS-0042')] });
     expect([...plan.creates]).toEqual([]);
-    expect(plan.held).toEqual([{ ...heldKey('MLS-0042'), ids: [] }]);
+    expect([...plan.held]).toEqual([{ ...heldKey('MLS-0042'), ids: [] }]);
   });
 });
 

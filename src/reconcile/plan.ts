@@ -1,4 +1,3 @@
-import type { HeldKey } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
@@ -8,9 +7,7 @@ import { applyDeleteGuards } from './guards.ts';
 import type {
   DesiredListing,
   FieldChange,
-  ForeignListing,
   GonePolicy,
-  HeldListing,
   Plan,
   PlanPolicy,
   RemoteEntries,
@@ -18,6 +15,8 @@ import type {
 } from './plan-types.ts';
 import { PlannedCreates } from './planned-creates.ts';
 import { DeleteColumns, PlannedDeletes } from './planned-deletes.ts';
+import { PlannedForeign, PlannedSkipped } from './planned-elsewhere.ts';
+import { HeldIndex, PlannedHeld } from './planned-held.ts';
 import { type UpdateSources, UpdatesBuilder } from './planned-updates.ts';
 import { UnchangedKeys } from './unchanged-keys.ts';
 
@@ -57,7 +56,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   };
   const ctx: Context = { policy, remote, isMine };
   const groups = groupByRecord(remote, desired.refCount);
-  const heldKeys = new Map((policy.held ?? []).map((h) => [h.key.trim(), h]));
+  const heldKeys = new HeldIndex(policy.held ?? []);
   const touched = new Uint8Array(remote.length);
 
   const creates: number[] = [];
@@ -66,12 +65,12 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   // Every delete the plan finds, and the marks Sold the guards count with them, in columns.
   const found = new DeleteColumns();
   const unchanged = new UnchangedKeys(keysOf(desired));
-  const skipped: SkippedListing[] = [];
+  const skipped = new PlannedSkipped();
   let wantedCount = 0;
 
   desired.forEach((key, ref) => {
     // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
-    if (!key || heldKeys.has(key)) return;
+    if (!key || heldKeys.find(key) !== -1) return;
     wantedCount++;
     const group = groups.of(ref);
     const mine = group.filter(isMine);
@@ -91,10 +90,11 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     if ('adopt' in resolved) {
       touched[resolved.adopt] = 1;
       updates.add(ref, remote.idAt(resolved.adopt), changesRefAt(resolved.adopt), true);
-    } else if ('skip' in resolved) skipped.push(resolved.skip);
+    } else if ('skip' in resolved) skipped.add(resolved.skip);
     else creates.push(ref);
   });
 
+  // Before the listings leaving: a held key's listings are touched, never gone.
   const held = planHeld(heldKeys, ctx, touched);
   const leaving = planLeaving(desired, touched, ctx, found);
   const gonePolicy = policy.gone ?? DELETE_AT_ONCE;
@@ -109,10 +109,10 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     deletes: found,
   });
   let ownedCount = 0;
-  const foreign: ForeignListing[] = [];
+  const foreign = new PlannedForeign();
   for (let i = 0; i < remote.length; i++) {
     if (isMine(i)) ownedCount++;
-    else if (touched[i] === 0) foreign.push(foreignOf(remote, i));
+    else if (touched[i] === 0) foreign.add(remote.keyAt(i) ?? '', remote.idAt(i), remote.ownerAt(i));
   }
   // Marking a listing Sold loses it as surely as deleting it: the guards count both (`found` holds
   // the marks beside the deletes).
@@ -142,12 +142,12 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     deletes: PlannedDeletes.inKeyOrder(found, allowed),
     heldDeletes: PlannedDeletes.inKeyOrder(found, guard.held),
     unchanged,
-    // One entry per held key (a feed whose every record is rejected holds them all): not copied again.
-    held: gone.held.length === 0 ? held : [...held, ...gone.held].sort(byKeyThenId),
+    // One entry per held key (a feed whose every record is rejected holds them all), made when read.
+    held: held.finish(gone.held, byKeyThenId),
     grace: gone.grace.inKeyOrderWithout(unmarked),
     goneSince: gone.goneSince,
-    foreign: foreign.sort(byKeyThenId),
-    skipped: skipped.sort(byKeyThenId),
+    foreign: foreign.finish(),
+    skipped: skipped.finish(),
     guards: guard.decisions,
     ownedCount,
   };
@@ -261,28 +261,22 @@ function resolveForeign(key: string, group: number[], ctx: Context): Resolution 
 
 /**
  * Held keys with the owned remote listings they keep (a listing owned by another feed is not ours
- * to hold), in key order; those listings are marked `touched`. A held key is not the feed's, so its
- * listings are found by key.
+ * to hold), those listings marked `touched`; the plan adds the listings broken rows hold
+ * (`PlannedHeld.finish`). A held key is not the feed's, so its listings are found by key.
  */
-function planHeld(heldKeys: ReadonlyMap<string, HeldKey>, ctx: Context, touched: Uint8Array): HeldListing[] {
+function planHeld(heldKeys: HeldIndex, ctx: Context, touched: Uint8Array): PlannedHeld {
   const { remote } = ctx;
-  const positions = new Map<string, number[]>();
+  const held = new PlannedHeld(heldKeys);
   if (heldKeys.size > 0)
     for (let i = 0; i < remote.length; i++) {
       const key = remote.keyAt(i);
-      if (key === undefined || !heldKeys.has(key) || !ctx.isMine(i)) continue;
+      if (key === undefined || !ctx.isMine(i)) continue;
+      const id = heldKeys.find(key);
+      if (id === -1) continue;
       touched[i] = 1;
-      const list = positions.get(key);
-      if (list === undefined) positions.set(key, [i]);
-      else list.push(i);
+      held.keep(id, remote.idAt(i));
     }
-  const held: HeldListing[] = [];
-  for (const [key, h] of heldKeys) {
-    const mine = positions.get(key);
-    const ids = mine === undefined ? [] : mine.map((i) => remote.idAt(i)).sort((a, b) => a - b);
-    held.push({ ...h, key, ids });
-  }
-  return held.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return held;
 }
 
 /**
@@ -352,9 +346,4 @@ function clockOf(policy: PlanPolicy, gone: GonePolicy, leaving: number): number 
   // a guard holds back, and every run hands its own clock over).
   if (leaving === 0 || (gone.afterDays === 0 && gone.action === 'delete')) return 0;
   throw new Error('makePlan: policy.now is required when the gone policy keeps listings');
-}
-
-function foreignOf(remote: RemoteEntries, i: number): ForeignListing {
-  const owner = remote.ownerAt(i);
-  return { id: remote.idAt(i), key: remote.keyAt(i) ?? '', ...(owner ? { owner } : {}) };
 }

@@ -116,8 +116,13 @@ export interface RunReport {
   foreign: number;
   /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */
   adopted: number;
-  /** Feed listings not written because another owner holds the key (see `skipped`). */
+  /**
+   * Feed listings not written because another owner holds the key: the first `NOT_APPLIED_KEPT` in
+   * key order (a feed whose id was renamed finds every key its old id's), and how many in all
+   * (`skippedCount`; a report saved before it lists them all: `skippedCountOf`).
+   */
   skipped: { key: string; reason: string; id: number; owner?: string }[];
+  skippedCount?: number;
   /** Remote duplicates of one key deleted (counted in `deleted` too). */
   duplicatesDeleted: number;
   /** Deletes a guard held back. */
@@ -174,4 +179,9 @@ export function notAppliedCount(n: NotApplied): number {
 /** How many writes a run's report says failed, all of them. */
 export function failedCountOf(report: Pick<RunReport, 'failed' | 'failedCount'>): number {
   return report.failedCount ?? report.failed.length;
+}
+
+/** Feed listings a run skipped because another owner holds their keys (`skipped` lists the first). */
+export function skippedCountOf(report: Pick<RunReport, 'skipped' | 'skippedCount'>): number {
+  return report.skippedCount ?? report.skipped.length;
 }

@@ -4,6 +4,7 @@ import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';
 import { itemsOf } from './planned-creates.ts';
 import { duplicateDeletes } from './planned-deletes.ts';
+import { PlannedHeld } from './planned-held.ts';
 import { updateCounts } from './planned-updates.ts';
 import {
   failedCountOf,
@@ -167,19 +168,20 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     duplicatesDeleted: duplicateDeletes(plan.deletes),
     unchanged: plan.unchanged.length,
     foreign: plan.foreign.length,
-    skipped: plan.skipped.map((s) => ({
+    skipped: itemsOf(plan.skipped, 0, NOT_APPLIED_KEPT).map((s) => ({
       key: s.key,
       reason: s.reason,
       id: s.id,
       ...(s.owner ? { owner: s.owner } : {}),
     })),
+    skippedCount: plan.skipped.length,
     heldDeletes: plan.heldDeletes.length,
     markedSold,
     inGrace: plan.grace.length,
     graceKeys: itemsOf(plan.grace, 0, HELD_KEPT),
     held: plan.held.length,
     heldOnPlatform: countOnPlatform(plan.held),
-    heldKeys: plan.held.slice(0, HELD_KEPT),
+    heldKeys: itemsOf(plan.held, 0, HELD_KEPT),
     guards: plan.guards,
   };
 }
@@ -231,6 +233,7 @@ function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
 
 /** Held keys whose listing is on the platform (the rest have none yet: nothing is created for them). */
 function countOnPlatform(held: Plan['held']): number {
+  if (held instanceof PlannedHeld) return held.onPlatform;
   let count = 0;
   for (const h of held) if (h.ids.length > 0) count++;
   return count;

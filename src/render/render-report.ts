@@ -6,6 +6,7 @@ import {
   type OutcomeLabel,
   outcomeLabel,
   type RunReport,
+  skippedCountOf,
 } from '../reconcile/index.ts';
 import { graceLine, holdReason } from './render-plan.ts';
 
@@ -51,7 +52,9 @@ export function renderReport(report: RunReport): string {
     report.markedSold ? `${report.markedSold} listing(s) gone from the feed marked Sold` : '',
     report.inGrace ? `${report.inGrace} listing(s) gone from the feed kept until their grace ends` : '',
     report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
-    report.skipped.length ? `${report.skipped.length} feed listings skipped (key held by another owner)` : '',
+    skippedCountOf(report)
+      ? `${skippedCountOf(report)} feed listings skipped (key held by another owner)`
+      : '',
   ].filter(Boolean);
   if (extras.length > 0) lines.push(`  ${extras.join('; ')}`);
   const calls = Object.entries(report.apiCalls).filter(([, n]) => n > 0);

@@ -30,7 +30,7 @@ describe('BLM feed with preset blm (fixtures/feeds/blm)', () => {
     // PUBLISHED_FLAG 0: hidden from the portals, so removed from the chatbot.
     expect(result.removals).toEqual(['77120_HR1005']);
     // The broken row keeps its key: its listing is held, never deleted for a bad row.
-    expect(result.held.map((h) => h.key)).toEqual(['77120_HR1007']);
+    expect([...result.held].map((h) => h.key)).toEqual(['77120_HR1007']);
   });
 
   it('takes the base URL of relative photos from mapping.baseUrl when source.mediaBaseUrl is unset', async () => {

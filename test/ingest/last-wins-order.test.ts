@@ -22,7 +22,7 @@ describe('collectFeed: the last record of a key wins and takes its place at the 
     const result = await ingestFeed(feed, { state: {} });
     expect(result.listings.map((l) => l.MLSNumber)).toEqual(['A', 'B', 'D']);
     expect(result.removals).toEqual(['E', 'C']);
-    expect(result.held.map((h) => h.key)).toEqual(['F']);
+    expect([...result.held].map((h) => h.key)).toEqual(['F']);
     expect(result.duplicates.map((d) => [d.key, d.refs.map((r) => r.index)])).toEqual([
       ['A', [0, 2]],
       ['B', [1, 4]],
