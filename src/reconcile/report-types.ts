@@ -176,6 +176,18 @@ export function notAppliedCount(n: NotApplied): number {
   return creates + updates + deletes;
 }
 
+/**
+ * The listings a run left unwritten, as its reason says it: `1460 listing(s) not written (1460
+ * creates)`. Counted by listing, not by call: the platform deletes several listings a call.
+ */
+export function notAppliedText(n: NotApplied): string {
+  const counts = notAppliedCounts(n);
+  const kinds = (['creates', 'updates', 'deletes'] as const)
+    .filter((kind) => counts[kind] > 0)
+    .map((kind) => `${counts[kind]} ${counts[kind] === 1 ? kind.slice(0, -1) : kind}`);
+  return `${notAppliedCount(n)} listing(s) not written${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`;
+}
+
 /** How many writes a run's report says failed, all of them. */
 export function failedCountOf(report: Pick<RunReport, 'failed' | 'failedCount'>): number {
   return report.failedCount ?? report.failed.length;

@@ -12,6 +12,7 @@ import {
   NOT_APPLIED_KEPT,
   type NotApplied,
   notAppliedCount,
+  notAppliedText,
   type RunOutcome,
   type RunReport,
 } from './report-types.ts';
@@ -143,11 +144,10 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
   if (applied.stopped !== undefined) {
     // The key was refused: every write left would have been refused too.
     report.notApplied = keptOf(applied.notApplied);
-    const left = notAppliedCount(applied.notApplied);
     return finish(
       report,
       'failed',
-      `${applied.stopped}; ${left} write(s) not issued: the next run issues them once the key is accepted`,
+      `${applied.stopped}; ${notAppliedText(applied.notApplied)}: the next run writes them once the key is accepted`,
     );
   }
   if (applied.cancelled) {
@@ -225,8 +225,8 @@ function reasonOf(report: RunReport, outcome: RunOutcome): string | undefined {
       .map((g) => g.message)
       .join('; ');
   if (outcome === 'cancelled') {
-    const left = report.notApplied ? notAppliedCount(report.notApplied) : 0;
-    return `cancelled: ${left} write(s) not issued; the next run repairs them`;
+    const left = report.notApplied ? notAppliedText(report.notApplied) : '0 listing(s) not written';
+    return `cancelled: ${left}; the next run repairs them`;
   }
   return undefined;
 }

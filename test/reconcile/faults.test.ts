@@ -206,7 +206,9 @@ describe('sync under faults', () => {
     expect(n?.counts).toEqual({ creates: left, updates: 0, deletes: 0 });
     expect(n?.creates).toHaveLength(1000);
     expect(n?.creates).toEqual([...(n?.creates ?? [])].sort());
-    expect(report.reason).toBe(`cancelled: ${left} write(s) not issued; the next run repairs them`);
+    expect(report.reason).toBe(
+      `cancelled: ${left} listing(s) not written (${left} creates); the next run repairs them`,
+    );
   });
 
   it('a key refused mid-run stops the writing at once, says so, and the next run with a key accepted repairs', async () => {
@@ -228,7 +230,7 @@ describe('sync under faults', () => {
     );
     expect(report.outcome).toBe('failed');
     expect(report.reason).toMatch(
-      /^the platform refused the API key for 3 writes in a row \(create: platform answered Code 401: .*\): writing stopped; \d+ write\(s\) not issued: the next run issues them once the key is accepted$/,
+      /^the platform refused the API key for 3 writes in a row \(create: platform answered Code 401: .*\): writing stopped; \d+ listing\(s\) not written \(\d+ creates?\): the next run writes them once the key is accepted$/,
     );
     // The writes in flight when the key went, and no more: not one refused request for each listing left.
     const refused = report.failed.filter((f) => f.message.includes('Code 401'));
