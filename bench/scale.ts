@@ -5,12 +5,13 @@
  * no-op resync forced to compare (`--force-full`), a rewrite (every listing's description changed
  * in the file, so every listing is one update: what a changed mapping does), `feed-sync validate
  * --feed` (ingest alone), and a shrink (every other listing left out of the file: half the owned
- * listings gone, their deletes held by the guard, exit 3). The sandbox runs in this process, so its
+ * listings gone, their deletes held by the guard, exit 3), then every record left rejected (its price
+ * a word: every key held, exit 3). The sandbox runs in this process, so its
  * memory is not counted.
  *
  * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k; and
  * of issue 23 §2, at 1M (`--million`: 1,000,000 listings, CSV unless `--formats` says otherwise):
- * peak ≤ 400 MB (the rewrite's and the shrink's too), the no-op within 1.2× the page read, the initial sync within
+ * peak ≤ 400 MB (the rewrite's, the shrink's and the rejected feed's too), the no-op within 1.2× the page read, the initial sync within
  * 1.1× its bound.
  * The floors are whole processes of their own (`bench/lib/floor-reads.mjs`), measured in the same
  * run: the raw parser over the file, every list page read (the first, then 8 at a time), and N
@@ -78,9 +79,13 @@ const RSS_BOUND_MB = 250;
 /** 300k may cost at most this much more memory than 100k. */
 const GROWTH_BOUND = 1.3;
 
-/** `validate`: `feed-sync validate --feed`, which reads and normalizes the feed (ingest alone). */
-type Scenario = 'initial' | 'no-op' | 'rewrite' | 'shrink' | 'validate';
-const SCENARIOS: readonly Scenario[] = ['initial', 'no-op', 'rewrite', 'validate', 'shrink'];
+/**
+ * `validate`: `feed-sync validate --feed`, which reads and normalizes the feed (ingest alone).
+ * `rejected`: after the shrink, every record's price a word (what a renamed column does): every key
+ * left is held, its listing kept as it is, and the guard holds the other half's deletes (exit 3).
+ */
+type Scenario = 'initial' | 'no-op' | 'rewrite' | 'shrink' | 'validate' | 'rejected';
+const SCENARIOS: readonly Scenario[] = ['initial', 'no-op', 'rewrite', 'validate', 'shrink', 'rejected'];
 
 /**
  * Every listing's description changed, line by line (one listing a line in both generated formats),
@@ -110,6 +115,21 @@ async function dropHalf(file: string): Promise<void> {
     const isRecord = line.startsWith('B-') || line.startsWith('<Listing ');
     if (isRecord && record++ % 2 === 1) continue;
     if (!output.write(`${line}\n`)) await once(output, 'drain');
+  }
+  output.end();
+  await once(output, 'finish');
+  renameSync(next, file);
+}
+
+/** Every record's price made a word, in place (one listing a line): each record is rejected. */
+async function rejectAll(file: string): Promise<void> {
+  const next = `${file}.next`;
+  const output = createWriteStream(next);
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    const rejected = line
+      .replace(/^(B-\d+,[^,]*,[^,]*,)"\$[\d,]+"/, '$1call')
+      .replace(/<Price currency="USD">\d+<\/Price>/, '<Price currency="USD">call</Price>');
+    if (!output.write(`${rejected}\n`)) await once(output, 'drain');
   }
   output.end();
   await once(output, 'finish');
@@ -153,14 +173,15 @@ async function runSize(
     for (const scenario of SCENARIOS) {
       if (scenario === 'rewrite') await rewriteRemarks(file);
       if (scenario === 'shrink') await dropHalf(file);
+      if (scenario === 'rejected') await rejectAll(file);
       const extra = scenario === 'no-op' ? ['--force-full'] : [];
       const args =
         scenario === 'validate'
           ? ['validate', '-c', config, '--feed', 'bench']
           : ['sync', '-c', config, '--feed', 'bench', '--json', ...extra];
       const child = await runChild([CLI, ...args], { nodeOptions });
-      // A held delete is exit 3 (EXIT.guarded): what the shrink must end with.
-      if (child.code !== (scenario === 'shrink' ? 3 : 0))
+      // A held delete is exit 3 (EXIT.guarded): what the shrink and the rejected feed must end with.
+      if (child.code !== (scenario === 'shrink' || scenario === 'rejected' ? 3 : 0))
         throw new Error(`${format} ${listings} ${scenario}: exit ${child.code}\n${child.stderr}`);
       if (scenario === 'validate') {
         // `✓ bench: 100000 records: 100000 valid, …`
@@ -194,7 +215,13 @@ function check(scenario: Scenario, listings: number, report: Report, writes: num
             writes === 0 &&
             report.heldDeletes === Math.floor(listings / 2) &&
             report.unchanged === Math.ceil(listings / 2)
-          : report.outcome === 'ok' && writes === 0 && report.unchanged === listings;
+          : scenario === 'rejected'
+            ? report.outcome === 'guarded' &&
+              writes === 0 &&
+              report.held === Math.ceil(listings / 2) &&
+              report.heldOnPlatform === Math.ceil(listings / 2) &&
+              report.heldDeletes === Math.floor(listings / 2)
+            : report.outcome === 'ok' && writes === 0 && report.unchanged === listings;
   if (!expected) throw new Error(`${scenario} of ${listings}: unexpected report ${JSON.stringify(report)}`);
 }
 
@@ -279,7 +306,7 @@ function verdictsOf(rows: readonly Row[]): string[] {
   const at = (f: Format, n: number, s: Scenario) =>
     rows.find((r) => r.format === f && r.listings === n && r.scenario === s);
   for (const f of FORMATS)
-    for (const s of ['initial', 'no-op', 'rewrite', 'shrink'] as const) {
+    for (const s of ['initial', 'no-op', 'rewrite', 'shrink', 'rejected'] as const) {
       const big = at(f, 100_000, s);
       const huge = at(f, 300_000, s);
       if (big)
@@ -316,7 +343,7 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
       `${id} initial ÷ the larger of validate and the creates: ${ratio(initial.ms, bound)} (goal ≤ ${INITIAL_GOAL}×) ${met(initial.ms / bound <= INITIAL_GOAL)}`,
     );
     if (f.listings >= 1_000_000)
-      for (const r of [initial, noop, rewrite, at('shrink')].filter((r) => r !== undefined))
+      for (const r of [initial, noop, rewrite, at('shrink'), at('rejected')].filter((r) => r !== undefined))
         lines.push(
           `${id} ${r.scenario}: peak ${r.peakMb.toFixed(0)} MB (goal ≤ ${MILLION_RSS_MB} MB) ${met(r.peakMb <= MILLION_RSS_MB)}`,
         );
@@ -333,6 +360,8 @@ const COLORS: Record<string, string> = {
   'xml rewrite': '#98df8a',
   'csv shrink': '#9467bd',
   'xml shrink': '#c5b0d5',
+  'csv rejected': '#8c564b',
+  'xml rejected': '#c49c94',
 };
 
 function save(

@@ -46,6 +46,8 @@ export interface SyncReport {
   deleted: number;
   unchanged: number;
   heldDeletes?: number;
+  held?: number;
+  heldOnPlatform?: number;
   reason?: string;
 }
 
