@@ -63,6 +63,7 @@ export interface ReportOutcome {
   outcome: string;
   rejected?: number;
   held?: number;
+  skippedUnknownOwner?: number;
 }
 
 /** The exit code of a set of runs: the worst of interrupted, failed, guard tripped, partial, ok. */
@@ -70,7 +71,8 @@ export function exitCodeOf(reports: readonly ReportOutcome[]): number {
   if (reports.some((r) => r.outcome === 'cancelled')) return EXIT.interrupted;
   if (reports.some((r) => r.outcome === 'failed')) return EXIT.failed;
   if (reports.some((r) => r.outcome === 'guarded')) return EXIT.guarded;
-  if (reports.some((r) => (r.rejected ?? 0) > 0 || (r.held ?? 0) > 0)) return EXIT.partial;
+  if (reports.some((r) => (r.rejected ?? 0) > 0 || (r.held ?? 0) > 0 || (r.skippedUnknownOwner ?? 0) > 0))
+    return EXIT.partial;
   if (reports.some((r) => r.outcome === 'paused')) return EXIT.paused;
   return EXIT.ok;
 }

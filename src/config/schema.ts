@@ -149,6 +149,13 @@ export const feedConfigSchema = z.strictObject({
   ownership: z.enum(['tagged', 'all']).default('tagged'),
   /** Adopt a foreign listing whose key is in the feed instead of creating a duplicate. */
   adopt: z.boolean().default(true),
+  /**
+   * Former ids of this feed (it was renamed): listings tagged with one are this feed's, retagged on
+   * their next run. Without it a renamed feed skips every key its old id's listings hold.
+   */
+  adoptFrom: z
+    .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)'))
+    .default([]),
   /** Refuse to delete more than this share of the feed's owned listings in one run. Default 0.2. */
   maxDeleteShare: z.number().min(0).max(1).default(0.2),
   /** What a listing that leaves the feed becomes: deleted (default) or marked Sold, after a grace. */
@@ -189,6 +196,29 @@ export const configSchema = z
         if (seen.has(id))
           ctx.addIssue({ code: 'custom', path: ['feeds', i, 'id'], message: `duplicate feed id "${id}"` });
         seen.add(id);
+      });
+      // A listing has one owner: a former id another feed still has, or two feeds claim, would have two.
+      const claimed = new Map<string, string>();
+      feeds.forEach((feed: unknown, i) => {
+        const { id, adoptFrom } = (feed ?? {}) as { id?: unknown; adoptFrom?: unknown };
+        if (!Array.isArray(adoptFrom)) return;
+        adoptFrom.forEach((former: unknown, j) => {
+          if (typeof former !== 'string') return;
+          const path = ['feeds', i, 'adoptFrom', j];
+          if (seen.has(former))
+            ctx.addIssue({
+              code: 'custom',
+              path,
+              message: `"${former}" is ${former === id ? 'this feed' : 'another feed of this config'}: adoptFrom names a former id, no feed has it now`,
+            });
+          else if (claimed.has(former) && claimed.get(former) !== id)
+            ctx.addIssue({
+              code: 'custom',
+              path,
+              message: `"${former}" is adopted by feed "${claimed.get(former)}" too: a former id's listings go to one feed`,
+            });
+          else if (typeof id === 'string') claimed.set(former, id);
+        });
       });
     },
     { when: () => true },

@@ -23,6 +23,19 @@ export function ownerOf(listing: Partial<Listing>, keys: TagKeys): string | unde
   return value ? value : undefined;
 }
 
+/**
+ * Whether a feed owns a remote listing, by its owner tag: its own id, a former id it adopts
+ * (`adoptFrom`: the feed was renamed), or under `ownership: all` no tag at all. The one rule the plan
+ * and the snapshot's Sold records both use.
+ */
+export function ownsListing(
+  policy: { feedId: string; ownership: 'tagged' | 'all'; adoptFrom?: readonly string[] },
+  owner: string | undefined,
+): boolean {
+  if (owner === undefined) return policy.ownership === 'all';
+  return owner === policy.feedId || (policy.adoptFrom?.includes(owner) ?? false);
+}
+
 /** How a field's value is hashed (plain numbers: type stripping has no enums). */
 const Hashed = { Value: 0, Coordinate: 1, Images: 2, Extension: 3 } as const;
 type Hashed = (typeof Hashed)[keyof typeof Hashed];

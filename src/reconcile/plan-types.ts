@@ -254,6 +254,8 @@ export interface PlanPolicy {
   hashKey?: string;
   ownership: 'tagged' | 'all';
   adopt: boolean;
+  /** Former ids of the feed: listings they tag are its own, and are retagged (`RunFeedSpec.adoptFrom`). */
+  adoptFrom?: readonly string[];
   maxDeleteShare: number;
   allowMassDelete?: boolean;
   /** Incremental feeds only list changes: a listing missing from them is not gone. */

@@ -135,6 +135,35 @@ describe('makePlan', () => {
     });
   });
 
+  it('adoptFrom: a former id of the feed (renamed) owns its listings: retagged even unchanged, deleted when gone', () => {
+    const old = [ours(1, 1, 'acme-old'), ours(2, 2, 'acme-old'), ours(3, 3, 'other')];
+    // Without it every key the old id holds is skipped, and nothing is ever written again.
+    expect(summary(planListings([listing(1), listing(3)], old, policy))).toMatchObject({
+      updates: [],
+      unchanged: 0,
+      skipped: ['MLS-0001 owned-by-other-feed', 'MLS-0003 owned-by-other-feed'],
+      foreign: [1, 2, 3],
+    });
+    const plan = planListings([listing(1), listing(3)], old, {
+      ...policy,
+      adoptFrom: ['acme-old'],
+      maxDeleteShare: 1,
+    });
+    expect(summary(plan)).toMatchObject({
+      creates: [],
+      // Unchanged in every field but its tag: written once, to carry the feed's id.
+      updates: ['MLS-0001#1 adopt'],
+      deletes: ['MLS-0002#2 gone'],
+      unchanged: 0,
+      skipped: ['MLS-0003 owned-by-other-feed'],
+      foreign: [3],
+    });
+    expect(plan.updates.at(0)?.changes).toEqual([
+      { field: 'ExtensionColumn[feed-sync:feed]', from: 'acme-old', to: 'acme' },
+    ]);
+    expect(plan.ownedCount).toBe(2);
+  });
+
   it('ownership: all owns untagged listings (and tags them), never another feed’s', () => {
     const plan = planListings(
       [listing(1)],

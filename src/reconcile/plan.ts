@@ -4,6 +4,7 @@ import { BrokenRowIndex } from './broken-rows.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
 import { applyDeleteGuards } from './guards.ts';
+import { ownsListing } from './ownership.ts';
 import type {
   DesiredListing,
   FieldChange,
@@ -50,10 +51,7 @@ interface Context {
  * a create or an update carries only the number of its record.
  */
 export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: PlanPolicy): Plan {
-  const isMine = (i: number) => {
-    const owner = remote.ownerAt(i);
-    return owner === policy.feedId || (policy.ownership === 'all' && owner === undefined);
-  };
+  const isMine = (i: number) => ownsListing(policy, remote.ownerAt(i));
   const ctx: Context = { policy, remote, isMine };
   const groups = groupByRecord(remote, desired.refCount);
   const heldKeys = new HeldIndex(policy.held ?? []);
@@ -81,6 +79,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
         touched[extra] = 1;
         found.add(key, remote.idAt(extra), 'duplicate');
       }
+      // A listing a former id of the feed tagged (`adoptFrom`) differs in its owner tag: it is
+      // written once more, to carry this id.
       if (!remote.differsAt(keeper)) unchanged.add(ref);
       else
         updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), remote.ownerAt(keeper) !== policy.feedId);

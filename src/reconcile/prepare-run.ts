@@ -12,7 +12,7 @@ import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { keyOf, makePlan } from './plan.ts';
-import type { PlanPolicy } from './plan-types.ts';
+import type { Plan, PlanPolicy } from './plan-types.ts';
 import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
@@ -47,6 +47,7 @@ export function policyOf(
     hashKey: DEFAULT_HASH_KEY,
     ownership: feed.ownership,
     adopt: feed.adopt,
+    ...(feed.adoptFrom && feed.adoptFrom.length > 0 ? { adoptFrom: feed.adoptFrom } : {}),
     maxDeleteShare: feed.maxDeleteShare,
     allowMassDelete: options.allowMassDelete ?? false,
     mode: ingest.mode,
@@ -225,11 +226,13 @@ async function prepare(
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, described);
     const { drift, pages, pageSize, requestedPageSize } = snapshot;
     const remoteCount = snapshot.listings.length;
+    const unknownOwners = unknownOwnersOf(plan, config);
     return {
       kind: 'planned',
       ingest: summary,
       snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
       plan,
+      ...(unknownOwners.length > 0 ? { unknownOwners } : {}),
       loader,
       close: kept.close,
     };
@@ -241,6 +244,21 @@ async function prepare(
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }
+}
+
+/**
+ * The feed ids that tag keys the plan skips and that no feed of the config has, with how many: a
+ * renamed feed leaves its listings tagged with its old id, and the new one would skip them forever,
+ * silently. Unknown (none said) when the run was not given the config's feeds.
+ */
+function unknownOwnersOf(plan: Plan, config: RunConfig): { owner: string; count: number }[] {
+  if (config.feeds === undefined || plan.skipped.length === 0) return [];
+  const known = new Set(config.feeds.map((f) => f.id));
+  const counts = new Map<string, number>();
+  for (const s of plan.skipped)
+    if (s.reason === 'owned-by-other-feed' && s.owner !== undefined && !known.has(s.owner))
+      counts.set(s.owner, (counts.get(s.owner) ?? 0) + 1);
+  return [...counts].map(([owner, count]) => ({ owner, count })).sort((a, b) => b.count - a.count);
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Listing } from '../normalize/index.ts';
 import { float64s, int32s, type NumberColumn } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
-import { ownerOf, type TagKeys } from './ownership.ts';
+import { ownerOf, ownsListing, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { ChangeKeeper, FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
 import { changesIn, memoryRecords } from './record-store.ts';
@@ -49,13 +49,13 @@ export function remoteEntries(
  * incremental one, those it names removed or an earlier run found leaving (`goneSince`).
  */
 export function soldRecordsOf(
-  policy: Pick<PlanPolicy, 'feedId' | 'ownership' | 'mode' | 'removals' | 'goneSince' | 'gone'>,
+  policy: Pick<PlanPolicy, 'feedId' | 'ownership' | 'adoptFrom' | 'mode' | 'removals' | 'goneSince' | 'gone'>,
   put: (listing: Listing) => number,
 ): SoldRecords | undefined {
   if (policy.gone?.action !== 'markSold') return undefined;
   const named = new Set([...(policy.removals ?? []), ...Object.keys(policy.goneSince ?? {})]);
   return {
-    isMine: (owner) => owner === policy.feedId || (policy.ownership === 'all' && owner === undefined),
+    isMine: (owner) => ownsListing(policy, owner),
     mayLeave: (key) => policy.mode === 'full' || (key !== undefined && named.has(key)),
     put: (listing) => put({ ...listing, Status: 'Sold' } as Listing),
   };

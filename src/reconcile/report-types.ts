@@ -123,6 +123,11 @@ export interface RunReport {
    */
   skipped: { key: string; reason: string; id: number; owner?: string }[];
   skippedCount?: number;
+  /**
+   * Of those, the ones a feed id the config does not have tags (a renamed feed: `adoptFrom`, said in
+   * `hints`): never written while skipped, so the run is partial.
+   */
+  skippedUnknownOwner?: number;
   /** Remote duplicates of one key deleted (counted in `deleted` too). */
   duplicatesDeleted: number;
   /** Deletes a guard held back. */

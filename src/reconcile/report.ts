@@ -1,4 +1,5 @@
 import type { Operation } from '../api/index.ts';
+import type { MappingHint } from '../normalize/index.ts';
 import type { ApplyResult } from './apply.ts';
 import { changesOf } from './changes-of.ts';
 import type { Plan } from './plan-types.ts';
@@ -121,6 +122,13 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
   const { drift: _drift, ...snapshot } = prepared.snapshot;
   report.snapshot = snapshot;
   Object.assign(report, plannedCounts(prepared.plan));
+  if (prepared.unknownOwners !== undefined) {
+    report.skippedUnknownOwner = prepared.unknownOwners.reduce((sum, o) => sum + o.count, 0);
+    report.hints = [
+      ...(report.hints ?? []),
+      ...prepared.unknownOwners.map((o) => formerIdHint(prepared.plan.feedId, o)),
+    ];
+  }
   const { changes, omitted } = changesOf(prepared.plan);
   report.changes = changes;
   report.changesOmitted = omitted;
@@ -202,12 +210,25 @@ export type OutcomeLabel =
   | 'never run';
 
 export function outcomeLabel(
-  report: Pick<RunReport, 'outcome' | 'rejected' | 'held'> | undefined,
+  report: Pick<RunReport, 'outcome' | 'rejected' | 'held' | 'skippedUnknownOwner'> | undefined,
 ): OutcomeLabel {
   if (!report) return 'never run';
   if (report.outcome === 'guarded') return 'guard tripped';
-  if (report.outcome === 'ok' && (report.rejected > 0 || (report.held ?? 0) > 0)) return 'partial';
+  if (
+    report.outcome === 'ok' &&
+    (report.rejected > 0 || (report.held ?? 0) > 0 || (report.skippedUnknownOwner ?? 0) > 0)
+  )
+    return 'partial';
   return report.outcome;
+}
+
+/** What a run says of listings another feed id tags, when the config has no feed of that id. */
+function formerIdHint(feedId: string, { owner, count }: { owner: string; count: number }): MappingHint {
+  return {
+    code: 'unknown_owner',
+    message: `${count} listing(s) of this feed's keys are tagged for feed "${owner}", which this config does not have: they are skipped, never updated or deleted by this feed`,
+    fix: `if feed "${owner}" was renamed to "${feedId}", add \`adoptFrom: [${owner}]\` to feed "${feedId}": its listings become this feed's (each written once, to carry the new id); if it was removed, delete its listings on the platform or adopt them the same way`,
+  };
 }
 
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */

@@ -12,6 +12,8 @@ export interface RunFeedSpec extends IngestSpec {
   ownership: 'tagged' | 'all';
   /** Adopt a foreign listing whose key is in the feed instead of creating a duplicate. */
   adopt: boolean;
+  /** Former ids of the feed: listings tagged with one are its own (retagged on their next run). */
+  adoptFrom?: readonly string[];
   /** Refuse to delete more than this share of the feed's owned listings in one run. */
   maxDeleteShare: number;
   /** Scheduled runs may skip an unchanged feed, but compare with the platform at least this often (hours). */
@@ -22,6 +24,11 @@ export interface RunFeedSpec extends IngestSpec {
 
 /** The part of the whole config a run reads besides its feed. */
 export interface RunConfig {
+  /**
+   * The config's feeds (their ids): a listing the feed skips because another feed id tags it is
+   * said to be a renamed feed's when no feed has that id (`adoptFrom`). Unknown when left out.
+   */
+  feeds?: readonly { readonly id: string }[];
   /** ExtensionColumn key that names the feed owning a listing. */
   ownerKey: string;
   api: {

@@ -115,6 +115,11 @@ export type PreparedRun =
       ingest: IngestSummary;
       snapshot: SnapshotSummary;
       plan: Plan;
+      /**
+       * Feed listings skipped because a feed id the config does not have tags their key: each such
+       * id and how many (a renamed feed, whose listings the new id never writes without `adoptFrom`).
+       */
+      unknownOwners?: { owner: string; count: number }[];
       /** The feed's records the plan's creates and updates send, read back one at a time. */
       loader: DesiredLoader;
       /** Frees the records `loader` reads (a spill file): call it once the plan is applied or dropped. */

@@ -119,7 +119,8 @@ export function registerSync(program: Command): void {
 const EXIT_REASONS: Record<number, string> = {
   [EXIT.failed]: 'the sync failed (see the report)',
   [EXIT.guarded]: 'a delete guard tripped: deletes were held back; the report says why and what to do',
-  [EXIT.partial]: 'synced, but some feed records were rejected or held (see the report)',
+  [EXIT.partial]:
+    'synced, but some feed records were rejected or held, or skipped for a feed id the config does not have (see the report)',
   [EXIT.paused]:
     "paused: the provider's request budget is spent; the next run goes on from where this one stopped (see resumes at)",
   [EXIT.interrupted]: 'interrupted: what was applied is above; the next run repairs the rest',

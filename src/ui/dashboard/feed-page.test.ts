@@ -24,6 +24,25 @@ const page = (run: RunReport) =>
   );
 
 describe('feedPage', () => {
+  it('shows what the run says to fix in the config: a renamed feed whose keys its old id tags', () => {
+    const text = page({
+      ...base,
+      skippedCount: 3,
+      skippedUnknownOwner: 3,
+      hints: [
+        {
+          code: 'unknown_owner',
+          message: '3 listing(s) of this feed\'s keys are tagged for feed "old"',
+          fix: 'add `adoptFrom: [old]` to feed "acme"',
+        },
+      ],
+    });
+    expect(text).toContain('To fix in the config (1)');
+    expect(text).toContain('3 listing(s) of this feed&#39;s keys are tagged for feed &quot;old&quot;');
+    expect(text).toContain('Fix: add `adoptFrom: [old]` to feed &quot;acme&quot;');
+    expect(page(base)).not.toContain('To fix in the config');
+  });
+
   it('offers the override only where it applies: a share guard, not a feed without listings', () => {
     const share = page({
       ...base,

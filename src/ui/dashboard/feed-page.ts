@@ -130,6 +130,18 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   }</section>${heldPart}`;
 }
 
+/**
+ * What the run says about the feed's config, with the fix: a CSV with no listing URL column, keys a
+ * feed id the config does not have tags (a renamed feed: `adoptFrom`).
+ */
+function hintsSection(run: RunReport): Html {
+  const hints = run.hints ?? [];
+  if (hints.length === 0) return html``;
+  return html`<section class="card hints"><h3>To fix in the config (${hints.length})</h3><ul>${hints.map(
+    (h) => html`<li><p>${h.message}</p><p class="sub">Fix: ${h.fix}</p></li>`,
+  )}</ul></section>`;
+}
+
 /** Listings gone from the feed that a grace keeps for now, and when they go. */
 function graceSection(run: RunReport, feedId: string): Html {
   const grace = run.graceKeys ?? [];
@@ -167,7 +179,7 @@ ${searchForm(s.id)}
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>
-${guardSection(run, s.id, view.readOnly)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}`
+${guardSection(run, s.id, view.readOnly)}${hintsSection(run)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}`
       : ''
   }</section>
 <h2>Last runs</h2>

@@ -30,6 +30,11 @@ describe('summarizeFeed', () => {
     ['ok', report({}), 'ok'],
     ['rejected records make it partial', report({ rejected: 2 }), 'partial'],
     ['held listings make it partial', report({ held: 1 }), 'partial'],
+    [
+      'keys skipped for a feed id the config lacks make it partial',
+      report({ skippedUnknownOwner: 3 }),
+      'partial',
+    ],
     ['guarded reads as guard tripped', report({ outcome: 'guarded' }), 'guard tripped'],
     ['no report', undefined, 'never run'],
   ])('%s', (_name, last, label) => {
