@@ -33,7 +33,29 @@ describe('HeldKeyColumns', () => {
     for (let i = 0; i < 1000; i++)
       columns.add(hold(`M-${i}`, i + 2, i, `Row ${i + 2} of acme.csv: SalePrice "call" is not a number`));
     columns.add(hold('X', undefined, 1000, 'Record 1001 of acme.csv: SalePrice "call" is not a number'));
-    expect(columns.texts).toBe(1);
+    // A record without a row is named by its key too: the key is cut out of the text, and put back.
+    for (let i = 0; i < 100; i++)
+      columns.add(
+        hold(
+          `X-${i}`,
+          undefined,
+          i,
+          `Record ${i + 1} of l.xml (MLSNumber X-${i}): SalePrice "call" is not a number`,
+        ),
+      );
+    columns.add(
+      hold(
+        'https://a.example/1',
+        undefined,
+        0,
+        'Record 1 of l.xml (Url https://a.example/1): Bedrooms is missing',
+      ),
+    );
+    expect(columns.at(1001 + 99).message).toBe(
+      'Record 100 of l.xml (MLSNumber X-99): SalePrice "call" is not a number',
+    );
+    expect(columns.at(1101).message).toBe('Record 1 of l.xml (Url https://a.example/1): Bedrooms is missing');
+    expect(columns.texts).toBe(3);
     expect(columns.at(999).message).toBe('Row 1001 of acme.csv: SalePrice "call" is not a number');
     expect(columns.at(1000).message).toBe('Record 1001 of acme.csv: SalePrice "call" is not a number');
   });

@@ -6,7 +6,10 @@ import type { HeldKey, HeldKeyList } from './types.ts';
 const WHOLE = 0;
 const ROW = 1;
 const RECORD = 2;
-const FORMS = 4;
+/** Places, times one more when the text named the key (`(MLSNumber M-1)`, cut out: `#keyAt`). */
+const PLACES = 3;
+const KEY_FIELDS = ['MLSNumber', 'Url'] as const;
+const FORMS = PLACES * (KEY_FIELDS.length + 1);
 
 /**
  * The holds of a feed's rejected records, in columns, as they are read (issue 23 §2: nothing that
@@ -30,6 +33,8 @@ export class HeldKeyColumns {
   readonly #reasonNumbers = new Map<string, number>();
   /** The text's id times `FORMS`, plus its form. */
   readonly #messages = int32s();
+  /** Where in its text the key was cut out (` (MLSNumber M-1)`), for a form that cut it. */
+  readonly #keyAt = int32s();
   readonly #texts = new KeySet();
 
   /** Holds added, also those a later record of their key let go of (`HeldKeys` picks the live ones). */
@@ -43,8 +48,9 @@ export class HeldKeyColumns {
     this.#rows.set(i, hold.row === undefined ? 0 : hold.row + 1);
     this.#indexes.set(i, hold.index);
     this.#reasons.set(i, this.#reasonNumber(hold.reason));
-    const [text, form] = textOf(hold);
+    const { text, form, keyAt } = textOf(hold);
     this.#messages.set(i, this.#texts.intern(text) * FORMS + form);
+    if (keyAt !== undefined) this.#keyAt.set(i, keyAt);
     return i;
   }
 
@@ -62,16 +68,23 @@ export class HeldKeyColumns {
     const rowPlusOne = this.#rows.get(i);
     const index = this.#indexes.get(i);
     const message = this.#messages.get(i);
-    const text = this.#texts.keyAt(Math.floor(message / FORMS));
+    const key = this.#keys.keyAt(i);
+    let text = this.#texts.keyAt(Math.floor(message / FORMS));
     const form = message % FORMS;
+    const keyField = KEY_FIELDS[Math.floor(form / PLACES) - 1];
+    if (keyField !== undefined) {
+      const at = this.#keyAt.get(i);
+      text = `${text.slice(0, at)} (${keyField} ${key})${text.slice(at)}`;
+    }
+    const place = form % PLACES;
     const hold: HeldKey = {
-      key: this.#keys.keyAt(i),
+      key,
       index,
       reason: this.#reasonNames[this.#reasons.get(i)] as string,
       message:
-        form === ROW
+        place === ROW
           ? `Row ${rowPlusOne - 1} of ${text}`
-          : form === RECORD
+          : place === RECORD
             ? `Record ${index + 1} of ${text}`
             : text,
     };
@@ -89,16 +102,35 @@ export class HeldKeyColumns {
   }
 }
 
-/** What is kept of a hold's message: the text after its place, when the place is its row's or record's. */
-function textOf(hold: HeldKey): [string, number] {
-  const { message, row, index } = hold;
-  if (row !== undefined) {
-    const place = `Row ${row} of `;
-    if (message.startsWith(place)) return [message.slice(place.length), ROW];
+/**
+ * What is kept of a hold's message: the text after its place, when the place is its row's or
+ * record's; and without the key, where the text names it (a record without a row is named by its
+ * key too: `Record 8 of listings.xml (MLSNumber M-1): …`), so that records rejected alike share it.
+ */
+function textOf(hold: HeldKey): { text: string; form: number; keyAt?: number } {
+  const { message, row, index, key } = hold;
+  let text = message;
+  let place = WHOLE;
+  const rowPlace = row === undefined ? undefined : `Row ${row} of `;
+  const recordPlace = `Record ${index + 1} of `;
+  if (rowPlace !== undefined && message.startsWith(rowPlace)) {
+    text = message.slice(rowPlace.length);
+    place = ROW;
+  } else if (message.startsWith(recordPlace)) {
+    text = message.slice(recordPlace.length);
+    place = RECORD;
   }
-  const place = `Record ${index + 1} of `;
-  if (message.startsWith(place)) return [message.slice(place.length), RECORD];
-  return [message, WHOLE];
+  for (const [n, field] of KEY_FIELDS.entries()) {
+    const named = ` (${field} ${key})`;
+    const at = key === '' ? -1 : text.indexOf(named);
+    if (at !== -1)
+      return {
+        text: text.slice(0, at) + text.slice(at + named.length),
+        form: place + PLACES * (n + 1),
+        keyAt: at,
+      };
+  }
+  return { text, form: place };
 }
 
 /**
