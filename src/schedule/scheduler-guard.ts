@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Config } from '../config/index.ts';
-import { wantedSchedulers } from './schedulers.ts';
+import { upsertScheduler, wantedSchedulers } from './schedulers.ts';
 
 /**
  * The schedulers the config asks for that the queue does not hold as asked (absent, or with
@@ -21,8 +21,7 @@ export async function missingSchedulers(queue: Queue, config: Config): Promise<s
 export async function restoreSchedulers(queue: Queue, config: Config): Promise<string[]> {
   const missing = new Set(await missingSchedulers(queue, config));
   for (const w of wantedSchedulers(config)) {
-    if (missing.has(w.id))
-      await queue.upsertJobScheduler(w.id, { pattern: w.pattern, tz: w.tz }, { name: w.name, data: w.data });
+    if (missing.has(w.id)) await upsertScheduler(queue, w);
   }
   return [...missing];
 }
