@@ -78,6 +78,16 @@ describe('HeldKeys', () => {
     expect(held.at(0)).not.toBe(held.at(0));
   });
 
+  it('reads each place through its order, not the columns by place', () => {
+    const picked = new HeldKeys(columns, Int32Array.from([2, 0]));
+    expect([picked.keyAt(0), picked.keyAt(1)]).toEqual(['c', 'a']);
+    expect([picked.at(0)?.message, picked.at(1)?.message]).toEqual([
+      'Row 2 of f.csv: c',
+      'Row 2 of f.csv: a',
+    ]);
+    expect(picked.slice(1).map((h) => h.key)).toEqual(['a']);
+  });
+
   it('prints as the array of its holds', () => {
     expect(JSON.parse(JSON.stringify({ held }))).toEqual({ held: [...held] });
   });

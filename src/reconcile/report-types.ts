@@ -41,6 +41,8 @@ export interface NotApplied {
 
 /** Keys a report lists of each kind of write not applied. */
 export const NOT_APPLIED_KEPT = 1000;
+/** Skipped feed listings a report lists (`skipped`, in key order); `skippedCount` counts them all. */
+export const SKIPPED_KEPT = 1000;
 
 /**
  * `paused`: the source stopped before the end of the feed because its provider's request budget is
@@ -117,7 +119,7 @@ export interface RunReport {
   /** Hand-added listings whose key is in the feed, now owned by it (counted in `updated` too). */
   adopted: number;
   /**
-   * Feed listings not written because another owner holds the key: the first `NOT_APPLIED_KEPT` in
+   * Feed listings not written because another owner holds the key: the first `SKIPPED_KEPT` in
    * key order (a feed whose id was renamed finds every key its old id's), and how many in all
    * (`skippedCount`; a report saved before it lists them all: `skippedCountOf`).
    */

@@ -16,6 +16,7 @@ import {
   notAppliedText,
   type RunOutcome,
   type RunReport,
+  SKIPPED_KEPT,
 } from './report-types.ts';
 import type { PreparedRun, RunTrigger } from './run-types.ts';
 
@@ -176,7 +177,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     duplicatesDeleted: duplicateDeletes(plan.deletes),
     unchanged: plan.unchanged.length,
     foreign: plan.foreign.length,
-    skipped: itemsOf(plan.skipped, 0, NOT_APPLIED_KEPT).map((s) => ({
+    skipped: itemsOf(plan.skipped, 0, SKIPPED_KEPT).map((s) => ({
       key: s.key,
       reason: s.reason,
       id: s.id,

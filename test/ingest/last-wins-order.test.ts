@@ -29,4 +29,31 @@ describe('collectFeed: the last record of a key wins and takes its place at the 
       ['C', [3, 8]],
     ]);
   });
+
+  it('a key rejected twice holds with its last record: its row and its words, in the order of last records', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-order-'));
+    const path = join(dir, 'feed.csv');
+    // A rejected, A rejected again (other words), B rejected, C valid, D rejected then valid.
+    const rows = [
+      row('A', 'Active', 'three'),
+      row('D', 'Active', 'x'),
+      row('A', 'Active', 'four'),
+      row('B', 'Active', 'five'),
+    ];
+    rows.push(row('C'), row('D'));
+    await writeFile(path, `skip\nskip\n${HEADER}${rows.join('')}`);
+    const feed = fixtureFeed('acme', { source: { path } });
+    const result = await ingestFeed(feed, { state: {} });
+    expect(result.listings.map((l) => l.MLSNumber)).toEqual(['C', 'D']);
+    expect([...result.held].map((h) => [h.key, h.row, h.message])).toEqual([
+      ['A', 6, 'Row 6 of feed.csv: Bedrooms "four" is not a number'],
+      ['B', 7, 'Row 7 of feed.csv: Bedrooms "five" is not a number'],
+    ]);
+    // Read by place, in the same order (the plan reads keys this way).
+    expect([result.held.keyAt?.(0), result.held.keyAt?.(1), result.held.at(-1)?.key]).toEqual([
+      'A',
+      'B',
+      'B',
+    ]);
+  });
 });

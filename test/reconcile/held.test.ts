@@ -62,6 +62,29 @@ describe('a rejected record never costs its listing', () => {
     expect(stored('M-3')).toEqual(before);
   });
 
+  it('a key rejected twice is held with its last record, beside other held keys: nothing of theirs deleted', async () => {
+    await feed([1, 2, 3].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'held-feed')).toBe(0);
+    const ids = [1, 2].map((n) => stored(`M-${n}`)?.ID);
+    await feed([row(1, 'cheap'), row(1, 'cheaper'), row(2, 'free'), row(3)].join(''));
+    t.reset();
+    await cli('sync', '--feed', 'held-feed', '--json');
+    const report = JSON.parse(t.out());
+    expect(report).toMatchObject({ deleted: 0, held: 2, heldOnPlatform: 2, unchanged: 1 });
+    expect(
+      report.heldKeys.map((h: { key: string; row: number; message: string; ids: number[] }) => [
+        h.key,
+        h.row,
+        h.message,
+        h.ids,
+      ]),
+    ).toEqual([
+      ['M-1', 3, 'Row 3 of feed.csv: SalePrice "cheaper" is not a number', [ids[0]]],
+      ['M-2', 4, 'Row 4 of feed.csv: SalePrice "free" is not a number', [ids[1]]],
+    ]);
+    expect(t.sandbox.listings('HELD-BOT')).toHaveLength(3);
+  });
+
   it('a run whose every record is rejected deletes nothing', async () => {
     await feed([1, 2].map((n) => row(n)).join(''));
     expect(await cli('sync', '--feed', 'held-feed')).toBe(0);

@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../src/logger.ts';
-import { maySkipUnchanged, type RunProgress, reportOf, syncFeed } from '../../src/reconcile/index.ts';
+import {
+  maySkipUnchanged,
+  type RunProgress,
+  reportOf,
+  syncFeed,
+  withTags,
+} from '../../src/reconcile/index.ts';
+import { renderReport } from '../../src/render/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
 import { listings } from '../../src/testing/listing.ts';
 import { recordsFeed } from '../../src/testing/records-feed.ts';
@@ -134,6 +141,26 @@ describe('the run is data in, data out', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('lists the first 1,000 skipped listings in key order and counts them all', async () => {
+    h = await startHarness([{}, {}]);
+    const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+    // Every key of the feed is another feed's (`feed2`, which the config has: no hint, not partial).
+    h.sandbox.seed(
+      'SN-1',
+      listings(1, 1001).map((l) => withTags(l, 'feed2', tags)),
+    );
+    const report = await h.sync(h.feed(), listings(1, 1001), { dryRun: true });
+    expect(report).toMatchObject({ created: 0, updated: 0, skippedCount: 1001, foreign: 1001 });
+    expect(report.skipped).toHaveLength(1000);
+    expect(report.skipped[999]).toMatchObject({
+      key: 'MLS-1000',
+      reason: 'owned-by-other-feed',
+      owner: 'feed2',
+    });
+    expect(report.skippedUnknownOwner).toBeUndefined();
+    expect(renderReport(report)).toContain('1001 feed listings skipped (key held by another owner)');
   });
 });
 

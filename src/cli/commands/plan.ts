@@ -99,7 +99,10 @@ export function registerPlan(program: Command): void {
 /**
  * The plan as `--json` prints it: each create and update with the whole record it would send
  * (`listing`, tags included), not where the run kept it (`desired`, internal). The creates and
- * updates are generators: each record is read back from the run's records as it is printed.
+ * updates are generators: each record is read back from the run's records as it is printed. The
+ * other lists that grow with the feed or the platform (deletes, held, foreign, skipped…) are
+ * printed an item at a time too, each made as it is printed: a feed of 300k records all rejected
+ * made 300k held listings at once, and ran `plan --json` out of the image's heap.
  */
 function shownPlan(plan: Plan, loader: DesiredLoader): { shown: unknown; arrays: StreamedArray[] } {
   const creates = (function* () {
@@ -108,5 +111,20 @@ function shownPlan(plan: Plan, loader: DesiredLoader): { shown: unknown; arrays:
   const updates = (function* () {
     for (const { desired, ...update } of plan.updates) yield { ...update, listing: loader.load(desired) };
   })();
-  return { shown: { ...plan, creates, updates }, arrays: [creates, updates] };
+  const streamed = (list: Iterable<unknown>) =>
+    (function* () {
+      yield* list;
+    })();
+  const lists = {
+    deletes: streamed(plan.deletes),
+    heldDeletes: streamed(plan.heldDeletes),
+    held: streamed(plan.held),
+    grace: streamed(plan.grace),
+    foreign: streamed(plan.foreign),
+    skipped: streamed(plan.skipped),
+  };
+  return {
+    shown: { ...plan, creates, updates, ...lists },
+    arrays: [creates, updates, ...Object.values(lists)],
+  };
 }
