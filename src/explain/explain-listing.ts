@@ -75,6 +75,7 @@ export async function explainListing(
     feedId: feed.id,
     mode,
     graceDays: feed.gone.afterDays,
+    feedIds: config.feeds.map((f) => f.id),
     feedHasIt: last !== undefined,
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),

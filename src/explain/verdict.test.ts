@@ -95,6 +95,18 @@ describe('verdictOf', () => {
     expect(sold?.changes).toEqual([{ field: 'Status', from: 'Active', to: 'Sold' }]);
   });
 
+  it('a key another feed id tags: a renamed feed (no feed of the config has the id) says the fix', () => {
+    const skipped: Classification[] = [
+      { kind: 'skipped', id: 7, reason: 'owned-by-other-feed', owner: 'old' },
+    ];
+    const [renamed] = verdictOf(skipped, { ...context, feedIds: ['acme'] }).lines;
+    expect(renamed?.text).toBe(
+      "ID 7 belongs to feed old, which this config does not have: the feed's listing is skipped, never written; if old was renamed to acme, add `adoptFrom: [old]` to it",
+    );
+    const [shared] = verdictOf(skipped, { ...context, feedIds: ['acme', 'old'] }).lines;
+    expect(shared?.text).toBe("ID 7 belongs to feed old: the feed's listing is skipped, never duplicated");
+  });
+
   it('cannot judge without both sides', () => {
     const verdict = verdictOf([], { ...context, platformUnknown: 'the platform was not read: E_NETWORK' });
     expect(verdict).toMatchObject({

@@ -14,6 +14,8 @@ export interface VerdictContext {
   feedHasIt?: boolean;
   /** The feed's `gone.afterDays`: a delete after a grace says so. */
   graceDays?: number;
+  /** The config's feed ids: a listing another id tags that no feed has is a renamed feed's (`adoptFrom`). */
+  feedIds?: readonly string[];
 }
 
 /** The record hash moves with every update; alone, it means a field the list never returns changed. */
@@ -121,7 +123,9 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
         text:
           c.reason === 'adopt-disabled'
             ? `ID ${c.id} was added by hand and the feed has adopt: false: neither adopted nor duplicated`
-            : `ID ${c.id} belongs to feed ${c.owner ?? 'another feed'}: the feed's listing is skipped, never duplicated`,
+            : c.owner !== undefined && context.feedIds !== undefined && !context.feedIds.includes(c.owner)
+              ? `ID ${c.id} belongs to feed ${c.owner}, which this config does not have: the feed's listing is skipped, never written; if ${c.owner} was renamed to ${context.feedId}, add \`adoptFrom: [${c.owner}]\` to it`
+              : `ID ${c.id} belongs to feed ${c.owner ?? 'another feed'}: the feed's listing is skipped, never duplicated`,
       };
     case 'nothing':
       return {
