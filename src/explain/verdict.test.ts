@@ -107,6 +107,17 @@ describe('verdictOf', () => {
     expect(shared?.text).toBe("ID 7 belongs to feed old: the feed's listing is skipped, never duplicated");
   });
 
+  it('an adoption of a listing a former id tags says so, not "added by hand"', () => {
+    const tag = { field: 'ExtensionColumn[feed-sync:feed]', from: 'old', to: 'acme' };
+    const [former] = verdictOf([{ kind: 'update', id: 7, adopt: true, changes: [tag, hash] }], context).lines;
+    expect(former?.text).toBe(
+      "ID 7 is tagged for feed old, a former id of this feed (adoptFrom): a sync would tag it as acme's and update it (1 field differs)",
+    );
+    const untagged = { field: 'ExtensionColumn[feed-sync:feed]', from: undefined, to: 'acme' };
+    const [byHand] = verdictOf([{ kind: 'update', id: 7, adopt: true, changes: [untagged] }], context).lines;
+    expect(byHand?.text).toContain('has the key but no owner tag (added by hand)');
+  });
+
   it('cannot judge without both sides', () => {
     const verdict = verdictOf([], { ...context, platformUnknown: 'the platform was not read: E_NETWORK' });
     expect(verdict).toMatchObject({

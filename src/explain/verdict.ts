@@ -18,6 +18,10 @@ export interface VerdictContext {
   feedIds?: readonly string[];
 }
 
+/** The owner tag among an update's changes (`ExtensionColumn[feed-sync:feed]`, or the config's `ownerKey`). */
+const isOwnerTag = (change: FieldChange) =>
+  change.field.startsWith('ExtensionColumn[') && !change.field.endsWith(':hash]');
+
 /** The record hash moves with every update; alone, it means a field the list never returns changed. */
 const isHashTag = (change: FieldChange) =>
   change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
@@ -68,11 +72,18 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
         : shown.length === 1
           ? '1 field differs'
           : `${shown.length} fields differ`;
+      // A listing a former id of the feed tags (`adoptFrom`): its owner tag is among the changes.
+      const former = c.changes.find(
+        (f) => isOwnerTag(f) && f.to === context.feedId && typeof f.from === 'string' && f.from !== '',
+      )?.from;
       return c.adopt
         ? {
             action: 'adopt',
             id: c.id,
-            text: `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`,
+            text:
+              former !== undefined
+                ? `ID ${c.id} is tagged for feed ${String(former)}, a former id of this feed (adoptFrom): a sync would tag it as ${context.feedId}'s and update it (${why})`
+                : `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`,
             changes,
           }
         : { action: 'update', id: c.id, text: `a sync would update ID ${c.id}: ${why}`, changes };

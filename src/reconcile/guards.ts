@@ -16,6 +16,18 @@ export interface GuardInput {
   desiredCount: number;
   ownedCount: number;
   deletes: Losses;
+  /**
+   * Per former id of the feed (`adoptFrom`): its listings whose keys the feed has (`matched`), and
+   * the numbers of the deletes (and marks) of those it does not.
+   */
+  adopted?: readonly AdoptedOwner[];
+}
+
+/** A former id's listings in one run: how many the feed has the key of, and the deletes of the others. */
+export interface AdoptedOwner {
+  owner: string;
+  matched: number;
+  leaving: readonly number[];
 }
 
 export interface GuardResult {
@@ -83,9 +95,39 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
     decisions.push({ guard: 'empty-feed', tripped: true, message });
     return { decisions, allowed: [], held: every(deletes) };
   }
-  const unkeyed = unkeyedGuard(policy, deletes, decisions);
+  const adopted = adoptFromGuard(input, decisions);
+  const unkeyed = unkeyedGuard(policy, deletes, decisions, adopted.held);
   const share = applyShareGuard(input, decisions, unkeyed.kept);
-  return { decisions, allowed: share.allowed, held: [...unkeyed.held, ...share.held] };
+  return { decisions, allowed: share.allowed, held: [...adopted.held, ...unkeyed.held, ...share.held] };
+}
+
+/**
+ * A former id (`adoptFrom`) most of whose listings the feed does not have is likely not this feed's
+ * old name (`adoptFrom` under the wrong feed, or two renamed feeds swapped): its listings gone from
+ * the feed would all be deleted, and the feed that really had them would create them again. So
+ * when fewer of them are in the feed than not, their deletes are held until an operator overrides.
+ * A real rename has nearly all its keys in the feed.
+ */
+function adoptFromGuard(input: GuardInput, decisions: GuardDecision[]): { held: number[] } {
+  const { policy } = input;
+  const held: number[] = [];
+  for (const { owner, matched, leaving } of input.adopted ?? []) {
+    if (leaving.length === 0) continue;
+    const total = matched + leaving.length;
+    const what = `adoptFrom ${owner}: ${matched} of its ${total} listing(s) are in this feed`;
+    if (matched >= leaving.length) {
+      const message = `${what}; ${lossVerb(input.deletes, leaving)} the ${leaving.length} gone from it`;
+      decisions.push({ guard: 'adopt-from', tripped: false, message });
+    } else if (policy.allowMassDelete) {
+      const message = `${what}: ${lossVerb(input.deletes, leaving)} the other ${leaving.length}, override given`;
+      decisions.push({ guard: 'adopt-from', tripped: false, overridden: true, message });
+    } else {
+      const message = `${what}: the other ${leaving.length} not ${lossVerb(input.deletes, leaving, 'past')}. Is adoptFrom on the feed that was renamed from ${owner}? Another feed may have these listings' keys; --allow-mass-delete would let them go`;
+      decisions.push({ guard: 'adopt-from', tripped: true, message });
+      held.push(...leaving);
+    }
+  }
+  return { held };
 }
 
 /**
@@ -96,6 +138,18 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
  * (and marks) are held until the rows are fixed or the run is overridden (`--allow-mass-delete`).
  */
 function unkeyedGuard(
+  policy: PlanPolicy,
+  deletes: Losses,
+  decisions: GuardDecision[],
+  heldBefore: readonly number[] = [],
+): { held: number[]; kept: number[] } {
+  const { held, kept } = unkeyedOf(policy, deletes, decisions);
+  if (heldBefore.length === 0) return { held, kept };
+  const before = new Set(heldBefore);
+  return { held: held.filter((i) => !before.has(i)), kept: kept.filter((i) => !before.has(i)) };
+}
+
+function unkeyedOf(
   policy: PlanPolicy,
   deletes: Losses,
   decisions: GuardDecision[],

@@ -199,6 +199,7 @@ export type GuardName =
   | 'empty-feed'
   | 'max-delete-share'
   | 'unkeyed-rejections'
+  | 'adopt-from'
   | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */

@@ -164,6 +164,43 @@ describe('makePlan', () => {
     expect(plan.ownedCount).toBe(2);
   });
 
+  it('adoptFrom on the wrong feed: a former id whose listings are mostly not in the feed has their deletes held', () => {
+    // `p` was renamed, but `acme` (another feed) was given `adoptFrom: [p]`: none of p's keys are acme's.
+    const platform = [ours(1, 1), ours(2, 2), ...[11, 12, 13].map((n) => ours(n, n, 'p'))];
+    const wrong = planListings([listing(1), listing(2)], platform, {
+      ...policy,
+      adoptFrom: ['p'],
+      maxDeleteShare: 1,
+    });
+    expect(summary(wrong)).toMatchObject({
+      deletes: [],
+      held: ['MLS-0011#11 gone', 'MLS-0012#12 gone', 'MLS-0013#13 gone'],
+      unchanged: 2,
+    });
+    expect(wrong.guards.find((g) => g.guard === 'adopt-from')).toMatchObject({
+      tripped: true,
+      message: expect.stringContaining(
+        'adoptFrom p: 0 of its 3 listing(s) are in this feed: the other 3 not deleted',
+      ),
+    });
+    // The override lets them go; a real rename (most keys in the feed) deletes the few gone at once.
+    const forced = planListings([listing(1), listing(2)], platform, {
+      ...policy,
+      adoptFrom: ['p'],
+      maxDeleteShare: 1,
+      allowMassDelete: true,
+    });
+    expect(summary(forced).deletes).toHaveLength(3);
+    const renamed = planListings([listing(11), listing(12)], platform, {
+      ...policy,
+      adoptFrom: ['p'],
+      maxDeleteShare: 1,
+    });
+    expect(summary(renamed)).toMatchObject({ updates: ['MLS-0011#11 adopt', 'MLS-0012#12 adopt'], held: [] });
+    expect(summary(renamed).deletes).toContain('MLS-0013#13 gone');
+    expect(renamed.guards.find((g) => g.guard === 'adopt-from')).toMatchObject({ tripped: false });
+  });
+
   it('ownership: all owns untagged listings (and tags them), never another feed’s', () => {
     const plan = planListings(
       [listing(1)],

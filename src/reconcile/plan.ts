@@ -3,7 +3,7 @@ import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
-import { applyDeleteGuards } from './guards.ts';
+import { type AdoptedOwner, applyDeleteGuards } from './guards.ts';
 import { ownsListing } from './ownership.ts';
 import type {
   DesiredListing,
@@ -65,6 +65,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const unchanged = new UnchangedKeys(keysOf(desired));
   const skipped = new PlannedSkipped();
   let wantedCount = 0;
+  /** Listings of each former id of the feed (`adoptFrom`) whose key the feed has. */
+  const matched = new Map<string, number>();
 
   desired.forEach((key, ref) => {
     // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
@@ -75,6 +77,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     if (mine.length > 0) {
       const [keeper, ...extras] = pickKeeper(mine, remote);
       touched[keeper] = 1;
+      const owner = remote.ownerAt(keeper);
+      if (owner !== undefined && owner !== policy.feedId) matched.set(owner, (matched.get(owner) ?? 0) + 1);
       for (const extra of extras) {
         touched[extra] = 1;
         found.add(key, remote.idAt(extra), 'duplicate');
@@ -118,7 +122,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   // the marks beside the deletes).
   // Keys a sweep lists count as wanted: an empty run of a listed feed is not an empty feed.
   const listed = Math.max(wantedCount, policy.present?.size ?? 0);
-  const guard = applyDeleteGuards({ policy, desiredCount: listed, ownedCount, deletes: found });
+  const adopted = adoptedOwners(policy, remote, leaving, found, matched);
+  const guard = applyDeleteGuards({ policy, desiredCount: listed, ownedCount, deletes: found, adopted });
   const allowed = guard.allowed.filter((i) => !found.isMark(i));
   for (const i of guard.allowed) if (found.isMark(i)) updates.addMark(found, i);
   // A mark a guard held back did not happen: the listing is not Sold, and its grace has not begun.
@@ -277,6 +282,39 @@ function planHeld(heldKeys: HeldIndex, ctx: Context, touched: Uint8Array): Plann
       held.keep(id, remote.idAt(i));
     }
   return held;
+}
+
+/**
+ * Per former id of the feed (`adoptFrom`): its listings whose key the feed has, and the deletes (and
+ * marks) of its listings leaving the feed, for the guard that checks the former id is this feed's.
+ */
+function adoptedOwners(
+  policy: PlanPolicy,
+  remote: RemoteEntries,
+  leaving: Iterable<Leaving>,
+  found: DeleteColumns,
+  matched: ReadonlyMap<string, number>,
+): AdoptedOwner[] {
+  if ((policy.adoptFrom ?? []).length === 0) return [];
+  const ownerById = new Map<number, string>();
+  for (const l of leaving) {
+    const owner = remote.ownerAt(l.position);
+    if (owner !== undefined && owner !== policy.feedId) ownerById.set(l.id, owner);
+  }
+  const byOwner = new Map<string, number[]>();
+  for (let i = 0; i < found.length; i++) {
+    if (found.reasonAt(i) === 'duplicate') continue;
+    const owner = ownerById.get(found.idAt(i));
+    if (owner === undefined) continue;
+    const list = byOwner.get(owner);
+    if (list === undefined) byOwner.set(owner, [i]);
+    else list.push(i);
+  }
+  return [...byOwner].map(([owner, numbers]) => ({
+    owner,
+    matched: matched.get(owner) ?? 0,
+    leaving: numbers,
+  }));
 }
 
 /**

@@ -156,7 +156,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     return finish(
       report,
       'failed',
-      `${applied.stopped}; ${notAppliedText(applied.notApplied)}: the next run writes them once the key is accepted`,
+      `${applied.stopped}; ${notAppliedText(applied.notApplied)}${applied.failedCount > 0 ? `, besides the ${applied.failedCount} that failed` : ''}: the next run writes them once the key is accepted`,
     );
   }
   if (applied.cancelled) {

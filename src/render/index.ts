@@ -19,4 +19,4 @@ export {
   showField,
   summarizePlan,
 } from './render-plan.ts';
-export { renderReport } from './render-report.ts';
+export { hintLines, renderReport } from './render-report.ts';

@@ -70,7 +70,7 @@ export function renderReport(report: RunReport): string {
       `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
     );
   for (const d of report.drift) lines.push(`  drift: ${d}`);
-  for (const hint of report.hints ?? []) lines.push(`  hint: ${hint.message}`, `    fix: ${hint.fix}`);
+  lines.push(...hintLines(report));
   lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;
@@ -195,4 +195,9 @@ function failedCalls(report: RunReport, operation: Operation, calls: number): st
   if (!failed || failed.attempts <= failed.calls) return '';
   const attempts = `${failed.attempts} attempt${failed.attempts === 1 ? '' : 's'}`;
   return calls === 1 && failed.calls === 1 ? ` (${attempts})` : ` (${failed.calls} failed after ${attempts})`;
+}
+
+/** What a run says to fix in the config (`hints`), a line each and its fix: the report's and the plan's. */
+export function hintLines(report: Pick<RunReport, 'hints'>): string[] {
+  return (report.hints ?? []).flatMap((hint) => [`  hint: ${hint.message}`, `    fix: ${hint.fix}`]);
 }

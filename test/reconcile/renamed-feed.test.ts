@@ -35,6 +35,10 @@ describe('a feed renamed in the config', () => {
         fix: expect.stringContaining('add `adoptFrom: [acme]` to feed "acme-listings"'),
       }),
     ]);
+    // The plan a user looks at first says it too.
+    t.reset();
+    await cli('plan', '--feed', 'acme-listings');
+    expect(t.out()).toContain('hint: 3 listing(s) of this feed\'s keys are tagged for feed "acme"');
     t.reset();
     expect(await cli('sync', '--feed', 'acme-listings')).toBe(4);
     expect(t.out()).toContain('acme-listings → RENAME-BOT: partial');

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import { type DesiredLoader, type Plan, planRun } from '../../reconcile/index.ts';
-import { PLAN_LIMIT, renderPlan, renderReport } from '../../render/index.ts';
+import { hintLines, PLAN_LIMIT, renderPlan, renderReport } from '../../render/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
@@ -91,7 +91,11 @@ export function registerPlan(program: Command): void {
       // The document `JSON.stringify({ plan, report }, null, 2)` would print, its plan printed above.
       const shownReport = indented(JSON.stringify(report, null, 2), '  ');
       process.stdout.write(`${plan ? ',' : '{'}\n  "report": ${shownReport}\n}\n`);
-    } else process.stdout.write(`${text ?? renderReport(report)}\n`);
+    } else if (text !== undefined) {
+      // The plan, then what the run says to fix in the config (a renamed feed, a CSV with no URL column).
+      const hints = hintLines(report);
+      process.stdout.write(`${text}\n${hints.length > 0 ? `${hints.join('\n')}\n` : ''}`);
+    } else process.stdout.write(`${renderReport(report)}\n`);
     if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
   });
 }

@@ -55,7 +55,9 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
   // Only the share guards give way to the override; a feed with no listing, or a source that
   // failed, deletes nothing whatever is allowed.
   const overridable = run.guards.some(
-    (g) => g.tripped && (g.guard === 'max-delete-share' || g.guard === 'unkeyed-rejections'),
+    (g) =>
+      g.tripped &&
+      (g.guard === 'max-delete-share' || g.guard === 'unkeyed-rejections' || g.guard === 'adopt-from'),
   );
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Delete guards</h3><ul class="guards">${run.guards.map(
     (g) =>
