@@ -17,7 +17,7 @@ import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
-import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions } from './run-types.ts';
+import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions, UnknownOwner } from './run-types.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -247,18 +247,26 @@ async function prepare(
 }
 
 /**
- * The feed ids that tag keys the plan skips and that no feed of the config has, with how many: a
- * renamed feed leaves its listings tagged with its old id, and the new one would skip them forever,
- * silently. Unknown (none said) when the run was not given the config's feeds.
+ * The feed ids that tag listings of the chatbot and that no feed of the config has, with how many
+ * of this feed's keys they hold and how many listings in all: a renamed feed leaves its listings
+ * tagged with its old id, and the new one would skip them forever, silently; a feed removed from the
+ * config leaves its listings on the chatbot. Unknown (none said) when the run was not given the
+ * config's feeds.
  */
-function unknownOwnersOf(plan: Plan, config: RunConfig): { owner: string; count: number }[] {
-  if (config.feeds === undefined || plan.skipped.length === 0) return [];
+function unknownOwnersOf(plan: Plan, config: RunConfig): UnknownOwner[] {
+  if (config.feeds === undefined || plan.foreign.length === 0) return [];
   const known = new Set(config.feeds.map((f) => f.id));
-  const counts = new Map<string, number>();
+  const owners = new Map<string, UnknownOwner>();
+  const of = (owner: string) => {
+    let found = owners.get(owner);
+    if (found === undefined) owners.set(owner, (found = { owner, skipped: 0, foreign: 0 }));
+    return found;
+  };
+  for (const f of plan.foreign) if (f.owner !== undefined && !known.has(f.owner)) of(f.owner).foreign++;
   for (const s of plan.skipped)
     if (s.reason === 'owned-by-other-feed' && s.owner !== undefined && !known.has(s.owner))
-      counts.set(s.owner, (counts.get(s.owner) ?? 0) + 1);
-  return [...counts].map(([owner, count]) => ({ owner, count })).sort((a, b) => b.count - a.count);
+      of(s.owner).skipped++;
+  return [...owners.values()].sort((a, b) => b.skipped - a.skipped || b.foreign - a.foreign);
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   type RunReport,
   SKIPPED_KEPT,
 } from './report-types.ts';
-import type { PreparedRun, RunTrigger } from './run-types.ts';
+import type { PreparedRun, RunTrigger, UnknownOwner } from './run-types.ts';
 
 /** What `reportOf` needs besides the run's values: who, when, and the calls it counted. */
 export interface ReportMeta {
@@ -124,7 +124,8 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
   report.snapshot = snapshot;
   Object.assign(report, plannedCounts(prepared.plan));
   if (prepared.unknownOwners !== undefined) {
-    report.skippedUnknownOwner = prepared.unknownOwners.reduce((sum, o) => sum + o.count, 0);
+    const skipped = prepared.unknownOwners.reduce((sum, o) => sum + o.skipped, 0);
+    if (skipped > 0) report.skippedUnknownOwner = skipped;
     report.hints = [
       ...(report.hints ?? []),
       ...prepared.unknownOwners.map((o) => formerIdHint(prepared.plan.feedId, o)),
@@ -224,10 +225,16 @@ export function outcomeLabel(
 }
 
 /** What a run says of listings another feed id tags, when the config has no feed of that id. */
-function formerIdHint(feedId: string, { owner, count }: { owner: string; count: number }): MappingHint {
+function formerIdHint(feedId: string, { owner, skipped, foreign }: UnknownOwner): MappingHint {
+  if (skipped === 0)
+    return {
+      code: 'unknown_owner',
+      message: `${foreign} listing(s) on this chatbot are tagged for feed "${owner}", which this config does not have: no feed updates or deletes them`,
+      fix: `if feed "${owner}" was removed, delete its listings on the platform; if it was renamed, add \`adoptFrom: [${owner}]\` to its new feed (here, if that is "${feedId}")`,
+    };
   return {
     code: 'unknown_owner',
-    message: `${count} listing(s) of this feed's keys are tagged for feed "${owner}", which this config does not have: they are skipped, never updated or deleted by this feed`,
+    message: `${skipped} listing(s) of this feed's keys are tagged for feed "${owner}", which this config does not have: they are skipped, never updated or deleted by this feed`,
     fix: `if feed "${owner}" was renamed to "${feedId}", add \`adoptFrom: [${owner}]\` to feed "${feedId}": its listings become this feed's (each written once, to carry the new id); if it was removed, delete its listings on the platform or adopt them the same way`,
   };
 }

@@ -116,10 +116,11 @@ export type PreparedRun =
       snapshot: SnapshotSummary;
       plan: Plan;
       /**
-       * Feed listings skipped because a feed id the config does not have tags their key: each such
-       * id and how many (a renamed feed, whose listings the new id never writes without `adoptFrom`).
+       * Feed ids the config does not have that tag listings of the chatbot: each with how many of
+       * this feed's keys they hold (`skipped`: never written by it without `adoptFrom`, a renamed
+       * feed) and how many listings in all (`foreign`: a feed removed from the config leaves them).
        */
-      unknownOwners?: { owner: string; count: number }[];
+      unknownOwners?: UnknownOwner[];
       /** The feed's records the plan's creates and updates send, read back one at a time. */
       loader: DesiredLoader;
       /** Frees the records `loader` reads (a spill file): call it once the plan is applied or dropped. */
@@ -143,4 +144,13 @@ export interface RunResult {
   error?: Error;
   /** The feed state to save: the report, and after a successful run the source state. `{}` for a dry run. */
   state: Partial<FeedState>;
+}
+
+/** A feed id no feed of the config has, tagging listings of a run's chatbot. */
+export interface UnknownOwner {
+  owner: string;
+  /** This feed's keys it holds (skipped by the run). */
+  skipped: number;
+  /** Its listings on the chatbot, those skipped included. */
+  foreign: number;
 }

@@ -107,11 +107,14 @@ function heldLines(report: RunReport): string[] {
       on === undefined || on === report.held
         ? `  held ${report.held} listing(s), kept exactly as they are:`
         : on === 0
-          ? `  held ${report.held} key(s), none on the platform yet (nothing is created for them):`
+          ? `  held ${report.held} key(s), none of this feed's on the platform (nothing is created for them):`
           : `  held ${report.held} key(s): ${on} listing(s) on the platform kept exactly as they are, ${report.held - on} not created:`,
     );
     for (const h of report.heldKeys.slice(0, SHOWN)) {
-      const where = h.ids.length > 0 ? `ID ${h.ids.join(', ')}` : 'not on the platform yet: not created';
+      const where =
+        h.ids.length > 0
+          ? `ID ${h.ids.join(', ')}`
+          : "no listing of this feed's on the platform: not created";
       lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);
     }
     if (report.held > SHOWN)

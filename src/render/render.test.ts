@@ -116,7 +116,7 @@ describe('renderReport', () => {
       '  held 3 key(s): 1 listing(s) on the platform kept exactly as they are, 2 not created:\n',
     );
     expect(renderReport(report({ held: 3, heldOnPlatform: 0, heldKeys: held(3) }))).toContain(
-      '  held 3 key(s), none on the platform yet (nothing is created for them):\n',
+      "  held 3 key(s), none of this feed's on the platform (nothing is created for them):\n",
     );
     const few = renderReport(report({ held: 12, heldKeys: held(12) }));
     expect(few).toMatch(/^ {4}… and 2 more; --json lists them$/m);

@@ -65,6 +65,26 @@ describe('a feed renamed in the config', () => {
     expect(JSON.parse(t.out())).toMatchObject({ created: 0, updated: 0, deleted: 1, unchanged: 2 });
   });
 
+  it('a feed removed from the config leaves its listings: the feed that syncs the chatbot says so, and stays ok', async () => {
+    await t.feed([1, 2].map((n) => row(n)).join(''));
+    expect(await cli('sync', '--feed', 'acme')).toBe(0);
+    // `acme` is gone from the config; `acme-listings` syncs other keys into the same chatbot.
+    await renamed('maxDeleteShare: 0.5');
+    await t.feed([row(10), row(11)].join(''));
+    t.reset();
+    expect(await cli('sync', '--feed', 'acme-listings', '--json')).toBe(0);
+    const report = JSON.parse(t.out());
+    expect(report).toMatchObject({ created: 2, foreign: 2, skippedCount: 0 });
+    expect(report.skippedUnknownOwner).toBeUndefined();
+    expect(report.hints).toEqual([
+      expect.objectContaining({
+        code: 'unknown_owner',
+        message:
+          '2 listing(s) on this chatbot are tagged for feed "acme", which this config does not have: no feed updates or deletes them',
+      }),
+    ]);
+  });
+
   it('refuses an adoptFrom that names a feed of the config, or one two feeds claim', async () => {
     await t.writeConfig(
       `${csvFeedConfig(t.sandbox.url, { id: 'acme', chatbot: 'RENAME-BOT', feed: 'adoptFrom: [acme, old]' })}  - id: other

@@ -94,7 +94,7 @@ describe('feedPage', () => {
       failed: [{ key: 'B-1', operation: 'create', code: 'E_PLATFORM', message: 'create: Code 400' }],
       failedCount: 7,
     });
-    expect(text).toContain('none on the platform yet: not created until their record is fixed');
+    expect(text).toContain('none of this feed’s on the platform: not created until their record is fixed');
     expect(text).toContain('Failed writes (7)');
     expect(text).toContain('The first 1 of 7, in key order.');
   });

@@ -114,7 +114,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   // A rejected record holds its listing: left as it is on the platform until the feed is fixed.
   const held = run.heldKeys ?? [];
   const heldPart = held.length
-    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">${run.heldOnPlatform === 0 ? 'none on the platform yet: not created until their record is fixed' : 'left exactly as they are on the platform until their record is fixed'}</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
+    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">${run.heldOnPlatform === 0 ? 'none of this feed’s on the platform: not created until their record is fixed' : 'left exactly as they are on the platform until their record is fixed'}</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
         (h) =>
           html`<tr><td class="num">${h.row ?? h.index + 1}</td><td>${keyLink(feedId, h.key)}</td><td>${holdReason(h)}</td></tr>`,
       )}</tbody></table>${run.held > held.length ? html`<p class="sub">The first ${held.length} of ${run.held}.</p>` : ''}</section>`
