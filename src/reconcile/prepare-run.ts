@@ -258,9 +258,11 @@ function unknownOwnersOf(plan: Plan, config: RunConfig): UnknownOwner[] {
   const known = new Set(config.feeds.map((f) => f.id));
   const owners = new Map<string, UnknownOwner>();
   const of = (owner: string) => {
-    let found = owners.get(owner);
-    if (found === undefined) owners.set(owner, (found = { owner, skipped: 0, foreign: 0 }));
-    return found;
+    const seen = owners.get(owner);
+    if (seen !== undefined) return seen;
+    const added = { owner, skipped: 0, foreign: 0 };
+    owners.set(owner, added);
+    return added;
   };
   for (const f of plan.foreign) if (f.owner !== undefined && !known.has(f.owner)) of(f.owner).foreign++;
   for (const s of plan.skipped)

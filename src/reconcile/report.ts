@@ -12,7 +12,6 @@ import {
   HELD_KEPT,
   NOT_APPLIED_KEPT,
   type NotApplied,
-  notAppliedCount,
   notAppliedText,
   type RunOutcome,
   type RunReport,
