@@ -91,7 +91,9 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
   }
   if (policy.mode === 'full' && input.desiredCount === 0) {
     // No override applies: a feed without a listing never deletes. What to fix is the feed.
-    const message = `the feed yielded no valid listing: ${deletes.length} delete(s) held back; fix the feed or its mapping (\`feed-sync validate --feed ${policy.feedId}\` says what its records lack)`;
+    // Nothing to hold back (a first run, or every listing held by its rejected record) is said so.
+    const held = deletes.length > 0 ? `${deletes.length} delete(s) held back` : 'nothing deleted or changed';
+    const message = `the feed yielded no valid listing: ${held}; fix the feed or its mapping (\`feed-sync validate --feed ${policy.feedId}\` says what its records lack)`;
     decisions.push({ guard: 'empty-feed', tripped: true, message });
     return { decisions, allowed: [], held: every(deletes) };
   }

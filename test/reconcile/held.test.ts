@@ -91,7 +91,12 @@ describe('a rejected record never costs its listing', () => {
     await feed([1, 2].map((n) => row(n, 'cheap')).join(''));
     t.reset();
     await cli('sync', '--feed', 'held-feed', '--json');
-    expect(JSON.parse(t.out())).toMatchObject({ deleted: 0, held: 2, heldDeletes: 0 });
+    const report = JSON.parse(t.out());
+    expect(report).toMatchObject({ deleted: 0, held: 2, heldDeletes: 0 });
+    // Every listing is held by its record: the guard has no delete to hold back, and says so.
+    expect(report.reason).toMatch(
+      /^the feed yielded no valid listing: nothing deleted or changed; fix the feed/,
+    );
     expect(t.sandbox.listings('HELD-BOT')).toHaveLength(2);
   });
 });
