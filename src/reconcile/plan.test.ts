@@ -201,6 +201,22 @@ describe('makePlan', () => {
     expect(renamed.guards.find((g) => g.guard === 'adopt-from')).toMatchObject({ tripped: false });
   });
 
+  it("adoptFrom: a former id's listing whose grace ends after the adopting run is deleted, not held", () => {
+    // Run 1 adopted MLS-0011 and MLS-0012 (now tagged acme) and found MLS-0013 gone: on the clock.
+    const platform = [ours(11, 11), ours(12, 12), ours(13, 13, 'p')];
+    const now = Date.parse('2026-11-10T00:00:00Z');
+    const later = planListings([listing(11), listing(12)], platform, {
+      ...policy,
+      adoptFrom: ['p'],
+      maxDeleteShare: 1,
+      gone: { action: 'delete', afterDays: 2 },
+      goneSince: { 'MLS-0013': '2026-11-07T00:00:00.000Z' },
+      now,
+    });
+    expect(summary(later)).toMatchObject({ deletes: ['MLS-0013#13 gone'], held: [] });
+    expect(later.guards.find((g) => g.guard === 'adopt-from')).toBeUndefined();
+  });
+
   it('ownership: all owns untagged listings (and tags them), never another feed’s', () => {
     const plan = planListings(
       [listing(1)],

@@ -286,7 +286,8 @@ function planHeld(heldKeys: HeldIndex, ctx: Context, touched: Uint8Array): Plann
 
 /**
  * Per former id of the feed (`adoptFrom`): its listings whose key the feed has, and the deletes (and
- * marks) of its listings leaving the feed, for the guard that checks the former id is this feed's.
+ * marks) of its listings leaving the feed this run (not those an earlier run put on the clock), for
+ * the guard that checks the former id is this feed's.
  */
 function adoptedOwners(
   policy: PlanPolicy,
@@ -298,6 +299,9 @@ function adoptedOwners(
   if ((policy.adoptFrom ?? []).length === 0) return [];
   const ownerById = new Map<number, string>();
   for (const l of leaving) {
+    // One on this feed's clock already (a grace that began on an earlier run, the adopting one) is
+    // this feed's judgement, not a guess: its end is not held again.
+    if (Object.hasOwn(policy.goneSince ?? {}, l.key)) continue;
     const owner = remote.ownerAt(l.position);
     if (owner !== undefined && owner !== policy.feedId) ownerById.set(l.id, owner);
   }
