@@ -1,5 +1,6 @@
 import { KeyArena } from '../key-arena.ts';
 import { float64s, int32s } from '../number-column.ts';
+import { OwnerNames } from './owner-names.ts';
 import type { ForeignListing, PlanList, SkippedListing } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 
@@ -16,10 +17,9 @@ const SKIP_REASONS: readonly SkippedListing['reason'][] = ['adopt-disabled', 'ow
 abstract class ElsewhereColumns<T> implements PlanList<T> {
   protected readonly keys = new KeyArena();
   protected readonly ids = float64s();
-  /** The owner's number in `#owners` plus one (0: none). */
+  /** The owner's number in `#owners` (0: none). */
   readonly #ownerOf = int32s();
-  readonly #owners: string[] = [];
-  readonly #ownerNumbers = new Map<string, number>();
+  readonly #owners = new OwnerNames();
   protected readonly reasons = int32s();
   #order: Int32Array | undefined;
 
@@ -28,12 +28,11 @@ abstract class ElsewhereColumns<T> implements PlanList<T> {
     const i = this.keys.add(key);
     this.ids.set(i, id);
     this.reasons.set(i, reason);
-    if (owner !== undefined && owner !== '') this.#ownerOf.set(i, this.#ownerNumber(owner) + 1);
+    if (owner !== undefined && owner !== '') this.#ownerOf.set(i, this.#owners.numberOf(owner));
   }
 
   protected ownerAt(i: number): string | undefined {
-    const n = this.#ownerOf.get(i);
-    return n === 0 ? undefined : this.#owners[n - 1];
+    return this.#owners.nameOf(this.#ownerOf.get(i));
   }
 
   /** Puts the listings in key order, then ID; call once, when all are added. */
@@ -68,15 +67,6 @@ abstract class ElsewhereColumns<T> implements PlanList<T> {
   #finished(): Int32Array {
     if (this.#order === undefined) throw new Error('read before finish()');
     return this.#order;
-  }
-
-  #ownerNumber(owner: string): number {
-    let n = this.#ownerNumbers.get(owner);
-    if (n === undefined) {
-      n = this.#owners.push(owner) - 1;
-      this.#ownerNumbers.set(owner, n);
-    }
-    return n;
   }
 }
 

@@ -4,8 +4,9 @@ import type { Listing } from '../normalize/index.ts';
 import { float64s, int32s } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
+import { OwnerNames } from './owner-names.ts';
 import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
-import { Columns, OwnerNames } from './remote-entries.ts';
+import { Columns } from './remote-entries.ts';
 import { changesAgainst } from './remote-entry.ts';
 import type { RemotePage } from './remote-page.ts';
 

@@ -4,6 +4,7 @@ import type { Listing } from '../normalize/index.ts';
 import { float64s, int32s, type NumberColumn } from '../number-column.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
+import { OwnerNames } from './owner-names.ts';
 import { ownerOf, ownsListing, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { ChangeKeeper, FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
@@ -72,25 +73,6 @@ export interface SoldRecords {
   mayLeave(key: string | undefined): boolean;
   /** Keeps the listing marked Sold; returns its record number. */
   put(listing: Partial<Listing>): number;
-}
-
-/** The distinct owner tags of a feed's remote listings, each by a number from 1 (0: untagged). */
-export class OwnerNames {
-  readonly #names: string[] = [];
-  readonly #numbers = new Map<string, number>();
-
-  numberOf(owner: string): number {
-    let n = this.#numbers.get(owner);
-    if (n === undefined) {
-      n = this.#names.push(owner);
-      this.#numbers.set(owner, n);
-    }
-    return n;
-  }
-
-  nameOf(n: number): string | undefined {
-    return this.#names[n - 1];
-  }
 }
 
 /** Entries noted before the feed was known (`RemoteBook`): their columns, handed to `Columns`. */
