@@ -124,6 +124,33 @@ describe('parseConfig', () => {
     );
   });
 
+  it('a mapping field named as feeds name their columns gets the listing field it means', () => {
+    const issues = issuesOf(
+      `api: { secretKey: k }${feed}    mapping: { fields: { MLSNumber: MLS, Area: sqft, Beds: beds, Zip: zip, Price: p, Colour: c } }\n`,
+    );
+    expect(issues).toEqual([
+      'feeds[0].mapping.fields.Area: unknown key; did you mean BuildingArea?',
+      'feeds[0].mapping.fields.Beds: unknown key; did you mean Bedrooms?',
+      'feeds[0].mapping.fields.Zip: unknown key; did you mean ZIP?',
+      'feeds[0].mapping.fields.Price: unknown key; did you mean SalePrice?',
+      // Nothing reads a column of that name: no guess.
+      'feeds[0].mapping.fields.Colour: unknown key',
+    ]);
+  });
+
+  it('adoptFrom: one former id, written alone or as a list', () => {
+    expect(parseConfig(`api: { secretKey: k }${feed}    adoptFrom: acme\n`).feeds[0]?.adoptFrom).toEqual([
+      'acme',
+    ]);
+    expect(
+      parseConfig(`api: { secretKey: k }${feed}    adoptFrom: [acme, old]\n`).feeds[0]?.adoptFrom,
+    ).toEqual(['acme', 'old']);
+    expect(issuesOf(`api: { secretKey: k }${feed}    adoptFrom: acme-mls\n`)).toEqual([
+      'feeds[0].adoptFrom[0]: "acme-mls" is this feed: adoptFrom names a former id, no feed has it now',
+    ]);
+    expect(issuesOf(`api: { secretKey: k }${feed}    adoptFrom: "not an id!"\n`)).toHaveLength(1);
+  });
+
   it('gone: the shorthand, the defaults, and each typo an error with a hint', () => {
     const keyed = `api: { secretKey: k }${feed}`;
     const gone = (value: string) => `${keyed}    gone: ${value}\n`;

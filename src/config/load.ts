@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
+import { fieldsForColumn } from '../normalize/index.ts';
 import { type InterpolationIssue, interpolate } from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
 import { type Config, configSchema, missingPlatformKey } from './schema.ts';
@@ -105,7 +106,10 @@ function describe(
     const known = knownKeysAt(configSchema, issue.path);
     return issue.keys.map((key) => {
       const renamed = RENAMED[key];
-      const near = nearestKey(key, known) ?? (renamed && known.includes(renamed) ? renamed : undefined);
+      const near =
+        nearestKey(key, known) ??
+        (renamed && known.includes(renamed) ? renamed : undefined) ??
+        listingFieldFor(issue.path, key, known);
       if (near) suggested.add(formatPath([...issue.path, near]));
       const path = [...issue.path, key];
       return {
@@ -121,6 +125,19 @@ function describe(
     .filter((problem) => !(problem.missing && suggested.has(problem.path ?? '')))
     .map(({ missing: _missing, ...problem }) => problem)
     .sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0));
+}
+
+/**
+ * A mapping rule for a field the listing schema does not have, named as feeds name their columns
+ * (`Area`, `Beds`, `Sqft`): the field a CSV header of that name fills, when one does.
+ */
+function listingFieldFor(
+  path: readonly PropertyKey[],
+  key: string,
+  known: readonly string[],
+): string | undefined {
+  if (path.at(-1) !== 'fields' || path.at(-2) !== 'mapping') return undefined;
+  return fieldsForColumn(key).find((field) => known.includes(field));
 }
 
 /** `did you mean markSold?` for a value one of a few is meant (`markSOLD`, `Delete`). */

@@ -136,9 +136,12 @@ export const goneSchema = z
       'markSold with afterDays: 0 would delete at once and never mark a listing Sold; give afterDays > 0, or action: delete',
   });
 
+/** A feed's id: it names the feed in reports, state keys and the ownership tag. */
+const feedIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)');
+
 export const feedConfigSchema = z.strictObject({
   /** Stable id: names the feed in reports, state keys and the ownership tag. */
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)'),
+  id: feedIdSchema,
   chatbot: chatbotId,
   schedule: scheduleSchema.optional(),
   source: sourceSchema,
@@ -153,9 +156,7 @@ export const feedConfigSchema = z.strictObject({
    * Former ids of this feed (it was renamed): listings tagged with one are this feed's, retagged on
    * their next run. Without it a renamed feed skips every key its old id's listings hold.
    */
-  adoptFrom: z
-    .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, . _ - (max 64)'))
-    .default([]),
+  adoptFrom: z.union([feedIdSchema.transform((id) => [id]), z.array(feedIdSchema)]).default([]),
   /** Refuse to delete more than this share of the feed's owned listings in one run. Default 0.2. */
   maxDeleteShare: z.number().min(0).max(1).default(0.2),
   /** What a listing that leaves the feed becomes: deleted (default) or marked Sold, after a grace. */
@@ -201,10 +202,12 @@ export const configSchema = z
       const claimed = new Map<string, string>();
       feeds.forEach((feed: unknown, i) => {
         const { id, adoptFrom } = (feed ?? {}) as { id?: unknown; adoptFrom?: unknown };
-        if (!Array.isArray(adoptFrom)) return;
-        adoptFrom.forEach((former: unknown, j) => {
+        // `adoptFrom: acme` is one former id, as `[acme]` is (read before or after the transform).
+        const formers = typeof adoptFrom === 'string' ? [adoptFrom] : adoptFrom;
+        if (!Array.isArray(formers)) return;
+        formers.forEach((former: unknown, j) => {
           if (typeof former !== 'string') return;
-          const path = ['feeds', i, 'adoptFrom', j];
+          const path = ['feeds', i, 'adoptFrom', ...(Array.isArray(adoptFrom) ? [j] : [])];
           if (seen.has(former))
             ctx.addIssue({
               code: 'custom',

@@ -6,7 +6,12 @@ export { describeFact, explainFacts } from './describe-facts.ts';
 export { REMOVE } from './enum-maps.ts';
 export { compilePath, isSet, type RawFields, scalarOf } from './field-path.ts';
 export type { FieldProblem } from './field-problem.ts';
-export { inferCsvMapping, inferredMappingHints, type MappingHint } from './infer-csv-mapping.ts';
+export {
+  fieldsForColumn,
+  inferCsvMapping,
+  inferredMappingHints,
+  type MappingHint,
+} from './infer-csv-mapping.ts';
 export {
   AREA_FIELDS,
   ENUM_FIELDS,

@@ -289,3 +289,21 @@ const SIMPLE: readonly [ListingField, HeaderRole][] = [
   ['DepositFee', 'deposit'],
   ['UnitAreaPrice', 'pricePerArea'],
 ];
+
+/**
+ * The listing fields a CSV column of this name fills when its header decides the mapping
+ * (`Area` → BuildingArea, `Beds` → Bedrooms, `Price` → SalePrice): the same synonyms, so a config
+ * that names a listing field the way feeds name their columns gets the field suggested. The
+ * currency read off a price column is left out (it is the price's, never what was meant).
+ */
+export function fieldsForColumn(name: string): ListingField[] {
+  const fields = inferCsvMapping([name]).fields ?? {};
+  const names = (rule: unknown): boolean =>
+    rule === name ||
+    (Array.isArray(rule)
+      ? rule.some(names)
+      : typeof rule === 'object' && rule !== null && Object.values(rule).some(names));
+  return (Object.keys(fields) as ListingField[]).filter(
+    (field) => field !== 'CurrencySymbol' && names(fields[field]),
+  );
+}

@@ -163,5 +163,30 @@ describe('feed-sync validate on a feed that yields nothing', () => {
     const result = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feed', 'bad']);
     expect(result.out).toMatch(/^✗ bad: 2 records: 0 valid, 2 rejected/);
     expect(result.code).toBe(1);
+    // --json says the same: not ok, with a code and the report that says why; a good feed beside it is ok.
+    await writeFile(join(dir, 'feed.csv'), HEADER + csvRow(1));
+    const good = csvFeedConfig('http://127.0.0.1:4010', { id: 'good', chatbot: 'BOT' }).split('feeds:\n')[1];
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      `api: { baseUrl: "http://127.0.0.1:4010" }\nfeeds:\n  - id: bad\n    chatbot: BOT\n    source: { format: csv, path: bad.csv }\n    mapping: { fields: { MLSNumber: MLS, SalePrice: Price } }\n${good}`,
+    );
+    const json = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feeds', '--json']);
+    expect(json.code).toBe(1);
+    const { feeds } = JSON.parse(json.out) as {
+      feeds: {
+        feedId: string;
+        ok: boolean;
+        code?: string;
+        error?: string;
+        result: { stats: { rejected: number } };
+      }[];
+    };
+    expect(feeds.map((f) => [f.feedId, f.ok, f.code, f.result.stats.rejected])).toEqual([
+      ['bad', false, 'E_NO_VALID_LISTING', 2],
+      ['good', true, undefined, 0],
+    ]);
+    expect(feeds[0]?.error).toBe(
+      'no valid listing: all 2 record(s) rejected; fix the mapping (see the rejections)',
+    );
   });
 });

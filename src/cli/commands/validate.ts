@@ -210,9 +210,21 @@ async function printJson(reports: readonly FeedReport[], notes: readonly string[
     // The other lists that grow with the feed are printed an element at a time too (not walked and
     // printed whole): a feed whose every record is rejected holds every key.
     arrays.push(listings, rejections, result.held, result.removals, result.duplicates);
-    return { feedId: report.feedId, ok: true, result: { ...result, listings, rejections } };
+    // A feed read whose every record was rejected is not ok (exit 1, as the text's ✗ says); the
+    // result is still there to say why.
+    const verdict = yieldsNothing(report)
+      ? { ok: false, code: NO_VALID_LISTING, error: noValidListing(result.stats) }
+      : { ok: true };
+    return { feedId: report.feedId, ...verdict, result: { ...result, listings, rejections } };
   });
   await writePieces(process.stdout, jsonPieces({ feeds, ...(notes.length > 0 ? { notes } : {}) }, arrays));
+}
+
+/** `validate --json`'s code for a feed read whose every record was rejected. */
+const NO_VALID_LISTING = 'E_NO_VALID_LISTING';
+
+function noValidListing(stats: IngestResult<unknown>['stats']): string {
+  return `no valid listing: all ${stats.records} record(s) rejected; fix the mapping (see the rejections)`;
 }
 
 /** A feed read fine whose every record was rejected: a sync would neither create nor update anything. */
