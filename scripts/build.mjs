@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run build` (and the Dockerfile, and the container test): the CLI as the image runs it,
 // dist/src/cli/main.js, bundled by rolldown with the pure-JS dependencies it loads on every start
-// (zod, yaml, got, commander, fast-xml-parser, csv-parse, cron-parser, p-limit). Node then reads a
+// (zod, yaml, commander, csv-parse, p-limit; got and fast-xml-parser in chunks of their own, imported
+// on first use; cron-parser is required from node_modules on first use). Node then reads a
 // few files instead of ~640 modules, and `feed-sync --help` starts in ~0.3 s instead of ~0.57 s
 // (docs/performance.md, "Start-up"). Dependencies that read files of their own at run time (pino's
 // worker threads, BullMQ's Lua scripts, PGlite's WebAssembly, bull-board's pages) or are native
@@ -56,6 +57,8 @@ const requireBuiltins = {
 
 /** Loaded from node_modules at run time, not bundled (see above). */
 const EXTERNAL = [
+  // required when a cron expression is first read (src/config/cron.ts), from node_modules
+  'cron-parser',
   'pino',
   'thread-stream',
   'bullmq',

@@ -1,4 +1,4 @@
-import { classifyRequestError, createHttp, HttpStatusError, isRequestError } from '../http/index.ts';
+import { classifyRequestError, HttpStatusError, httpOnFirstUse, isRequestError } from '../http/index.ts';
 import type { Logger } from '../logger.ts';
 import { failedCountOf, type RunReport } from '../reconcile/index.ts';
 import type { IncidentStore } from './incident-store.ts';
@@ -22,7 +22,7 @@ export interface Alerter {
 }
 
 /** Webhook hosts (Slack and the like) may redirect; the URL itself is the only secret. */
-const http = createHttp({ followRedirect: true });
+const http = httpOnFirstUse({ followRedirect: true });
 
 /**
  * Posts a JSON summary (with a Slack-compatible `text`) to the webhook once per incident: the
@@ -36,7 +36,7 @@ export function createAlerter(options: AlerterOptions): Alerter {
     const body = { text: incident.text, feedId: incident.feedId, kind: incident.kind, ...details };
     try {
       // No retry here: a failed post is retried at the next occurrence.
-      const response = await http.post(options.webhookUrl, {
+      const response = await (await http()).post(options.webhookUrl, {
         json: body,
         timeout: { request: options.timeoutMs ?? 10_000 },
       });

@@ -1,14 +1,32 @@
-import got, { type Delays, type Got, type Hooks, type Request, RequestError } from 'got';
+import type { Delays, Got, Hooks, Request, RequestError } from 'got';
 
 /**
  * The project's one HTTP client (got), for feed downloads, RESO and its token
- * endpoint, and the alert webhook. This is the only file that imports got.
+ * endpoint, and the alert webhook. This is the only file that imports got, and it imports it when
+ * the first instance is made: a run that reads a file feed and talks to the platform (whose POSTs
+ * go through post.ts) never loads it, ~35 ms of every start (docs/performance.md, "Start-up").
  */
 export type Http = Got;
 export type HttpStream = Request;
 /** got's per-phase timeouts, in ms (`request` bounds a whole attempt). */
 export type HttpTimeouts = Partial<Delays>;
-export { RequestError };
+
+let loaded: Promise<typeof import('got')> | undefined;
+/** got's RequestError once got is loaded: before that, no error can be one. */
+let requestErrorClass: typeof RequestError | undefined;
+
+function loadGot(): Promise<typeof import('got')> {
+  loaded ??= import('got').then((got) => {
+    requestErrorClass = got.RequestError;
+    return got;
+  });
+  return loaded;
+}
+
+/** Whether `error` is got's: a request that got no answer. */
+export function isGotRequestError(error: unknown): boolean {
+  return requestErrorClass !== undefined && error instanceof requestErrorClass;
+}
 
 /** What differs between uses. Everything else is the same for every instance. */
 export interface HttpOptions {
@@ -28,7 +46,8 @@ export interface HttpOptions {
  * error statuses are returned, not thrown, so the caller reads `Retry-After` and maps the status
  * onto its own error.
  */
-export function createHttp(options: HttpOptions = {}): Http {
+export async function createHttp(options: HttpOptions = {}): Promise<Http> {
+  const { default: got } = await loadGot();
   return got.extend({
     retry: { limit: 0 },
     throwHttpErrors: false,
@@ -37,6 +56,18 @@ export function createHttp(options: HttpOptions = {}): Http {
     ...(options.timeout ? { timeout: options.timeout } : {}),
     ...(options.hooks ? { hooks: options.hooks } : {}),
   });
+}
+
+/**
+ * `createHttp(options)`, made on first use and then the same instance: what a module that sends
+ * requests keeps, so that loading it loads no got.
+ */
+export function httpOnFirstUse(options: HttpOptions = {}): () => Promise<Http> {
+  let http: Promise<Http> | undefined;
+  return () => {
+    http ??= createHttp(options);
+    return http;
+  };
 }
 
 /**

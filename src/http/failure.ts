@@ -1,4 +1,4 @@
-import { RequestError } from './create-http.ts';
+import { isGotRequestError } from './create-http.ts';
 import { PostError } from './post.ts';
 import { parseRetryAfter } from './retry-delay.ts';
 
@@ -59,7 +59,7 @@ export function classifyRequestError(error: unknown, signal?: AbortSignal): Requ
 
 /** Whether `error` is a request that got no answer (as opposed to one of our own errors). */
 export function isRequestError(error: unknown): boolean {
-  return error instanceof RequestError || error instanceof PostError;
+  return isGotRequestError(error) || error instanceof PostError;
 }
 
 /** The `Retry-After` of an answer, in ms, or undefined. */

@@ -4,7 +4,7 @@
  * `Retry-After`, the one retry policy, the local limiter; distributed/: the limiters that every
  * worker process shares through Redis or Postgres.
  */
-export { createHttp, type HttpStream, phaseTimeouts } from './create-http.ts';
+export { createHttp, type HttpStream, httpOnFirstUse, phaseTimeouts } from './create-http.ts';
 export { createPostgresLimiter } from './distributed/postgres-limiter.ts';
 export { createRedisLimiter } from './distributed/redis-limiter.ts';
 export { classifyRequestError, isRequestError, isRetryableStatus, retryAfterOf } from './failure.ts';

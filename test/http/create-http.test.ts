@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHttp } from '../../src/http/create-http.ts';
+import { createHttp, httpOnFirstUse, isRequestError } from '../../src/http/index.ts';
 import { type TestServer, withServer } from '../helpers/with-server.ts';
 
 let server: TestServer | undefined;
@@ -31,7 +31,7 @@ async function start(): Promise<TestServer> {
 describe('createHttp', () => {
   it('returns an error status instead of throwing, and never retries by itself', async () => {
     const { url, requests } = await start();
-    const response = await createHttp()(`${url}/broken`);
+    const response = await (await createHttp())(`${url}/broken`);
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('2');
     expect(requests).toHaveLength(1);
@@ -39,16 +39,27 @@ describe('createHttp', () => {
 
   it('does not follow a redirect unless asked to', async () => {
     const { url } = await start();
-    expect((await createHttp()(`${url}/moved`)).statusCode).toBe(302);
-    const followed = await createHttp({ followRedirect: true })(`${url}/moved`);
+    expect((await (await createHttp())(`${url}/moved`)).statusCode).toBe(302);
+    const followed = await (await createHttp({ followRedirect: true }))(`${url}/moved`);
     expect(followed.statusCode).toBe(200);
     expect(followed.body).toBe('hello');
   });
 
   it('decompresses unless told not to', async () => {
     const { url } = await start();
-    expect((await createHttp()(`${url}/here`)).body).toBe('hello');
-    const raw = await createHttp({ decompress: false })(`${url}/here`, { responseType: 'buffer' });
+    expect((await (await createHttp())(`${url}/here`)).body).toBe('hello');
+    const raw = await (await createHttp({ decompress: false }))(`${url}/here`, { responseType: 'buffer' });
     expect(Buffer.from(raw.body)).toEqual(gzipSync('hello'));
+  });
+
+  it('made on first use, once: got errors are request errors once got is loaded', async () => {
+    const { url } = await start();
+    const http = httpOnFirstUse();
+    const [a, b] = [http(), http()];
+    expect(await a).toBe(await b);
+    const failed = await (await a)(`http://127.0.0.1:1/`).catch((error: unknown) => error);
+    expect(isRequestError(failed)).toBe(true);
+    expect(isRequestError(new Error('ours'))).toBe(false);
+    expect((await (await a)(`${url}/here`)).body).toBe('hello');
   });
 });

@@ -1,4 +1,4 @@
-import { XMLParser } from 'fast-xml-parser';
+import type { XMLParser } from 'fast-xml-parser';
 import type { RawFields } from '../../normalize/index.ts';
 import { FeedError } from '../feed-error.ts';
 import type { XmlOptions } from '../source-schema.ts';
@@ -13,7 +13,9 @@ export const TAG_FIELD = '$tag';
 /** The default namespace of the document's root (ListHub's schema version), when it declares one. */
 export const NAMESPACE_FIELD = '$xmlns';
 
-function createParser(): XMLParser {
+async function createParser(): Promise<XMLParser> {
+  // Loaded by the first XML feed read, not by every start.
+  const { XMLParser } = await import('fast-xml-parser');
   return new XMLParser({
     ignoreAttributes: false,
     attributeNamePrefix: '@',
@@ -40,7 +42,7 @@ export async function* readXml(
   options: XmlOptions & { recordPath: string },
 ): AsyncGenerator<RawRecord[]> {
   const splitter = new XmlRecordSplitter(options.recordPath, options.maxRecordBytes);
-  const parser = createParser();
+  const parser = await createParser();
   let index = 0;
   try {
     for await (const chunk of text) {

@@ -1,4 +1,4 @@
-import { createHttp, type HttpStream, phaseTimeouts, retryAfterOf } from '../../http/index.ts';
+import { type HttpStream, httpOnFirstUse, phaseTimeouts, retryAfterOf } from '../../http/index.ts';
 import type { Logger } from '../../logger.ts';
 import type { FeedState } from '../../state/index.ts';
 import { safeUrl } from '../feed-error.ts';
@@ -21,7 +21,7 @@ export interface HttpOpenOptions {
 }
 
 /** Feed downloads follow redirects (a CDN moving a file is normal); static auth is the feed's own. */
-const http = createHttp({ followRedirect: true });
+const http = httpOnFirstUse({ followRedirect: true });
 
 /**
  * GET a feed as a byte stream through got: gzip/deflate, redirects, per-phase timeouts, the one retry
@@ -46,7 +46,7 @@ async function attempt(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<HttpOpen> {
-  const stream: HttpStream = http.stream(url, {
+  const stream: HttpStream = (await http()).stream(url, {
     headers,
     timeout: phaseTimeouts(timeoutMs),
     ...(signal ? { signal } : {}),

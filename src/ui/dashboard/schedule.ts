@@ -1,4 +1,4 @@
-import { CronExpressionParser } from 'cron-parser';
+import { cronParser } from '../../config/index.ts';
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const two = (n: string) => n.padStart(2, '0');
@@ -46,7 +46,7 @@ export function describeCron(cron: string): string {
 /** The next two runs after `now` (in the schedule's time zone), or undefined for an invalid cron. */
 export function nextRuns(cron: string, timezone: string, now: Date): [Date, Date] | undefined {
   try {
-    const interval = CronExpressionParser.parse(cron, { tz: timezone, currentDate: now });
+    const interval = cronParser().parse(cron, { tz: timezone, currentDate: now });
     const first = interval.next().toDate();
     return [first, interval.next().toDate()];
   } catch {

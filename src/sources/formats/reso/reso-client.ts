@@ -1,6 +1,6 @@
 import { answerBytes } from '../../../budget/index.ts';
 import type { Limiter } from '../../../http/index.ts';
-import { createHttp, retryAfterOf } from '../../../http/index.ts';
+import { httpOnFirstUse, retryAfterOf } from '../../../http/index.ts';
 import type { Logger } from '../../../logger.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import type { SourceConfig } from '../../source-schema.ts';
@@ -21,7 +21,7 @@ export interface ResoClient {
 }
 
 /** Redirects are not followed: a token must not be sent to a host the feed did not name. */
-const http = createHttp({ followRedirect: false });
+const http = httpOnFirstUse({ followRedirect: false });
 
 /**
  * GETs OData pages through got under the feed's rate ceiling, with the one retry policy. With OAuth2,
@@ -76,12 +76,14 @@ export function createResoClient(
     };
     const response = await send(
       () =>
-        http(url, {
-          headers,
-          responseType: 'text',
-          timeout: { request: source.timeoutMs },
-          ...(signal ? { signal } : {}),
-        }),
+        http().then((got) =>
+          got(url, {
+            headers,
+            responseType: 'text',
+            timeout: { request: source.timeoutMs },
+            ...(signal ? { signal } : {}),
+          }),
+        ),
       async (answer) =>
         gate?.heard(
           answer.statusCode,

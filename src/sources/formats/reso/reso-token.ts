@@ -1,5 +1,5 @@
 import { FeedSyncError } from '../../../errors.ts';
-import { createHttp } from '../../../http/index.ts';
+import { httpOnFirstUse } from '../../../http/index.ts';
 import type { AuthConfig } from '../../source-schema.ts';
 
 type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
@@ -10,7 +10,7 @@ interface CachedToken {
 }
 
 /** The token endpoint's HTTP instance: the client secret must not follow a redirect. */
-const http = createHttp({ followRedirect: false });
+const http = httpOnFirstUse({ followRedirect: false });
 
 /** Tokens by token URL and client, shared by the runs of one process. */
 const cache = new Map<string, CachedToken>();
@@ -56,12 +56,14 @@ export async function getToken(
   };
   if (auth.scope) form.scope = auth.scope;
   const post = () =>
-    http.post(auth.tokenUrl, {
-      form,
-      timeout: { request: options.timeoutMs },
-      responseType: 'text',
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    http().then((got) =>
+      got.post(auth.tokenUrl, {
+        form,
+        timeout: { request: options.timeoutMs },
+        responseType: 'text',
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    );
   const response = await (options.send ? options.send(post) : post());
   if (response.statusCode !== 200)
     throw new TokenError(`token request answered HTTP ${response.statusCode}`, response.statusCode);
