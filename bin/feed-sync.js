@@ -22,5 +22,7 @@ module.enableCompileCache?.();
 
 const sources = new URL('../src/cli/main.ts', import.meta.url);
 const built = new URL('../dist/src/cli/main.js', import.meta.url);
-const { main } = await import(existsSync(sources) ? sources.href : built.href);
-process.exitCode = await main(process.argv);
+const entry = await import(existsSync(sources) ? sources.href : built.href);
+// The decode thread, for a command that reads the platform's pages, before the program loads.
+entry.startEarly(process.argv);
+process.exitCode = await entry.main(process.argv);

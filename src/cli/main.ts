@@ -1,90 +1,25 @@
 #!/usr/bin/env node
-import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config/index.ts';
-import { COMMANDS } from './commands/index.ts';
-import { describeError, withExamples } from './context.ts';
-import { EXIT, exitCodeOfError } from './exit-codes.ts';
-import { packageVersion } from './version.ts';
-
-export function buildProgram(): Command {
-  const program = new Command('feed-sync')
-    .description("Keep a chatbot platform's real estate listings equal to their MLS, CSV and XML feeds.")
-    .version(packageVersion(), '-V, --version', 'print the version')
-    .option('--debug', 'print the stack trace of an unexpected error')
-    .helpCommand(false)
-    .exitOverride()
-    // Usage errors are printed by main() as one line with a hint, not by commander with the help.
-    .configureOutput({ outputError: () => {} });
-  withExamples(program, [
-    'feed-sync validate -c feed-sync.yaml --feed acme',
-    'feed-sync plan --feed acme',
-    'feed-sync sync --all',
-  ]);
-  for (const register of COMMANDS) register(program);
-  return program;
-}
-
-/** `feed-sync <cmd> --help` for the command named in argv, `feed-sync --help` when none is. */
-function helpHint(program: Command, args: readonly string[], error: CommanderError): string {
-  if (error.code === 'commander.unknownCommand') return 'feed-sync --help';
-  const names = new Set(program.commands.flatMap((c) => [c.name(), ...c.aliases()]));
-  const command = args.find((arg) => names.has(arg));
-  return command ? `feed-sync ${command} --help` : 'feed-sync --help';
-}
-
-const oneLine = (text: string) =>
-  text
-    .replace(/^error: /, '')
-    .replace(/\s*\n\s*/g, ' ')
-    .trim();
+/**
+ * The CLI's entry, kept small: the program's modules (`program.ts`: every command and what it
+ * runs, ~0.25 s of the start) load only once this has started the decode thread for a command that
+ * reads the platform's pages. The thread's own start (Node in a worker, then its modules: ~0.13 s
+ * of CPU) then runs on the other core while this one loads, where it used to start with the run and
+ * take that core from the feed being read (docs/performance.md).
+ */
+import { startDecodeThreadEarly } from '../decode-thread.ts';
 
 /** Runs the CLI and returns the exit code (README "Exit codes"). Never throws. */
 export async function main(argv: string[] = process.argv): Promise<number> {
-  quietWhenStdoutCloses();
-  const program = buildProgram();
-  const args = argv.slice(2);
-  try {
-    await program.parseAsync(argv);
-    return EXIT.ok;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end here with exit code 0; `feed-sync` alone printed the help.
-      if (error.exitCode === 0) return EXIT.ok;
-      if (error.code === 'commander.help') return EXIT.usage;
-      process.stderr.write(`feed-sync: ${oneLine(error.message)}; see ${helpHint(program, args, error)}\n`);
-      return EXIT.usage;
-    }
-    const exitCode = exitCodeOfError(error);
-    const debug = args.includes('--debug');
-    // One line; a config with several problems gets a line per problem (describeError says so).
-    const message = error instanceof ConfigError ? describeError(error) : oneLine(describeError(error));
-    process.stderr.write(`feed-sync: ${message}\n`);
-    if (debug && error instanceof Error) process.stderr.write(`${stackOf(error)}\n`);
-    return exitCode;
-  }
+  const program = await import('./program.ts');
+  return program.main(argv);
 }
 
-/**
- * The reader of stdout went away (`… --json | head`): what it wanted is printed. Later writes go
- * nowhere, and the command ends with its own exit code, quietly, where an unheard 'error' event
- * on stdout ended the process with a stack trace.
- */
-function quietWhenStdoutCloses(): void {
-  if (process.stdout.listenerCount('error') > 0) return;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+/** What the entry does before the program loads (`bin/feed-sync.js` calls it too). */
+export function startEarly(argv: readonly string[] = process.argv): void {
+  startDecodeThreadEarly(argv);
 }
 
-/** The stack and the causes' stacks, for `--debug`. */
-function stackOf(error: Error): string {
-  const parts = [error.stack ?? String(error)];
-  let cause = error.cause;
-  while (cause instanceof Error) {
-    parts.push(`caused by: ${cause.stack ?? String(cause)}`);
-    cause = cause.cause;
-  }
-  return parts.join('\n');
+if (import.meta.main) {
+  startEarly();
+  process.exitCode = await main();
 }
-
-if (import.meta.main) process.exitCode = await main();

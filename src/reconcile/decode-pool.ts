@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { InvalidJsonError, PlatformError, SchemaError } from '../api/index.ts';
+import { newDecodeThread, takeEarlyDecodeThread } from '../decode-thread.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
 import type { TagKeys } from './ownership.ts';
@@ -24,16 +23,6 @@ export interface DecodeSession {
   records(refs: readonly number[]): Promise<Partial<Listing>[]>;
   /** Free the session's records. Idempotent. */
   close(): void;
-}
-
-/** Where the worker's module is: beside this one in a checkout, beside the CLI's entry when built. */
-function workerPath(): string {
-  const candidates = ['./decode-worker.ts', './decode-worker.js', '../decode-worker.js'];
-  for (const candidate of candidates) {
-    const path = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(path)) return path;
-  }
-  throw new Error(`decode-worker not found beside ${fileURLToPath(import.meta.url)}`);
 }
 
 function errorOf(failure: FailureOf): Error {
@@ -140,7 +129,8 @@ class DecodePool {
 
   #start(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(workerPath(), { name: 'feed-sync decode' });
+    // The one the CLI's entry started, if it did (src/decode-thread.ts), else a new one.
+    const worker = takeEarlyDecodeThread() ?? newDecodeThread();
     worker.on('message', (reply: DecodeReply) => this.#settle(reply));
     const fail = (cause: unknown) => {
       if (this.#worker !== worker) return;

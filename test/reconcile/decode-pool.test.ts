@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { InvalidJsonError, PlatformError, SchemaError } from '../../src/api/index.ts';
+import { startDecodeThreadEarly, takeEarlyDecodeThread } from '../../src/decode-thread.ts';
 import { decodePool } from '../../src/reconcile/decode-pool.ts';
 import { fieldMask, fieldsDigest } from '../../src/reconcile/digest.ts';
 import { listRecordOf, remote } from '../../src/testing/list-record.ts';
@@ -85,5 +86,38 @@ describe('decodePool', () => {
     const next = decodePool.session('MLSNumber', tags);
     expect([...(await next.decode(page([4]))).ids]).toEqual([4]);
     next.close();
+  });
+});
+
+describe('the decode thread started early (src/decode-thread.ts)', () => {
+  it('starts for a command that reads pages, once, and the pool runs on it', async () => {
+    await decodePool.stop();
+    startDecodeThreadEarly(['node', 'feed-sync', 'validate', '--feed', 'a']);
+    expect(takeEarlyDecodeThread()).toBeUndefined();
+    startDecodeThreadEarly(['node', 'feed-sync', '--debug', 'sync', '--feed', 'a']);
+    const early = takeEarlyDecodeThread();
+    expect(early).toBeDefined();
+    // Taken once: the pool, asked next, starts its own.
+    expect(takeEarlyDecodeThread()).toBeUndefined();
+    await early?.terminate();
+
+    startDecodeThreadEarly(['node', 'feed-sync', 'plan']);
+    const session = decodePool.session('MLSNumber', tags);
+    const decoded = await session.decode(page([5]));
+    expect(decoded.keys).toEqual(['MLS-0005']);
+    session.close();
+    // The pool took the early thread: nothing is left to take.
+    expect(takeEarlyDecodeThread()).toBeUndefined();
+  });
+
+  it('forgets a thread that ended before a run took it: the run starts another', async () => {
+    await decodePool.stop();
+    const early = startDecodeThreadEarly(['node', 'feed-sync', 'sync']);
+    expect(early).toBeDefined();
+    await early?.terminate();
+    expect(takeEarlyDecodeThread()).toBeUndefined();
+    const session = decodePool.session('MLSNumber', tags);
+    expect((await session.decode(page([6]))).keys).toEqual(['MLS-0006']);
+    session.close();
   });
 });
