@@ -62,7 +62,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const updates = new UpdatesBuilder(sources);
   // Every delete the plan finds, and the marks Sold the guards count with them, in columns.
   const found = new DeleteColumns();
-  const unchanged = new UnchangedKeys(keysOf(desired));
+  const unchanged = new UnchangedKeys(keysOf(desired), keyOrderOf(desired));
   const skipped = new PlannedSkipped();
   let wantedCount = 0;
   /** Listings of each former id of the feed (`adoptFrom`) whose key the feed has. */

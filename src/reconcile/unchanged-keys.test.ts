@@ -18,6 +18,28 @@ describe('UnchangedKeys', () => {
     expect(JSON.parse(JSON.stringify({ unchanged: list }))).toEqual({ unchanged: [...keys].sort() });
   });
 
+  it('with a comparison of records, iterates in the same order, making each key as it is read', () => {
+    const made: string[] = [];
+    const keyAt = (ref: number) => {
+      const key = keys[ref] ?? '';
+      made.push(key);
+      return key;
+    };
+    const order = (a: number, b: number) => {
+      const x = keys[a] ?? '';
+      const y = keys[b] ?? '';
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+    const list = new UnchangedKeys(keyAt, order);
+    for (const ref of [0, 1, 2, 3]) list.add(ref);
+    const iterator = list[Symbol.iterator]();
+    expect(iterator.next().value).toBe('MLS-1');
+    // One key made so far: the rest are made as they are read, not all at once.
+    expect(made).toEqual(['MLS-1']);
+    expect([...list]).toEqual([...keys].sort());
+    expect(JSON.parse(JSON.stringify({ unchanged: list }))).toEqual({ unchanged: [...keys].sort() });
+  });
+
   it('holds past one chunk of record numbers (a no-op of a large feed)', () => {
     const list = new UnchangedKeys((ref) => `K-${String(ref).padStart(6, '0')}`);
     for (let ref = 0; ref < 20_000; ref++) list.add(ref);

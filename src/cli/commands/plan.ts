@@ -104,7 +104,7 @@ export function registerPlan(program: Command): void {
  * The plan as `--json` prints it: each create and update with the whole record it would send
  * (`listing`, tags included), not where the run kept it (`desired`, internal). The creates and
  * updates are generators: each record is read back from the run's records as it is printed. The
- * other lists that grow with the feed or the platform (deletes, held, foreign, skipped…) are
+ * other lists that grow with the feed or the platform (deletes, held, foreign, skipped, unchanged…) are
  * printed an item at a time too, each made as it is printed: a feed of 300k records all rejected
  * made 300k held listings at once, and ran `plan --json` out of the image's heap.
  */
@@ -126,6 +126,7 @@ function shownPlan(plan: Plan, loader: DesiredLoader): { shown: unknown; arrays:
     grace: streamed(plan.grace),
     foreign: streamed(plan.foreign),
     skipped: streamed(plan.skipped),
+    unchanged: streamed(plan.unchanged),
   };
   return {
     shown: { ...plan, creates, updates, ...lists },
