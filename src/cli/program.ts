@@ -64,14 +64,22 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   }
 }
 
+/** Marks stdout once its EPIPE is heard (`quietWhenStdoutCloses`). */
+const QUIET = Symbol('feed-sync: stdout quiet when closed');
+
 /**
  * The reader of stdout went away (`… --json | head`): what it wanted is printed. Later writes go
  * nowhere, and the command ends with its own exit code, quietly, where an unheard 'error' event
  * on stdout ended the process with a stack trace.
  */
 function quietWhenStdoutCloses(): void {
-  if (process.stdout.listenerCount('error') > 0) return;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  // Once per process (main() runs many times in tests). Not judged by stdout's other 'error'
+  // listeners: a worker thread's stdio pipe adds one (the decode thread, started before this runs),
+  // and a pipe's listener rethrows an error no other listener hears.
+  const stdout = process.stdout as NodeJS.WriteStream & { [QUIET]?: true };
+  if (stdout[QUIET]) return;
+  stdout[QUIET] = true;
+  stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
   });
 }
