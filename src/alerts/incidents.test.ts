@@ -23,3 +23,17 @@ describe('rejectedShareOf', () => {
     expect(rejectedShareOf(report({ read: 0, rejected: 0 }))).toBe(0);
   });
 });
+
+describe('incidentsOf: a tripped guard', () => {
+  it('says how many deletes it held back, or that nothing was deleted or changed', () => {
+    const texts = (extra: Partial<RunReport>) => incidentsOf(report(extra), 1).open.map((i) => i.text);
+    expect(texts({ outcome: 'guarded', heldDeletes: 12 })).toEqual([
+      'feed-sync: delete guard tripped for feed small: 12 deletes held back',
+    ]);
+    expect(
+      texts({ outcome: 'guarded', heldDeletes: 0, reason: 'the feed yielded no valid listing' }),
+    ).toEqual([
+      'feed-sync: delete guard tripped for feed small: nothing deleted or changed (the feed yielded no valid listing)',
+    ]);
+  });
+});

@@ -36,7 +36,8 @@ export function incidentsOf(
     open.push({
       feedId: feed,
       kind: 'guarded',
-      text: `feed-sync: delete guard tripped for feed ${feed}: ${report.heldDeletes} deletes held back${report.reason ? ` (${report.reason})` : ''}`,
+      // A guard with nothing to hold back (a feed with no valid listing on a first run) says what it stopped.
+      text: `feed-sync: delete guard tripped for feed ${feed}: ${report.heldDeletes > 0 ? `${report.heldDeletes} deletes held back` : 'nothing deleted or changed'}${report.reason ? ` (${report.reason})` : ''}`,
     });
   }
   const share = rejectedShareOf(report);

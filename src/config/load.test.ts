@@ -126,16 +126,34 @@ describe('parseConfig', () => {
 
   it('a mapping field named as feeds name their columns gets the listing field it means', () => {
     const issues = issuesOf(
-      `api: { secretKey: k }${feed}    mapping: { fields: { MLSNumber: MLS, Area: sqft, Beds: beds, Zip: zip, Price: p, Colour: c } }\n`,
+      `api: { secretKey: k }${feed}    mapping: { fields: { MLSNumber: MLS, Area: sqft, Beds: beds, Zip: zip, Price: p, Type: t, Colour: c } }\n`,
     );
     expect(issues).toEqual([
       'feeds[0].mapping.fields.Area: unknown key; did you mean BuildingArea?',
       'feeds[0].mapping.fields.Beds: unknown key; did you mean Bedrooms?',
       'feeds[0].mapping.fields.Zip: unknown key; did you mean ZIP?',
       'feeds[0].mapping.fields.Price: unknown key; did you mean SalePrice?',
+      // The column's value as it is (PropertyType), not a table of it (SaleType: for_rent on Lease).
+      'feeds[0].mapping.fields.Type: unknown key; did you mean PropertyType?',
       // Nothing reads a column of that name: no guess.
       'feeds[0].mapping.fields.Colour: unknown key',
     ]);
+    // The other objects of the mapping keyed by listing field, too.
+    expect(
+      issuesOf(
+        `api: { secretKey: k }${feed}    mapping: { defaults: { Beds: 2 }, missing: { Sqft: unknown } }\n`,
+      ),
+    ).toEqual([
+      'feeds[0].mapping.defaults.Beds: unknown key; did you mean Bedrooms?',
+      'feeds[0].mapping.missing.Sqft: unknown key; did you mean BuildingArea?',
+    ]);
+  });
+
+  it('a key written one level too high gets the object that takes it', () => {
+    const issues = issuesOf(
+      'api: { secretKey: k }\nfeeds:\n  - id: x\n    chatbot: c\n    source: { format: xml, path: x.xml, recordPath: Listings.Listing }\n',
+    );
+    expect(issues).toEqual(['feeds[0].source.recordPath: unknown key; did you mean xml.recordPath?']);
   });
 
   it('adoptFrom: one former id, written alone or as a list', () => {
@@ -148,7 +166,12 @@ describe('parseConfig', () => {
     expect(issuesOf(`api: { secretKey: k }${feed}    adoptFrom: acme-mls\n`)).toEqual([
       'feeds[0].adoptFrom[0]: "acme-mls" is this feed: adoptFrom names a former id, no feed has it now',
     ]);
-    expect(issuesOf(`api: { secretKey: k }${feed}    adoptFrom: "not an id!"\n`)).toHaveLength(1);
+    expect(issuesOf(`api: { secretKey: k }${feed}    adoptFrom: "not an id!"\n`)).toEqual([
+      'feeds[0].adoptFrom[0]: letters, digits, . _ - (max 64)',
+    ]);
+    expect(issuesOf(`api: { secretKey: k }${feed}    adoptFrom: 42\n`)).toEqual([
+      'feeds[0].adoptFrom: Invalid input: expected array, received number',
+    ]);
   });
 
   it('gone: the shorthand, the defaults, and each typo an error with a hint', () => {

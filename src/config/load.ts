@@ -109,7 +109,8 @@ function describe(
       const near =
         nearestKey(key, known) ??
         (renamed && known.includes(renamed) ? renamed : undefined) ??
-        listingFieldFor(issue.path, key, known);
+        listingFieldFor(issue.path, key, known) ??
+        nestedKeyFor(issue.path, key, known);
       if (near) suggested.add(formatPath([...issue.path, near]));
       const path = [...issue.path, key];
       return {
@@ -128,15 +129,29 @@ function describe(
 }
 
 /**
- * A mapping rule for a field the listing schema does not have, named as feeds name their columns
- * (`Area`, `Beds`, `Sqft`): the field a CSV header of that name fills, when one does.
+ * A key written one level too high (`source.recordPath` for `source.xml.recordPath`): the object
+ * beside it that takes it, as `xml.recordPath`. Only a case-exact name, and only when one object does.
+ */
+function nestedKeyFor(
+  path: readonly PropertyKey[],
+  key: string,
+  known: readonly string[],
+): string | undefined {
+  const holders = known.filter((child) => knownKeysAt(configSchema, [...path, child]).includes(key));
+  return holders.length === 1 ? `${holders[0]}.${key}` : undefined;
+}
+
+/**
+ * A key of the mapping named as feeds name their columns where a listing field is meant
+ * (`fields.Area`, `defaults.Beds`, `missing.Sqft`): the field a CSV header of that name fills, when
+ * one does and the object takes it.
  */
 function listingFieldFor(
   path: readonly PropertyKey[],
   key: string,
   known: readonly string[],
 ): string | undefined {
-  if (path.at(-1) !== 'fields' || path.at(-2) !== 'mapping') return undefined;
+  if (!path.includes('mapping')) return undefined;
   return fieldsForColumn(key).find((field) => known.includes(field));
 }
 

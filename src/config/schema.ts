@@ -156,7 +156,10 @@ export const feedConfigSchema = z.strictObject({
    * Former ids of this feed (it was renamed): listings tagged with one are this feed's, retagged on
    * their next run. Without it a renamed feed skips every key its old id's listings hold.
    */
-  adoptFrom: z.union([feedIdSchema.transform((id) => [id]), z.array(feedIdSchema)]).default([]),
+  adoptFrom: z
+    // One id written alone is a list of one: its problems then read as a list's (`adoptFrom[0]: …`).
+    .preprocess((value) => (typeof value === 'string' ? [value] : value), z.array(feedIdSchema))
+    .default([]),
   /** Refuse to delete more than this share of the feed's owned listings in one run. Default 0.2. */
   maxDeleteShare: z.number().min(0).max(1).default(0.2),
   /** What a listing that leaves the feed becomes: deleted (default) or marked Sold, after a grace. */

@@ -29,6 +29,8 @@ describe('classifyRequestError', () => {
     ['EPROTO', { kind: 'network', retryable: true, requestSent: true }],
     ['ETIMEDOUT', { kind: 'timeout', retryable: true }],
     ['ERR_ABORTED', { kind: 'aborted', retryable: false }],
+    // A redirect loop answers the same way on every try.
+    ['ERR_TOO_MANY_REDIRECTS', { kind: 'network', retryable: false, requestSent: true }],
   ])('%s', (code, expected) => {
     expect(classifyRequestError(withCode(code))).toMatchObject({ code, ...expected });
   });

@@ -12,12 +12,13 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * Network failures that the same request cannot cure: the server's certificate or TLS setup, or a
- * URL that cannot be requested, a header that cannot be sent, or an answer over its size bound. Every other network failure (a reset, a malformed answer `HPE_*`,
+ * URL that cannot be requested, a header that cannot be sent, an answer over its size bound, or a
+ * redirect loop (got's `ERR_TOO_MANY_REDIRECTS`). Every other network failure (a reset, a malformed answer `HPE_*`,
  * `EPROTO`, a code we do not know) may pass on another try, so it is retried: a create whose answer
  * was lost that way is then looked up as ambiguous rather than reported failed.
  */
 const PERMANENT =
-  /CERT|TLS|SSL|SIGNATURE|ERR_INVALID_URL|ERR_INVALID_PROTOCOL|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_RESPONSE_TOO_LARGE/;
+  /CERT|TLS|SSL|SIGNATURE|ERR_INVALID_URL|ERR_INVALID_PROTOCOL|ERR_INVALID_CHAR|ERR_INVALID_HTTP_TOKEN|ERR_RESPONSE_TOO_LARGE|ERR_TOO_MANY_REDIRECTS/;
 
 /** Codes that mean the request never reached the server, so even a non-idempotent one may be sent again. */
 const NOT_SENT_CODES = new Set([

@@ -303,7 +303,17 @@ export function fieldsForColumn(name: string): ListingField[] {
     (Array.isArray(rule)
       ? rule.some(names)
       : typeof rule === 'object' && rule !== null && Object.values(rule).some(names));
-  return (Object.keys(fields) as ListingField[]).filter(
-    (field) => field !== 'CurrencySymbol' && names(fields[field]),
-  );
+  // A field that takes the column's value as it is comes first (`Type` → PropertyType), before one
+  // that only reads it through a table of values (`Type` → SaleType, for_rent on `Lease`).
+  const direct = (rule: unknown): boolean =>
+    rule === name ||
+    (Array.isArray(rule)
+      ? rule.some(direct)
+      : typeof rule === 'object' &&
+        rule !== null &&
+        (rule as { from?: unknown }).from === name &&
+        !('map' in rule));
+  return (Object.keys(fields) as ListingField[])
+    .filter((field) => field !== 'CurrencySymbol' && names(fields[field]))
+    .sort((a, b) => Number(!direct(fields[a])) - Number(!direct(fields[b])));
 }

@@ -7,16 +7,20 @@ import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { FIXTURE_CONFIG } from '../helpers/fixture-feeds.ts';
 import { fixture } from './helpers.ts';
 
-async function run(args: string[]): Promise<{ code: number; out: string }> {
+async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const chunks: string[] = [];
+  const errors: string[] = [];
   const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
     chunks.push(String(chunk));
     return true;
   });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    errors.push(String(chunk));
+    return true;
+  });
   try {
     const code = await main(['node', 'feed-sync', ...args]);
-    return { code, out: chunks.join('') };
+    return { code, out: chunks.join(''), err: errors.join('') };
   } finally {
     write.mockRestore();
     err.mockRestore();
@@ -187,6 +191,16 @@ describe('feed-sync validate on a feed that yields nothing', () => {
     ]);
     expect(feeds[0]?.error).toBe(
       'no valid listing: all 2 record(s) rejected; fix the mapping (see the rejections)',
+    );
+    // A feed that cannot be read beside it: the one line says both.
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      'api: { baseUrl: "http://127.0.0.1:4010" }\nfeeds:\n  - id: bad\n    chatbot: BOT\n    source: { format: csv, path: bad.csv }\n    mapping: { fields: { MLSNumber: MLS, SalePrice: Price } }\n  - id: gone\n    chatbot: BOT\n    source: { format: csv, path: gone.csv }\n',
+    );
+    const both = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feeds']);
+    expect(both.code).toBe(1);
+    expect(both.err).toBe(
+      'feed-sync: 1 of 2 feed(s) could not be read; no valid listing in bad: fix the mapping (see the problems above)\n',
     );
   });
 });

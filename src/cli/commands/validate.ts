@@ -109,12 +109,17 @@ export function registerValidate(program: Command): void {
       process.stdout.write(`${[...reports.map(render), ...noteLines].join('\n')}\n`);
     }
     const failed = reports.filter((r) => !r.ok).length;
-    if (failed > 0) throw new CliExit(`${failed} of ${reports.length} feed(s) could not be read`);
     const empty = reports.filter(yieldsNothing).map((r) => r.feedId);
-    if (empty.length > 0)
-      throw new CliExit(
-        `no valid listing in ${empty.join(', ')}: fix the mapping (see the problems ${options.json ? 'in the report' : 'above'})`,
-      );
+    // Every reason to fail, in one line: a feed that could not be read and one that yields nothing.
+    const problems = [
+      ...(failed > 0 ? [`${failed} of ${reports.length} feed(s) could not be read`] : []),
+      ...(empty.length > 0
+        ? [
+            `no valid listing in ${empty.join(', ')}: fix the mapping (see the problems ${options.json ? 'in the report' : 'above'})`,
+          ]
+        : []),
+    ];
+    if (problems.length > 0) throw new CliExit(problems.join('; '));
   });
 }
 
