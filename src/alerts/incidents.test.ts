@@ -32,8 +32,9 @@ describe('incidentsOf: a tripped guard', () => {
     ]);
     expect(
       texts({ outcome: 'guarded', heldDeletes: 0, reason: 'the feed yielded no valid listing' }),
-    ).toEqual([
-      'feed-sync: delete guard tripped for feed small: nothing deleted or changed (the feed yielded no valid listing)',
+    ).toEqual(['feed-sync: delete guard tripped for feed small: the feed yielded no valid listing']);
+    expect(texts({ outcome: 'guarded', heldDeletes: 0 })).toEqual([
+      'feed-sync: delete guard tripped for feed small: nothing deleted or changed',
     ]);
   });
 });

@@ -37,7 +37,11 @@ export function incidentsOf(
       feedId: feed,
       kind: 'guarded',
       // A guard with nothing to hold back (a feed with no valid listing on a first run) says what it stopped.
-      text: `feed-sync: delete guard tripped for feed ${feed}: ${report.heldDeletes > 0 ? `${report.heldDeletes} deletes held back` : 'nothing deleted or changed'}${report.reason ? ` (${report.reason})` : ''}`,
+      text: `feed-sync: delete guard tripped for feed ${feed}: ${
+        report.heldDeletes > 0
+          ? `${report.heldDeletes} deletes held back${report.reason ? ` (${report.reason})` : ''}`
+          : (report.reason ?? 'nothing deleted or changed')
+      }`,
     });
   }
   const share = rejectedShareOf(report);

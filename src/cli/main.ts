@@ -10,7 +10,16 @@ import { startDecodeThreadEarly } from '../decode-thread.ts';
 
 /** Runs the CLI and returns the exit code (README "Exit codes"). Never throws. */
 export async function main(argv: string[] = process.argv): Promise<number> {
-  const program = await import('./program.ts');
+  let program: typeof import('./program.ts');
+  try {
+    program = await import('./program.ts');
+  } catch (error) {
+    // An install missing its files (a dist/ copied without its chunks): one line, not a stack.
+    process.stderr.write(
+      `feed-sync: the program could not be loaded (${(error as Error).message}): reinstall it\n`,
+    );
+    return 1;
+  }
   return program.main(argv);
 }
 

@@ -126,7 +126,7 @@ describe('parseConfig', () => {
 
   it('a mapping field named as feeds name their columns gets the listing field it means', () => {
     const issues = issuesOf(
-      `api: { secretKey: k }${feed}    mapping: { fields: { MLSNumber: MLS, Area: sqft, Beds: beds, Zip: zip, Price: p, Type: t, Colour: c } }\n`,
+      `api: { secretKey: k }${feed}    mapping: { fields: { MLSNumber: MLS, Area: sqft, Beds: beds, Zip: zip, Price: p, Type: t, Currency: cur, Colour: c } }\n`,
     );
     expect(issues).toEqual([
       'feeds[0].mapping.fields.Area: unknown key; did you mean BuildingArea?',
@@ -135,6 +135,7 @@ describe('parseConfig', () => {
       'feeds[0].mapping.fields.Price: unknown key; did you mean SalePrice?',
       // The column's value as it is (PropertyType), not a table of it (SaleType: for_rent on Lease).
       'feeds[0].mapping.fields.Type: unknown key; did you mean PropertyType?',
+      'feeds[0].mapping.fields.Currency: unknown key; did you mean CurrencySymbol?',
       // Nothing reads a column of that name: no guess.
       'feeds[0].mapping.fields.Colour: unknown key',
     ]);
@@ -154,6 +155,12 @@ describe('parseConfig', () => {
       'api: { secretKey: k }\nfeeds:\n  - id: x\n    chatbot: c\n    source: { format: xml, path: x.xml, recordPath: Listings.Listing }\n',
     );
     expect(issues).toEqual(['feeds[0].source.recordPath: unknown key; did you mean xml.recordPath?']);
+    // On a CSV source it is no XML option to move: no hint.
+    expect(
+      issuesOf(
+        'api: { secretKey: k }\nfeeds:\n  - id: x\n    chatbot: c\n    source: { format: csv, path: x.csv, recordPath: a.b }\n',
+      ),
+    ).toEqual(['feeds[0].source.recordPath: unknown key']);
   });
 
   it('adoptFrom: one former id, written alone or as a list', () => {

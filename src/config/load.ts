@@ -4,6 +4,7 @@ import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } fro
 import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import { fieldsForColumn } from '../normalize/index.ts';
+import { SOURCE_FORMATS } from '../sources/index.ts';
 import { type InterpolationIssue, interpolate } from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
 import { type Config, configSchema, missingPlatformKey } from './schema.ts';
@@ -110,7 +111,7 @@ function describe(
         nearestKey(key, known) ??
         (renamed && known.includes(renamed) ? renamed : undefined) ??
         listingFieldFor(issue.path, key, known) ??
-        nestedKeyFor(issue.path, key, known);
+        nestedKeyFor(issue.path, key, known, valueAtPath([...issue.path, 'format']));
       if (near) suggested.add(formatPath([...issue.path, near]));
       const path = [...issue.path, key];
       return {
@@ -130,14 +131,20 @@ function describe(
 
 /**
  * A key written one level too high (`source.recordPath` for `source.xml.recordPath`): the object
- * beside it that takes it, as `xml.recordPath`. Only a case-exact name, and only when one object does.
+ * beside it that takes it, as `xml.recordPath`. Only a case-exact name, only when one object does,
+ * and never another format's block (`recordPath` on a CSV source is no XML option to move).
  */
 function nestedKeyFor(
   path: readonly PropertyKey[],
   key: string,
   known: readonly string[],
+  format: unknown,
 ): string | undefined {
-  const holders = known.filter((child) => knownKeysAt(configSchema, [...path, child]).includes(key));
+  const otherFormat = (child: string) =>
+    typeof format === 'string' && child !== format && (SOURCE_FORMATS as readonly string[]).includes(child);
+  const holders = known.filter(
+    (child) => !otherFormat(child) && knownKeysAt(configSchema, [...path, child]).includes(key),
+  );
   return holders.length === 1 ? `${holders[0]}.${key}` : undefined;
 }
 

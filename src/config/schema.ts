@@ -205,12 +205,11 @@ export const configSchema = z
       const claimed = new Map<string, string>();
       feeds.forEach((feed: unknown, i) => {
         const { id, adoptFrom } = (feed ?? {}) as { id?: unknown; adoptFrom?: unknown };
-        // `adoptFrom: acme` is one former id, as `[acme]` is (read before or after the transform).
-        const formers = typeof adoptFrom === 'string' ? [adoptFrom] : adoptFrom;
-        if (!Array.isArray(formers)) return;
-        formers.forEach((former: unknown, j) => {
+        // `adoptFrom: acme` reaches here as `[acme]` (the schema's preprocess).
+        if (!Array.isArray(adoptFrom)) return;
+        adoptFrom.forEach((former: unknown, j) => {
           if (typeof former !== 'string') return;
-          const path = ['feeds', i, 'adoptFrom', ...(Array.isArray(adoptFrom) ? [j] : [])];
+          const path = ['feeds', i, 'adoptFrom', j];
           if (seen.has(former))
             ctx.addIssue({
               code: 'custom',

@@ -293,8 +293,7 @@ const SIMPLE: readonly [ListingField, HeaderRole][] = [
 /**
  * The listing fields a CSV column of this name fills when its header decides the mapping
  * (`Area` → BuildingArea, `Beds` → Bedrooms, `Price` → SalePrice): the same synonyms, so a config
- * that names a listing field the way feeds name their columns gets the field suggested. The
- * currency read off a price column is left out (it is the price's, never what was meant).
+ * that names a listing field the way feeds name their columns gets the field suggested.
  */
 export function fieldsForColumn(name: string): ListingField[] {
   const fields = inferCsvMapping([name]).fields ?? {};
@@ -313,7 +312,10 @@ export function fieldsForColumn(name: string): ListingField[] {
         rule !== null &&
         (rule as { from?: unknown }).from === name &&
         !('map' in rule));
-  return (Object.keys(fields) as ListingField[])
-    .filter((field) => field !== 'CurrencySymbol' && names(fields[field]))
+  const found = (Object.keys(fields) as ListingField[])
+    .filter((field) => names(fields[field]))
     .sort((a, b) => Number(!direct(fields[a])) - Number(!direct(fields[b])));
+  // The currency read off a price column is the price's: CurrencySymbol only for a currency column.
+  const others = found.filter((field) => field !== 'CurrencySymbol');
+  return others.length > 0 ? others : found;
 }

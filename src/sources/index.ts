@@ -4,7 +4,7 @@
  */
 export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
 export { openFeed } from './open-feed.ts';
-export { type SourceConfig, sourceSchema } from './source-schema.ts';
+export { SOURCE_FORMATS, type SourceConfig, sourceSchema } from './source-schema.ts';
 export type {
   FeedOpener,
   FeedSpec,

@@ -145,9 +145,12 @@ function resoOptionProblems(reso: {
   return problems;
 }
 
+/** The formats a source can have; each but blm has a block of its own options (`csv:`, `xml:`, `reso:`). */
+export const SOURCE_FORMATS = ['csv', 'xml', 'reso', 'blm'] as const;
+
 export const sourceSchema = z
   .strictObject({
-    format: z.enum(['csv', 'xml', 'reso', 'blm']),
+    format: z.enum(SOURCE_FORMATS),
     /** HTTP(S) URL of the feed (for `reso`: the OData service root, e.g. `https://api.mls.example/odata`). */
     url: z.url({ protocol: /^https?$/ }).optional(),
     /** Local file (relative to the config file); `.gz` accepted. For `reso`, a JSON file with a `value` array. */
