@@ -19,6 +19,38 @@ afterEach(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+describe('Ctrl-C during feed-sync plan', () => {
+  it('stops at once, says nothing was changed, exits 130', async () => {
+    sandbox = await startSandbox({ latencyMs: 300 });
+    dir = await mkdtemp(join(tmpdir(), 'feed-sync-int-plan-'));
+    await writeFile(join(dir, 'feed-sync.yaml'), CONFIG(sandbox.url));
+    await writeFile(
+      join(dir, 'feed.csv'),
+      HEADER + Array.from({ length: 20 }, (_, i) => row(i + 1)).join(''),
+    );
+    const child = spawn(NODE, [BIN, 'plan', '--feed', 'int-feed', '--config', join(dir, 'feed-sync.yaml')], {
+      cwd: dir,
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // Interrupted while the plan waits on the platform's first page.
+    const current = sandbox;
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (current.stats().totalRequests > 0) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+          resolve();
+        }
+      }, 10);
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(130);
+    expect(stderr).toContain('feed-sync: interrupted: a plan writes nothing, so nothing was changed');
+    expect(current.listings('INT-BOT')).toHaveLength(0);
+  });
+});
+
 describe('Ctrl-C during feed-sync sync', () => {
   it('stops issuing calls, lets calls in flight finish, prints what was applied, exits 130; the next run repairs', async () => {
     sandbox = await startSandbox({ latencyMs: 40 });

@@ -54,49 +54,60 @@ export function registerPlan(program: Command): void {
       logger: cliLogger(),
       now: clockOf(options),
     };
-    // A plan compares the whole feed with the remote, whatever the validators say.
-    const run = await planRun(config, feed, deps, {
-      dryRun: true,
-      forceFull: true,
-      allowMassDelete: options.allowMassDelete ?? false,
-      // The listings a plan shows in detail carry a brief; `--all` shows (and so describes) every one.
-      ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
-    });
-    const { prepared } = run;
-    const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
-    // The records are readable until the run finishes: `--json` prints each write's whole record
-    // now, one at a time (a plan of 300k creates is as large as the feed), and the report after.
-    let text: string | undefined;
+    // Ctrl-C: a plan writes nothing, so it stops at once, and says so (its records are files
+    // already unlinked: nothing is left on disk).
+    const onSignal = () => {
+      process.stderr.write('\nfeed-sync: interrupted: a plan writes nothing, so nothing was changed\n');
+      process.exit(EXIT.interrupted);
+    };
+    process.once('SIGINT', onSignal);
     try {
-      if (plan && options.json && prepared.kind === 'planned') {
-        const { shown, arrays } = shownPlan(plan, prepared.loader);
-        await writePieces(
-          process.stdout,
-          (function* () {
-            yield '{\n  "plan": ';
-            yield* jsonValuePieces(shown, arrays, '  ');
-          })(),
-        );
+      // A plan compares the whole feed with the remote, whatever the validators say.
+      const run = await planRun(config, feed, deps, {
+        dryRun: true,
+        forceFull: true,
+        allowMassDelete: options.allowMassDelete ?? false,
+        // The listings a plan shows in detail carry a brief; `--all` shows (and so describes) every one.
+        ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
+      });
+      const { prepared } = run;
+      const plan = prepared.kind === 'planned' ? prepared.plan : undefined;
+      // The records are readable until the run finishes: `--json` prints each write's whole record
+      // now, one at a time (a plan of 300k creates is as large as the feed), and the report after.
+      let text: string | undefined;
+      try {
+        if (plan && options.json && prepared.kind === 'planned') {
+          const { shown, arrays } = shownPlan(plan, prepared.loader);
+          await writePieces(
+            process.stdout,
+            (function* () {
+              yield '{\n  "plan": ';
+              yield* jsonValuePieces(shown, arrays, '  ');
+            })(),
+          );
+        }
+        // Rendered while the records are open too: an update's changes are read from them when shown.
+        const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
+        text = plan && !options.json ? renderPlan(plan, { limit }) : undefined;
+      } catch (error) {
+        // Printing failed (the reader went away): the run still finishes, and frees its records.
+        await run.finish().catch(() => undefined);
+        throw error;
       }
-      // Rendered while the records are open too: an update's changes are read from them when shown.
-      const limit = options.all ? Number.POSITIVE_INFINITY : (options.limit ?? PLAN_LIMIT);
-      text = plan && !options.json ? renderPlan(plan, { limit }) : undefined;
-    } catch (error) {
-      // Printing failed (the reader went away): the run still finishes, and frees its records.
-      await run.finish().catch(() => undefined);
-      throw error;
+      const { report } = await run.finish();
+      if (options.json) {
+        // The document `JSON.stringify({ plan, report }, null, 2)` would print, its plan printed above.
+        const shownReport = indented(JSON.stringify(report, null, 2), '  ');
+        process.stdout.write(`${plan ? ',' : '{'}\n  "report": ${shownReport}\n}\n`);
+      } else if (text !== undefined) {
+        // The plan, then what the run says to fix in the config (a renamed feed, a CSV with no URL column).
+        const hints = hintLines(report);
+        process.stdout.write(`${text}\n${hints.length > 0 ? `${hints.join('\n')}\n` : ''}`);
+      } else process.stdout.write(`${renderReport(report)}\n`);
+      if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
+    } finally {
+      process.off('SIGINT', onSignal);
     }
-    const { report } = await run.finish();
-    if (options.json) {
-      // The document `JSON.stringify({ plan, report }, null, 2)` would print, its plan printed above.
-      const shownReport = indented(JSON.stringify(report, null, 2), '  ');
-      process.stdout.write(`${plan ? ',' : '{'}\n  "report": ${shownReport}\n}\n`);
-    } else if (text !== undefined) {
-      // The plan, then what the run says to fix in the config (a renamed feed, a CSV with no URL column).
-      const hints = hintLines(report);
-      process.stdout.write(`${text}\n${hints.length > 0 ? `${hints.join('\n')}\n` : ''}`);
-    } else process.stdout.write(`${renderReport(report)}\n`);
-    if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
   });
 }
 
