@@ -1,6 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Job } from 'bullmq';
 import type { z } from 'zod';
 import { findFeed } from '../src/config/index.ts';
+import type { Logger } from '../src/logger.ts';
 import {
   enqueueFeedSync,
   enqueueResume,
@@ -9,7 +12,14 @@ import {
   type SyncFeedJobData,
   syncFeedPayloadSchema,
 } from '../src/queue/index.ts';
-import { outcomeLabel, type RunProgress, type RunReport, runAndSave } from '../src/reconcile/index.ts';
+import {
+  type MemoStore,
+  memoFiles,
+  outcomeLabel,
+  type RunProgress,
+  type RunReport,
+  runAndSave,
+} from '../src/reconcile/index.ts';
 import { percentOf, throttleProgress } from '../src/render/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
@@ -89,6 +99,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           logger,
           signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
           onProgress: progress.report,
+          memo: workerMemo(ctx.logger),
         },
         {
           dryRun: payload.dryRun ?? false,
@@ -209,4 +220,18 @@ async function logReport(job: Job, report: RunReport): Promise<void> {
   await job.log(
     `${outcomeLabel(report)}${report.reason ? ` (${report.reason})` : ''}: ${created} created, ${updated} updated, ${deleted} deleted, ${unchanged} unchanged, ${rejected} rejected, ${held} held`,
   );
+}
+
+let memo: MemoStore | undefined;
+
+/**
+ * The worker's record memos (src/ingest/record-memo.ts): files in the machine's temporary folder,
+ * shared by the workers of one host (each memo is replaced whole, by rename). A cache: a worker on
+ * another host, or after a restart of the container, maps every record of its first run.
+ */
+function workerMemo(logger: Logger): MemoStore {
+  memo ??= memoFiles(join(tmpdir(), `feed-sync-memo-${process.getuid?.() ?? 'user'}`), (error) =>
+    logger.warn({ err: error }, 'the record memo could not be saved: the next run maps every record'),
+  );
+  return memo;
 }

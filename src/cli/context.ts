@@ -1,9 +1,11 @@
+import { dirname, join } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isApiError } from '../api/index.ts';
 import type { Config } from '../config/index.ts';
 import { ConfigError, DEFAULT_CONFIG_FILE, loadConfig, readEnv } from '../config/index.ts';
 import { isFeedSyncError } from '../errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
+import { type MemoStore, memoFiles } from '../reconcile/index.ts';
 import { humanLogDestination } from './human-log.ts';
 
 /** Options every command accepts. */
@@ -96,4 +98,16 @@ export function describeError(error: unknown): string {
 function describeConfigError(error: ConfigError): string {
   if (error.issues.length <= 1) return `invalid config: ${error.message}`;
   return `invalid config ${error.source} (${error.issues.length} problems):\n  ${error.issues.join('\n  ')}`;
+}
+
+/**
+ * The record memos of a CLI run's feeds (src/ingest/record-memo.ts): `.feed-sync-memo/` beside the
+ * state file. A cache: deleting it costs the next run time, never a result. `plan` reads it and
+ * writes nothing.
+ */
+export function cliMemo(stateFile: string, logger: Logger, access: 'read' | 'write' = 'write'): MemoStore {
+  const files = memoFiles(join(dirname(stateFile), '.feed-sync-memo'), (error) =>
+    logger.warn({ err: error }, 'the record memo could not be saved: the next run maps every record'),
+  );
+  return access === 'write' ? files : { stamp: files.stamp, read: (id) => files.read(id), write: () => {} };
 }

@@ -5,7 +5,15 @@
  */
 export { HeldKeyColumns, HeldKeys } from './held-keys.ts';
 export { type CollectOptions, collectFeed, ingestFeed } from './ingest-feed.ts';
-export { type FeedReadEnd, itemsOf, mappingFor, readFeed } from './read-feed.ts';
+export {
+  type FeedReadEnd,
+  itemsOf,
+  listingOfFields,
+  type MemoReading,
+  mappingFor,
+  readFeed,
+} from './read-feed.ts';
+export { fingerprintOf, type MemoEntry, memoBytes, RecordMemo } from './record-memo.ts';
 export type {
   BrokenRow,
   DuplicateKey,
@@ -14,6 +22,7 @@ export type {
   HeldKeyList,
   IngestResult,
   IngestSpec,
+  KnownItem,
   ProblemCount,
   RecordProblem,
   RecordRef,

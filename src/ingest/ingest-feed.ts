@@ -3,7 +3,7 @@ import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import { FeedError, openFeed } from '../sources/index.ts';
 import { LatestByKey, NOTHING_RARE } from './latest-by-key.ts';
-import { itemsOf, mappingFor } from './read-feed.ts';
+import { itemsOf, type MemoReading, mappingFor } from './read-feed.ts';
 import { RejectionLog } from './rejection-log.ts';
 import { RowsAs1252 } from './rows-as-1252.ts';
 import type {
@@ -12,6 +12,7 @@ import type {
   HeldKey,
   IngestResult,
   IngestSpec,
+  KnownItem,
   RecordRef,
   Rejection,
 } from './types.ts';
@@ -45,6 +46,12 @@ export interface CollectOptions {
    * counts every repeated record. Unbounded unless given: a sync lists none.
    */
   duplicateKeysKept?: number;
+  /**
+   * The run's record memo (`record-memo.ts`): a record it knows is handed to `keepKnown`, not
+   * mapped; a listing it may learn comes to `keep` with its fingerprint.
+   */
+  memo?: MemoReading;
+  keepKnown?: (item: KnownItem) => unknown;
 }
 
 /** The longest the feed's records hold the event loop between two turns of it. */
@@ -53,9 +60,11 @@ const TURN_MS = 2;
 export async function collectFeed<T>(
   feed: IngestSpec,
   deps: IngestDeps,
-  keep: (listing: Listing, key: string) => T,
+  keep: (listing: Listing, key: string, fp?: number) => T,
   options: CollectOptions = {},
 ): Promise<IngestResult<T>> {
+  const { memo, keepKnown } = options;
+  if (memo !== undefined && keepKnown === undefined) throw new Error('a memo needs keepKnown');
   const opened = await (deps.open ?? openFeed)(feed, deps);
   if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
 
@@ -65,9 +74,10 @@ export async function collectFeed<T>(
   const rejections = new RejectionLog(options.rejectionsPerLabel, options.spillRejection);
   const dropped = { count: 0, examples: [] as { ref: RecordRef; url: string }[] };
   let records = 0;
+  let known = 0;
   const broken = new BrokenRows();
   const as1252 = new RowsAs1252(opened.linesAs1252 ?? []);
-  const items = itemsOf(feed, opened, deps);
+  const items = itemsOf(feed, opened, deps, memo);
   let next = await items.next();
   let turn = performance.now();
   for (; !next.done; next = await items.next()) {
@@ -91,9 +101,12 @@ export async function collectFeed<T>(
         continue;
       }
       as1252.record(item.ref.row);
-      if (item.kind === 'listing') {
+      if (item.kind === 'known') {
+        known++;
+        byKey.remember(item.entry.key, keepKnown!(item) as T, undefined, item.ref);
+      } else if (item.kind === 'listing') {
         const key = item.listing[feed.key] as string;
-        byKey.remember(key, keep(item.listing, key), undefined, item.ref, item.unknown);
+        byKey.remember(key, keep(item.listing, key, item.fp), undefined, item.ref, item.unknown);
         if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
       } else byKey.remember(item.key, undefined, undefined, item.ref);
     }
@@ -148,6 +161,7 @@ export async function collectFeed<T>(
       rejected: rejections.count,
       removed: removals.length,
       duplicates: duplicateCount,
+      ...(memo ? { known } : {}),
     },
     decodedAs1252,
     unknownMarkers,

@@ -1,4 +1,4 @@
-import type { FieldProblem, Listing } from '../normalize/index.ts';
+import type { FieldProblem, Listing, RawFields } from '../normalize/index.ts';
 import {
   acceptListing,
   type CompiledMapping,
@@ -17,7 +17,16 @@ import {
 import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/index.ts';
 import { FeedError, isFeedError, openFeed } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
-import type { BrokenRow, FeedItem, IngestSpec, RecordProblem, RecordRef, Rejection } from './types.ts';
+import { fingerprintOf, type MemoEntry, type RecordMemo, seedOf } from './record-memo.ts';
+import type {
+  BrokenRow,
+  FeedItem,
+  IngestSpec,
+  KnownItem,
+  RecordProblem,
+  RecordRef,
+  Rejection,
+} from './types.ts';
 
 /** What reading a feed to its end gives besides its items: the mapping used and the source state. */
 export interface FeedReadEnd {
@@ -51,12 +60,27 @@ export async function* readFeed(feed: IngestSpec, deps: IngestDeps): AsyncGenera
  * mapping used and the source state after the last record (a reducer over the records: nothing is
  * patched in place).
  */
+export function itemsOf(
+  feed: IngestSpec,
+  opened: OpenedFeed,
+  deps: IngestDeps,
+): AsyncGenerator<FeedItem[], FeedReadEnd>;
+export function itemsOf(
+  feed: IngestSpec,
+  opened: OpenedFeed,
+  deps: IngestDeps,
+  memo: MemoReading | undefined,
+): AsyncGenerator<(FeedItem | KnownItem)[], FeedReadEnd>;
 export async function* itemsOf(
   feed: IngestSpec,
   opened: OpenedFeed,
   deps: IngestDeps,
-): AsyncGenerator<FeedItem[], FeedReadEnd> {
+  memo?: MemoReading,
+): AsyncGenerator<(FeedItem | KnownItem)[], FeedReadEnd> {
   let mapping: CompiledMapping | undefined;
+  /** The memo's seed for this run, once the mapping is known; NaN while no memo is kept. */
+  let seed = Number.NaN;
+  let known: RecordMemo | undefined;
   let hints: MappingHint[] = [];
   const notes: { where: string; text: string }[] = [];
   let state = opened.state;
@@ -64,11 +88,16 @@ export async function* itemsOf(
   try {
     for await (const records of opened.records) {
       deps.signal?.throwIfAborted();
-      const items: FeedItem[] = [];
+      const items: (FeedItem | KnownItem)[] = [];
       for (const record of records) {
         if (!mapping) {
           mapping = mappingFor(feed, record, deps);
           hints = mappingHints(feed, record, mapping);
+          if (memo) {
+            seed = memoSeed(memo.salt, mapping, deps);
+            known = memo.memo?.seed === seed ? memo.memo : undefined;
+            memo.onMapping(mapping, seed);
+          }
         }
         if (nextState) state = nextState(state, record);
         const note = record.problem ? undefined : noteRow(feed, mapping, record);
@@ -76,9 +105,19 @@ export async function* itemsOf(
           notes.push({ where: `row ${record.row} of ${name}`, text: note });
           continue;
         }
+        // A record the memo may know: not broken, not marked deleted (both outside its fields).
+        const fp =
+          memo && !record.problem && !record.removed ? fingerprintOf(record.fields, seed) : Number.NaN;
+        const entry = known !== undefined && !Number.isNaN(fp) ? known.get(fp) : undefined;
+        if (entry !== undefined) {
+          items.push({ kind: 'known', entry, fields: record.fields, fp, ref: knownRef(feed, record, entry) });
+          continue;
+        }
         const item = record.problem
           ? problemItem(feed, name, mapping, record, record.problem)
           : toItem(feed, name, mapping, record);
+        if (!Number.isNaN(fp) && item.kind === 'listing' && item.unknown === undefined && !item.droppedImages)
+          item.fp = fp;
         if (item.kind === 'rejected') hints = withRejectionHints(hints, feed, item.rejection);
         items.push(item);
       }
@@ -89,6 +128,47 @@ export async function* itemsOf(
   }
   const noteHint = noteRowsHint(notes);
   return { mapping, state, hints: noteHint ? [...hints, noteHint] : hints };
+}
+
+/** What a run that keeps a record memo hands `itemsOf` (see `record-memo.ts`). */
+export interface MemoReading {
+  /** The memo the last run left, if any: used only when its seed is this run's. */
+  memo: RecordMemo | undefined;
+  /** What the feed's listings depend on besides the mapping and the records (`memoSalt`). */
+  salt: readonly string[];
+  /** The mapping the first record decided and the run's seed: to map a known record again, and to save the memo. */
+  onMapping(mapping: CompiledMapping, seed: number): void;
+}
+
+/**
+ * The seed of this run's fingerprints: the caller's salt, the mapping compiled (a CSV header can
+ * decide it), and the day when a `daysSince` rule reads the clock (days are counted in whole UTC
+ * days, so a listing's days on market change only at midnight UTC).
+ */
+function memoSeed(salt: readonly string[], mapping: CompiledMapping, deps: IngestDeps): number {
+  const rules = JSON.stringify(mapping.mapping);
+  const day = rules.includes('"daysSince"')
+    ? String(Math.floor((deps.now?.() ?? new Date()).getTime() / 86_400_000))
+    : '';
+  return seedOf([...salt, rules, day]);
+}
+
+function knownRef(feed: IngestSpec, record: RawRecord, entry: MemoEntry): RecordRef {
+  const ref: RecordRef = { feedId: feed.id, index: record.index, key: entry.key };
+  if (record.row !== undefined) ref.row = record.row;
+  return ref;
+}
+
+/**
+ * A record's listing as `toItem` makes it, for a record the memo knew and a write now needs: the
+ * same mapping of the same fields. Undefined if it is not a valid listing (it was, last run).
+ */
+export function listingOfFields(mapping: CompiledMapping, fields: RawFields): Listing | undefined {
+  const mapped = mapping.map(fields);
+  const listing = acceptListing(mapped);
+  if (listing !== undefined) return listing;
+  const result = validateListing(mapping.map(fields, true));
+  return result.ok ? result.listing : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
-import type { Listing, MappingHint } from '../normalize/index.ts';
+import type { Listing, MappingHint, RawFields } from '../normalize/index.ts';
 import type { FeedSpec, KeySet, SourcePause } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
+import type { MemoEntry } from './record-memo.ts';
 
 /**
  * The part of a feed's config ingestion reads: what opening the feed needs, and the listing field
@@ -88,6 +89,18 @@ export interface HeldKeyList extends Iterable<HeldKey> {
   keyAt?(index: number): string;
 }
 
+/**
+ * A record the run's memo knows (`record-memo.ts`): the listing key, mask and digest its unchanged
+ * fields had last run, and the fields, to map again only if the listing is written.
+ */
+export interface KnownItem {
+  kind: 'known';
+  entry: MemoEntry;
+  fields: RawFields;
+  fp: number;
+  ref: RecordRef;
+}
+
 export type FeedItem =
   | {
       kind: 'listing';
@@ -97,6 +110,11 @@ export type FeedItem =
       unknown?: readonly string[];
       /** Image URLs left out because they cannot be absolute http(s) URLs. */
       droppedImages?: string[];
+      /**
+       * The record's fingerprint, when the run keeps a record memo and the listing may be memoized
+       * (no unknown marker, no image dropped: nothing a report counts): see `record-memo.ts`.
+       */
+      fp?: number;
     }
   | { kind: 'remove'; key: string; ref: RecordRef }
   | {
@@ -166,7 +184,15 @@ export interface IngestResult<T = Listing> {
   duplicates: DuplicateKey[];
   /** More keys repeated than `duplicates` lists (it holds the first to repeat). */
   duplicatesUnlisted?: true;
-  stats: { records: number; valid: number; rejected: number; removed: number; duplicates: number };
+  stats: {
+    records: number;
+    valid: number;
+    rejected: number;
+    removed: number;
+    duplicates: number;
+    /** Records the run's memo knew (`record-memo.ts`): valid listings not mapped again. Absent without a memo. */
+    known?: number;
+  };
   /**
    * Per field, how many of `listings` carry the unknown marker (0: the feed does not say), e.g.
    * `{ YearBuilt: 120, LotArea: 31 }`. Fields with no marker are absent. For `validate`, the run

@@ -89,6 +89,16 @@ export class DesiredIndex {
     return id === -1 ? '' : this.#keys.keyAt(id);
   }
 
+  /** The field mask of record `ref`. */
+  maskAt(ref: number): number {
+    return this.#masks.get(ref);
+  }
+
+  /** The digest of record `ref`. */
+  digestAt(ref: number): number {
+    return this.#digests.get(ref);
+  }
+
   /** Records `a` and `b` in the order of their keys (`keyAt`, compared by `<`), no string made. */
   compareKeys(a: number, b: number): number {
     const x = this.#keyIds.get(a) - 1;

@@ -9,6 +9,7 @@ export { containsWord } from './broken-rows.ts';
 export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
 export type { DesiredLoader, ListingBrief } from './desired.ts';
+export { codeStamp, memoFiles } from './memo-files.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { keyOf } from './plan.ts';
 export { type FeedSide, type KeyPolicy, planKey } from './plan-key.ts';
@@ -51,6 +52,7 @@ export {
   skippedCountOf,
 } from './report-types.ts';
 export type { RunConfig, RunFeedSpec } from './run-config.ts';
+export type { MemoStore } from './run-memo.ts';
 export type {
   IngestSummary,
   PreparedRun,

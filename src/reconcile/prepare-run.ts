@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../api/index.ts';
 import { isFeedSyncError } from '../errors.ts';
-import { collectFeed, type IngestResult } from '../ingest/index.ts';
+import { collectFeed, type IngestResult, type KnownItem } from '../ingest/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
@@ -17,6 +17,7 @@ import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
+import { RunMemo } from './run-memo.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions, UnknownOwner } from './run-types.ts';
 
 const HOUR_MS = 3_600_000;
@@ -108,11 +109,14 @@ export async function prepareRun(
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
   const store = spillRecords();
+  const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
+  const memo = deps.memo ? new RunMemo(deps.memo, feed, tags) : undefined;
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
-  const kept: RunRecords = { loader: { load: (d) => store.get(d.ref) }, close: () => store.close() };
+  const load = memo ? (ref: number) => memo.loaded(store.get(ref)) : (ref: number) => store.get(ref);
+  const kept: RunRecords = { loader: { load: (d) => load(d.ref) }, close: () => store.close() };
   try {
-    const prepared = await prepare(config, feed, client, deps, options, store, kept);
+    const prepared = await prepare(config, feed, client, deps, options, { store, kept, tags, memo });
     if (prepared.kind !== 'planned') store.close();
     return prepared;
   } catch (error) {
@@ -127,15 +131,13 @@ async function prepare(
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,
-  store: RecordStore,
-  kept: RunRecords,
+  { store, kept, tags, memo }: { store: RecordStore; kept: RunRecords; tags: TagKeys; memo?: RunMemo },
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
   const runAt = now();
   const progress = (phase: 'fetching' | 'normalizing' | 'snapshot' | 'planning', done = 0, total = 0) =>
     deps.onProgress?.({ phase, done, total });
-  const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
   const keyFor = (listing: Listing) => keyOf(listing, feed.key) ?? '';
 
   progress('fetching');
@@ -163,14 +165,35 @@ async function prepare(
     ingest = await collectFeed(
       feed,
       ingestDeps,
-      (listing) => {
+      (listing, key, fp) => {
         // Once the feed gives a listing, the platform's pages are read while the rest of it is.
         early ??= startSnapshot(client, config, feed, tags, deps.signal);
-        return desired.add(desiredOf(listing, keyFor(listing), feed.id, tags, store));
+        const trimmed = keyFor(listing);
+        const ref = desired.add(desiredOf(listing, trimmed, feed.id, tags, store));
+        // Memoized under the key as the run keeps it: a key with spaces around it is not.
+        memo?.note(ref, key === trimmed ? fp : undefined);
+        return ref;
       },
-      // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
-      { rejectionsPerLabel: REJECTIONS_KEPT, duplicateKeysKept: 0 },
+      {
+        // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
+        rejectionsPerLabel: REJECTIONS_KEPT,
+        duplicateKeysKept: 0,
+        // A record the memo knows: its key, mask and digest as the last run computed them, and its
+        // fields in the store, mapped again only if the listing is written.
+        ...(memo && {
+          memo: memo.reading,
+          keepKnown: (item: KnownItem) => {
+            early ??= startSnapshot(client, config, feed, tags, deps.signal);
+            const { key, mask, digest } = item.entry;
+            const ref = desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
+            memo.note(ref, item.fp);
+            return ref;
+          },
+        }),
+      },
     );
+    // What this run learned of its records, for the next one (a plan writes nothing).
+    if (memo && !ingest.notModified && !options.dryRun) memo.save(desired, store.size);
   } catch (error) {
     early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
@@ -306,6 +329,7 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
   return {
     mode: ingest.mode,
     read: ingest.stats.records,
+    ...(ingest.stats.known !== undefined ? { known: ingest.stats.known } : {}),
     duplicates: ingest.stats.duplicates,
     rejected: ingest.stats.rejected,
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),

@@ -79,6 +79,11 @@ export interface RunReport {
   /** Records read from the feed (0 when the feed was not read). */
   read: number;
   /**
+   * Of the records read, those the record memo knew unchanged from the last run, so not mapped,
+   * checked and digested again (src/ingest/record-memo.ts). Absent without a memo.
+   */
+  known?: number;
+  /**
    * Records whose key an earlier record of the feed had: the last of each key is kept, so `read`
    * counts them and no write does (absent from reports saved before it was).
    */

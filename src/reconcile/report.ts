@@ -106,6 +106,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     const { mode, read, rejected, rejections, rejectedWithoutKey, decodedAs1252 } = prepared.ingest;
     Object.assign(report, { mode, read, rejected, rejections, rejectedWithoutKey });
     if (prepared.ingest.duplicates > 0) report.duplicates = prepared.ingest.duplicates;
+    if (prepared.ingest.known !== undefined) report.known = prepared.ingest.known;
     report.decodedAs1252 = decodedAs1252.slice(0, 100);
     report.decodedAs1252Count = decodedAs1252.length;
     report.unknownMarkers = prepared.ingest.unknownMarkers;

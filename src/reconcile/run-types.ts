@@ -7,6 +7,7 @@ import type { FeedState, StateStore } from '../state/index.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
 import type { RunReport } from './report-types.ts';
+import type { MemoStore } from './run-memo.ts';
 
 /** The phases of a run, in order. */
 export const SYNC_PHASES = ['fetching', 'normalizing', 'snapshot', 'planning', 'applying', 'done'] as const;
@@ -49,6 +50,11 @@ export interface SyncDeps {
   open?: FeedOpener;
   /** Where the run is, as it goes: for a terminal, a job or a page to show. */
   onProgress?: (progress: RunProgress) => void;
+  /**
+   * Where the feeds' record memos are kept between runs (`memoFiles`): a run maps, tags and digests
+   * only the records that changed since the last (src/ingest/record-memo.ts). None: every record is.
+   */
+  memo?: MemoStore;
 }
 
 export interface SyncOptions {
@@ -76,6 +82,8 @@ export interface SyncOptions {
 export interface IngestSummary {
   mode: 'full' | 'incremental';
   read: number;
+  /** Of the records read, those the record memo knew from the last run: not mapped again. */
+  known?: number;
   /** Records whose key an earlier record had (the last of each key is kept). */
   duplicates: number;
   rejected: number;

@@ -10,7 +10,7 @@ import { planRun, type RunFeed, type RunReport, runAndSave, syncFeed } from '../
 import { renderPlan, renderReport } from '../../render/index.ts';
 import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
-import { CliExit, withExamples } from '../context.ts';
+import { CliExit, cliMemo, withExamples } from '../context.ts';
 import { loadDemoConfig, useNextDayFeed } from '../demo-config.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
 
@@ -46,6 +46,7 @@ async function runAll(demo: Demo, title: string, options: { forceFull?: boolean;
     client: clientFromConfig(demo.config),
     state: createFileStateStore(demo.config.stateFile),
     logger: silentLogger,
+    memo: cliMemo(demo.config.stateFile, silentLogger),
   };
   // The plan first, when asked for, then the run that applies it: what `plan` then `sync` would show.
   const showing: RunFeed = async (config, feed, runDeps, runOptions) => {

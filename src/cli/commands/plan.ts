@@ -6,6 +6,7 @@ import { createFileStateStore } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
+  cliMemo,
   clockOf,
   type GlobalOptions,
   loadCliConfig,
@@ -48,11 +49,13 @@ export function registerPlan(program: Command): void {
     const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
     if (!feed) throw new CliExit('give --feed ID', EXIT.usage);
     if (options.all && options.limit) throw new CliExit('give --limit N or --all, not both', EXIT.usage);
+    const logger = cliLogger();
     const deps = {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
-      logger: cliLogger(),
+      logger,
       now: clockOf(options),
+      memo: cliMemo(config.stateFile, logger, 'read'),
     };
     // Ctrl-C: a plan writes nothing, so it stops at once, and says so (its records are files
     // already unlinked: nothing is left on disk).

@@ -7,6 +7,7 @@ import { assertStateWritable, createFileStateStore } from '../../state/index.ts'
 import {
   CliExit,
   cliLogger,
+  cliMemo,
   clockOf,
   type GlobalOptions,
   loadCliConfig,
@@ -55,11 +56,13 @@ export function registerSync(program: Command): void {
     const feeds = selectFeeds(config, options);
     // Before any write to the platform: a run whose state cannot be saved must not start.
     if (!options.dryRun) await assertStateWritable(config.stateFile);
+    const logger = cliLogger();
     const deps = {
       client: clientFromConfig(config),
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
-      logger: cliLogger(),
+      logger,
       now: clockOf(options),
+      memo: cliMemo(config.stateFile, logger),
     };
     // Ctrl-C stops issuing calls and lets the ones in flight finish (the run ends `cancelled` with
     // what it applied, exit 130); a second Ctrl-C exits at once.

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprintOf, memoBytes, RecordMemo, seedOf } from './record-memo.ts';
+
+const row = { MLS: 'M-1', Price: '$300,000', Beds: '3', Remarks: 'Quiet street' };
+const seed = seedOf(['feed acme', '{"fields":{}}']);
+
+describe('fingerprintOf', () => {
+  it('is the same for the same fields and seed, and 53 bits', () => {
+    const fp = fingerprintOf(row, seed);
+    expect(fingerprintOf({ ...row }, seed)).toBe(fp);
+    expect(Number.isSafeInteger(fp)).toBe(true);
+    expect(fp).toBeGreaterThan(0);
+  });
+
+  it('changes with any value, any name, the order, or the seed', () => {
+    const fp = fingerprintOf(row, seed);
+    const others = [
+      fingerprintOf({ ...row, Price: '$300,001' }, seed),
+      fingerprintOf({ ...row, Remarks: 'Quiet street ' }, seed),
+      fingerprintOf({ MLS: 'M-1', Price: '$300,000', Baths: '3', Remarks: 'Quiet street' }, seed),
+      fingerprintOf({ Price: '$300,000', MLS: 'M-1', Beds: '3', Remarks: 'Quiet street' }, seed),
+      // A value moved across the boundary between two fields.
+      fingerprintOf({ ...row, Beds: '3Q', Remarks: 'uiet street' }, seed),
+      fingerprintOf(row, seedOf(['feed acme', '{"fields":{"Beds":"Beds"}}'])),
+    ];
+    for (const other of others) expect(other).not.toBe(fp);
+    expect(new Set(others).size).toBe(others.length);
+  });
+
+  it('tells text from numbers, booleans and null, and follows nested records (XML, RESO)', () => {
+    const fps = [
+      { a: '1' },
+      { a: 1 },
+      { a: true },
+      { a: 'true' },
+      { a: null },
+      { a: ['1'] },
+      { a: { b: '1' } },
+      { a: [{ b: '1' }, { b: '2' }] },
+      { a: [{ b: '1' }, { b: '3' }] },
+    ].map((fields) => fingerprintOf(fields, seed));
+    expect(new Set(fps).size).toBe(fps.length);
+    expect(fps.every((fp) => Number.isSafeInteger(fp))).toBe(true);
+  });
+
+  it('is NaN for a record a JSON round trip would not give back as it was: that record is mapped every run', () => {
+    for (const value of [undefined, Number.NaN, -0, new Date(0), Buffer.from('x'), [undefined]])
+      expect(fingerprintOf({ a: value }, seed)).toBeNaN();
+    let deep: Record<string, unknown> = { a: '1' };
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+    expect(fingerprintOf(deep, seed)).toBeNaN();
+  });
+});
+
+describe('RecordMemo', () => {
+  const entries = Array.from({ length: 1000 }, (_, i) => ({
+    fp: fingerprintOf({ ...row, MLS: `M-${i}` }, seed),
+    key: i === 7 ? 'Ünïcødé-7' : `M-${i}`,
+    mask: i % 31,
+    digest: i * 1_000_003 + 0.5,
+  }));
+  const bytes = Buffer.concat(memoBytes(seed, entries.length, (i) => entries[i]!));
+
+  it('gives back each entry by its fingerprint, and nothing for another', () => {
+    const memo = RecordMemo.fromBytes(bytes)!;
+    expect(memo.seed).toBe(seed);
+    expect(memo.size).toBe(1000);
+    for (const { fp, ...entry } of entries) expect(memo.get(fp)).toEqual(entry);
+    expect(memo.get(fingerprintOf({ ...row, MLS: 'M-1000' }, seed))).toBeUndefined();
+  });
+
+  it('reads a memo at any offset in its buffer (a small file is read into a pooled one)', () => {
+    const shifted = Buffer.concat([Buffer.from('xyz'), bytes]).subarray(3);
+    expect(RecordMemo.fromBytes(shifted)?.get(entries[7]!.fp)).toEqual({
+      key: 'Ünïcødé-7',
+      mask: 7,
+      digest: 7 * 1_000_003 + 0.5,
+    });
+  });
+
+  it('is no memo when the bytes are torn, grown or not a memo', () => {
+    expect(RecordMemo.fromBytes(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
+    expect(RecordMemo.fromBytes(Buffer.concat([bytes, Buffer.from('x')]))).toBeUndefined();
+    expect(RecordMemo.fromBytes(bytes.subarray(0, 30))).toBeUndefined();
+    expect(RecordMemo.fromBytes(Buffer.from('{"not":"a memo"}'))).toBeUndefined();
+    const other = Buffer.from(bytes);
+    other.write('FSMEMO99', 0, 'latin1');
+    expect(RecordMemo.fromBytes(other)).toBeUndefined();
+  });
+
+  it('an empty memo is a memo', () => {
+    const memo = RecordMemo.fromBytes(Buffer.concat(memoBytes(seed, 0, () => entries[0]!)));
+    expect(memo?.size).toBe(0);
+    expect(memo?.get(entries[0]!.fp)).toBeUndefined();
+  });
+});
