@@ -13,7 +13,15 @@ export {
   mappingFor,
   readFeed,
 } from './read-feed.ts';
-export { fingerprintOf, type MemoEntry, memoBytes, RecordMemo } from './record-memo.ts';
+export {
+  fingerprintCheck,
+  fingerprintOf,
+  MEMO_MAX_AGE_MS,
+  type MemoEntry,
+  MemoWriter,
+  memoizableKey,
+  RecordMemo,
+} from './record-memo.ts';
 export type {
   BrokenRow,
   DuplicateKey,

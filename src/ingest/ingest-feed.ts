@@ -60,7 +60,7 @@ const TURN_MS = 2;
 export async function collectFeed<T>(
   feed: IngestSpec,
   deps: IngestDeps,
-  keep: (listing: Listing, key: string, fp?: number) => T,
+  keep: (listing: Listing, key: string, memo?: { fp?: number; check?: number; unknownMask?: number }) => T,
   options: CollectOptions = {},
 ): Promise<IngestResult<T>> {
   const { memo, keepKnown } = options;
@@ -103,10 +103,10 @@ export async function collectFeed<T>(
       as1252.record(item.ref.row);
       if (item.kind === 'known') {
         known++;
-        byKey.remember(item.entry.key, keepKnown!(item) as T, undefined, item.ref);
+        byKey.remember(item.entry.key, keepKnown!(item) as T, undefined, item.ref, item.unknown);
       } else if (item.kind === 'listing') {
         const key = item.listing[feed.key] as string;
-        byKey.remember(key, keep(item.listing, key, item.fp), undefined, item.ref, item.unknown);
+        byKey.remember(key, keep(item.listing, key, item), undefined, item.ref, item.unknown);
         if (item.droppedImages) noteDropped(dropped, item.ref, item.droppedImages);
       } else byKey.remember(item.key, undefined, undefined, item.ref);
     }

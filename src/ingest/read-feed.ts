@@ -17,7 +17,15 @@ import {
 import type { IngestDeps, OpenedFeed, RawRecord } from '../sources/index.ts';
 import { FeedError, isFeedError, openFeed } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
-import { fingerprintOf, type MemoEntry, type RecordMemo, seedOf } from './record-memo.ts';
+import {
+  fingerprintCheck,
+  fingerprintOf,
+  type MemoEntry,
+  type RecordMemo,
+  seedOf,
+  unknownFieldsOf,
+  unknownMaskOf,
+} from './record-memo.ts';
 import type {
   BrokenRow,
   FeedItem,
@@ -81,6 +89,9 @@ export async function* itemsOf(
   /** The memo's seed for this run, once the mapping is known; NaN while no memo is kept. */
   let seed = Number.NaN;
   let known: RecordMemo | undefined;
+  /** Records looked up in the memo, and found: a memo that knows few (every record changed) is let go. */
+  let lookups = 0;
+  let hits = 0;
   let hints: MappingHint[] = [];
   const notes: { where: string; text: string }[] = [];
   let state = opened.state;
@@ -91,12 +102,13 @@ export async function* itemsOf(
       const items: (FeedItem | KnownItem)[] = [];
       for (const record of records) {
         if (!mapping) {
-          mapping = mappingFor(feed, record, deps);
+          // The run's clock, read once here at the edge: for `daysSince` rules, and the memo's seed.
+          const now = deps.now?.() ?? new Date();
+          mapping = mappingFor(feed, record, deps, now);
           hints = mappingHints(feed, record, mapping);
           if (memo) {
-            seed = memoSeed(memo.salt, mapping, deps);
-            known = memo.memo?.seed === seed ? memo.memo : undefined;
-            memo.onMapping(mapping, seed);
+            seed = memoSeed(memo.salt, mapping, now);
+            known = memo.open(mapping, seed, now);
           }
         }
         if (nextState) state = nextState(state, record);
@@ -108,16 +120,36 @@ export async function* itemsOf(
         // A record the memo may know: not broken, not marked deleted (both outside its fields).
         const fp =
           memo && !record.problem && !record.removed ? fingerprintOf(record.fields, seed) : Number.NaN;
-        const entry = known !== undefined && !Number.isNaN(fp) ? known.get(fp) : undefined;
-        if (entry !== undefined) {
-          items.push({ kind: 'known', entry, fields: record.fields, fp, ref: knownRef(feed, record, entry) });
-          continue;
+        const check = fingerprintCheck();
+        if (known !== undefined && !Number.isNaN(fp)) {
+          const entry = known.get(fp, check);
+          lookups++;
+          if (entry !== undefined) {
+            hits++;
+            const ref = knownRef(feed, record, entry);
+            const known: KnownItem = { kind: 'known', entry, fields: record.fields, fp, check, ref };
+            if (entry.unknown !== 0) known.unknown = unknownFieldsOf(entry.unknown);
+            items.push(known);
+            continue;
+          }
+          if (lookups === LOOKUPS_TRIED && hits < LOOKUPS_TRIED * MIN_HIT_SHARE) {
+            known = undefined;
+            memo?.letGo();
+          }
         }
         const item = record.problem
           ? problemItem(feed, name, mapping, record, record.problem)
           : toItem(feed, name, mapping, record);
-        if (!Number.isNaN(fp) && item.kind === 'listing' && item.unknown === undefined && !item.droppedImages)
-          item.fp = fp;
+        // Memoized with what the report counts of it: the fields it lacked. Not one that dropped an
+        // image (the report keeps examples of those).
+        if (!Number.isNaN(fp) && item.kind === 'listing' && !item.droppedImages) {
+          const unknownMask = unknownMaskOf(item.unknown);
+          if (unknownMask !== -1) {
+            item.fp = fp;
+            item.check = check;
+            item.unknownMask = unknownMask;
+          }
+        }
         if (item.kind === 'rejected') hints = withRejectionHints(hints, feed, item.rejection);
         items.push(item);
       }
@@ -132,24 +164,29 @@ export async function* itemsOf(
 
 /** What a run that keeps a record memo hands `itemsOf` (see `record-memo.ts`). */
 export interface MemoReading {
-  /** The memo the last run left, if any: used only when its seed is this run's. */
-  memo: RecordMemo | undefined;
-  /** What the feed's listings depend on besides the mapping and the records (`memoSalt`). */
+  /** What the feed's listings depend on besides the mapping, the clock and the records. */
   salt: readonly string[];
-  /** The mapping the first record decided and the run's seed: to map a known record again, and to save the memo. */
-  onMapping(mapping: CompiledMapping, seed: number): void;
+  /**
+   * The mapping the first record decided, the run's seed and clock: the memo the last run left for
+   * this seed, if any is to be used (read then: a feed that has not changed reads none).
+   */
+  open(mapping: CompiledMapping, seed: number, now: Date): RecordMemo | undefined;
+  /** The memo knew too few of the first records (`MIN_HIT_SHARE`): it is no longer asked, and may be freed. */
+  letGo(): void;
 }
+
+/** Lookups after which a memo that knows less than `MIN_HIT_SHARE` of them is let go (~40 MB at 1M). */
+const LOOKUPS_TRIED = 10_000;
+const MIN_HIT_SHARE = 0.1;
 
 /**
  * The seed of this run's fingerprints: the caller's salt, the mapping compiled (a CSV header can
  * decide it), and the day when a `daysSince` rule reads the clock (days are counted in whole UTC
  * days, so a listing's days on market change only at midnight UTC).
  */
-function memoSeed(salt: readonly string[], mapping: CompiledMapping, deps: IngestDeps): number {
+function memoSeed(salt: readonly string[], mapping: CompiledMapping, now: Date): number {
   const rules = JSON.stringify(mapping.mapping);
-  const day = rules.includes('"daysSince"')
-    ? String(Math.floor((deps.now?.() ?? new Date()).getTime() / 86_400_000))
-    : '';
+  const day = rules.includes('"daysSince"') ? String(Math.floor(now.getTime() / 86_400_000)) : '';
   return seedOf([...salt, rules, day]);
 }
 
@@ -210,10 +247,11 @@ export function mappingFor(
   feed: IngestSpec,
   first: RawRecord | undefined,
   deps: IngestDeps,
+  now: Date = deps.now?.() ?? new Date(),
 ): CompiledMapping {
   const { mapping } = feed;
-  // The run's clock, read once here at the edge, for `daysSince` rules.
-  const options = { now: deps.now?.() ?? new Date() };
+  // The run's clock, read at the edge, for `daysSince` rules.
+  const options = { now };
   if (infersFromHeader(feed) && first) {
     return compileMapping(mergeMappings(inferCsvMapping(Object.keys(first.fields)), mapping), options);
   }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fingerprintOf, memoBytes, RecordMemo, seedOf } from './record-memo.ts';
+import {
+  fingerprintCheck,
+  fingerprintOf,
+  memoBytes,
+  memoizableKey,
+  RecordMemo,
+  seedOf,
+} from './record-memo.ts';
 
 const row = { MLS: 'M-1', Price: '$300,000', Beds: '3', Remarks: 'Quiet street' };
 const seed = seedOf(['feed acme', '{"fields":{}}']);
@@ -53,32 +60,42 @@ describe('fingerprintOf', () => {
 });
 
 describe('RecordMemo', () => {
-  const entries = Array.from({ length: 1000 }, (_, i) => ({
-    fp: fingerprintOf({ ...row, MLS: `M-${i}` }, seed),
-    key: i === 7 ? 'Ünïcødé-7' : `M-${i}`,
-    mask: i % 31,
-    digest: i * 1_000_003 + 0.5,
-  }));
-  const bytes = Buffer.concat(memoBytes(seed, entries.length, (i) => entries[i]!));
+  const entries = Array.from({ length: 1000 }, (_, i) => {
+    const fp = fingerprintOf({ ...row, MLS: `M-${i}` }, seed);
+    return {
+      fp,
+      check: fingerprintCheck(),
+      key: i === 7 ? 'Ünïcødé-7' : `M-${i}`,
+      mask: i % 31,
+      digest: i * 1_000_003 + 0.5,
+      unknown: i % 5 === 0 ? 0b1010 : 0,
+    };
+  });
+  const builtAt = Date.UTC(2026, 10, 29, 12);
+  const bytes = memoBytes(seed, builtAt, entries);
 
-  it('gives back each entry by its fingerprint, and nothing for another', () => {
+  it('gives back each entry by its fingerprint, both halves, and nothing for another', () => {
     const memo = RecordMemo.fromBytes(bytes)!;
     expect(memo.seed).toBe(seed);
+    expect(memo.builtAt).toBe(builtAt);
     expect(memo.size).toBe(1000);
-    for (const { fp, ...entry } of entries) expect(memo.get(fp)).toEqual(entry);
-    expect(memo.get(fingerprintOf({ ...row, MLS: 'M-1000' }, seed))).toBeUndefined();
+    for (const { fp, check, ...entry } of entries) expect(memo.get(fp, check)).toEqual(entry);
+    expect(memo.get(fingerprintOf({ ...row, MLS: 'M-1000' }, seed), fingerprintCheck())).toBeUndefined();
+    // The same 53 bits with other 32: another record.
+    expect(memo.get(entries[3]!.fp, (entries[3]!.check + 1) >>> 0)).toBeUndefined();
   });
 
   it('reads a memo at any offset in its buffer (a small file is read into a pooled one)', () => {
     const shifted = Buffer.concat([Buffer.from('xyz'), bytes]).subarray(3);
-    expect(RecordMemo.fromBytes(shifted)?.get(entries[7]!.fp)).toEqual({
+    expect(RecordMemo.fromBytes(shifted)?.get(entries[7]!.fp, entries[7]!.check)).toEqual({
       key: 'Ünïcødé-7',
       mask: 7,
       digest: 7 * 1_000_003 + 0.5,
+      unknown: 0,
     });
   });
 
-  it('is no memo when the bytes are torn, grown or not a memo', () => {
+  it('is no memo when the bytes are torn, grown, changed or not a memo', () => {
     expect(RecordMemo.fromBytes(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
     expect(RecordMemo.fromBytes(Buffer.concat([bytes, Buffer.from('x')]))).toBeUndefined();
     expect(RecordMemo.fromBytes(bytes.subarray(0, 30))).toBeUndefined();
@@ -86,11 +103,24 @@ describe('RecordMemo', () => {
     const other = Buffer.from(bytes);
     other.write('FSMEMO99', 0, 'latin1');
     expect(RecordMemo.fromBytes(other)).toBeUndefined();
+    // One digest's byte changed (a disk that lost a write): the checksum says so.
+    const flipped = Buffer.from(bytes);
+    flipped[32 + 9] = (flipped[32 + 9]! + 1) & 0xff;
+    expect(RecordMemo.fromBytes(flipped)).toBeUndefined();
+  });
+
+  it('leaves out a key UTF-8 would not give back as it was (a lone surrogate)', () => {
+    const lone = memoBytes(seed, builtAt, [
+      { fp: 1, check: 2, key: 'MLS-1\ud800', mask: 1, digest: 1, unknown: 0 },
+    ]);
+    expect(RecordMemo.fromBytes(lone)?.size).toBe(0);
+    expect(memoizableKey('MLS-1\ud800')).toBe(false);
+    expect(memoizableKey('MLS-1 😀')).toBe(true);
   });
 
   it('an empty memo is a memo', () => {
-    const memo = RecordMemo.fromBytes(Buffer.concat(memoBytes(seed, 0, () => entries[0]!)));
+    const memo = RecordMemo.fromBytes(memoBytes(seed, builtAt, []));
     expect(memo?.size).toBe(0);
-    expect(memo?.get(entries[0]!.fp)).toBeUndefined();
+    expect(memo?.get(entries[0]!.fp, entries[0]!.check)).toBeUndefined();
   });
 });

@@ -1,16 +1,19 @@
-import type { RawFields } from '../normalize/index.ts';
+import { hash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { LISTING_FIELDS, type RawFields } from '../normalize/index.ts';
 
 /**
  * The record memo (issue 23 §3): what a run learned of each valid record of a feed, kept for the
  * next run, so an unchanged record is not mapped, checked, tagged, hashed and digested again.
  *
  * A record is known by a fingerprint of its raw fields (names and values, exactly as the source
- * gave them), seeded with everything else its listing depends on (`memoSeed`: the feed's config,
- * the mapping the run compiled, feed-sync's code, the tags, and the day when a `daysSince` rule
- * reads the clock). A record whose fingerprint the last run saw has the listing key, field mask and
- * digest that run computed; any other record is mapped as usual. So the memo is a pure cache of a
- * pure function: it can be lost, stale or from another version without changing any result; only a
- * record it answers for is spared the work.
+ * gave them: 64 bits), seeded with everything else its listing depends on (`memoSeed`: the feed's
+ * config, the mapping the run compiled, feed-sync's code and runtime, the tags, and the day when a
+ * `daysSince` rule reads the clock). A record whose fingerprint the last run saw has the listing
+ * key, field mask and digest that run computed; any other record is mapped as usual. So the memo
+ * is a cache of a pure function: it can be lost, stale or from another version without changing
+ * any result; only a record it answers for is spared the work. A memo is rebuilt from scratch at
+ * least once a day (`MEMO_MAX_AGE_MS`), and a run that finds it wrong about a record deletes it.
  */
 
 /** One record's listing, as the run keeps it (`DesiredIndex`): its key, field mask and digest. */
@@ -18,14 +21,27 @@ export interface MemoEntry {
   key: string;
   mask: number;
   digest: number;
+  /** The fields its record lacked, filled with the unknown marker (`unknownMaskOf`): the report counts them. */
+  unknown: number;
 }
 
+/** A record's fingerprint: 53 bits (`fp`, the table's key) and 32 more (`check`). */
+export interface Fingerprint {
+  fp: number;
+  check: number;
+}
+
+/** A memo is used for at most this long after it was first built; then a run maps every record again. */
+export const MEMO_MAX_AGE_MS = 24 * 3_600_000;
+
 /** The file's first 8 bytes. A change of layout or of what a fingerprint covers changes them. */
-const MAGIC = Buffer.from('FSMEMO01', 'latin1');
-/** Magic, seed (float64), count (uint32), 4 bytes of padding: the columns start 8-byte aligned. */
-const HEADER_BYTES = 24;
-/** Bytes an entry takes besides its key: fingerprint, digest (float64), mask (int32), key end (uint32). */
-const ENTRY_BYTES = 24;
+const MAGIC = Buffer.from('FSMEMO03', 'latin1');
+/** Magic, seed (float64), count, built at (seconds), CRC-32 of the rest (uint32 each), 4 bytes free. */
+const HEADER_BYTES = 32;
+/** A row: fp, digest (float64), mask (int32), check, unknown (uint32), key length (uint16), then the key's UTF-8. */
+const ROW_BYTES = 30;
+/** Keys longer than this (UTF-8 bytes) are not memoized. */
+const MAX_KEY_BYTES = 0xffff;
 /** A memo larger than this is not read (a feed of 50M records is beyond any run's bounds). */
 const MAX_ENTRIES = 50_000_000;
 /** Nesting a fingerprint follows (XML, RESO); a deeper record is not memoized. */
@@ -112,130 +128,107 @@ function mixFields(fields: RawFields, depth: number): boolean {
   return true;
 }
 
-/** A seed as the two lanes' start: a 53-bit number from `memoSeed`. */
-function start(seed: number): void {
+/** The second half of the last fingerprint (`fingerprintOf`): 32 bits more to tell two records apart. */
+let lastCheck = 0;
+
+/**
+ * A record's fingerprint: a hash of its fields' names and values, in the order the source gave
+ * them, and of the seed. Returns its first 53 bits (`fingerprintCheck` gives 32 more), or NaN for
+ * a record it cannot cover (a value that is not text, number, boolean, null, list or plain object):
+ * such a record is mapped every run.
+ */
+export function fingerprintOf(fields: RawFields, seed: number): number {
   h1 = (seed % 4294967296) ^ 0xdeadbeef;
   h2 = Math.floor(seed / 4294967296) ^ 0x41c6ce57;
-}
-
-function finish(): number {
+  if (!mixFields(fields, 0)) return Number.NaN;
   let a = h1;
   let b = h2;
   a = Math.imul(a ^ (a >>> 16), 2246822507);
   a ^= Math.imul(b ^ (b >>> 13), 3266489909);
   b = Math.imul(b ^ (b >>> 16), 2246822507);
   b ^= Math.imul(a ^ (a >>> 13), 3266489909);
+  // The check: the two lanes mixed once more the other way round, so it is not the fp's bits.
+  lastCheck = (Math.imul(a ^ (b >>> 15), 2654435761) ^ Math.imul(b, 1597334677)) >>> 0;
   return 4294967296 * (2097151 & b) + (a >>> 0);
 }
 
+/** The 32 bits beyond the 53 that the last `fingerprintOf` returned. */
+export function fingerprintCheck(): number {
+  return lastCheck;
+}
+
 /**
- * A record's fingerprint: a 53-bit hash of its fields' names and values, in the order the source
- * gave them, and of the seed. NaN for a record it cannot cover (a value that is not text, number,
- * boolean, null, list or plain object): such a record is mapped every run.
+ * A seed from the texts a record's listing depends on besides its fields (see `memoSeed`): SHA-256,
+ * 53 bits of it (the feed's config can hold credentials: the seed, kept in the memo, is no cheap
+ * hash of them).
  */
-export function fingerprintOf(fields: RawFields, seed: number): number {
-  start(seed);
-  if (!mixFields(fields, 0)) return Number.NaN;
-  return finish();
-}
-
-/** A seed from the texts a record's listing depends on besides its fields (see `memoSeed`). */
 export function seedOf(parts: readonly string[]): number {
-  start(0);
-  for (const part of parts) {
-    mixString(part);
-    mix(END);
-  }
-  return finish();
+  const digest = Buffer.from(hash('sha256', parts.join('\u0000'), 'hex'), 'hex');
+  return (digest.readUInt32LE(0) & 0x1fffff) * 4294967296 + digest.readUInt32LE(4);
 }
 
-/** The memo a run read: fingerprint → entry, in typed arrays and one buffer of keys. */
+/** The memo a run read: fingerprint → entry, read from its bytes where they lie (no copy). */
 export class RecordMemo {
   readonly seed: number;
-  readonly #fps: Float64Array;
-  readonly #digests: Float64Array;
-  readonly #masks: Int32Array;
-  readonly #keyEnds: Uint32Array;
-  readonly #keys: Buffer;
-  /** Open addressing on the fingerprint's low bits: an entry's number plus one, 0 for an empty slot. */
+  /** When the memo was first built (ms): it is used for at most `MEMO_MAX_AGE_MS` after. */
+  readonly builtAt: number;
+  readonly size: number;
+  readonly #bytes: Buffer;
+  readonly #view: DataView;
+  /** Open addressing on the fingerprint's low bits: a row's offset plus one, 0 for an empty slot. */
   readonly #slots: Int32Array;
 
-  private constructor(
-    seed: number,
-    fps: Float64Array,
-    digests: Float64Array,
-    masks: Int32Array,
-    keyEnds: Uint32Array,
-    keys: Buffer,
-  ) {
+  private constructor(bytes: Buffer, seed: number, builtAt: number, size: number, slots: Int32Array) {
+    this.#bytes = bytes;
+    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.seed = seed;
-    this.#fps = fps;
-    this.#digests = digests;
-    this.#masks = masks;
-    this.#keyEnds = keyEnds;
-    this.#keys = keys;
-    let size = 16;
-    while (size < fps.length * 2) size *= 2;
-    this.#slots = new Int32Array(size);
-    const mask = size - 1;
-    for (let i = 0; i < fps.length; i++) {
-      let slot = ((fps[i] as number) % size) & mask;
-      while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.#slots[slot] = i + 1;
-    }
+    this.builtAt = builtAt;
+    this.size = size;
+    this.#slots = slots;
   }
 
-  /** The memo in `bytes` (`memoBytes`), or undefined when they are not one whole memo. */
-  static fromBytes(bytes: Uint8Array): RecordMemo | undefined {
+  /** The memo in `bytes` (`MemoWriter`), or undefined when they are not one whole memo. */
+  static fromBytes(input: Uint8Array): RecordMemo | undefined {
+    const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
     if (bytes.length < HEADER_BYTES || !MAGIC.equals(bytes.subarray(0, 8))) return undefined;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const seed = view.getFloat64(8, true);
-    const count = view.getUint32(16, true);
-    if (count > MAX_ENTRIES || bytes.length < HEADER_BYTES + count * ENTRY_BYTES) return undefined;
-    // Views on the file's bytes (a large file is read into a buffer of its own, at offset 0); copies
-    // when their offset does not suit a Float64Array.
-    const aligned = bytes.byteOffset % 8 === 0;
-    const column = (at: number, width: number): ArrayBuffer | [ArrayBufferLike, number, number] =>
-      aligned
-        ? [bytes.buffer, bytes.byteOffset + at, count]
-        : Uint8Array.prototype.slice.call(bytes, at, at + count * width).buffer;
-    const fps = typedOf(Float64Array, column(HEADER_BYTES, 8));
-    const digests = typedOf(Float64Array, column(HEADER_BYTES + 8 * count, 8));
-    const masks = typedOf(Int32Array, column(HEADER_BYTES + 16 * count, 4));
-    const keyEnds = typedOf(Uint32Array, column(HEADER_BYTES + 20 * count, 4));
-    const keys = Buffer.from(
-      bytes.buffer,
-      bytes.byteOffset + HEADER_BYTES + ENTRY_BYTES * count,
-      bytes.length - HEADER_BYTES - ENTRY_BYTES * count,
-    );
-    let previous = 0;
+    const seed = bytes.readDoubleLE(8);
+    const count = bytes.readUInt32LE(16);
+    const builtAt = bytes.readUInt32LE(20) * 1000;
+    if (count > MAX_ENTRIES || bytes.length < HEADER_BYTES + count * ROW_BYTES) return undefined;
+    if (crc32(bytes.subarray(HEADER_BYTES)) !== bytes.readUInt32LE(24)) return undefined;
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    let at = HEADER_BYTES;
     for (let i = 0; i < count; i++) {
-      const end = keyEnds[i] as number;
-      const fp = fps[i] as number;
-      if (end < previous || !(fp >= 0 && fp <= Number.MAX_SAFE_INTEGER)) return undefined;
-      previous = end;
+      if (at + ROW_BYTES > bytes.length) return undefined;
+      const fp = bytes.readDoubleLE(at);
+      if (!(fp >= 0 && fp <= Number.MAX_SAFE_INTEGER)) return undefined;
+      let slot = (fp % size) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = at + 1;
+      at += ROW_BYTES + bytes.readUInt16LE(at + 28);
     }
-    if (previous !== keys.length) return undefined;
-    return new RecordMemo(seed, fps, digests, masks, keyEnds, keys);
+    if (at !== bytes.length) return undefined;
+    return new RecordMemo(bytes, seed, builtAt, count, slots);
   }
 
-  get size(): number {
-    return this.#fps.length;
-  }
-
-  /** The entry a fingerprint has, or undefined. */
-  get(fp: number): MemoEntry | undefined {
+  /** The entry a fingerprint has (both its halves), or undefined. */
+  get(fp: number, check: number): MemoEntry | undefined {
     const slots = this.#slots;
+    const view = this.#view;
     const mask = slots.length - 1;
     let slot = (fp % slots.length) & mask;
     for (let found = slots[slot] as number; found !== 0; found = slots[slot] as number) {
-      const i = found - 1;
-      if (this.#fps[i] === fp) {
-        const from = i === 0 ? 0 : (this.#keyEnds[i - 1] as number);
+      const at = found - 1;
+      if (view.getFloat64(at, true) === fp && view.getUint32(at + 20, true) === check) {
+        const length = view.getUint16(at + 28, true);
         return {
-          key: this.#keys.toString('utf8', from, this.#keyEnds[i]),
-          mask: this.#masks[i] as number,
-          digest: this.#digests[i] as number,
+          key: this.#bytes.toString('utf8', at + ROW_BYTES, at + ROW_BYTES + length),
+          mask: view.getInt32(at + 16, true),
+          digest: view.getFloat64(at + 8, true),
+          unknown: view.getUint32(at + 24, true),
         };
       }
       slot = (slot + 1) & mask;
@@ -244,48 +237,97 @@ export class RecordMemo {
   }
 }
 
-function typedOf<T>(
-  Type: { new (buffer: ArrayBufferLike, offset?: number, length?: number): T },
-  column: ArrayBuffer | [ArrayBufferLike, number, number],
-): T {
-  return Array.isArray(column) ? new Type(column[0], column[1], column[2]) : new Type(column);
+/** Whether a key can be memoized: well-formed text (UTF-8 gives it back as it was), not too long. */
+export function memoizableKey(key: string): boolean {
+  return key.length <= MAX_KEY_BYTES / 3 && key.isWellFormed();
 }
 
 /**
- * A memo as bytes (`RecordMemo.fromBytes` reads them, joined): `count` entries, each from `at(i)`.
- * In parts, written one after another: no copy of the whole (~35 MB at a million records).
+ * A memo written as it is made, a row at a time, in chunks of about 1 MiB (`flush` hands each to
+ * the caller): no memo is held whole (~35 MB at a million records with short keys). `finish`
+ * gives the header, to be written at the file's start.
  */
-export function memoBytes(
-  seed: number,
-  count: number,
-  at: (i: number) => MemoEntry & { fp: number },
-): Buffer[] {
-  const fps = new Float64Array(count);
-  const digests = new Float64Array(count);
-  const masks = new Int32Array(count);
-  const keyEnds = new Uint32Array(count);
-  // The keys written one after another into one buffer, grown as needed: no buffer per key.
-  let keys = Buffer.allocUnsafe(Math.max(1024, count * 16));
-  let end = 0;
-  for (let i = 0; i < count; i++) {
-    const entry = at(i);
-    fps[i] = entry.fp;
-    digests[i] = entry.digest;
-    masks[i] = entry.mask;
-    const most = entry.key.length * 3;
-    if (end + most > keys.length) {
-      const grown = Buffer.allocUnsafe(Math.max(keys.length * 2, end + most));
-      keys.copy(grown, 0, 0, end);
-      keys = grown;
-    }
-    end += keys.write(entry.key, end, 'utf8');
-    keyEnds[i] = end;
+export class MemoWriter {
+  readonly #flush: (chunk: Buffer) => void;
+  #chunk = Buffer.allocUnsafe(1 << 20);
+  #at = 0;
+  #count = 0;
+  #crc = 0;
+
+  constructor(flush: (chunk: Buffer) => void) {
+    this.#flush = flush;
   }
-  const header = Buffer.alloc(HEADER_BYTES);
-  MAGIC.copy(header, 0);
-  header.writeDoubleLE(seed, 8);
-  header.writeUInt32LE(count, 16);
-  const bytesOf = (a: Float64Array | Int32Array | Uint32Array) =>
-    Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  return [header, bytesOf(fps), bytesOf(digests), bytesOf(masks), bytesOf(keyEnds), keys.subarray(0, end)];
+
+  /** One entry; a key that cannot be memoized (`memoizableKey`) is left out. */
+  add(fp: number, check: number, entry: MemoEntry): void {
+    if (!memoizableKey(entry.key)) return;
+    const most = ROW_BYTES + entry.key.length * 3;
+    if (this.#at + most > this.#chunk.length) {
+      this.#emit();
+      if (most > this.#chunk.length) this.#chunk = Buffer.allocUnsafe(most);
+    }
+    const chunk = this.#chunk;
+    const at = this.#at;
+    chunk.writeDoubleLE(fp, at);
+    chunk.writeDoubleLE(entry.digest, at + 8);
+    chunk.writeInt32LE(entry.mask, at + 16);
+    chunk.writeUInt32LE(check, at + 20);
+    chunk.writeUInt32LE(entry.unknown, at + 24);
+    const length = chunk.write(entry.key, at + ROW_BYTES, 'utf8');
+    chunk.writeUInt16LE(length, at + 28);
+    this.#at = at + ROW_BYTES + length;
+    this.#count++;
+  }
+
+  /** Flush what is left; the header (count, CRC, seed, built at) to write at offset 0. */
+  finish(seed: number, builtAt: number): Buffer {
+    this.#emit();
+    const header = Buffer.alloc(HEADER_BYTES);
+    MAGIC.copy(header, 0);
+    header.writeDoubleLE(seed, 8);
+    header.writeUInt32LE(this.#count, 16);
+    header.writeUInt32LE(Math.floor(builtAt / 1000), 20);
+    header.writeUInt32LE(this.#crc, 24);
+    return header;
+  }
+
+  #emit(): void {
+    if (this.#at === 0) return;
+    const chunk = this.#chunk.subarray(0, this.#at);
+    this.#crc = crc32(chunk, this.#crc);
+    this.#flush(chunk);
+    this.#at = 0;
+  }
+}
+
+/** A memo as one buffer (tests): the header, then the rows. */
+export function memoBytes(seed: number, builtAt: number, entries: Iterable<MemoEntry & Fingerprint>): Buffer {
+  const chunks: Buffer[] = [];
+  const writer = new MemoWriter((chunk) => chunks.push(Buffer.from(chunk)));
+  for (const { fp, check, ...entry } of entries) writer.add(fp, check, entry);
+  return Buffer.concat([writer.finish(seed, builtAt), ...chunks]);
+}
+
+/** Each listing field's bit in an entry's `unknown`. */
+const UNKNOWN_BIT = new Map<string, number>(LISTING_FIELDS.slice(0, 32).map((field, i) => [field, i]));
+
+/** The fields a record lacked as bits (`MemoEntry.unknown`); -1 for one no bit stands for (not memoized). */
+export function unknownMaskOf(fields: readonly string[] | undefined): number {
+  let mask = 0;
+  for (const field of fields ?? []) {
+    const bit = UNKNOWN_BIT.get(field);
+    if (bit === undefined) return -1;
+    mask |= 1 << bit;
+  }
+  return mask >>> 0;
+}
+
+const NO_FIELDS: readonly string[] = [];
+
+/** The fields of an `unknown` mask, in the listing's order. */
+export function unknownFieldsOf(mask: number): readonly string[] {
+  if (mask === 0) return NO_FIELDS;
+  const fields: string[] = [];
+  for (const [field, bit] of UNKNOWN_BIT) if ((mask >>> bit) & 1) fields.push(field);
+  return fields;
 }

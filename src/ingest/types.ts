@@ -98,7 +98,10 @@ export interface KnownItem {
   entry: MemoEntry;
   fields: RawFields;
   fp: number;
+  check: number;
   ref: RecordRef;
+  /** Fields the record lacked, filled with the unknown marker, as the memo said. */
+  unknown?: readonly string[];
 }
 
 export type FeedItem =
@@ -115,6 +118,10 @@ export type FeedItem =
        * (no unknown marker, no image dropped: nothing a report counts): see `record-memo.ts`.
        */
       fp?: number;
+      /** The fingerprint's other 32 bits (`fingerprintCheck`). */
+      check?: number;
+      /** `unknown` as bits (`unknownMaskOf`), when `fp` is set. */
+      unknownMask?: number;
     }
   | { kind: 'remove'; key: string; ref: RecordRef }
   | {

@@ -60,7 +60,9 @@ export function parseTimestamp(value: unknown): number | undefined {
   let text = value.trim();
   const reaxml = REAXML.exec(text);
   if (reaxml) text = `${reaxml[1]}T${reaxml[2]}`;
-  if (/^\d{4}-\d{2}-\d{2}T/.test(text) && !HAS_ZONE.test(text)) text += 'Z';
+  // Without a zone, UTC (`2024-03-05T14:30`, and `2024-03-05 14:30` as MLS exports write it): never
+  // the zone of the machine that runs the sync, which would change the listing with the machine.
+  if (/^\d{4}-\d{2}-\d{2}[T ]\d/.test(text) && !HAS_ZONE.test(text)) text = `${text.replace(' ', 'T')}Z`;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -219,6 +219,20 @@ describe('tokens, paths, templates, timestamps', () => {
     ['2024-03-05-14:30', Date.UTC(2024, 2, 5, 14, 30)],
     ['2024-03-05-14:30:09', Date.UTC(2024, 2, 5, 14, 30, 9)],
   ])('parses %s', (text, ms) => expect(parseTimestamp(text)).toBe(ms));
+  it("takes a timestamp without a zone as UTC, whatever the machine's zone (MLS exports write `2024-03-05 14:30`)", () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'Pacific/Kiritimati';
+    try {
+      expect(new Date(2024, 2, 5).getTimezoneOffset()).toBe(-840);
+      expect(parseTimestamp('2024-03-05 14:30')).toBe(Date.UTC(2024, 2, 5, 14, 30));
+      expect(parseTimestamp('2024-03-05 14:30:09')).toBe(Date.UTC(2024, 2, 5, 14, 30, 9));
+      expect(parseTimestamp('2024-03-05T14:30:00')).toBe(Date.UTC(2024, 2, 5, 14, 30));
+      expect(parseTimestamp('2024-03-05 14:30:00+02:00')).toBe(Date.UTC(2024, 2, 5, 12, 30));
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
   it('orders timestamps as instants, not strings', () => {
     // As strings, "…00.5Z" < "…00Z"; as instants it is later.
     expect(parseTimestamp('2024-01-01T00:00:00.5Z')! > parseTimestamp('2024-01-01T00:00:00Z')!).toBe(true);

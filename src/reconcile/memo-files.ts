@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import {
   closeSync,
   existsSync,
+  fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -8,26 +11,48 @@ import {
   renameSync,
   rmSync,
   statSync,
-  writevSync,
+  writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MemoStore } from './run-memo.ts';
 
-/** A memo file larger than this is not read (about 25 bytes and the key a listing: 1M listings ~40 MB). */
+/** A memo file larger than this is not read (26 bytes and the key a record: 1M URL keys ~110 MB). */
 const MAX_MEMO_BYTES = 1 << 30;
+/** A half-written memo (`.next`) left by a process that died is removed after this long. */
+const STALE_NEXT_MS = 3_600_000;
 
 /**
- * Record memos as files in `dir`, one per feed (`<feed id>.memo`), each replaced whole (written
- * beside it, then renamed), so a run killed while it writes leaves the last memo or none, never a
- * torn one. A file that cannot be read is no memo; one that cannot be written is left to the next
- * run (`onError` says why). The folder is made on first write, private to the user.
+ * Record memos as files in `dir`, one per feed (`<feed id>.memo`), each replaced whole: written to
+ * a file of its own beside it (a random name, created exclusively), flushed to disk, then renamed,
+ * so a run killed while it writes, or two writing at once, leave one whole memo or none. The folder
+ * is made private to the user; one that is not (a link, another owner, writable by others) is not
+ * used. A file that cannot be read is no memo; one that cannot be written is left to the next run
+ * (`onError` says why).
  */
 export function memoFiles(dir: string, onError?: (error: Error) => void): MemoStore {
   const file = (feedId: string) => join(dir, `${encodeURIComponent(feedId)}.memo`);
+  let checked: boolean | undefined;
+  const usable = (make: boolean): boolean => {
+    if (checked !== undefined) return checked;
+    try {
+      if (make) mkdirSync(dir, { recursive: true, mode: 0o700 });
+      else if (!existsSync(dir)) return false;
+      const stat = lstatSync(dir);
+      const uid = process.getuid?.();
+      checked = stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
+      if (!checked)
+        onError?.(new Error(`${dir} is not a private folder of this user: no record memo is kept there`));
+    } catch (error) {
+      onError?.(error as Error);
+      checked = false;
+    }
+    return checked;
+  };
   return {
     stamp: codeStamp(),
     read(feedId) {
+      if (!usable(false)) return undefined;
       try {
         const path = file(feedId);
         if (statSync(path).size > MAX_MEMO_BYTES) return undefined;
@@ -36,67 +61,92 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
         return undefined;
       }
     },
-    write(feedId, parts) {
+    write(feedId, fill) {
+      if (!usable(true)) return;
       const path = file(feedId);
-      const next = `${path}.${process.pid}.next`;
+      const next = `${path}.${randomUUID()}.next`;
+      let fd: number | undefined;
       try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        const fd = openSync(next, 'w', 0o600);
-        try {
-          let written = 0;
-          const total = parts.reduce((sum, part) => sum + part.length, 0);
-          while (written < total) written += writevSync(fd, unwritten(parts, written));
-        } finally {
-          closeSync(fd);
-        }
+        fd = openSync(next, 'wx', 0o600);
+        const out = fd;
+        let at = HEADER_ROOM;
+        const header = fill((chunk) => {
+          writeAll(out, chunk, at);
+          at += chunk.length;
+        });
+        writeAll(out, header, 0);
+        fsyncSync(out);
+        closeSync(out);
+        fd = undefined;
         renameSync(next, path);
       } catch (error) {
+        if (fd !== undefined) closeSync(fd);
         rmSync(next, { force: true });
         onError?.(error as Error);
       }
+      sweep(dir);
+    },
+    remove(feedId) {
+      rmSync(file(feedId), { force: true });
     },
   };
 }
 
-/** The parts from byte `from` of their whole on (a `writev` may write less than it was given). */
-function unwritten(parts: readonly Uint8Array[], from: number): Uint8Array[] {
-  const rest: Uint8Array[] = [];
-  let at = 0;
-  for (const part of parts) {
-    const end = at + part.length;
-    if (end > from) rest.push(from > at ? part.subarray(from - at) : part);
-    at = end;
+/** Bytes before the first row: the header `fill` returns (record-memo.ts, HEADER_BYTES). */
+const HEADER_ROOM = 32;
+
+function writeAll(fd: number, bytes: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, position + done);
+}
+
+/** Remove the half-written memos of processes that died while they wrote (best effort). */
+function sweep(dir: string): void {
+  try {
+    const now = Date.now();
+    for (const name of readdirSync(dir)) {
+      if (!name.endsWith('.next')) continue;
+      const path = join(dir, name);
+      if (now - statSync(path).mtimeMs > STALE_NEXT_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // Another process swept first, or the folder went: nothing to do.
   }
-  return rest;
 }
 
 let stamp: string | undefined;
 
 /**
  * What names the code that maps and digests records, so a memo written by other code is not used.
- * The build's chunks are named by their content hash (dist/src/cli/chunks/): their names. The
- * sources (a checkout, tests): the size and time of every file under src/.
+ * The build's chunks are named by their content hash (dist/src/cli/chunks/, the dependencies it
+ * bundles included): their names. The sources (a checkout, tests): the size and time of every
+ * file under src/, and of package-lock.json (a dependency upgraded).
  */
 export function codeStamp(): string {
   if (stamp !== undefined) return stamp;
   const here = dirname(fileURLToPath(import.meta.url));
   const parts: string[] = [];
   const chunks = here.endsWith('chunks') ? here : join(here, 'chunks');
+  const stat = (path: string) => {
+    try {
+      const { size, mtimeMs } = statSync(path);
+      parts.push(`${path}:${size}:${mtimeMs}`);
+    } catch {
+      parts.push(`${path}: none`);
+    }
+  };
   if (existsSync(chunks)) parts.push(...readdirSync(chunks).sort());
   else {
     const walk = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-        a.name < b.name ? -1 : 1,
-      )) {
+      const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+      for (const entry of entries) {
         const path = join(dir, entry.name);
         if (entry.isDirectory()) walk(path);
-        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-          const { size, mtimeMs } = statSync(path);
-          parts.push(`${path}:${size}:${mtimeMs}`);
-        }
+        else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) stat(path);
       }
     };
     walk(join(here, '..'));
+    stat(join(here, '..', '..', 'package-lock.json'));
   }
   stamp = parts.join('\n');
   return stamp;

@@ -110,10 +110,10 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const store = spillRecords();
   const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
-  const memo = deps.memo ? new RunMemo(deps.memo, feed, tags) : undefined;
+  const memo = deps.memo ? new RunMemo(deps.memo, feed, tags, deps.logger) : undefined;
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
-  const load = memo ? (ref: number) => memo.loaded(store.get(ref)) : (ref: number) => store.get(ref);
+  const load = memo ? (ref: number) => memo.loaded(store.get(ref), ref) : (ref: number) => store.get(ref);
   const kept: RunRecords = { loader: { load: (d) => load(d.ref) }, close: () => store.close() };
   try {
     const prepared = await prepare(config, feed, client, deps, options, { store, kept, tags, memo });
@@ -145,6 +145,7 @@ async function prepare(
   // Each listing is digested and spilled as it is read; the feed's mask and digest per record,
   // indexed by key once the feed is read.
   const desired = new DesiredIndex();
+  memo?.checkAgainst(desired);
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
   let early: DecodedSnapshot | undefined;
@@ -165,13 +166,13 @@ async function prepare(
     ingest = await collectFeed(
       feed,
       ingestDeps,
-      (listing, key, fp) => {
+      (listing, key, fingerprint) => {
         // Once the feed gives a listing, the platform's pages are read while the rest of it is.
         early ??= startSnapshot(client, config, feed, tags, deps.signal);
         const trimmed = keyFor(listing);
         const ref = desired.add(desiredOf(listing, trimmed, feed.id, tags, store));
         // Memoized under the key as the run keeps it: a key with spaces around it is not.
-        memo?.note(ref, key === trimmed ? fp : undefined);
+        if (memo && fingerprint && key === trimmed) memo.note(ref, fingerprint);
         return ref;
       },
       {
@@ -186,7 +187,7 @@ async function prepare(
             early ??= startSnapshot(client, config, feed, tags, deps.signal);
             const { key, mask, digest } = item.entry;
             const ref = desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
-            memo.note(ref, item.fp);
+            memo.note(ref, { fp: item.fp, check: item.check, unknownMask: item.entry.unknown });
             return ref;
           },
         }),

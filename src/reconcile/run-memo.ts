@@ -1,8 +1,20 @@
-import { type KnownItem, listingOfFields, type MemoReading, memoBytes, RecordMemo } from '../ingest/index.ts';
+import {
+  type KnownItem,
+  listingOfFields,
+  MEMO_MAX_AGE_MS,
+  type MemoReading,
+  MemoWriter,
+  memoizableKey,
+  RecordMemo,
+} from '../ingest/index.ts';
+import type { Logger } from '../logger.ts';
 import type { CompiledMapping, Listing, RawFields } from '../normalize/index.ts';
-import { float64s } from '../number-column.ts';
+import { float64s, uint32s } from '../number-column.ts';
 import type { DesiredIndex } from './desired-index.ts';
+import { ownFields } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
+import { keyOf } from './plan.ts';
+import { SnapshotError } from './snapshot.ts';
 
 /**
  * Where record memos are kept between runs, one per feed (`memoFiles`). `stamp` names the code
@@ -10,87 +22,179 @@ import { type TagKeys, withTags } from './ownership.ts';
  */
 export interface MemoStore {
   read(feedId: string): Uint8Array | undefined;
-  /** Replace the feed's memo (its bytes in parts). Never throws: a memo that cannot be kept only costs the next run time. */
-  write(feedId: string, parts: readonly Uint8Array[]): void;
+  /**
+   * Replace the feed's memo whole: `fill` writes its rows through `out`, a chunk at a time, and
+   * returns the header, which goes first. Never throws: a memo that cannot be kept only costs the
+   * next run time.
+   */
+  write(feedId: string, fill: (out: (chunk: Uint8Array) => void) => Uint8Array): void;
+  /** Delete the feed's memo (it was found wrong). Never throws. */
+  remove(feedId: string): void;
   readonly stamp: string;
 }
 
 /** Bumped when what a memo entry means changes (the digest, the tags, the key rules). */
-const MEMO_VERSION = 'record-memo 1';
+const MEMO_VERSION = 'record-memo 2';
 
 /** A known record in the run's record store: its raw fields, mapped again if it is written. */
 const FIELDS = '\u0000fields';
 
+/** What else a listing can depend on: the runtime (ICU's dates and numbers) and the time zone. */
+function runtimeSalt(): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return `${process.version} icu ${process.versions.icu ?? ''} tz ${zone} ${process.env.TZ ?? ''}`;
+}
+
 /**
  * One run's side of the record memo (`src/ingest/record-memo.ts`): the memo read for the feed, the
- * fingerprint of each record the run keeps, the mapping to make a known record's listing again,
- * and the memo this run leaves for the next.
+ * fingerprint of each record the run keeps, the mapping to make a known record's listing again (and
+ * check it against what the memo said), and the memo this run leaves for the next.
  */
 export class RunMemo {
-  readonly reading: { -readonly [K in keyof MemoReading]: MemoReading[K] };
+  readonly reading: MemoReading;
   readonly #store: MemoStore;
   readonly #feedId: string;
   readonly #tags: TagKeys;
-  /** Each record's fingerprint, by its number in the run's record store; NaN: not memoized. */
-  readonly #fps = float64s();
+  readonly #keyField: 'MLSNumber' | 'Url';
+  readonly #logger: Logger | undefined;
+  /** Each record's fingerprint, by its number in the run's record store; 0: not memoized. */
+  #fps = float64s();
+  #checks = uint32s();
+  #unknown = uint32s();
   #mapping: CompiledMapping | undefined;
   #seed = Number.NaN;
+  #now = 0;
+  /** When the memo read was first built, if this run used it: the memo it leaves is as old. */
+  #builtAt: number | undefined;
+  #used = false;
+  /** The memo was found wrong about a record: deleted, and this run leaves none. */
+  #wrong = false;
+  #desired: DesiredIndex | undefined;
 
-  constructor(store: MemoStore, feed: { id: string }, tags: TagKeys) {
+  constructor(
+    store: MemoStore,
+    feed: { id: string; key: 'MLSNumber' | 'Url' },
+    tags: TagKeys,
+    logger?: Logger,
+  ) {
     this.#store = store;
     this.#feedId = feed.id;
     this.#tags = tags;
-    const bytes = store.read(feed.id);
+    this.#keyField = feed.key;
+    this.#logger = logger;
+    // The whole feed entry: any change to it (source options, mapping, key) starts a new memo.
+    const salt = [
+      MEMO_VERSION,
+      store.stamp,
+      runtimeSalt(),
+      feed.id,
+      JSON.stringify(feed),
+      tags.ownerKey,
+      tags.hashKey,
+    ];
     this.reading = {
-      memo: bytes === undefined ? undefined : RecordMemo.fromBytes(bytes),
-      // The whole feed entry: any change to it (source options, mapping, key) starts a new memo.
-      salt: [MEMO_VERSION, store.stamp, feed.id, JSON.stringify(feed), tags.ownerKey, tags.hashKey],
-      onMapping: (mapping, seed) => {
+      salt,
+      open: (mapping, seed, now) => {
         this.#mapping = mapping;
         this.#seed = seed;
+        this.#now = now.getTime();
+        const bytes = store.read(feed.id);
+        const memo = bytes === undefined ? undefined : RecordMemo.fromBytes(bytes);
+        // Another seed, or too old (or from the future: a clock set back), is no memo.
+        const age = memo === undefined ? Number.NaN : this.#now - memo.builtAt;
+        if (memo === undefined || memo.seed !== seed || !(age >= 0 && age < MEMO_MAX_AGE_MS))
+          return undefined;
+        this.#builtAt = memo.builtAt;
+        return memo;
       },
+      letGo: () => {},
     };
   }
 
-  /** Note record `ref`'s fingerprint (NaN or undefined: not memoized). */
-  note(ref: number, fp: number | undefined): void {
-    this.#fps.set(ref, fp ?? Number.NaN);
+  /** The run's desired listings: a known record's listing made again is checked against them. */
+  checkAgainst(desired: DesiredIndex): void {
+    this.#desired = desired;
+  }
+
+  /** Note record `ref`'s fingerprint and the fields it lacked (none: not memoized). */
+  note(ref: number, { fp, check, unknownMask }: { fp?: number; check?: number; unknownMask?: number }): void {
+    if (fp === undefined || check === undefined || unknownMask === undefined || Number.isNaN(fp)) return;
+    this.#fps.set(ref, fp);
+    this.#checks.set(ref, check);
+    this.#unknown.set(ref, unknownMask);
   }
 
   /** What the run's record store keeps of a known record: its fields. */
   stored(item: KnownItem): Listing {
+    this.#used = true;
     return { [FIELDS]: item.fields } as unknown as Listing;
   }
 
-  /** A record read back from the run's store: a known record's listing is made again, tags and all. */
-  loaded(record: Listing): Listing {
+  /**
+   * A record read back from the run's store: a known record's listing is made again, tags and all,
+   * and checked against the key, mask and digest the memo gave it. A memo found wrong is deleted
+   * (the listing made now is the one written; the next run maps every record).
+   */
+  loaded(record: Listing, ref: number): Listing {
     const fields = (record as unknown as Record<string, RawFields | undefined>)[FIELDS];
     if (fields === undefined) return record;
     const listing = this.#mapping ? listingOfFields(this.#mapping, fields) : undefined;
-    // The memo knew it as a valid listing of the same mapping: the same fields cannot fail now.
-    if (listing === undefined) throw new Error('a record the memo knew is no longer a valid listing');
-    return withTags(listing, this.#feedId, this.#tags);
+    if (listing === undefined) {
+      this.#forget('a record it knew is not a valid listing');
+      throw new SnapshotError(
+        `the record memo of feed ${this.#feedId} was wrong about a record (no longer a valid listing); it is deleted: run again`,
+      );
+    }
+    const tagged = withTags(listing, this.#feedId, this.#tags);
+    const desired = this.#desired;
+    if (desired !== undefined) {
+      const { mask, digest } = ownFields(tagged);
+      const key = keyOf(tagged, this.#keyField) ?? '';
+      if (mask !== desired.maskAt(ref) || digest !== desired.digestAt(ref) || key !== desired.keyAt(ref))
+        this.#forget(`its entry for key ${key} does not match the record`);
+    }
+    return tagged;
   }
 
-  /** Leave this run's memo for the next: every record noted with a fingerprint, `count` records in all. */
+  #forget(why: string): void {
+    if (this.#wrong) return;
+    this.#wrong = true;
+    this.#store.remove(this.#feedId);
+    this.#logger?.warn(
+      { feed: this.#feedId },
+      `the record memo was wrong (${why}): deleted; the next run maps every record`,
+    );
+  }
+
+  /**
+   * Leave this run's memo for the next: every record noted with a fingerprint, of the `count` the
+   * store held when the feed was read. As old as the memo it used, if it used one.
+   */
   save(desired: DesiredIndex, count: number): void {
-    // The memo read is done with (the feed is read): its ~40 MB at 1M are not held while this one is made.
-    this.reading.memo = undefined;
-    if (Number.isNaN(this.#seed)) return;
-    const refs: number[] = [];
-    for (let ref = 0; ref < count; ref++) {
-      const fp = this.#fps.get(ref);
-      if (!Number.isNaN(fp) && fp !== 0) refs.push(ref);
-    }
-    const bytes = memoBytes(this.#seed, refs.length, (i) => {
-      const ref = refs[i] as number;
-      return {
-        fp: this.#fps.get(ref),
-        key: desired.keyAt(ref),
-        mask: desired.maskAt(ref),
-        digest: desired.digestAt(ref),
-      };
+    if (Number.isNaN(this.#seed) || this.#wrong) return;
+    const fps = this.#fps;
+    const checks = this.#checks;
+    const unknown = this.#unknown;
+    const builtAt = this.#used && this.#builtAt !== undefined ? this.#builtAt : this.#now;
+    this.#store.write(this.#feedId, (out) => {
+      const writer = new MemoWriter(out);
+      for (let ref = 0; ref < count; ref++) {
+        const fp = fps.get(ref);
+        if (fp === 0) continue;
+        const key = desired.keyAt(ref);
+        if (memoizableKey(key))
+          writer.add(fp, checks.get(ref), {
+            key,
+            mask: desired.maskAt(ref),
+            digest: desired.digestAt(ref),
+            unknown: unknown.get(ref),
+          });
+      }
+      return writer.finish(this.#seed, builtAt);
     });
-    this.#store.write(this.#feedId, bytes);
+    // Held no longer: the loader keeps this object for the writes.
+    this.#fps = float64s();
+    this.#checks = uint32s();
+    this.#unknown = uint32s();
   }
 }
