@@ -52,6 +52,8 @@ export interface CollectOptions {
    */
   memo?: MemoReading;
   keepKnown?: (item: KnownItem) => unknown;
+  /** Called once the feed is open and has changed (not a 304), before its first record is read. */
+  onOpened?: () => void;
 }
 
 /** The longest the feed's records hold the event loop between two turns of it. */
@@ -67,6 +69,7 @@ export async function collectFeed<T>(
   if (memo !== undefined && keepKnown === undefined) throw new Error('a memo needs keepKnown');
   const opened = await (deps.open ?? openFeed)(feed, deps);
   if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
+  options.onOpened?.();
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.

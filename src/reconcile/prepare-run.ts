@@ -176,6 +176,12 @@ async function prepare(
         return ref;
       },
       {
+        // A file or an HTTP feed that opened: the pages are read from now on, while the feed is.
+        // A RESO feed waits for its first listing (a spent provider budget reads nothing, and
+        // its run is skipped: no page is read for it).
+        ...(feed.source.format === 'reso'
+          ? {}
+          : { onOpened: () => void (early ??= startSnapshot(client, config, feed, tags, deps.signal)) }),
         // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
         rejectionsPerLabel: REJECTIONS_KEPT,
         duplicateKeysKept: 0,
