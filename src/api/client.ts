@@ -105,9 +105,6 @@ function checkRequest<S extends z.ZodType>(operation: Operation, schema: S, body
   throw new SchemaError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
 }
 
-/** A list answer smaller than this is decoded while its call holds the limiter's slot (see `attempt`). */
-const DECODED_IN_SLOT_BYTES = 64 * 1024;
-
 export function createClient(options: ClientOptions): PlatformClient {
   const limiter = options.limiter ?? unlimited;
   const retries = options.retries ?? 4;
@@ -120,49 +117,30 @@ export function createClient(options: ClientOptions): PlatformClient {
     signal?: AbortSignal,
     decode?: (body: Uint8Array) => Promise<T>,
   ): Promise<T> {
-    const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
-    let started: number | undefined;
-    /** A decoded call's time on the wire: not the time its page waited to be decoded. */
-    let wireMs: number | undefined;
-    try {
-      if (decode) {
-        // The limiter's slot is the wire's: held while the request is out, freed once the body is
-        // in, so the next page is on its way while this one is decoded (in the decode thread). A
-        // page that does not decode fails this attempt all the same, and is read again.
-        // A small body (an error envelope: a `Code` 429 says the platform is overloaded) is decoded
-        // in the slot, so the limiter learns from it as from an HTTP 429.
-        const response = await limiter.run(async () => {
-          started = performance.now();
+    return limiter.run(async () => {
+      const started = performance.now();
+      const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
+      try {
+        if (decode) {
           const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
           event.status = response.statusCode;
           if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
-          const small = response.body.length < DECODED_IN_SLOT_BYTES;
-          const decoded = small ? { value: await decode(response.body) } : undefined;
-          wireMs = performance.now() - started;
-          return { response, decoded };
-        }, signal);
-        if (response.decoded) return response.decoded.value;
-        return await decode(response.response.body);
-      }
-      return await limiter.run(async () => {
-        started = performance.now();
+          return await decode(response.body);
+        }
         const response = await postJson(operation, PATHS[operation], body, options, signal);
         event.status = response.statusCode;
         if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
         return unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T;
-      }, signal);
-    } catch (error) {
-      if (isApiError(error)) event.outcome = error.code;
-      const platformCode = (error as { platformCode?: number }).platformCode;
-      if (platformCode !== undefined) event.platformCode = platformCode;
-      throw error;
-    } finally {
-      // A call that never got a slot (cancelled while it waited) was not made: no event.
-      if (started !== undefined) {
-        event.durationMs = wireMs ?? performance.now() - started;
+      } catch (error) {
+        if (isApiError(error)) event.outcome = error.code;
+        const platformCode = (error as { platformCode?: number }).platformCode;
+        if (platformCode !== undefined) event.platformCode = platformCode;
+        throw error;
+      } finally {
+        event.durationMs = performance.now() - started;
         options.onCall?.(event);
       }
-    }
+    }, signal);
   }
 
   /**

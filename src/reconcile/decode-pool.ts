@@ -1,11 +1,10 @@
 import type { Worker } from 'node:worker_threads';
-import { InvalidJsonError, isApiError, PlatformError, SchemaError } from '../api/index.ts';
+import { InvalidJsonError, PlatformError, SchemaError } from '../api/index.ts';
 import { newDecodeThread, takeEarlyDecodeThread } from '../decode-thread.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
 import type { TagKeys } from './ownership.ts';
-import { type ByteStore, spillBytes } from './record-store.ts';
-import { decodePage, PAGE_SPAN, type RemotePage, recordsIn } from './remote-page.ts';
+import type { RemotePage } from './remote-page.ts';
 import { SnapshotError } from './snapshot.ts';
 
 /**
@@ -20,11 +19,6 @@ import { SnapshotError } from './snapshot.ts';
 export interface DecodeSession {
   /** Decode one page from its UTF-8 bytes (the client's `listListingsDecoded`), which it takes over. */
   decode(body: Uint8Array): Promise<RemotePage>;
-  /**
-   * The run's thread has nothing else to do (its feed is read): pages waiting for the decode thread
-   * are decoded here too, one per turn of the event loop, so both cores decode.
-   */
-  help(): void;
   /** The canonical records kept by `decode`, by their numbers. */
   records(refs: readonly number[]): Promise<Partial<Listing>[]>;
   /** Free the session's records. Idempotent. */
@@ -58,125 +52,36 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** Pages a session has at the decode thread at once: one decoded, one waiting, so it never idles. */
-const AT_THREAD = 2;
-/** The first page number of the pages a session decodes on the main thread (refs stay below 2^53). */
-const HERE = 2 ** 30;
-
-interface Job {
-  body: Uint8Array;
-  resolve: (page: RemotePage) => void;
-  reject: (error: unknown) => void;
-}
-
-const utf8 = new TextDecoder();
-
 class DecodePool {
   #worker: Worker | undefined;
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
   #nextSession = 1;
 
-  /**
-   * A run's pages. Each page waits in the session's queue and goes to the thread when the thread
-   * has fewer than `AT_THREAD` of it; once the run calls `help`, the main thread takes pages from
-   * the queue too and keeps what it decoded in a spill file of its own (pages from `HERE` on).
-   */
   session(keyField: 'MLSNumber' | 'Url', tags: TagKeys): DecodeSession {
     const session = this.#nextSession++;
     let open = true;
     const closed = () => Promise.reject(new SnapshotError("the run's snapshot was closed"));
-    const queue: Job[] = [];
-    let atThread = 0;
-    let helping = false;
-    let turn: NodeJS.Immediate | undefined;
-    let here: ByteStore | undefined;
-    const send = (job: Job) => {
-      atThread++;
-      // A body that fills its own buffer moves to the thread; a slice of a shared one (Node's
-      // pool of small buffers) is copied first.
-      const { body: bytes } = job;
-      const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-      const body = whole ? bytes : new Uint8Array(bytes);
-      this.#ask<RemotePage>({ op: 'decode', id: 0, session, body, keyField, tags }, [
-        body.buffer as ArrayBuffer,
-      ])
-        .then(job.resolve, job.reject)
-        .finally(() => {
-          atThread--;
-          pump();
-        });
-    };
-    const decodeHere = () => {
-      turn = undefined;
-      const job = queue.shift();
-      if (job === undefined || !open) return;
-      try {
-        here ??= spillBytes();
-        const page = decodePage(utf8.decode(job.body), keyField, tags, HERE + here.size);
-        here.put(job.body);
-        job.resolve(page);
-      } catch (error) {
-        job.reject(
-          isApiError(error)
-            ? error
-            : new SnapshotError(`decoding a list page failed: ${(error as Error).message}`, { cause: error }),
-        );
-      }
-      pump();
-    };
-    const pump = () => {
-      while (open && queue.length > 0 && atThread < AT_THREAD) send(queue.shift() as Job);
-      // One page per turn: the event loop goes on between two (the pages still on the wire).
-      if (open && helping && queue.length > 0 && turn === undefined) turn = setImmediate(decodeHere);
-    };
-    const recordsHere = (refs: readonly number[]) => (here === undefined ? [] : recordsIn(here, refs, HERE));
     return {
-      decode: (body) => {
+      decode: (bytes) => {
         if (!open) return closed();
-        return new Promise<RemotePage>((resolve, reject) => {
-          queue.push({ body, resolve, reject });
-          pump();
-        });
+        // A body that fills its own buffer moves to the thread; a slice of a shared one (Node's
+        // pool of small buffers) is copied first.
+        const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+        const body = whole ? bytes : new Uint8Array(bytes);
+        return this.#ask<RemotePage>({ op: 'decode', id: 0, session, body, keyField, tags }, [
+          body.buffer as ArrayBuffer,
+        ]);
       },
-      help: () => {
-        helping = true;
-        pump();
-      },
-      records: async (refs) => {
-        if (!open) return closed();
-        const first = HERE * PAGE_SPAN;
-        const thread = refs.filter((ref) => ref < first);
-        if (thread.length === refs.length) {
-          if (refs.length === 0) return [];
-          return this.#ask<Partial<Listing>[]>({
-            op: 'records',
-            id: 0,
-            session,
-            refs: Float64Array.from(refs),
-          });
-        }
-        const fromHere = recordsHere(refs.filter((ref) => ref >= first));
-        const fromThread =
-          thread.length === 0
-            ? []
-            : await this.#ask<Partial<Listing>[]>({
-                op: 'records',
-                id: 0,
-                session,
-                refs: Float64Array.from(thread),
-              });
-        // In the order asked.
-        let t = 0;
-        let h = 0;
-        return refs.map((ref) => (ref < first ? fromThread[t++] : fromHere[h++]) as Partial<Listing>);
-      },
+      records: (refs) =>
+        !open
+          ? closed()
+          : refs.length === 0
+            ? Promise.resolve([])
+            : this.#ask<Partial<Listing>[]>({ op: 'records', id: 0, session, refs: Float64Array.from(refs) }),
       close: () => {
         if (!open) return;
         open = false;
-        if (turn !== undefined) clearImmediate(turn);
-        for (const job of queue.splice(0)) job.reject(new SnapshotError("the run's snapshot was closed"));
-        here?.close();
         this.#worker?.postMessage({ op: 'close', session } satisfies DecodeRequest);
       },
     };

@@ -5,9 +5,10 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { isApiError } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
 import { type ByteStore, spillBytes } from './record-store.ts';
-import { decodePage, recordsIn, transferablesOf } from './remote-page.ts';
+import { decodePage, PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('decode-worker.ts runs as a worker thread (decode-pool.ts)');
@@ -35,6 +36,23 @@ function failureOf(error: unknown): FailureOf {
   return { code: 'E_DECODE', message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
 }
 
+/** The records at `refs` (page × PAGE_SPAN + place), each page read and parsed once. */
+function recordsAt(store: ByteStore, refs: Float64Array) {
+  const byPage = new Map<number, number[]>();
+  for (const ref of refs) {
+    const page = Math.floor(ref / PAGE_SPAN);
+    const places = byPage.get(page);
+    if (places === undefined) byPage.set(page, [ref % PAGE_SPAN]);
+    else places.push(ref % PAGE_SPAN);
+  }
+  const found = new Map<number, Partial<Listing>>();
+  for (const [page, places] of byPage) {
+    const records = recordsOf(utf8.decode(store.get(page)), places);
+    for (const [i, place] of places.entries()) found.set(page * PAGE_SPAN + place, records[i]!);
+  }
+  return Array.from(refs, (ref) => found.get(ref) as Partial<Listing>);
+}
+
 port.on('message', (request: DecodeRequest) => {
   const reply = (message: DecodeReply, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
   try {
@@ -56,7 +74,7 @@ port.on('message', (request: DecodeRequest) => {
       return;
     }
     if (store === undefined) throw new Error(`no records kept for session ${request.session}`);
-    reply({ id: request.id, records: recordsIn(store, request.refs) });
+    reply({ id: request.id, records: recordsAt(store, request.refs) });
   } catch (error) {
     if (request.op !== 'close') reply({ id: request.id, failure: failureOf(error) });
   }

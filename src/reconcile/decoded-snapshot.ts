@@ -57,20 +57,12 @@ export function startDecodedSnapshot(
     );
     return { length: decoded.length, virtualCount: decoded.virtualCount, page: decoded };
   };
-  // Twice the client's concurrency in progress: `concurrency` on the wire (the client's limiter
-  // holds a slot only until a page's body is in) and as many read and waiting to be decoded, so
-  // the requests go on while the decode thread works (at most ~1 MB a page waiting).
-  const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), {
-    ...options,
-    concurrency: options.concurrency * 2,
-  });
+  const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), options);
   // Awaited by `read`; a failure before then must not count as unhandled.
   reading.catch(() => {});
   return {
     async read(desired, loader, sold, keeper) {
       try {
-        // The feed is read: this thread decodes pages beside the decode thread until they are in.
-        session.help();
         const pages = await reading;
         const entries = await book.join(desired, loader, session.records, sold, keeper);
         return { ...collect(entries.finish(), pages), ...pages.sizes };

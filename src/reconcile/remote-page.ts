@@ -105,31 +105,3 @@ export function recordsOf(text: string, places: readonly number[]): Partial<List
     return canonicalizeRemote(record).listing;
   });
 }
-
-const utf8 = new TextDecoder();
-
-/**
- * The records at `refs` (page × PAGE_SPAN + place) from the pages kept in `store`, page `first`
- * being the store's first blob; each page read and parsed once. The decode thread's records, and
- * those of the pages the main thread decoded itself (`decode-pool.ts`).
- */
-export function recordsIn(
-  store: { get(ref: number): Uint8Array },
-  refs: ArrayLike<number>,
-  first = 0,
-): Partial<Listing>[] {
-  const byPage = new Map<number, number[]>();
-  for (let i = 0; i < refs.length; i++) {
-    const ref = refs[i] as number;
-    const page = Math.floor(ref / PAGE_SPAN);
-    const places = byPage.get(page);
-    if (places === undefined) byPage.set(page, [ref % PAGE_SPAN]);
-    else places.push(ref % PAGE_SPAN);
-  }
-  const found = new Map<number, Partial<Listing>>();
-  for (const [page, places] of byPage) {
-    const records = recordsOf(utf8.decode(store.get(page - first)), places);
-    for (const [i, place] of places.entries()) found.set(page * PAGE_SPAN + place, records[i]!);
-  }
-  return Array.from(refs, (ref) => found.get(ref) as Partial<Listing>);
-}

@@ -76,37 +76,6 @@ describe('decodePool', () => {
     s.close();
   });
 
-  it('decodes on the main thread too once the run helps, and gives each record back from where its page was decoded', async () => {
-    const s = decodePool.session('MLSNumber', tags);
-    s.help();
-    const ids = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => [n * 10, n * 10 + 1]);
-    const pages = await Promise.all(ids.map((page_) => s.decode(page(page_))));
-    expect(pages.map((p) => [...p.ids])).toEqual(ids);
-    // Decoded here: pages numbered from 2^30 on (refs from 2^50).
-    const here = pages.filter((p) => p.refs[0]! >= 2 ** 50).length;
-    expect(here).toBeGreaterThan(0);
-    expect(here).toBeLessThan(pages.length);
-    const canonical = remote(51, listing(51)).listing;
-    expect(pages[4]!.digests[1]).toBe(fieldsDigest(canonical, fieldMask(canonical)));
-    const refs = pages.flatMap((p) => [...p.refs]).reverse();
-    const back = await s.records(refs);
-    expect(back.map((l) => l.MLSNumber)).toEqual(
-      ids
-        .flat()
-        .reverse()
-        .map((id) => `MLS-${String(id).padStart(4, '0')}`),
-    );
-    // A page that does not decode fails alike, wherever it was decoded.
-    const bad = await Promise.all(
-      [page([1]), page([2]), bytes('{"Data":'), bytes('{"Data":'), bytes('{"Data":')].map((b) =>
-        s.decode(b).catch((e: unknown) => e),
-      ),
-    );
-    for (const failure of bad.slice(2)) expect(failure).toBeInstanceOf(InvalidJsonError);
-    s.close();
-    await expect(s.decode(page([9]))).rejects.toThrow(/closed/);
-  });
-
   it('fails the runs waiting on it when the thread dies, and starts a new one for the next', async () => {
     const s = decodePool.session('MLSNumber', tags);
     await s.decode(page([1]));
