@@ -109,5 +109,5 @@ export function cliMemo(stateFile: string, logger: Logger, access: 'read' | 'wri
   const files = memoFiles(join(dirname(stateFile), '.feed-sync-memo'), (error) =>
     logger.warn({ err: error }, 'the record memo could not be saved: the next run maps every record'),
   );
-  return access === 'write' ? files : { ...files, write: () => {}, remove: () => {} };
+  return access === 'write' ? files : { ...files, begin: () => undefined, remove: () => {} };
 }

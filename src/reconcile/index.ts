@@ -52,7 +52,7 @@ export {
   skippedCountOf,
 } from './report-types.ts';
 export type { RunConfig, RunFeedSpec } from './run-config.ts';
-export type { MemoStore } from './run-memo.ts';
+export type { MemoSink, MemoStore } from './run-memo.ts';
 export type {
   IngestSummary,
   PreparedRun,

@@ -61,30 +61,51 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
         return undefined;
       }
     },
-    write(feedId, fill) {
-      if (!usable(true)) return;
+    begin(feedId) {
+      if (!usable(true)) return undefined;
       const path = file(feedId);
       const next = `${path}.${randomUUID()}.next`;
       let fd: number | undefined;
+      let at = HEADER_ROOM;
+      const fail = (error: unknown) => {
+        if (fd !== undefined) closeSync(fd);
+        fd = undefined;
+        rmSync(next, { force: true });
+        if (error !== undefined) onError?.(error as Error);
+      };
       try {
         fd = openSync(next, 'wx', 0o600);
-        const out = fd;
-        let at = HEADER_ROOM;
-        const header = fill((chunk) => {
-          writeAll(out, chunk, at);
-          at += chunk.length;
-        });
-        writeAll(out, header, 0);
-        fsyncSync(out);
-        closeSync(out);
-        fd = undefined;
-        renameSync(next, path);
       } catch (error) {
-        if (fd !== undefined) closeSync(fd);
-        rmSync(next, { force: true });
-        onError?.(error as Error);
+        fail(error);
+        return undefined;
       }
-      sweep(dir);
+      return {
+        write(chunk) {
+          if (fd === undefined) return;
+          try {
+            writeAll(fd, chunk, at);
+            at += chunk.length;
+          } catch (error) {
+            fail(error);
+          }
+        },
+        commit(header) {
+          if (fd === undefined) return;
+          try {
+            writeAll(fd, header, 0);
+            fsyncSync(fd);
+            closeSync(fd);
+            fd = undefined;
+            renameSync(next, path);
+          } catch (error) {
+            fail(error);
+          }
+          sweep(dir);
+        },
+        abort() {
+          if (fd !== undefined) fail(undefined);
+        },
+      };
     },
     remove(feedId) {
       rmSync(file(feedId), { force: true });

@@ -110,7 +110,10 @@ export async function prepareRun(
 ): Promise<PreparedRun> {
   const store = spillRecords();
   const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
-  const memo = deps.memo ? new RunMemo(deps.memo, feed, tags, deps.logger) : undefined;
+  // A dry run (and `plan`) reads the memo and leaves it as it was.
+  const memo = deps.memo
+    ? new RunMemo(deps.memo, feed, tags, { logger: deps.logger, writes: !options.dryRun })
+    : undefined;
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
   const load = memo ? (ref: number) => memo.loaded(store.get(ref), ref) : (ref: number) => store.get(ref);
@@ -122,6 +125,9 @@ export async function prepareRun(
   } catch (error) {
     store.close();
     throw error;
+  } finally {
+    // Committed once the feed was read whole; anything else leaves the last memo.
+    memo?.abort();
   }
 }
 
@@ -170,10 +176,10 @@ async function prepare(
         // Once the feed gives a listing, the platform's pages are read while the rest of it is.
         early ??= startSnapshot(client, config, feed, tags, deps.signal);
         const trimmed = keyFor(listing);
-        const ref = desired.add(desiredOf(listing, trimmed, feed.id, tags, store));
+        const kept = desiredOf(listing, trimmed, feed.id, tags, store);
         // Memoized under the key as the run keeps it: a key with spaces around it is not.
-        if (memo && fingerprint && key === trimmed) memo.note(ref, fingerprint);
-        return ref;
+        if (memo && fingerprint && key === trimmed) memo.note(fingerprint, kept);
+        return desired.add(kept);
       },
       {
         // A file or an HTTP feed that opened: the pages are read from now on, while the feed is.
@@ -181,7 +187,11 @@ async function prepare(
         // its run is skipped: no page is read for it).
         ...(feed.source.format === 'reso'
           ? {}
-          : { onOpened: () => void (early ??= startSnapshot(client, config, feed, tags, deps.signal)) }),
+          : {
+              onOpened: () => {
+                early ??= startSnapshot(client, config, feed, tags, deps.signal);
+              },
+            }),
         // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
         rejectionsPerLabel: REJECTIONS_KEPT,
         duplicateKeysKept: 0,
@@ -192,15 +202,14 @@ async function prepare(
           keepKnown: (item: KnownItem) => {
             early ??= startSnapshot(client, config, feed, tags, deps.signal);
             const { key, mask, digest } = item.entry;
-            const ref = desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
-            memo.note(ref, { fp: item.fp, check: item.check, unknownMask: item.entry.unknown });
-            return ref;
+            memo.note({ fp: item.fp, check: item.check, unknownMask: item.entry.unknown }, item.entry);
+            return desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
           },
         }),
       },
     );
     // What this run learned of its records, for the next one (a plan writes nothing).
-    if (memo && !ingest.notModified && !options.dryRun) memo.save(desired, store.size);
+    if (!ingest.notModified) memo?.commit();
   } catch (error) {
     early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };

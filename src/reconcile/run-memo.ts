@@ -9,7 +9,6 @@ import {
 } from '../ingest/index.ts';
 import type { Logger } from '../logger.ts';
 import type { CompiledMapping, Listing, RawFields } from '../normalize/index.ts';
-import { float64s, uint32s } from '../number-column.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { ownFields } from './digest.ts';
 import { type TagKeys, withTags } from './ownership.ts';
@@ -23,14 +22,22 @@ import { SnapshotError } from './snapshot.ts';
 export interface MemoStore {
   read(feedId: string): Uint8Array | undefined;
   /**
-   * Replace the feed's memo whole: `fill` writes its rows through `out`, a chunk at a time, and
-   * returns the header, which goes first. Never throws: a memo that cannot be kept only costs the
-   * next run time.
+   * Start replacing the feed's memo: its rows are written as the run notes them, and the memo
+   * replaces the last one whole when `commit` gives its header (first in the file); `abort`, or a
+   * process that dies, leaves the last one. Undefined when no memo can be written (a read-only
+   * store, a folder that is not private). Never throws: a memo not kept only costs the next run time.
    */
-  write(feedId: string, fill: (out: (chunk: Uint8Array) => void) => Uint8Array): void;
+  begin(feedId: string): MemoSink | undefined;
   /** Delete the feed's memo (it was found wrong). Never throws. */
   remove(feedId: string): void;
   readonly stamp: string;
+}
+
+/** A memo being written (`MemoStore.begin`). */
+export interface MemoSink {
+  write(chunk: Uint8Array): void;
+  commit(header: Uint8Array): void;
+  abort(): void;
 }
 
 /** Bumped when what a memo entry means changes (the digest, the tags, the key rules). */
@@ -64,10 +71,13 @@ export class RunMemo {
   readonly #tags: TagKeys;
   readonly #keyField: 'MLSNumber' | 'Url';
   readonly #logger: Logger | undefined;
-  /** Each record's fingerprint, by its number in the run's record store; 0: not memoized. */
-  #fps = float64s();
-  #checks = uint32s();
-  #unknown = uint32s();
+  /** Whether this run leaves a memo (not a dry run). */
+  readonly #writes: boolean;
+  /** The memo this run leaves, written as records are noted (no column of them is held). */
+  #sink: MemoSink | undefined;
+  #writer: MemoWriter | undefined;
+  /** The store could not start a memo (read-only, a folder not private): none is written. */
+  #unwritable = false;
   #mapping: CompiledMapping | undefined;
   #seed = Number.NaN;
   #now = 0;
@@ -82,13 +92,14 @@ export class RunMemo {
     store: MemoStore,
     feed: { id: string; key: 'MLSNumber' | 'Url' },
     tags: TagKeys,
-    logger?: Logger,
+    options: { logger?: Logger | undefined; writes: boolean },
   ) {
     this.#store = store;
+    this.#writes = options.writes;
     this.#feedId = feed.id;
     this.#tags = tags;
     this.#keyField = feed.key;
-    this.#logger = logger;
+    this.#logger = options.logger;
     // The whole feed entry: any change to it (source options, mapping, key) starts a new memo.
     const salt = [
       MEMO_VERSION,
@@ -123,12 +134,26 @@ export class RunMemo {
     this.#desired = desired;
   }
 
-  /** Note record `ref`'s fingerprint and the fields it lacked (none: not memoized). */
-  note(ref: number, { fp, check, unknownMask }: { fp?: number; check?: number; unknownMask?: number }): void {
+  /**
+   * Note a record the run keeps: its fingerprint, the fields it lacked and its listing's key, mask
+   * and digest (a record without a fingerprint is not memoized). Written to the memo at once.
+   */
+  note(
+    { fp, check, unknownMask }: { fp?: number; check?: number; unknownMask?: number },
+    listing: { key: string; mask: number; digest: number },
+  ): void {
     if (fp === undefined || check === undefined || unknownMask === undefined || Number.isNaN(fp)) return;
-    this.#fps.set(ref, fp);
-    this.#checks.set(ref, check);
-    this.#unknown.set(ref, unknownMask);
+    if (!this.#writes || this.#unwritable || this.#wrong || !memoizableKey(listing.key)) return;
+    if (this.#writer === undefined) {
+      this.#sink = this.#store.begin(this.#feedId);
+      const sink = this.#sink;
+      if (sink === undefined) {
+        this.#unwritable = true;
+        return;
+      }
+      this.#writer = new MemoWriter((chunk) => sink.write(chunk));
+    }
+    this.#writer.add(fp, check, { ...listing, unknown: unknownMask });
   }
 
   /** What the run's record store keeps of a known record: its fields. */
@@ -173,35 +198,25 @@ export class RunMemo {
     );
   }
 
-  /**
-   * Leave this run's memo for the next: every record noted with a fingerprint, of the `count` the
-   * store held when the feed was read. As old as the memo it used, if it used one.
-   */
-  save(desired: DesiredIndex, count: number): void {
-    if (Number.isNaN(this.#seed) || this.#wrong) return;
-    const fps = this.#fps;
-    const checks = this.#checks;
-    const unknown = this.#unknown;
+  /** The feed is read: the memo this run wrote replaces the last one. As old as the memo it used, if it used one. */
+  commit(): void {
+    const sink = this.#sink;
+    const writer = this.#writer;
+    this.#sink = undefined;
+    this.#writer = undefined;
+    if (sink === undefined || writer === undefined) return;
+    if (this.#wrong) {
+      sink.abort();
+      return;
+    }
     const builtAt = this.#used && this.#builtAt !== undefined ? this.#builtAt : this.#now;
-    this.#store.write(this.#feedId, (out) => {
-      const writer = new MemoWriter(out);
-      for (let ref = 0; ref < count; ref++) {
-        const fp = fps.get(ref);
-        if (fp === 0) continue;
-        const key = desired.keyAt(ref);
-        if (memoizableKey(key))
-          writer.add(fp, checks.get(ref), {
-            key,
-            mask: desired.maskAt(ref),
-            digest: desired.digestAt(ref),
-            unknown: unknown.get(ref),
-          });
-      }
-      return writer.finish(this.#seed, builtAt);
-    });
-    // Held no longer: the loader keeps this object for the writes.
-    this.#fps = float64s();
-    this.#checks = uint32s();
-    this.#unknown = uint32s();
+    sink.commit(writer.finish(this.#seed, builtAt));
+  }
+
+  /** The run ended before its feed was read whole (failed, skipped, unchanged): the last memo stays. */
+  abort(): void {
+    this.#sink?.abort();
+    this.#sink = undefined;
+    this.#writer = undefined;
   }
 }

@@ -7,10 +7,13 @@ export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buf
     files,
     stamp,
     read: (feedId) => files.get(feedId),
-    write: (feedId, fill) => {
+    begin: (feedId) => {
       const chunks: Buffer[] = [];
-      const header = fill((chunk) => chunks.push(Buffer.from(chunk)));
-      files.set(feedId, Buffer.concat([header, ...chunks]));
+      return {
+        write: (chunk) => void chunks.push(Buffer.from(chunk)),
+        commit: (header) => void files.set(feedId, Buffer.concat([header, ...chunks])),
+        abort: () => {},
+      };
     },
     remove: (feedId) => {
       files.delete(feedId);
