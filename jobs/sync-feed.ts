@@ -231,7 +231,7 @@ let memo: MemoStore | undefined;
  */
 function workerMemo(logger: Logger): MemoStore {
   memo ??= memoFiles(join(tmpdir(), `feed-sync-memo-${process.getuid?.() ?? 'user'}`), (error) =>
-    logger.warn({ err: error }, 'the record memo could not be saved: the next run maps every record'),
+    logger.warn(`record memo: ${error.message}; the next run maps every record`),
   );
   return memo;
 }

@@ -106,8 +106,9 @@ function describeConfigError(error: ConfigError): string {
  * writes nothing.
  */
 export function cliMemo(stateFile: string, logger: Logger, access: 'read' | 'write' = 'write'): MemoStore {
+  // One line, no stack: a memo not kept costs time, never a result.
   const files = memoFiles(join(dirname(stateFile), '.feed-sync-memo'), (error) =>
-    logger.warn({ err: error }, 'the record memo could not be saved: the next run maps every record'),
+    logger.warn(`record memo: ${error.message}; the next run maps every record`),
   );
   return access === 'write' ? files : { ...files, begin: () => undefined, remove: () => {} };
 }

@@ -19,8 +19,11 @@ import type { MemoStore } from './run-memo.ts';
 
 /** A memo file larger than this is not read (26 bytes and the key a record: 1M URL keys ~110 MB). */
 const MAX_MEMO_BYTES = 1 << 30;
-/** A half-written memo (`.next`) left by a process that died is removed after this long. */
-const STALE_NEXT_MS = 3_600_000;
+/**
+ * A half-written memo (`.next`) not written to for this long is one a process that died left: it is
+ * removed when a run starts or ends a memo. A live writer writes a chunk every megabyte of rows.
+ */
+const STALE_NEXT_MS = 10 * 60_000;
 
 /**
  * Record memos as files in `dir`, one per feed (`<feed id>.memo`), each replaced whole: written to
@@ -42,7 +45,11 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
       const uid = process.getuid?.();
       checked = stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
       if (!checked)
-        onError?.(new Error(`${dir} is not a private folder of this user: no record memo is kept there`));
+        onError?.(
+          new Error(
+            `${dir} is not a private folder of this user (a link, another owner's, or writable by others): no record memo is read or kept there`,
+          ),
+        );
     } catch (error) {
       onError?.(error as Error);
       checked = false;
@@ -55,7 +62,9 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
       if (!usable(false)) return undefined;
       try {
         const path = file(feedId);
-        if (statSync(path).size > MAX_MEMO_BYTES) return undefined;
+        // A link is not followed: the memo is a file of this folder or none.
+        const stat = lstatSync(path);
+        if (!stat.isFile() || stat.size > MAX_MEMO_BYTES) return undefined;
         return readFileSync(path);
       } catch {
         return undefined;
@@ -63,6 +72,7 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
     },
     begin(feedId) {
       if (!usable(true)) return undefined;
+      sweep(dir);
       const path = file(feedId);
       const next = `${path}.${randomUUID()}.next`;
       let fd: number | undefined;

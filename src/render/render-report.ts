@@ -46,6 +46,10 @@ export function renderReport(report: RunReport): string {
       `unchanged ${report.unchanged}, rejected ${report.rejected}, held ${report.held}, foreign ${report.foreign}, ` +
       `adopted ${report.adopted}, failed ${failedCountOf(report)}`,
   );
+  if (report.known)
+    lines.push(
+      `  record memo: ${report.known} of ${report.read} record(s) known from the last run, not mapped again`,
+    );
   const extras = [
     report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
     report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',

@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvFeedConfig, csvRow, useCliFeed } from '../helpers/cli-feed.ts';
@@ -103,5 +103,50 @@ describe('the record memo', () => {
       report: { updated: 1, known: 3, dryRun: true },
     });
     expect(await readFile(memoFile())).toEqual(memo);
+  });
+
+  it('says in the text report how many records it knew', async () => {
+    await t.feed(rows());
+    expect((await sync()).code).toBe(0);
+    t.reset();
+    expect(await t.cli('sync', '--feed', 'acme')).toBe(0);
+    expect(t.out()).toContain('record memo: 4 of 4 record(s) known from the last run, not mapped again');
+  });
+
+  it('a memo that is a link, or a folder others can write to, is not used: one line says so, and the run is right', async () => {
+    await t.feed(rows());
+    expect((await sync()).code).toBe(0);
+    const dir = join(t.dir, '.feed-sync-memo');
+    // The memo file made a link to a copy of itself elsewhere: not followed.
+    const elsewhere = join(t.dir, 'elsewhere.memo');
+    await rename(memoFile(), elsewhere);
+    await symlink(elsewhere, memoFile());
+    expect(await sync()).toMatchObject({ code: 0, report: { unchanged: 4, known: 0 } });
+    // A folder anyone can write to: not read, nothing kept, said once, in one line.
+    await chmod(dir, 0o777);
+    t.reset();
+    expect(await t.cli('sync', '--feed', 'acme', '--json')).toBe(0);
+    expect(JSON.parse(t.out())).toMatchObject({ unchanged: 4, known: 0 });
+    const said = t
+      .err()
+      .split('\n')
+      .filter((line) => line.includes('record memo'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('is not a private folder of this user');
+    expect(said[0]).not.toContain('    at ');
+  });
+
+  it('a half-written memo a killed run left is removed once it is 10 minutes old', async () => {
+    await t.feed(rows());
+    const dir = join(t.dir, '.feed-sync-memo');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const stale = join(dir, 'acme.memo.dead.next');
+    const fresh = join(dir, 'acme.memo.live.next');
+    await writeFile(stale, 'x');
+    await writeFile(fresh, 'x');
+    const old = new Date(Date.now() - 11 * 60_000);
+    await utimes(stale, old, old);
+    expect((await sync()).code).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(['acme.memo', 'acme.memo.live.next']);
   });
 });
