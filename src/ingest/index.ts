@@ -16,6 +16,7 @@ export {
 export {
   fingerprintCheck,
   fingerprintOf,
+  MEMO_HEADER_BYTES,
   MEMO_MAX_AGE_MS,
   type MemoEntry,
   MemoWriter,

@@ -52,8 +52,8 @@ export interface CollectOptions {
    */
   memo?: MemoReading;
   keepKnown?: (item: KnownItem) => unknown;
-  /** Called once the feed is open and has changed (not a 304), before its first record is read. */
-  onOpened?: () => void;
+  /** Called once, when the feed gives its first records (a 304, a feed that fails before any, never). */
+  onFirstRecords?: () => void;
 }
 
 /** The longest the feed's records hold the event loop between two turns of it. */
@@ -69,7 +69,6 @@ export async function collectFeed<T>(
   if (memo !== undefined && keepKnown === undefined) throw new Error('a memo needs keepKnown');
   const opened = await (deps.open ?? openFeed)(feed, deps);
   if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
-  options.onOpened?.();
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.
@@ -83,6 +82,7 @@ export async function collectFeed<T>(
   const items = itemsOf(feed, opened, deps, memo);
   let next = await items.next();
   let turn = performance.now();
+  if (!next.done) options.onFirstRecords?.();
   for (; !next.done; next = await items.next()) {
     // A feed read from a fast disk never waits: its batches follow as microtasks and would hold the
     // event loop for the whole file. A turn every few milliseconds lets the platform's pages (read

@@ -38,6 +38,8 @@ export const MEMO_MAX_AGE_MS = 24 * 3_600_000;
 const MAGIC = Buffer.from('FSMEMO03', 'latin1');
 /** Magic, seed (float64), count, built at (seconds), CRC-32 of the rest (uint32 each), 4 bytes free. */
 const HEADER_BYTES = 32;
+/** Bytes before a memo's first row: where its header goes once the rows are written (`MemoWriter.finish`). */
+export const MEMO_HEADER_BYTES = HEADER_BYTES;
 /** A row: fp, digest (float64), mask (int32), check, unknown (uint32), key length (uint16), then the key's UTF-8. */
 const ROW_BYTES = 30;
 /** Keys longer than this (UTF-8 bytes) are not memoized. */

@@ -3,6 +3,7 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  futimesSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -15,15 +16,17 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MEMO_HEADER_BYTES } from '../ingest/index.ts';
 import type { MemoStore } from './run-memo.ts';
 
 /** A memo file larger than this is not read (26 bytes and the key a record: 1M URL keys ~110 MB). */
 const MAX_MEMO_BYTES = 1 << 30;
 /**
- * A half-written memo (`.next`) not written to for this long is one a process that died left: it is
- * removed when a run starts or ends a memo. A live writer writes a chunk every megabyte of rows.
+ * A half-written memo (`.next`) not touched for this long is one a process that died left: it is
+ * removed when a run starts or ends a memo. A live writer touches its file every `TOUCH_MS`.
  */
 const STALE_NEXT_MS = 10 * 60_000;
+const TOUCH_MS = 60_000;
 
 /**
  * Record memos as files in `dir`, one per feed (`<feed id>.memo`), each replaced whole: written to
@@ -76,15 +79,32 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
       const path = file(feedId);
       const next = `${path}.${randomUUID()}.next`;
       let fd: number | undefined;
-      let at = HEADER_ROOM;
+      let at = MEMO_HEADER_BYTES;
+      // A live writer's file is kept fresh, so no other run's sweep takes it for a dead one's
+      // (a slow feed can go minutes between two chunks).
+      let touch: NodeJS.Timeout | undefined;
       const fail = (error: unknown) => {
-        if (fd !== undefined) closeSync(fd);
+        clearInterval(touch);
+        try {
+          if (fd !== undefined) closeSync(fd);
+          rmSync(next, { force: true });
+        } catch {
+          // Left to the sweep.
+        }
         fd = undefined;
-        rmSync(next, { force: true });
         if (error !== undefined) onError?.(error as Error);
       };
       try {
         fd = openSync(next, 'wx', 0o600);
+        const open = fd;
+        touch = setInterval(() => {
+          try {
+            const now = new Date();
+            futimesSync(open, now, now);
+          } catch {
+            // The sweep's age is ten times the interval: one missed touch does not matter.
+          }
+        }, TOUCH_MS).unref();
       } catch (error) {
         fail(error);
         return undefined;
@@ -101,6 +121,7 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
         },
         commit(header) {
           if (fd === undefined) return;
+          clearInterval(touch);
           try {
             writeAll(fd, header, 0);
             fsyncSync(fd);
@@ -118,13 +139,14 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
       };
     },
     remove(feedId) {
-      rmSync(file(feedId), { force: true });
+      try {
+        rmSync(file(feedId), { force: true });
+      } catch (error) {
+        onError?.(error as Error);
+      }
     },
   };
 }
-
-/** Bytes before the first row: the header `fill` returns (record-memo.ts, HEADER_BYTES). */
-const HEADER_ROOM = 32;
 
 function writeAll(fd: number, bytes: Uint8Array, position: number): void {
   let done = 0;

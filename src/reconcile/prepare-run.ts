@@ -182,16 +182,10 @@ async function prepare(
         return desired.add(kept);
       },
       {
-        // A file or an HTTP feed that opened: the pages are read from now on, while the feed is.
-        // A RESO feed waits for its first listing (a spent provider budget reads nothing, and
-        // its run is skipped: no page is read for it).
-        ...(feed.source.format === 'reso'
-          ? {}
-          : {
-              onOpened: () => {
-                early ??= startSnapshot(client, config, feed, tags, deps.signal);
-              },
-            }),
+        // The feed gives records: the pages are read from now on, while the rest of it is.
+        onFirstRecords: () => {
+          early ??= startSnapshot(client, config, feed, tags, deps.signal);
+        },
         // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
         rejectionsPerLabel: REJECTIONS_KEPT,
         duplicateKeysKept: 0,
@@ -209,7 +203,8 @@ async function prepare(
       },
     );
     // What this run learned of its records, for the next one (a plan writes nothing).
-    if (!ingest.notModified) memo?.commit();
+    // Only a feed read whole: an incremental or paused read would leave a memo of what it read.
+    if (!ingest.notModified && ingest.mode === 'full' && !ingest.pause && !ingest.continues) memo?.commit();
   } catch (error) {
     early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };

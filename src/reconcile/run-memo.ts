@@ -145,12 +145,12 @@ export class RunMemo {
     if (fp === undefined || check === undefined || unknownMask === undefined || Number.isNaN(fp)) return;
     if (!this.#writes || this.#unwritable || this.#wrong || !memoizableKey(listing.key)) return;
     if (this.#writer === undefined) {
-      this.#sink = this.#store.begin(this.#feedId);
-      const sink = this.#sink;
+      const sink = this.#store.begin(this.#feedId);
       if (sink === undefined) {
         this.#unwritable = true;
         return;
       }
+      this.#sink = sink;
       this.#writer = new MemoWriter((chunk) => sink.write(chunk));
     }
     this.#writer.add(fp, check, { ...listing, unknown: unknownMask });
@@ -191,7 +191,8 @@ export class RunMemo {
   #forget(why: string): void {
     if (this.#wrong) return;
     this.#wrong = true;
-    this.#store.remove(this.#feedId);
+    // A dry run (and `plan`) changes nothing, not even the memo: the next run that writes finds it wrong too.
+    if (this.#writes) this.#store.remove(this.#feedId);
     this.#logger?.warn(
       { feed: this.#feedId },
       `the record memo was wrong (${why}): deleted; the next run maps every record`,

@@ -1,22 +1,36 @@
 import type { MemoStore } from '../reconcile/index.ts';
 
-/** Record memos held in memory (tests): as `memoFiles` keeps them, without the files. */
-export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buffer> } {
+/**
+ * Record memos held in memory (tests): as `memoFiles` keeps them, without the files. `open` counts
+ * the memos begun and neither committed nor aborted: 0 once a run has ended, whatever ended it.
+ */
+export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buffer>; open: number } {
   const files = new Map<string, Buffer>();
-  return {
+  const memo = {
     files,
     stamp,
-    read: (feedId) => files.get(feedId),
-    begin: (feedId) => {
+    open: 0,
+    read: (feedId: string) => files.get(feedId),
+    begin: (feedId: string) => {
       const chunks: Buffer[] = [];
+      memo.open++;
+      let done = false;
+      const end = () => {
+        if (!done) memo.open--;
+        done = true;
+      };
       return {
-        write: (chunk) => void chunks.push(Buffer.from(chunk)),
-        commit: (header) => void files.set(feedId, Buffer.concat([header, ...chunks])),
-        abort: () => {},
+        write: (chunk: Uint8Array) => void chunks.push(Buffer.from(chunk)),
+        commit: (header: Uint8Array) => {
+          end();
+          files.set(feedId, Buffer.concat([header, ...chunks]));
+        },
+        abort: end,
       };
     },
-    remove: (feedId) => {
+    remove: (feedId: string) => {
       files.delete(feedId);
     },
   };
+  return memo;
 }

@@ -192,4 +192,46 @@ describe('the record memo never changes a result', () => {
       await h.close();
     }
   });
+
+  it('a run that fails, a feed with no record, or an incremental read leaves the last memo as it was, and no memo open', async () => {
+    const h = await startHarness([{}]);
+    const memo = memoryMemo();
+    try {
+      const records = [1, 2, 3].map((n) => listing(n));
+      await h.sync(h.feed(), recordsFeed(records), {}, { memo });
+      const first = memo.files.get('feed1');
+      expect(first).toBeDefined();
+      // The feed fails after its first records.
+      const failing: typeof recordsFeed = () => async (feed, deps) => {
+        const opened = await recordsFeed([listing(1), listing(2)])(feed, deps);
+        return {
+          ...opened,
+          records: (async function* () {
+            for await (const batch of opened.records) yield batch;
+            throw new Error('connection reset');
+          })(),
+        };
+      };
+      expect(await h.sync(h.feed(), failing([]), {}, { memo })).toMatchObject({ outcome: 'failed' });
+      // No record at all: fails before the pages are asked for.
+      const empty = await h.sync(h.feed(), recordsFeed([]), {}, { memo });
+      expect(empty).toMatchObject({ outcome: 'failed' });
+      expect(empty.apiCalls.list).toBe(0);
+      // An incremental read (RESO since its watermark) knows some records: it leaves the full memo.
+      const incremental = await h.sync(
+        h.feed(),
+        recordsFeed([listing(2)], { mode: 'incremental' }),
+        {},
+        { memo },
+      );
+      expect(incremental).toMatchObject({ known: 1, unchanged: 1 });
+      expect(memo.files.get('feed1')).toBe(first);
+      expect(memo.open).toBe(0);
+      // And the full run after it knows every record.
+      expect(await h.sync(h.feed(), recordsFeed(records), {}, { memo })).toMatchObject({ known: 3 });
+      expect(memo.open).toBe(0);
+    } finally {
+      await h.close();
+    }
+  });
 });
