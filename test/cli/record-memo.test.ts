@@ -149,4 +149,19 @@ describe('the record memo', () => {
     expect((await sync()).code).toBe(0);
     expect((await readdir(dir)).sort()).toEqual(['acme.memo', 'acme.memo.live.next']);
   });
+
+  it('--no-memo maps every record and leaves the memo as it was (sync and plan)', async () => {
+    await t.feed(rows());
+    expect((await sync()).code).toBe(0);
+    const memo = await readFile(memoFile());
+    await t.feed(rows({ 2: 199_000 }));
+    const { code, report } = await sync('--no-memo');
+    expect(code).toBe(0);
+    expect(report).toMatchObject({ updated: 1, unchanged: 3 });
+    expect(report.known).toBeUndefined();
+    expect(await readFile(memoFile())).toEqual(memo);
+    t.reset();
+    expect(await t.cli('plan', '--feed', 'acme', '--json', '--no-memo')).toBe(0);
+    expect(JSON.parse(t.out()).report.known).toBeUndefined();
+  });
 });

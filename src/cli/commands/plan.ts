@@ -25,6 +25,8 @@ interface PlanCommandOptions extends GlobalOptions {
   limit?: number;
   all?: boolean;
   now?: Date;
+  /** `--no-memo`: false. */
+  memo?: boolean;
 }
 
 function positive(value: string): number {
@@ -43,7 +45,8 @@ export function registerPlan(program: Command): void {
     .requiredOption('--feed <id>', 'the feed to plan')
     .option('--allow-mass-delete', 'plan as if the delete-share override were given')
     .option('--limit <n>', `listings shown per kind of change (default ${PLAN_LIMIT})`, positive)
-    .option('--all', 'show every listing');
+    .option('--all', 'show every listing')
+    .option('--no-memo', 'map every record: do not read the record memo');
   withNowOption(withJsonOption(withConfigOption(command))).action(async (options: PlanCommandOptions) => {
     const config = await loadCliConfig(options);
     const [feed] = selectFeeds(config, { feed: options.feed ?? '' });
@@ -55,7 +58,7 @@ export function registerPlan(program: Command): void {
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger,
       now: clockOf(options),
-      memo: cliMemo(config.stateFile, logger, 'read'),
+      ...(options.memo === false ? {} : { memo: cliMemo(config.stateFile, logger, 'read') }),
     };
     // Ctrl-C: a plan writes nothing, so it stops at once, and says so (its records are files
     // already unlinked: nothing is left on disk).

@@ -25,6 +25,8 @@ interface SyncCommandOptions extends GlobalOptions {
   dryRun?: boolean;
   forceFull?: boolean;
   now?: Date;
+  /** `--no-memo`: false. */
+  memo?: boolean;
 }
 
 /** The feeds a command names: `--feed ID` (enabled or not) or `--all` (the enabled ones). */
@@ -50,7 +52,8 @@ export function registerSync(program: Command): void {
     .option('--all', 'every enabled feed, one after the other')
     .option('--allow-mass-delete', 'delete even above the feed’s maxDeleteShare')
     .option('--dry-run', 'plan and report, write nothing')
-    .option('--force-full', 'ignore validators and watermarks: fetch and compare everything');
+    .option('--force-full', 'ignore validators and watermarks: fetch and compare everything')
+    .option('--no-memo', 'map every record: neither read nor write the record memo');
   withNowOption(withJsonOption(withConfigOption(command))).action(async (options: SyncCommandOptions) => {
     const config = await loadCliConfig(options);
     const feeds = selectFeeds(config, options);
@@ -62,7 +65,7 @@ export function registerSync(program: Command): void {
       state: createFileStateStore(config.stateFile, { historyRuns: config.worker.historyRuns }),
       logger,
       now: clockOf(options),
-      memo: cliMemo(config.stateFile, logger),
+      ...(options.memo === false ? {} : { memo: cliMemo(config.stateFile, logger) }),
     };
     // Ctrl-C stops issuing calls and lets the ones in flight finish (the run ends `cancelled` with
     // what it applied, exit 130); a second Ctrl-C exits at once.
