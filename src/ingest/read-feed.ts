@@ -120,22 +120,20 @@ export async function* itemsOf(
         // A record the memo may know: not broken, not marked deleted (both outside its fields).
         const fp =
           memo && !record.problem && !record.removed ? fingerprintOf(record.fields, seed) : Number.NaN;
-        const check = fingerprintCheck();
+        const check = Number.isNaN(fp) ? 0 : fingerprintCheck();
         if (known !== undefined && !Number.isNaN(fp)) {
           const entry = known.get(fp, check);
           lookups++;
           if (entry !== undefined) {
             hits++;
             const ref = knownRef(feed, record, entry);
-            const known: KnownItem = { kind: 'known', entry, fields: record.fields, fp, check, ref };
-            if (entry.unknown !== 0) known.unknown = unknownFieldsOf(entry.unknown);
-            items.push(known);
+            const item: KnownItem = { kind: 'known', entry, fields: record.fields, fp, check, ref };
+            if (entry.unknown !== 0) item.unknown = unknownFieldsOf(entry.unknown);
+            items.push(item);
             continue;
           }
-          if (lookups === LOOKUPS_TRIED && hits < LOOKUPS_TRIED * MIN_HIT_SHARE) {
-            known = undefined;
-            memo?.letGo();
-          }
+          // Let go: no longer asked, and its bytes free for the rest of the run.
+          if (lookups === LOOKUPS_TRIED && hits < LOOKUPS_TRIED * MIN_HIT_SHARE) known = undefined;
         }
         const item = record.problem
           ? problemItem(feed, name, mapping, record, record.problem)
@@ -171,8 +169,6 @@ export interface MemoReading {
    * this seed, if any is to be used (read then: a feed that has not changed reads none).
    */
   open(mapping: CompiledMapping, seed: number, now: Date): RecordMemo | undefined;
-  /** The memo knew too few of the first records (`MIN_HIT_SHARE`): it is no longer asked, and may be freed. */
-  letGo(): void;
 }
 
 /** Lookups after which a memo that knows less than `MIN_HIT_SHARE` of them is let go (~40 MB at 1M). */

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { LISTING_FIELDS, type RawFields } from '../normalize/index.ts';
+import { MARKER_FIELDS, type RawFields } from '../normalize/index.ts';
 
 /**
  * The record memo (issue 23 §3): what a run learned of each valid record of a feed, kept for the
@@ -260,8 +260,8 @@ export class MemoWriter {
     this.#flush = flush;
   }
 
-  /** One entry; a key that cannot be memoized (`memoizableKey`) is left out. */
-  add(fp: number, check: number, entry: MemoEntry): void {
+  /** One entry (`unknown` apart: no object made per record); a key that cannot be memoized (`memoizableKey`) is left out. */
+  add(fp: number, check: number, entry: Omit<MemoEntry, 'unknown'>, unknown: number): void {
     if (!memoizableKey(entry.key)) return;
     const most = ROW_BYTES + entry.key.length * 3;
     if (this.#at + most > this.#chunk.length) {
@@ -274,7 +274,7 @@ export class MemoWriter {
     chunk.writeDoubleLE(entry.digest, at + 8);
     chunk.writeInt32LE(entry.mask, at + 16);
     chunk.writeUInt32LE(check, at + 20);
-    chunk.writeUInt32LE(entry.unknown, at + 24);
+    chunk.writeUInt32LE(unknown, at + 24);
     const length = chunk.write(entry.key, at + ROW_BYTES, 'utf8');
     chunk.writeUInt16LE(length, at + 28);
     this.#at = at + ROW_BYTES + length;
@@ -306,12 +306,16 @@ export class MemoWriter {
 export function memoBytes(seed: number, builtAt: number, entries: Iterable<MemoEntry & Fingerprint>): Buffer {
   const chunks: Buffer[] = [];
   const writer = new MemoWriter((chunk) => chunks.push(Buffer.from(chunk)));
-  for (const { fp, check, ...entry } of entries) writer.add(fp, check, entry);
+  for (const { fp, check, ...entry } of entries) writer.add(fp, check, entry, entry.unknown);
   return Buffer.concat([writer.finish(seed, builtAt), ...chunks]);
 }
 
-/** Each listing field's bit in an entry's `unknown`. */
-const UNKNOWN_BIT = new Map<string, number>(LISTING_FIELDS.slice(0, 32).map((field, i) => [field, i]));
+/**
+ * Each marker field's bit in an entry's `unknown`, in the order the mapping marks them
+ * (`MARKER_FIELDS`): a known record's fields come back as the mapping gave them, so the report's
+ * counts are in the same order with the memo as without.
+ */
+const UNKNOWN_BIT = new Map<string, number>(MARKER_FIELDS.map((field, i) => [field, i]));
 
 /** The fields a record lacked as bits (`MemoEntry.unknown`); -1 for one no bit stands for (not memoized). */
 export function unknownMaskOf(fields: readonly string[] | undefined): number {
@@ -326,7 +330,7 @@ export function unknownMaskOf(fields: readonly string[] | undefined): number {
 
 const NO_FIELDS: readonly string[] = [];
 
-/** The fields of an `unknown` mask, in the listing's order. */
+/** The fields of an `unknown` mask, in `MARKER_FIELDS` order. */
 export function unknownFieldsOf(mask: number): readonly string[] {
   if (mask === 0) return NO_FIELDS;
   const fields: string[] = [];

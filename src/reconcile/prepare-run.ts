@@ -173,8 +173,6 @@ async function prepare(
       feed,
       ingestDeps,
       (listing, key, fingerprint) => {
-        // Once the feed gives a listing, the platform's pages are read while the rest of it is.
-        early ??= startSnapshot(client, config, feed, tags, deps.signal);
         const trimmed = keyFor(listing);
         const kept = desiredOf(listing, trimmed, feed.id, tags, store);
         // Memoized under the key as the run keeps it: a key with spaces around it is not.
@@ -194,7 +192,6 @@ async function prepare(
         ...(memo && {
           memo: memo.reading,
           keepKnown: (item: KnownItem) => {
-            early ??= startSnapshot(client, config, feed, tags, deps.signal);
             const { key, mask, digest } = item.entry;
             memo.note({ fp: item.fp, check: item.check, unknownMask: item.entry.unknown }, item.entry);
             return desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
@@ -202,8 +199,8 @@ async function prepare(
         }),
       },
     );
-    // What this run learned of its records, for the next one (a plan writes nothing).
-    // Only a feed read whole: an incremental or paused read would leave a memo of what it read.
+    // What this run learned of its records, for the next one (a dry run wrote none). Only a feed
+    // read whole: an incremental or paused read would leave a memo of what it read.
     if (!ingest.notModified && ingest.mode === 'full' && !ingest.pause && !ingest.continues) memo?.commit();
   } catch (error) {
     early?.abandon();

@@ -84,7 +84,7 @@ export class RunMemo {
   /** When the memo read was first built, if this run used it: the memo it leaves is as old. */
   #builtAt: number | undefined;
   #used = false;
-  /** The memo was found wrong about a record: deleted, and this run leaves none. */
+  /** The memo was found wrong about a record (once the feed is read: at the join or a write): deleted. */
   #wrong = false;
   #desired: DesiredIndex | undefined;
 
@@ -125,7 +125,6 @@ export class RunMemo {
         this.#builtAt = memo.builtAt;
         return memo;
       },
-      letGo: () => {},
     };
   }
 
@@ -143,7 +142,7 @@ export class RunMemo {
     listing: { key: string; mask: number; digest: number },
   ): void {
     if (fp === undefined || check === undefined || unknownMask === undefined || Number.isNaN(fp)) return;
-    if (!this.#writes || this.#unwritable || this.#wrong || !memoizableKey(listing.key)) return;
+    if (!this.#writes || this.#unwritable || !memoizableKey(listing.key)) return;
     if (this.#writer === undefined) {
       const sink = this.#store.begin(this.#feedId);
       if (sink === undefined) {
@@ -153,7 +152,7 @@ export class RunMemo {
       this.#sink = sink;
       this.#writer = new MemoWriter((chunk) => sink.write(chunk));
     }
-    this.#writer.add(fp, check, { ...listing, unknown: unknownMask });
+    this.#writer.add(fp, check, listing, unknownMask);
   }
 
   /** What the run's record store keeps of a known record: its fields. */
@@ -206,10 +205,6 @@ export class RunMemo {
     this.#sink = undefined;
     this.#writer = undefined;
     if (sink === undefined || writer === undefined) return;
-    if (this.#wrong) {
-      sink.abort();
-      return;
-    }
     const builtAt = this.#used && this.#builtAt !== undefined ? this.#builtAt : this.#now;
     sink.commit(writer.finish(this.#seed, builtAt));
   }

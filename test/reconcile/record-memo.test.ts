@@ -149,12 +149,18 @@ describe('the record memo never changes a result', () => {
   });
 
   it('a record with an unknown marker is known with it: the report counts it as without a memo', async () => {
-    const records = [listing(1), { ...listing(2), YearBuilt: '' }];
-    const mapping = { ...LISTING_MAPPING, missing: { YearBuilt: 'unknown' as const } };
+    const records = [listing(1), { ...listing(2), YearBuilt: '', Bedrooms: '' }];
+    const mapping = {
+      ...LISTING_MAPPING,
+      missing: { YearBuilt: 'unknown' as const, Bedrooms: 'unknown' as const },
+    };
     const { withMemo, without } = await both({ mapping }, [{ records }, { records }]);
     expect(withMemo.reports.map((r) => r.known)).toEqual([0, 2]);
-    expect(withMemo.reports[1]?.unknownMarkers).toEqual({ YearBuilt: 1 });
-    expect(withMemo.reports[1]?.unknownMarkers).toEqual(without.reports[1]?.unknownMarkers);
+    expect(withMemo.reports[1]?.unknownMarkers).toEqual({ YearBuilt: 1, Bedrooms: 1 });
+    // In the same order too: the text report lists them as the object holds them.
+    expect(Object.keys(withMemo.reports[1]?.unknownMarkers ?? {})).toEqual(
+      Object.keys(without.reports[1]?.unknownMarkers ?? {}),
+    );
   });
 
   it('duplicate keys and keys with spaces around them: the last record of a key wins, as without a memo', async () => {
