@@ -7,7 +7,15 @@ import type { RemoteEntries } from './plan-types.ts';
 import { RemoteBook } from './remote-book.ts';
 import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
 import type { RemotePage } from './remote-page.ts';
-import { collect, type PagesRead, pageLimit, readPages, type Snapshot } from './snapshot.ts';
+import {
+  collect,
+  type PageReader,
+  type PagesRead,
+  pageLimit,
+  readPages,
+  type Snapshot,
+  virtualCountOf,
+} from './snapshot.ts';
 
 export interface DecodedSnapshotOptions {
   chatbot: string;
@@ -48,11 +56,18 @@ export function startDecodedSnapshot(
   const session = decodePool.session(options.keyField, options.tags);
   const book = new RemoteBook();
   const maxPages = options.maxPages ?? 10_000;
-  const read = async (page: number) => {
+  const read: PageReader<RemotePage> = async (page, ahead) => {
     if (page > maxPages) throw pageLimit(maxPages, undefined);
     const decoded = await client.listListingsDecoded<RemotePage>(
       { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
-      (body) => session.decode(body),
+      (body) => {
+        // The first page's VirtualCount, off its bytes: the rest are asked for while it is decoded.
+        if (ahead) {
+          const count = virtualCountOf(body);
+          if (count !== undefined) ahead(count);
+        }
+        return session.decode(body);
+      },
       { signal },
     );
     return { length: decoded.length, virtualCount: decoded.virtualCount, page: decoded };

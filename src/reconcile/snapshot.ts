@@ -94,28 +94,61 @@ export interface PagesRead {
 }
 
 /**
+ * How `readPages` asks for a page. For the first page, `ahead` may be called with the `VirtualCount`
+ * the answer carries, as soon as it is known and before the page is decoded (`virtualCountOf`).
+ */
+export type PageReader<P> = (page: number, ahead?: (virtualCount: number) => void) => Promise<PageRead<P>>;
+
+/**
  * The pages of RealEstateList, read by `read` and handed to `keep` as they arrive (in any order).
  * The first page tells `VirtualCount` and the real page size; the rest are then read concurrently
  * (the client's limiter bounds them). A full last page means the list grew under the read, so
  * reading carries on one page at a time until a short or empty page.
+ *
+ * Read ahead: when the first answer's `VirtualCount` is known before its page is decoded (`ahead`),
+ * the pages it implies at the requested size are asked for at once, while the first is decoded (a
+ * no-op's critical path is the first page, then the rest). Each is a request the read makes anyway,
+ * with the same body: a server that caps PageSize silently answers PageNumber n at its own size,
+ * which is the page the read asks for next, and the capped size only means more pages, asked for
+ * once the first is decoded. Pages asked for ahead are kept only once the decoded first page says
+ * they belong to the read; one that does not (a count the decode contradicts) is not kept.
  */
 export async function readPages<P>(
-  read: (page: number) => Promise<PageRead<P>>,
+  read: PageReader<P>,
   keep: (page: P, number: number) => Promise<void> | void,
   options: Pick<SnapshotOptions, 'pageSize' | 'concurrency' | 'maxPages'>,
 ): Promise<PagesRead> {
   const maxPages = options.maxPages ?? 10_000;
+  const requested = options.pageSize;
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const early = new Map<number, Promise<PageRead<P>>>();
+  const ahead = (virtualCount: number) => {
+    if (early.size > 0 || requested <= 0 || !Number.isSafeInteger(virtualCount)) return;
+    const expected = Math.ceil(virtualCount / requested);
+    if (expected > maxPages) return;
+    for (let page = 2; page <= expected; page++) {
+      const got = limit(() => read(page));
+      // Awaited when used; one never used (or failing after the run ended) is not unhandled.
+      got.catch(() => {});
+      early.set(page, got);
+    }
+  };
+  /** Page `page`: the one asked for ahead, or a new read. */
+  const pageOf = (page: number) => {
+    const got = early.get(page);
+    early.delete(page);
+    return got ?? limit(() => read(page));
+  };
   const keepPage = async (got: PageRead<P>, page: number) => {
     await keep(got.page, page);
     return got.length;
   };
-  const first = await read(1);
+  const first = await read(1, ahead);
   const firstKept = keepPage(first, 1);
   // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
   firstKept.catch(() => {});
   const virtualCount = first.virtualCount;
   const firstLength = first.length;
-  const requested = options.pageSize;
   // Capped silently: fewer than asked although more exist. The first page's length is the real size.
   const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
   const pageSize = capped ? firstLength : requested;
@@ -124,10 +157,9 @@ export async function readPages<P>(
   if (firstLength >= pageSize && pageSize > 0) {
     const expected = virtualCount === undefined ? 1 : Math.ceil(virtualCount / pageSize);
     if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
-    const limit = pLimit(Math.max(1, options.concurrency));
     rest = await Promise.all(
       Array.from({ length: Math.max(0, expected - 1) }, (_, i) =>
-        limit(() => read(i + 2)).then((got) => keepPage(got, i + 2)),
+        pageOf(i + 2).then((got) => keepPage(got, i + 2)),
       ),
     );
   }
@@ -139,7 +171,7 @@ export async function readPages<P>(
     const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
     while ((pages.at(-1) ?? 0) >= pageSize && grew()) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
-      const length = await keepPage(await read(pages.length + 1), pages.length + 1);
+      const length = await keepPage(await pageOf(pages.length + 1), pages.length + 1);
       pages.push(length);
       if (virtualCount !== undefined && length > 0)
         drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
@@ -151,6 +183,33 @@ export async function readPages<P>(
     drift,
     sizes: { requestedPageSize: requested, pageSize, pages: pages.length },
   };
+}
+
+const VIRTUAL_COUNT = Buffer.from('"VirtualCount":');
+
+/**
+ * The `VirtualCount` of a list answer, read off its bytes without parsing them (`readPages`' read
+ * ahead): the last `"VirtualCount":` key followed by digits (JSON whitespace allowed), or undefined.
+ * A guess the decoded page confirms or overrules, never a figure a run keeps.
+ */
+export function virtualCountOf(body: Uint8Array): number | undefined {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const at = bytes.lastIndexOf(VIRTUAL_COUNT);
+  if (at < 0) return undefined;
+  let i = at + VIRTUAL_COUNT.length;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
+  let value = 0;
+  let digits = 0;
+  for (; i < bytes.length; i++, digits++) {
+    const c = bytes[i] as number;
+    if (c < 0x30 || c > 0x39) break;
+    value = value * 10 + (c - 0x30);
+  }
+  return digits > 0 && Number.isSafeInteger(value) ? value : undefined;
 }
 
 async function readPage(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PlatformClient } from '../../src/api/index.ts';
 import type { ListPage, RemoteRecord } from '../../src/api/schemas.ts';
 import { readSnapshot } from '../../src/reconcile/index.ts';
+import { type PageRead, type PageReader, readPages, virtualCountOf } from '../../src/reconcile/snapshot.ts';
 import { platformClient } from '../helpers/platform-client.ts';
 
 const record = (id: number): RemoteRecord => ({ ID: id, MLSNumber: `M-${id}`, SalePrice: '100' });
@@ -44,5 +45,100 @@ describe('readSnapshot', () => {
       'page 3 was read beyond VirtualCount 3',
       'VirtualCount said 3, the pages held 5 distinct listings',
     ]);
+  });
+});
+
+/**
+ * A server of `total` listings at `cap` a page at most, read through `readPages` with a read that
+ * says the first answer's VirtualCount (as the decoded snapshot does, off its bytes) before the page
+ * is "decoded", which waits until `release` is called. `told` is the count the bytes say.
+ */
+function pagedServer(total: number, cap: number, told = total) {
+  const events: string[] = [];
+  let release = () => {};
+  const decoded = new Promise<void>((done) => {
+    release = done;
+  });
+  const read: PageReader<number> = async (page, ahead) => {
+    events.push(`read ${page}`);
+    const length = Math.max(0, Math.min(cap, total - (page - 1) * cap));
+    if (page === 1) {
+      ahead?.(told);
+      await decoded;
+      events.push('decoded 1');
+    }
+    return { length, virtualCount: total, page: length } satisfies PageRead<number>;
+  };
+  return { events, read, release };
+}
+
+describe('readPages: reading ahead of the first page', () => {
+  it('asks for the rest while the first page is decoded, each page once, all kept', async () => {
+    const server = pagedServer(45, 10);
+    const kept: number[] = [];
+    const reading = readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 8 });
+    await new Promise((r) => setTimeout(r, 10));
+    // Before the first page is decoded, pages 2 to 5 are on their way.
+    expect(server.events).toEqual(['read 1', 'read 2', 'read 3', 'read 4', 'read 5']);
+    server.release();
+    const pages = await reading;
+    expect(pages.lengths).toEqual([10, 10, 10, 10, 5]);
+    expect(kept.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(server.events.filter((e) => e.startsWith('read')).length).toBe(5);
+  });
+
+  it('with a server that caps the page size silently: the pages read ahead are the first of the real ones', async () => {
+    // 45 listings, 10 asked a page, 4 given: the bytes say 45, so pages 2 to 5 are asked for ahead
+    // (at the requested size); the decoded first page says 4 a page, so 12 pages in all.
+    const server = pagedServer(45, 4);
+    server.release();
+    const kept: number[] = [];
+    const pages = await readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 3 });
+    expect(pages.sizes).toEqual({ requestedPageSize: 10, pageSize: 4, pages: 12 });
+    expect(pages.lengths.reduce((a, b) => a + b, 0)).toBe(45);
+    const reads = server.events.filter((e) => e.startsWith('read'));
+    expect(reads.length).toBe(12);
+    expect(new Set(reads).size).toBe(12);
+    expect(kept.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it('keeps no page the decoded first page does not count, and a page read ahead that fails is not unhandled', async () => {
+    // The bytes said 60 (6 pages); the page says 25 (3 pages). Pages 4 to 6 were read for nothing.
+    const failing: PageReader<number> = async (page, ahead) => {
+      if (page === 1) ahead?.(60);
+      if (page === 5) throw new Error('page 5 failed');
+      const length = Math.max(0, Math.min(10, 25 - (page - 1) * 10));
+      return { length, virtualCount: 25, page: length };
+    };
+    const kept: number[] = [];
+    const pages = await readPages(failing, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 8 });
+    expect(pages.lengths).toEqual([10, 10, 5]);
+    expect(kept.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('reads nothing ahead for a count that says one page, or more pages than allowed', async () => {
+    const one = pagedServer(7, 10);
+    one.release();
+    expect((await readPages(one.read, () => {}, { pageSize: 10, concurrency: 8 })).lengths).toEqual([7]);
+    expect(one.events).toEqual(['read 1', 'decoded 1']);
+    const lying = pagedServer(7, 10, 1_000_000);
+    lying.release();
+    await readPages(lying.read, () => {}, { pageSize: 10, concurrency: 8, maxPages: 50 });
+    expect(lying.events).toEqual(['read 1', 'decoded 1']);
+  });
+});
+
+describe('virtualCountOf', () => {
+  const of = (text: string) => virtualCountOf(new TextEncoder().encode(text));
+  it('reads the count off the bytes, the last one, JSON whitespace allowed', () => {
+    expect(of('{"Data":{"List":[],"VirtualCount":9950},"Code":200}')).toBe(9950);
+    expect(of('{"Data":{"VirtualCount" :1, "List":[{"VirtualCount": 2}]}}')).toBe(2);
+    expect(of('{"Data":{"List":[],"VirtualCount":\n  12}}')).toBe(12);
+    expect(of('{"Data":{"List":[]}}')).toBeUndefined();
+    expect(of('{"Data":{"List":[],"VirtualCount":null}}')).toBeUndefined();
+    // A key inside a string value is escaped, so it is not one.
+    expect(of('{"Data":{"List":[{"Note":"\\"VirtualCount\\":5"}]}}')).toBeUndefined();
+    expect(of('{"VirtualCount":99999999999999999999}')).toBeUndefined();
+    expect(of('{"VirtualCount":12345678901234567}')).toBeUndefined();
   });
 });
