@@ -1,6 +1,17 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger.ts';
+import { createLogger, silentLogger } from './logger.ts';
+
+function sink() {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { lines, destination };
+}
 
 describe('logger', () => {
   it('never writes a key, whatever object carries it', () => {
@@ -29,5 +40,38 @@ describe('logger', () => {
     expect(out.match(/\[redacted\]/g)).toHaveLength(11);
     expect(out).toContain('X-Key');
     expect(out).toContain('https://x');
+  });
+
+  it('is made on its first line: below its level nothing is written, at it pino writes, children alike', () => {
+    const { lines, destination } = sink();
+    const logger = createLogger({ level: 'warn', destination });
+    expect(logger.level).toBe('warn');
+    expect(logger.isLevelEnabled('info')).toBe(false);
+    expect(logger.isLevelEnabled('error')).toBe(true);
+    logger.info('dropped');
+    logger.debug({ secretKey: 'x' }, 'dropped too');
+    expect(lines).toEqual([]);
+    const child = logger.child({ feedId: 'acme' });
+    child.info('dropped by the child');
+    child.warn({ token: 'tok-LEAK' }, 'kept');
+    logger.error('also kept');
+    expect(lines.map((l) => [l.msg, l.feedId, l.token, l.service])).toEqual([
+      ['kept', 'acme', '[redacted]', 'feed-sync'],
+      ['also kept', undefined, undefined, 'feed-sync'],
+    ]);
+    // A child may lower its own level, as pino's do.
+    const chatty = logger.child({ run: 1 }, { level: 'debug' });
+    chatty.debug('a debug line');
+    expect(lines.at(-1)).toMatchObject({ msg: 'a debug line', run: 1 });
+  });
+
+  it('a level pino does not know is an error at once, not a logger that writes nothing', () => {
+    expect(() => createLogger({ level: 'verbose', destination: sink().destination })).toThrow(/verbose/);
+  });
+
+  it('the silent logger writes nothing at any level', () => {
+    expect(silentLogger.isLevelEnabled('fatal')).toBe(false);
+    silentLogger.fatal('nothing');
+    silentLogger.child({ a: 1 }).error('nothing');
   });
 });

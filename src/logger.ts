@@ -1,4 +1,5 @@
-import { type Logger, pino } from 'pino';
+import { createRequire } from 'node:module';
+import type { Logger, pino as Pino } from 'pino';
 
 /**
  * Paths pino removes from every log line. Keys are never logged, whatever object carries them:
@@ -56,16 +57,71 @@ export interface LoggerOptions {
   destination?: NodeJS.WritableStream;
 }
 
-export function createLogger(options: LoggerOptions = {}): Logger {
-  return pino(
-    {
-      level: options.level ?? 'info',
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
-      base: { service: 'feed-sync' },
+/** pino's levels, by value: a line is written when its level's value is at least the logger's. */
+const LEVEL_VALUES: Readonly<Record<string, number>> = {
+  trace: 10,
+  debug: 20,
+  info: 30,
+  warn: 40,
+  error: 50,
+  fatal: 60,
+};
+
+let pinoLoaded: typeof Pino | undefined;
+/** pino, loaded on the first line written (~13 ms of a start that writes none: docs/performance.md). */
+function loadPino(): typeof Pino {
+  pinoLoaded ??= (createRequire(import.meta.url)('pino') as { pino: typeof Pino }).pino;
+  return pinoLoaded;
+}
+
+/**
+ * The logger `make` returns, made when a line at or above `level` is first written (or anything
+ * else of it is read): a command whose level lets no line through never loads pino. Lines below the
+ * level are dropped here as pino would drop them; a child is as lazy as its parent.
+ */
+function deferred(make: () => Logger, level: string): Logger {
+  const threshold = level === 'silent' ? Number.POSITIVE_INFINITY : LEVEL_VALUES[level];
+  // A level pino does not know: made now, so pino's own error says so at once.
+  if (threshold === undefined) return make();
+  let made: Logger | undefined;
+  const real = () => {
+    made ??= make();
+    return made;
+  };
+  const dropped = () => {};
+  return new Proxy({} as Logger, {
+    get(_, prop) {
+      if (made === undefined && typeof prop === 'string') {
+        const value = LEVEL_VALUES[prop];
+        if (value !== undefined && value < threshold) return dropped;
+        if (prop === 'level') return level;
+        if (prop === 'isLevelEnabled') return (name: string) => (LEVEL_VALUES[name] ?? 0) >= threshold;
+        if (prop === 'child')
+          return (bindings: Pino.Bindings, options?: Pino.ChildLoggerOptions) =>
+            deferred(() => real().child(bindings, options), options?.level ?? level);
+      }
+      const logger = real();
+      const value = Reflect.get(logger, prop, logger);
+      return typeof value === 'function' ? value.bind(logger) : value;
     },
-    (options.destination ?? process.stderr) as pino.DestinationStream,
+  });
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
+  return deferred(
+    () =>
+      loadPino()(
+        {
+          level,
+          redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+          base: { service: 'feed-sync' },
+        },
+        (options.destination ?? process.stderr) as Pino.DestinationStream,
+      ),
+    level,
   );
 }
 
-/** A logger that writes nothing, for tests and library use. */
-export const silentLogger: Logger = pino({ level: 'silent' });
+/** A logger that writes nothing, for tests and library use (it never loads pino). */
+export const silentLogger: Logger = deferred(() => loadPino()({ level: 'silent' }), 'silent');

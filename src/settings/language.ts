@@ -1,4 +1,12 @@
-const displayNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+/**
+ * English language names, made on first use: building one loads ICU's language names, ~10 ms that
+ * every CLI start paid at load, where only a settings push reads a language (docs/performance.md).
+ */
+let displayNamesMade: Intl.DisplayNames | undefined;
+function displayNames(): Intl.DisplayNames {
+  displayNamesMade ??= new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
+  return displayNamesMade;
+}
 let knownNames: Map<string, string> | undefined;
 
 /** Lower-cased English name → canonical name, for every two-letter ISO 639-1 code Intl knows. */
@@ -8,7 +16,7 @@ function names(): Map<string, string> {
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (const a of letters) {
     for (const b of letters) {
-      const name = displayNames.of(a + b);
+      const name = displayNames().of(a + b);
       if (name) knownNames.set(name.toLowerCase(), name);
     }
   }
@@ -23,7 +31,7 @@ export function toLanguageName(value: string): string | undefined {
   const trimmed = value.trim();
   if (/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(trimmed)) {
     try {
-      const name = displayNames.of(trimmed.replaceAll('_', '-'));
+      const name = displayNames().of(trimmed.replaceAll('_', '-'));
       if (name) return name;
     } catch {
       // Not a well-formed tag: fall through to the name lookup.
