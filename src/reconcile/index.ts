@@ -8,6 +8,7 @@ export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { containsWord } from './broken-rows.ts';
 export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
+export { zeroCalls } from './counting-client.ts';
 export type { DesiredLoader, ListingBrief } from './desired.ts';
 export { codeStamp, memoFiles } from './memo-files.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
-import { type RunReport, runAndSave } from '../../reconcile/index.ts';
+import { emptyReport, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
 import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
 import {
@@ -17,6 +17,7 @@ import {
   withNowOption,
 } from '../context.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
+import { heldReason, lockFeedRun, lockPathOf } from '../run-lock.ts';
 
 interface SyncCommandOptions extends GlobalOptions {
   feed?: string;
@@ -86,20 +87,46 @@ export function registerSync(program: Command): void {
       for (let i = 0; i < queue.length; i++) {
         const feed = queue[i]!;
         if (controller.signal.aborted) break;
+        // One run of a feed at a time (run-lock.ts); a dry run writes nothing and takes no lock.
+        const lock = options.dryRun ? undefined : lockFeedRun(config.stateFile, feed.id);
+        if (lock && 'heldBy' in lock) {
+          const at = new Date();
+          const skipped = emptyReport(
+            {
+              feedId: feed.id,
+              chatbot: feed.chatbot,
+              startedAt: at,
+              finishedAt: at,
+              apiCalls: zeroCalls(),
+              dryRun: false,
+              trigger: 'manual',
+            },
+            'skipped',
+          );
+          skipped.reason = heldReason(feed.id, lock.heldBy, lockPathOf(config.stateFile, feed.id));
+          reports.push(skipped);
+          if (!options.json) process.stdout.write(`${renderReport(skipped)}\n`);
+          continue;
+        }
         const progress = progressLine(feed.id);
-        const { report } = await runAndSave(
-          config,
-          feed,
-          { ...deps, signal: controller.signal, onProgress: progress.onProgress },
-          {
-            allowMassDelete: options.allowMassDelete ?? false,
-            dryRun: options.dryRun ?? false,
-            forceFull: options.forceFull ?? false,
-            trigger: 'manual',
-            // A run at a clock of the user's keeps its grace clock, not the time of its compare.
-            ...(options.now ? { recordCompare: false } : {}),
-          },
-        );
+        let report: RunReport;
+        try {
+          ({ report } = await runAndSave(
+            config,
+            feed,
+            { ...deps, signal: controller.signal, onProgress: progress.onProgress },
+            {
+              allowMassDelete: options.allowMassDelete ?? false,
+              dryRun: options.dryRun ?? false,
+              forceFull: options.forceFull ?? false,
+              trigger: 'manual',
+              // A run at a clock of the user's keeps its grace clock, not the time of its compare.
+              ...(options.now ? { recordCompare: false } : {}),
+            },
+          ));
+        } finally {
+          lock?.release();
+        }
         progress.clear();
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
