@@ -22,10 +22,18 @@ export const RUN_BYTES_PER_LISTING = 300;
  */
 export const EARLY_RECORD_BYTES = 3000;
 const EARLY_RECORDS = 2000;
+/**
+ * The feed's record memo (reconcile/run-memo.ts), held beside the run's columns: the last run's,
+ * read whole (a 30-byte row and the key a record), while this run's is written as records are
+ * noted. Off the V8 heap, like the columns' typed arrays, and as much the process's memory.
+ */
+export const MEMO_BYTES_PER_LISTING = 48;
 export function runCost(lastListings: number | undefined): number {
   const listings = Math.max(0, lastListings ?? 0);
   return (
-    RUN_BASE_BYTES + RUN_BYTES_PER_LISTING * listings + EARLY_RECORD_BYTES * Math.min(listings, EARLY_RECORDS)
+    RUN_BASE_BYTES +
+    (RUN_BYTES_PER_LISTING + MEMO_BYTES_PER_LISTING) * listings +
+    EARLY_RECORD_BYTES * Math.min(listings, EARLY_RECORDS)
   );
 }
 
