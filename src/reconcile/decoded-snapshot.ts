@@ -56,7 +56,7 @@ export function startDecodedSnapshot(
   const session = decodePool.session(options.keyField, options.tags);
   const book = new RemoteBook();
   const maxPages = options.maxPages ?? 10_000;
-  const read: PageReader<RemotePage> = async (page, ahead) => {
+  const read: PageReader<RemotePage> = async (page, { ahead, signal: unwanted } = {}) => {
     if (page > maxPages) throw pageLimit(maxPages, undefined);
     const decoded = await client.listListingsDecoded<RemotePage>(
       { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
@@ -68,13 +68,15 @@ export function startDecodedSnapshot(
         }
         return session.decode(body);
       },
-      { signal },
+      // A page read ahead stops too when the read no longer wants it.
+      { signal: unwanted ? AbortSignal.any([signal, unwanted]) : signal },
     );
     return { length: decoded.length, virtualCount: decoded.virtualCount, page: decoded };
   };
   const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), options);
-  // Awaited by `read`; a failure before then must not count as unhandled.
-  reading.catch(() => {});
+  // Awaited by `read`; a failure before then must not count as unhandled, and stops every read still
+  // going (the run learns of it when it asks for the snapshot, perhaps once its whole feed is read).
+  reading.catch(() => stop.abort());
   return {
     async read(desired, loader, sold, keeper) {
       try {

@@ -95,9 +95,13 @@ export interface PagesRead {
 
 /**
  * How `readPages` asks for a page. For the first page, `ahead` may be called with the `VirtualCount`
- * the answer carries, as soon as it is known and before the page is decoded (`virtualCountOf`).
+ * the answer carries, as soon as it is known and before the page is decoded (`virtualCountOf`). A
+ * page read ahead is given a `signal` that says the read no longer wants it.
  */
-export type PageReader<P> = (page: number, ahead?: (virtualCount: number) => void) => Promise<PageRead<P>>;
+export type PageReader<P> = (
+  page: number,
+  options?: { ahead?: (virtualCount: number) => void; signal?: AbortSignal },
+) => Promise<PageRead<P>>;
 
 /**
  * The pages of RealEstateList, read by `read` and handed to `keep` as they arrive (in any order).
@@ -107,11 +111,14 @@ export type PageReader<P> = (page: number, ahead?: (virtualCount: number) => voi
  *
  * Read ahead: when the first answer's `VirtualCount` is known before its page is decoded (`ahead`),
  * the pages it implies at the requested size are asked for at once, while the first is decoded (a
- * no-op's critical path is the first page, then the rest). Each is a request the read makes anyway,
- * with the same body: a server that caps PageSize silently answers PageNumber n at its own size,
- * which is the page the read asks for next, and the capped size only means more pages, asked for
- * once the first is decoded. Pages asked for ahead are kept only once the decoded first page says
- * they belong to the read; one that does not (a count the decode contradicts) is not kept.
+ * no-op's critical path is the first page, then the rest). Whenever the decoded first page agrees,
+ * each is a request the read makes anyway, with the same body: a server that caps PageSize silently
+ * answers PageNumber n at its own size, which is the page the read asks for next, and the capped size
+ * only means more pages, asked for once the first is decoded. When it does not (the first page fails,
+ * is empty or short, or its count is another), the pages it does not want are called off at once:
+ * those waiting for a slot are never sent, those on the wire are aborted, and none is kept. What
+ * is asked for for nothing is what went out while the first page was decoded (`concurrency` at a
+ * time), and only when the first page contradicts its own bytes.
  */
 export async function readPages<P>(
   read: PageReader<P>,
@@ -121,87 +128,121 @@ export async function readPages<P>(
   const maxPages = options.maxPages ?? 10_000;
   const requested = options.pageSize;
   const limit = pLimit(Math.max(1, options.concurrency));
-  const early = new Map<number, Promise<PageRead<P>>>();
+  /** Pages asked for ahead and not taken yet, each with what calls it off. */
+  const early = new Map<number, { got: Promise<PageRead<P>>; stop: AbortController }>();
+  let readAhead = false;
   const ahead = (virtualCount: number) => {
-    if (early.size > 0 || requested <= 0 || !Number.isSafeInteger(virtualCount)) return;
+    if (readAhead || requested <= 0 || !Number.isSafeInteger(virtualCount)) return;
+    readAhead = true;
     const expected = Math.ceil(virtualCount / requested);
     if (expected > maxPages) return;
     for (let page = 2; page <= expected; page++) {
-      const got = limit(() => read(page));
-      // Awaited when used; one never used (or failing after the run ended) is not unhandled.
+      const stop = new AbortController();
+      const got = limit(() => {
+        stop.signal.throwIfAborted();
+        return read(page, { signal: stop.signal });
+      });
+      // Awaited when used; one called off (or failing after the run ended) is not unhandled.
       got.catch(() => {});
-      early.set(page, got);
+      early.set(page, { got, stop });
+    }
+  };
+  /** Call off the pages read ahead from `from` on: the read will not ask for them. */
+  const callOff = (from: number) => {
+    for (const [page, { stop }] of early) {
+      if (page < from) continue;
+      stop.abort(new SnapshotError(`page ${page} was read ahead and is not wanted`));
+      early.delete(page);
     }
   };
   /** Page `page`: the one asked for ahead, or a new read. */
   const pageOf = (page: number) => {
-    const got = early.get(page);
+    const ahead = early.get(page);
     early.delete(page);
-    return got ?? limit(() => read(page));
+    return ahead?.got ?? limit(() => read(page));
   };
   const keepPage = async (got: PageRead<P>, page: number) => {
     await keep(got.page, page);
     return got.length;
   };
-  const first = await read(1, ahead);
-  const firstKept = keepPage(first, 1);
-  // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
-  firstKept.catch(() => {});
-  const virtualCount = first.virtualCount;
-  const firstLength = first.length;
-  // Capped silently: fewer than asked although more exist. The first page's length is the real size.
-  const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
-  const pageSize = capped ? firstLength : requested;
-  const drift: string[] = [];
-  let rest: number[] = [];
-  if (firstLength >= pageSize && pageSize > 0) {
-    const expected = virtualCount === undefined ? 1 : Math.ceil(virtualCount / pageSize);
-    if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
-    rest = await Promise.all(
-      Array.from({ length: Math.max(0, expected - 1) }, (_, i) =>
-        pageOf(i + 2).then((got) => keepPage(got, i + 2)),
-      ),
-    );
-  }
-  // The length of each page, in page order.
-  const pages: number[] = [await firstKept, ...rest];
-  if (firstLength >= pageSize && pageSize > 0) {
-    // Keep reading while the last page is full and should not have been (the list grew under the
-    // read), or while VirtualCount was not given. A full last page that VirtualCount predicted ends it.
-    const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
-    while ((pages.at(-1) ?? 0) >= pageSize && grew()) {
-      if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
-      const length = await keepPage(await pageOf(pages.length + 1), pages.length + 1);
-      pages.push(length);
-      if (virtualCount !== undefined && length > 0)
-        drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
+  try {
+    const first = await read(1, { ahead });
+    const firstKept = keepPage(first, 1);
+    // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
+    firstKept.catch(() => {});
+    const virtualCount = first.virtualCount;
+    const firstLength = first.length;
+    // Capped silently: fewer than asked although more exist. The first page's length is the real size.
+    const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
+    const pageSize = capped ? firstLength : requested;
+    const more = firstLength >= pageSize && pageSize > 0;
+    const expected = more && virtualCount !== undefined ? Math.ceil(virtualCount / pageSize) : 1;
+    // What the decoded first page does not want of what was read ahead (a page past VirtualCount is
+    // asked for again, one at a time, only if the list grew).
+    callOff(expected + 1);
+    const drift: string[] = [];
+    let rest: number[] = [];
+    if (more) {
+      if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
+      rest = await Promise.all(
+        Array.from({ length: Math.max(0, expected - 1) }, (_, i) =>
+          pageOf(i + 2).then((got) => keepPage(got, i + 2)),
+        ),
+      );
     }
+    // The length of each page, in page order.
+    const pages: number[] = [await firstKept, ...rest];
+    if (more) {
+      // Keep reading while the last page is full and should not have been (the list grew under the
+      // read), or while VirtualCount was not given. A full last page that VirtualCount predicted ends it.
+      const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
+      while ((pages.at(-1) ?? 0) >= pageSize && grew()) {
+        if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
+        const length = await keepPage(await pageOf(pages.length + 1), pages.length + 1);
+        pages.push(length);
+        if (virtualCount !== undefined && length > 0)
+          drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
+      }
+    }
+    return {
+      lengths: pages,
+      virtualCount,
+      drift,
+      sizes: { requestedPageSize: requested, pageSize, pages: pages.length },
+    };
+  } finally {
+    // Read or failed: nothing read ahead goes on (the first page failed, or another did).
+    limit.clearQueue();
+    callOff(2);
   }
-  return {
-    lengths: pages,
-    virtualCount,
-    drift,
-    sizes: { requestedPageSize: requested, pageSize, pages: pages.length },
-  };
 }
 
-const VIRTUAL_COUNT = Buffer.from('"VirtualCount":');
+const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
 
 /**
  * The `VirtualCount` of a list answer, read off its bytes without parsing them (`readPages`' read
- * ahead): the last `"VirtualCount":` key followed by digits (JSON whitespace allowed), or undefined.
- * A guess the decoded page confirms or overrules, never a figure a run keeps.
+ * ahead): the last `"VirtualCount"` key, its colon and a whole number, bare or quoted (as the `Data`
+ * schema takes it), JSON whitespace allowed; else undefined. A key inside a string value is escaped
+ * (`\"VirtualCount\"`), so it never matches. A guess the decoded page confirms or overrules, never
+ * a figure a run keeps.
  */
 export function virtualCountOf(body: Uint8Array): number | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const at = bytes.lastIndexOf(VIRTUAL_COUNT);
   if (at < 0) return undefined;
   let i = at + VIRTUAL_COUNT.length;
-  while (
-    i < bytes.length &&
-    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-  )
-    i++;
+  const space = () => {
+    while (
+      i < bytes.length &&
+      (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+    )
+      i++;
+  };
+  space();
+  if (bytes[i++] !== 0x3a) return undefined;
+  space();
+  const quoted = bytes[i] === 0x22;
+  if (quoted) i++;
   let value = 0;
   let digits = 0;
   for (; i < bytes.length; i++, digits++) {
@@ -209,6 +250,7 @@ export function virtualCountOf(body: Uint8Array): number | undefined {
     if (c < 0x30 || c > 0x39) break;
     value = value * 10 + (c - 0x30);
   }
+  if (quoted && bytes[i] !== 0x22) return undefined;
   return digits > 0 && Number.isSafeInteger(value) ? value : undefined;
 }
 

@@ -50,41 +50,58 @@ describe('readSnapshot', () => {
 
 /**
  * A server of `total` listings at `cap` a page at most, read through `readPages` with a read that
- * says the first answer's VirtualCount (as the decoded snapshot does, off its bytes) before the page
- * is "decoded", which waits until `release` is called. `told` is the count the bytes say.
+ * says the first answer's VirtualCount (as the decoded snapshot does, off its bytes: `told`) before
+ * the page is "decoded", which waits until `release` is called. The other pages are answered at
+ * once, or held on the wire while `hold` is set. `events` says what was asked for, aborted, answered.
  */
-function pagedServer(total: number, cap: number, told = total) {
+function pagedServer(total: number, cap: number, told = total, firstPage?: () => PageRead<number>) {
   const events: string[] = [];
   let release = () => {};
   const decoded = new Promise<void>((done) => {
     release = done;
   });
-  const read: PageReader<number> = async (page, ahead) => {
+  const state = { hold: false };
+  let unhold = () => {};
+  const held = new Promise<void>((done) => {
+    unhold = done;
+  });
+  const read: PageReader<number> = async (page, { ahead, signal } = {}) => {
     events.push(`read ${page}`);
     const length = Math.max(0, Math.min(cap, total - (page - 1) * cap));
     if (page === 1) {
       ahead?.(told);
       await decoded;
       events.push('decoded 1');
+      if (firstPage) return firstPage();
+    } else if (state.hold) {
+      await new Promise<void>((done, fail) => {
+        held.then(done);
+        signal?.addEventListener('abort', () => {
+          events.push(`aborted ${page}`);
+          fail(signal.reason);
+        });
+      });
     }
     return { length, virtualCount: total, page: length } satisfies PageRead<number>;
   };
-  return { events, read, release };
+  return { events, read, release, state, unhold };
 }
+const reads = (events: string[]) => events.filter((e) => e.startsWith('read')).length;
+const tick = () => new Promise((r) => setTimeout(r, 10));
 
 describe('readPages: reading ahead of the first page', () => {
   it('asks for the rest while the first page is decoded, each page once, all kept', async () => {
     const server = pagedServer(45, 10);
     const kept: number[] = [];
     const reading = readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 8 });
-    await new Promise((r) => setTimeout(r, 10));
+    await tick();
     // Before the first page is decoded, pages 2 to 5 are on their way.
     expect(server.events).toEqual(['read 1', 'read 2', 'read 3', 'read 4', 'read 5']);
     server.release();
     const pages = await reading;
     expect(pages.lengths).toEqual([10, 10, 10, 10, 5]);
     expect(kept.sort()).toEqual([1, 2, 3, 4, 5]);
-    expect(server.events.filter((e) => e.startsWith('read')).length).toBe(5);
+    expect(reads(server.events)).toBe(5);
   });
 
   it('with a server that caps the page size silently: the pages read ahead are the first of the real ones', async () => {
@@ -96,24 +113,66 @@ describe('readPages: reading ahead of the first page', () => {
     const pages = await readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 3 });
     expect(pages.sizes).toEqual({ requestedPageSize: 10, pageSize: 4, pages: 12 });
     expect(pages.lengths.reduce((a, b) => a + b, 0)).toBe(45);
-    const reads = server.events.filter((e) => e.startsWith('read'));
-    expect(reads.length).toBe(12);
-    expect(new Set(reads).size).toBe(12);
+    const asked = server.events.filter((e) => e.startsWith('read'));
+    expect(asked.length).toBe(12);
+    expect(new Set(asked).size).toBe(12);
     expect(kept.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
   });
 
-  it('keeps no page the decoded first page does not count, and a page read ahead that fails is not unhandled', async () => {
-    // The bytes said 60 (6 pages); the page says 25 (3 pages). Pages 4 to 6 were read for nothing.
-    const failing: PageReader<number> = async (page, ahead) => {
-      if (page === 1) ahead?.(60);
-      if (page === 5) throw new Error('page 5 failed');
-      const length = Math.max(0, Math.min(10, 25 - (page - 1) * 10));
-      return { length, virtualCount: 25, page: length };
-    };
+  it('calls off what the decoded first page does not count: on the wire aborted, none kept', async () => {
+    // The bytes said 60 (6 pages); the page says 25 (3 pages): pages 4 to 6 are not wanted.
+    const server = pagedServer(25, 10, 60);
+    server.state.hold = true;
     const kept: number[] = [];
-    const pages = await readPages(failing, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 8 });
+    const reading = readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 8 });
+    await tick();
+    expect(reads(server.events)).toBe(6);
+    server.release();
+    await tick();
+    expect(server.events.filter((e) => e.startsWith('aborted')).sort()).toEqual([
+      'aborted 4',
+      'aborted 5',
+      'aborted 6',
+    ]);
+    server.unhold();
+    const pages = await reading;
     expect(pages.lengths).toEqual([10, 10, 5]);
     expect(kept.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('a first page that fails after its count was read: the pages on the wire are aborted, no other is asked for', async () => {
+    // 2,000 listings at 10 a page: 199 pages read ahead, 4 at a time.
+    const server = pagedServer(2000, 10, 2000, () => {
+      throw new Error('page 1 did not decode');
+    });
+    server.state.hold = true;
+    const reading = readPages(server.read, () => {}, { pageSize: 10, concurrency: 4 });
+    await tick();
+    expect(reads(server.events)).toBe(5);
+    server.release();
+    await expect(reading).rejects.toThrow('page 1 did not decode');
+    await tick();
+    expect(server.events.filter((e) => e.startsWith('aborted')).length).toBe(4);
+    server.unhold();
+    await tick();
+    expect(reads(server.events)).toBe(5);
+  });
+
+  it('an empty first page whose count says more: nothing read ahead is kept or goes on', async () => {
+    const server = pagedServer(50, 10, 50, () => ({ length: 0, virtualCount: 50, page: 0 }));
+    server.state.hold = true;
+    const kept: number[] = [];
+    const reading = readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 2 });
+    await tick();
+    server.release();
+    const pages = await reading;
+    expect(pages.lengths).toEqual([0]);
+    expect(kept).toEqual([1]);
+    await tick();
+    expect(server.events.filter((e) => e.startsWith('aborted')).sort()).toEqual(['aborted 2', 'aborted 3']);
+    server.unhold();
+    await tick();
+    expect(reads(server.events)).toBe(3);
   });
 
   it('reads nothing ahead for a count that says one page, or more pages than allowed', async () => {
@@ -133,7 +192,11 @@ describe('virtualCountOf', () => {
   it('reads the count off the bytes, the last one, JSON whitespace allowed', () => {
     expect(of('{"Data":{"List":[],"VirtualCount":9950},"Code":200}')).toBe(9950);
     expect(of('{"Data":{"VirtualCount" :1, "List":[{"VirtualCount": 2}]}}')).toBe(2);
+    expect(of('{"Data":{"List":[{"VirtualCount": 2}], "VirtualCount" :1}}')).toBe(1);
     expect(of('{"Data":{"List":[],"VirtualCount":\n  12}}')).toBe(12);
+    expect(of('{"Data":{"List":[],"VirtualCount" : "250"}}')).toBe(250);
+    expect(of('{"Data":{"List":[],"VirtualCount":"25x"}}')).toBeUndefined();
+    expect(of('{"Data":{"List":[],"VirtualCount"}}')).toBeUndefined();
     expect(of('{"Data":{"List":[]}}')).toBeUndefined();
     expect(of('{"Data":{"List":[],"VirtualCount":null}}')).toBeUndefined();
     // A key inside a string value is escaped, so it is not one.
