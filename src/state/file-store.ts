@@ -2,6 +2,7 @@ import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:
 import { dirname } from 'node:path';
 import { type BudgetBook, createFileBudget } from '../budget/index.ts';
 import { FeedSyncError } from '../errors.ts';
+import { waitForLock } from './file-lock.ts';
 import { appendRun, DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 import { type FeedState, mergeFeedState, type StateStore } from './state-store.ts';
 
@@ -38,10 +39,17 @@ export async function assertStateWritable(file: string): Promise<void> {
   }
 }
 
+/** A state file's lock is held for one read, change and write: milliseconds. */
+const STATE_LOCK_STALE_MS = 30_000;
+/** How long a write waits for another process's: it holds the lock for milliseconds. */
+const STATE_LOCK_WAIT_MS = 60_000;
+
 /**
  * The one-shot CLI's state: one JSON file, read on every call and replaced atomically (write to a
- * temp file, rename) so a crash mid-write never leaves half a file. Writes are serialized within
- * the process; two CLI runs at once on the same file are not supported (the worker uses Redis).
+ * temp file, rename) so a crash mid-write never leaves half a file. Each change is read, made and
+ * written under the file's lock (`<file>.lock`, `file-lock.ts`), so CLI processes syncing other
+ * feeds at once never lose each other's changes; within the process, writes are serialized. (A
+ * feed's own runs are one at a time: `src/cli/run-lock.ts`.)
  */
 export function createFileStateStore(file: string, options: HistoryOptions = {}): StateStore {
   const keep = options.historyRuns ?? DEFAULT_HISTORY_RUNS;
@@ -65,12 +73,22 @@ export function createFileStateStore(file: string, options: HistoryOptions = {})
 
   function update(change: (state: StateFile) => void): Promise<void> {
     const next = queue.then(async () => {
-      const state = await read();
-      change(state);
       await mkdir(dirname(file), { recursive: true });
-      const temp = `${file}.${process.pid}.tmp`;
-      await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`);
-      await rename(temp, file);
+      // Read, changed and replaced under the file's lock: two CLI processes (two feeds synced at
+      // once) never write over each other's change.
+      const lock = await waitForLock(`${file}.lock`, {
+        staleMs: STATE_LOCK_STALE_MS,
+        timeoutMs: STATE_LOCK_WAIT_MS,
+      });
+      try {
+        const state = await read();
+        change(state);
+        const temp = `${file}.${process.pid}.tmp`;
+        await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`);
+        await rename(temp, file);
+      } finally {
+        lock.release();
+      }
     });
     queue = next.catch(() => {});
     return next;

@@ -1,3 +1,4 @@
+export { type HeldLock, type LockAttempt, type LockOwner, tryLock, waitForLock } from './file-lock.ts';
 export { assertStateWritable, createFileStateStore } from './file-store.ts';
 export { migrateStateSchema, namespaceOf, type Queryable, stateSchemaOf } from './postgres-schema.ts';
 export { createPostgresStateStore } from './postgres-store.ts';

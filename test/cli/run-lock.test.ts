@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,60 +27,23 @@ async function folder(): Promise<string> {
   return dir;
 }
 
-/** A process that has ended: its pid is no live process's (until the kernel hands it out again). */
-async function deadPid(): Promise<number> {
-  const child = spawn(NODE, ['-e', '']);
-  await new Promise((done) => child.on('close', done));
-  return child.pid as number;
-}
-
 describe('lockFeedRun', () => {
-  it('one run of a feed at a time: a second is told who holds it; released, the next takes it', async () => {
+  it('one run of a feed at a time, beside the state file; other feeds are not held (state/file-lock.ts)', async () => {
     const state = join(await folder(), 'state.json');
     const first = lockFeedRun(state, 'acme', new Date('2026-11-29T10:00:00Z'));
-    if (!('release' in first)) throw new Error('the first run did not get the lock');
+    if (!('lock' in first)) throw new Error('the first run did not get the lock');
+    expect(lockPathOf(state, 'acme')).toBe(join(dir, '.feed-sync-locks', 'acme.lock'));
     const second = lockFeedRun(state, 'acme');
-    expect(second).toEqual({
-      heldBy: expect.objectContaining({
-        pid: process.pid,
-        host: hostname(),
-        startedAt: '2026-11-29T10:00:00.000Z',
-      }),
-    });
-    // Another feed's runs are not held.
+    expect(second).toEqual({ heldBy: expect.objectContaining({ pid: process.pid, host: hostname() }) });
+    if ('heldBy' in second)
+      expect(heldReason('acme', second.heldBy, lockPathOf(state, 'acme'))).toBe(
+        `another run of feed acme is going on (process ${process.pid} on ${hostname()}, started 2026-11-29T10:00:00.000Z); this one was skipped, that one syncs it`,
+      );
     const other = lockFeedRun(state, 'globex');
-    expect('release' in other).toBe(true);
-    first.release();
-    expect(existsSync(lockPathOf(state, 'acme'))).toBe(false);
-    expect('release' in lockFeedRun(state, 'acme')).toBe(true);
-    // Nothing but the locks is left in the folder (no half-written or moved-aside files).
-    expect((await readdir(join(dir, '.feed-sync-locks'))).sort()).toEqual(['acme.lock', 'globex.lock']);
-  });
-
-  it('takes over the lock of a process that is gone, or from before a reboot; never another host’s', async () => {
-    const state = join(await folder(), 'state.json');
-    const path = lockPathOf(state, 'acme');
-    lockFeedRun(state, 'globex'); // makes the folder
-    const write = (owner: object) =>
-      writeFile(path, JSON.stringify({ startedAt: '2026-11-28T00:00:00Z', token: 't', ...owner }));
-
-    await write({ pid: await deadPid(), host: hostname() });
-    expect('release' in lockFeedRun(state, 'acme')).toBe(true);
-
-    const boot = await readFile('/proc/sys/kernel/random/boot_id', 'utf8').catch(() => undefined);
-    if (boot !== undefined) {
-      // A live pid, but the lock is from another boot: stale.
-      await write({ pid: process.ppid, host: hostname(), boot: 'an-earlier-boot' });
-      expect('release' in lockFeedRun(state, 'acme')).toBe(true);
-    }
-
-    await write({ pid: await deadPid(), host: 'another-host' });
-    const held = lockFeedRun(state, 'acme');
-    expect(held).toEqual({ heldBy: expect.objectContaining({ host: 'another-host' }) });
-
-    await writeFile(path, 'not a lock');
-    expect(lockFeedRun(state, 'acme')).toEqual({ heldBy: undefined });
-    expect(heldReason('acme', undefined, path)).toContain(`its lock file ${path} is unreadable`);
+    expect('lock' in other).toBe(true);
+    first.lock.release();
+    if ('lock' in other) other.lock.release();
+    expect(await readdir(join(dir, '.feed-sync-locks'))).toEqual([]);
   });
 });
 

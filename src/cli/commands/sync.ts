@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
+import type { Logger } from '../../logger.ts';
 import { emptyReport, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
-import { assertStateWritable, createFileStateStore } from '../../state/index.ts';
+import { assertStateWritable, createFileStateStore, type LockAttempt } from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -88,19 +89,12 @@ export function registerSync(program: Command): void {
         const feed = queue[i]!;
         if (controller.signal.aborted) break;
         // One run of a feed at a time (run-lock.ts); a dry run writes nothing and takes no lock.
-        const lock = options.dryRun ? undefined : lockFeedRun(config.stateFile, feed.id);
+        const lock = options.dryRun ? undefined : takeRunLock(config.stateFile, feed.id, logger);
         if (lock && 'heldBy' in lock) {
           const at = new Date();
+          const meta = { feedId: feed.id, chatbot: feed.chatbot, startedAt: at, finishedAt: at };
           const skipped = emptyReport(
-            {
-              feedId: feed.id,
-              chatbot: feed.chatbot,
-              startedAt: at,
-              finishedAt: at,
-              apiCalls: zeroCalls(),
-              dryRun: false,
-              trigger: 'manual',
-            },
+            { ...meta, apiCalls: zeroCalls(), dryRun: false, trigger: 'manual' },
             'skipped',
           );
           skipped.reason = heldReason(feed.id, lock.heldBy, lockPathOf(config.stateFile, feed.id));
@@ -125,7 +119,7 @@ export function registerSync(program: Command): void {
             },
           ));
         } finally {
-          lock?.release();
+          lock?.lock.release();
         }
         progress.clear();
         reports.push(report);
@@ -158,3 +152,20 @@ const EXIT_REASONS: Record<number, string> = {
     "paused: the provider's request budget is spent; the next run goes on from where this one stopped (see resumes at)",
   [EXIT.interrupted]: 'interrupted: what was applied is above; the next run repairs the rest',
 };
+
+/**
+ * The feed's run lock, or who holds it; undefined when the lock cannot be taken for a reason of the
+ * file system (no hard links and no exclusive create, another user's folder): the run goes on
+ * without it, said on stderr, as it did before there was one (a lock that stopped every run would
+ * be worse than the doubled writes it prevents).
+ */
+function takeRunLock(stateFile: string, feedId: string, logger: Logger): LockAttempt | undefined {
+  try {
+    return lockFeedRun(stateFile, feedId);
+  } catch (error) {
+    logger.warn(
+      `feed ${feedId}: the run lock ${lockPathOf(stateFile, feedId)} cannot be taken (${(error as Error).message}); syncing without it`,
+    );
+    return undefined;
+  }
+}

@@ -1,0 +1,197 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tryLock, waitForLock } from '../../src/state/file-lock.ts';
+import { createFileStateStore } from '../../src/state/index.ts';
+
+const NODE = join(process.cwd(), 'node_modules/.bin/node');
+const LOCK_MODULE = join(process.cwd(), 'src/state/file-lock.ts');
+const STORE_MODULE = join(process.cwd(), 'src/state/index.ts');
+
+let dir: string;
+let path: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'feed-sync-file-lock-'));
+  path = join(dir, 'acme.lock');
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const minute = { staleMs: 60_000 };
+/** A process that has ended: its pid is no live process's (until the kernel hands it out again). */
+async function deadPid(): Promise<number> {
+  const child = spawn(NODE, ['-e', '']);
+  await new Promise((done) => child.on('close', done));
+  return child.pid as number;
+}
+const lockOf = (owner: object) =>
+  writeFile(path, JSON.stringify({ startedAt: '2026-11-28T00:00:00Z', token: 'left-over', ...owner }));
+/** Node running `code` (an ES module) to its end; its stdout. */
+async function run(code: string): Promise<string> {
+  const child = spawn(NODE, ['--input-type=module', '-e', code]);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  await new Promise((done) => child.on('close', done));
+  return out;
+}
+
+describe('tryLock', () => {
+  it('one holder at a time: the next is told who; released, it is taken; nothing else is left', async () => {
+    const first = tryLock(path, minute, new Date('2026-11-29T10:00:00Z'));
+    if (!('lock' in first)) throw new Error('no lock');
+    expect(tryLock(path, minute)).toEqual({
+      heldBy: expect.objectContaining({
+        pid: process.pid,
+        host: hostname(),
+        startedAt: '2026-11-29T10:00:00.000Z',
+      }),
+    });
+    first.lock.release();
+    first.lock.release();
+    expect(existsSync(path)).toBe(false);
+    const again = tryLock(path, minute);
+    expect('lock' in again).toBe(true);
+    expect(await readdir(dir)).toEqual(['acme.lock']);
+    if ('lock' in again) again.lock.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('takes over a lock whose process is gone, from before a reboot, or with this pid and not held here', async () => {
+    const take = () => {
+      const attempt = tryLock(path, minute);
+      if (!('lock' in attempt)) return false;
+      attempt.lock.release();
+      return true;
+    };
+    await lockOf({ pid: await deadPid(), host: hostname() });
+    expect(take()).toBe(true);
+    await lockOf({ pid: process.ppid, host: hostname(), boot: 'an-earlier-boot' });
+    expect(take()).toBe(existsSync('/proc/sys/kernel/random/boot_id'));
+    // A container's node has the same pid each time: a lock of this pid this process does not hold.
+    await lockOf({ pid: process.pid, host: hostname() });
+    expect(take()).toBe(true);
+  });
+
+  it('never takes a live lock of another host, until it is left untouched for staleMs; a half-written one alike', async () => {
+    await lockOf({ pid: 1, host: 'another-host' });
+    expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ host: 'another-host' }) });
+    const old = new Date(Date.now() - 120_000);
+    await utimes(path, old, old);
+    expect('lock' in tryLock(path, minute)).toBe(true);
+    await rm(path);
+    await writeFile(path, '');
+    expect(tryLock(path, minute)).toEqual({ heldBy: undefined });
+    await utimes(path, old, old);
+    expect('lock' in tryLock(path, minute)).toBe(true);
+  });
+
+  it('is touched while held: a holder that lives is never taken for gone, however short staleMs', async () => {
+    const child = spawn(NODE, [
+      '--input-type=module',
+      '-e',
+      `import { tryLock } from ${JSON.stringify(LOCK_MODULE)};
+       const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 200 });
+       process.stdout.write('lock' in attempt ? 'got' : 'held');
+       setTimeout(() => {}, 1500);`,
+    ]);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await expect.poll(() => out).toBe('got');
+    // Three times staleMs later, the child's lock is fresh: it was touched.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(tryLock(path, { staleMs: 200 })).toEqual({ heldBy: expect.objectContaining({ pid: child.pid }) });
+    await new Promise((done) => child.on('close', done));
+  });
+
+  it('a takeover going on elsewhere is waited for, not joined; one left by a dead process is cleared', async () => {
+    await lockOf({ pid: await deadPid(), host: hostname() });
+    await writeFile(`${path}.takeover`, '{}');
+    expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ token: 'left-over' }) });
+    const old = new Date(Date.now() - 60_000);
+    await utimes(`${path}.takeover`, old, old);
+    expect('lock' in tryLock(path, minute)).toBe(true);
+    expect(existsSync(`${path}.takeover`)).toBe(false);
+  });
+
+  it('of eight processes finding one left-over lock at once, one takes it over, every round', async () => {
+    const racer = `
+      import { tryLock } from ${JSON.stringify(LOCK_MODULE)};
+      const start = Number(process.argv[1]);
+      while (Date.now() < start) {}
+      const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 60000 });
+      process.stdout.write('lock' in attempt ? 'got' : 'held');
+      setTimeout(() => {}, 400);
+    `;
+    for (let round = 0; round < 3; round++) {
+      await lockOf({ pid: await deadPid(), host: hostname() });
+      const start = Date.now() + 700;
+      const outs = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const child = spawn(NODE, ['--input-type=module', '-e', racer, String(start)]);
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          await new Promise((done) => child.on('close', done));
+          return out;
+        }),
+      );
+      expect(outs.filter((o) => o === 'got')).toHaveLength(1);
+      expect(outs.filter((o) => o === 'held')).toHaveLength(7);
+      // Each ended with its lock released at exit.
+      expect(existsSync(path)).toBe(false);
+    }
+  });
+
+  it('is released when its process exits, process.exit included (a second Ctrl-C)', async () => {
+    const out = await run(`
+      import { tryLock } from ${JSON.stringify(LOCK_MODULE)};
+      const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 60000 });
+      process.stdout.write(String('lock' in attempt));
+      process.exit(130);
+    `);
+    expect(out).toBe('true');
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('waitForLock', () => {
+  it('waits while another holds it, and names the holder when it waited too long', async () => {
+    const first = tryLock(path, minute);
+    if (!('lock' in first)) throw new Error('no lock');
+    await expect(waitForLock(path, { ...minute, timeoutMs: 50 })).rejects.toThrow(
+      new RegExp(`acme.lock is locked by process ${process.pid} on `),
+    );
+    setTimeout(() => first.lock.release(), 30);
+    const second = await waitForLock(path, { ...minute, timeoutMs: 5000 });
+    expect(second.owner.token).not.toBe(first.lock.owner.token);
+    second.release();
+  });
+});
+
+describe('the state file, written by several processes at once', () => {
+  it('loses no process’s change: four processes, twenty changes each, each to its own feed', async () => {
+    const file = join(dir, 'state.json');
+    const writer = `
+      import { createFileStateStore } from ${JSON.stringify(STORE_MODULE)};
+      const store = createFileStateStore(${JSON.stringify(file)});
+      const feed = process.argv[1];
+      for (let i = 1; i <= 20; i++) await store.updateFeed(feed, { etag: feed + '-' + i });
+    `;
+    await Promise.all(
+      ['a', 'b', 'c', 'd'].map(async (feed) => {
+        const child = spawn(NODE, ['--input-type=module', '-e', writer, feed]);
+        let err = '';
+        child.stderr.on('data', (d) => (err += d));
+        const code = await new Promise((done) => child.on('close', done));
+        expect(err).toBe('');
+        expect(code).toBe(0);
+      }),
+    );
+    const store = createFileStateStore(file);
+    for (const feed of ['a', 'b', 'c', 'd']) expect((await store.getFeed(feed)).etag).toBe(`${feed}-20`);
+    expect(await readdir(dir)).toEqual(['state.json']);
+  });
+});
