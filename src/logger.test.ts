@@ -74,4 +74,25 @@ describe('logger', () => {
     silentLogger.fatal('nothing');
     silentLogger.child({ a: 1 }).error('nothing');
   });
+
+  it('its level can be set before it is made, and bindings are kept as they were given', () => {
+    const { lines, destination } = sink();
+    const logger = createLogger({ level: 'warn', destination });
+    expect('info' in logger).toBe(true);
+    logger.level = 'debug';
+    expect(logger.level).toBe('debug');
+    const bindings = { feedId: 'acme' };
+    const child = logger.child(bindings);
+    bindings.feedId = 'changed';
+    logger.debug('a debug line');
+    child.info('from the child');
+    expect(logger.level).toBe('debug');
+    expect(lines.map((l) => [l.msg, l.feedId])).toEqual([
+      ['a debug line', undefined],
+      ['from the child', 'acme'],
+    ]);
+    expect(() => {
+      logger.level = 'verbose';
+    }).toThrow(/verbose/);
+  });
 });

@@ -74,35 +74,64 @@ function loadPino(): typeof Pino {
   return pinoLoaded;
 }
 
+/** The value below which lines are dropped; undefined for a level pino does not know. */
+function thresholdOf(level: string): number | undefined {
+  return level === 'silent' ? Number.POSITIVE_INFINITY : LEVEL_VALUES[level];
+}
+
 /**
  * The logger `make` returns, made when a line at or above `level` is first written (or anything
  * else of it is read): a command whose level lets no line through never loads pino. Lines below the
- * level are dropped here as pino would drop them; a child is as lazy as its parent.
+ * level are dropped here as pino would drop them; `level` may be read and set before; a child is as
+ * lazy as its parent, with its bindings as they were when it was asked for.
  */
-function deferred(make: () => Logger, level: string): Logger {
-  const threshold = level === 'silent' ? Number.POSITIVE_INFINITY : LEVEL_VALUES[level];
+function deferred(make: () => Logger, initial: string): Logger {
+  let level = initial;
+  let threshold = thresholdOf(level);
   // A level pino does not know: made now, so pino's own error says so at once.
   if (threshold === undefined) return make();
   let made: Logger | undefined;
   const real = () => {
-    made ??= make();
+    if (made === undefined) {
+      made = make();
+      if (made.level !== level) made.level = level;
+    }
     return made;
   };
   const dropped = () => {};
+  const own = new Set(['level', 'isLevelEnabled', 'child', ...Object.keys(LEVEL_VALUES)]);
   return new Proxy({} as Logger, {
     get(_, prop) {
       if (made === undefined && typeof prop === 'string') {
         const value = LEVEL_VALUES[prop];
-        if (value !== undefined && value < threshold) return dropped;
+        if (value !== undefined && value < (threshold as number)) return dropped;
         if (prop === 'level') return level;
-        if (prop === 'isLevelEnabled') return (name: string) => (LEVEL_VALUES[name] ?? 0) >= threshold;
+        if (prop === 'isLevelEnabled')
+          return (name: string) => (LEVEL_VALUES[name] ?? 0) >= (threshold as number);
         if (prop === 'child')
-          return (bindings: Pino.Bindings, options?: Pino.ChildLoggerOptions) =>
-            deferred(() => real().child(bindings, options), options?.level ?? level);
+          return (bindings: Pino.Bindings, options?: Pino.ChildLoggerOptions) => {
+            const copied = { ...bindings };
+            return deferred(() => real().child(copied, options), options?.level ?? level);
+          };
       }
       const logger = real();
       const value = Reflect.get(logger, prop, logger);
       return typeof value === 'function' ? value.bind(logger) : value;
+    },
+    set(_, prop, value) {
+      if (made === undefined && prop === 'level' && typeof value === 'string') {
+        const next = thresholdOf(value);
+        if (next !== undefined) {
+          level = value;
+          threshold = next;
+          return true;
+        }
+      }
+      const logger = real();
+      return Reflect.set(logger, prop, value, logger);
+    },
+    has(_, prop) {
+      return (made === undefined && typeof prop === 'string' && own.has(prop)) || Reflect.has(real(), prop);
     },
   });
 }
