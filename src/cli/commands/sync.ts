@@ -4,7 +4,12 @@ import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
 import type { Logger } from '../../logger.ts';
 import { emptyReport, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
-import { assertStateWritable, createFileStateStore, type LockAttempt } from '../../state/index.ts';
+import {
+  assertStateWritable,
+  createFileStateStore,
+  type HeldLock,
+  type LockAttempt,
+} from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -85,11 +90,19 @@ export function registerSync(program: Command): void {
     try {
       // A feed appears again while its long RESO replication goes on in parts (`reso.recordsPerRun`).
       const queue = [...feeds];
+      /** The lock of the feed whose parts run one after another (a RESO replication): kept between them. */
+      let kept: { feedId: string; lock: HeldLock } | undefined;
       for (let i = 0; i < queue.length; i++) {
         const feed = queue[i]!;
         if (controller.signal.aborted) break;
         // One run of a feed at a time (run-lock.ts); a dry run writes nothing and takes no lock.
-        const lock = options.dryRun ? undefined : takeRunLock(config.stateFile, feed.id, logger);
+        const lock =
+          kept?.feedId === feed.id
+            ? { lock: kept.lock }
+            : options.dryRun
+              ? undefined
+              : takeRunLock(config.stateFile, feed.id, logger);
+        kept = undefined;
         if (lock && 'heldBy' in lock) {
           const at = new Date();
           const meta = { feedId: feed.id, chatbot: feed.chatbot, startedAt: at, finishedAt: at };
@@ -104,6 +117,7 @@ export function registerSync(program: Command): void {
         }
         const progress = progressLine(feed.id);
         let report: RunReport;
+        let goesOn = false;
         try {
           ({ report } = await runAndSave(
             config,
@@ -118,16 +132,19 @@ export function registerSync(program: Command): void {
               ...(options.now ? { recordCompare: false } : {}),
             },
           ));
+          // A part that read nothing new would go on forever: the next scheduled run takes it up.
+          goesOn = report.continues === true && report.read > 0 && !options.dryRun && report.outcome === 'ok';
         } finally {
-          lock?.lock.release();
+          // Kept for the feed's next part, so no other run takes the feed between two parts.
+          if (goesOn && lock) kept = { feedId: feed.id, lock: lock.lock };
+          else lock?.lock.release();
         }
         progress.clear();
         reports.push(report);
         if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
-        // A part that read nothing new would go on forever: the next scheduled run takes it up.
-        if (report.continues && report.read > 0 && !options.dryRun && report.outcome === 'ok')
-          queue.splice(i + 1, 0, feed);
+        if (goesOn) queue.splice(i + 1, 0, feed);
       }
+      kept?.lock.release();
       await deps.state.budgets?.flush?.();
     } finally {
       process.off('SIGINT', onSignal);
