@@ -172,15 +172,15 @@ export async function readPages<P>(
     firstKept.catch(() => {});
     const virtualCount = first.virtualCount;
     const firstLength = first.length;
+    const drift: string[] = [];
     // Capped silently: fewer than asked although more exist. The first page's length is the real size.
     const capped = firstLength < requested && virtualCount !== undefined && virtualCount > firstLength;
-    const pageSize = capped ? firstLength : requested;
+    let pageSize = capped ? firstLength : requested;
     const more = firstLength >= pageSize && pageSize > 0;
     const expected = more && virtualCount !== undefined ? Math.ceil(virtualCount / pageSize) : 1;
     // What the decoded first page does not want of what was read ahead (a page past VirtualCount is
-    // asked for again, one at a time, only if the list grew).
+    // asked for again only if the read goes on past it).
     callOff(expected + 1);
-    const drift: string[] = [];
     let rest: number[] = [];
     if (more) {
       if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
@@ -192,18 +192,45 @@ export async function readPages<P>(
     }
     // The length of each page, in page order.
     const pages: number[] = [await firstKept, ...rest];
-    if (more) {
-      // Keep reading while the last page is full and should not have been (the list grew under the
-      // read), or while VirtualCount was not given. A full last page that VirtualCount predicted ends it.
-      const grew = () => virtualCount === undefined || pages.length * pageSize > virtualCount;
-      while ((pages.at(-1) ?? 0) >= pageSize && grew()) {
-        if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
-        const length = await keepPage(await pageOf(pages.length + 1), pages.length + 1);
-        pages.push(length);
-        if (virtualCount !== undefined && length > 0)
-          drift.push(`page ${pages.length} was read beyond VirtualCount ${virtualCount}`);
+    // A short first page whose VirtualCount does not say how many there are (none, or fewer than the
+    // page holds) may be a server's silent cap: the second page tells. A server that capped answers it
+    // with more listings, and every page is then read at the first page's size.
+    const unsure =
+      firstLength > 0 &&
+      firstLength < requested &&
+      (virtualCount === undefined || virtualCount < firstLength);
+    if (unsure) {
+      const second = await keepPage(await pageOf(2), 2);
+      if (second > 0) {
+        pageSize = firstLength;
+        pages.push(second);
+        drift.push(
+          `the platform answered ${firstLength} listings a page where ${requested} were asked, ` +
+            `${virtualCount === undefined ? 'without a VirtualCount' : `with VirtualCount ${virtualCount}`}: ` +
+            'every page was read until a short one',
+        );
       }
     }
+    // Read on while the last page is full, whatever VirtualCount said: the list grew under the read,
+    // VirtualCount was not given, or it is low by whole pages, which would leave listings unread (and
+    // created again). A count that is right costs one empty page when it is a multiple of the size.
+    // The first page past the count is read alone; once one is full, `concurrency` at a time.
+    let width = virtualCount === undefined ? Math.max(1, options.concurrency) : 1;
+    const beyond = virtualCount === undefined ? 0 : Math.ceil(virtualCount / Math.max(1, pageSize));
+    while (pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize && (more || unsure)) {
+      if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
+      const from = pages.length + 1;
+      const batch = Array.from({ length: Math.min(width, maxPages - pages.length) }, (_, i) => from + i);
+      const lengths = await Promise.all(batch.map((page) => pageOf(page).then((got) => keepPage(got, page))));
+      for (const [i, length] of lengths.entries()) {
+        pages.push(length);
+        if (virtualCount !== undefined && length > 0 && (batch[i] as number) > beyond)
+          drift.push(`page ${batch[i]} was read beyond VirtualCount ${virtualCount}`);
+      }
+      width = Math.max(1, options.concurrency);
+    }
+    // The empty pages that said the list ended are not pages of it.
+    while (pages.length > 1 && pages.at(-1) === 0) pages.pop();
     return {
       lengths: pages,
       virtualCount,

@@ -30,11 +30,53 @@ describe('readSnapshot', () => {
     ]);
   });
 
-  it('stops at the page count VirtualCount implies, even when that last page is full', async () => {
+  it('reads on past a full last page even where VirtualCount says it is the last: a count low by whole pages loses nothing', async () => {
     const client = pagesClient({ 1: [record(1), record(2)], 2: [record(3), record(4)], 3: [record(5)] }, 4);
     const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 2 });
-    expect(snapshot.pages).toBe(2);
-    expect(snapshot.drift).toEqual([]);
+    expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(snapshot.pages).toBe(3);
+    expect(snapshot.drift).toEqual([
+      'page 3 was read beyond VirtualCount 4',
+      'VirtualCount said 4, the pages held 5 distinct listings',
+    ]);
+    // A count that is right costs one empty page when it is a multiple of the page size.
+    const right = pagesClient({ 1: [record(1), record(2)], 2: [record(3), record(4)] }, 4);
+    const exact = await readSnapshot(right, { chatbot: 'S', pageSize: 2, concurrency: 2 });
+    expect(exact).toMatchObject({ pages: 2, drift: [] });
+    expect(exact.listings).toHaveLength(4);
+  });
+
+  it('a short first page without a count that says why reads the second: a silent cap is found, every page read', async () => {
+    // 7 listings, 2 a page at most, 5 asked: no VirtualCount, then one that is too low.
+    const pages = {
+      1: [record(1), record(2)],
+      2: [record(3), record(4)],
+      3: [record(5), record(6)],
+      4: [record(7)],
+    };
+    for (const told of [undefined, 1]) {
+      const client = Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
+        listListings: async (request: { PageNumber?: number }): Promise<ListPage> => ({
+          List: pages[(request.PageNumber ?? 1) as 1] ?? [],
+          ...(told === undefined ? {} : { VirtualCount: told }),
+        }),
+      });
+      const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 5, concurrency: 2 });
+      expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(snapshot).toMatchObject({ pageSize: 2, requestedPageSize: 5, pages: 4 });
+      expect(snapshot.drift[0]).toMatch(/^the platform answered 2 listings a page where 5 were asked/);
+    }
+    // A short first page that is the whole list costs one more page to be sure, and says nothing.
+    const small = Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
+      listListings: async (request: { PageNumber?: number }): Promise<ListPage> => ({
+        List: request.PageNumber === 1 ? [record(1), record(2)] : [],
+      }),
+    });
+    expect(await readSnapshot(small, { chatbot: 'S', pageSize: 5, concurrency: 2 })).toMatchObject({
+      pages: 1,
+      pageSize: 5,
+      drift: [],
+    });
   });
 
   it('reads on past VirtualCount while the last page is full and should not be (the list grew)', async () => {
