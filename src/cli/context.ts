@@ -6,6 +6,7 @@ import { ConfigError, DEFAULT_CONFIG_FILE, loadConfig, readEnv } from '../config
 import { isFeedSyncError } from '../errors.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import { type MemoStore, memoFiles } from '../reconcile/index.ts';
+import { realStatePath } from '../state/index.ts';
 import { humanLogDestination } from './human-log.ts';
 
 /** Options every command accepts. */
@@ -107,7 +108,7 @@ function describeConfigError(error: ConfigError): string {
  */
 export function cliMemo(stateFile: string, logger: Logger, access: 'read' | 'write' = 'write'): MemoStore {
   // One line, no stack: a memo not kept costs time, never a result.
-  const files = memoFiles(join(dirname(stateFile), '.feed-sync-memo'), (error) =>
+  const files = memoFiles(join(dirname(realStatePath(stateFile)), '.feed-sync-memo'), (error) =>
     logger.warn(`record memo: ${error.message}; the next run maps every record`),
   );
   return access === 'write' ? files : { ...files, begin: () => undefined, remove: () => {} };

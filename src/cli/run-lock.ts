@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { type LockAttempt, type LockOwner, tryLock } from '../state/index.ts';
+import { type LockAttempt, type LockOwner, realStatePath, tryLock } from '../state/index.ts';
 
 /**
  * One CLI run of a feed at a time (the worker runs one per feed through its queue): two
@@ -15,9 +15,12 @@ import { type LockAttempt, type LockOwner, tryLock } from '../state/index.ts';
  */
 export const RUN_LOCK_STALE_MS = 120_000;
 
-/** The lock file of `feedId`'s CLI runs: `.feed-sync-locks/<feed>.lock` beside the state file. */
+/**
+ * The lock file of `feedId`'s CLI runs: `.feed-sync-locks/<feed>.lock` beside the state file (the
+ * file a link to it points to: two folders sharing one state file share its locks).
+ */
 export function lockPathOf(stateFile: string, feedId: string): string {
-  return join(dirname(resolve(stateFile)), '.feed-sync-locks', `${feedId}.lock`);
+  return join(dirname(resolve(realStatePath(stateFile))), '.feed-sync-locks', `${feedId}.lock`);
 }
 
 /** Take the lock of `feedId`'s runs, or say who holds it. Throws on a file system error only. */

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   utimesSync,
@@ -25,9 +26,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
  *   has no hard links, the lock file is created exclusively (`wx`) and written then.
  * - Held while its holder lives: the holder touches it every quarter of `staleMs`. A lock untouched
  *   for `staleMs` is stale on any host (its holder was killed, its container is gone, its host is
- *   down); on the holder's own host a lock is stale as soon as its process is gone, or the host
- *   rebooted since (boot id), or its pid is this process's own and the lock is not one it holds (a
- *   container's node gets the same pid every time).
+ *   down); on the holder's own host and in its pid namespace a lock is stale as soon as its process
+ *   is gone, or the host rebooted since (boot id), or its pid is this process's own and the lock is
+ *   not one it holds (a container's node gets the same pid every time). Pids of another namespace
+ *   (another container with the same host name) are never compared.
  * - A stale lock is taken over under a second lock, `<name>.takeover`, created exclusively: the one
  *   process that holds it reads the lock again, removes it if it is still the stale one, and links
  *   its own. A live lock is never removed, and a lock released meanwhile is simply taken.
@@ -39,6 +41,11 @@ export interface LockOwner {
   host: string;
   /** The kernel's boot id (Linux): a lock from before a reboot is stale whatever its pid now is. */
   boot?: string;
+  /**
+   * The pid namespace (Linux, `/proc/self/ns/pid`): pids are only compared within one. Containers
+   * that share a host name each have their own, and the same pid (1) every time.
+   */
+  ns?: string;
   startedAt: string;
   token: string;
 }
@@ -58,6 +65,7 @@ export interface LockOptions {
 }
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
+const PID_NS = '/proc/self/ns/pid';
 /** A takeover is a few file operations: one older than this was left by a process that died in it. */
 const TAKEOVER_STALE_MS = 10_000;
 
@@ -71,6 +79,18 @@ function bootId(): string | undefined {
     }
   }
   return boot;
+}
+
+let pidNs: string | undefined | null = null;
+function pidNamespace(): string | undefined {
+  if (pidNs === null) {
+    try {
+      pidNs = readlinkSync(PID_NS) || undefined;
+    } catch {
+      pidNs = undefined;
+    }
+  }
+  return pidNs;
 }
 
 /** The locks this process holds, by token: released at exit. */
@@ -123,6 +143,9 @@ function stale(path: string, owner: LockOwner | undefined, staleMs: number): boo
   if (owner === undefined || owner.host !== hostname()) return false;
   const mine = bootId();
   if (owner.boot !== undefined && mine !== undefined && owner.boot !== mine) return true;
+  // Another pid namespace's pid says nothing here: its lock is stale once untouched for staleMs.
+  const ns = pidNamespace();
+  if (owner.ns !== undefined && ns !== undefined && owner.ns !== ns) return false;
   if (owner.pid === process.pid) return !held.has(owner.token);
   return !alive(owner.pid);
 }
@@ -186,6 +209,7 @@ export function tryLock(path: string, options: LockOptions, now: Date = new Date
     pid: process.pid,
     host: hostname(),
     ...(bootId() ? { boot: bootId() as string } : {}),
+    ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
     startedAt: now.toISOString(),
     token: randomUUID(),
   };

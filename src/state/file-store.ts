@@ -1,5 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { access, constants, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { type BudgetBook, createFileBudget } from '../budget/index.ts';
 import { FeedSyncError } from '../errors.ts';
 import { waitForLock } from './file-lock.ts';
@@ -20,7 +21,24 @@ interface StateFile {
  * cannot be saved would repeat its writes next time and leave no report. Creates the folder if
  * needed and writes a probe file beside the state file. Throws a one-line error naming the path.
  */
-export async function assertStateWritable(file: string): Promise<void> {
+/**
+ * The state file as written: where a link points (a state file shared by two folders through a
+ * link is one file, with one lock, and stays a link), else the file in its folder's real path.
+ */
+export function realStatePath(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    try {
+      return join(realpathSync(dirname(file)), basename(file));
+    } catch {
+      return file;
+    }
+  }
+}
+
+export async function assertStateWritable(given: string): Promise<void> {
+  const file = realStatePath(given);
   const probe = `${file}.${process.pid}.probe`;
   try {
     await mkdir(dirname(file), { recursive: true });
@@ -51,7 +69,8 @@ const STATE_LOCK_WAIT_MS = 60_000;
  * feeds at once never lose each other's changes; within the process, writes are serialized. (A
  * feed's own runs are one at a time: `src/cli/run-lock.ts`.)
  */
-export function createFileStateStore(file: string, options: HistoryOptions = {}): StateStore {
+export function createFileStateStore(given: string, options: HistoryOptions = {}): StateStore {
+  const file = realStatePath(given);
   const keep = options.historyRuns ?? DEFAULT_HISTORY_RUNS;
   let queue: Promise<unknown> = Promise.resolve();
 

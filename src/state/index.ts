@@ -1,5 +1,5 @@
 export { type HeldLock, type LockAttempt, type LockOwner, tryLock, waitForLock } from './file-lock.ts';
-export { assertStateWritable, createFileStateStore } from './file-store.ts';
+export { assertStateWritable, createFileStateStore, realStatePath } from './file-store.ts';
 export { migrateStateSchema, namespaceOf, type Queryable, stateSchemaOf } from './postgres-schema.ts';
 export { createPostgresStateStore } from './postgres-store.ts';
 export { createRedisStateStore } from './redis-store.ts';

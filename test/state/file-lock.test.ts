@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lockPathOf } from '../../src/cli/run-lock.ts';
 import { tryLock, waitForLock } from '../../src/state/file-lock.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
 
@@ -73,6 +74,18 @@ describe('tryLock', () => {
     // A container's node has the same pid each time: a lock of this pid this process does not hold.
     await lockOf({ pid: process.pid, host: hostname() });
     expect(take()).toBe(true);
+  });
+
+  it('compares no pid of another pid namespace (a container of the same host name): its lock waits for staleMs', async () => {
+    if (!existsSync('/proc/self/ns/pid')) return;
+    // This pid, or a gone one, in another namespace: nothing to tell from here while it is fresh.
+    for (const pid of [process.pid, await deadPid()]) {
+      await lockOf({ pid, host: hostname(), ns: 'pid:[another]' });
+      expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ ns: 'pid:[another]' }) });
+    }
+    const old = new Date(Date.now() - 120_000);
+    await utimes(path, old, old);
+    expect('lock' in tryLock(path, minute)).toBe(true);
   });
 
   it('never takes a live lock of another host, until it is left untouched for staleMs; a half-written one alike', async () => {
@@ -193,5 +206,23 @@ describe('the state file, written by several processes at once', () => {
     const store = createFileStateStore(file);
     for (const feed of ['a', 'b', 'c', 'd']) expect((await store.getFeed(feed)).etag).toBe(`${feed}-20`);
     expect(await readdir(dir)).toEqual(['state.json']);
+  });
+
+  it('a state file reached through a link is written where it points, stays a link, and shares its locks', async () => {
+    await mkdir(join(dir, 'shared'));
+    await mkdir(join(dir, 'a'));
+    await mkdir(join(dir, 'b'));
+    await writeFile(join(dir, 'shared', 'state.json'), '{}');
+    await symlink('../shared/state.json', join(dir, 'a', 'state.json'));
+    await symlink('../shared/state.json', join(dir, 'b', 'state.json'));
+    await createFileStateStore(join(dir, 'a', 'state.json')).updateFeed('acme', { etag: 'from-a' });
+    await createFileStateStore(join(dir, 'b', 'state.json')).updateFeed('globex', { etag: 'from-b' });
+    expect((await lstat(join(dir, 'a', 'state.json'))).isSymbolicLink()).toBe(true);
+    const shared = JSON.parse(await readFile(join(dir, 'shared', 'state.json'), 'utf8'));
+    expect([shared.feeds.acme.etag, shared.feeds.globex.etag]).toEqual(['from-a', 'from-b']);
+    expect(lockPathOf(join(dir, 'a', 'state.json'), 'acme')).toBe(
+      lockPathOf(join(dir, 'b', 'state.json'), 'acme'),
+    );
+    expect(lockPathOf(join(dir, 'a', 'state.json'), 'acme')).toContain(join('shared', '.feed-sync-locks'));
   });
 });
