@@ -216,6 +216,8 @@ export async function readPages<P>(
     // created again). A count that is right costs one empty page when it is a multiple of the size.
     // The first page past the count is read alone; once one is full, `concurrency` at a time.
     let width = virtualCount === undefined ? Math.max(1, options.concurrency) : 1;
+    /** Pages past VirtualCount that held listings. */
+    const past: number[] = [];
     const beyond = virtualCount === undefined ? 0 : Math.ceil(virtualCount / Math.max(1, pageSize));
     while (pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize && (more || unsure)) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
@@ -225,10 +227,15 @@ export async function readPages<P>(
       for (const [i, length] of lengths.entries()) {
         pages.push(length);
         if (virtualCount !== undefined && length > 0 && (batch[i] as number) > beyond)
-          drift.push(`page ${batch[i]} was read beyond VirtualCount ${virtualCount}`);
+          past.push(batch[i] as number);
       }
       width = Math.max(1, options.concurrency);
     }
+    if (past.length === 1) drift.push(`page ${past[0]} was read beyond VirtualCount ${virtualCount}`);
+    else if (past.length > 1)
+      drift.push(
+        `pages ${past[0]} to ${past.at(-1)} (${past.length}) were read beyond VirtualCount ${virtualCount}`,
+      );
     // The empty pages that said the list ended are not pages of it.
     while (pages.length > 1 && pages.at(-1) === 0) pages.pop();
     return {
@@ -326,6 +333,9 @@ function listSink(): SnapshotSink<RemoteListing[]> {
   };
 }
 
+/** Short pages a snapshot's drift names one by one; the rest are counted in one line. */
+const SHORT_PAGES_SHOWN = 3;
+
 /**
  * What the sink kept (in ID order, deduped by ID), and anything that says the list moved while it
  * was read.
@@ -337,11 +347,17 @@ export function collect<L extends { length: number }>(
   const { lengths, virtualCount } = read;
   const pageSize = read.sizes.pageSize;
   const drift = [...read.drift];
-  lengths.forEach((length, index) => {
-    const isLast = index === lengths.length - 1;
-    if (!isLast && length < pageSize)
-      drift.push(`page ${index + 1} returned ${length} of ${pageSize} listings`);
-  });
+  // The first few short pages by number, the rest counted (a server that misreports can make hundreds).
+  const short = lengths.flatMap((length, index) =>
+    index < lengths.length - 1 && length < pageSize ? [index] : [],
+  );
+  for (const index of short.slice(0, SHORT_PAGES_SHOWN))
+    drift.push(`page ${index + 1} returned ${lengths[index]} of ${pageSize} listings`);
+  if (short.length > SHORT_PAGES_SHOWN)
+    drift.push(
+      `${short.length - SHORT_PAGES_SHOWN} more pages returned fewer than ${pageSize} listings ` +
+        `(pages ${(short[SHORT_PAGES_SHOWN] as number) + 1} to ${(short.at(-1) as number) + 1})`,
+    );
   const { listings, twice } = finished;
   const kept = listings.length;
   if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);

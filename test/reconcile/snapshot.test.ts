@@ -46,6 +46,29 @@ describe('readSnapshot', () => {
     expect(exact.listings).toHaveLength(4);
   });
 
+  it('a count low by many pages, or many short pages, each make one line of drift, not one a page', async () => {
+    const many: Record<number, RemoteRecord[]> = {};
+    for (let page = 1; page <= 12; page++) many[page] = [record(page * 2 - 1), record(page * 2)];
+    const low = await readSnapshot(pagesClient(many, 2), { chatbot: 'S', pageSize: 2, concurrency: 3 });
+    expect(low.listings).toHaveLength(24);
+    expect(low.drift).toEqual([
+      'pages 2 to 12 (11) were read beyond VirtualCount 2',
+      'VirtualCount said 2, the pages held 24 distinct listings',
+    ]);
+    // Listings deleted under the read: every page after the first came back with one of two.
+    const gappy: Record<number, RemoteRecord[]> = { 1: [record(1), record(2)] };
+    for (let page = 2; page <= 8; page++) gappy[page] = [record(100 + page)];
+    const short = await readSnapshot(pagesClient(gappy, 16), { chatbot: 'S', pageSize: 2, concurrency: 8 });
+    expect(short.listings).toHaveLength(9);
+    expect(short.drift).toEqual([
+      'page 2 returned 1 of 2 listings',
+      'page 3 returned 1 of 2 listings',
+      'page 4 returned 1 of 2 listings',
+      '3 more pages returned fewer than 2 listings (pages 5 to 7)',
+      'VirtualCount said 16, the pages held 9 distinct listings',
+    ]);
+  });
+
   it('a short first page without a count that says why reads the second: a silent cap is found, every page read', async () => {
     // 7 listings, 2 a page at most, 5 asked: no VirtualCount, then one that is too low.
     const pages = {
