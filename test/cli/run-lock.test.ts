@@ -4,8 +4,8 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { heldReason, lockFeedRun, lockPathOf } from '../../src/cli/run-lock.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
+import { heldReason, lockFeedRun, lockPathOf } from '../../src/state/run-lock.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 
 const NODE = join(process.cwd(), 'node_modules/.bin/node');

@@ -4,9 +4,9 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFil
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { lockPathOf } from '../../src/cli/run-lock.ts';
 import { tryLock, waitForLock } from '../../src/state/file-lock.ts';
 import { createFileStateStore } from '../../src/state/index.ts';
+import { lockPathOf } from '../../src/state/run-lock.ts';
 
 const NODE = join(process.cwd(), 'node_modules/.bin/node');
 const LOCK_MODULE = join(process.cwd(), 'src/state/file-lock.ts');

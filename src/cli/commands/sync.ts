@@ -8,7 +8,10 @@ import {
   assertStateWritable,
   createFileStateStore,
   type HeldLock,
+  heldReason,
   type LockAttempt,
+  lockFeedRun,
+  lockPathOf,
 } from '../../state/index.ts';
 import {
   CliExit,
@@ -23,7 +26,6 @@ import {
   withNowOption,
 } from '../context.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
-import { heldReason, lockFeedRun, lockPathOf } from '../run-lock.ts';
 
 interface SyncCommandOptions extends GlobalOptions {
   feed?: string;

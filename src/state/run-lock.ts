@@ -1,5 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
-import { type LockAttempt, type LockOwner, realStatePath, tryLock } from '../state/index.ts';
+import { type LockAttempt, type LockOwner, tryLock } from './file-lock.ts';
+import { realStatePath } from './file-store.ts';
 
 /**
  * One CLI run of a feed at a time (the worker runs one per feed through its queue): two
