@@ -107,10 +107,16 @@ function hold(token: string, release: () => void): void {
 
 function readOwner(path: string): LockOwner | undefined {
   try {
-    const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string' || typeof owner.token !== 'string')
-      return undefined;
-    return owner as LockOwner;
+    const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner> & { since?: string };
+    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
+    // A lock of an earlier version (the embedded store's: pid, host and since) reads as one too.
+    return {
+      ...owner,
+      pid: owner.pid,
+      host: owner.host,
+      startedAt: owner.startedAt ?? owner.since ?? '?',
+      token: owner.token ?? '',
+    };
   } catch {
     return undefined;
   }
