@@ -167,6 +167,14 @@ export async function readPages<P>(
   };
   try {
     const first = await read(1, { ahead });
+    // An empty first page of a list that says it holds listings would read as an empty chatbot,
+    // and every listing would be created again: refused (a PageSize above what the platform serves
+    // may answer so).
+    if (first.length === 0 && first.virtualCount !== undefined && first.virtualCount > 0)
+      throw new SnapshotError(
+        `the first page of listings is empty although VirtualCount is ${first.virtualCount}; ` +
+          `refusing a snapshot that would look empty (is api.pageSize ${requested} above what the platform serves?)`,
+      );
     const firstKept = keepPage(first, 1);
     // Awaited below; a failure meanwhile must not count as unhandled while the other pages are read.
     firstKept.catch(() => {});

@@ -6,6 +6,7 @@ import {
   openSync,
   readFileSync,
   readlinkSync,
+  renameSync,
   rmSync,
   statSync,
   utimesSync,
@@ -18,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * A lock between processes that share a folder: one file, created whole or not at all, naming its
- * holder. What the CLI's runs of one feed (`src/cli/run-lock.ts`) and the writers of one state file
+ * holder. What the CLI's runs of one feed (`src/state/run-lock.ts`) and the writers of one state file
  * (`file-store.ts`) take, so two processes never both do what only one may.
  *
  * - Taken by writing the lock under a name of its own and linking it in place: the link fails when
@@ -46,6 +47,8 @@ export interface LockOwner {
    * that share a host name each have their own, and the same pid (1) every time.
    */
   ns?: string;
+  /** When the process started (Linux, `/proc/<pid>/stat`): a pid given to another process since is not it. */
+  since?: string;
   startedAt: string;
   token: string;
 }
@@ -66,8 +69,6 @@ export interface LockOptions {
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
 const PID_NS = '/proc/self/ns/pid';
-/** A takeover is a few file operations: one older than this was left by a process that died in it. */
-const TAKEOVER_STALE_MS = 10_000;
 
 let boot: string | undefined | null = null;
 function bootId(): string | undefined {
@@ -93,6 +94,17 @@ function pidNamespace(): string | undefined {
   return pidNs;
 }
 
+/** When process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`). */
+function startOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from its end.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
 /** The locks this process holds, by token: released at exit. */
 const held = new Map<string, () => void>();
 let exitHook = false;
@@ -110,11 +122,16 @@ function readOwner(path: string): LockOwner | undefined {
     const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner> & { since?: string };
     if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
     // A lock of an earlier version (the embedded store's: pid, host and since) reads as one too.
+    // A lock of an earlier version has no token: it was never touched while held, so its age says
+    // nothing (`stale`), and its `since` is when it was taken, not when its process started.
+    const legacy = owner.token === undefined;
+    const { since, ...rest } = owner;
     return {
-      ...owner,
+      ...rest,
+      ...(legacy || since === undefined ? {} : { since }),
       pid: owner.pid,
       host: owner.host,
-      startedAt: owner.startedAt ?? owner.since ?? '?',
+      startedAt: owner.startedAt ?? (legacy ? since : undefined) ?? '?',
       token: owner.token ?? '',
     };
   } catch {
@@ -141,19 +158,29 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether the lock at `path` (whose content is `owner`) is left over, not held. */
+/**
+ * Whether the lock at `path` (whose content is `owner`) is left over, not held. On the holder's own
+ * host, boot and pid namespace, whether its process lives decides, whatever the lock's age (a
+ * holder stopped with Ctrl-Z, a machine asleep, a long synchronous step keep it). Elsewhere only the
+ * age can tell: a lock untouched for `staleMs` is left over (a lock of an earlier version, never
+ * touched, never is: its holder's host must see it gone).
+ */
 function stale(path: string, owner: LockOwner | undefined, staleMs: number): boolean {
   const age = ageOf(path);
   if (age === undefined) return false;
-  if (age > staleMs) return true;
-  if (owner === undefined || owner.host !== hostname()) return false;
+  if (owner === undefined) return age > staleMs;
+  const legacy = owner.token === '';
+  const sameHost = owner.host === hostname();
   const mine = bootId();
-  if (owner.boot !== undefined && mine !== undefined && owner.boot !== mine) return true;
-  // Another pid namespace's pid says nothing here: its lock is stale once untouched for staleMs.
+  if (sameHost && owner.boot !== undefined && mine !== undefined && owner.boot !== mine) return true;
   const ns = pidNamespace();
-  if (owner.ns !== undefined && ns !== undefined && owner.ns !== ns) return false;
+  const sameNs = owner.ns === undefined || ns === undefined || owner.ns === ns;
+  if (!sameHost || !sameNs) return !legacy && age > staleMs;
   if (owner.pid === process.pid) return !held.has(owner.token);
-  return !alive(owner.pid);
+  if (!alive(owner.pid)) return true;
+  // The pid lives, but is it the holder? Not if it started at another time (a pid given again).
+  const started = owner.since === undefined ? undefined : startOf(owner.pid);
+  return started !== undefined && started !== owner.since;
 }
 
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
@@ -190,21 +217,51 @@ function create(path: string, text: string): boolean {
   return true;
 }
 
-/** The takeover lock's holder: this process, for the few operations of one takeover. */
-function takeover<T>(path: string, staleMs: number, then: () => T): T | undefined {
+/**
+ * The takeover lock's holder: this process, for the few operations of one takeover. The guard names
+ * its holder as a lock does and is judged alike (on its host by whether its process lives, else by
+ * its age), so a takeover that stalls is never cut short by a second one while its process lives.
+ */
+function takeover<T>(path: string, staleMs: number, then: (ours: () => boolean) => T): T | undefined {
   const guard = `${path}.takeover`;
-  const text = `${JSON.stringify({ pid: process.pid, host: hostname(), at: new Date().toISOString() })}\n`;
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    ...(bootId() ? { boot: bootId() as string } : {}),
+    ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
+    ...(startOf(process.pid) ? { since: startOf(process.pid) as string } : {}),
+    startedAt: new Date().toISOString(),
+    token: randomUUID(),
+  };
+  const text = `${JSON.stringify(owner)}\n`;
   if (!create(guard, text)) {
-    const age = ageOf(guard);
-    // Left by a process that died taking it over: removed, and tried once more.
-    if (age === undefined || age <= Math.min(staleMs, TAKEOVER_STALE_MS)) return undefined;
-    rmSync(guard, { force: true });
+    const found = readOwner(guard);
+    if (!stale(guard, found, staleMs)) return undefined;
+    // Left by a process that died taking it over: moved aside under a name of this process, and
+    // removed only if it is still that one (another process may have cleared it and taken its own).
+    const aside = `${guard}.${owner.token}`;
+    try {
+      renameSync(guard, aside);
+    } catch {
+      return undefined;
+    }
+    if (readOwner(aside)?.token !== found?.token) {
+      try {
+        linkSync(aside, guard);
+      } catch {
+        // Taken meanwhile by a third: it holds the takeover.
+      }
+      rmSync(aside, { force: true });
+      return undefined;
+    }
+    rmSync(aside, { force: true });
     if (!create(guard, text)) return undefined;
   }
+  const ours = () => readOwner(guard)?.token === owner.token;
   try {
-    return then();
+    return then(ours);
   } finally {
-    rmSync(guard, { force: true });
+    if (ours()) rmSync(guard, { force: true });
   }
 }
 
@@ -216,6 +273,7 @@ export function tryLock(path: string, options: LockOptions, now: Date = new Date
     host: hostname(),
     ...(bootId() ? { boot: bootId() as string } : {}),
     ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
+    ...(startOf(process.pid) ? { since: startOf(process.pid) as string } : {}),
     startedAt: now.toISOString(),
     token: randomUUID(),
   };
@@ -225,9 +283,11 @@ export function tryLock(path: string, options: LockOptions, now: Date = new Date
     const found = readOwner(path);
     if (!stale(path, found, options.staleMs)) return { heldBy: found };
     // Stale: taken over under the takeover lock, if it is still the stale one then.
-    const taken = takeover(path, options.staleMs, () => {
+    // Released meanwhile (gone between the create and the read): simply tried again.
+    if (found === undefined && ageOf(path) === undefined) continue;
+    const taken = takeover(path, options.staleMs, (ours) => {
       const again = readOwner(path);
-      if (again?.token !== found?.token || !stale(path, again, options.staleMs)) return false;
+      if (again?.token !== found?.token || !stale(path, again, options.staleMs) || !ours()) return false;
       rmSync(path, { force: true });
       return create(path, text);
     });

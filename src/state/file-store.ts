@@ -67,7 +67,7 @@ const STATE_LOCK_WAIT_MS = 60_000;
  * temp file, rename) so a crash mid-write never leaves half a file. Each change is read, made and
  * written under the file's lock (`<file>.lock`, `file-lock.ts`), so CLI processes syncing other
  * feeds at once never lose each other's changes; within the process, writes are serialized. (A
- * feed's own runs are one at a time: `src/cli/run-lock.ts`.)
+ * feed's own runs are one at a time: `src/state/run-lock.ts`.)
  */
 export function createFileStateStore(given: string, options: HistoryOptions = {}): StateStore {
   const file = realStatePath(given);

@@ -223,21 +223,31 @@ describe('readPages: reading ahead of the first page', () => {
     expect(reads(server.events)).toBe(5);
   });
 
-  it('an empty first page whose count says more: nothing read ahead is kept or goes on', async () => {
+  it('an empty first page whose count says more: refused, and nothing read ahead is kept or goes on', async () => {
     const server = pagedServer(50, 10, 50, () => ({ length: 0, virtualCount: 50, page: 0 }));
     server.state.hold = true;
     const kept: number[] = [];
     const reading = readPages(server.read, (_, n) => void kept.push(n), { pageSize: 10, concurrency: 2 });
     await tick();
     server.release();
-    const pages = await reading;
-    expect(pages.lengths).toEqual([0]);
-    expect(kept).toEqual([1]);
+    await expect(reading).rejects.toThrow(/^the first page of listings is empty although VirtualCount is 50/);
+    expect(kept).toEqual([]);
     await tick();
     expect(server.events.filter((e) => e.startsWith('aborted')).sort()).toEqual(['aborted 2', 'aborted 3']);
     server.unhold();
     await tick();
     expect(reads(server.events)).toBe(3);
+  });
+
+  it('an empty first page of a list that says it holds listings is refused, not read as an empty chatbot', async () => {
+    const client = pagesClient({ 2: [record(1)] }, 50);
+    await expect(readSnapshot(client, { chatbot: 'S', pageSize: 10_000, concurrency: 2 })).rejects.toThrow(
+      'the first page of listings is empty although VirtualCount is 50; refusing a snapshot that would look empty (is api.pageSize 10000 above what the platform serves?)',
+    );
+    // An empty chatbot (no count, or 0) is one.
+    expect(
+      (await readSnapshot(pagesClient({}, 0), { chatbot: 'S', pageSize: 10, concurrency: 2 })).listings,
+    ).toEqual([]);
   });
 
   it('reads nothing ahead for a count that says one page, or more pages than allowed', async () => {

@@ -1,6 +1,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +99,28 @@ describe('tryLock', () => {
     expect('lock' in tryLock(path, minute)).toBe(true);
   });
 
+  it('on its own host, a live holder keeps its lock however old (stopped, asleep), an earlier version’s lock too', async () => {
+    const old = new Date(Date.now() - 600_000);
+    await lockOf({ pid: process.ppid, host: hostname() });
+    await utimes(path, old, old);
+    expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ pid: process.ppid }) });
+    // The embedded store's lock of the last version: pid, host, since; never touched while held.
+    await writeFile(
+      path,
+      JSON.stringify({ pid: process.ppid, host: hostname(), since: '2026-11-01T00:00:00Z' }),
+    );
+    await utimes(path, old, old);
+    expect(tryLock(path, minute)).toEqual({
+      heldBy: expect.objectContaining({ pid: process.ppid, startedAt: '2026-11-01T00:00:00Z' }),
+    });
+    await writeFile(path, JSON.stringify({ pid: process.ppid, host: 'another-host', since: 'x' }));
+    await utimes(path, old, old);
+    expect('heldBy' in tryLock(path, minute)).toBe(true);
+    // Its pid given to another process since (another start time): left over.
+    await lockOf({ pid: process.ppid, host: hostname(), since: '1' });
+    expect('lock' in tryLock(path, minute)).toBe(existsSync(`/proc/${process.ppid}/stat`));
+  });
+
   it('never takes a live lock of another host, until it is left untouched for staleMs; a half-written one alike', async () => {
     await lockOf({ pid: 1, host: 'another-host' });
     expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ host: 'another-host' }) });
@@ -113,18 +146,26 @@ describe('tryLock', () => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     await expect.poll(() => out).toBe('got');
-    // Three times staleMs later, the child's lock is fresh: it was touched.
+    const taken = (await stat(path)).mtimeMs;
+    // Three times staleMs later, the child's lock was touched since it was taken.
     await new Promise((r) => setTimeout(r, 600));
+    expect((await stat(path)).mtimeMs).toBeGreaterThan(taken + 300);
     expect(tryLock(path, { staleMs: 200 })).toEqual({ heldBy: expect.objectContaining({ pid: child.pid }) });
     await new Promise((done) => child.on('close', done));
   });
 
   it('a takeover going on elsewhere is waited for, not joined; one left by a dead process is cleared', async () => {
     await lockOf({ pid: await deadPid(), host: hostname() });
-    await writeFile(`${path}.takeover`, '{}');
-    expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ token: 'left-over' }) });
-    const old = new Date(Date.now() - 60_000);
+    // A takeover by a live process of this host: waited for however long it takes.
+    await writeFile(`${path}.takeover`, JSON.stringify({ pid: process.ppid, host: hostname(), token: 'g' }));
+    const old = new Date(Date.now() - 600_000);
     await utimes(`${path}.takeover`, old, old);
+    expect(tryLock(path, minute)).toEqual({ heldBy: expect.objectContaining({ token: 'left-over' }) });
+    // One by a process that is gone: cleared, and the lock taken over.
+    await writeFile(
+      `${path}.takeover`,
+      JSON.stringify({ pid: await deadPid(), host: hostname(), token: 'g' }),
+    );
     expect('lock' in tryLock(path, minute)).toBe(true);
     expect(existsSync(`${path}.takeover`)).toBe(false);
   });
