@@ -25,15 +25,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * - Taken by writing the lock under a name of its own and linking it in place: the link fails when
  *   the name exists, so one process wins, and a reader never sees half a lock. Where the file system
  *   has no hard links, the lock file is created exclusively (`wx`) and written then.
- * - Held while its holder lives: the holder touches it every quarter of `staleMs`. A lock untouched
- *   for `staleMs` is stale on any host (its holder was killed, its container is gone, its host is
- *   down); on the holder's own host and in its pid namespace a lock is stale as soon as its process
- *   is gone, or the host rebooted since (boot id), or its pid is this process's own and the lock is
- *   not one it holds (a container's node gets the same pid every time). Pids of another namespace
- *   (another container with the same host name) are never compared.
- * - A stale lock is taken over under a second lock, `<name>.takeover`, created exclusively: the one
- *   process that holds it reads the lock again, removes it if it is still the stale one, and links
- *   its own. A live lock is never removed, and a lock released meanwhile is simply taken.
+ * - Held while its holder lives: the holder touches it every quarter of `staleMs`. On the holder's
+ *   own host and in its pid namespace, a lock is stale as soon as its process is gone (or its pid was
+ *   given to a process started later), or the host rebooted since (boot id), or its pid is this
+ *   process's own and the lock is not one it holds (a container's node gets the same pid every
+ *   time), and never while its process lives, however old. From another host or pid namespace only
+ *   its age can tell: untouched for `staleMs`, it is stale (its holder was killed, its container is
+ *   gone, its host is down). A lock of an earlier version (no token, never touched) is judged on
+ *   its own host only.
+ * - A stale lock is taken over under a second lock, `<name>.takeover`, created exclusively and
+ *   judged as a lock: the one process that holds it reads the lock again, removes it if it is still
+ *   the stale one (and the takeover still its own), and links its own. A live lock is never removed,
+ *   and a lock released meanwhile is simply taken.
  * - Released by its holder (when the lock is still its own), and by the process's exit, whatever
  *   ends it (`process.exit` included), so a second Ctrl-C leaves none behind.
  */
