@@ -220,6 +220,19 @@ function create(path: string, text: string): boolean {
   return true;
 }
 
+/** This process as the holder of a lock taken at `at`, with a token of its own. */
+function ownerNow(at: Date): LockOwner {
+  return {
+    pid: process.pid,
+    host: hostname(),
+    ...(bootId() ? { boot: bootId() as string } : {}),
+    ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
+    ...(startOf(process.pid) ? { since: startOf(process.pid) as string } : {}),
+    startedAt: at.toISOString(),
+    token: randomUUID(),
+  };
+}
+
 /**
  * The takeover lock's holder: this process, for the few operations of one takeover. The guard names
  * its holder as a lock does and is judged alike (on its host by whether its process lives, else by
@@ -227,15 +240,7 @@ function create(path: string, text: string): boolean {
  */
 function takeover<T>(path: string, staleMs: number, then: (ours: () => boolean) => T): T | undefined {
   const guard = `${path}.takeover`;
-  const owner: LockOwner = {
-    pid: process.pid,
-    host: hostname(),
-    ...(bootId() ? { boot: bootId() as string } : {}),
-    ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
-    ...(startOf(process.pid) ? { since: startOf(process.pid) as string } : {}),
-    startedAt: new Date().toISOString(),
-    token: randomUUID(),
-  };
+  const owner = ownerNow(new Date());
   const text = `${JSON.stringify(owner)}\n`;
   if (!create(guard, text)) {
     const found = readOwner(guard);
@@ -271,15 +276,7 @@ function takeover<T>(path: string, staleMs: number, then: (ours: () => boolean) 
 /** Try once to take the lock at `path`: it, or who holds it. Throws only on a file system error. */
 export function tryLock(path: string, options: LockOptions, now: Date = new Date()): LockAttempt {
   mkdirSync(dirname(path), { recursive: true });
-  const owner: LockOwner = {
-    pid: process.pid,
-    host: hostname(),
-    ...(bootId() ? { boot: bootId() as string } : {}),
-    ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
-    ...(startOf(process.pid) ? { since: startOf(process.pid) as string } : {}),
-    startedAt: now.toISOString(),
-    token: randomUUID(),
-  };
+  const owner = ownerNow(now);
   const text = `${JSON.stringify(owner)}\n`;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (create(path, text)) return { lock: heldLock(path, owner, options.staleMs) };
