@@ -127,7 +127,8 @@ export async function readPages<P>(
 ): Promise<PagesRead> {
   const maxPages = options.maxPages ?? 10_000;
   const requested = options.pageSize;
-  const limit = pLimit(Math.max(1, options.concurrency));
+  const concurrency = Math.max(1, options.concurrency);
+  const limit = pLimit(concurrency);
   /** Pages asked for ahead and not taken yet, each with what calls it off. */
   const early = new Map<number, { got: Promise<PageRead<P>>; stop: AbortController }>();
   let readAhead = false;
@@ -157,9 +158,9 @@ export async function readPages<P>(
   };
   /** Page `page`: the one asked for ahead, or a new read. */
   const pageOf = (page: number) => {
-    const ahead = early.get(page);
+    const asked = early.get(page);
     early.delete(page);
-    return ahead?.got ?? limit(() => read(page));
+    return asked?.got ?? limit(() => read(page));
   };
   const keepPage = async (got: PageRead<P>, page: number) => {
     await keep(got.page, page);
@@ -223,11 +224,11 @@ export async function readPages<P>(
     // VirtualCount was not given, or it is low by whole pages, which would leave listings unread (and
     // created again). A count that is right costs one empty page when it is a multiple of the size.
     // The first page past the count is read alone; once one is full, `concurrency` at a time.
-    let width = virtualCount === undefined ? Math.max(1, options.concurrency) : 1;
+    let width = virtualCount === undefined ? concurrency : 1;
     /** Pages past VirtualCount that held listings. */
     const past: number[] = [];
     const beyond = virtualCount === undefined ? 0 : Math.ceil(virtualCount / Math.max(1, pageSize));
-    while (pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize && (more || unsure)) {
+    while (pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
       const from = pages.length + 1;
       const batch = Array.from({ length: Math.min(width, maxPages - pages.length) }, (_, i) => from + i);
@@ -237,7 +238,7 @@ export async function readPages<P>(
         if (virtualCount !== undefined && length > 0 && (batch[i] as number) > beyond)
           past.push(batch[i] as number);
       }
-      width = Math.max(1, options.concurrency);
+      width = concurrency;
     }
     if (past.length === 1) drift.push(`page ${past[0]} was read beyond VirtualCount ${virtualCount}`);
     else if (past.length > 1)

@@ -66,36 +66,32 @@ export interface HeldLock {
 export type LockAttempt = { lock: HeldLock } | { heldBy: LockOwner | undefined };
 
 export interface LockOptions {
-  /** A lock untouched this long is stale on any host. Its holder touches it every quarter of it. */
+  /**
+   * A lock of another host or pid namespace untouched this long is stale (on its own host, whether
+   * its process lives decides). Its holder touches it every quarter of it.
+   */
   staleMs: number;
 }
 
 const BOOT_ID = '/proc/sys/kernel/random/boot_id';
 const PID_NS = '/proc/self/ns/pid';
 
-let boot: string | undefined | null = null;
-function bootId(): string | undefined {
-  if (boot === null) {
-    try {
-      boot = readFileSync(BOOT_ID, 'utf8').trim() || undefined;
-    } catch {
-      boot = undefined;
+/** `read()` once a process (Linux facts): undefined when it fails or is empty. */
+function once(read: () => string): () => string | undefined {
+  let value: string | undefined | null = null;
+  return () => {
+    if (value === null) {
+      try {
+        value = read() || undefined;
+      } catch {
+        value = undefined;
+      }
     }
-  }
-  return boot;
+    return value;
+  };
 }
-
-let pidNs: string | undefined | null = null;
-function pidNamespace(): string | undefined {
-  if (pidNs === null) {
-    try {
-      pidNs = readlinkSync(PID_NS) || undefined;
-    } catch {
-      pidNs = undefined;
-    }
-  }
-  return pidNs;
-}
+const bootId = once(() => readFileSync(BOOT_ID, 'utf8').trim());
+const pidNamespace = once(() => readlinkSync(PID_NS));
 
 /** When process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`). */
 function startOf(pid: number): string | undefined {
@@ -124,8 +120,7 @@ function readOwner(path: string): LockOwner | undefined {
   try {
     const owner = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner> & { since?: string };
     if (typeof owner.pid !== 'number' || typeof owner.host !== 'string') return undefined;
-    // A lock of an earlier version (the embedded store's: pid, host and since) reads as one too.
-    // A lock of an earlier version has no token: it was never touched while held, so its age says
+    // A lock of an earlier version (the embedded store's: pid, host and since) has no token: it was never touched while held, so its age says
     // nothing (`stale`), and its `since` is when it was taken, not when its process started.
     const legacy = owner.token === undefined;
     const { since, ...rest } = owner;
@@ -222,12 +217,15 @@ function create(path: string, text: string): boolean {
 
 /** This process as the holder of a lock taken at `at`, with a token of its own. */
 function ownerNow(at: Date): LockOwner {
+  const boot = bootId();
+  const ns = pidNamespace();
+  const since = startOf(process.pid);
   return {
     pid: process.pid,
     host: hostname(),
-    ...(bootId() ? { boot: bootId() as string } : {}),
-    ...(pidNamespace() ? { ns: pidNamespace() as string } : {}),
-    ...(startOf(process.pid) ? { since: startOf(process.pid) as string } : {}),
+    ...(boot ? { boot } : {}),
+    ...(ns ? { ns } : {}),
+    ...(since ? { since } : {}),
     startedAt: at.toISOString(),
     token: randomUUID(),
   };
