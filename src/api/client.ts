@@ -105,11 +105,23 @@ function checkRequest<S extends z.ZodType>(operation: Operation, schema: S, body
   throw new SchemaError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
 }
 
+/**
+ * Answers up to this size are decoded while their request holds its limiter slot: every error
+ * envelope, whose Code the limiter must see. A page of listings is far larger (~1 KB a listing).
+ */
+const DECODED_IN_SLOT_BYTES = 16 * 1024;
+
 export function createClient(options: ClientOptions): PlatformClient {
   const limiter = options.limiter ?? unlimited;
   const retries = options.retries ?? 4;
 
-  /** One attempt: limiter slot, POST, envelope, Data schema (or the caller's `decode`). */
+  /**
+   * One attempt: limiter slot, POST, envelope, Data schema (or the caller's `decode`). The slot is
+   * held while the answer is checked, so an envelope's Code 429 teaches the limiter (AIMD) as an
+   * HTTP 429 does. A large answer given to `decode` (a page of listings, never an error envelope)
+   * is decoded once its slot is free: a page decoded in the decode thread (tens of ms, behind the
+   * pages before it) would otherwise keep a request the platform allows from going out.
+   */
   async function attempt<S extends z.ZodType, T = z.output<S>>(
     operation: Operation,
     body: unknown,
@@ -117,30 +129,34 @@ export function createClient(options: ClientOptions): PlatformClient {
     signal?: AbortSignal,
     decode?: (body: Uint8Array) => Promise<T>,
   ): Promise<T> {
-    return limiter.run(async () => {
-      const started = performance.now();
-      const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
-      try {
-        if (decode) {
-          const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
+    const started = performance.now();
+    const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
+    try {
+      const answer = await limiter.run(async (): Promise<{ value: T } | { page: Uint8Array }> => {
+        if (!decode) {
+          const response = await postJson(operation, PATHS[operation], body, options, signal);
           event.status = response.statusCode;
           if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
-          return await decode(response.body);
+          return { value: unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T };
         }
-        const response = await postJson(operation, PATHS[operation], body, options, signal);
+        const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
         event.status = response.statusCode;
         if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
-        return unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T;
-      } catch (error) {
-        if (isApiError(error)) event.outcome = error.code;
-        const platformCode = (error as { platformCode?: number }).platformCode;
-        if (platformCode !== undefined) event.platformCode = platformCode;
-        throw error;
-      } finally {
-        event.durationMs = performance.now() - started;
-        options.onCall?.(event);
-      }
-    }, signal);
+        if (response.body.byteLength <= DECODED_IN_SLOT_BYTES) return { value: await decode(response.body) };
+        return { page: response.body };
+      }, signal);
+      return 'page' in answer
+        ? await (decode as (body: Uint8Array) => Promise<T>)(answer.page)
+        : answer.value;
+    } catch (error) {
+      if (isApiError(error)) event.outcome = error.code;
+      const platformCode = (error as { platformCode?: number }).platformCode;
+      if (platformCode !== undefined) event.platformCode = platformCode;
+      throw error;
+    } finally {
+      event.durationMs = performance.now() - started;
+      options.onCall?.(event);
+    }
   }
 
   /**

@@ -25,6 +25,8 @@ export interface DecodedSnapshotOptions {
   concurrency: number;
   maxPages?: number;
   signal?: AbortSignal;
+  /** The listings the last run found (`SnapshotOptions.expectedCount`): its pages are asked for at once. */
+  expectedCount?: number;
 }
 
 /** A snapshot being read in the decode thread: joined with the feed once the feed is indexed. */
@@ -56,11 +58,12 @@ export function startDecodedSnapshot(
   const session = decodePool.session(options.keyField, options.tags);
   const book = new RemoteBook();
   const maxPages = options.maxPages ?? 10_000;
-  const read: PageReader<RemotePage> = async (page, { ahead, signal: unwanted } = {}) => {
+  const read: PageReader<RemotePage> = async (page, { ahead, signal: unwanted, answered } = {}) => {
     if (page > maxPages) throw pageLimit(maxPages, undefined);
     const decoded = await client.listListingsDecoded<RemotePage>(
       { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
       (body) => {
+        answered?.();
         // The first page's VirtualCount, off its bytes: the rest are asked for while it is decoded.
         if (ahead) {
           const count = virtualCountOf(body);

@@ -155,9 +155,12 @@ async function prepare(
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
   let early: DecodedSnapshot | undefined;
+  /** How many listings the chatbot held after the last run: its pages are asked for at once. */
+  let expectedCount: number | undefined;
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
+    expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
     const ingestDeps: IngestDeps = {
       state: maySkipUnchanged(feed, state, now(), options) ? state : withoutValidators,
@@ -182,7 +185,7 @@ async function prepare(
       {
         // The feed gives records: the pages are read from now on, while the rest of it is.
         onFirstRecords: () => {
-          early ??= startSnapshot(client, config, feed, tags, deps.signal);
+          early ??= startSnapshot(client, config, feed, tags, deps.signal, expectedCount);
         },
         // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
         rejectionsPerLabel: REJECTIONS_KEPT,
@@ -233,7 +236,7 @@ async function prepare(
     const sold = soldRecordsOf(policy, (listing) => store.put(listing));
     const keeper = changesIn(store);
     const readEarly = early !== undefined;
-    early ??= startSnapshot(client, config, feed, tags, deps.signal);
+    early ??= startSnapshot(client, config, feed, tags, deps.signal, expectedCount);
     let snapshot = await early.read(desired, loader, sold, keeper);
     if (readEarly && snapshot.drift.length > 0) {
       // The pages were read while the feed was, perhaps minutes before the plan: a listing deleted
@@ -243,7 +246,7 @@ async function prepare(
         { drift: snapshot.drift },
         'the listing pages changed while the feed was read: reading them again',
       );
-      snapshot = await startSnapshot(client, config, feed, tags, deps.signal).read(
+      snapshot = await startSnapshot(client, config, feed, tags, deps.signal, snapshot.listings.length).read(
         desired,
         loader,
         sold,
@@ -316,6 +319,7 @@ function startSnapshot(
   feed: RunFeedSpec,
   tags: TagKeys,
   signal: AbortSignal | undefined,
+  expectedCount: number | undefined,
 ): DecodedSnapshot {
   return startDecodedSnapshot(client, {
     chatbot: feed.chatbot,
@@ -324,7 +328,26 @@ function startSnapshot(
     pageSize: config.api.pageSize,
     concurrency: config.api.concurrency,
     ...(signal ? { signal } : {}),
+    ...(expectedCount === undefined ? {} : { expectedCount }),
   });
+}
+
+/**
+ * The chatbot's listings after the last run, by its report: those it found, plus what it created,
+ * less what it deleted. A guess (other feeds of the chatbot write too) that only decides which
+ * pages are asked for with the first; undefined when the last report does not tell.
+ */
+export function expectedCountOf(lastReport: unknown): number | undefined {
+  if (typeof lastReport !== 'object' || lastReport === null) return undefined;
+  const { snapshot, created, deleted } = lastReport as {
+    snapshot?: { remoteCount?: unknown };
+    created?: unknown;
+    deleted?: unknown;
+  };
+  const found = snapshot?.remoteCount;
+  if (typeof found !== 'number' || !Number.isSafeInteger(found) || found < 0) return undefined;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0);
+  return Math.max(0, found + count(created) - count(deleted));
 }
 
 /** What a planned run hands on of its records: their loader, and how to free them. */

@@ -19,6 +19,12 @@ export interface SnapshotOptions {
   /** Hard ceiling of pages; reaching it is an error. Default 10,000. */
   maxPages?: number;
   signal?: AbortSignal;
+  /**
+   * How many listings the chatbot is expected to hold (the last run's count): the pages it implies
+   * are asked for with the first one, not once it answers (`readPages`). A guess: what the first
+   * page says overrules it.
+   */
+  expectedCount?: number;
 }
 
 /** Every listing of a chatbot (in canonical form, or what a `SnapshotSink` made of them), and what the read saw. */
@@ -96,11 +102,13 @@ export interface PagesRead {
 /**
  * How `readPages` asks for a page. For the first page, `ahead` may be called with the `VirtualCount`
  * the answer carries, as soon as it is known and before the page is decoded (`virtualCountOf`). A
- * page read ahead is given a `signal` that says the read no longer wants it.
+ * page read ahead is given a `signal` that says the read no longer wants it. A reader may call
+ * `answered` once the answer's bytes are in, before it decodes them: the page then no longer
+ * counts among the `concurrency` on the wire.
  */
 export type PageReader<P> = (
   page: number,
-  options?: { ahead?: (virtualCount: number) => void; signal?: AbortSignal },
+  options?: { ahead?: (virtualCount: number) => void; signal?: AbortSignal; answered?: () => void },
 ) => Promise<PageRead<P>>;
 
 /**
@@ -123,29 +131,53 @@ export type PageReader<P> = (
 export async function readPages<P>(
   read: PageReader<P>,
   keep: (page: P, number: number) => Promise<void> | void,
-  options: Pick<SnapshotOptions, 'pageSize' | 'concurrency' | 'maxPages'>,
+  options: Pick<SnapshotOptions, 'pageSize' | 'concurrency' | 'maxPages' | 'expectedCount'>,
 ): Promise<PagesRead> {
   const maxPages = options.maxPages ?? 10_000;
   const requested = options.pageSize;
   const concurrency = Math.max(1, options.concurrency);
-  const limit = pLimit(concurrency);
+  // `concurrency` pages on the wire, each until its answer is in (`answered`) or it settles; twice
+  // that read at once, so pages waiting to be decoded (behind other pages) are bounded too.
+  const wire = pLimit(concurrency);
+  const held = pLimit(2 * concurrency);
+  const limit = (page: number, signal?: AbortSignal) =>
+    held(
+      () =>
+        new Promise<PageRead<P>>((resolve, reject) => {
+          void wire(
+            () =>
+              new Promise<void>((answered) => {
+                if (signal?.aborted) {
+                  answered();
+                  reject(signal.reason);
+                  return;
+                }
+                read(page, { ...(signal ? { signal } : {}), answered })
+                  .then(resolve, reject)
+                  .finally(answered);
+              }),
+          );
+        }),
+    );
   /** Pages asked for ahead and not taken yet, each with what calls it off. */
   const early = new Map<number, { got: Promise<PageRead<P>>; stop: AbortController }>();
-  let readAhead = false;
-  const ahead = (virtualCount: number) => {
-    if (readAhead || requested <= 0 || !Number.isSafeInteger(virtualCount)) return;
-    readAhead = true;
+  /** The last page asked for ahead: by the last run's count, then by the first answer's. */
+  let askedThrough = 1;
+  let counted = false;
+  const ahead = (virtualCount: number, guess = false) => {
+    if (counted || requested <= 0 || !Number.isSafeInteger(virtualCount) || virtualCount < 0) return;
+    counted = !guess;
     const expected = Math.ceil(virtualCount / requested);
     if (expected > maxPages) return;
-    for (let page = 2; page <= expected; page++) {
+    // The first answer's count is lower than the guess: what it does not imply is not sent.
+    if (!guess) callOff(Math.max(2, expected + 1));
+    for (let page = askedThrough + 1; page <= expected; page++) {
       const stop = new AbortController();
-      const got = limit(() => {
-        stop.signal.throwIfAborted();
-        return read(page, { signal: stop.signal });
-      });
+      const got = limit(page, stop.signal);
       // Awaited when used; one called off (or failing after the run ended) is not unhandled.
       got.catch(() => {});
       early.set(page, { got, stop });
+      askedThrough = page;
     }
   };
   /** Call off the pages read ahead from `from` on: the read will not ask for them. */
@@ -160,14 +192,17 @@ export async function readPages<P>(
   const pageOf = (page: number) => {
     const asked = early.get(page);
     early.delete(page);
-    return asked?.got ?? limit(() => read(page));
+    return asked?.got ?? limit(page);
   };
   const keepPage = async (got: PageRead<P>, page: number) => {
     await keep(got.page, page);
     return got.length;
   };
   try {
-    const first = await read(1, { ahead });
+    // The first page is asked for first; with it, the pages the last run's count implies.
+    const firstRead = read(1, { ahead: (count) => ahead(count) });
+    if (options.expectedCount !== undefined) ahead(options.expectedCount, true);
+    const first = await firstRead;
     // An empty first page of a list that says it holds listings would read as an empty chatbot,
     // and every listing would be created again: refused (a PageSize above what the platform serves
     // may answer so).
@@ -255,7 +290,8 @@ export async function readPages<P>(
     };
   } finally {
     // Read or failed: nothing read ahead goes on (the first page failed, or another did).
-    limit.clearQueue();
+    held.clearQueue();
+    wire.clearQueue();
     callOff(2);
   }
 }

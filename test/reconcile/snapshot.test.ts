@@ -250,6 +250,118 @@ describe('readPages: reading ahead of the first page', () => {
     ).toEqual([]);
   });
 
+  it('the last run’s count: its pages are asked for with the first, before the first answers', async () => {
+    // Page 1 answers only when let go; the others at once.
+    let answer = () => {};
+    const answered = new Promise<void>((done) => {
+      answer = done;
+    });
+    const events: string[] = [];
+    const read: PageReader<number> = async (page, { ahead } = {}) => {
+      events.push(`read ${page}`);
+      if (page === 1) {
+        await answered;
+        ahead?.(45);
+      }
+      const length = Math.max(0, Math.min(10, 45 - (page - 1) * 10));
+      return { length, virtualCount: 45, page: length };
+    };
+    const reading = readPages(read, () => {}, { pageSize: 10, concurrency: 8, expectedCount: 45 });
+    await tick();
+    expect(events).toEqual(['read 1', 'read 2', 'read 3', 'read 4', 'read 5']);
+    answer();
+    expect((await reading).lengths).toEqual([10, 10, 10, 10, 5]);
+    expect(events).toHaveLength(5);
+  });
+
+  it('a last run’s count above the first answer’s: the pages it does not imply are called off', async () => {
+    // 25 listings now, 60 at the last run. Page 1 answers when let go; the others are held on the wire.
+    let answer = () => {};
+    const answered = new Promise<void>((done) => {
+      answer = done;
+    });
+    const events: string[] = [];
+    const read: PageReader<number> = async (page, { ahead, signal } = {}) => {
+      events.push(`read ${page}`);
+      if (page === 1) {
+        await answered;
+        ahead?.(25);
+      } else if (page > 3) {
+        await new Promise<void>((_, fail) =>
+          signal?.addEventListener('abort', () => {
+            events.push(`aborted ${page}`);
+            fail(signal.reason);
+          }),
+        );
+      }
+      const length = Math.max(0, Math.min(10, 25 - (page - 1) * 10));
+      return { length, virtualCount: 25, page: length };
+    };
+    const kept: number[] = [];
+    const reading = readPages(read, (_, n) => void kept.push(n), {
+      pageSize: 10,
+      concurrency: 8,
+      expectedCount: 60,
+    });
+    await tick();
+    expect(reads(events)).toBe(6);
+    answer();
+    // Its bytes say 25: pages 4 to 6, asked for by the last count, are called off at once.
+    expect((await reading).lengths).toEqual([10, 10, 5]);
+    expect(events.filter((e) => e.startsWith('aborted')).sort()).toEqual([
+      'aborted 4',
+      'aborted 5',
+      'aborted 6',
+    ]);
+    expect(kept.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('a last run’s count below the first answer’s: the rest are asked for off the first answer, each once', async () => {
+    const server = pagedServer(45, 10);
+    const kept: number[] = [];
+    const reading = readPages(server.read, (_, n) => void kept.push(n), {
+      pageSize: 10,
+      concurrency: 8,
+      expectedCount: 20,
+    });
+    await tick();
+    expect(server.events).toEqual(['read 1', 'read 2', 'read 3', 'read 4', 'read 5']);
+    server.release();
+    expect((await reading).lengths).toEqual([10, 10, 10, 10, 5]);
+    expect(kept.sort()).toEqual([1, 2, 3, 4, 5]);
+    expect(reads(server.events)).toBe(5);
+  });
+
+  it('a page being decoded is no longer on the wire: the next goes out, twice `concurrency` read at most', async () => {
+    let decode = () => {};
+    const decoding = new Promise<void>((done) => {
+      decode = done;
+    });
+    const events: string[] = [];
+    let onWire = 0;
+    let mostOnWire = 0;
+    const read: PageReader<number> = async (page, { answered } = {}) => {
+      events.push(`read ${page}`);
+      onWire++;
+      mostOnWire = Math.max(mostOnWire, onWire);
+      await tick();
+      onWire--;
+      const length = Math.max(0, Math.min(10, 65 - (page - 1) * 10));
+      if (page === 1) return { length, virtualCount: 65, page: length };
+      answered?.();
+      await decoding;
+      return { length, virtualCount: 65, page: length };
+    };
+    const reading = readPages(read, () => {}, { pageSize: 10, concurrency: 2, expectedCount: 65 });
+    for (let i = 0; i < 5; i++) await tick();
+    // Pages 2 to 7 asked by the last count: 2 on the wire at once, 4 read at once (page 1 aside).
+    expect(events).toEqual(['read 1', 'read 2', 'read 3', 'read 4', 'read 5']);
+    expect(mostOnWire).toBeLessThanOrEqual(3);
+    decode();
+    expect((await reading).lengths).toEqual([10, 10, 10, 10, 10, 10, 5]);
+    expect(events).toHaveLength(7);
+  });
+
   it('reads nothing ahead for a count that says one page, or more pages than allowed', async () => {
     const one = pagedServer(7, 10);
     one.release();
