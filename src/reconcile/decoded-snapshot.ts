@@ -14,6 +14,7 @@ import {
   pageLimit,
   readPages,
   type Snapshot,
+  spanOf,
   virtualCountOf,
 } from './snapshot.ts';
 
@@ -74,7 +75,12 @@ export function startDecodedSnapshot(
       // A page read ahead stops too when the read no longer wants it.
       { signal: unwanted ? AbortSignal.any([signal, unwanted]) : signal },
     );
-    return { length: decoded.length, virtualCount: decoded.virtualCount, page: decoded };
+    return {
+      length: decoded.length,
+      virtualCount: decoded.virtualCount,
+      page: decoded,
+      span: spanOf(decoded.ids),
+    };
   };
   const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), options);
   // Awaited by `read`; a failure before then must not count as unhandled, and stops every read still

@@ -238,7 +238,8 @@ async function prepare(
     const readEarly = early !== undefined;
     early ??= startSnapshot(client, config, feed, tags, deps.signal, expectedCount);
     let snapshot = await early.read(desired, loader, sold, keeper);
-    if (readEarly && snapshot.drift.length > 0) {
+    // A server's quirk alone (a page size it caps silently) is no movement: read once.
+    if (readEarly && snapshot.moved) {
       // The pages were read while the feed was, perhaps minutes before the plan: a listing deleted
       // meanwhile (another feed of the chatbot) shifts the later pages, and one never seen would be
       // created twice. Pages that do not add up are read again, all at once.

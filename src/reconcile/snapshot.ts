@@ -38,6 +38,12 @@ export interface Snapshot<L extends { length: number } = RemoteListing[]> {
   pages: number;
   /** The listings changed under the read: IDs seen twice, counts that disagree. */
   drift: string[];
+  /**
+   * Whether a line of `drift` may be movement (listings added or deleted under the read), not only
+   * what the read learned of the server (a page size it caps silently). Pages read while the feed
+   * was are read again when they may have moved (`prepare-run.ts`).
+   */
+  moved: boolean;
 }
 
 /**
@@ -75,7 +81,8 @@ export async function readSnapshot<L extends { length: number }>(
   // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire.
   const read = async (page: number): Promise<PageRead<ListPage>> => {
     const raw = await readPage(client, options, page, maxPages);
-    return { length: raw.List.length, virtualCount: raw.VirtualCount, page: raw };
+    const span = spanOf(raw.List.map((record) => Number(record.ID)));
+    return { length: raw.List.length, virtualCount: raw.VirtualCount, page: raw, span };
   };
   const keep = (raw: ListPage, page: number) => {
     for (const record of raw.List) sink.keep(page, canonicalizeRemote(record));
@@ -89,6 +96,13 @@ export interface PageRead<P> {
   length: number;
   virtualCount: number | undefined;
   page: P;
+  /** The IDs of its first and last listing, where known: a page the server repeats is found by them. */
+  span?: readonly [number, number] | undefined;
+}
+
+/** The first and last ID of a page's listings (undefined for an empty page). */
+export function spanOf(ids: ArrayLike<number>): readonly [number, number] | undefined {
+  return ids.length === 0 ? undefined : [ids[0] as number, ids[ids.length - 1] as number];
 }
 
 /** What `readPages` saw: each page's length in page order, the page size used, and what moved. */
@@ -96,6 +110,8 @@ export interface PagesRead {
   lengths: number[];
   virtualCount: number | undefined;
   drift: string[];
+  /** How many lines of `drift` (its first) say what the server does, not that the listings moved. */
+  notes: number;
   sizes: { requestedPageSize: number; pageSize: number; pages: number };
 }
 
@@ -194,9 +210,17 @@ export async function readPages<P>(
     early.delete(page);
     return asked?.got ?? limit(page);
   };
+  /** Each page's span (`PageRead.span`), by page number. */
+  const spans: (readonly [number, number] | undefined)[] = [];
   const keepPage = async (got: PageRead<P>, page: number) => {
+    spans[page] = got.span;
     await keep(got.page, page);
     return got.length;
+  };
+  /** Page `page` holds the listings of the page before it, first to last: a server repeating a page. */
+  const repeats = (page: number) => {
+    const [span, before] = [spans[page], spans[page - 1]];
+    return span !== undefined && before !== undefined && span[0] === before[0] && span[1] === before[1];
   };
   try {
     // The first page is asked for first; with it, the pages the last run's count implies.
@@ -222,9 +246,16 @@ export async function readPages<P>(
     let pageSize = capped ? firstLength : requested;
     const more = firstLength >= pageSize && pageSize > 0;
     const expected = more && virtualCount !== undefined ? Math.ceil(virtualCount / pageSize) : 1;
+    // A short first page whose VirtualCount does not say how many there are (none, or fewer than the
+    // page holds) may be a server's silent cap: the second page tells. A server that capped answers it
+    // with more listings, and every page is then read at the first page's size.
+    const unsure =
+      firstLength > 0 &&
+      firstLength < requested &&
+      (virtualCount === undefined || virtualCount < firstLength);
     // What the decoded first page does not want of what was read ahead (a page past VirtualCount is
-    // asked for again only if the read goes on past it).
-    callOff(expected + 1);
+    // asked for again only if the read goes on past it; the second is wanted when `unsure`).
+    callOff(Math.max(expected, unsure ? 2 : 1) + 1);
     let rest: number[] = [];
     if (more) {
       if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
@@ -236,18 +267,14 @@ export async function readPages<P>(
     }
     // The length of each page, in page order.
     const pages: number[] = [await firstKept, ...rest];
-    // A short first page whose VirtualCount does not say how many there are (none, or fewer than the
-    // page holds) may be a server's silent cap: the second page tells. A server that capped answers it
-    // with more listings, and every page is then read at the first page's size.
-    const unsure =
-      firstLength > 0 &&
-      firstLength < requested &&
-      (virtualCount === undefined || virtualCount < firstLength);
+    /** The first lines of `drift` that say what the server does (a silent cap), not movement. */
+    let notes = 0;
     if (unsure) {
       const second = await keepPage(await pageOf(2), 2);
       if (second > 0) {
         pageSize = firstLength;
         pages.push(second);
+        notes = 1;
         drift.push(
           `the platform answered ${firstLength} listings a page where ${requested} were asked, ` +
             `${virtualCount === undefined ? 'without a VirtualCount' : `with VirtualCount ${virtualCount}`}: ` +
@@ -263,18 +290,30 @@ export async function readPages<P>(
     /** Pages past VirtualCount that held listings. */
     const past: number[] = [];
     const beyond = virtualCount === undefined ? 0 : Math.ceil(virtualCount / Math.max(1, pageSize));
-    while (pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize) {
+    /** A page past the first that came back as the page before it: the server repeats its last page. */
+    let repeated: number | undefined;
+    while (repeated === undefined && pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
       const from = pages.length + 1;
       const batch = Array.from({ length: Math.min(width, maxPages - pages.length) }, (_, i) => from + i);
       const lengths = await Promise.all(batch.map((page) => pageOf(page).then((got) => keepPage(got, page))));
       for (const [i, length] of lengths.entries()) {
+        const page = batch[i] as number;
+        // Its listings were kept, and are the page before's (kept once, by ID): the list ends there.
+        if (length > 0 && repeats(page)) {
+          repeated = page;
+          break;
+        }
         pages.push(length);
-        if (virtualCount !== undefined && length > 0 && (batch[i] as number) > beyond)
-          past.push(batch[i] as number);
+        if (virtualCount !== undefined && length > 0 && page > beyond) past.push(page);
       }
       width = concurrency;
     }
+    if (repeated !== undefined)
+      drift.push(
+        `page ${repeated} repeated page ${repeated - 1} (the same listings): the platform answers past the end ` +
+          'with its last page; the read stopped there',
+      );
     if (past.length === 1) drift.push(`page ${past[0]} was read beyond VirtualCount ${virtualCount}`);
     else if (past.length > 1)
       drift.push(
@@ -286,6 +325,7 @@ export async function readPages<P>(
       lengths: pages,
       virtualCount,
       drift,
+      notes,
       sizes: { requestedPageSize: requested, pageSize, pages: pages.length },
     };
   } finally {
@@ -388,7 +428,7 @@ const SHORT_PAGES_SHOWN = 3;
 export function collect<L extends { length: number }>(
   finished: { listings: L; twice: number },
   read: PagesRead,
-): Pick<Snapshot<L>, 'listings' | 'virtualCount' | 'drift'> {
+): Pick<Snapshot<L>, 'listings' | 'virtualCount' | 'drift' | 'moved'> {
   const { lengths, virtualCount } = read;
   const pageSize = read.sizes.pageSize;
   const drift = [...read.drift];
@@ -409,5 +449,5 @@ export function collect<L extends { length: number }>(
   if (virtualCount !== undefined && kept !== virtualCount) {
     drift.push(`VirtualCount said ${virtualCount}, the pages held ${kept} distinct listings`);
   }
-  return { listings, virtualCount, drift };
+  return { listings, virtualCount, drift, moved: drift.length > read.notes };
 }

@@ -3,6 +3,7 @@
  * read by its format (CSV, XML, BLM, RESO; formats/) into batches of raw records.
  */
 export { FeedError, type FeedErrorCode, isFeedError } from './feed-error.ts';
+export { RESO_PROVIDERS } from './formats/reso/profiles.ts';
 export { openFeed } from './open-feed.ts';
 export { SOURCE_FORMATS, type SourceConfig, sourceSchema } from './source-schema.ts';
 export type {

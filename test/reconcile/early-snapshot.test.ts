@@ -47,3 +47,24 @@ it('reads the pages again when they changed while the feed was read: no listing 
   expect(numbers.filter((n) => n === 'MLS-0100')).toHaveLength(1);
   expect(numbers).toHaveLength(9);
 });
+
+it('a server that caps its pages silently and says no count is read once: its quirk is no movement', async () => {
+  // 9 listings; 5 asked a page, 2 given, no VirtualCount: every page is read at 2 until a short one.
+  h = await startHarness([{ id: 'a' }], { maxPageSize: 2 }, { pageSize: 5, concurrency: 2 });
+  const a = h.feed('a');
+  await h.sync(a, listings(1, 9));
+  const withoutCount = (body: Uint8Array) =>
+    new TextEncoder().encode(new TextDecoder().decode(body).replace(/"VirtualCount":\d+/, '"Count":null'));
+  const client: PlatformClient = {
+    ...h.client,
+    listListingsDecoded: (request, decode, options) =>
+      h!.client.listListingsDecoded(request, (body) => decode(withoutCount(body)), options),
+  };
+  const report = await h.sync(a, listings(1, 9), {}, { client });
+  expect(report).toMatchObject({ outcome: 'ok', created: 0, deleted: 0, unchanged: 9 });
+  expect(report.drift).toEqual([
+    'the platform answered 2 listings a page where 5 were asked, without a VirtualCount: every page was read until a short one',
+  ]);
+  // Pages 1 to 5 once (and page 6, empty: two at a time), not again before the plan.
+  expect(report.apiCalls).toMatchObject({ list: 6 });
+});

@@ -102,6 +102,34 @@ describe('readSnapshot', () => {
     });
   });
 
+  it('a server that answers every page past the end with its last page: the read stops at the repeat', async () => {
+    // 6 listings, 2 a page; pages 3, 4, 5… all answer 5 and 6. VirtualCount low (4), then none.
+    for (const told of [4, undefined]) {
+      let calls = 0;
+      const client = Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
+        listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
+          calls++;
+          const page = request.PageNumber ?? 1;
+          const list =
+            page === 1
+              ? [record(1), record(2)]
+              : page === 2
+                ? [record(3), record(4)]
+                : [record(5), record(6)];
+          return { List: list, ...(told === undefined ? {} : { VirtualCount: told }) };
+        },
+      });
+      const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 3 });
+      expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(snapshot.pages).toBe(3);
+      expect(snapshot.drift).toContain(
+        'page 4 repeated page 3 (the same listings): the platform answers past the end with its last page; the read stopped there',
+      );
+      // Not 10,000 pages: the first batch past the repeat.
+      expect(calls).toBeLessThanOrEqual(7);
+    }
+  });
+
   it('reads on past VirtualCount while the last page is full and should not be (the list grew)', async () => {
     const client = pagesClient({ 1: [record(1), record(2)], 2: [record(3), record(4)], 3: [record(5)] }, 3);
     const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 2 });

@@ -8,7 +8,7 @@ import { silentLogger } from '../../logger.ts';
 import type { Listing } from '../../normalize/index.ts';
 import { planRun, type RunFeed, type RunReport, runAndSave, syncFeed } from '../../reconcile/index.ts';
 import { renderPlan, renderReport } from '../../render/index.ts';
-import { type Sandbox, startSandbox } from '../../sandbox/index.ts';
+import type { Sandbox } from '../../sandbox/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import { CliExit, cliMemo, withExamples } from '../context.ts';
 import { loadDemoConfig, useNextDayFeed } from '../demo-config.ts';
@@ -78,6 +78,7 @@ export async function runDemo(
   out: (text: string) => void = (t) => process.stdout.write(`${t}\n`),
 ): Promise<number> {
   const dir = await mkdtemp(join(tmpdir(), 'feed-sync-demo-'));
+  const { startSandbox } = await import('../../sandbox/index.ts');
   const sandbox = await startSandbox({ latencyMs: 20 });
   try {
     const config = await loadDemoConfig(dir, sandbox.url);

@@ -1,10 +1,15 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import {
-  PROVIDERS,
-  type ProviderName,
-  type ResoProviderOptions,
-  startResoProvider,
-} from '../../sandbox/index.ts';
+import type { ProviderName, ResoProviderOptions } from '../../sandbox/index.ts';
+import { RESO_PROVIDERS } from '../../sources/index.ts';
+
+/**
+ * The providers the sandbox plays: every named RESO provider of the feeds' `reso.provider` (the
+ * sandbox's own list is the same, a test says so; not imported here, so the sandbox's modules load
+ * only when it runs).
+ */
+export const SANDBOX_PROVIDERS = RESO_PROVIDERS.filter(
+  (provider): provider is ProviderName => provider !== 'generic',
+);
 
 /** The flags of `feed-sync sandbox --reso PROVIDER` (the platform sandbox's own flags are in sandbox.ts). */
 export interface ResoCliOptions {
@@ -40,7 +45,7 @@ export function addResoOptions(command: Command): Command {
   return command
     .addOption(
       new Option('--reso <provider>', 'play a RESO Web API provider instead of the platform').choices(
-        PROVIDERS,
+        SANDBOX_PROVIDERS,
       ),
     )
     .option('--listings <n>', 'with --reso: generated listings (default 1000)', count)
@@ -97,6 +102,7 @@ export async function runResoSandbox(
     replicationIdleMs: options.replicationIdleMs,
     markerRetentionMs: options.markerRetentionMs,
   };
+  const { startResoProvider } = await import('../../sandbox/index.ts');
   const provider = await startResoProvider(
     // An empty environment variable counts as not given.
     Object.fromEntries(

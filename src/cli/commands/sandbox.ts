@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { type SandboxOptions, startSandbox } from '../../sandbox/index.ts';
+import type { SandboxOptions } from '../../sandbox/index.ts';
 import { loadCliConfig, withConfigOption, withExamples } from '../context.ts';
 import { addResoOptions, type ResoCliOptions, runResoSandbox } from './sandbox-reso.ts';
 
@@ -120,6 +120,8 @@ export function registerSandbox(program: Command): void {
         options.secretKey = api.secretKey;
         options.sessionKey = api.sessionKey;
       }
+      // The sandbox's modules load only for this command, not with every command's start.
+      const { startSandbox } = await import('../../sandbox/index.ts');
       const sandbox = await startSandbox(toSandboxOptions(options));
       process.stdout.write(`sandbox listening on ${sandbox.url}\n`);
       const auth =
