@@ -9,7 +9,7 @@ import {
   usageOfBook,
 } from './budget-book.ts';
 import type { BudgetLimits } from './budget-types.ts';
-import { createFileBudget } from './memory-budget.ts';
+import { type BudgetFile, createFileBudget } from './file-budget.ts';
 
 const T0 = Date.parse('2024-05-01T10:00:00Z');
 
@@ -106,9 +106,9 @@ describe('the state-file budget (the one-shot CLI)', () => {
     const open = () =>
       createFileBudget({
         read: async () => structuredClone(file),
-        write: async (books) => {
+        update: async (change) => {
           writes++;
-          file = structuredClone(books);
+          file = structuredClone(change(structuredClone(file)));
         },
       });
     const limits = { perHour: 100 };
@@ -125,5 +125,55 @@ describe('the state-file budget (the one-shot CLI)', () => {
     const next = open();
     for (let i = 0; i < 95; i++) expect((await next.take('k', limits, T0 + 100 + i)).ok).toBe(true);
     expect(await next.take('k', limits, T0 + 300)).toMatchObject({ ok: false, window: 'hour' });
+  });
+
+  /** One state file, and each process's budget on it (its writes one at a time, as under the state lock). */
+  function sharedFile() {
+    const state = { books: {} as Record<string, BudgetBook>, writes: 0 };
+    const file: BudgetFile = {
+      read: async () => structuredClone(state.books),
+      update: async (change) => {
+        state.writes++;
+        state.books = structuredClone(change(structuredClone(state.books)));
+      },
+    };
+    return { state, open: () => createFileBudget(file) };
+  }
+
+  it('two processes on one key at once (two feeds of one MLS key): together never above the limit, every request counted', async () => {
+    const { state, open } = sharedFile();
+    const limits = { perHour: 50 };
+    const [a, b] = [open(), open()];
+    let sent = 0;
+    // Turn by turn, 40 each: the old budget, each written whole over the other's, let 80 go.
+    for (let i = 0; i < 40; i++)
+      for (const budget of [a, b]) if ((await budget.take('k', limits, T0 + i * 10)).ok) sent++;
+    expect(sent).toBeLessThanOrEqual(50);
+    // Each reserved ahead what it did not send: the file counts at least what was sent.
+    expect(usageOfBook(state.books.k!, T0 + 1000).hour).toBeGreaterThanOrEqual(sent);
+    await a.flush?.();
+    await b.flush?.();
+    // Flushed, the file counts exactly what both sent.
+    expect(usageOfBook(state.books.k!, T0 + 1000).hour).toBe(sent);
+    // A third process finds the hour spent.
+    expect(await open().take('k', limits, T0 + 2000)).toMatchObject({ ok: false, window: 'hour' });
+  });
+
+  it('a process that flushes does not undo what another counted meanwhile', async () => {
+    const { state, open } = sharedFile();
+    const limits = { perHour: 1000 };
+    const a = open();
+    const b = open();
+    for (let i = 0; i < 30; i++) expect((await a.take('k', limits, T0 + i)).ok).toBe(true);
+    for (let i = 0; i < 7; i++) expect((await b.take('k', limits, T0 + 100 + i)).ok).toBe(true);
+    await b.flush?.();
+    await a.flush?.();
+    expect(usageOfBook(state.books.k!, T0 + 1000).hour).toBe(37);
+    // Another minute, another reservation: still one write per reservation, not per request.
+    const writes = state.writes;
+    for (let i = 0; i < 19; i++) expect((await a.take('k', limits, T0 + 61_000 + i)).ok).toBe(true);
+    expect(state.writes).toBe(writes + 1);
+    await a.flush?.();
+    expect(usageOfBook(state.books.k!, T0 + 62_000).hour).toBe(56);
   });
 });

@@ -12,6 +12,7 @@ export type {
   Ceiling,
 } from './budget-types.ts';
 export { answerBytes, hourIsBytes, limitsForBytes } from './byte-budget.ts';
-export { createFileBudget, createMemoryBudget } from './memory-budget.ts';
+export { type BudgetFile, createFileBudget } from './file-budget.ts';
+export { createMemoryBudget } from './memory-budget.ts';
 export { createPostgresBudget } from './postgres-budget.ts';
 export { createRedisBudget } from './redis-budget.ts';

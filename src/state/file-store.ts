@@ -119,9 +119,9 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
         await queue;
         return (await read()).budgets ?? {};
       },
-      write: (books) =>
+      update: (change) =>
         update((state) => {
-          state.budgets = books;
+          state.budgets = change(state.budgets ?? {});
         }),
     }),
     async getFeed(feedId) {

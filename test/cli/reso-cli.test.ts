@@ -44,14 +44,14 @@ feeds:
     mapping: { preset: reso${fields} }
 `;
 
-async function setUp(records: number, reso: string) {
+async function setUp(records: number, reso: string, latencyMs = 0) {
   const data = Array.from({ length: records }, (_, i) =>
     resoRecord(i + 1, {
       ModificationTimestamp: new Date(Date.parse('2024-01-01T00:00:00Z') + i * 1000).toISOString(),
     }),
   );
   sandbox = await startSandbox({ latencyMs: 1 });
-  odata = await startOData({ dataset: () => data });
+  odata = await startOData({ dataset: () => data, latencyMs });
   dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
   await writeFile(join(dir, 'feed-sync.yaml'), config(sandbox.url, `${odata.url}/odata`, reso));
   return { sandbox, odata, dir };
@@ -59,8 +59,9 @@ async function setUp(records: number, reso: string) {
 
 function start(
   cwd: string,
+  feed = 'mls',
 ): ChildProcess & { output: () => { out: string; err: string }; done: Promise<number | null> } {
-  const child = spawn(NODE, [BIN, 'sync', '--feed', 'mls', '--config', join(cwd, 'feed-sync.yaml')], {
+  const child = spawn(NODE, [BIN, 'sync', '--feed', feed, '--config', join(cwd, 'feed-sync.yaml')], {
     cwd,
     env: { ...process.env, MLSGRID_TOKEN: 'secret-mls-token' },
   });
@@ -138,6 +139,31 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     // Another process, the same budget: nothing is sent.
     expect(s.odata.queries).toHaveLength(3);
     expect(s.sandbox.listings('MLS-BOT')).toHaveLength(6);
+  });
+
+  it('two feeds of one MLS key synced at once, each by its own process: together within the hourly limit, all counted', async () => {
+    // 60 records, 2 a page: each feed wants 30 requests, 50 are allowed in the hour. Each answer
+    // 100 ms late, so the two processes' requests (and their reservations of 20) interleave.
+    const s = await setUp(60, 'top: 2, limits: { perSecond: 50, perHour: 50 }', 100);
+    // A second feed on the same token and server, to another chatbot: one key, one budget.
+    const yaml = await readFile(join(s.dir, 'feed-sync.yaml'), 'utf8');
+    const second = yaml
+      .slice(yaml.indexOf('  - id: mls'))
+      .replace('id: mls', 'id: mls-b')
+      .replace('chatbot: MLS-BOT', 'chatbot: MLS-BOT-B');
+    await writeFile(join(s.dir, 'feed-sync.yaml'), `${yaml}${second}`);
+    const [a, b] = [start(s.dir, 'mls'), start(s.dir, 'mls-b')];
+    const codes = await Promise.all([a.done, b.done]);
+    // Each read what the budget let it; both paused once it was spent (or one finished first).
+    for (const code of codes) expect([0, 5]).toContain(code);
+    // At most 50 requests in the hour for the key, not 50 for each process.
+    expect(s.odata.queries.length).toBeLessThanOrEqual(50);
+    expect(codes).toContain(5);
+    const state = await stateOf(s.dir);
+    const books = Object.values(state.budgets ?? {}) as { minutes: Record<string, number> }[];
+    expect(books).toHaveLength(1);
+    const counted = Object.values(books[0]?.minutes ?? {}).reduce((sum, n) => sum + n, 0);
+    expect(counted).toBe(s.odata.queries.length);
   });
 
   it('against the server that plays MLS Grid: killed with -9 mid-import, the next run goes on from the last part, never over the limits', {

@@ -30,6 +30,8 @@ export interface ODataServerOptions {
   signMedia?: boolean;
   /** Media arrives without `$expand` (Bridge). */
   mediaInline?: boolean;
+  /** Each data request is answered this much later (ms): runs of several processes overlap. */
+  latencyMs?: number;
 }
 
 export interface ODataServer extends TestServer {
@@ -47,9 +49,10 @@ interface Cursor {
 export async function startOData(options: ODataServerOptions): Promise<ODataServer> {
   const queries: URL[] = [];
   const cursors = new Map<string, Cursor>();
-  const server = await withServer((req, res) => {
+  const server = await withServer(async (req, res) => {
     const url = new URL(req.url!, `http://${req.headers.host}`);
     queries.push(url);
+    if (options.latencyMs) await new Promise((resolve) => setTimeout(resolve, options.latencyMs));
     const n = queries.length;
     const headers = options.headers?.(n) ?? {};
     const fault = options.fault?.(n, url);
