@@ -79,7 +79,7 @@ export function startDecodedSnapshot(
       length: decoded.length,
       virtualCount: decoded.virtualCount,
       page: decoded,
-      span: spanOf(decoded.ids),
+      span: spanOf(decoded.ids, (id) => id),
     };
   };
   const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), options);

@@ -81,7 +81,7 @@ export async function readSnapshot<L extends { length: number }>(
   // Each page is canonicalized (and kept) as it arrives, while the next ones are still on the wire.
   const read = async (page: number): Promise<PageRead<ListPage>> => {
     const raw = await readPage(client, options, page, maxPages);
-    const span = spanOf(raw.List.map((record) => Number(record.ID)));
+    const span = spanOf(raw.List, (record) => Number(record.ID));
     return { length: raw.List.length, virtualCount: raw.VirtualCount, page: raw, span };
   };
   const keep = (raw: ListPage, page: number) => {
@@ -101,8 +101,12 @@ export interface PageRead<P> {
 }
 
 /** The first and last ID of a page's listings (undefined for an empty page). */
-export function spanOf(ids: ArrayLike<number>): readonly [number, number] | undefined {
-  return ids.length === 0 ? undefined : [ids[0] as number, ids[ids.length - 1] as number];
+export function spanOf<T>(
+  listings: ArrayLike<T>,
+  idOf: (listing: T) => number,
+): readonly [number, number] | undefined {
+  const { length } = listings;
+  return length === 0 ? undefined : [idOf(listings[0] as T), idOf(listings[length - 1] as T)];
 }
 
 /** What `readPages` saw: each page's length in page order, the page size used, and what moved. */
