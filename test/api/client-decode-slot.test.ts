@@ -1,39 +1,33 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { platformClient } from '../helpers/platform-client.ts';
+import { ok, sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
 /**
  * A page given to `listListingsDecoded` is decoded once its request has left the limiter's slot
  * (issue 23 §3: a page decoded in the decode thread kept the next request from going out). A small
  * answer, as every error envelope is, is decoded inside it, so the limiter still sees its Code.
  */
-let server: Server | undefined;
-afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
 
-async function listServer(bytesOfPage: (page: number) => number) {
+/** A list server whose every answer carries `bytes` bytes of padding; the pages asked for, in order. */
+async function listServer(bytes: number) {
   const asked: number[] = [];
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      const page = (JSON.parse(body) as { PageNumber: number }).PageNumber;
-      asked.push(page);
-      const note = 'x'.repeat(bytesOfPage(page));
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ Data: { List: [], VirtualCount: 0, Note: note }, Success: true, Code: 200 }));
-    });
+  server = await withServer((_req, res, body) => {
+    asked.push((body as { PageNumber: number }).PageNumber);
+    sendJson(res, 200, ok({ List: [], VirtualCount: 0, Note: 'x'.repeat(bytes) }));
   });
-  await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
   // One request at a time.
-  return { asked, client: platformClient({ baseUrl: `http://127.0.0.1:${port}`, concurrency: 1 }) };
+  return { asked, client: platformClient({ baseUrl: server.url, concurrency: 1 }) };
 }
 
 const request = (page: number) => ({ SerialNumber: 'SN-1', PageNumber: page, PageSize: 10 });
 
 it('a page being decoded does not hold the only slot: the next request goes out meanwhile', async () => {
-  const { asked, client } = await listServer(() => 64 * 1024);
+  const { asked, client } = await listServer(64 * 1024);
   let decodeFirst = () => {};
   const firstDecoded = new Promise<void>((done) => {
     decodeFirst = done;
@@ -50,7 +44,7 @@ it('a page being decoded does not hold the only slot: the next request goes out 
 });
 
 it('a small answer is decoded inside its slot: the next request waits for it', async () => {
-  const { asked, client } = await listServer(() => 10);
+  const { asked, client } = await listServer(10);
   let decodeFirst = () => {};
   const firstDecoded = new Promise<void>((done) => {
     decodeFirst = done;
