@@ -67,7 +67,7 @@ export function registerSync(program: Command): void {
     const config = await loadCliConfig(options);
     const feeds = selectFeeds(config, options);
     // Before any write to the platform: a run whose state cannot be saved must not start.
-    if (!options.dryRun) await assertStateWritable(config.stateFile);
+    if (!options.dryRun) assertStateWritable(config.stateFile);
     const logger = cliLogger();
     const deps = {
       client: clientFromConfig(config),
