@@ -120,7 +120,9 @@ export function createClient(options: ClientOptions): PlatformClient {
    * held while the answer is checked, so an envelope's Code 429 teaches the limiter (AIMD) as an
    * HTTP 429 does. A large answer given to `decode` (a page of listings, never an error envelope)
    * is decoded once its slot is free: a page decoded in the decode thread (tens of ms, behind the
-   * pages before it) would otherwise keep a request the platform allows from going out.
+   * pages before it) would otherwise keep a request the platform allows from going out. (Its
+   * decoding failing, a malformed page, is no overload: the limiter need not see it.) The call's
+   * event (`onCall`) covers the request and its decoding, from the slot on.
    */
   async function attempt<S extends z.ZodType, T = z.output<S>>(
     operation: Operation,
@@ -129,18 +131,22 @@ export function createClient(options: ClientOptions): PlatformClient {
     signal?: AbortSignal,
     decode?: (body: Uint8Array) => Promise<T>,
   ): Promise<T> {
-    const started = performance.now();
-    const event: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
+    // A call is one that got its slot: an attempt called off while it waited is none.
+    let started = 0;
+    let event: CallEvent | undefined;
     try {
       const answer = await limiter.run(async (): Promise<{ value: T } | { page: Uint8Array }> => {
+        started = performance.now();
+        const call: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
+        event = call;
         if (!decode) {
           const response = await postJson(operation, PATHS[operation], body, options, signal);
-          event.status = response.statusCode;
+          call.status = response.statusCode;
           if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
           return { value: unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T };
         }
         const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
-        event.status = response.statusCode;
+        call.status = response.statusCode;
         if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
         if (response.body.byteLength <= DECODED_IN_SLOT_BYTES) return { value: await decode(response.body) };
         return { page: response.body };
@@ -149,13 +155,15 @@ export function createClient(options: ClientOptions): PlatformClient {
         ? await (decode as (body: Uint8Array) => Promise<T>)(answer.page)
         : answer.value;
     } catch (error) {
-      if (isApiError(error)) event.outcome = error.code;
+      if (event && isApiError(error)) event.outcome = error.code;
       const platformCode = (error as { platformCode?: number }).platformCode;
-      if (platformCode !== undefined) event.platformCode = platformCode;
+      if (event && platformCode !== undefined) event.platformCode = platformCode;
       throw error;
     } finally {
-      event.durationMs = performance.now() - started;
-      options.onCall?.(event);
+      if (event) {
+        event.durationMs = performance.now() - started;
+        options.onCall?.(event);
+      }
     }
   }
 

@@ -129,12 +129,18 @@ describe('the state-file budget (the one-shot CLI)', () => {
 
   /** One state file, and each process's budget on it (its writes one at a time, as under the state lock). */
   function sharedFile() {
-    const state = { books: {} as Record<string, BudgetBook>, writes: 0 };
+    const state = { books: {} as Record<string, BudgetBook>, writes: 0, failNext: false };
     const file: BudgetFile = {
       read: async () => structuredClone(state.books),
       update: async (change) => {
         state.writes++;
-        state.books = structuredClone(change(structuredClone(state.books)));
+        const changed = structuredClone(change(structuredClone(state.books)));
+        // A write that fails after the change was made (a full disk): the file keeps what it held.
+        if (state.failNext) {
+          state.failNext = false;
+          throw new Error('ENOSPC');
+        }
+        state.books = changed;
       },
     };
     return { state, open: () => createFileBudget(file) };
@@ -175,5 +181,53 @@ describe('the state-file budget (the one-shot CLI)', () => {
     expect(state.writes).toBe(writes + 1);
     await a.flush?.();
     expect(usageOfBook(state.books.k!, T0 + 62_000).hour).toBe(56);
+  });
+
+  it('a write that failed is not taken as made: the next one still adds this process’s requests to the others’', async () => {
+    const { state, open } = sharedFile();
+    const limits = { perHour: 1000 };
+    const [a, b] = [open(), open()];
+    for (let i = 0; i < 20; i++) expect((await b.take('k', limits, T0 + i)).ok).toBe(true);
+    await b.flush?.();
+    for (let i = 0; i < 20; i++) expect((await a.take('k', limits, T0 + 100 + i)).ok).toBe(true);
+    state.failNext = true;
+    await expect(a.take('k', limits, T0 + 200)).rejects.toThrow('ENOSPC');
+    await a.flush?.();
+    expect(usageOfBook(state.books.k!, T0 + 1000).hour).toBe(40);
+  });
+
+  it('never refused beyond what the provider announced, and a reservation does not use up its ceiling', async () => {
+    const { state, open } = sharedFile();
+    const a = open();
+    await a.announce('k', { name: 'hour', remaining: 100, resetAt: T0 + 3_000_000 }, T0);
+    // One request a minute, each a new reservation: each ceiling of 100 allows them all.
+    for (let i = 0; i < 10; i++) expect((await a.take('k', {}, T0 + i * 60_000)).ok).toBe(true);
+    await a.flush?.();
+    expect(state.books.k?.ceilings.hour?.remaining).toBe(90);
+  });
+
+  it('a lower ceiling announced to another process is not raised by this one’s older one', async () => {
+    const { state, open } = sharedFile();
+    const [a, b] = [open(), open()];
+    await a.announce('k', { name: 'hour', remaining: 100, resetAt: T0 + 30_000 }, T0);
+    expect((await a.take('k', {}, T0)).ok).toBe(true);
+    await b.announce('k', { name: 'hour', remaining: 0, resetAt: T0 + 40_000 }, T0 + 1000);
+    expect(await b.take('k', {}, T0 + 1000)).toMatchObject({ ok: false, window: 'provider' });
+    await b.flush?.();
+    await a.flush?.();
+    // Whichever writes last: the lower remaining, until the later reset.
+    expect(state.books.k?.ceilings.hour).toEqual({ remaining: 0, until: T0 + 40_000 });
+    expect(await open().take('k', {}, T0 + 2000)).toMatchObject({ ok: false, window: 'provider' });
+  });
+
+  it('a spent hour is said without writing the file, however often a run asks', async () => {
+    const { state, open } = sharedFile();
+    const limits = { perHour: 5 };
+    const a = open();
+    for (let i = 0; i < 5; i++) expect((await a.take('k', limits, T0 + i)).ok).toBe(true);
+    const writes = state.writes;
+    for (let i = 0; i < 100; i++)
+      expect(await a.take('k', limits, T0 + 10 + i)).toMatchObject({ ok: false, window: 'hour' });
+    expect(state.writes).toBe(writes);
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   announcedTo,
   type BudgetBook,
-  counted,
+  checkBook,
   doneInBook,
   emptyBook,
   headroom,
@@ -38,7 +38,9 @@ interface Own {
   reserved: { n: number; minute: number };
 }
 
-/** `book` with `minutes` added (a negative count takes away; never below 0). Pure. */
+const noOwn = (): Own => ({ minutes: {}, seconds: {}, written: {}, reserved: { n: 0, minute: 0 } });
+
+/** `book` with `minutes` added (`sign` -1: taken away; never below 0). Pure. */
 function withMinutes(book: BudgetBook, minutes: Record<string, number>, sign: 1 | -1): BudgetBook {
   const out = { ...book.minutes };
   for (const [minute, n] of Object.entries(minutes)) {
@@ -49,6 +51,31 @@ function withMinutes(book: BudgetBook, minutes: Record<string, number>, sign: 1 
   return { ...book, minutes: out };
 }
 
+/** What the file holds of `own`: the requests it started and those it reserved, by minute. Pure. */
+function holding(own: Own): Record<string, number> {
+  const held = { ...own.minutes };
+  const { n, minute } = own.reserved;
+  if (n > 0) held[minute] = (held[minute] ?? 0) + n;
+  return held;
+}
+
+/**
+ * Two processes' knowledge of the provider's announced ceilings: of each, the lower remaining and
+ * the later reset, among those not reset yet (stricter than either, never looser). Pure.
+ */
+function mergedCeilings(a: BudgetBook['ceilings'], b: BudgetBook['ceilings'], now: number) {
+  const out: BudgetBook['ceilings'] = {};
+  for (const side of [a, b])
+    for (const [name, c] of Object.entries(side)) {
+      if (c.until <= now) continue;
+      const known = out[name];
+      out[name] = known
+        ? { remaining: Math.min(known.remaining, c.remaining), until: Math.max(known.until, c.until) }
+        : { ...c };
+    }
+  return out;
+}
+
 /**
  * The one-shot CLI's budgets, kept in its state file so that the next run, a run after a crash, and
  * a run at the same time in another process (two feeds of one MLS key, each by its own cron line)
@@ -57,110 +84,119 @@ function withMinutes(book: BudgetBook, minutes: Record<string, number>, sign: 1 
  * sent, the process then uses them from memory, and `flush` writes the true count. A process killed
  * meanwhile leaves its unused reservation counted: too strict for an hour, never too loose.
  *
- * Each write changes the books as the file holds them then (under the state file's lock): what this
- * process counted since its last write is added to what the others wrote meanwhile, never written
- * over it; and a reservation is sized, and its first request checked, against that fresh count. So
- * two processes on one key never count fewer requests than both sent.
+ * Each write changes the books as the file holds them then (under the state file's lock): this
+ * process's requests are added to what the others wrote, never written over it, and a reservation
+ * is sized, and its first request checked, against that fresh count. So two processes on one key
+ * never count fewer requests in the hour and the day than both sent. This process's side is taken
+ * as written only once the write succeeded. The second is each process's own (its requests in
+ * flight are not written; those answered are, for a process that starts next); the provider's
+ * announced ceilings are merged, the lower remaining winning.
  */
 export function createFileBudget(file: BudgetFile): BudgetStore {
   /** The others' requests as the file last showed them, with this process's own: what `take` checks. */
   let views: Promise<Map<string, BudgetBook>> | undefined;
   const owns = new Map<string, Own>();
+  /** The keys this process took from or was told a ceiling of: `flush` writes each. */
+  const touched = new Set<string>();
   /** The latest clock reading seen: `flush` prunes by the run's clock, which tests inject. */
   let lastNow = 0;
   const load = () => {
     views ??= file.read().then((books) => new Map(Object.entries(books)));
     return views;
   };
-  const ownOf = (key: string) => {
-    let own = owns.get(key);
-    if (own === undefined) {
-      own = { minutes: {}, seconds: {}, written: {}, reserved: { n: 0, minute: 0 } };
-      owns.set(key, own);
-    }
-    return own;
-  };
-  /** What the file holds of `own` now: the requests it started and those it reserved, by minute. */
-  const holding = (own: Own): Record<string, number> => {
-    const held = { ...own.minutes };
-    const { n, minute } = own.reserved;
-    if (n > 0) held[minute] = (held[minute] ?? 0) + n;
-    return held;
-  };
   /**
-   * In the file as it is now: the others' requests (the file's less what it holds of ours), `act` on
-   * the view (theirs and ours), then ours written back. Returns what `act` returned.
+   * In the file as it is now: the others' requests (the file's less what it holds of ours), `act`
+   * on the view (theirs and ours) giving this process's side after it, then that side written back.
+   * Returns what `act` returned.
    */
   const merge = async <T>(
     key: string,
     now: number,
-    act: (view: BudgetBook) => { view: BudgetBook; value: T },
+    act: (view: BudgetBook, own: Own) => { view: BudgetBook; own: Own; value: T },
   ): Promise<T> => {
     const books = await load();
-    const own = ownOf(key);
-    let value: T | undefined;
+    const own = owns.get(key) ?? noOwn();
+    let acted: { view: BudgetBook; own: Own; value: T } | undefined;
     await file.update((inFile) => {
       const found = inFile[key] ?? emptyBook();
       const theirSeconds = Object.fromEntries(
         Object.entries(found.seconds ?? {}).filter(([ticket]) => own.seconds[ticket] === undefined),
       );
       const theirs = withMinutes({ ...found, seconds: theirSeconds }, own.written, -1);
-      // Ours on theirs: the requests started, the second's entries, the ceilings this process was told.
-      let view = withMinutes({ ...theirs, seconds: { ...theirSeconds, ...own.seconds } }, own.minutes, 1);
-      for (const [name, c] of Object.entries(books.get(key)?.ceilings ?? {}))
-        view = announcedTo(view, { name, remaining: c.remaining, resetAt: c.until }, now);
-      const acted = act(pruned(view, now));
-      value = acted.value;
-      books.set(key, acted.view);
-      // What no window sees any more is forgotten, here as in the file.
-      const kept = pruned({ seconds: own.seconds, minutes: own.minutes, ceilings: {} }, now);
-      own.seconds = kept.seconds;
-      own.minutes = kept.minutes;
-      own.written = holding(own);
-      const { n, minute } = own.reserved;
-      const written = n > 0 ? counted(acted.view, minute * MINUTE_MS, n) : acted.view;
+      const view = withMinutes(
+        {
+          seconds: { ...theirSeconds, ...own.seconds },
+          minutes: theirs.minutes,
+          ceilings: mergedCeilings(theirs.ceilings, books.get(key)?.ceilings ?? {}, now),
+        },
+        own.minutes,
+        1,
+      );
+      acted = act(pruned(view, now), own);
+      const next = acted.own;
+      // What no window sees any more is forgotten, in this process as in the file.
+      const kept = pruned({ seconds: next.seconds, minutes: next.minutes, ceilings: {} }, now);
+      acted.own = { ...next, seconds: kept.seconds, minutes: kept.minutes };
+      // The file: theirs and ours (started and reserved); of the second, the requests answered.
+      const answered = Object.fromEntries(Object.entries(acted.own.seconds).filter(([, t]) => t <= now));
+      const written = withMinutes(
+        { seconds: { ...theirSeconds, ...answered }, minutes: theirs.minutes, ceilings: acted.view.ceilings },
+        holding(acted.own),
+        1,
+      );
       return { ...inFile, [key]: pruned(written, now) };
     });
-    return value as T;
+    // Written: only now does the file hold this process's side as it is.
+    const done = acted as { view: BudgetBook; own: Own; value: T };
+    owns.set(key, { ...done.own, written: holding(done.own) });
+    books.set(key, done.view);
+    return done.value;
   };
   return {
     async take(key, limits, now) {
       lastNow = Math.max(lastNow, now);
+      touched.add(key);
       const books = await load();
-      const own = ownOf(key);
       const minute = Math.floor(now / MINUTE_MS);
-      const start = (book: BudgetBook) => {
+      const local = books.get(key) ?? emptyBook();
+      /** Take the request from `book`: the book after it, the answer, and this process's side after it. */
+      const start = (book: BudgetBook, own: Own) => {
         const taken = takeFromBook(book, limits, now, randomUUID());
-        if (taken.answer.ok) {
-          own.minutes[minute] = (own.minutes[minute] ?? 0) + 1;
-          own.seconds[taken.answer.ticket] = taken.book.seconds[taken.answer.ticket] as number;
-        }
-        return taken;
+        if (!taken.answer.ok) return { ...taken, own };
+        const { ticket } = taken.answer;
+        const minutes = { ...own.minutes, [minute]: (own.minutes[minute] ?? 0) + 1 };
+        const seconds = { ...own.seconds, [ticket]: taken.book.seconds[ticket] as number };
+        return { ...taken, own: { ...own, minutes, seconds } };
       };
+      const own = owns.get(key) ?? noOwn();
       if (own.reserved.n > 0 && own.reserved.minute === minute) {
-        const taken = start(books.get(key) ?? emptyBook());
+        const taken = start(local, own);
         books.set(key, taken.book);
-        if (taken.answer.ok) own.reserved.n--;
+        if (taken.answer.ok) owns.set(key, { ...taken.own, reserved: { n: own.reserved.n - 1, minute } });
         return taken.answer;
       }
+      // Refused by what this process knows already: said without a write (a run polling a spent
+      // second or hour would otherwise rewrite the state file on every poll).
+      const known = checkBook(pruned(local, now), limits, now);
+      if (!known.ok) return known;
       // A new reservation: the request is checked, and the reservation sized, against the file now.
-      return merge(key, now, (view) => {
-        const taken = start(view);
-        own.reserved = {
-          n: taken.answer.ok ? Math.min(RESERVE - 1, headroom(taken.book, limits, now)) : 0,
-          minute,
-        };
-        return { view: taken.book, value: taken.answer };
+      return merge(key, now, (view, mine) => {
+        const taken = start(view, mine);
+        const n = taken.answer.ok ? Math.min(RESERVE - 1, headroom(taken.book, limits, now)) : 0;
+        return { view: taken.book, own: { ...taken.own, reserved: { n, minute } }, value: taken.answer };
       });
     },
     async done(key, ticket, now) {
       const books = await load();
       const book = books.get(key);
       const own = owns.get(key);
-      if (own?.seconds[ticket] !== undefined) own.seconds[ticket] = now;
+      if (own?.seconds[ticket] !== undefined)
+        owns.set(key, { ...own, seconds: { ...own.seconds, [ticket]: now } });
       if (book) books.set(key, doneInBook(book, ticket, now));
     },
     async announce(key, ceiling, now) {
+      touched.add(key);
+      lastNow = Math.max(lastNow, now);
       const books = await load();
       books.set(key, announcedTo(books.get(key) ?? emptyBook(), ceiling, now));
     },
@@ -170,10 +206,13 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
     async flush() {
       if (!views) return;
       const now = lastNow || Date.now();
-      for (const [key, own] of owns) {
-        own.reserved = { n: 0, minute: own.reserved.minute };
-        await merge(key, now, (view) => ({ view, value: undefined }));
-      }
+      // The true count: what was reserved and not used is given back.
+      for (const key of touched)
+        await merge(key, now, (view, own) => ({
+          view,
+          own: { ...own, reserved: { n: 0, minute: own.reserved.minute } },
+          value: undefined,
+        }));
     },
   };
 }

@@ -49,25 +49,26 @@ const FIELDS = '\u0000fields';
 
 /**
  * What else a listing can depend on: the runtime (ICU's dates and numbers) and the time zone. The
- * zone is named by what sets it (TZ, /etc/localtime's link) and by what it does (the local time of a
- * few instants, winter and summer, then and now: `Date#toString` gives the offset and the zone's
- * name). Not `Intl.DateTimeFormat().resolvedOptions()`, which loads ICU's locale data: ~14 ms of
- * every run's start, on its critical path.
+ * zone is named by what sets it (`TZ`, else /etc/localtime's link) and by what it does: its offset
+ * from UTC in winter and summer of every year from 1970 to 2037 (a number, whatever the process's
+ * locale: a cron job and a shell share their memo). Not `Intl.DateTimeFormat().resolvedOptions()`,
+ * which loads ICU's locale data: ~14 ms of every run's start, on its critical path.
  */
 export function runtimeSalt(): string {
   const tz = process.env.TZ ?? '';
   if (runtime?.tz !== tz) {
-    const zone = ZONE_INSTANTS.map((at) => new Date(at).toString().slice(16)).join(' ');
-    runtime = {
-      tz,
-      salt: `${process.version} icu ${process.versions.icu ?? ''} tz ${tz} ${localtime()} ${zone}`,
-    };
+    const offsets = ZONE_INSTANTS.map((at) => new Date(at).getTimezoneOffset()).join(',');
+    const zone = tz === '' ? localtime() : tz;
+    runtime = { tz, salt: `${process.version} icu ${process.versions.icu ?? ''} tz ${zone} ${offsets}` };
   }
   return runtime.salt;
 }
 
-/** Winter and summer of 1970, 2000 and 2025: a zone's rules at each, in its local time. */
-const ZONE_INSTANTS = [1970, 2000, 2025].flatMap((year) => [Date.UTC(year, 0, 15), Date.UTC(year, 6, 15)]);
+/** Mid-January and mid-July of 1970 to 2037: a zone's rules in each year, winter and summer. */
+const ZONE_INSTANTS = Array.from({ length: 2037 - 1970 + 1 }, (_, i) => 1970 + i).flatMap((year) => [
+  Date.UTC(year, 0, 15),
+  Date.UTC(year, 6, 15),
+]);
 
 /** The zone /etc/localtime links to, where it is a link (Debian, Alpine with tzdata). */
 function localtime(): string {

@@ -39,9 +39,10 @@ export interface Snapshot<L extends { length: number } = RemoteListing[]> {
   /** The listings changed under the read: IDs seen twice, counts that disagree. */
   drift: string[];
   /**
-   * Whether a line of `drift` may be movement (listings added or deleted under the read), not only
-   * what the read learned of the server (a page size it caps silently). Pages read while the feed
-   * was are read again when they may have moved (`prepare-run.ts`).
+   * Whether the listings may have moved under the read: a line of `drift` that is not only what the
+   * read learned of the server (a page size it caps silently, a page it repeats), or no VirtualCount
+   * to check the read against. Pages read while the feed was are read again when they may have
+   * moved (`prepare-run.ts`).
    */
   moved: boolean;
 }
@@ -114,8 +115,10 @@ export interface PagesRead {
   lengths: number[];
   virtualCount: number | undefined;
   drift: string[];
-  /** How many lines of `drift` (its first) say what the server does, not that the listings moved. */
-  notes: number;
+  /** What the read learned of the server (a silent page-size cap, a page it repeats), not movement. */
+  notes: string[];
+  /** Listings on the pages a server repeated (kept once, by ID): not listings read twice by movement. */
+  repeatedListings: number;
   sizes: { requestedPageSize: number; pageSize: number; pages: number };
 }
 
@@ -214,10 +217,12 @@ export async function readPages<P>(
     early.delete(page);
     return asked?.got ?? limit(page);
   };
-  /** Each page's span (`PageRead.span`), by page number. */
+  /** Each page's span (`PageRead.span`) and length, by page number. */
   const spans: (readonly [number, number] | undefined)[] = [];
+  const lengthOf: number[] = [];
   const keepPage = async (got: PageRead<P>, page: number) => {
     spans[page] = got.span;
+    lengthOf[page] = got.length;
     await keep(got.page, page);
     return got.length;
   };
@@ -258,8 +263,9 @@ export async function readPages<P>(
       firstLength < requested &&
       (virtualCount === undefined || virtualCount < firstLength);
     // What the decoded first page does not want of what was read ahead (a page past VirtualCount is
-    // asked for again only if the read goes on past it; the second is wanted when `unsure`).
-    callOff(Math.max(expected, unsure ? 2 : 1) + 1);
+    // asked for again only if the read goes on past it; the second is wanted when `unsure`). A full
+    // first page without a count is followed page after page: what was asked for ahead is read in turn.
+    if (virtualCount !== undefined || !more) callOff(Math.max(expected, unsure ? 2 : 1) + 1);
     let rest: number[] = [];
     if (more) {
       if (expected > maxPages) throw pageLimit(maxPages, virtualCount);
@@ -271,15 +277,14 @@ export async function readPages<P>(
     }
     // The length of each page, in page order.
     const pages: number[] = [await firstKept, ...rest];
-    /** The first lines of `drift` that say what the server does (a silent cap), not movement. */
-    let notes = 0;
+    /** What the read learned of the server, not movement (`PagesRead.notes`). */
+    const notes: string[] = [];
     if (unsure) {
       const second = await keepPage(await pageOf(2), 2);
       if (second > 0) {
         pageSize = firstLength;
         pages.push(second);
-        notes = 1;
-        drift.push(
+        notes.push(
           `the platform answered ${firstLength} listings a page where ${requested} were asked, ` +
             `${virtualCount === undefined ? 'without a VirtualCount' : `with VirtualCount ${virtualCount}`}: ` +
             'every page was read until a short one',
@@ -294,8 +299,16 @@ export async function readPages<P>(
     /** Pages past VirtualCount that held listings. */
     const past: number[] = [];
     const beyond = virtualCount === undefined ? 0 : Math.ceil(virtualCount / Math.max(1, pageSize));
-    /** A page past the first that came back as the page before it: the server repeats its last page. */
+    /**
+     * A server that answers past the end with its last page: the first of two pages in a row that
+     * each hold the listings of the page before them (one such page may be movement: exactly a page of
+     * listings added ahead of the read between two page reads). Its listings, and those of every page
+     * read after it, are the last page's, kept once by ID.
+     */
     let repeated: number | undefined;
+    let repeatedListings = 0;
+    /** The last page read that held the page before it, while one more is awaited to confirm it. */
+    let repeatAt: number | undefined;
     while (repeated === undefined && pageSize > 0 && (pages.at(-1) ?? 0) >= pageSize) {
       if (pages.length >= maxPages) throw pageLimit(maxPages, virtualCount);
       const from = pages.length + 1;
@@ -303,21 +316,29 @@ export async function readPages<P>(
       const lengths = await Promise.all(batch.map((page) => pageOf(page).then((got) => keepPage(got, page))));
       for (const [i, length] of lengths.entries()) {
         const page = batch[i] as number;
-        // Its listings were kept, and are the page before's (kept once, by ID): the list ends there.
         if (length > 0 && repeats(page)) {
-          repeated = page;
-          break;
-        }
+          if (repeatAt === page - 1) {
+            repeated = repeatAt;
+            // Every page read from the first repeat on, this batch's included, held the same listings.
+            for (let p = repeatAt; p < from + lengths.length; p++) repeatedListings += lengthOf[p] ?? 0;
+            break;
+          }
+          repeatAt = page;
+        } else repeatAt = undefined;
         pages.push(length);
         if (virtualCount !== undefined && length > 0 && page > beyond) past.push(page);
       }
       width = concurrency;
     }
-    if (repeated !== undefined)
-      drift.push(
-        `page ${repeated} repeated page ${repeated - 1} (the same listings): the platform answers past the end ` +
-          'with its last page; the read stopped there',
+    if (repeated !== undefined) {
+      const first = repeated;
+      pages.length = first - 1;
+      while (past.length > 0 && (past.at(-1) as number) >= first) past.pop();
+      notes.push(
+        `pages ${first} and on repeated page ${first - 1} (the same listings): the platform answers past ` +
+          'the end with its last page; the read stopped there',
       );
+    }
     if (past.length === 1) drift.push(`page ${past[0]} was read beyond VirtualCount ${virtualCount}`);
     else if (past.length > 1)
       drift.push(
@@ -330,6 +351,7 @@ export async function readPages<P>(
       virtualCount,
       drift,
       notes,
+      repeatedListings,
       sizes: { requestedPageSize: requested, pageSize, pages: pages.length },
     };
   } finally {
@@ -447,11 +469,16 @@ export function collect<L extends { length: number }>(
       `${short.length - SHORT_PAGES_SHOWN} more pages returned fewer than ${pageSize} listings ` +
         `(pages ${(short[SHORT_PAGES_SHOWN] as number) + 1} to ${(short.at(-1) as number) + 1})`,
     );
-  const { listings, twice } = finished;
+  const { listings } = finished;
+  // The listings of pages a server repeated are its last page's again: no movement.
+  const twice = finished.twice - read.repeatedListings;
   const kept = listings.length;
   if (twice > 0) drift.push(`${twice} listing ID(s) were returned on two pages`);
   if (virtualCount !== undefined && kept !== virtualCount) {
     drift.push(`VirtualCount said ${virtualCount}, the pages held ${kept} distinct listings`);
   }
-  return { listings, virtualCount, drift, moved: drift.length > read.notes };
+  // Without a VirtualCount, listings deleted under the read leave no trace (a shorter last page): a
+  // read while the feed was is never known to be whole, and is read again before planning.
+  const moved = drift.length > 0 || virtualCount === undefined;
+  return { listings, virtualCount, drift: [...read.notes, ...drift], moved };
 }

@@ -68,3 +68,31 @@ it('a small answer is decoded inside its slot: the next request waits for it', a
   expect(await second).toBe('after');
   expect(asked).toEqual([1, 2]);
 });
+
+it('an attempt called off while it waits for a slot is no call: no event, nothing sent', async () => {
+  const events: string[] = [];
+  server = await withServer((_req, res) => sendJson(res, 200, ok({ List: [], VirtualCount: 0 })));
+  const client = platformClient(
+    { baseUrl: server.url, concurrency: 1 },
+    { onCall: (event) => events.push(`${event.operation} ${event.outcome}`) },
+  );
+  let decodeFirst = () => {};
+  const firstDecoded = new Promise<void>((done) => {
+    decodeFirst = done;
+  });
+  // A small answer is decoded inside its slot: the only slot stays taken until it is.
+  const first = client.listListingsDecoded(request(1), async () => {
+    await firstDecoded;
+    return 1;
+  });
+  const stop = new AbortController();
+  const second = client.listListingsDecoded(request(2), async () => 2, { signal: stop.signal });
+  await new Promise((r) => setTimeout(r, 20));
+  stop.abort();
+  // It learns it was called off when the slot frees.
+  decodeFirst();
+  await expect(second).rejects.toThrow();
+  expect(await first).toBe(1);
+  expect(events).toEqual(['list ok']);
+  expect(server.requests).toHaveLength(1);
+});

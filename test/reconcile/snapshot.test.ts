@@ -103,8 +103,8 @@ describe('readSnapshot', () => {
   });
 
   it('a server that answers every page past the end with its last page: the read stops at the repeat', async () => {
-    // 6 listings, 2 a page; pages 3, 4, 5… all answer 5 and 6. VirtualCount low (4), then none.
-    for (const told of [4, undefined]) {
+    // 6 listings, 2 a page; pages 3, 4, 5… all answer 5 and 6. VirtualCount right (6), low (4), none.
+    for (const told of [6, 4, undefined]) {
       let calls = 0;
       const client = Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
         listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
@@ -122,12 +122,34 @@ describe('readSnapshot', () => {
       const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 3 });
       expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(snapshot.pages).toBe(3);
-      expect(snapshot.drift).toContain(
-        'page 4 repeated page 3 (the same listings): the platform answers past the end with its last page; the read stopped there',
+      expect(snapshot.drift[0]).toBe(
+        'pages 4 and on repeated page 3 (the same listings): the platform answers past the end with its last page; the read stopped there',
       );
-      // Not 10,000 pages: the first batch past the repeat.
-      expect(calls).toBeLessThanOrEqual(7);
+      // Not 10,000 pages: two batches past the end at most.
+      expect(calls).toBeLessThanOrEqual(3 + 1 + 3);
+      if (told === 6) {
+        // A server's habit, not movement: nothing else to say, nothing to read again.
+        expect(snapshot.drift).toHaveLength(1);
+        expect(snapshot.moved).toBe(false);
+      }
     }
+  });
+
+  it('one page of listings added ahead of the read between two page reads is no repeating server: every page is read', async () => {
+    // Newest first, 2 a page, no VirtualCount: IDs 10 to 1. Just before page 3 is read, 12 and 11 are added
+    // at the front: page 3 then holds 8 and 7, as page 2 did. Pages 4 and 5 hold 6 to 3, page 6 holds 2, 1.
+    let ids = [10, 9, 8, 7, 6, 5, 4, 3, 2, 1];
+    const client = Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
+      listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
+        const page = request.PageNumber ?? 1;
+        if (page === 3 && ids.length === 10) ids = [12, 11, ...ids];
+        return { List: ids.slice((page - 1) * 2, page * 2).map(record) };
+      },
+    });
+    const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 1 });
+    expect(snapshot.listings.map((l) => l.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(snapshot.drift).toContain('2 listing ID(s) were returned on two pages');
+    expect(snapshot.moved).toBe(true);
   });
 
   it('reads on past VirtualCount while the last page is full and should not be (the list grew)', async () => {
@@ -358,6 +380,22 @@ describe('readPages: reading ahead of the first page', () => {
     expect((await reading).lengths).toEqual([10, 10, 10, 10, 5]);
     expect(kept.sort()).toEqual([1, 2, 3, 4, 5]);
     expect(reads(server.events)).toBe(5);
+  });
+
+  it('a server without a count: the pages asked for by the last run’s count are read in turn, not asked again', async () => {
+    const events: string[] = [];
+    const read: PageReader<number> = async (page) => {
+      events.push(`read ${page}`);
+      // The first answer comes once the pages asked with it are out.
+      if (page === 1) await tick();
+      const length = Math.max(0, Math.min(10, 45 - (page - 1) * 10));
+      return { length, virtualCount: undefined, page: length };
+    };
+    const pages = await readPages(read, () => {}, { pageSize: 10, concurrency: 8, expectedCount: 45 });
+    expect(pages.lengths).toEqual([10, 10, 10, 10, 5]);
+    // Each page once: 2 to 5 asked with page 1, then 6 to 9 (one batch past the short page 5).
+    expect(events.filter((e) => e === 'read 2')).toHaveLength(1);
+    expect(new Set(events).size).toBe(events.length);
   });
 
   it('a page being decoded is no longer on the wire: the next goes out, twice `concurrency` read at most', async () => {
