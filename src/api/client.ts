@@ -63,6 +63,11 @@ export interface ClientOptions extends TransportOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Called once, when the call's first attempt has its limiter slot and is sent: a call called off
+   * while it waited for one (a page read ahead and not wanted) never is. What a run's report counts.
+   */
+  onSent?: () => void;
 }
 
 export type { AskInput };
@@ -130,6 +135,7 @@ export function createClient(options: ClientOptions): PlatformClient {
     schema: S,
     signal?: AbortSignal,
     decode?: (body: Uint8Array) => Promise<T>,
+    onSent?: () => void,
   ): Promise<T> {
     // A call is one that got its slot: an attempt called off while it waited is none.
     let started = 0;
@@ -137,6 +143,7 @@ export function createClient(options: ClientOptions): PlatformClient {
     try {
       const answer = await limiter.run(async (): Promise<{ value: T } | { page: Uint8Array }> => {
         started = performance.now();
+        onSent?.();
         const call: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
         event = call;
         if (!decode) {
@@ -182,6 +189,11 @@ export function createClient(options: ClientOptions): PlatformClient {
   ): Promise<T> {
     const body = checkRequest(operation, request.schema, request.body);
     const { signal } = callOptions;
+    let once = callOptions.onSent;
+    const sent = () => {
+      once?.();
+      once = undefined;
+    };
     const safeToRepeat = (error: ApiFailure) =>
       operation !== 'create' || error.rateLimited || !error.requestSent;
     let attempts = 0;
@@ -189,7 +201,7 @@ export function createClient(options: ClientOptions): PlatformClient {
       return await withRetries(
         (n) => {
           attempts = n;
-          return attempt(operation, body, schema, signal, decode);
+          return attempt(operation, body, schema, signal, decode, sent);
         },
         {
           retries,

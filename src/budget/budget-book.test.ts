@@ -230,4 +230,20 @@ describe('the state-file budget (the one-shot CLI)', () => {
       expect(await a.take('k', limits, T0 + 10 + i)).toMatchObject({ ok: false, window: 'hour' });
     expect(state.writes).toBe(writes);
   });
+
+  it('a per-second limit is shared: another process counts this one’s requests in flight and answered', async () => {
+    const { open } = sharedFile();
+    const limits = { perSecond: 2 };
+    const [a, b] = [open(), open()];
+    const t1 = await a.take('k', limits, T0);
+    const t2 = await a.take('k', limits, T0 + 10);
+    expect(t1.ok && t2.ok).toBe(true);
+    // Two in flight in the other process: this one waits.
+    expect(await b.take('k', limits, T0 + 20)).toMatchObject({ ok: false, window: 'second' });
+    // Answered at 100 ms: they count for the second after their answers, then no more.
+    if (t1.ok) await a.done('k', t1.ticket, T0 + 100);
+    if (t2.ok) await a.done('k', t2.ticket, T0 + 100);
+    expect(await b.take('k', limits, T0 + 1000)).toMatchObject({ ok: false, window: 'second' });
+    expect((await b.take('k', limits, T0 + 1400)).ok).toBe(true);
+  });
 });

@@ -88,9 +88,11 @@ function mergedCeilings(a: BudgetBook['ceilings'], b: BudgetBook['ceilings'], no
  * process's requests are added to what the others wrote, never written over it, and a reservation
  * is sized, and its first request checked, against that fresh count. So two processes on one key
  * never count fewer requests in the hour and the day than both sent. This process's side is taken
- * as written only once the write succeeded. The second is each process's own (its requests in
- * flight are not written; those answered are, for a process that starts next); the provider's
- * announced ceilings are merged, the lower remaining winning.
+ * as written only once the write succeeded. For a key with a per-second limit (MLS Grid: 2, and it
+ * suspends the key), the second is shared too: each request is checked against the file as it is,
+ * and written when it starts (in flight) and when it is answered (two writes a request, at two
+ * requests a second). Without one, only answered requests of the second are written, for a process
+ * that starts next. The provider's announced ceilings are merged, the lower remaining winning.
  */
 export function createFileBudget(file: BudgetFile): BudgetStore {
   /** The others' requests as the file last showed them, with this process's own: what `take` checks. */
@@ -98,11 +100,37 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
   const owns = new Map<string, Own>();
   /** The keys this process took from or was told a ceiling of: `flush` writes each. */
   const touched = new Set<string>();
+  /**
+   * The keys with a per-second limit: their second is shared through the file, every request written
+   * when it starts (in flight) and when it is answered.
+   */
+  const perSecond = new Set<string>();
   /** The latest clock reading seen: `flush` prunes by the run's clock, which tests inject. */
   let lastNow = 0;
   const load = () => {
     views ??= file.read().then((books) => new Map(Object.entries(books)));
     return views;
+  };
+  /**
+   * The file's book of `key` less what it holds of this process's (`theirs`), and with this
+   * process's side on it (`view`: what a request is checked against). Pure.
+   */
+  const viewOf = (found: BudgetBook | undefined, own: Own, local: BudgetBook | undefined, now: number) => {
+    const book = found ?? emptyBook();
+    const theirSeconds = Object.fromEntries(
+      Object.entries(book.seconds ?? {}).filter(([ticket]) => own.seconds[ticket] === undefined),
+    );
+    const theirs = withMinutes({ ...book, seconds: theirSeconds }, own.written, -1);
+    const view = withMinutes(
+      {
+        seconds: { ...theirSeconds, ...own.seconds },
+        minutes: theirs.minutes,
+        ceilings: mergedCeilings(theirs.ceilings, local?.ceilings ?? {}, now),
+      },
+      own.minutes,
+      1,
+    );
+    return { theirs, view: pruned(view, now) };
   };
   /**
    * In the file as it is now: the others' requests (the file's less what it holds of ours), `act`
@@ -118,29 +146,21 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
     const own = owns.get(key) ?? noOwn();
     let acted: { view: BudgetBook; own: Own; value: T } | undefined;
     await file.update((inFile) => {
-      const found = inFile[key] ?? emptyBook();
-      const theirSeconds = Object.fromEntries(
-        Object.entries(found.seconds ?? {}).filter(([ticket]) => own.seconds[ticket] === undefined),
-      );
-      const theirs = withMinutes({ ...found, seconds: theirSeconds }, own.written, -1);
-      const view = withMinutes(
-        {
-          seconds: { ...theirSeconds, ...own.seconds },
-          minutes: theirs.minutes,
-          ceilings: mergedCeilings(theirs.ceilings, books.get(key)?.ceilings ?? {}, now),
-        },
-        own.minutes,
-        1,
-      );
-      acted = act(pruned(view, now), own);
+      const { theirs, view } = viewOf(inFile[key], own, books.get(key), now);
+      const theirSeconds = theirs.seconds;
+      acted = act(view, own);
       const next = acted.own;
       // What no window sees any more is forgotten, in this process as in the file.
       const kept = pruned({ seconds: next.seconds, minutes: next.minutes, ceilings: {} }, now);
       acted.own = { ...next, seconds: kept.seconds, minutes: kept.minutes };
-      // The file: theirs and ours (started and reserved); of the second, the requests answered.
-      const answered = Object.fromEntries(Object.entries(acted.own.seconds).filter(([, t]) => t <= now));
+      // The file: theirs and ours (started and reserved); of the second, the requests answered, and
+      // those in flight where the second is shared.
+      const shared = perSecond.has(key);
+      const ours = Object.fromEntries(
+        Object.entries(acted.own.seconds).filter(([, t]) => shared || t <= now),
+      );
       const written = withMinutes(
-        { seconds: { ...theirSeconds, ...answered }, minutes: theirs.minutes, ceilings: acted.view.ceilings },
+        { seconds: { ...theirSeconds, ...ours }, minutes: theirs.minutes, ceilings: acted.view.ceilings },
         holding(acted.own),
         1,
       );
@@ -169,6 +189,21 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
         return { ...taken, own: { ...own, minutes, seconds } };
       };
       const own = owns.get(key) ?? noOwn();
+      if (limits.perSecond) {
+        // A shared second: the others' requests of the last second as the file holds them now (read
+        // without the lock: the file is replaced whole), then each request written as it starts.
+        perSecond.add(key);
+        const { view } = viewOf((await file.read())[key], own, local, now);
+        const known = checkBook(view, limits, now);
+        if (!known.ok) {
+          books.set(key, view);
+          return known;
+        }
+        return merge(key, now, (fresh, mine) => {
+          const taken = start(fresh, mine);
+          return { view: taken.book, own: { ...taken.own, reserved: { n: 0, minute } }, value: taken.answer };
+        });
+      }
       if (own.reserved.n > 0 && own.reserved.minute === minute) {
         const taken = start(local, own);
         books.set(key, taken.book);
@@ -193,6 +228,14 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
       if (own?.seconds[ticket] !== undefined)
         owns.set(key, { ...own, seconds: { ...own.seconds, [ticket]: now } });
       if (book) books.set(key, doneInBook(book, ticket, now));
+      // A shared second: the answer's time is written, so the others count it from now, not as in
+      // flight for two minutes.
+      if (perSecond.has(key) && own?.seconds[ticket] !== undefined)
+        await merge(key, now, (view, mine) => ({
+          view: doneInBook(view, ticket, now),
+          own: mine,
+          value: undefined,
+        }));
     },
     async announce(key, ceiling, now) {
       touched.add(key);

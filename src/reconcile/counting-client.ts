@@ -1,4 +1,4 @@
-import type { Operation, PlatformClient } from '../api/index.ts';
+import type { CallOptions, Operation, PlatformClient } from '../api/index.ts';
 import type { RunReport } from './report-types.ts';
 
 export function zeroCalls(): Record<Operation, number> {
@@ -20,28 +20,37 @@ export function countingClient(client: PlatformClient): {
 } {
   const calls = zeroCalls();
   const failed: Failed = {};
-  const counted =
-    <A extends unknown[], R>(operation: Operation, call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
+  /** A call counts once it is sent (`CallOptions.onSent`): one called off while it waited never was. */
+  const counting = (operation: Operation, options: CallOptions = {}): CallOptions => ({
+    ...options,
+    onSent: () => {
       calls[operation]++;
-      try {
-        return await call(...args);
-      } catch (error) {
-        const attempts = (error as { at?: { attempts?: unknown } } | null)?.at?.attempts;
-        if (typeof attempts === 'number') {
-          const entry = failed[operation] ?? { calls: 0, attempts: 0 };
-          failed[operation] = { calls: entry.calls + 1, attempts: entry.attempts + attempts };
-        }
-        throw error;
+      options.onSent?.();
+    },
+  });
+  const failures = async <R>(operation: Operation, call: Promise<R>): Promise<R> => {
+    try {
+      return await call;
+    } catch (error) {
+      const attempts = (error as { at?: { attempts?: unknown } } | null)?.at?.attempts;
+      if (typeof attempts === 'number') {
+        const entry = failed[operation] ?? { calls: 0, attempts: 0 };
+        failed[operation] = { calls: entry.calls + 1, attempts: entry.attempts + attempts };
       }
-    };
+      throw error;
+    }
+  };
   const wrapped: PlatformClient = {
     ...client,
-    createListing: counted('create', client.createListing),
-    updateListing: counted('update', client.updateListing),
-    listListings: counted('list', client.listListings),
-    listListingsDecoded: counted('list', client.listListingsDecoded),
-    deleteListings: counted('delete', client.deleteListings),
+    createListing: (body, options) =>
+      failures('create', client.createListing(body, counting('create', options))),
+    updateListing: (body, options) =>
+      failures('update', client.updateListing(body, counting('update', options))),
+    listListings: (body, options) => failures('list', client.listListings(body, counting('list', options))),
+    listListingsDecoded: (body, decode, options) =>
+      failures('list', client.listListingsDecoded(body, decode, counting('list', options))),
+    deleteListings: (body, options) =>
+      failures('delete', client.deleteListings(body, counting('delete', options))),
   };
   return { client: wrapped, calls, failed };
 }

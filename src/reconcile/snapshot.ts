@@ -192,8 +192,9 @@ export async function readPages<P>(
     counted = !guess;
     const expected = Math.ceil(virtualCount / requested);
     if (expected > maxPages) return;
-    // The first answer's count is lower than the guess: what it does not imply is not sent.
-    if (!guess) callOff(Math.max(2, expected + 1));
+    // The first answer's count is lower than the guess: what it does not imply is not sent (page 2
+    // stays until the first page is decoded: a short first page may need it to find a silent cap).
+    if (!guess) callOff(Math.max(3, expected + 1));
     for (let page = askedThrough + 1; page <= expected; page++) {
       const stop = new AbortController();
       const got = limit(page, stop.signal);
@@ -257,11 +258,15 @@ export async function readPages<P>(
     const expected = more && virtualCount !== undefined ? Math.ceil(virtualCount / pageSize) : 1;
     // A short first page whose VirtualCount does not say how many there are (none, or fewer than the
     // page holds) may be a server's silent cap: the second page tells. A server that capped answers it
-    // with more listings, and every page is then read at the first page's size.
+    // with more listings, and every page is then read at the first page's size. A count equal to the
+    // page's length is the whole list of a small chatbot, or a capping server's count of its page: the
+    // second page tells too, unless the last run found no more listings than the page holds (a small
+    // chatbot's everyday run costs no extra call; a first run, or one after a larger read, does).
+    const small = options.expectedCount !== undefined && options.expectedCount <= firstLength;
     const unsure =
       firstLength > 0 &&
       firstLength < requested &&
-      (virtualCount === undefined || virtualCount < firstLength);
+      (virtualCount === undefined || virtualCount < firstLength || (virtualCount === firstLength && !small));
     // What the decoded first page does not want of what was read ahead (a page past VirtualCount is
     // asked for again only if the read goes on past it; the second is wanted when `unsure`). A full
     // first page without a count is followed page after page: what was asked for ahead is read in turn.

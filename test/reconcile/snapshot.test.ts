@@ -152,6 +152,23 @@ describe('readSnapshot', () => {
     expect(snapshot.moved).toBe(true);
   });
 
+  it('a server that caps its pages and counts only the page it gave: page 2 tells, every listing is read', async () => {
+    // 105 listings, 40 a page at most whatever is asked, VirtualCount the page's own length.
+    const all = Array.from({ length: 105 }, (_, i) => record(i + 1));
+    const client = Object.assign(platformClient({ baseUrl: 'http://127.0.0.1:9', timeoutMs: 1000 }), {
+      listListings: async (request: { PageNumber?: number }): Promise<ListPage> => {
+        const page = request.PageNumber ?? 1;
+        const list = all.slice((page - 1) * 40, page * 40);
+        return { List: list, VirtualCount: list.length };
+      },
+    });
+    const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 100, concurrency: 2 });
+    expect(snapshot.listings).toHaveLength(105);
+    expect(snapshot.drift[0]).toMatch(
+      /^the platform answered 40 listings a page where 100 were asked, with VirtualCount 40/,
+    );
+  });
+
   it('reads on past VirtualCount while the last page is full and should not be (the list grew)', async () => {
     const client = pagesClient({ 1: [record(1), record(2)], 2: [record(3), record(4)], 3: [record(5)] }, 3);
     const snapshot = await readSnapshot(client, { chatbot: 'S', pageSize: 2, concurrency: 2 });
@@ -429,13 +446,21 @@ describe('readPages: reading ahead of the first page', () => {
   });
 
   it('reads nothing ahead for a count that says one page, or more pages than allowed', async () => {
+    // A small chatbot's everyday run: the last run found 7 too.
     const one = pagedServer(7, 10);
     one.release();
-    expect((await readPages(one.read, () => {}, { pageSize: 10, concurrency: 8 })).lengths).toEqual([7]);
+    expect(
+      (await readPages(one.read, () => {}, { pageSize: 10, concurrency: 8, expectedCount: 7 })).lengths,
+    ).toEqual([7]);
     expect(one.events).toEqual(['read 1', 'decoded 1']);
+    // Without a last run that found so few, a count equal to a short page's length is checked with page 2.
+    const first = pagedServer(7, 10);
+    first.release();
+    expect((await readPages(first.read, () => {}, { pageSize: 10, concurrency: 8 })).lengths).toEqual([7]);
+    expect(first.events).toEqual(['read 1', 'decoded 1', 'read 2']);
     const lying = pagedServer(7, 10, 1_000_000);
     lying.release();
-    await readPages(lying.read, () => {}, { pageSize: 10, concurrency: 8, maxPages: 50 });
+    await readPages(lying.read, () => {}, { pageSize: 10, concurrency: 8, maxPages: 50, expectedCount: 7 });
     expect(lying.events).toEqual(['read 1', 'decoded 1']);
   });
 });
