@@ -30,4 +30,10 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf([report({ held: 1 })])).toBe(4);
     expect(exitCodeOf([report({ rejected: 2 }), report({ outcome: 'guarded' })])).toBe(3);
   });
+
+  it('a paused run is paused (5) even with rejected records: a script runs it again at resumesAt', () => {
+    expect(exitCodeOf([report({ outcome: 'paused', rejected: 3 })])).toBe(5);
+    expect(exitCodeOf([report({ rejected: 1 }), report({ outcome: 'paused' })])).toBe(5);
+    expect(exitCodeOf([report({ outcome: 'paused' }), report({ outcome: 'guarded' })])).toBe(3);
+  });
 });

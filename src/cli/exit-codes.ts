@@ -66,13 +66,17 @@ export interface ReportOutcome {
   skippedUnknownOwner?: number;
 }
 
-/** The exit code of a set of runs: the worst of interrupted, failed, guard tripped, partial, ok. */
+/**
+ * The exit code of a set of runs: the worst of interrupted, failed, guard tripped, paused, partial,
+ * ok. Paused before partial: a paused run is not whole, and a script that runs it again at
+ * `resumesAt` must learn so, whatever records the part it read rejected.
+ */
 export function exitCodeOf(reports: readonly ReportOutcome[]): number {
   if (reports.some((r) => r.outcome === 'cancelled')) return EXIT.interrupted;
   if (reports.some((r) => r.outcome === 'failed')) return EXIT.failed;
   if (reports.some((r) => r.outcome === 'guarded')) return EXIT.guarded;
+  if (reports.some((r) => r.outcome === 'paused')) return EXIT.paused;
   if (reports.some((r) => (r.rejected ?? 0) > 0 || (r.held ?? 0) > 0 || (r.skippedUnknownOwner ?? 0) > 0))
     return EXIT.partial;
-  if (reports.some((r) => r.outcome === 'paused')) return EXIT.paused;
   return EXIT.ok;
 }

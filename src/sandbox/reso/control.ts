@@ -85,7 +85,10 @@ export function createControl(state: ResoState, keys: Set<string>): ResoControl 
     },
     requests: () => structuredClone(state.log),
     emails: () => structuredClone(state.emails),
-    reset(parts = { counters: true, suspension: true, log: true, emails: true }) {
+    reset(given) {
+      // No part named (no body, or `{}`): all four, as documented.
+      const named = given && Object.values(given).some((v) => v !== undefined);
+      const parts = named ? given : { counters: true, suspension: true, log: true, emails: true };
       if (parts.counters) {
         state.counters = emptyCounters();
         state.budget.reset();

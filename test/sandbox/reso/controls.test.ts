@@ -34,6 +34,15 @@ describe('control endpoints', () => {
     expect(JSON.stringify(state)).not.toContain('sandbox-token');
   });
 
+  it('a reset with an empty body resets all four parts, as documented', async () => {
+    const grid = await providerFor({ provider: 'mlsgrid', listings: 10, limits: { second: null } });
+    await get(`${grid.apiUrl}/Property`, { Authorization: 'Bearer sandbox-token' });
+    expect((await get(`${grid.url}/__reso/requests`)).json).toHaveLength(1);
+    expect((await control(grid, '/reset', {})).status).toBe(200);
+    expect((await get(`${grid.url}/__reso/requests`)).json).toHaveLength(0);
+    expect((await get(`${grid.url}/__reso/state`)).json).toMatchObject({ counters: { requests: 0 } });
+  });
+
   it('refuses bad bodies and unknown keys, naming the problem', async () => {
     const grid = await providerFor({ provider: 'mlsgrid', listings: 10 });
     expect((await control(grid, '/listings/delete', { keys: [] })).status).toBe(400);
