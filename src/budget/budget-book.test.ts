@@ -246,4 +246,15 @@ describe('the state-file budget (the one-shot CLI)', () => {
     expect(await b.take('k', limits, T0 + 1000)).toMatchObject({ ok: false, window: 'second' });
     expect((await b.take('k', limits, T0 + 1400)).ok).toBe(true);
   });
+
+  it('a 429 heard by one process holds the others back at once, with no per-second limit', async () => {
+    const { open } = sharedFile();
+    const limits = { perHour: 1000 };
+    const a = open();
+    expect((await a.take('k', limits, T0)).ok).toBe(true);
+    await a.announce('k', { name: 'retry-after', remaining: 0, resetAt: T0 + 5000 }, T0 + 100);
+    // A process that reads the file next (a new one, or one whose reservation is used) waits.
+    expect(await open().take('k', limits, T0 + 200)).toMatchObject({ ok: false, window: 'provider' });
+    expect((await open().take('k', limits, T0 + 5001)).ok).toBe(true);
+  });
 });

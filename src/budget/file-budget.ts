@@ -242,6 +242,10 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
       lastNow = Math.max(lastNow, now);
       const books = await load();
       books.set(key, announcedTo(books.get(key) ?? emptyBook(), ceiling, now));
+      // Nothing left (a 429's Retry-After, a spent window): every process on the key holds back from
+      // now, not from this one's next write.
+      if (ceiling.remaining <= 0 && ceiling.resetAt > now)
+        await merge(key, now, (view, own) => ({ view, own, value: undefined }));
     },
     async usage(key, now) {
       return usageOfBook((await load()).get(key) ?? emptyBook(), now);

@@ -170,6 +170,7 @@ async function prepare(
       ...(deps.open ? { open: deps.open } : {}),
       // Provider request budgets live with the state: the state file, Redis or Postgres.
       ...(deps.state.budgets ? { budget: deps.state.budgets } : {}),
+      ...(deps.budgetClock ? { budgetClock: deps.budgetClock } : {}),
       now,
     };
     ingest = await collectFeed(

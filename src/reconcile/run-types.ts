@@ -43,6 +43,8 @@ export interface SyncDeps {
   /** Cancels the run: no new call is issued, the ones in flight finish; the run ends `cancelled`. */
   signal?: AbortSignal;
   now?: () => Date;
+  /** The clock of provider request budgets (`IngestDeps.budgetClock`): real time; tests inject one. */
+  budgetClock?: () => Date;
   /**
    * How the feed is opened; default `openFeed` (its transport and format). Tests and benchmarks
    * hand raw records through it (`src/testing/records-feed.ts`): the rest of the run is production's.

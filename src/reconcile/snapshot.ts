@@ -260,9 +260,9 @@ export async function readPages<P>(
     // page holds) may be a server's silent cap: the second page tells. A server that capped answers it
     // with more listings, and every page is then read at the first page's size. A count equal to the
     // page's length is the whole list of a small chatbot, or a capping server's count of its page: the
-    // second page tells too, unless the last run found no more listings than the page holds (a small
-    // chatbot's everyday run costs no extra call; a first run, or one after a larger read, does).
-    const small = options.expectedCount !== undefined && options.expectedCount <= firstLength;
+    // second page tells too, unless the last run left exactly as many listings (a small chatbot's
+    // everyday run costs no extra call; a first run, or one after the chatbot changed, does).
+    const small = options.expectedCount === firstLength;
     const unsure =
       firstLength > 0 &&
       firstLength < requested &&

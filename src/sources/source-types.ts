@@ -62,6 +62,13 @@ export interface IngestDeps {
   open?: FeedOpener;
   /** Where provider request budgets are counted (the state store's); default one for the process. */
   budget?: BudgetStore;
+  /**
+   * The clock of those budgets: real time, whatever `now` says. A run at a clock of the user's
+   * (`--now`) must not write its times into a budget other processes share: a future time would
+   * hold every other run on the key back until then, a past one would be forgotten by them at once.
+   * Tests inject one.
+   */
+  budgetClock?: () => Date;
 }
 
 /**

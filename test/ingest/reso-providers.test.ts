@@ -4,6 +4,7 @@ import { createMemoryBudget } from '../../src/budget/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import type { IngestResult } from '../../src/ingest/index.ts';
 import { ingestFeed } from '../../src/ingest/index.ts';
+import { budgetKeyOf } from '../../src/sources/formats/reso/budget-key.ts';
 import { type FeedState, mergeFeedState } from '../../src/state/state-store.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type ODataServer, type ODataServerOptions, resoRecord, startOData } from '../helpers/reso-odata.ts';
@@ -41,7 +42,7 @@ async function run(
   at: Date,
   budget: BudgetStore,
 ): Promise<{ result: IngestResult; state: FeedState }> {
-  const result = await ingestFeed(feed, { state, now: () => at, budget });
+  const result = await ingestFeed(feed, { state, now: () => at, budgetClock: () => at, budget });
   const full = result.mode === 'full' ? { lastFullRunAt: at.toISOString() } : {};
   return { result, state: mergeFeedState(state, { ...result.sourceState, ...full }) };
 }
@@ -235,6 +236,21 @@ describe('budgets', () => {
     expect(resumed.state.resoSweepDue).toBe(true);
     expect(resumed.result.present).toBeUndefined();
     expect(resumed.result.sourceNote).toMatch(/key sweep not finished .*owed to the next run/);
+  });
+
+  it('a run at a clock of the user’s (`--now`) counts its requests at the real time, not its own', async () => {
+    const data = Array.from({ length: 4 }, (_, i) => resoRecord(i + 1));
+    const odata = await serve(() => data);
+    const budget = createMemoryBudget();
+    const feed = feedOf(odata.url, { top: 2, limits: { perSecond: 50, perHour: 100 } });
+    // The run pretends it is 2030; the budget other processes share knows it is now.
+    const pretend = Date.parse('2030-01-01T00:00:00Z');
+    const result = await ingestFeed(feed, { state: {}, now: () => new Date(pretend), budget });
+    expect(result.stats.records).toBe(4);
+    const key = budgetKeyOf(feed.source);
+    expect((await budget.usage(key, Date.now())).hour).toBe(odata.queries.length);
+    // Not in 2030's day: a later run at the real clock is not held back by times to come.
+    expect((await budget.usage(key, pretend + 12 * HOUR)).day).toBe(0);
   });
 
   it('reads the rate headers a provider announces: a spent burst budget pauses every run on the key', async () => {

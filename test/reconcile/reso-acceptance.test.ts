@@ -97,7 +97,7 @@ async function setUp(
       client,
       state,
       logger: silentLogger,
-      ...(at === undefined ? {} : { now: () => new Date(at) }),
+      ...(at === undefined ? {} : { now: () => new Date(at), budgetClock: () => new Date(at) }),
     });
     await saveRun(state, result);
     return result.report;

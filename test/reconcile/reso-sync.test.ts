@@ -74,7 +74,7 @@ async function setUp(
       const result = await syncFeed(
         config,
         feed,
-        { client, state, logger: silentLogger, now: () => new Date(at) },
+        { client, state, logger: silentLogger, now: () => new Date(at), budgetClock: () => new Date(at) },
         { trigger: 'schedule', ...options },
       );
       await saveRun(state, result);

@@ -39,7 +39,7 @@ export async function openResoApi(feed: FeedSpec, deps: IngestDeps, name: string
     budget: deps.budget ?? processBudget,
     key: budgetKeyOf(source),
     limits: options.limits,
-    now: clock,
+    now: deps.budgetClock ?? (() => new Date()),
     signal: deps.signal,
   });
   const limiter = createLocalLimiter({ concurrency: 1, requestsPerSecond: options.limits.perSecond });
