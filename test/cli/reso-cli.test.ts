@@ -80,6 +80,25 @@ const stateOf = async (folder: string) =>
     budgets?: Record<string, unknown>;
   };
 
+/** The config with a second feed `mls-b` on the same source (one key, one budget), to chatbot MLS-BOT-B. */
+function withSecondFeed(yaml: string): string {
+  const second = yaml
+    .slice(yaml.indexOf('  - id: mls'))
+    .replace('id: mls', 'id: mls-b')
+    .replace('chatbot: MLS-BOT', 'chatbot: MLS-BOT-B');
+  return `${yaml}${second}`;
+}
+
+/** The server that plays MLS Grid with `listings`, the platform sandbox, and the config in a new folder. */
+async function setUpGrid(listings: number, reso: string, feeds: (yaml: string) => string = (y) => y) {
+  provider = await startResoProvider({ provider: 'mlsgrid', listings, token: 'secret-mls-token' });
+  sandbox = await startSandbox({ latencyMs: 1 });
+  dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
+  const mapping = ', fields: { Url: { template: "https://homes.example/{ListingId}" } }';
+  await writeFile(join(dir, 'feed-sync.yaml'), feeds(config(sandbox.url, provider.apiUrl, reso, mapping)));
+  return { provider, sandbox, dir };
+}
+
 describe('feed-sync sync on an MLS Grid feed', () => {
   it('a first import killed with -9 goes on from its last saved part, without duplicates', async () => {
     const s = await setUp(4000, 'top: 200, recordsPerRun: 1000, limits: { perSecond: 50 }');
@@ -147,11 +166,7 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     const s = await setUp(60, 'top: 2, limits: { perSecond: 50, perHour: 50 }', 100);
     // A second feed on the same token and server, to another chatbot: one key, one budget.
     const yaml = await readFile(join(s.dir, 'feed-sync.yaml'), 'utf8');
-    const second = yaml
-      .slice(yaml.indexOf('  - id: mls'))
-      .replace('id: mls', 'id: mls-b')
-      .replace('chatbot: MLS-BOT', 'chatbot: MLS-BOT-B');
-    await writeFile(join(s.dir, 'feed-sync.yaml'), `${yaml}${second}`);
+    await writeFile(join(s.dir, 'feed-sync.yaml'), withSecondFeed(yaml));
     const [a, b] = [start(s.dir, 'mls'), start(s.dir, 'mls-b')];
     const codes = await Promise.all([a.done, b.done]);
     // Each read what the budget let it; both paused once it was spent (or one finished first).
@@ -169,40 +184,28 @@ describe('feed-sync sync on an MLS Grid feed', () => {
   it('against the server that plays MLS Grid: two feeds of one key synced at once by two processes stay under its 2 requests a second, never suspended', {
     timeout: 120_000,
   }, async () => {
-    provider = await startResoProvider({ provider: 'mlsgrid', listings: 1200, token: 'secret-mls-token' });
-    sandbox = await startSandbox({ latencyMs: 1 });
-    dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
-    const mapping = ', fields: { Url: { template: "https://homes.example/{ListingId}" } }';
-    const yaml = config(sandbox.url, provider.apiUrl, 'top: 100', mapping);
-    const second = yaml
-      .slice(yaml.indexOf('  - id: mls'))
-      .replace('id: mls', 'id: mls-b')
-      .replace('chatbot: MLS-BOT', 'chatbot: MLS-BOT-B');
-    await writeFile(join(dir, 'feed-sync.yaml'), `${yaml}${second}`);
-    const [a, b] = [start(dir, 'mls'), start(dir, 'mls-b')];
+    const grid = await setUpGrid(1200, 'top: 100', withSecondFeed);
+    const [a, b] = [start(grid.dir, 'mls'), start(grid.dir, 'mls-b')];
     const codes = await Promise.all([a.done, b.done]);
     // 0, or 4 while the preset still rejects generated land listings without bedrooms (issue 21).
     for (const code of codes) expect([0, 4]).toContain(code);
-    expect(provider.requests().filter((r) => r.status === 429)).toEqual([]);
-    expect(provider.snapshot().suspended).toEqual({});
-    expect(sandbox.listings('MLS-BOT').length).toBeGreaterThan(1000);
-    expect(sandbox.listings('MLS-BOT-B').length).toBe(sandbox.listings('MLS-BOT').length);
+    expect(grid.provider.requests().filter((r) => r.status === 429)).toEqual([]);
+    expect(grid.provider.snapshot().suspended).toEqual({});
+    expect(grid.sandbox.listings('MLS-BOT').length).toBeGreaterThan(1000);
+    expect(grid.sandbox.listings('MLS-BOT-B').length).toBe(grid.sandbox.listings('MLS-BOT').length);
   });
 
   it('against the server that plays MLS Grid: killed with -9 mid-import, the next run goes on from the last part, never over the limits', {
     timeout: 120_000,
   }, async () => {
-    provider = await startResoProvider({ provider: 'mlsgrid', listings: 6000, token: 'secret-mls-token' });
-    sandbox = await startSandbox({ latencyMs: 1 });
-    dir = await mkdtemp(join(tmpdir(), 'feed-sync-reso-cli-'));
-    const mapping = ', fields: { Url: { template: "https://homes.example/{ListingId}" } }';
-    await writeFile(
-      join(dir, 'feed-sync.yaml'),
-      config(sandbox.url, provider.apiUrl, 'top: 500, recordsPerRun: 2000', mapping),
-    );
-    const first = start(dir);
+    const {
+      provider: grid,
+      sandbox: box,
+      dir: folder,
+    } = await setUpGrid(6000, 'top: 500, recordsPerRun: 2000');
+    const first = start(folder);
     for (;;) {
-      const checkpoint = (await stateOf(dir)).feeds?.mls?.resoCheckpoint;
+      const checkpoint = (await stateOf(folder)).feeds?.mls?.resoCheckpoint;
       if (checkpoint && checkpoint.records >= 2000) break;
       if (first.exitCode !== null)
         throw new Error(`the import ended before it was killed: ${first.output().out}`);
@@ -210,16 +213,16 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     }
     first.kill('SIGKILL');
     await first.done;
-    const served = provider.requests().length;
-    const second = start(dir);
+    const served = grid.requests().length;
+    const second = start(folder);
     // 0, or 4 while the preset still rejects generated land listings without bedrooms (issue 21).
     expect([0, 4]).toContain(await second.done);
-    const resumed = provider.requests()[served]!;
+    const resumed = grid.requests()[served]!;
     expect(decodeURIComponent(resumed.url)).toMatch(/MlgCanView eq true and ModificationTimestamp ge /);
-    const keys = sandbox.listings('MLS-BOT').map((l) => l.MLSNumber);
+    const keys = box.listings('MLS-BOT').map((l) => l.MLSNumber);
     expect(new Set(keys).size).toBe(keys.length);
     expect(second.output().out).toMatch(/key sweep: 6,000 keys/);
-    expect(provider.requests().filter((r) => r.status === 429)).toEqual([]);
-    expect(provider.snapshot().suspended).toEqual({});
+    expect(grid.requests().filter((r) => r.status === 429)).toEqual([]);
+    expect(grid.snapshot().suspended).toEqual({});
   });
 });
