@@ -60,8 +60,9 @@ async function setUp(records: number, reso: string, latencyMs = 0) {
 function start(
   cwd: string,
   feed = 'mls',
+  command: 'sync' | 'plan' = 'sync',
 ): ChildProcess & { output: () => { out: string; err: string }; done: Promise<number | null> } {
-  const child = spawn(NODE, [BIN, 'sync', '--feed', feed, '--config', join(cwd, 'feed-sync.yaml')], {
+  const child = spawn(NODE, [BIN, command, '--feed', feed, '--config', join(cwd, 'feed-sync.yaml')], {
     cwd,
     env: { ...process.env, MLSGRID_TOKEN: 'secret-mls-token' },
   });
@@ -158,6 +159,18 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     // Another process, the same budget: nothing is sent.
     expect(s.odata.queries).toHaveLength(3);
     expect(s.sandbox.listings('MLS-BOT')).toHaveLength(6);
+  });
+
+  it('a plan counts in the state file exactly the requests it sent', async () => {
+    const s = await setUp(10, 'top: 2, limits: { perHour: 100 }');
+    const plan = start(s.dir, 'mls', 'plan');
+    expect(await plan.done, plan.output().err).toBe(0);
+    expect(s.odata.queries.length).toBeGreaterThan(1);
+    const books = Object.values((await stateOf(s.dir)).budgets ?? {}) as {
+      minutes: Record<string, number>;
+    }[];
+    const counted = Object.values(books[0]?.minutes ?? {}).reduce((sum, n) => sum + n, 0);
+    expect(counted).toBe(s.odata.queries.length);
   });
 
   it('two feeds of one MLS key synced at once, each by its own process: together within the hourly limit, all counted', async () => {

@@ -113,6 +113,8 @@ export function registerPlan(program: Command): void {
       if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
     } finally {
       process.off('SIGINT', onSignal);
+      // A RESO feed's requests were counted ahead in the state file: what was not sent is given back.
+      await deps.state.budgets?.flush?.();
     }
   });
 }

@@ -147,10 +147,12 @@ export function registerSync(program: Command): void {
         if (goesOn) queue.splice(i + 1, 0, feed);
       }
       kept?.lock.release();
-      await deps.state.budgets?.flush?.();
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      // A RESO feed's requests were counted ahead in the state file: what was not sent is given back,
+      // whatever ended the runs.
+      await deps.state.budgets?.flush?.();
     }
     if (options.json)
       process.stdout.write(
