@@ -144,16 +144,16 @@ export function createClient(options: ClientOptions): PlatformClient {
       const answer = await limiter.run(async (): Promise<{ value: T } | { page: Uint8Array }> => {
         started = performance.now();
         onSent?.();
-        const call: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
-        event = call;
+        const current: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
+        event = current;
         if (!decode) {
           const response = await postJson(operation, PATHS[operation], body, options, signal);
-          call.status = response.statusCode;
+          current.status = response.statusCode;
           if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
           return { value: unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T };
         }
         const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
-        call.status = response.statusCode;
+        current.status = response.statusCode;
         if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
         if (response.body.byteLength <= DECODED_IN_SLOT_BYTES) return { value: await decode(response.body) };
         return { page: response.body };

@@ -239,7 +239,7 @@ async function prepare(
     const readEarly = early !== undefined;
     early ??= startSnapshot(client, config, feed, tags, deps.signal, expectedCount);
     let snapshot = await early.read(desired, loader, sold, keeper);
-    // A server's quirk alone (a page size it caps silently) is no movement: read once.
+    // A server's habit alone (a page it repeats past the end) is no movement: read once.
     if (readEarly && snapshot.moved) {
       // The pages were read while the feed was, perhaps minutes before the plan: a listing deleted
       // meanwhile (another feed of the chatbot) shifts the later pages, and one never seen would be
