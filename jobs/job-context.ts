@@ -23,6 +23,12 @@ export interface JobContext {
   rateLimit(ms: number): Promise<void>;
   /** Runs pass it before they start (`worker.maxHeapShare`); none: they start at once. */
   gate?: MemoryGate;
+  /**
+   * Take each feed's run lock (`.feed-sync-locks/<feed>.lock` beside the config's `stateFile`) for
+   * the run, as `feed-sync sync` does, so a sync by hand and the worker's run of a feed never
+   * overlap: the one that finds it held is skipped. The `worker` and `start` commands set it.
+   */
+  runLocks?: boolean;
   /** Called with every finished run report (metrics, alerts). Errors are logged, never thrown. */
   onReport?: (report: RunReport) => Promise<void>;
 }

@@ -21,6 +21,7 @@ import {
   runAndSave,
 } from '../src/reconcile/index.ts';
 import { percentOf, throttleProgress } from '../src/render/index.ts';
+import { heldReason, lockPathOf, takeRunLock } from '../src/state/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
 import { runCost } from './memory-gate.ts';
@@ -51,6 +52,8 @@ export function parsePayload<S extends z.ZodType>(schema: S, data: unknown): z.o
  * `feed-sync sync`. The result is the run report; progress is the phase and percent.
  */
 export function createSyncFeedProcessor(ctx: JobContext) {
+  /** Feeds whose run lock could not be made, said once each (a read-only config folder would say it every run). */
+  const unlockedSaid = new Set<string>();
   return async function syncFeedJob(
     job: Job,
     _token?: string,
@@ -89,6 +92,23 @@ export function createSyncFeedProcessor(ctx: JobContext) {
             signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
           )
         : () => {};
+      // One run of the feed at a time, a `feed-sync sync` by hand's too (state/run-lock.ts): taken
+      // once the run may start, so a run waiting at the gate holds nothing. A dry run takes none.
+      const lock =
+        ctx.runLocks && !payload.dryRun
+          ? takeRunLock(config.stateFile, feed.id, (message) => {
+              if (unlockedSaid.has(feed.id)) return;
+              unlockedSaid.add(feed.id);
+              logger.warn(`${message} (said once)`);
+            })
+          : undefined;
+      if (lock && 'heldBy' in lock) {
+        leave();
+        const reason = heldReason(feed.id, lock.heldBy, lockPathOf(config.stateFile, feed.id));
+        logger.info(`skipped: ${reason}`);
+        await job.log(`skipped: ${reason}`);
+        return { feedId: feed.id, outcome: 'skipped', reason };
+      }
       // Saved first, by the run itself: the job log is best-effort and must never cost the report or the state.
       const result = await runAndSave(
         config,
@@ -108,7 +128,10 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           trigger: payload.trigger,
         },
         ctx.sync,
-      ).finally(leave);
+      ).finally(() => {
+        lock?.lock.release();
+        leave();
+      });
       await progress.flush();
       const { report } = result;
       // Once a run, in the worker's log too: the rows it explains are rejected one by one.

@@ -33,6 +33,13 @@ export interface WorkerServiceOptions {
   settings?: Partial<WorkerSettings>;
   /** Platform client; default one from `config.api` through the store's shared limiter. */
   client?: PlatformClient;
+  /**
+   * Take each feed's run lock beside the config's `stateFile` for its runs (`JobContext.runLocks`),
+   * so that a `feed-sync sync` by hand of a feed is skipped while the worker runs it, and the other
+   * way round. Off unless set: the tests run many workers of feed `a` at once on one default state
+   * path; the `worker` and `start` commands set it.
+   */
+  runLocks?: boolean;
   /** Called with every run report after it is recorded (metrics, alerts). */
   onReport?: (report: RunReport) => Promise<void>;
   /** Called when a job fails for good (no attempt left, or unrecoverable). */
@@ -102,6 +109,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       await worker?.rateLimit(ms);
     },
     onReport,
+    ...(options.runLocks ? { runLocks: true } : {}),
   };
 
   if (options.process !== false) {

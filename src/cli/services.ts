@@ -58,6 +58,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     logger,
     sync: syncFeed,
     metrics,
+    // A `feed-sync sync` by hand of a feed this worker runs is skipped meanwhile, and the other way round.
+    runLocks: true,
   });
   let stopWatching: (() => void) | undefined;
   let ui: UiServer | undefined;

@@ -4,5 +4,5 @@ export { migrateStateSchema, namespaceOf, type Queryable, stateSchemaOf } from '
 export { createPostgresStateStore } from './postgres-store.ts';
 export { createRedisStateStore } from './redis-store.ts';
 export { DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
-export { heldReason, lockFeedRun, lockPathOf, RUN_LOCK_STALE_MS } from './run-lock.ts';
+export { heldReason, lockFeedRun, lockPathOf, RUN_LOCK_STALE_MS, takeRunLock } from './run-lock.ts';
 export { createMemoryStateStore, type FeedState, mergeFeedState, type StateStore } from './state-store.ts';

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
-import type { Logger } from '../../logger.ts';
 import { emptyReport, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
 import {
@@ -9,9 +8,8 @@ import {
   createFileStateStore,
   type HeldLock,
   heldReason,
-  type LockAttempt,
-  lockFeedRun,
   lockPathOf,
+  takeRunLock,
 } from '../../state/index.ts';
 import {
   CliExit,
@@ -103,7 +101,7 @@ export function registerSync(program: Command): void {
             ? { lock: kept.lock }
             : options.dryRun
               ? undefined
-              : takeRunLock(config.stateFile, feed.id, logger);
+              : takeRunLock(config.stateFile, feed.id, (message) => logger.warn(message));
         kept = undefined;
         if (lock && 'heldBy' in lock) {
           const at = new Date();
@@ -173,20 +171,3 @@ const EXIT_REASONS: Record<number, string> = {
     "paused: the provider's request budget is spent; the next run goes on from where this one stopped (see resumes at)",
   [EXIT.interrupted]: 'interrupted: what was applied is above; the next run repairs the rest',
 };
-
-/**
- * The feed's run lock, or who holds it; undefined when the lock cannot be taken for a reason of the
- * file system (no hard links and no exclusive create, another user's folder): the run goes on
- * without it, said on stderr, as it did before there was one (a lock that stopped every run would
- * be worse than the doubled writes it prevents).
- */
-function takeRunLock(stateFile: string, feedId: string, logger: Logger): LockAttempt | undefined {
-  try {
-    return lockFeedRun(stateFile, feedId);
-  } catch (error) {
-    logger.warn(
-      `feed ${feedId}: the run lock ${lockPathOf(stateFile, feedId)} cannot be taken (${(error as Error).message}); syncing without it`,
-    );
-    return undefined;
-  }
-}
