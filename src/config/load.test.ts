@@ -51,6 +51,34 @@ describe('parseConfig', () => {
     expect(config.feeds[0]?.source.path).toBe('/etc/feed-sync/feeds/acme.csv');
   });
 
+  it('reads a number or a boolean from the environment where the schema wants one, and only there', () => {
+    const text = (api: string, extra = '') =>
+      `api:\n  secretKey: k\n${api}\nfeeds:\n  - id: acme\n    chatbot: \${BOT}\n    source: { format: csv, path: a.csv }\n${extra}`;
+    const pageSize = '  pageSize: ${PAGE_SIZE:-100}\n  concurrency: "${CONCURRENCY}"';
+    const enabled = '    enabled: ${ACME_ON}\n';
+    const config = parseConfig(text(pageSize, enabled), {
+      env: { CONCURRENCY: '4', BOT: '12345', ACME_ON: 'false' },
+    });
+    expect(config.api).toMatchObject({ pageSize: 100, concurrency: 4 });
+    expect(config.feeds[0]).toMatchObject({ enabled: false, chatbot: '12345' });
+    expect(
+      parseConfig(text(pageSize), { env: { PAGE_SIZE: ' 250 ', CONCURRENCY: '2', BOT: 'b' } }).api,
+    ).toMatchObject({ pageSize: 250, concurrency: 2 });
+    // Not a number, a reference inside a longer text, a string written in the file: errors as before.
+    expect(issuesOf(text(pageSize), { PAGE_SIZE: 'abc', CONCURRENCY: '2', BOT: 'b' })).toEqual([
+      expect.stringMatching(/^api\.pageSize: /),
+    ]);
+    expect(issuesOf(text('  pageSize: ${PAGE_SIZE}0'), { PAGE_SIZE: '1', BOT: 'b' })).toEqual([
+      expect.stringMatching(/^api\.pageSize: /),
+    ]);
+    expect(issuesOf(text('  pageSize: "100"'), { BOT: 'b' })).toEqual([
+      expect.stringMatching(/^api\.pageSize: /),
+    ]);
+    expect(issuesOf(text(pageSize, enabled), { CONCURRENCY: '2', BOT: 'b', ACME_ON: 'no' })).toEqual([
+      expect.stringMatching(/^feeds\[0\]\.enabled: .*expected boolean/),
+    ]);
+  });
+
   it('names the key path of every error', () => {
     const issues = issuesOf(
       `api:\n  concurrency: 0\n  baseUrl: not a url\nfeeds:\n  - id: a\n    source: { format: tsv, path: x }\n`,

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import { fieldsForColumn } from '../normalize/index.ts';
 import { SOURCE_FORMATS } from '../sources/index.ts';
-import { type InterpolationIssue, interpolate } from './interpolate.ts';
+import { coerceReferences, type InterpolationIssue, interpolate, wholeReferences } from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
 import { type Config, configSchema, missingPlatformKey } from './schema.ts';
 
@@ -279,7 +279,10 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
   const notesBefore = options.keyNotes?.length ?? 0;
   if (options.keyNotes) keysAsNotes(interpolated, issues, options.keyNotes);
   // Every problem at once: unset variables and schema issues together, so one edit fixes them all.
-  const result = configSchema.safeParse(interpolated);
+  let result = configSchema.safeParse(interpolated);
+  // `${PAGE_SIZE:-100}` where a number goes: the environment's "100" read as the number it is.
+  if (!result.success && coerceReferences(interpolated, wholeReferences(raw), result.error.issues) > 0)
+    result = configSchema.safeParse(interpolated);
   const schemaIssues = result.success
     ? []
     : result.error.issues.filter((issue) => !issues.some((unset) => isWithin(issue.path, unset.path)));
