@@ -50,6 +50,23 @@ function errorOf(failure: FailureOf): Error {
 interface Waiting {
   resolve: (value: never) => void;
   reject: (error: unknown) => void;
+  /** A page's entry for the memo the run leaves (`SessionMemo.onEntry`). */
+  onEntry?: (entry: Uint8Array) => void;
+}
+
+/** A session's page memo (`page-memo.ts`). */
+export interface SessionMemo {
+  salt: string;
+  /** The last run's memo, if any: handed to the thread. */
+  bytes?: Uint8Array | undefined;
+  /** Each page's entry for the memo this run leaves; none kept when unset (a dry run). */
+  onEntry?: ((entry: Uint8Array) => void) | undefined;
+}
+
+/** Bytes that fill their own buffer move to the thread; a slice of a shared one (Node's pool of small buffers) is copied first. */
+function movable(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? bytes : new Uint8Array(bytes);
 }
 
 class DecodePool {
@@ -58,20 +75,30 @@ class DecodePool {
   #nextId = 1;
   #nextSession = 1;
 
-  session(keyField: 'MLSNumber' | 'Url', tags: TagKeys): DecodeSession {
+  session(keyField: 'MLSNumber' | 'Url', tags: TagKeys, memo?: SessionMemo): DecodeSession {
     const session = this.#nextSession++;
     let open = true;
     const closed = () => Promise.reject(new SnapshotError("the run's snapshot was closed"));
+    if (memo) {
+      const bytes = memo.bytes ? movable(memo.bytes) : undefined;
+      const request = { op: 'memo', session, salt: memo.salt, keep: memo.onEntry !== undefined } as const;
+      // Posted before any page of the session: the thread reads its messages in order.
+      this.#start().postMessage(
+        bytes ? { ...request, bytes } : request,
+        bytes ? [bytes.buffer as ArrayBuffer] : [],
+      );
+    }
     return {
       decode: (bytes) => {
         if (!open) return closed();
-        // A body that fills its own buffer moves to the thread; a slice of a shared one (Node's
-        // pool of small buffers) is copied first.
-        const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
-        const body = whole ? bytes : new Uint8Array(bytes);
-        return this.#ask<RemotePage>({ op: 'decode', id: 0, session, body, keyField, tags }, [
-          body.buffer as ArrayBuffer,
-        ]);
+        const body = movable(bytes);
+        return this.#ask<RemotePage>(
+          { op: 'decode', id: 0, session, body, keyField, tags },
+          [body.buffer as ArrayBuffer],
+          (entry) => {
+            if (open) memo?.onEntry?.(entry);
+          },
+        );
       },
       records: (refs) =>
         !open
@@ -95,12 +122,20 @@ class DecodePool {
     this.#start();
   }
 
-  #ask<T>(request: Exclude<DecodeRequest, { op: 'close' }>, transfer: ArrayBuffer[] = []): Promise<T> {
+  #ask<T>(
+    request: Exclude<DecodeRequest, { op: 'close' | 'memo' }>,
+    transfer: ArrayBuffer[] = [],
+    onEntry?: (entry: Uint8Array) => void,
+  ): Promise<T> {
     const worker = this.#start();
     const id = this.#nextId++;
     request.id = id;
     return new Promise<T>((resolve, reject) => {
-      this.#waiting.set(id, { resolve: resolve as (value: never) => void, reject });
+      this.#waiting.set(id, {
+        resolve: resolve as (value: never) => void,
+        reject,
+        ...(onEntry ? { onEntry } : {}),
+      });
       // Held open while a run waits on the thread, and only then.
       if (this.#waiting.size === 1) worker.ref();
       try {
@@ -123,6 +158,7 @@ class DecodePool {
     if (waiting === undefined) return;
     this.#waiting.delete(reply.id);
     if (this.#waiting.size === 0) this.#worker?.unref();
+    if ('entry' in reply && reply.entry !== undefined) waiting.onEntry?.(reply.entry);
     if ('failure' in reply) waiting.reject(errorOf(reply.failure));
     else waiting.resolve(('page' in reply ? reply.page : reply.records) as never);
   }

@@ -13,6 +13,17 @@ export type DecodeRequest =
       keyField: 'MLSNumber' | 'Url';
       tags: TagKeys;
     }
+  | {
+      /**
+       * The session's page memo (`page-memo.ts`): the last run's, if any, to decode known pages
+       * from; `keep`: each page decoded comes back with its entry for the memo this run leaves.
+       */
+      op: 'memo';
+      session: number;
+      salt: string;
+      bytes?: Uint8Array;
+      keep: boolean;
+    }
   | { op: 'records'; id: number; session: number; refs: Float64Array }
   | { op: 'close'; session: number };
 
@@ -27,6 +38,7 @@ export interface FailureOf {
 }
 
 export type DecodeReply =
-  | { id: number; page: RemotePage }
+  /** A page decoded (or read from the memo), and its memo entry when the session keeps one. */
+  | { id: number; page: RemotePage; entry?: Uint8Array }
   | { id: number; records: Partial<Listing>[] }
   | { id: number; failure: FailureOf };

@@ -7,6 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { isApiError } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
+import { encodePageEntry, PageMemoIndex, pageHash } from './page-memo.ts';
 import { type ByteStore, spillBytes } from './record-store.ts';
 import { decodePage, PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
 
@@ -16,6 +17,8 @@ if (port === null) throw new Error('decode-worker.ts runs as a worker thread (de
 /** Each run's pages as they came, in a spill file of its own. */
 const stores = new Map<number, ByteStore>();
 const utf8 = new TextDecoder();
+/** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
+const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean }>();
 
 function failureOf(error: unknown): FailureOf {
   if (isApiError(error)) {
@@ -59,6 +62,12 @@ port.on('message', (request: DecodeRequest) => {
     if (request.op === 'close') {
       stores.get(request.session)?.close();
       stores.delete(request.session);
+      memos.delete(request.session);
+      return;
+    }
+    if (request.op === 'memo') {
+      const index = request.bytes ? PageMemoIndex.parse(request.bytes, request.salt) : undefined;
+      memos.set(request.session, { index, keep: request.keep });
       return;
     }
     let store = stores.get(request.session);
@@ -67,15 +76,21 @@ port.on('message', (request: DecodeRequest) => {
         store = spillBytes();
         stores.set(request.session, store);
       }
+      // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`).
+      const memo = memos.get(request.session);
+      const hash = memo ? pageHash(request.body) : undefined;
+      const known = hash ? memo?.index?.get(hash, store.size) : undefined;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
-      const page = decodePage(utf8.decode(request.body), request.keyField, request.tags, store.size);
+      const page = known ?? decodePage(utf8.decode(request.body), request.keyField, request.tags, store.size);
       store.put(request.body);
-      reply({ id: request.id, page }, transferablesOf(page));
+      const entry = hash && memo?.keep ? encodePageEntry(hash, page) : undefined;
+      if (entry === undefined) reply({ id: request.id, page }, transferablesOf(page));
+      else reply({ id: request.id, page, entry }, [...transferablesOf(page), entry.buffer as ArrayBuffer]);
       return;
     }
     if (store === undefined) throw new Error(`no records kept for session ${request.session}`);
     reply({ id: request.id, records: recordsAt(store, request.refs) });
   } catch (error) {
-    if (request.op !== 'close') reply({ id: request.id, failure: failureOf(error) });
+    if (request.op !== 'close' && request.op !== 'memo') reply({ id: request.id, failure: failureOf(error) });
   }
 });

@@ -3,10 +3,19 @@ import { decodePool } from './decode-pool.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import type { TagKeys } from './ownership.ts';
+import {
+  PAGE_MEMO_BYTES_PER_LISTING,
+  PAGE_MEMO_HEADER_BYTES,
+  PAGE_MEMO_MAX_BYTES,
+  pageMemoHeader,
+  pageMemoId,
+  pageMemoSalt,
+} from './page-memo.ts';
 import type { RemoteEntries } from './plan-types.ts';
 import { RemoteBook } from './remote-book.ts';
 import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
 import type { RemotePage } from './remote-page.ts';
+import type { MemoSink, MemoStore } from './run-memo.ts';
 import {
   collect,
   type PageReader,
@@ -28,6 +37,11 @@ export interface DecodedSnapshotOptions {
   signal?: AbortSignal;
   /** The listings the last run found (`SnapshotOptions.expectedCount`): its pages are asked for at once. */
   expectedCount?: number;
+  /**
+   * The feed's page memo (`page-memo.ts`) in the run's memo store: read, and replaced by this
+   * snapshot's pages once it is read whole when `writes` (not a dry run).
+   */
+  pageMemo?: { store: MemoStore; feedId: string; writes: boolean };
 }
 
 /** A snapshot being read in the decode thread: joined with the feed once the feed is indexed. */
@@ -56,7 +70,10 @@ export function startDecodedSnapshot(
 ): DecodedSnapshot {
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
-  const session = decodePool.session(options.keyField, options.tags);
+  const memo = pageMemoOf(options);
+  /** Pages kept that the page memo knew (read back, not decoded). */
+  let pagesKnown = 0;
+  const session = decodePool.session(options.keyField, options.tags, memo?.session);
   const book = new RemoteBook();
   const maxPages = options.maxPages ?? 10_000;
   const read: PageReader<RemotePage> = async (page, { ahead, signal: unwanted, answered } = {}) => {
@@ -82,7 +99,14 @@ export function startDecodedSnapshot(
       span: spanOf(decoded.ids, (id) => id),
     };
   };
-  const reading: Promise<PagesRead> = readPages(read, (decoded, page) => book.add(page, decoded), options);
+  const reading: Promise<PagesRead> = readPages(
+    read,
+    (decoded, page) => {
+      if (decoded.known) pagesKnown++;
+      book.add(page, decoded);
+    },
+    options,
+  );
   // Awaited by `read`; a failure before then must not count as unhandled, and stops every read still
   // going (the run learns of it when it asks for the snapshot, perhaps once its whole feed is read).
   reading.catch(() => stop.abort());
@@ -90,17 +114,78 @@ export function startDecodedSnapshot(
     async read(desired, loader, sold, keeper) {
       try {
         const pages = await reading;
+        // Every page read and decoded: the memo of them replaces the last one.
+        memo?.commit();
         const entries = await book.join(desired, loader, session.records, sold, keeper);
-        return { ...collect(entries.finish(), pages), ...pages.sizes };
+        return {
+          ...collect(entries.finish(), pages),
+          ...pages.sizes,
+          ...(memo ? { pagesKnown } : {}),
+        };
       } finally {
         // Read or failed: no page read is left to wait for (a failed read leaves the others going).
         stop.abort();
         session.close();
+        memo?.abort();
       }
     },
     abandon() {
       stop.abort();
       session.close();
+      memo?.abort();
+    },
+  };
+}
+
+/**
+ * The snapshot's side of its page memo: the last run's handed to the decode thread, and the entries
+ * of this one's pages written as they come, committed once every page is read. None for a chatbot
+ * whose last run found more listings than the memo holds (`PAGE_MEMO_MAX_BYTES`); a memo that
+ * grows past it is not kept.
+ */
+function pageMemoOf(options: DecodedSnapshotOptions) {
+  const given = options.pageMemo;
+  if (given === undefined) return undefined;
+  if ((options.expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING > PAGE_MEMO_MAX_BYTES) return undefined;
+  const { store } = given;
+  const id = pageMemoId(given.feedId);
+  const salt = pageMemoSalt(store.stamp, options.keyField, options.tags);
+  const last = store.read(id);
+  let sink: MemoSink | undefined;
+  let entries = 0;
+  let bytes = 0;
+  let done = false;
+  const onEntry = (entry: Uint8Array) => {
+    if (done) return;
+    if (bytes + entry.byteLength > PAGE_MEMO_MAX_BYTES) {
+      done = true;
+      sink?.abort();
+      return;
+    }
+    sink ??= store.begin(id);
+    if (sink === undefined) {
+      done = true;
+      return;
+    }
+    sink.write(entry);
+    entries++;
+    bytes += entry.byteLength;
+  };
+  return {
+    session: {
+      salt,
+      bytes: last && last.byteLength <= PAGE_MEMO_HEADER_BYTES + PAGE_MEMO_MAX_BYTES ? last : undefined,
+      onEntry: given.writes ? onEntry : undefined,
+    },
+    commit() {
+      if (done) return;
+      done = true;
+      sink?.commit(pageMemoHeader(salt, entries, bytes));
+    },
+    abort() {
+      if (done) return;
+      done = true;
+      sink?.abort();
     },
   };
 }

@@ -6,7 +6,11 @@ import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
 import { CHANGES_KEPT } from './changes-of.ts';
 import { decodePool } from './decode-pool.ts';
-import { type DecodedSnapshot, startDecodedSnapshot } from './decoded-snapshot.ts';
+import {
+  type DecodedSnapshot,
+  type DecodedSnapshotOptions,
+  startDecodedSnapshot,
+} from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { SOURCE_FAILED } from './guards.ts';
@@ -148,6 +152,12 @@ async function prepare(
 
   progress('fetching');
   decodePool.warm();
+  // How the pages are read: stopped with the run, decoded with the feed's page memo, left for the
+  // next run unless this one is a dry run.
+  const reads: SnapshotReads = {
+    signal: deps.signal,
+    ...(deps.memo ? { pageMemo: { store: deps.memo, feedId: feed.id, writes: !options.dryRun } } : {}),
+  };
   // Each listing is digested and spilled as it is read; the feed's mask and digest per record,
   // indexed by key once the feed is read.
   const desired = new DesiredIndex();
@@ -186,7 +196,7 @@ async function prepare(
       {
         // The feed gives records: the pages are read from now on, while the rest of it is.
         onFirstRecords: () => {
-          early ??= startSnapshot(client, config, feed, tags, deps.signal, expectedCount);
+          early ??= startSnapshot(client, config, feed, tags, reads, expectedCount);
         },
         // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
         rejectionsPerLabel: REJECTIONS_KEPT,
@@ -237,7 +247,7 @@ async function prepare(
     const sold = soldRecordsOf(policy, (listing) => store.put(listing));
     const keeper = changesIn(store);
     const readEarly = early !== undefined;
-    early ??= startSnapshot(client, config, feed, tags, deps.signal, expectedCount);
+    early ??= startSnapshot(client, config, feed, tags, reads, expectedCount);
     let snapshot = await early.read(desired, loader, sold, keeper);
     // A server's habit alone (a page it repeats past the end) is no movement: read once.
     if (readEarly && snapshot.moved) {
@@ -248,7 +258,7 @@ async function prepare(
         { drift: snapshot.drift },
         'the listing pages changed while the feed was read: reading them again',
       );
-      snapshot = await startSnapshot(client, config, feed, tags, deps.signal, snapshot.listings.length).read(
+      snapshot = await startSnapshot(client, config, feed, tags, reads, snapshot.listings.length).read(
         desired,
         loader,
         sold,
@@ -260,13 +270,20 @@ async function prepare(
     // at least those are read now.
     const described = Math.max(options.briefs ?? BRIEFS_KEPT, CHANGES_KEPT);
     const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, described);
-    const { drift, pages, pageSize, requestedPageSize } = snapshot;
+    const { drift, pages, pageSize, requestedPageSize, pagesKnown } = snapshot;
     const remoteCount = snapshot.listings.length;
     const unknownOwners = unknownOwnersOf(plan, config);
     return {
       kind: 'planned',
       ingest: summary,
-      snapshot: { remoteCount, pages, pageSize, requestedPageSize, drift },
+      snapshot: {
+        remoteCount,
+        pages,
+        pageSize,
+        requestedPageSize,
+        ...(pagesKnown === undefined ? {} : { pagesKnown }),
+        drift,
+      },
       plan,
       ...(unknownOwners.length > 0 ? { unknownOwners } : {}),
       loader,
@@ -320,7 +337,7 @@ function startSnapshot(
   config: RunConfig,
   feed: RunFeedSpec,
   tags: TagKeys,
-  signal: AbortSignal | undefined,
+  { signal, pageMemo }: SnapshotReads,
   expectedCount: number | undefined,
 ): DecodedSnapshot {
   return startDecodedSnapshot(client, {
@@ -331,7 +348,14 @@ function startSnapshot(
     concurrency: config.api.concurrency,
     ...(signal ? { signal } : {}),
     ...(expectedCount === undefined ? {} : { expectedCount }),
+    ...(pageMemo ? { pageMemo } : {}),
   });
+}
+
+/** What every snapshot of a run shares: its stop signal and its page memo. */
+interface SnapshotReads {
+  signal: AbortSignal | undefined;
+  pageMemo?: DecodedSnapshotOptions['pageMemo'];
 }
 
 /**

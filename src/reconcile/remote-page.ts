@@ -39,6 +39,8 @@ export interface RemotePage {
   keys: string[];
   /** The owner tag of each (`''`: untagged). */
   owners: string[];
+  /** Read back from the page memo (`page-memo.ts`), not decoded: these bytes were the last run's too. */
+  known?: true;
 }
 
 /** The typed arrays of a page: what a thread hands on without a copy. */

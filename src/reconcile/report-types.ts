@@ -174,7 +174,14 @@ export interface RunReport {
   changesOmitted?: number;
   /** What started the run (the worker's job data); absent for CLI runs. */
   trigger?: 'schedule' | 'manual' | 'config' | 'repair' | 'resume';
-  snapshot?: { remoteCount: number; pages: number; pageSize: number; requestedPageSize: number };
+  snapshot?: {
+    remoteCount: number;
+    pages: number;
+    pageSize: number;
+    requestedPageSize: number;
+    /** Pages the page memo knew by their bytes, not decoded again (`page-memo.ts`); absent without one. */
+    pagesKnown?: number;
+  };
 }
 
 /** How many writes of each kind were not applied, all of them (`counts` once the lists are cut). */

@@ -115,6 +115,8 @@ export interface SnapshotSummary {
   pages: number;
   pageSize: number;
   requestedPageSize: number;
+  /** Pages the page memo knew by their bytes, so not decoded again (`page-memo.ts`); absent without one. */
+  pagesKnown?: number;
   drift: string[];
 }
 

@@ -36,6 +36,8 @@ export interface Snapshot<L extends { length: number } = RemoteListing[]> {
   /** The page size the server actually used (it may cap the request silently). */
   pageSize: number;
   pages: number;
+  /** Pages the page memo knew by their bytes (`page-memo.ts`): absent where none was kept. */
+  pagesKnown?: number;
   /** The listings changed under the read: IDs seen twice, counts that disagree. */
   drift: string[];
   /**

@@ -68,6 +68,10 @@ export function renderReport(report: RunReport): string {
     const s = report.snapshot;
     const capped = s.pageSize !== s.requestedPageSize ? ` (asked ${s.requestedPageSize}, server capped)` : '';
     lines.push(`  remote: ${s.remoteCount} listing(s) in ${s.pages} page(s) of ${s.pageSize}${capped}`);
+    if (s.pagesKnown)
+      lines.push(
+        `  page memo: ${s.pagesKnown} of ${s.pages} page(s) known from the last run, not decoded again`,
+      );
   }
   for (const g of report.guards)
     lines.push(

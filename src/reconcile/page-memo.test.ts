@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { MEMO_HEADER_BYTES } from '../ingest/index.ts';
+import {
+  encodePageEntry,
+  PAGE_MEMO_HEADER_BYTES,
+  PageMemoIndex,
+  pageHash,
+  pageMemoHeader,
+  pageMemoId,
+  pageMemoSalt,
+} from './page-memo.ts';
+import { decodePage, PAGE_SPAN } from './remote-page.ts';
+
+const TAGS = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+const SALT = pageMemoSalt('stamp-1', 'MLSNumber', TAGS);
+
+/** A page as the platform answers one: numbers as text, tags in ExtensionColumn, one Sold, one untagged. */
+function pageText(count: number, virtualCount = count, price = 300_000): string {
+  const list = Array.from({ length: count }, (_, i) => ({
+    ID: 100 + i,
+    MLSNumber: `MLS-${i}`,
+    Status: i === 1 ? 'Sold' : 'Active',
+    SaleType: 'For Sale',
+    PropertyType: 'Condo',
+    SalePrice: String(price + i),
+    Bedrooms: String(i % 4),
+    Bathrooms: '1.5',
+    City: 'Springfield',
+    Url: `https://memo.example/${i}`,
+    LATITUDE: i === 2 ? '40.1' : null,
+    LONGITUDE: null,
+    ExtensionColumn:
+      i === 3
+        ? ''
+        : JSON.stringify([
+            { Key: 'Agent', value: `Agent ${i}` },
+            { Key: 'feed-sync:feed', value: i === 4 ? 'other' : 'acme' },
+            { Key: 'feed-sync:hash', value: 'abcdef012345' },
+          ]),
+  }));
+  return JSON.stringify({
+    Data: { List: list, VirtualCount: virtualCount },
+    Success: true,
+    Code: 200,
+    Message: '',
+  });
+}
+
+/** A memo file as the store keeps it: its header, then its entries. */
+function memoOf(texts: string[], salt = SALT): Buffer {
+  const entries = texts.map((text, page) =>
+    encodePageEntry(pageHash(Buffer.from(text)), decodePage(text, 'MLSNumber', TAGS, page)),
+  );
+  const bytes = entries.reduce((n, e) => n + e.byteLength, 0);
+  return Buffer.concat([pageMemoHeader(salt, entries.length, bytes), ...entries]);
+}
+
+const plain = <T extends object>(page: T) =>
+  JSON.parse(JSON.stringify(page, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as never) : v)));
+
+describe('the page memo', () => {
+  it('gives back a page exactly as decodePage makes it, numbered as this run numbers it', () => {
+    const texts = [pageText(7), pageText(5, 12, 410_000)];
+    const index = PageMemoIndex.parse(memoOf(texts), SALT);
+    expect(index?.size).toBe(2);
+    for (const [i, text] of texts.entries()) {
+      // Kept as page 9 this run: its records' places follow (refs), all else is the page's.
+      const known = index?.get(pageHash(Buffer.from(text)), 9);
+      const decoded = decodePage(text, 'MLSNumber', TAGS, 9);
+      expect(plain({ ...known, known: undefined })).toEqual(plain(decoded));
+      expect(known?.known).toBe(true);
+      expect(known?.refs[1]).toBe(9 * PAGE_SPAN + 1);
+      expect(i === 0 ? known?.sold[1] : known?.virtualCount).toBe(i === 0 ? 1 : 12);
+    }
+    expect(index?.get(pageHash(Buffer.from(pageText(7, 7, 300_001))), 0)).toBeUndefined();
+  });
+
+  it('is no memo for other code or settings, torn, grown, or with an entry changed on disk', () => {
+    const memo = memoOf([pageText(3), pageText(4)]);
+    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-2', 'MLSNumber', TAGS))).toBeUndefined();
+    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'Url', TAGS))).toBeUndefined();
+    expect(
+      PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'MLSNumber', { ...TAGS, ownerKey: 'x' })),
+    ).toBeUndefined();
+    expect(PageMemoIndex.parse(memo.subarray(0, memo.length - 1), SALT)).toBeUndefined();
+    expect(PageMemoIndex.parse(Buffer.concat([memo, Buffer.from('x')]), SALT)).toBeUndefined();
+    expect(PageMemoIndex.parse(Buffer.alloc(0), SALT)).toBeUndefined();
+    // A digit of an entry's JSON flipped: its CRC no longer agrees, so its page is decoded instead.
+    const flipped = Buffer.from(memo);
+    const at = flipped.indexOf('"digests":[') + 11;
+    flipped[at] = flipped[at] === 0x31 ? 0x32 : 0x31;
+    const index = PageMemoIndex.parse(flipped, SALT);
+    expect(index?.size).toBe(2);
+    expect(index?.get(pageHash(Buffer.from(pageText(3))), 0)).toBeUndefined();
+    expect(index?.get(pageHash(Buffer.from(pageText(4))), 1)?.length).toBe(4);
+  });
+
+  it("has the record memo store's header size, and an id no feed's record memo has", () => {
+    expect(PAGE_MEMO_HEADER_BYTES).toBe(MEMO_HEADER_BYTES);
+    expect(pageMemoHeader(SALT, 1, 2)).toHaveLength(MEMO_HEADER_BYTES);
+    expect(pageMemoId('acme')).toBe('acme\u0000pages');
+  });
+});

@@ -1,0 +1,176 @@
+import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import type { TagKeys } from './ownership.ts';
+import { PAGE_SPAN, type RemotePage } from './remote-page.ts';
+
+/**
+ * The page memo: what the last run's decoding made of each page of the chatbot's listings, by the
+ * page's bytes. The platform answers an unchanged chatbot's pages with the same bytes run after
+ * run; a page whose SHA-1 the memo holds is not parsed, canonicalized and digested again (~12 µs a
+ * listing, ~10 ms a page of 1000, in the decode thread), its columns are read back (~1 ms). A page
+ * whose bytes changed in any way (a listing edited, one more, a server that stamps its answers) is
+ * decoded as before: the memo can only say what these very bytes decode to.
+ *
+ * Kept beside the record memo, one per feed (`MemoStore`, `<feed>%00pages.memo`), written by each
+ * run that read its pages (not a dry run, not `plan`), whole or not at all (the store's rename).
+ * Seeded (`pageMemoSalt`) with the code's stamp, the key field and the tag keys: a memo of other
+ * code or settings is not used. Bounded (`PAGE_MEMO_MAX_BYTES`): a chatbot too large for it keeps
+ * none, so a million-listing run holds no more memory than before.
+ */
+
+/** Bumped when what an entry means changes (the columns, the digest). */
+const VERSION = 'page-memo 1';
+const MAGIC = 'FSPAGES1';
+/** The most a page memo holds (~550k listings at ~60 bytes each): read, written and held. */
+export const PAGE_MEMO_MAX_BYTES = 32 * 1024 * 1024;
+/** An entry's bytes a listing, about (for deciding up front that a chatbot is too large). */
+export const PAGE_MEMO_BYTES_PER_LISTING = 64;
+const HASH_BYTES = 20;
+/**
+ * The header's size: the record memo's (`MEMO_HEADER_BYTES`, where the memo store writes rows
+ * from; a test holds them equal), not imported, so the decode thread loads no ingest module.
+ */
+export const PAGE_MEMO_HEADER_BYTES = 32;
+
+/** What a memo's entries depend on besides the page's bytes. */
+export function pageMemoSalt(stamp: string, keyField: 'MLSNumber' | 'Url', tags: TagKeys): string {
+  return [VERSION, stamp, keyField, tags.ownerKey, tags.hashKey].join('\n');
+}
+
+/** The id of a feed's page memo in the memo store (a feed id has no NUL: no feed's record memo). */
+export function pageMemoId(feedId: string): string {
+  return `${feedId}\u0000pages`;
+}
+
+/** SHA-1 of a page's bytes: the memo's key. */
+export function pageHash(body: Uint8Array): Uint8Array {
+  return createHash('sha1').update(body).digest();
+}
+
+/**
+ * The page's columns as one entry: its hash, its text's length and CRC-32, then its columns as JSON
+ * (numbers round-trip exactly).
+ */
+export function encodePageEntry(hash: Uint8Array, page: RemotePage): Uint8Array {
+  const json = JSON.stringify({
+    n: page.length,
+    vc: page.virtualCount ?? null,
+    ids: Array.from(page.ids),
+    masks: Array.from(page.masks),
+    digests: Array.from(page.digests),
+    sold: Array.from(page.sold),
+    keys: page.keys,
+    owners: page.owners,
+  });
+  const text = Buffer.from(json, 'utf8');
+  // Never a slice of Node's pool of small buffers: the entry's buffer is handed to another thread.
+  const entry = Buffer.allocUnsafeSlow(HASH_BYTES + 8 + text.length);
+  entry.set(hash, 0);
+  entry.writeUInt32LE(text.length, HASH_BYTES);
+  entry.writeUInt32LE(crc32(text), HASH_BYTES + 4);
+  entry.set(text, HASH_BYTES + 8);
+  return new Uint8Array(entry.buffer, entry.byteOffset, entry.length);
+}
+
+/** The memo's header (`PAGE_MEMO_HEADER_BYTES`): its magic, its salt's digest, its entries and bytes. */
+export function pageMemoHeader(salt: string, entries: number, bytes: number): Uint8Array {
+  const header = Buffer.alloc(PAGE_MEMO_HEADER_BYTES);
+  header.write(MAGIC, 0, 'latin1');
+  createHash('sha256').update(salt).digest().copy(header, 8, 0, 16);
+  header.writeUInt32LE(entries, 24);
+  header.writeUInt32LE(bytes, 28);
+  return header;
+}
+
+/** A memo read back: each entry's place by its page's hash. */
+export class PageMemoIndex {
+  readonly #bytes: Buffer;
+  readonly #at = new Map<string, { start: number; length: number; crc: number }>();
+
+  private constructor(bytes: Buffer) {
+    this.#bytes = bytes;
+  }
+
+  /**
+   * The memo in `bytes` if it is one of this salt, whole (its header's count and length agree with
+   * its entries); else undefined.
+   */
+  static parse(memo: Uint8Array, salt: string): PageMemoIndex | undefined {
+    const bytes = Buffer.from(memo.buffer, memo.byteOffset, memo.byteLength);
+    if (bytes.length < PAGE_MEMO_HEADER_BYTES || bytes.length > PAGE_MEMO_HEADER_BYTES + PAGE_MEMO_MAX_BYTES)
+      return;
+    const expected = pageMemoHeader(salt, bytes.readUInt32LE(24), bytes.length - PAGE_MEMO_HEADER_BYTES);
+    if (!bytes.subarray(0, PAGE_MEMO_HEADER_BYTES).equals(expected)) return;
+    const index = new PageMemoIndex(bytes);
+    let at = PAGE_MEMO_HEADER_BYTES;
+    let entries = 0;
+    while (at < bytes.length) {
+      if (at + HASH_BYTES + 8 > bytes.length) return;
+      const length = bytes.readUInt32LE(at + HASH_BYTES);
+      const crc = bytes.readUInt32LE(at + HASH_BYTES + 4);
+      const start = at + HASH_BYTES + 8;
+      if (start + length > bytes.length) return;
+      index.#at.set(bytes.toString('hex', at, at + HASH_BYTES), { start, length, crc });
+      at = start + length;
+      entries++;
+    }
+    return entries === bytes.readUInt32LE(24) ? index : undefined;
+  }
+
+  /** Entries held. */
+  get size(): number {
+    return this.#at.size;
+  }
+
+  /**
+   * The page whose bytes hash to `hash`, as `decodePage` made it, numbered `page` (its records'
+   * places, `refs`); undefined when the memo does not hold it or its entry does not read back whole
+   * (its CRC-32, its columns' lengths).
+   */
+  get(hash: Uint8Array, page: number): RemotePage | undefined {
+    const place = this.#at.get(Buffer.from(hash).toString('hex'));
+    if (place === undefined) return undefined;
+    try {
+      const text = this.#bytes.subarray(place.start, place.start + place.length);
+      // An entry whose bytes changed on disk is no entry (its page is decoded).
+      if (crc32(text) !== place.crc) return undefined;
+      const e = JSON.parse(text.toString('utf8')) as Entry;
+      const n = e.n;
+      const columns = [e.ids, e.masks, e.digests, e.sold, e.keys, e.owners];
+      if (
+        !Number.isInteger(n) ||
+        n < 0 ||
+        n >= PAGE_SPAN ||
+        columns.some((c) => !Array.isArray(c) || c.length !== n)
+      )
+        return undefined;
+      const refs = new Float64Array(n);
+      for (let i = 0; i < n; i++) refs[i] = page * PAGE_SPAN + i;
+      return {
+        length: n,
+        virtualCount: e.vc ?? undefined,
+        ids: Float64Array.from(e.ids),
+        masks: Int32Array.from(e.masks),
+        digests: Float64Array.from(e.digests),
+        refs,
+        sold: Uint8Array.from(e.sold),
+        keys: e.keys.map(String),
+        owners: e.owners.map(String),
+        known: true,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+interface Entry {
+  n: number;
+  vc: number | null;
+  ids: number[];
+  masks: number[];
+  digests: number[];
+  sold: number[];
+  keys: string[];
+  owners: string[];
+}

@@ -1,0 +1,108 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { decodePool } from '../../src/reconcile/decode-pool.ts';
+import type { RunReport } from '../../src/reconcile/index.ts';
+import { pageMemoId } from '../../src/reconcile/page-memo.ts';
+import { renderReport } from '../../src/render/index.ts';
+import { listing } from '../../src/testing/listing.ts';
+import { memoryMemo } from '../../src/testing/memory-memo.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+// The page memo (src/reconcile/page-memo.ts): a page the platform answers with the bytes of the
+// last run's is read back, not decoded; it must never change what a run sees.
+afterAll(() => decodePool.stop());
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const listings = (from: number, to: number) =>
+  Array.from({ length: to - from + 1 }, (_, i) => listing(from + i));
+
+const PAGES = { pageSize: 4, concurrency: 2 };
+
+async function updatePrice(harness: Harness, key: string, price: number): Promise<void> {
+  const answer = await fetch(`${harness.sandbox.url}/chat/Chatbot/RealEstateUpdate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ SerialNumber: 'SN-1', KeyType: 'MLSNumber', Key: key, SalePrice: price }),
+  });
+  expect(answer.ok).toBe(true);
+}
+
+describe('the page memo', () => {
+  it('an unchanged chatbot: every page known from the last run, the same report as without a memo', async () => {
+    h = await startHarness([{}], {}, PAGES);
+    const memo = memoryMemo();
+    const feed = h.feed();
+    const first = await h.sync(feed, listings(1, 10), {}, { memo });
+    expect(first).toMatchObject({ created: 10 });
+    // The first run's snapshot was one empty page: its memo holds that page.
+    const second = await h.sync(feed, listings(1, 10), {}, { memo });
+    expect(second).toMatchObject({ outcome: 'ok', unchanged: 10, created: 0, updated: 0 });
+    expect(second.snapshot).toMatchObject({ pages: 3, remoteCount: 10 });
+    const third = await h.sync(feed, listings(1, 10), {}, { memo });
+    expect(third).toMatchObject({ outcome: 'ok', unchanged: 10, created: 0, updated: 0, deleted: 0 });
+    expect(third.snapshot).toMatchObject({ pages: 3, pagesKnown: 3 });
+    expect(renderReport(third)).toContain(
+      'page memo: 3 of 3 page(s) known from the last run, not decoded again',
+    );
+    // Without a memo: no figure, the same result.
+    const without = await h.sync(feed, listings(1, 10));
+    expect(without).toMatchObject({ unchanged: 10, created: 0, updated: 0, deleted: 0 });
+    expect(without.snapshot?.pagesKnown).toBeUndefined();
+    expect(memo.open).toBe(0);
+  });
+
+  it('a listing edited on the platform changes its page: that page is decoded, and the edit written back', async () => {
+    h = await startHarness([{}], {}, PAGES);
+    const memo = memoryMemo();
+    const feed = h.feed();
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    await updatePrice(h, 'MLS-0006', 1);
+    const edited = await h.sync(feed, listings(1, 10), {}, { memo });
+    expect(edited).toMatchObject({ outcome: 'ok', updated: 1, unchanged: 9 });
+    expect(edited.snapshot).toMatchObject({ pages: 3, pagesKnown: 2 });
+    const price = h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0006')?.SalePrice;
+    expect(price).toBe(listing(6).SalePrice);
+  });
+
+  it('a dry run reads the memo and leaves it as it was; a memo that is not one is decoded around', async () => {
+    h = await startHarness([{}], {}, PAGES);
+    const memo = memoryMemo();
+    const feed = h.feed();
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    const kept = memo.files.get(pageMemoId(feed.id));
+    expect(kept?.length).toBeGreaterThan(32);
+    await updatePrice(h, 'MLS-0001', 2);
+    const dry: RunReport = await h.sync(feed, listings(1, 10), { dryRun: true }, { memo });
+    expect(dry).toMatchObject({ dryRun: true, updated: 1 });
+    expect(dry.snapshot?.pagesKnown).toBe(2);
+    expect(memo.files.get(pageMemoId(feed.id))).toBe(kept);
+    // Another build's memo (its stamp differs), and a torn one: every page decoded, the run right.
+    const other = memoryMemo('other code');
+    other.files.set(pageMemoId(feed.id), kept as Buffer);
+    expect(await h.sync(feed, listings(1, 10), { dryRun: true }, { memo: other })).toMatchObject({
+      updated: 1,
+      snapshot: { pagesKnown: 0 },
+    });
+    memo.files.set(pageMemoId(feed.id), (kept as Buffer).subarray(0, (kept as Buffer).length - 3));
+    expect(await h.sync(feed, listings(1, 10), {}, { memo })).toMatchObject({
+      updated: 1,
+      snapshot: { pagesKnown: 0 },
+    });
+    // The page it wrote to is new to the memo the run left (the pages as read, before its writes).
+    expect(await h.sync(feed, listings(1, 10), {}, { memo })).toMatchObject({
+      unchanged: 10,
+      snapshot: { pagesKnown: 2 },
+    });
+    expect(await h.sync(feed, listings(1, 10), {}, { memo })).toMatchObject({
+      unchanged: 10,
+      snapshot: { pagesKnown: 3 },
+    });
+    expect(memo.open).toBe(0);
+  });
+});
