@@ -69,6 +69,26 @@ describe('the page memo', () => {
     expect(price).toBe(listing(6).SalePrice);
   });
 
+  it('a chatbot larger than the memo holds (by its last run) keeps none: read and written as before', async () => {
+    h = await startHarness([{}], {}, PAGES);
+    const memo = memoryMemo();
+    const feed = h.feed();
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    const kept = memo.files.get(pageMemoId(feed.id));
+    // As if the last run had found 600,000 listings (~38 MB of entries, over the 32 MB bound).
+    const last = (await h.state.getFeed(feed.id)).lastReport as RunReport;
+    await h.state.updateFeed(feed.id, {
+      lastReport: { ...last, snapshot: { ...last.snapshot!, remoteCount: 600_000 } },
+    });
+    const big = await h.sync(feed, listings(1, 10), {}, { memo });
+    expect(big).toMatchObject({ outcome: 'ok', unchanged: 10 });
+    expect(big.snapshot?.pagesKnown).toBeUndefined();
+    expect(memo.files.get(pageMemoId(feed.id))).toBe(kept);
+    // Its count is 10 again: the memo is back.
+    expect((await h.sync(feed, listings(1, 10), {}, { memo })).snapshot?.pagesKnown).toBe(3);
+  });
+
   it('a dry run reads the memo and leaves it as it was; a memo that is not one is decoded around', async () => {
     h = await startHarness([{}], {}, PAGES);
     const memo = memoryMemo();
