@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { imageNodeOptions } from '../../test/helpers/image-env.ts';
+import { imageEntrypointFlags, imageNodeOptions } from '../../test/helpers/image-env.ts';
 import { runChild } from './child.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -23,9 +23,12 @@ export function buildCli(): void {
   if (built.status !== 0) throw new Error(`npm run build failed (${built.status})`);
 }
 
-/** The image's heap bound (its NODE_OPTIONS, read from the Dockerfile), as node arguments. */
+/**
+ * How the image starts node, as node arguments: its heap bound (NODE_OPTIONS) and its entrypoint's
+ * flags (`--initial-old-space-size`, which NODE_OPTIONS cannot carry), both read from the Dockerfile.
+ */
 export function imageNodeArgs(): string[] {
-  return imageNodeOptions().split(/\s+/).filter(Boolean);
+  return [...imageNodeOptions().split(/\s+/).filter(Boolean), ...imageEntrypointFlags()];
 }
 
 /**

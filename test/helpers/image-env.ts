@@ -12,3 +12,18 @@ export function imageNodeOptions(): string {
   if (!match?.[1]) throw new Error(`no NODE_OPTIONS="…" in ${DOCKERFILE}`);
   return match[1];
 }
+
+/**
+ * The node flags of the image's ENTRYPOINT (those Node does not take from NODE_OPTIONS), read from
+ * the Dockerfile: what stands between `node` and `dist/src/cli/main.js`.
+ */
+export function imageEntrypointFlags(): string[] {
+  const match = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(readFileSync(DOCKERFILE, 'utf8'));
+  if (!match?.[1]) throw new Error(`no ENTRYPOINT [...] in ${DOCKERFILE}`);
+  const words = JSON.parse(match[1]) as string[];
+  const node = words.indexOf('node');
+  const main = words.indexOf('dist/src/cli/main.js');
+  if (node === -1 || main < node)
+    throw new Error(`ENTRYPOINT does not run node dist/src/cli/main.js: ${match[1]}`);
+  return words.slice(node + 1, main);
+}

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { EXAMPLE_UI_PASSWORD } from '../../src/cli/worker-preflight.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { imageNodeOptions } from '../helpers/image-env.ts';
+import { imageEntrypointFlags, imageNodeOptions } from '../helpers/image-env.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { waitFor } from './helpers.ts';
 
@@ -104,7 +104,7 @@ describe.skipIf(!redisAvailable)('the container', () => {
   const configured = { UI_PASSWORD: 'a-password-of-our-own', CHATBOT_SECRET_KEY: 'sk-container-test' };
 
   function startImage(env: Record<string, string>, args = ['worker']) {
-    const child: ChildProcess = spawn(NODE, ['dist/src/cli/main.js', ...args], {
+    const child: ChildProcess = spawn(NODE, [...imageEntrypointFlags(), 'dist/src/cli/main.js', ...args], {
       cwd: app,
       env: {
         PATH: process.env.PATH ?? '',
