@@ -46,7 +46,10 @@ export function registerPlan(program: Command): void {
     .option('--allow-mass-delete', 'plan as if the delete-share override were given')
     .option('--limit <n>', `listings shown per kind of change (default ${PLAN_LIMIT})`, positive)
     .option('--all', 'show every listing')
-    .option('--no-memo', 'map every record and decode every page: read neither the record memo nor the page memo');
+    .option(
+      '--no-memo',
+      'map every record and decode every page: read neither the record memo nor the page memo',
+    );
   withNowOption(withJsonOption(withConfigOption(command))).action(async (options: PlanCommandOptions) => {
     const config = await loadCliConfig(options);
     const [feed] = selectFeeds(config, { feed: options.feed ?? '' });

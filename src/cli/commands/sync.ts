@@ -60,7 +60,10 @@ export function registerSync(program: Command): void {
     .option('--allow-mass-delete', 'delete even above the feed’s maxDeleteShare')
     .option('--dry-run', 'plan and report, write nothing')
     .option('--force-full', 'ignore validators and watermarks: fetch and compare everything')
-    .option('--no-memo', 'map every record and decode every page: neither read nor write the record and page memos');
+    .option(
+      '--no-memo',
+      'map every record and decode every page: neither read nor write the record and page memos',
+    );
   withNowOption(withJsonOption(withConfigOption(command))).action(async (options: SyncCommandOptions) => {
     const config = await loadCliConfig(options);
     const feeds = selectFeeds(config, options);
