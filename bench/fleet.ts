@@ -71,7 +71,7 @@ export async function run(args: string[]): Promise<void> {
     `fleet bench: ${base.feeds} feeds × ${base.listings} listings on one cron, built CLI workers (${where})`,
   );
   out(
-    `node ${base.nodeOptions.join(' ')} (the image's NODE_OPTIONS); sandbox in this process, ${base.latencyMs} ms latency, api.concurrency ${base.concurrency}; Redis ${REDIS_URL}\n`,
+    `node ${base.nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint); sandbox in this process, ${base.latencyMs} ms latency, api.concurrency ${base.concurrency}; Redis ${REDIS_URL}\n`,
   );
   const rounds: RoundResult[] = [];
   for (const [i, scenario] of scenarios.entries()) {

@@ -2,7 +2,7 @@
  * `npm run bench -- noop [--listings 9950] [--latency 50] [--page-size 1000] [--rounds 5]
  * [--format csv] [--profile DIR]`: a no-op re-sync as a user meets it, `feed-sync sync` as a whole
  * process, against its floor measured in the same run. The CLI is the built one (`npm run build`,
- * done first) with the image's NODE_OPTIONS and compile cache, as the container runs it.
+ * done first) with the image's NODE_OPTIONS, entrypoint flags and compile cache, as the container runs it.
  *
  * The sandbox runs in its own process (as the platform is remote). A generated feed is synced
  * once without latency (every listing created, tagged as a sync writes it), then latency is

@@ -247,7 +247,7 @@ export async function run(args: string[]): Promise<void> {
   buildCli();
   out(`scale bench: a whole sync through the built CLI, one child process per run (${machine()})`);
   out(
-    `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : '(unbounded heap: --unbounded)'}`,
+    `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)` : '(unbounded heap: --unbounded)'}`,
   );
   out(`sandbox in the bench process, no latency, concurrency 8, PageSize 1000\n`);
 
@@ -374,7 +374,9 @@ function save(
   nodeOptions: readonly string[],
 ) {
   const heap =
-    nodeOptions.length > 0 ? `node ${nodeOptions.join(' ')} (the image's NODE_OPTIONS)` : 'unbounded heap';
+    nodeOptions.length > 0
+      ? `node ${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)`
+      : 'unbounded heap';
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();
   writeFileSync(
