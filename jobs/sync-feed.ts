@@ -21,7 +21,13 @@ import {
   runAndSave,
 } from '../src/reconcile/index.ts';
 import { percentOf, throttleProgress } from '../src/render/index.ts';
-import { heldReason, lockPathOf, takeRunLock } from '../src/state/index.ts';
+import {
+  heldReason,
+  type LockOwner,
+  lockPathOf,
+  RUN_LOCK_STALE_MS,
+  takeRunLock,
+} from '../src/state/index.ts';
 import type { JobContext } from './job-context.ts';
 import { mapJobError, PayloadError } from './map-error.ts';
 import { runCost } from './memory-gate.ts';
@@ -83,6 +89,14 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       }
       const logger = ctx.logger.child({ feed: feed.id, job: job.id });
       const progress = progressReporter(job);
+      const deps = {
+        client: ctx.client,
+        state: ctx.state,
+        logger,
+        signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
+        onProgress: progress.report,
+        memo: workerMemo(ctx.logger),
+      };
       // A worker whose heap, with what its runs are expected to reach, is above its share starts
       // this run once another ends (`maxHeapShare`); the expected size is the feed's last run's.
       const leave = ctx.gate
@@ -104,34 +118,27 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           : undefined;
       if (lock && 'heldBy' in lock) {
         leave();
-        const reason = heldReason(feed.id, lock.heldBy, lockPathOf(config.stateFile, feed.id));
-        logger.info(`skipped: ${reason}`);
-        await job.log(`skipped: ${reason}`);
-        return { feedId: feed.id, outcome: 'skipped', reason };
+        return await heldElsewhere(ctx, job, feed.id, lockPathOf(config.stateFile, feed.id), lock.heldBy);
       }
       // Saved first, by the run itself: the job log is best-effort and must never cost the report or the state.
-      const result = await runAndSave(
-        config,
-        feed,
-        {
-          client: ctx.client,
-          state: ctx.state,
-          logger,
-          signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
-          onProgress: progress.report,
-          memo: workerMemo(ctx.logger),
-        },
-        {
-          dryRun: payload.dryRun ?? false,
-          allowMassDelete: payload.allowMassDelete ?? false,
-          forceFull: payload.forceFull ?? false,
-          trigger: payload.trigger,
-        },
-        ctx.sync,
-      ).finally(() => {
+      let result: Awaited<ReturnType<typeof runAndSave>>;
+      try {
+        result = await runAndSave(
+          config,
+          feed,
+          deps,
+          {
+            dryRun: payload.dryRun ?? false,
+            allowMassDelete: payload.allowMassDelete ?? false,
+            forceFull: payload.forceFull ?? false,
+            trigger: payload.trigger,
+          },
+          ctx.sync,
+        );
+      } finally {
         lock?.lock.release();
         leave();
-      });
+      }
       await progress.flush();
       const { report } = result;
       // Once a run, in the worker's log too: the rows it explains are rejected one by one.
@@ -172,6 +179,33 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       throw await mapJobError(error, ctx.rateLimit);
     }
   };
+}
+
+/**
+ * A run that found its feed held by another run (a `feed-sync sync` by hand, or a lock a run on
+ * another host left, taken over once 2 minutes untouched): skipped, and tried again once a held
+ * lock can be judged left over, so a run is never dropped for a lock (a stopped `sync` holds it
+ * as long as it lives: the run is tried again every 2 minutes meanwhile, said at warn level).
+ */
+async function heldElsewhere(
+  ctx: JobContext,
+  job: Job,
+  feedId: string,
+  lockFile: string,
+  holder: LockOwner | undefined,
+): Promise<{ feedId: string; outcome: 'skipped'; reason: string }> {
+  const retryAt = new Date(Date.now() + RUN_LOCK_STALE_MS).toISOString();
+  const queued = await enqueueResume(ctx.queue, feedId, retryAt).then(
+    () => true,
+    (error: unknown) => {
+      ctx.logger.warn({ err: error, feed: feedId }, 'could not queue the run that tries the feed again');
+      return false;
+    },
+  );
+  const reason = `${heldReason(feedId, holder, lockFile)}${queued ? `; tried again at ${retryAt}` : ''}`;
+  ctx.logger.warn({ feed: feedId, job: job.id }, `skipped: ${reason}`);
+  await job.log(`skipped: ${reason}`);
+  return { feedId, outcome: 'skipped', reason };
 }
 
 /**

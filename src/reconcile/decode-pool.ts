@@ -80,13 +80,18 @@ class DecodePool {
     let open = true;
     const closed = () => Promise.reject(new SnapshotError("the run's snapshot was closed"));
     if (memo) {
-      const bytes = memo.bytes ? movable(memo.bytes) : undefined;
+      // A copy moves to the thread: the caller's buffer (a store's) stays whole.
+      const bytes = memo.bytes ? new Uint8Array(memo.bytes) : undefined;
       const request = { op: 'memo', session, salt: memo.salt, keep: memo.onEntry !== undefined } as const;
-      // Posted before any page of the session: the thread reads its messages in order.
-      this.#start().postMessage(
-        bytes ? { ...request, bytes } : request,
-        bytes ? [bytes.buffer as ArrayBuffer] : [],
-      );
+      try {
+        // Posted before any page of the session: the thread reads its messages in order.
+        this.#start().postMessage(
+          bytes ? { ...request, bytes } : request,
+          bytes ? [bytes.buffer as ArrayBuffer] : [],
+        );
+      } catch {
+        // A memo that cannot be handed over is none: every page is decoded, none is kept.
+      }
     }
     return {
       decode: (bytes) => {
@@ -158,7 +163,13 @@ class DecodePool {
     if (waiting === undefined) return;
     this.#waiting.delete(reply.id);
     if (this.#waiting.size === 0) this.#worker?.unref();
-    if ('entry' in reply && reply.entry !== undefined) waiting.onEntry?.(reply.entry);
+    if ('entry' in reply && reply.entry !== undefined) {
+      try {
+        waiting.onEntry?.(reply.entry);
+      } catch {
+        // The memo this run leaves is the worse for it, never the page.
+      }
+    }
     if ('failure' in reply) waiting.reject(errorOf(reply.failure));
     else waiting.resolve(('page' in reply ? reply.page : reply.records) as never);
   }

@@ -15,7 +15,7 @@ import type { RemoteEntries } from './plan-types.ts';
 import { RemoteBook } from './remote-book.ts';
 import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
 import type { RemotePage } from './remote-page.ts';
-import type { MemoSink, MemoStore } from './run-memo.ts';
+import { type MemoSink, type MemoStore, runtimeSalt } from './run-memo.ts';
 import {
   collect,
   type PageReader,
@@ -71,8 +71,8 @@ export function startDecodedSnapshot(
   const stop = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
   const memo = pageMemoOf(options);
-  /** Pages kept that the page memo knew (read back, not decoded). */
-  let pagesKnown = 0;
+  /** The numbers of the pages the page memo knew (read back, not decoded). */
+  const knownPages = new Set<number>();
   const session = decodePool.session(options.keyField, options.tags, memo?.session);
   const book = new RemoteBook();
   const maxPages = options.maxPages ?? 10_000;
@@ -102,7 +102,7 @@ export function startDecodedSnapshot(
   const reading: Promise<PagesRead> = readPages(
     read,
     (decoded, page) => {
-      if (decoded.known) pagesKnown++;
+      if (decoded.known) knownPages.add(page);
       book.add(page, decoded);
     },
     options,
@@ -120,7 +120,8 @@ export function startDecodedSnapshot(
         return {
           ...collect(entries.finish(), pages),
           ...pages.sizes,
-          ...(memo ? { pagesKnown } : {}),
+          // Of the pages the read counts (not an empty one past the end, nor one repeated).
+          ...(memo ? { pagesKnown: [...knownPages].filter((page) => page <= pages.sizes.pages).length } : {}),
         };
       } finally {
         // Read or failed: no page read is left to wait for (a failed read leaves the others going).
@@ -140,16 +141,20 @@ export function startDecodedSnapshot(
 /**
  * The snapshot's side of its page memo: the last run's handed to the decode thread, and the entries
  * of this one's pages written as they come, committed once every page is read. None for a chatbot
- * whose last run found more listings than the memo holds (`PAGE_MEMO_MAX_BYTES`); a memo that
- * grows past it is not kept.
+ * whose last run found more listings than the memo holds (`PAGE_MEMO_MAX_BYTES`, by the key
+ * field's bytes a listing); a memo that grows past it is not kept, and the last one is removed.
  */
 function pageMemoOf(options: DecodedSnapshotOptions) {
   const given = options.pageMemo;
   if (given === undefined) return undefined;
-  if ((options.expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING > PAGE_MEMO_MAX_BYTES) return undefined;
   const { store } = given;
   const id = pageMemoId(given.feedId);
-  const salt = pageMemoSalt(store.stamp, options.keyField, options.tags);
+  if ((options.expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING[options.keyField] > PAGE_MEMO_MAX_BYTES) {
+    // Too large to keep one: the last one (when the chatbot was smaller) is not left on disk.
+    if (given.writes) store.remove(id);
+    return undefined;
+  }
+  const salt = pageMemoSalt(store.stamp, runtimeSalt(), options.keyField, options.tags);
   const last = store.read(id);
   let sink: MemoSink | undefined;
   let entries = 0;
@@ -158,8 +163,10 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
   const onEntry = (entry: Uint8Array) => {
     if (done) return;
     if (bytes + entry.byteLength > PAGE_MEMO_MAX_BYTES) {
+      // Grown past the bound: none is kept, the last one neither.
       done = true;
       sink?.abort();
+      store.remove(id);
       return;
     }
     sink ??= store.begin(id);

@@ -12,7 +12,7 @@ import {
 import { decodePage, PAGE_SPAN } from './remote-page.ts';
 
 const TAGS = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
-const SALT = pageMemoSalt('stamp-1', 'MLSNumber', TAGS);
+const SALT = pageMemoSalt('stamp-1', 'node 24', 'MLSNumber', TAGS);
 
 /** A page as the platform answers one: numbers as text, tags in ExtensionColumn, one Sold, one untagged. */
 function pageText(count: number, virtualCount = count, price = 300_000): string {
@@ -77,10 +77,11 @@ describe('the page memo', () => {
 
   it('is no memo for other code or settings, torn, grown, or with an entry changed on disk', () => {
     const memo = memoOf([pageText(3), pageText(4)]);
-    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-2', 'MLSNumber', TAGS))).toBeUndefined();
-    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'Url', TAGS))).toBeUndefined();
+    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-2', 'node 24', 'MLSNumber', TAGS))).toBeUndefined();
+    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'node 26', 'MLSNumber', TAGS))).toBeUndefined();
+    expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'node 24', 'Url', TAGS))).toBeUndefined();
     expect(
-      PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'MLSNumber', { ...TAGS, ownerKey: 'x' })),
+      PageMemoIndex.parse(memo, pageMemoSalt('stamp-1', 'node 24', 'MLSNumber', { ...TAGS, ownerKey: 'x' })),
     ).toBeUndefined();
     expect(PageMemoIndex.parse(memo.subarray(0, memo.length - 1), SALT)).toBeUndefined();
     expect(PageMemoIndex.parse(Buffer.concat([memo, Buffer.from('x')]), SALT)).toBeUndefined();

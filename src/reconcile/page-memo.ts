@@ -23,8 +23,11 @@ const VERSION = 'page-memo 1';
 const MAGIC = 'FSPAGES1';
 /** The most a page memo holds (~550k listings at ~60 bytes each): read, written and held. */
 export const PAGE_MEMO_MAX_BYTES = 32 * 1024 * 1024;
-/** An entry's bytes a listing, about (for deciding up front that a chatbot is too large). */
-export const PAGE_MEMO_BYTES_PER_LISTING = 64;
+/**
+ * An entry's bytes a listing, about, by key field (for deciding up front that a chatbot is too
+ * large): ~53 with MLS numbers as keys and tags; URLs as keys, ~100 characters, ~150.
+ */
+export const PAGE_MEMO_BYTES_PER_LISTING = { MLSNumber: 64, Url: 160 } as const;
 const HASH_BYTES = 20;
 /**
  * The header's size: the record memo's (`MEMO_HEADER_BYTES`, where the memo store writes rows
@@ -32,9 +35,18 @@ const HASH_BYTES = 20;
  */
 export const PAGE_MEMO_HEADER_BYTES = 32;
 
-/** What a memo's entries depend on besides the page's bytes. */
-export function pageMemoSalt(stamp: string, keyField: 'MLSNumber' | 'Url', tags: TagKeys): string {
-  return [VERSION, stamp, keyField, tags.ownerKey, tags.hashKey].join('\n');
+/**
+ * What a memo's entries depend on besides the page's bytes: the code (`stamp`), the runtime (Node's
+ * and ICU's versions: case folding and trimming follow their Unicode tables), the key field and the
+ * tag keys.
+ */
+export function pageMemoSalt(
+  stamp: string,
+  runtime: string,
+  keyField: 'MLSNumber' | 'Url',
+  tags: TagKeys,
+): string {
+  return [VERSION, stamp, runtime, keyField, tags.ownerKey, tags.hashKey].join('\n');
 }
 
 /** The id of a feed's page memo in the memo store (a feed id has no NUL: no feed's record memo). */

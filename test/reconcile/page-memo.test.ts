@@ -55,6 +55,17 @@ describe('the page memo', () => {
     expect(memo.open).toBe(0);
   });
 
+  it('counts only the pages the read counts: not the empty one that said the list ended', async () => {
+    // 8 listings, 4 a page: a whole number of pages, so an empty third page ends the read.
+    h = await startHarness([{}], {}, PAGES);
+    const memo = memoryMemo();
+    const feed = h.feed();
+    await h.sync(feed, listings(1, 8), {}, { memo });
+    await h.sync(feed, listings(1, 8), {}, { memo });
+    const third = await h.sync(feed, listings(1, 8), {}, { memo });
+    expect(third.snapshot).toMatchObject({ pages: 2, pagesKnown: 2 });
+  });
+
   it('a listing edited on the platform changes its page: that page is decoded, and the edit written back', async () => {
     h = await startHarness([{}], {}, PAGES);
     const memo = memoryMemo();
@@ -81,12 +92,39 @@ describe('the page memo', () => {
     await h.state.updateFeed(feed.id, {
       lastReport: { ...last, snapshot: { ...last.snapshot!, remoteCount: 600_000 } },
     });
+    expect(kept).toBeDefined();
     const big = await h.sync(feed, listings(1, 10), {}, { memo });
     expect(big).toMatchObject({ outcome: 'ok', unchanged: 10 });
     expect(big.snapshot?.pagesKnown).toBeUndefined();
-    expect(memo.files.get(pageMemoId(feed.id))).toBe(kept);
-    // Its count is 10 again: the memo is back.
+    // The last memo (of a smaller chatbot) is not left on disk.
+    expect(memo.files.has(pageMemoId(feed.id))).toBe(false);
+    // Its count is 10 again: a memo is kept again, and used by the run after.
+    expect((await h.sync(feed, listings(1, 10), {}, { memo })).snapshot?.pagesKnown).toBe(0);
     expect((await h.sync(feed, listings(1, 10), {}, { memo })).snapshot?.pagesKnown).toBe(3);
+  });
+
+  it('the feed changed, the platform not: the listings of known pages are compared with their own records', async () => {
+    h = await startHarness([{}], {}, PAGES);
+    const memo = memoryMemo();
+    const feed = h.feed();
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    await h.sync(feed, listings(1, 10), {}, { memo });
+    // Two listings on two pages read back from the memo change in the feed: each update must name
+    // its own listing's old value, read from its own record (the memo's places, `refs`).
+    const changed = listings(1, 10).map((l, i) =>
+      i === 2 || i === 8 ? { ...l, SalePrice: 999_000 + i, Description: `changed ${i}` } : l,
+    );
+    const report = await h.sync(feed, changed, {}, { memo });
+    expect(report).toMatchObject({ outcome: 'ok', updated: 2, unchanged: 8, snapshot: { pagesKnown: 3 } });
+    const byKey = new Map((report.changes ?? []).map((c) => [c.key, c]));
+    for (const n of [3, 9]) {
+      const fields = byKey.get(listing(n).MLSNumber as string)?.fields ?? [];
+      expect(fields.find((f) => f.field === 'Description')).toMatchObject({
+        from: listing(n).Description,
+        to: `changed ${n - 1}`,
+      });
+    }
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0009')?.Description).toBe('changed 8');
   });
 
   it('a dry run reads the memo and leaves it as it was; a memo that is not one is decoded around', async () => {

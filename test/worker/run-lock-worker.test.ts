@@ -55,7 +55,8 @@ async function runOnce(service: WorkerService): Promise<Record<string, unknown>>
   const id = await enqueueFeedSync(service.queue, { feedId: 'acme' });
   const job = await waitFor(async () => {
     const found = id ? await service.queue.getJob(id) : undefined;
-    return found && (await found.isCompleted()) ? found : undefined;
+    // Read again once completed: the job read before it completed has no return value yet.
+    return found && (await found.isCompleted()) ? service.queue.getJob(found.id!) : undefined;
   });
   return job.returnvalue as Record<string, unknown>;
 }
@@ -75,13 +76,25 @@ describe.skipIf(!redis.available)(
       // A `feed-sync sync` by hand holding the feed (its lock, as the CLI takes it).
       const byHand = lockFeedRun(join(t.dir, 'state.json'), 'acme', new Date('2026-11-29T10:00:00Z'));
       if (!('lock' in byHand)) throw new Error('the test could not take the lock');
+      const before = Date.now();
       const skipped = await runOnce(t.service);
       expect(skipped).toEqual({
         feedId: 'acme',
         outcome: 'skipped',
-        reason: `another run of feed acme is going on (process ${process.pid} on ${hostname()}, started 2026-11-29T10:00:00.000Z); this one was skipped, that one syncs it`,
+        reason: expect.stringContaining(
+          `another run of feed acme is going on (process ${process.pid} on ${hostname()}, started 2026-11-29T10:00:00.000Z); this one was skipped, that one syncs it; tried again at `,
+        ),
       });
       expect(runs).toBe(0);
+      // Not dropped: a run of the feed is queued for when a lock left over could be taken over.
+      const retries = (await t.service.queue.getJobs(['delayed'])).filter(
+        (j) => (j.data as { feedId?: string }).feedId === 'acme',
+      );
+      expect(retries.map((j) => (j.data as { trigger?: string }).trigger)).toEqual(['resume']);
+      expect(retries[0]!.timestamp + retries[0]!.delay).toBeGreaterThanOrEqual(before + 110_000);
+      expect(
+        t.lines.some((line) => line.includes('"level":40') && line.includes('skipped: another run')),
+      ).toBe(true);
       byHand.lock.release();
       // The everyday case: nothing holds the feed, the worker runs it, twice in a row, and lets go.
       expect(await runOnce(t.service)).toMatchObject({ feedId: 'acme', outcome: 'ok', created: 1 });
@@ -135,6 +148,22 @@ describe.skipIf(!redis.available)(
       const said = t.lines.filter((line) => line.includes('cannot be taken'));
       expect(said).toHaveLength(1);
       expect(said[0]).toContain('feed acme: the run lock');
+    });
+
+    it('a run that throws lets go of its lock: the next run of the feed takes it', async () => {
+      let runs = 0;
+      const t = await workerWith(async (_config, feed) => {
+        runs++;
+        if (runs === 1) throw new Error('a bug in the run');
+        return fakeRun(feed.id);
+      });
+      const id = await enqueueFeedSync(t.service.queue, { feedId: 'acme' });
+      await waitFor(async () => {
+        const job = id ? await t.service.queue.getJob(id) : undefined;
+        return job && ((await job.isFailed()) || (job.attemptsMade ?? 0) >= 1) ? job : undefined;
+      });
+      await waitFor(() => runs >= 1 && !existsSync(t.lockFile), 10_000, 'the lock let go');
+      expect(await runOnce(t.service)).toMatchObject({ feedId: 'acme', outcome: 'ok' });
     });
 
     it('a worker started without run locks (the tests of many workers of one feed) takes none', async () => {
