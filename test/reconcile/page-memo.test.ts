@@ -22,6 +22,22 @@ const listings = (from: number, to: number) =>
 
 const PAGES = { pageSize: 4, concurrency: 2 };
 
+/**
+ * A harness whose chatbot holds listings 1 to `count` (4 a page), synced twice with a memo store:
+ * its page memo holds every page as the chatbot now answers it.
+ */
+async function memoized(count = 10) {
+  h = await startHarness([{}], {}, PAGES);
+  const memo = memoryMemo();
+  const feed = h.feed();
+  const harness = h;
+  const sync = (items = listings(1, count), options = {}, store = memo) =>
+    harness.sync(feed, items, options, { memo: store });
+  await sync();
+  await sync();
+  return { memo, feed, sync };
+}
+
 async function updatePrice(harness: Harness, key: string, price: number): Promise<void> {
   const answer = await fetch(`${harness.sandbox.url}/chat/Chatbot/RealEstateUpdate`, {
     method: 'POST',
@@ -57,64 +73,48 @@ describe('the page memo', () => {
 
   it('counts only the pages the read counts: not the empty one that said the list ended', async () => {
     // 8 listings, 4 a page: a whole number of pages, so an empty third page ends the read.
-    h = await startHarness([{}], {}, PAGES);
-    const memo = memoryMemo();
-    const feed = h.feed();
-    await h.sync(feed, listings(1, 8), {}, { memo });
-    await h.sync(feed, listings(1, 8), {}, { memo });
-    const third = await h.sync(feed, listings(1, 8), {}, { memo });
+    const { sync } = await memoized(8);
+    const third = await sync();
     expect(third.snapshot).toMatchObject({ pages: 2, pagesKnown: 2 });
   });
 
   it('a listing edited on the platform changes its page: that page is decoded, and the edit written back', async () => {
-    h = await startHarness([{}], {}, PAGES);
-    const memo = memoryMemo();
-    const feed = h.feed();
-    await h.sync(feed, listings(1, 10), {}, { memo });
-    await h.sync(feed, listings(1, 10), {}, { memo });
-    await updatePrice(h, 'MLS-0006', 1);
-    const edited = await h.sync(feed, listings(1, 10), {}, { memo });
+    const { sync } = await memoized();
+    await updatePrice(h!, 'MLS-0006', 1);
+    const edited = await sync();
     expect(edited).toMatchObject({ outcome: 'ok', updated: 1, unchanged: 9 });
     expect(edited.snapshot).toMatchObject({ pages: 3, pagesKnown: 2 });
-    const price = h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0006')?.SalePrice;
+    const price = h!.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0006')?.SalePrice;
     expect(price).toBe(listing(6).SalePrice);
   });
 
   it('a chatbot larger than the memo holds (by its last run) keeps none: read and written as before', async () => {
-    h = await startHarness([{}], {}, PAGES);
-    const memo = memoryMemo();
-    const feed = h.feed();
-    await h.sync(feed, listings(1, 10), {}, { memo });
-    await h.sync(feed, listings(1, 10), {}, { memo });
-    const kept = memo.files.get(pageMemoId(feed.id));
+    const { memo, feed, sync } = await memoized();
+    const state = h!.state;
+    expect(memo.files.get(pageMemoId(feed.id))).toBeDefined();
     // As if the last run had found 600,000 listings (~38 MB of entries, over the 32 MB bound).
-    const last = (await h.state.getFeed(feed.id)).lastReport as RunReport;
-    await h.state.updateFeed(feed.id, {
+    const last = (await state.getFeed(feed.id)).lastReport as RunReport;
+    await state.updateFeed(feed.id, {
       lastReport: { ...last, snapshot: { ...last.snapshot!, remoteCount: 600_000 } },
     });
-    expect(kept).toBeDefined();
-    const big = await h.sync(feed, listings(1, 10), {}, { memo });
+    const big = await sync();
     expect(big).toMatchObject({ outcome: 'ok', unchanged: 10 });
     expect(big.snapshot?.pagesKnown).toBeUndefined();
     // The last memo (of a smaller chatbot) is not left on disk.
     expect(memo.files.has(pageMemoId(feed.id))).toBe(false);
     // Its count is 10 again: a memo is kept again, and used by the run after.
-    expect((await h.sync(feed, listings(1, 10), {}, { memo })).snapshot?.pagesKnown).toBe(0);
-    expect((await h.sync(feed, listings(1, 10), {}, { memo })).snapshot?.pagesKnown).toBe(3);
+    expect((await sync()).snapshot?.pagesKnown).toBe(0);
+    expect((await sync()).snapshot?.pagesKnown).toBe(3);
   });
 
   it('the feed changed, the platform not: the listings of known pages are compared with their own records', async () => {
-    h = await startHarness([{}], {}, PAGES);
-    const memo = memoryMemo();
-    const feed = h.feed();
-    await h.sync(feed, listings(1, 10), {}, { memo });
-    await h.sync(feed, listings(1, 10), {}, { memo });
+    const { sync } = await memoized();
     // Two listings on two pages read back from the memo change in the feed: each update must name
     // its own listing's old value, read from its own record (the memo's places, `refs`).
     const changed = listings(1, 10).map((l, i) =>
       i === 2 || i === 8 ? { ...l, SalePrice: 999_000 + i, Description: `changed ${i}` } : l,
     );
-    const report = await h.sync(feed, changed, {}, { memo });
+    const report = await sync(changed);
     expect(report).toMatchObject({ outcome: 'ok', updated: 2, unchanged: 8, snapshot: { pagesKnown: 3 } });
     const byKey = new Map((report.changes ?? []).map((c) => [c.key, c]));
     for (const n of [3, 9]) {
@@ -124,40 +124,38 @@ describe('the page memo', () => {
         to: `changed ${n - 1}`,
       });
     }
-    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0009')?.Description).toBe('changed 8');
+    expect(h!.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'MLS-0009')?.Description).toBe(
+      'changed 8',
+    );
   });
 
   it('a dry run reads the memo and leaves it as it was; a memo that is not one is decoded around', async () => {
-    h = await startHarness([{}], {}, PAGES);
-    const memo = memoryMemo();
-    const feed = h.feed();
-    await h.sync(feed, listings(1, 10), {}, { memo });
-    await h.sync(feed, listings(1, 10), {}, { memo });
+    const { memo, feed, sync } = await memoized();
     const kept = memo.files.get(pageMemoId(feed.id));
     expect(kept?.length).toBeGreaterThan(32);
-    await updatePrice(h, 'MLS-0001', 2);
-    const dry: RunReport = await h.sync(feed, listings(1, 10), { dryRun: true }, { memo });
+    await updatePrice(h!, 'MLS-0001', 2);
+    const dry: RunReport = await sync(undefined, { dryRun: true });
     expect(dry).toMatchObject({ dryRun: true, updated: 1 });
     expect(dry.snapshot?.pagesKnown).toBe(2);
     expect(memo.files.get(pageMemoId(feed.id))).toBe(kept);
     // Another build's memo (its stamp differs), and a torn one: every page decoded, the run right.
     const other = memoryMemo('other code');
     other.files.set(pageMemoId(feed.id), kept as Buffer);
-    expect(await h.sync(feed, listings(1, 10), { dryRun: true }, { memo: other })).toMatchObject({
+    expect(await sync(undefined, { dryRun: true }, other)).toMatchObject({
       updated: 1,
       snapshot: { pagesKnown: 0 },
     });
     memo.files.set(pageMemoId(feed.id), (kept as Buffer).subarray(0, (kept as Buffer).length - 3));
-    expect(await h.sync(feed, listings(1, 10), {}, { memo })).toMatchObject({
+    expect(await sync()).toMatchObject({
       updated: 1,
       snapshot: { pagesKnown: 0 },
     });
     // The page it wrote to is new to the memo the run left (the pages as read, before its writes).
-    expect(await h.sync(feed, listings(1, 10), {}, { memo })).toMatchObject({
+    expect(await sync()).toMatchObject({
       unchanged: 10,
       snapshot: { pagesKnown: 2 },
     });
-    expect(await h.sync(feed, listings(1, 10), {}, { memo })).toMatchObject({
+    expect(await sync()).toMatchObject({
       unchanged: 10,
       snapshot: { pagesKnown: 3 },
     });
