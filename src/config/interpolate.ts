@@ -20,7 +20,8 @@ export function interpolate(
   if (typeof value === 'string') {
     return value.replace(REF, (_match, name: string, fallback: string | undefined) => {
       const found = env[name];
-      if (found !== undefined) return found;
+      // `:-` as the shell and docker compose read it: the default when unset or empty.
+      if (found !== undefined && (found !== '' || fallback === undefined)) return found;
       if (fallback !== undefined) return fallback;
       issues.push({ path, message: `environment variable ${name} is not set` });
       return '';
@@ -57,25 +58,34 @@ export interface TypeIssue {
 /** A number as YAML writes one (`100`, `-2`, `0.25`, `1e3`), nothing around it. */
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** A value `coerceReferences` changed, to give back if the change did not make it right. */
+export interface Coerced {
+  parent: Record<string | number, unknown>;
+  key: string | number;
+  path: (string | number)[];
+  text: string;
+}
+
 /**
  * Environment values are strings, so `pageSize: ${PAGE_SIZE:-100}` gives "100" where the schema
- * wants a number. Where the schema said a value is not the number (or boolean) it expects, and that
- * value was one reference and nothing else, a string that reads as one exactly (`100`, `true`) is
- * made it, in place. Only there: a reference inside a longer string, a chatbot id of digits (a
- * string field) and a value written in the file are never changed. Returns how many were.
+ * wants a number. Where the schema said a value is not the number or boolean it expects (or fits
+ * none of a union's members, `worker.concurrency`: auto or a number), and that value was one
+ * reference and nothing else, a string that reads as one exactly (`100`, `true`) is made it, in
+ * place. Only there: a reference inside a longer string, a chatbot id of digits (a string field)
+ * and a value written in the file are never changed. Returns what it changed (`revertUnfixed`).
  */
 export function coerceReferences(
   interpolated: unknown,
   whole: readonly (string | number)[][],
   issues: readonly TypeIssue[],
-): number {
-  let changed = 0;
+): Coerced[] {
+  const changed: Coerced[] = [];
   for (const issue of issues) {
-    if (issue.code !== 'invalid_type' || (issue.expected !== 'number' && issue.expected !== 'boolean'))
-      continue;
+    const expected =
+      issue.code === 'invalid_union' ? 'any' : issue.code === 'invalid_type' ? issue.expected : undefined;
+    if (expected !== 'number' && expected !== 'boolean' && expected !== 'any') continue;
     const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
-    if (path.length === 0 || !whole.some((p) => p.length === path.length && p.every((k, i) => k === path[i])))
-      continue;
+    if (path.length === 0 || !whole.some((p) => samePath(p, path))) continue;
     const parent = path
       .slice(0, -1)
       .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], interpolated) as
@@ -83,20 +93,35 @@ export function coerceReferences(
       | undefined;
     const key = path.at(-1)!;
     const text = parent?.[key];
-    if (typeof text !== 'string') continue;
+    if (parent === undefined || typeof text !== 'string') continue;
+    const trimmed = text.trim();
+    const number = expected !== 'boolean' && NUMBER.test(trimmed) ? Number(trimmed) : undefined;
+    const flag = expected !== 'number' && (trimmed === 'true' || trimmed === 'false');
     const value =
-      issue.expected === 'number'
-        ? NUMBER.test(text.trim())
-          ? Number(text.trim())
-          : undefined
-        : text === 'true'
-          ? true
-          : text === 'false'
-            ? false
-            : undefined;
-    if (value === undefined || (typeof value === 'number' && !Number.isFinite(value))) continue;
-    parent![key] = value;
-    changed++;
+      number !== undefined && Number.isFinite(number) ? number : flag ? trimmed === 'true' : undefined;
+    if (value === undefined) continue;
+    parent[key] = value;
+    changed.push({ parent, key, path, text });
   }
   return changed;
+}
+
+/** Give back the values whose change left an issue at their place (the schema's message is the clearer). */
+export function revertUnfixed(changed: readonly Coerced[], issues: readonly TypeIssue[]): number {
+  let reverted = 0;
+  for (const c of changed) {
+    const at = (issue: TypeIssue) =>
+      samePath(
+        c.path,
+        issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
+      );
+    if (!issues.some(at)) continue;
+    c.parent[c.key] = c.text;
+    reverted++;
+  }
+  return reverted;
+}
+
+function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
 }

@@ -79,6 +79,34 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('a reference where a union with a number goes, and `:-` given an empty variable, as the shell reads them', () => {
+    const text = (extra: string) =>
+      `api:\n  secretKey: k\n  pageSize: \${PS:-100}\nfeeds:\n  - id: acme\n    chatbot: b\n    source: { format: csv, path: a.csv }\n${extra}`;
+    const worker = 'worker:\n  concurrency: ${WC:-8}\n';
+    expect(parseConfig(text(worker), { env: {} }).worker.concurrency).toBe(8);
+    expect(parseConfig(text(worker), { env: { WC: '3' } }).worker.concurrency).toBe(3);
+    expect(parseConfig(text(worker), { env: { WC: 'auto' } }).worker.concurrency).toBe('auto');
+    expect(issuesOf(text(worker), { WC: 'many' })).toEqual([expect.stringMatching(/^worker\.concurrency: /)]);
+    expect(issuesOf(text(worker), { WC: '999' })).toEqual([expect.stringMatching(/^worker\.concurrency: /)]);
+    // Set but empty: the default, as `${PS:-100}` in a shell or docker compose.
+    expect(parseConfig(text(''), { env: { PS: '' } }).api.pageSize).toBe(100);
+    // Without a default an empty variable is empty: not a number.
+    expect(issuesOf(text('').replace('${PS:-100}', '${PS}'), { PS: '' })).toEqual([
+      expect.stringMatching(/^api\.pageSize: /),
+    ]);
+  });
+
+  it('a reference written bare in a { } map: one problem, saying to quote it', () => {
+    const text = `api: { secretKey: k }\nfeeds:\n  - id: acme\n    chatbot: b\n    source: { format: csv, path: a.csv }\n    gone: { action: delete, afterDays: \${GD:-0} }\n`;
+    expect(issuesOf(text)).toEqual([
+      'not valid YAML: ${GD:-0} inside { } or [ ] must be quoted ("${GD:-0}"): unquoted, YAML reads its braces as a map',
+    ]);
+    expect(errorOf(text, 'flow.yaml').problems).toEqual([expect.objectContaining({ line: 6, column: 40 })]);
+    // Quoted, it is read (a whole reference where a number goes: the number).
+    const quoted = text.replace('${GD:-0}', '"${GD:-0}"');
+    expect(parseConfig(quoted, { env: { GD: '3' } }).feeds[0]?.gone).toMatchObject({ afterDays: 3 });
+  });
+
   it('names the key path of every error', () => {
     const issues = issuesOf(
       `api:\n  concurrency: 0\n  baseUrl: not a url\nfeeds:\n  - id: a\n    source: { format: tsv, path: x }\n`,

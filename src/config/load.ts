@@ -5,7 +5,13 @@ import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
 import { fieldsForColumn } from '../normalize/index.ts';
 import { SOURCE_FORMATS } from '../sources/index.ts';
-import { coerceReferences, type InterpolationIssue, interpolate, wholeReferences } from './interpolate.ts';
+import {
+  coerceReferences,
+  type InterpolationIssue,
+  interpolate,
+  revertUnfixed,
+  wholeReferences,
+} from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
 import { type Config, configSchema, missingPlatformKey } from './schema.ts';
 
@@ -259,11 +265,27 @@ function keysAsNotes(interpolated: unknown, issues: InterpolationIssue[], notes:
  * Parse and validate a config text (YAML or JSON, YAML being a superset: one parser, so both get
  * line and column). Pure.
  */
+/** A `${…}` reference written bare after a separator of a line (not in quotes). */
+const BARE_REFERENCE = /(?:^|[\s,:{[])(\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})/;
+
 export function parseConfig(text: string, options: ParseOptions = {}): Config {
   const source = options.source ?? 'config';
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
+    const first = lines.linePos(doc.errors[0]!.pos[0]);
+    // `{ afterDays: ${GD:-0} }`: YAML reads the reference's braces as a map of its own, and every
+    // token after it is an error. One problem, and what to write instead.
+    const bare = BARE_REFERENCE.exec(text.split('\n')[first.line - 1] ?? '');
+    if (bare) {
+      throw new ConfigError(source, [
+        {
+          message: `not valid YAML: ${bare[1]} inside { } or [ ] must be quoted ("${bare[1]}"): unquoted, YAML reads its braces as a map`,
+          line: first.line,
+          column: bare.index + bare[0].indexOf('$') + 1,
+        },
+      ]);
+    }
     throw new ConfigError(
       source,
       doc.errors.map((error) => {
@@ -281,8 +303,14 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
   // Every problem at once: unset variables and schema issues together, so one edit fixes them all.
   let result = configSchema.safeParse(interpolated);
   // `${PAGE_SIZE:-100}` where a number goes: the environment's "100" read as the number it is.
-  if (!result.success && coerceReferences(interpolated, wholeReferences(raw), result.error.issues) > 0)
+  const coerced = result.success
+    ? []
+    : coerceReferences(interpolated, wholeReferences(raw), result.error.issues);
+  if (coerced.length > 0) {
     result = configSchema.safeParse(interpolated);
+    if (!result.success && revertUnfixed(coerced, result.error.issues) > 0)
+      result = configSchema.safeParse(interpolated);
+  }
   const schemaIssues = result.success
     ? []
     : result.error.issues.filter((issue) => !issues.some((unset) => isWithin(issue.path, unset.path)));

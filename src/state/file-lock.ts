@@ -146,13 +146,26 @@ function ageOf(path: string): number | undefined {
   }
 }
 
-/** Whether `pid` is a live process of this host (EPERM: alive, another user's). */
+/**
+ * Whether `pid` is a live process of this host (EPERM: alive, another user's). A zombie (killed,
+ * not yet reaped by its parent: a container's init can take a second) is not: it runs nothing.
+ */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return stateOf(pid) !== 'Z';
+}
+
+/** The state of process `pid` (field 3 of `/proc/<pid>/stat`: R, S, Z…), where /proc has it. */
+function stateOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+  } catch {
+    return undefined;
   }
 }
 

@@ -87,6 +87,26 @@ describe('tryLock', () => {
     expect(take()).toBe(true);
   });
 
+  it('takes over a lock whose process was killed and not yet reaped (a zombie): it runs nothing', async () => {
+    // `sleep 0.1` ends, and its parent (`sleep 5`, which replaced the shell) never waits for it.
+    const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 5']);
+    const pid = Number(
+      await new Promise<string>((done) => parent.stdout.once('data', (d) => done(String(d)))),
+    );
+    try {
+      const state = async () =>
+        (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.[0];
+      for (let i = 0; i < 50 && (await state()) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await state()).toBe('Z');
+      await lockOf({ pid, host: hostname() });
+      const attempt = tryLock(path, minute);
+      expect('lock' in attempt).toBe(true);
+      if ('lock' in attempt) attempt.lock.release();
+    } finally {
+      parent.kill();
+    }
+  });
+
   it('compares no pid of another pid namespace (a container of the same host name): its lock waits for staleMs', async () => {
     if (!existsSync('/proc/self/ns/pid')) return;
     // This pid, or a gone one, in another namespace: nothing to tell from here while it is fresh.
