@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import { isApiError } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
-import { encodePageEntry, PageMemoIndex, pageHash } from './page-memo.ts';
+import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
 import { type ByteStore, spillBytes } from './record-store.ts';
 import { decodePage, PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
 
@@ -78,8 +78,11 @@ port.on('message', (request: DecodeRequest) => {
       }
       // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`).
       const memo = memos.get(request.session);
-      const hash = memo ? pageHash(request.body) : undefined;
+      const key = memo ? pageKey(request.body) : undefined;
+      const hash = key?.hash;
       const known = hash ? memo?.index?.get(hash, store.size) : undefined;
+      // The count the memo's key left out, read from this page.
+      if (known && key?.count !== undefined) known.virtualCount = key.count;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
       const page = known ?? decodePage(utf8.decode(request.body), request.keyField, request.tags, store.size);
       store.put(request.body);

@@ -5,6 +5,7 @@ import {
   PAGE_MEMO_HEADER_BYTES,
   PageMemoIndex,
   pageHash,
+  pageKey,
   pageMemoHeader,
   pageMemoId,
   pageMemoSalt,
@@ -94,6 +95,30 @@ describe('the page memo', () => {
     expect(index?.size).toBe(2);
     expect(index?.get(pageHash(Buffer.from(pageText(3))), 0)).toBeUndefined();
     expect(index?.get(pageHash(Buffer.from(pageText(4))), 1)?.length).toBe(4);
+  });
+
+  it('keys a page by its bytes less its VirtualCount (every page carries it), written as digits alone', () => {
+    const a = pageKey(Buffer.from(pageText(4, 10)));
+    const b = pageKey(Buffer.from(pageText(4, 11)));
+    expect(Buffer.from(a.hash).equals(Buffer.from(b.hash))).toBe(true);
+    expect([a.count, b.count]).toEqual([10, 11]);
+    // Quoted digits alike; a listing changed is another key.
+    const quoted = (count: string) =>
+      Buffer.from(pageText(4, 10).replace('"VirtualCount":10', `"VirtualCount":"${count}"`));
+    expect(pageKey(quoted('12'))).toMatchObject({ count: 12 });
+    expect(Buffer.from(pageKey(quoted('12')).hash).equals(Buffer.from(pageKey(quoted('13')).hash))).toBe(
+      true,
+    );
+    expect(Buffer.from(pageKey(Buffer.from(pageText(4, 10, 300_001))).hash).equals(Buffer.from(a.hash))).toBe(
+      false,
+    );
+    // Any other count: the whole page is the key, and the memo's count stands.
+    for (const count of ['-1', '1.5', '007', 'null', '"x"']) {
+      const body = Buffer.from(pageText(4, 10).replace('"VirtualCount":10', `"VirtualCount":${count}`));
+      expect(pageKey(body)).toEqual({ hash: pageHash(body) });
+    }
+    const none = Buffer.from(pageText(4, 10).replace(',"VirtualCount":10', ''));
+    expect(pageKey(none)).toEqual({ hash: pageHash(none) });
   });
 
   it("has the record memo store's header size, and an id no feed's record memo has", () => {

@@ -59,6 +59,56 @@ export function pageHash(body: Uint8Array): Uint8Array {
   return createHash('sha1').update(body).digest();
 }
 
+const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
+const COUNT_LEFT_OUT = Buffer.from('feed-sync: VirtualCount left out\u0000');
+
+/**
+ * A page's memo key, and its VirtualCount when the key leaves it out. Every page carries the
+ * chatbot's count, so one listing created or deleted anywhere changes every page's bytes: the key
+ * is the SHA-1 of the page without the count's digits, and the count is read from the page itself
+ * (`count`). Only a count written as digits alone, bare or quoted, then `,` or `}` (what the list
+ * schema reads as `Number` of those digits, and a key never found inside a string: a string's
+ * quotes are escaped); any other page is keyed by all its bytes, its count then the memo's.
+ */
+export function pageKey(body: Uint8Array): { hash: Uint8Array; count?: number } {
+  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const at = bytes.lastIndexOf(VIRTUAL_COUNT);
+  const span = at < 0 ? undefined : countSpan(bytes, at + VIRTUAL_COUNT.length);
+  if (span === undefined) return { hash: pageHash(body) };
+  const hash = createHash('sha1')
+    .update(COUNT_LEFT_OUT)
+    .update(bytes.subarray(0, span.start))
+    .update(bytes.subarray(span.end))
+    .digest();
+  return { hash, count: Number(bytes.toString('latin1', span.start, span.end)) };
+}
+
+/** The digits of the count after `"VirtualCount"` (at `from`), if it is written as digits alone. */
+function countSpan(bytes: Buffer, from: number): { start: number; end: number } | undefined {
+  let i = from;
+  const space = () => {
+    while (
+      i < bytes.length &&
+      (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+    )
+      i++;
+  };
+  space();
+  if (bytes[i++] !== 0x3a) return undefined;
+  space();
+  const quoted = bytes[i] === 0x22;
+  if (quoted) i++;
+  const start = i;
+  while (i < bytes.length && (bytes[i] as number) >= 0x30 && (bytes[i] as number) <= 0x39) i++;
+  const end = i;
+  if (end === start || end - start > 15) return undefined;
+  // Bare, `007` is no JSON number (its page fails to parse): keyed by all its bytes.
+  if (!quoted && end - start > 1 && bytes[start] === 0x30) return undefined;
+  if (quoted && bytes[i++] !== 0x22) return undefined;
+  space();
+  return bytes[i] === 0x2c || bytes[i] === 0x7d ? { start, end } : undefined;
+}
+
 /**
  * The page's columns as one entry: its hash, its text's length and CRC-32, then its columns as JSON
  * (numbers round-trip exactly).

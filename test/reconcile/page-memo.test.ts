@@ -78,6 +78,18 @@ describe('the page memo', () => {
     expect(third.snapshot).toMatchObject({ pages: 2, pagesKnown: 2 });
   });
 
+  it('a listing created changes the count every page carries: the pages whose listings did not change stay known', async () => {
+    const { sync } = await memoized();
+    // Listing 11 joins the last page (4, 4, 3): the run that creates it read the pages before.
+    expect(await sync(listings(1, 11))).toMatchObject({ created: 1, snapshot: { pagesKnown: 3 } });
+    const after = await sync(listings(1, 11));
+    expect(after).toMatchObject({ outcome: 'ok', unchanged: 11, created: 0, updated: 0 });
+    expect(after.snapshot).toMatchObject({ remoteCount: 11, pages: 3, pagesKnown: 2 });
+    // The count each known page gave is its own (11), not the memo's (10): nothing read again.
+    expect(after.drift).toEqual([]);
+    expect(after.apiCalls.list).toBe(3);
+  });
+
   it('a listing edited on the platform changes its page: that page is decoded, and the edit written back', async () => {
     const { sync } = await memoized();
     await updatePrice(h!, 'MLS-0006', 1);
