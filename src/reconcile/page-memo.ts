@@ -59,7 +59,8 @@ export function pageHash(body: Uint8Array): Uint8Array {
   return createHash('sha1').update(body).digest();
 }
 
-const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
+/** The list answer's count key, as its bytes. */
+export const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
 const COUNT_LEFT_OUT = Buffer.from('feed-sync: VirtualCount left out\u0000');
 
 /**
@@ -85,28 +86,46 @@ export function pageKey(body: Uint8Array): { hash: Uint8Array; count?: number } 
 
 /** The digits of the count after `"VirtualCount"` (at `from`), if it is written as digits alone. */
 function countSpan(bytes: Buffer, from: number): { start: number; end: number } | undefined {
-  let i = from;
-  const space = () => {
-    while (
-      i < bytes.length &&
-      (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-    )
-      i++;
-  };
-  space();
+  const digits = countDigitsAt(bytes, from);
+  if (digits === undefined) return undefined;
+  const { start, end, next } = digits;
+  if (end === start || end - start > 15) return undefined;
+  // Bare, `007` is no JSON number (its page fails to parse): keyed by all its bytes.
+  if (!digits.quoted && end - start > 1 && bytes[start] === 0x30) return undefined;
+  const after = skipSpace(bytes, next);
+  return bytes[after] === 0x2c || bytes[after] === 0x7d ? { start, end } : undefined;
+}
+
+/**
+ * The digits of the value after a `"VirtualCount"` key that ends at `from`: its colon, JSON
+ * whitespace, an optional quote (then a closing one); `next`, where the value ends. Undefined when
+ * no colon follows, or a quote is not closed after the digits. There may be no digit at all.
+ */
+export function countDigitsAt(
+  bytes: Buffer,
+  from: number,
+): { start: number; end: number; quoted: boolean; next: number } | undefined {
+  let i = skipSpace(bytes, from);
   if (bytes[i++] !== 0x3a) return undefined;
-  space();
+  i = skipSpace(bytes, i);
   const quoted = bytes[i] === 0x22;
   if (quoted) i++;
   const start = i;
   while (i < bytes.length && (bytes[i] as number) >= 0x30 && (bytes[i] as number) <= 0x39) i++;
   const end = i;
-  if (end === start || end - start > 15) return undefined;
-  // Bare, `007` is no JSON number (its page fails to parse): keyed by all its bytes.
-  if (!quoted && end - start > 1 && bytes[start] === 0x30) return undefined;
   if (quoted && bytes[i++] !== 0x22) return undefined;
-  space();
-  return bytes[i] === 0x2c || bytes[i] === 0x7d ? { start, end } : undefined;
+  return { start, end, quoted, next: i };
+}
+
+/** The index of the first byte at or after `i` that is not JSON whitespace. */
+function skipSpace(bytes: Buffer, from: number): number {
+  let i = from;
+  while (
+    i < bytes.length &&
+    (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
+  )
+    i++;
+  return i;
 }
 
 /**

@@ -2,6 +2,7 @@ import pLimit from 'p-limit';
 import type { ListPage, PlatformClient } from '../api/index.ts';
 import { canonicalizeRemote, type RemoteListing } from '../api/index.ts';
 import { FeedSyncError } from '../errors.ts';
+import { countDigitsAt, VIRTUAL_COUNT } from './page-memo.ts';
 
 /** A page read that would not end: the snapshot is refused rather than used partial. */
 export class SnapshotError extends FeedSyncError {
@@ -369,8 +370,6 @@ export async function readPages<P>(
   }
 }
 
-const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
-
 /**
  * The `VirtualCount` of a list answer, read off its bytes without parsing them (`readPages`' read
  * ahead): the last `"VirtualCount"` key, its colon and a whole number, bare or quoted (as the `Data`
@@ -381,29 +380,10 @@ const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
 export function virtualCountOf(body: Uint8Array): number | undefined {
   const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const at = bytes.lastIndexOf(VIRTUAL_COUNT);
-  if (at < 0) return undefined;
-  let i = at + VIRTUAL_COUNT.length;
-  const space = () => {
-    while (
-      i < bytes.length &&
-      (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)
-    )
-      i++;
-  };
-  space();
-  if (bytes[i++] !== 0x3a) return undefined;
-  space();
-  const quoted = bytes[i] === 0x22;
-  if (quoted) i++;
-  let value = 0;
-  let digits = 0;
-  for (; i < bytes.length; i++, digits++) {
-    const c = bytes[i] as number;
-    if (c < 0x30 || c > 0x39) break;
-    value = value * 10 + (c - 0x30);
-  }
-  if (quoted && bytes[i] !== 0x22) return undefined;
-  return digits > 0 && Number.isSafeInteger(value) ? value : undefined;
+  const digits = at < 0 ? undefined : countDigitsAt(bytes, at + VIRTUAL_COUNT.length);
+  if (digits === undefined || digits.end === digits.start) return undefined;
+  const value = Number(bytes.toString('latin1', digits.start, digits.end));
+  return Number.isSafeInteger(value) ? value : undefined;
 }
 
 async function readPage(

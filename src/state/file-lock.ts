@@ -95,10 +95,15 @@ const pidNamespace = once(() => readlinkSync(PID_NS));
 
 /** When process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`). */
 function startOf(pid: number): string | undefined {
+  return statOf(pid)?.[19];
+}
+
+/** The fields of `/proc/<pid>/stat` from the third on (its state: R, S, Z…), where /proc has them. */
+function statOf(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) is in parentheses and may hold spaces: count from its end.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
@@ -156,17 +161,7 @@ function alive(pid: number): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  return stateOf(pid) !== 'Z';
-}
-
-/** The state of process `pid` (field 3 of `/proc/<pid>/stat`: R, S, Z…), where /proc has it. */
-function stateOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-  } catch {
-    return undefined;
-  }
+  return statOf(pid)?.[0] !== 'Z';
 }
 
 /**
