@@ -1,5 +1,7 @@
-/** A `${NAME}` or `${NAME:-default}` reference in a config string. */
-const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+/** A `${NAME}` or `${NAME:-default}` reference, as a pattern's source: the one spelling of one. */
+const REFERENCE = String.raw`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}`;
+/** Every reference in a config string. */
+const REF = new RegExp(REFERENCE, 'g');
 
 export interface InterpolationIssue {
   path: (string | number)[];
@@ -37,7 +39,19 @@ export function interpolate(
 }
 
 /** A string that is one reference and nothing else: `${PAGE_SIZE}`, `${PAGE_SIZE:-100}`. */
-const WHOLE_REF = /^\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\}$/;
+const WHOLE_REF = new RegExp(`^${REFERENCE}$`);
+/** A reference written bare after a separator of a line (not in quotes). */
+const BARE_REF = new RegExp(String.raw`(?:^|[\s,:{[])(${REFERENCE})`);
+
+/**
+ * A reference written bare in a line of YAML (`{ afterDays: ${GD:-0} }`, where YAML reads its
+ * braces as a map): the reference and its column (1-based); undefined when there is none.
+ */
+export function bareReferenceIn(line: string): { reference: string; column: number } | undefined {
+  const bare = BARE_REF.exec(line);
+  if (!bare?.[1]) return undefined;
+  return { reference: bare[1], column: bare.index + bare[0].indexOf('$') + 1 };
+}
 
 /** The key paths of the strings of a parsed config tree that are one reference and nothing else. */
 export function wholeReferences(value: unknown, path: (string | number)[] = []): (string | number)[][] {
@@ -84,7 +98,7 @@ export function coerceReferences(
     const expected =
       issue.code === 'invalid_union' ? 'any' : issue.code === 'invalid_type' ? issue.expected : undefined;
     if (expected !== 'number' && expected !== 'boolean' && expected !== 'any') continue;
-    const path = issue.path.map((part) => (typeof part === 'number' ? part : String(part)));
+    const path = keyPath(issue.path);
     if (path.length === 0 || !whole.some((p) => samePath(p, path))) continue;
     const parent = path
       .slice(0, -1)
@@ -110,16 +124,16 @@ export function coerceReferences(
 export function revertUnfixed(changed: readonly Coerced[], issues: readonly TypeIssue[]): number {
   let reverted = 0;
   for (const c of changed) {
-    const at = (issue: TypeIssue) =>
-      samePath(
-        c.path,
-        issue.path.map((p) => (typeof p === 'number' ? p : String(p))),
-      );
-    if (!issues.some(at)) continue;
+    if (!issues.some((issue) => samePath(c.path, keyPath(issue.path)))) continue;
     c.parent[c.key] = c.text;
     reverted++;
   }
   return reverted;
+}
+
+/** A zod issue's path as the config's key path (symbols as their text). */
+function keyPath(path: readonly PropertyKey[]): (string | number)[] {
+  return path.map((part) => (typeof part === 'number' ? part : String(part)));
 }
 
 function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {

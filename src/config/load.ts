@@ -6,6 +6,7 @@ import { FeedSyncError } from '../errors.ts';
 import { fieldsForColumn } from '../normalize/index.ts';
 import { SOURCE_FORMATS } from '../sources/index.ts';
 import {
+  bareReferenceIn,
   coerceReferences,
   type InterpolationIssue,
   interpolate,
@@ -265,9 +266,6 @@ function keysAsNotes(interpolated: unknown, issues: InterpolationIssue[], notes:
  * Parse and validate a config text (YAML or JSON, YAML being a superset: one parser, so both get
  * line and column). Pure.
  */
-/** A `${…}` reference written bare after a separator of a line (not in quotes). */
-const BARE_REFERENCE = /(?:^|[\s,:{[])(\$\{[A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})/;
-
 export function parseConfig(text: string, options: ParseOptions = {}): Config {
   const source = options.source ?? 'config';
   const lines = new LineCounter();
@@ -276,13 +274,14 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
     const first = lines.linePos(doc.errors[0]!.pos[0]);
     // `{ afterDays: ${GD:-0} }`: YAML reads the reference's braces as a map of its own, and every
     // token after it is an error. One problem, and what to write instead.
-    const bare = BARE_REFERENCE.exec(text.split('\n')[first.line - 1] ?? '');
+    const bare = bareReferenceIn(text.split('\n')[first.line - 1] ?? '');
     if (bare) {
+      const { reference, column } = bare;
       throw new ConfigError(source, [
         {
-          message: `not valid YAML: ${bare[1]} inside { } or [ ] must be quoted ("${bare[1]}"): unquoted, YAML reads its braces as a map`,
+          message: `not valid YAML: ${reference} inside { } or [ ] must be quoted ("${reference}"): unquoted, YAML reads its braces as a map`,
           line: first.line,
-          column: bare.index + bare[0].indexOf('$') + 1,
+          column,
         },
       ]);
     }

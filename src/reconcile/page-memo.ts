@@ -6,16 +6,17 @@ import { PAGE_SPAN, type RemotePage } from './remote-page.ts';
 /**
  * The page memo: what the last run's decoding made of each page of the chatbot's listings, by the
  * page's bytes. The platform answers an unchanged chatbot's pages with the same bytes run after
- * run; a page whose SHA-1 the memo holds is not parsed, canonicalized and digested again (~12 µs a
+ * run; a page whose key (`pageKey`: the SHA-1 of its bytes less its VirtualCount, which is read from
+ * the page itself) the memo holds is not parsed, canonicalized and digested again (~12 µs a
  * listing, ~10 ms a page of 1000, in the decode thread), its columns are read back (~1 ms). A page
- * whose bytes changed in any way (a listing edited, one more, a server that stamps its answers) is
- * decoded as before: the memo can only say what these very bytes decode to.
+ * whose other bytes changed in any way (a listing edited, one more on it, a server that stamps its
+ * answers) is decoded as before: the memo can only say what these very bytes decode to.
  *
  * Kept beside the record memo, one per feed (`MemoStore`, `<feed>%00pages.memo`), written by each
  * run that read its pages (not a dry run, not `plan`), whole or not at all (the store's rename).
- * Seeded (`pageMemoSalt`) with the code's stamp, the key field and the tag keys: a memo of other
- * code or settings is not used. Bounded (`PAGE_MEMO_MAX_BYTES`): a chatbot too large for it keeps
- * none, so a million-listing run holds no more memory than before.
+ * Seeded (`pageMemoSalt`) with the code's stamp, the runtime, the key field and the tag keys: a
+ * memo of other code or settings is not used. Bounded (`PAGE_MEMO_MAX_BYTES`): a chatbot too large
+ * for it keeps none, so a million-listing run holds no more memory than before.
  */
 
 /** Bumped when what an entry means changes (the columns, the digest). */
@@ -54,7 +55,7 @@ export function pageMemoId(feedId: string): string {
   return `${feedId}\u0000pages`;
 }
 
-/** SHA-1 of a page's bytes: the memo's key. */
+/** SHA-1 of all of a page's bytes: the memo's key of a page whose count is not digits alone. */
 export function pageHash(body: Uint8Array): Uint8Array {
   return createHash('sha1').update(body).digest();
 }
