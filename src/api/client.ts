@@ -89,14 +89,14 @@ export interface PlatformClient {
   updateListing(request: UpdateRequest, options?: CallOptions): Promise<number>;
   listListings(request: ListRequest, options?: CallOptions): Promise<ListPage>;
   /**
-   * A page of RealEstateList decoded by `decode` from the response's bytes (UTF-8 JSON) instead of
-   * here (a run decodes its pages in a thread of their own: `reconcile/decode-pool.ts`). The same
+   * A page of RealEstateList decoded by `decode` from the response's bytes (UTF-8 JSON, in the
+   * pieces they arrived in: `PageBytes`) instead of here (a run decodes its pages in a thread of their own: `reconcile/decode-pool.ts`). The same
    * limiter and retry policy: a failure `decode` throws (InvalidJsonError, SchemaError,
    * PlatformError) is retried as it would be here.
    */
   listListingsDecoded<T>(
     request: ListRequest,
-    decode: (body: Uint8Array) => Promise<T>,
+    decode: (body: PageBytes) => Promise<T>,
     options?: CallOptions,
   ): Promise<T>;
   deleteListings(request: DeleteRequest, options?: CallOptions): Promise<number>;
@@ -108,6 +108,18 @@ function checkRequest<S extends z.ZodType>(operation: Operation, schema: S, body
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new SchemaError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
+}
+
+/**
+ * An answer's bytes as they arrived, in order: pieces that each fill a buffer of their own, so the
+ * decode thread takes them over (transferred, not copied) and joins them on its own core.
+ */
+export type PageBytes = readonly Uint8Array[];
+
+export function byteLengthOf(bytes: PageBytes): number {
+  let length = 0;
+  for (const piece of bytes) length += piece.byteLength;
+  return length;
 }
 
 /**
@@ -134,14 +146,14 @@ export function createClient(options: ClientOptions): PlatformClient {
     body: unknown,
     schema: S,
     signal?: AbortSignal,
-    decode?: (body: Uint8Array) => Promise<T>,
+    decode?: (body: PageBytes) => Promise<T>,
     onSent?: () => void,
   ): Promise<T> {
     // A call is one that got its slot: an attempt called off while it waited is none.
     let started = 0;
     let event: CallEvent | undefined;
     try {
-      const answer = await limiter.run(async (): Promise<{ value: T } | { page: Uint8Array }> => {
+      const answer = await limiter.run(async (): Promise<{ value: T } | { page: PageBytes }> => {
         started = performance.now();
         onSent?.();
         const current: CallEvent = { operation, durationMs: 0, outcome: 'ok' };
@@ -152,15 +164,14 @@ export function createClient(options: ClientOptions): PlatformClient {
           if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
           return { value: unwrapEnvelope(operation, parseJson(operation, response.body), schema) as T };
         }
-        const response = await postJson(operation, PATHS[operation], body, options, signal, 'buffer');
+        const response = await postJson(operation, PATHS[operation], body, options, signal, 'chunks');
         current.status = response.statusCode;
         if (response.statusCode < 200 || response.statusCode >= 300) throw httpError(operation, response);
-        if (response.body.byteLength <= DECODED_IN_SLOT_BYTES) return { value: await decode(response.body) };
+        if (byteLengthOf(response.body) <= DECODED_IN_SLOT_BYTES)
+          return { value: await decode(response.body) };
         return { page: response.body };
       }, signal);
-      return 'page' in answer
-        ? await (decode as (body: Uint8Array) => Promise<T>)(answer.page)
-        : answer.value;
+      return 'page' in answer ? await (decode as (body: PageBytes) => Promise<T>)(answer.page) : answer.value;
     } catch (error) {
       if (event && isApiError(error)) event.outcome = error.code;
       const platformCode = (error as { platformCode?: number }).platformCode;
@@ -185,7 +196,7 @@ export function createClient(options: ClientOptions): PlatformClient {
     request: { schema: z.ZodType; body: unknown },
     schema: S,
     callOptions: CallOptions = {},
-    decode?: (body: Uint8Array) => Promise<T>,
+    decode?: (body: PageBytes) => Promise<T>,
   ): Promise<T> {
     const body = checkRequest(operation, request.schema, request.body);
     const { signal } = callOptions;

@@ -2,10 +2,12 @@ export { canonicalizeRemote, RETURNED_FIELDS, type RemoteListing, toNumber } fro
 export {
   type AskInput,
   type AskResult,
+  byteLengthOf,
   type CallEvent,
   type CallOptions,
   type ClientOptions,
   createClient,
+  type PageBytes,
   type PlatformClient,
 } from './client.ts';
 export { parseJson, unwrapEnvelope } from './envelope.ts';

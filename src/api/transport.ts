@@ -4,6 +4,7 @@ import {
   type HttpStatusError,
   type PostAnswer,
   postForBytes,
+  postForChunks,
   postForStream,
   retryAfterOf,
 } from '../http/index.ts';
@@ -70,8 +71,8 @@ export function httpError(
 const UTF8 = new TextDecoder('utf-8');
 
 /**
- * One POST with a JSON body, answered as text (or as its bytes: a list page handed to the decode
- * thread whole). No retries here: the client owns the policy. Redirects are never followed (an
+ * One POST with a JSON body, answered as text (or as its bytes, in the pieces they arrived in: a
+ * list page handed to the decode thread without being joined here). No retries here: the client owns the policy. Redirects are never followed (an
  * answer like any other status), so the keys never reach another host.
  */
 export async function postJson(
@@ -87,24 +88,26 @@ export async function postJson(
   body: unknown,
   options: TransportOptions,
   signal: AbortSignal | undefined,
-  as: 'buffer',
-): Promise<PostAnswer<Uint8Array>>;
+  as: 'chunks',
+): Promise<PostAnswer<Uint8Array[]>>;
 export async function postJson(
   operation: Operation,
   path: string,
   body: unknown,
   options: TransportOptions,
   signal?: AbortSignal,
-  as: 'text' | 'buffer' = 'text',
-): Promise<PostAnswer<string> | PostAnswer<Uint8Array>> {
+  as: 'text' | 'chunks' = 'text',
+): Promise<PostAnswer<string> | PostAnswer<Uint8Array[]>> {
   try {
-    const answer = await postForBytes(urlOf(options, path), {
+    const post = {
       headers: platformHeaders(options),
       body: JSON.stringify(body),
       timeoutMs: options.timeoutMs,
       signal,
-    });
-    return as === 'buffer' ? answer : { ...answer, body: UTF8.decode(answer.body) };
+    };
+    if (as === 'chunks') return await postForChunks(urlOf(options, path), post);
+    const answer = await postForBytes(urlOf(options, path), post);
+    return { ...answer, body: UTF8.decode(answer.body) };
   } catch (error) {
     throw mapRequestError(operation, error, options, signal);
   }

@@ -67,7 +67,20 @@ const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
 /** POST and read the whole answer, decoded, as bytes. Any status is an answer; only no answer rejects. */
-export function postForBytes(url: string, options: PostOptions): Promise<PostAnswer<Buffer>> {
+export async function postForBytes(url: string, options: PostOptions): Promise<PostAnswer<Buffer>> {
+  const answer = await postForChunks(url, options);
+  const { body } = answer;
+  return { ...answer, body: body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body) };
+}
+
+/**
+ * `postForBytes`, with the answer in the pieces it arrived in, not joined: each fills a buffer of
+ * its own, so a caller can hand them to another thread (`postMessage`'s transfer list) without
+ * copying them. A run's list pages are read so: joining 1 MB from 16 pieces costs the main thread
+ * ~3 ms a page (fresh memory), which the decode thread then pays on its own core instead. An
+ * encoded answer is one piece, decoded.
+ */
+export function postForChunks(url: string, options: PostOptions): Promise<PostAnswer<Buffer[]>> {
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
   return new Promise((resolve, reject) => {
     const call = start(url, options, reject);
@@ -87,17 +100,17 @@ export function postForBytes(url: string, options: PostOptions): Promise<PostAns
         else chunks.push(chunk);
       });
       response.on('end', () => {
-        const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-        const answer = (body: Buffer) =>
+        const answer = (body: Buffer[]) =>
           call.settle(() =>
             resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
           );
         const encoding = encodingOf(response);
         // An empty body is empty whatever its header says (a proxy's bare 429), as got reads it.
-        if (encoding === undefined || raw.length === 0) return answer(raw);
+        if (encoding === undefined || size === 0) return answer(chunks);
+        const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
         // Decoded on libuv's threads, not the event loop; bounded as the raw answer is.
         DECODERS[encoding](raw, { maxOutputLength: max }, (error, body) => {
-          if (!error) answer(body);
+          if (!error) answer([body]);
           else if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') call.fail(tooLarge(max));
           else call.fail(decodingError(encoding, error));
         });

@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { InvalidJsonError, PlatformError, SchemaError } from '../api/index.ts';
+import { InvalidJsonError, type PageBytes, PlatformError, SchemaError } from '../api/index.ts';
 import { newDecodeThread, takeEarlyDecodeThread } from '../decode-thread.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
@@ -17,8 +17,11 @@ import { SnapshotError } from './snapshot.ts';
  * starts a new thread).
  */
 export interface DecodeSession {
-  /** Decode one page from its UTF-8 bytes (the client's `listListingsDecoded`), which it takes over. */
-  decode(body: Uint8Array): Promise<RemotePage>;
+  /**
+   * Decode one page from its UTF-8 bytes, whole or in the pieces they arrived in (the client's
+   * `listListingsDecoded`), which it takes over: they are joined in the thread.
+   */
+  decode(body: Uint8Array | PageBytes): Promise<RemotePage>;
   /** The canonical records kept by `decode`, by their numbers. */
   records(refs: readonly number[]): Promise<Partial<Listing>[]>;
   /** Free the session's records. Idempotent. */
@@ -96,10 +99,10 @@ class DecodePool {
     return {
       decode: (bytes) => {
         if (!open) return closed();
-        const body = movable(bytes);
+        const body = (bytes instanceof Uint8Array ? [bytes] : bytes).map(movable);
         return this.#ask<RemotePage>(
           { op: 'decode', id: 0, session, body, keyField, tags },
-          [body.buffer as ArrayBuffer],
+          body.map((piece) => piece.buffer as ArrayBuffer),
           (entry) => {
             if (open) memo?.onEntry?.(entry);
           },
@@ -149,8 +152,11 @@ class DecodePool {
         } catch (error) {
           // A buffer that cannot move (marked so by whoever made it): its bytes are copied instead.
           if (!(request.op === 'decode' && (error as Error).name === 'DataCloneError')) throw error;
-          const body = new Uint8Array(request.body);
-          worker.postMessage({ ...request, body }, [body.buffer]);
+          const body = request.body.map((piece) => new Uint8Array(piece));
+          worker.postMessage(
+            { ...request, body },
+            body.map((piece) => piece.buffer),
+          );
         }
       } catch (error) {
         this.#settle({ id, failure: { code: 'E_DECODE', message: (error as Error).message } });

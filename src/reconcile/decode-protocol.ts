@@ -8,8 +8,8 @@ export type DecodeRequest =
       op: 'decode';
       id: number;
       session: number;
-      /** The page's UTF-8 bytes, handed over (transferred), not copied. */
-      body: Uint8Array;
+      /** The page's UTF-8 bytes, in the pieces they arrived in, handed over (transferred), not copied. */
+      body: Uint8Array[];
       keyField: 'MLSNumber' | 'Url';
       tags: TagKeys;
     }

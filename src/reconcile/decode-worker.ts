@@ -20,6 +20,11 @@ const utf8 = new TextDecoder();
 /** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
 const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean }>();
 
+/** A page's pieces as one run of bytes (most pages of a sandbox or a platform come in ~16). */
+function joined(pieces: readonly Uint8Array[]): Uint8Array {
+  return pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces);
+}
+
 function failureOf(error: unknown): FailureOf {
   if (isApiError(error)) {
     const { platformCode, platformMessage, field } = error as {
@@ -76,16 +81,18 @@ port.on('message', (request: DecodeRequest) => {
         store = spillBytes();
         stores.set(request.session, store);
       }
+      // The pieces the page arrived in, joined here rather than on the run's thread.
+      const body = joined(request.body);
       // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`).
       const memo = memos.get(request.session);
-      const key = memo ? pageKey(request.body) : undefined;
+      const key = memo ? pageKey(body) : undefined;
       const hash = key?.hash;
       const known = hash ? memo?.index?.get(hash, store.size) : undefined;
       // The count the memo's key left out, read from this page.
       if (known && key?.count !== undefined) known.virtualCount = key.count;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
-      const page = known ?? decodePage(utf8.decode(request.body), request.keyField, request.tags, store.size);
-      store.put(request.body);
+      const page = known ?? decodePage(utf8.decode(body), request.keyField, request.tags, store.size);
+      store.put(body);
       const entry = hash && memo?.keep ? encodePageEntry(hash, page) : undefined;
       if (entry === undefined) reply({ id: request.id, page }, transferablesOf(page));
       else reply({ id: request.id, page, entry }, [...transferablesOf(page), entry.buffer as ArrayBuffer]);

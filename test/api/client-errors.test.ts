@@ -4,6 +4,7 @@ import {
   type CallEvent,
   InvalidJsonError,
   NetworkError,
+  type PageBytes,
   PlatformError,
   SchemaError,
   TimeoutError,
@@ -130,9 +131,9 @@ describe('platform client errors', () => {
       if (body.Success === false) throw new PlatformError('list', body.Code, body.Message);
       return body.Data.VirtualCount as number;
     };
-    const wrapped = async (bytes: Uint8Array) => {
+    const wrapped = async (bytes: PageBytes) => {
       try {
-        return await decode(bytes);
+        return await decode(Buffer.concat(bytes));
       } catch (error) {
         throw error instanceof PlatformError ? error : new InvalidJsonError('list', error);
       }

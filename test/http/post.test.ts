@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyRequestError, isRequestError } from '../../src/http/failure.ts';
-import { PostError, postForBytes, postForStream } from '../../src/http/post.ts';
+import { PostError, postForBytes, postForChunks, postForStream } from '../../src/http/post.ts';
 import { sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
 let server: TestServer | undefined;
@@ -64,6 +64,30 @@ describe('postForBytes', () => {
     });
     const answer = await postForBytes(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
     expect(answer.body.toString('utf8')).toBe(text);
+  });
+
+  it('hands a large answer over in the pieces it arrived in, each filling a buffer of its own (a thread can take them over)', async () => {
+    const text = JSON.stringify({ Data: 'é'.repeat(300_000) });
+    server = await withServer((_req, res) => {
+      res.writeHead(200, json);
+      res.end(text);
+    });
+    const answer = await postForChunks(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
+    expect(answer.body.length).toBeGreaterThan(1);
+    for (const piece of answer.body) {
+      expect(piece.byteOffset).toBe(0);
+      expect(piece.byteLength).toBe(piece.buffer.byteLength);
+    }
+    expect(Buffer.concat(answer.body).toString('utf8')).toBe(text);
+    // A compressed answer is one piece, decoded.
+    await server.close();
+    server = await withServer((_req, res) => {
+      res.writeHead(200, { ...json, 'content-encoding': 'gzip' });
+      res.end(gzipSync(text));
+    });
+    const decoded = await postForChunks(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
+    expect(decoded.body).toHaveLength(1);
+    expect(decoded.body[0]?.toString('utf8')).toBe(text);
   });
 
   it('reads an empty answer as empty whatever its encoding says: a bare 429 keeps its status', async () => {

@@ -63,7 +63,7 @@ describe('decodePool', () => {
     s.close();
   });
 
-  it("takes a page's bytes over, or copies them when they are a slice of a larger buffer", async () => {
+  it("takes a page's bytes over, whole or in pieces, or copies them when they are a slice of a larger buffer", async () => {
     const s = decodePool.session('MLSNumber', tags);
     const own = page([5]);
     const whole = new Uint8Array(own.byteLength);
@@ -73,6 +73,11 @@ describe('decodePool', () => {
     const shared = Buffer.concat([Buffer.from('xx'), own]).subarray(2);
     expect([...(await s.decode(shared)).ids]).toEqual([5]);
     expect(shared.toString('utf8')).toBe(own.toString('utf8')); // left as it was
+    // In the pieces it arrived in (a list answer), each moved, joined in the thread.
+    const text = page([7, 8]);
+    const parts = [text.subarray(0, 10), text.subarray(10)].map((part) => new Uint8Array(part));
+    expect([...(await s.decode(parts)).ids]).toEqual([7, 8]);
+    expect(parts.map((part) => part.byteLength)).toEqual([0, 0]);
     s.close();
   });
 
