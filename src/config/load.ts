@@ -263,6 +263,12 @@ function keysAsNotes(interpolated: unknown, issues: InterpolationIssue[], notes:
 }
 
 /**
+ * A config is checked once a run: zod's compiled fast path for an object schema (a `new Function`
+ * built on its first parse) costs more than it saves there (~8 ms of a CLI run's start).
+ */
+const ONCE = { jitless: true } as const;
+
+/**
  * Parse and validate a config text (YAML or JSON, YAML being a superset: one parser, so both get
  * line and column). Pure.
  */
@@ -300,15 +306,15 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
   const notesBefore = options.keyNotes?.length ?? 0;
   if (options.keyNotes) keysAsNotes(interpolated, issues, options.keyNotes);
   // Every problem at once: unset variables and schema issues together, so one edit fixes them all.
-  let result = configSchema.safeParse(interpolated);
+  let result = configSchema.safeParse(interpolated, ONCE);
   // `${PAGE_SIZE:-100}` where a number goes: the environment's "100" read as the number it is.
   const coerced = result.success
     ? []
     : coerceReferences(interpolated, wholeReferences(raw), result.error.issues);
   if (coerced.length > 0) {
-    result = configSchema.safeParse(interpolated);
+    result = configSchema.safeParse(interpolated, ONCE);
     if (!result.success && revertUnfixed(coerced, result.error.issues) > 0)
-      result = configSchema.safeParse(interpolated);
+      result = configSchema.safeParse(interpolated, ONCE);
   }
   const schemaIssues = result.success
     ? []
