@@ -127,7 +127,16 @@ export async function* itemsOf(
           if (entry !== undefined) {
             hits++;
             const ref = knownRef(feed, record, entry);
-            const item: KnownItem = { kind: 'known', entry, fields: record.fields, fp, check, ref };
+            const item: KnownItem = {
+              kind: 'known',
+              entry,
+              fields: record.fields,
+              values: record.values,
+              names: record.names,
+              fp,
+              check,
+              ref,
+            };
             if (entry.unknown !== 0) item.unknown = unknownFieldsOf(entry.unknown);
             items.push(item);
             continue;

@@ -97,6 +97,9 @@ export interface KnownItem {
   kind: 'known';
   entry: MemoEntry;
   fields: RawFields;
+  /** The record's `values` and `names`, when its format gives them (`RawRecord`). */
+  values?: readonly string[] | undefined;
+  names?: readonly string[] | undefined;
   fp: number;
   check: number;
   ref: RecordRef;

@@ -46,6 +46,13 @@ const MEMO_VERSION = 'record-memo 2';
 
 /** A known record in the run's record store: its raw fields, mapped again if it is written. */
 const FIELDS = '\u0000fields';
+/**
+ * A known record of a flat feed (a CSV row of the header's width: `RawRecord.values`) kept as its
+ * values alone, in the order of the feed's names (`RawRecord.names`, held by `RunMemo`): spilling each row's column names again cost a 10k
+ * no-op ~15–25 ms of its main thread (JSON of the names, and the bytes), for records a no-op never
+ * reads back.
+ */
+const VALUES = '\u0000values';
 
 /**
  * What else a listing can depend on: the runtime (ICU's dates and numbers) and the time zone. The
@@ -109,6 +116,8 @@ export class RunMemo {
   /** The memo was found wrong about a record (once the feed is read: at the join or a write): deleted. */
   #wrong = false;
   #desired: DesiredIndex | undefined;
+  /** The feed's field names, of the flat records kept by `VALUES`; in memory for the run's store only. */
+  #names: readonly string[] | undefined;
 
   constructor(
     store: MemoStore,
@@ -180,7 +189,20 @@ export class RunMemo {
   /** What the run's record store keeps of a known record: its fields. */
   stored(item: KnownItem): Listing {
     this.#used = true;
+    const { values, names } = item;
+    if (values !== undefined && names !== undefined && names === (this.#names ??= names))
+      return { [VALUES]: values } as unknown as Listing;
     return { [FIELDS]: item.fields } as unknown as Listing;
+  }
+
+  /** A known record's fields as `stored` kept them. */
+  #fieldsOf(record: Listing): RawFields | undefined {
+    const kept = record as unknown as Record<string, unknown>;
+    const values = kept[VALUES] as string[] | undefined;
+    const names = this.#names;
+    if (values === undefined || names === undefined) return kept[FIELDS] as RawFields | undefined;
+    // Own properties whatever the names (a column named `__proto__` too), as JSON.parse makes them.
+    return Object.fromEntries(names.map((name, i) => [name, values[i]]));
   }
 
   /**
@@ -189,7 +211,7 @@ export class RunMemo {
    * (the listing made now is the one written; the next run maps every record).
    */
   loaded(record: Listing, ref: number): Listing {
-    const fields = (record as unknown as Record<string, RawFields | undefined>)[FIELDS];
+    const fields = this.#fieldsOf(record);
     if (fields === undefined) return record;
     const listing = this.#mapping ? listingOfFields(this.#mapping, fields) : undefined;
     if (listing === undefined) {

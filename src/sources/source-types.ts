@@ -25,6 +25,13 @@ export interface RawRecord {
   index: number;
   fields: RawFields;
   /**
+   * A flat record's values in the order of `names` (a CSV row that fits its header): `fields` is
+   * the two zipped. `names` is one array for every record of the feed. The run keeps a record it
+   * knew by its values alone (`reconcile/run-memo.ts`).
+   */
+  values?: readonly string[];
+  names?: readonly string[];
+  /**
    * The format itself says the record is broken (a row with the wrong field count): rejected by
    * row. `alternate` is another reading of the same fields (a short or long row read from its right
    * end): the key is trusted, and its listing held, only when both readings give the same key.

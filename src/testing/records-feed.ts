@@ -37,18 +37,18 @@ const BATCH = 64;
 /**
  * A feed of raw records held in memory, opened through the run's reader interface (`SyncDeps.open`):
  * `listing(n)` objects (with `LISTING_MAPPING`), or any records a feed's mapping reads. A record
- * `{ row, fields }` carries its row number. The records after the reader are read as production
+ * `{ row, fields }` carries its row number, and may carry its `values` and `names` as a CSV row does. The records after the reader are read as production
  * reads them; an empty full feed fails as a real one does (`E_FEED_EMPTY`).
  */
 export function recordsFeed(
-  records: readonly (Listing | RawFields | { row: number; fields: RawFields })[],
+  records: readonly (Listing | RawFields | Rowed)[],
   options: RecordsFeedOptions = {},
 ): FeedOpener {
   return async (_feed, deps) => {
     options.onOpen?.(deps);
     deps.signal?.throwIfAborted();
     const raw: RawRecord[] = records.map((record, index) =>
-      isRowed(record) ? { index, row: record.row, fields: record.fields } : { index, fields: record },
+      isRowed(record) ? { ...record, index } : { index, fields: record },
     );
     const opened: OpenedFeed = {
       notModified: options.notModified ?? false,
@@ -61,7 +61,9 @@ export function recordsFeed(
   };
 }
 
-function isRowed(record: object): record is { row: number; fields: RawFields } {
+type Rowed = { row: number; fields: RawFields; values?: readonly string[]; names?: readonly string[] };
+
+function isRowed(record: object): record is Rowed {
   return 'row' in record && 'fields' in record && typeof (record as { row: unknown }).row === 'number';
 }
 

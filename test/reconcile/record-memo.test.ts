@@ -148,6 +148,58 @@ describe('the record memo never changes a result', () => {
     });
   });
 
+  it("a CSV's rows kept by their values alone, and one without them, are written back whole", async () => {
+    // All text, as a CSV's rows are; the third has a column more, so it is kept by names and values.
+    const row = (n: number, price: string, extra?: string) => ({
+      MLSNumber: `MLS-${n}`,
+      Status: 'Active',
+      SaleType: 'for_sale',
+      PropertyType: 'Condo',
+      SalePrice: price,
+      CurrencySymbol: '$',
+      Bedrooms: '3',
+      Bathrooms: '2',
+      Address: `${n} "Main" St, Apt \\ 2`,
+      City: 'Montréal',
+      Url: `https://flat.example/${n}`,
+      ...(extra === undefined ? {} : { Extra: extra }),
+    });
+    const mapping = { fields: Object.fromEntries(Object.keys(row(1, '1')).map((name) => [name, name])) };
+    // As the CSV reader gives a row of the header's width: its values, and the feed's one names array.
+    const names = Object.keys(row(1, '1'));
+    const csvRow = (fields: Record<string, string>, at: number) =>
+      Object.keys(fields).length === names.length
+        ? { row: at + 2, fields, values: Object.values(fields), names }
+        : { row: at + 2, fields };
+    const records = [row(1, '300000'), row(2, '410000'), row(3, '520000', 'x')].map(csvRow);
+    const edit = async (h: Harness) => {
+      if (h.sandbox.listings('SN-1').length === 0) return;
+      for (const key of ['MLS-2', 'MLS-3']) {
+        const answer = await fetch(`${h.sandbox.url}/chat/Chatbot/RealEstateUpdate`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            SerialNumber: 'SN-1',
+            Key: key,
+            KeyType: 'MLSNumber',
+            SalePrice: 1,
+            City: 'X',
+          }),
+        });
+        expect(answer.ok).toBe(true);
+      }
+    };
+    const { withMemo } = await both({ mapping }, [{ records }, { records, edit }]);
+    expect(withMemo.reports.map((r) => r.known)).toEqual([0, 3]);
+    expect(withMemo.reports[1]).toMatchObject({ updated: 2, unchanged: 1 });
+    expect(withMemo.platform.find((l) => l.MLSNumber === 'MLS-2')).toMatchObject({
+      SalePrice: 410000,
+      City: 'Montréal',
+      Address: '2 "Main" St, Apt \\ 2',
+    });
+    expect(withMemo.platform.find((l) => l.MLSNumber === 'MLS-3')).toMatchObject({ SalePrice: 520000 });
+  });
+
   it('a record with an unknown marker is known with it: the report counts it as without a memo', async () => {
     const records = [listing(1), { ...listing(2), YearBuilt: '', Bedrooms: '' }];
     const mapping = {

@@ -83,7 +83,11 @@ export async function* readCsv(
   /** A row as a record, or rejected as not fitting the header (`note` says how, when it is known). */
   const asRecord = (record: string[], row: number, fields: RawRecord['fields'], note?: string): RawRecord => {
     const at = index++;
-    if (note === undefined && fitsHeader(record, names!.length)) return { row, index: at, fields };
+    if (note === undefined && fitsHeader(record, names!.length))
+      // A row of the header's width: its values are its fields' (a padded row's are not).
+      return record.length === names!.length
+        ? { row, index: at, fields, values: record, names: names! }
+        : { row, index: at, fields };
     // Shifted or missing values would land in the wrong fields: the row is rejected and the others
     // go on. Its key holds its listing only when both readings below agree on it.
     const message =
