@@ -190,8 +190,10 @@ export class RunMemo {
   stored(item: KnownItem): Listing {
     this.#used = true;
     const { values, names } = item;
-    if (values !== undefined && names !== undefined && names === (this.#names ??= names))
-      return { [VALUES]: values } as unknown as Listing;
+    if (values !== undefined && names !== undefined) {
+      this.#names ??= names;
+      if (names === this.#names) return { [VALUES]: values } as unknown as Listing;
+    }
     return { [FIELDS]: item.fields } as unknown as Listing;
   }
 
