@@ -54,6 +54,11 @@ export function bareReferenceIn(line: string): { reference: string; column: numb
 }
 
 /** The key paths of the strings of a parsed config tree that are one reference and nothing else. */
+/** The variable a value is one reference to (`${PAGE_SIZE}`, `${PAGE_SIZE:-100}`), if it is one. */
+export function referenceOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? WHOLE_REF.exec(value)?.[1] : undefined;
+}
+
 export function wholeReferences(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (typeof value === 'string') return WHOLE_REF.test(value) ? [path] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => wholeReferences(item, [...path, i]));

@@ -65,8 +65,9 @@ describe('parseConfig', () => {
       parseConfig(text(pageSize), { env: { PAGE_SIZE: ' 250 ', CONCURRENCY: '2', BOT: 'b' } }).api,
     ).toMatchObject({ pageSize: 250, concurrency: 2 });
     // Not a number, a reference inside a longer text, a string written in the file: errors as before.
+    // Named by its variable (never its value: a variable may hold a key).
     expect(issuesOf(text(pageSize), { PAGE_SIZE: 'abc', CONCURRENCY: '2', BOT: 'b' })).toEqual([
-      expect.stringMatching(/^api\.pageSize: /),
+      'api.pageSize: Invalid input: expected number, received string; the value of ${PAGE_SIZE} in the environment',
     ]);
     expect(issuesOf(text('  pageSize: ${PAGE_SIZE}0'), { PAGE_SIZE: '1', BOT: 'b' })).toEqual([
       expect.stringMatching(/^api\.pageSize: /),
@@ -75,7 +76,9 @@ describe('parseConfig', () => {
       expect.stringMatching(/^api\.pageSize: /),
     ]);
     expect(issuesOf(text(pageSize, enabled), { CONCURRENCY: '2', BOT: 'b', ACME_ON: 'no' })).toEqual([
-      expect.stringMatching(/^feeds\[0\]\.enabled: .*expected boolean/),
+      expect.stringMatching(
+        /^feeds\[0\]\.enabled: .*expected boolean.*; the value of \$\{ACME_ON\} in the environment$/,
+      ),
     ]);
   });
 

@@ -10,6 +10,7 @@ import {
   coerceReferences,
   type InterpolationIssue,
   interpolate,
+  referenceOf,
   revertUnfixed,
   wholeReferences,
 } from './interpolate.ts';
@@ -91,6 +92,7 @@ function describe(
   issues: readonly (z.core.$ZodIssue | InterpolationIssue)[],
   locate: Locate,
   valueAtPath: (path: readonly PropertyKey[]) => unknown = () => undefined,
+  writtenAt: (path: readonly PropertyKey[]) => unknown = () => undefined,
 ): ConfigProblem[] {
   type Found = ConfigProblem & { missing: boolean };
   const suggested = new Set<string>();
@@ -100,7 +102,15 @@ function describe(
       const missing =
         'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
       const message = missing ? 'required' : issue.message;
-      const hint = valueHint(issue, valueAtPath(issue.path));
+      // A value that came from the environment names its variable (never its value: it may be a key).
+      const variable = missing || !('code' in issue) ? undefined : referenceOf(writtenAt(issue.path));
+      const hint =
+        [
+          valueHint(issue, valueAtPath(issue.path)),
+          variable && `the value of \${${variable}} in the environment`,
+        ]
+          .filter(Boolean)
+          .join('; ') || undefined;
       return [
         {
           path: formatPath(issue.path),
@@ -329,7 +339,12 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
   if (issues.length > 0 || !result.success)
     throw new ConfigError(
       source,
-      describe([...issues, ...schemaIssues], locatorOf(doc, lines), (path) => valueAt(interpolated, path)),
+      describe(
+        [...issues, ...schemaIssues],
+        locatorOf(doc, lines),
+        (path) => valueAt(interpolated, path),
+        (path) => valueAt(raw, path),
+      ),
     );
   return resolvePaths(result.data, options.baseDir);
 }

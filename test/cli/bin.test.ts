@@ -217,6 +217,20 @@ describe('the feed-sync binary: help and usage', () => {
     expect(sync.stderr).toMatch(/api\.secretKey: environment variable CHATBOT_SECRET_KEY is not set/);
   });
 
+  it('sync --all with every feed off says so in one line, syncs nothing, exit 0', async () => {
+    const off = join(dir, 'off.yaml');
+    await writeFile(
+      off,
+      CONFIG(sandbox.url).replace('    chatbot: BIN-BOT', '    chatbot: BIN-BOT\n    enabled: false'),
+    );
+    const result = await bin(['sync', '-c', off, '--all', '--json']);
+    expect(result).toEqual({
+      code: 0,
+      stdout: '[]\n',
+      stderr: `feed-sync: no enabled feed in ${off}: bin-feed is off (enabled: false); nothing synced\n`,
+    });
+  });
+
   it('an unknown feed id is a usage error naming the feeds there are', async () => {
     const result = await bin(['sync', '-c', config, '--feed', 'nope']);
     expect(result.code).toBe(2);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
-import { type Config, type FeedConfig, findFeed } from '../../config/index.ts';
+import { type Config, DEFAULT_CONFIG_FILE, type FeedConfig, findFeed } from '../../config/index.ts';
 import { emptyReport, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
 import {
@@ -46,6 +46,13 @@ export function selectFeeds(config: Config, options: { feed?: string; all?: bool
   throw new CliExit('give --feed ID or --all; see feed-sync sync --help', EXIT.usage);
 }
 
+/** What `sync --all` says when every feed of the config is off (`enabled: false`). */
+export function noEnabledFeed(config: Config, file: string): string {
+  const ids = config.feeds.map((f) => f.id);
+  const off = ids.length === 1 ? `${ids[0]} is off` : `all ${ids.length} feeds are off (${ids.join(', ')})`;
+  return `no enabled feed in ${file}: ${off} (enabled: false); nothing synced`;
+}
+
 export { exitCodeOf } from '../exit-codes.ts';
 
 export function registerSync(program: Command): void {
@@ -67,6 +74,9 @@ export function registerSync(program: Command): void {
   withNowOption(withJsonOption(withConfigOption(command))).action(async (options: SyncCommandOptions) => {
     const config = await loadCliConfig(options);
     const feeds = selectFeeds(config, options);
+    // Nothing to do is said, not left to an empty report (a cron job's log would show nothing).
+    if (options.all && feeds.length === 0)
+      process.stderr.write(`feed-sync: ${noEnabledFeed(config, options.config ?? DEFAULT_CONFIG_FILE)}\n`);
     // Before any write to the platform: a run whose state cannot be saved must not start.
     if (!options.dryRun) assertStateWritable(config.stateFile);
     const logger = cliLogger();
