@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
@@ -19,6 +20,7 @@ import {
   type RunProgress,
   type RunReport,
   runAndSave,
+  scopedMemo,
 } from '../src/reconcile/index.ts';
 import { percentOf, throttleProgress } from '../src/render/index.ts';
 import {
@@ -95,7 +97,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         logger,
         signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
         onProgress: progress.report,
-        memo: workerMemo(ctx.logger),
+        memo: scopedMemo(workerMemo(ctx.logger), memoScope(config.api.baseUrl, feed.chatbot)),
       };
       // A worker whose heap, with what its runs are expected to reach, is above its share starts
       // this run once another ends (`maxHeapShare`); the expected size is the feed's last run's.
@@ -286,6 +288,11 @@ let memo: MemoStore | undefined;
  * shared by the workers of one host (each memo is replaced whole, by rename). A cache: a worker on
  * another host, or after a restart of the container, maps every record of its first run.
  */
+/** The platform and chatbot a feed's memos are of, in the worker's shared folder (`scopedMemo`). */
+export function memoScope(baseUrl: string, chatbot: string): string {
+  return createHash('sha1').update(`${baseUrl}\0${chatbot}`).digest('hex').slice(0, 12);
+}
+
 function workerMemo(logger: Logger): MemoStore {
   memo ??= memoFiles(join(tmpdir(), `feed-sync-memo-${process.getuid?.() ?? 'user'}`), (error) =>
     logger.warn(`record memo: ${error.message}; the next run maps every record`),

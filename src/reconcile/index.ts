@@ -10,7 +10,7 @@ export type { ListingChange } from './changes-of.ts';
 export { diffListing, sameValue } from './compare.ts';
 export { zeroCalls } from './counting-client.ts';
 export type { DesiredLoader, ListingBrief } from './desired.ts';
-export { codeStamp, memoFiles } from './memo-files.ts';
+export { codeStamp, memoFiles, scopedMemo } from './memo-files.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { keyOf } from './plan.ts';
 export { type FeedSide, type KeyPolicy, planKey } from './plan-key.ts';

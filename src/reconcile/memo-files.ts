@@ -204,3 +204,20 @@ export function codeStamp(): string {
   stamp = parts.join('\n');
   return stamp;
 }
+
+/**
+ * `store` with each feed's memos under a scope of their own (`<feed>@<scope>`): the worker's folder
+ * is one per user of a host, so two deployments with a feed of the same id (another platform,
+ * another chatbot) would replace each other's memos on every run, each then mapping every record.
+ */
+export function scopedMemo(store: MemoStore, scope: string): MemoStore {
+  const id = (feedId: string) => `${feedId}@${scope}`;
+  return {
+    read: (feedId) => store.read(id(feedId)),
+    begin: (feedId) => store.begin(id(feedId)),
+    remove: (feedId) => store.remove(id(feedId)),
+    get stamp() {
+      return store.stamp;
+    },
+  };
+}
