@@ -165,6 +165,34 @@ describe('the state-file budget (the one-shot CLI)', () => {
     expect(await open().take('k', limits, T0 + 2000)).toMatchObject({ ok: false, window: 'hour' });
   });
 
+  it("takes at once within one process (a run's requests in parallel, two feeds of one key in a worker): every one counted", async () => {
+    const { state, open } = sharedFile();
+    const slow: BudgetFile = {
+      read: async () => structuredClone(state.books),
+      // A write that takes a while, as the state file's lock and rename do: the takes interleave.
+      update: async (change) => {
+        const changed = structuredClone(change(structuredClone(state.books)));
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        state.books = changed;
+      },
+    };
+    for (const limits of [{ perHour: 1000 }, { perHour: 1000, perSecond: 100 }]) {
+      state.books = {};
+      const budget = createFileBudget(slow);
+      const answers = await Promise.all(
+        Array.from({ length: 45 }, (_, i) => budget.take('k', limits, T0 + Math.floor(i / 3))),
+      );
+      expect(answers.every((answer) => answer.ok)).toBe(true);
+      // Those answered: the file counts them as done, not in flight.
+      await Promise.all(
+        answers.map((answer, i) => answer.ok && budget.done?.('k', answer.ticket, T0 + 20 + i)),
+      );
+      await budget.flush?.();
+      expect(usageOfBook(state.books.k!, T0 + 1000).hour).toBe(45);
+      expect((await open().usage('k', T0 + 1000)).hour).toBe(45);
+    }
+  });
+
   it('a process that flushes does not undo what another counted meanwhile', async () => {
     const { state, open } = sharedFile();
     const limits = { perHour: 1000 };

@@ -11,7 +11,7 @@ import {
   takeFromBook,
   usageOfBook,
 } from './budget-book.ts';
-import type { BudgetStore } from './budget-types.ts';
+import type { BudgetAnswer, BudgetLimits, BudgetStore, Ceiling } from './budget-types.ts';
 
 /** Requests reserved at once in the state file: one write per this many requests, at most. */
 const RESERVE = 20;
@@ -107,6 +107,25 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
   const perSecond = new Set<string>();
   /** The latest clock reading seen: `flush` prunes by the run's clock, which tests inject. */
   let lastNow = 0;
+  /**
+   * Each key's changes one after another within this process: a change reads this process's side,
+   * waits for the file, and sets the side after it, so two at once (a run's requests in parallel,
+   * two feeds of one key in a worker) would each add to the side as it was before the other, and
+   * the file would count one of them (45 takes at once were counted as 1).
+   */
+  const queues = new Map<string, Promise<unknown>>();
+  const serial = <T>(key: string, change: () => Promise<T>): Promise<T> => {
+    const result = (queues.get(key) ?? Promise.resolve()).then(change, change);
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    queues.set(key, settled);
+    void settled.then(() => {
+      if (queues.get(key) === settled) queues.delete(key);
+    });
+    return result;
+  };
   const load = () => {
     views ??= file.read().then((books) => new Map(Object.entries(books)));
     return views;
@@ -173,80 +192,9 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
     return done.value;
   };
   return {
-    async take(key, limits, now) {
-      lastNow = Math.max(lastNow, now);
-      touched.add(key);
-      const books = await load();
-      const minute = Math.floor(now / MINUTE_MS);
-      const local = books.get(key) ?? emptyBook();
-      /** Take the request from `book`: the book after it, the answer, and this process's side after it. */
-      const start = (book: BudgetBook, own: Own) => {
-        const taken = takeFromBook(book, limits, now, randomUUID());
-        if (!taken.answer.ok) return { ...taken, own };
-        const { ticket } = taken.answer;
-        const minutes = { ...own.minutes, [minute]: (own.minutes[minute] ?? 0) + 1 };
-        const seconds = { ...own.seconds, [ticket]: taken.book.seconds[ticket] as number };
-        return { ...taken, own: { ...own, minutes, seconds } };
-      };
-      const own = owns.get(key) ?? noOwn();
-      if (limits.perSecond) {
-        // A shared second: the others' requests of the last second as the file holds them now (read
-        // without the lock: the file is replaced whole), then each request written as it starts.
-        perSecond.add(key);
-        const { view } = viewOf((await file.read())[key], own, local, now);
-        const known = checkBook(view, limits, now);
-        if (!known.ok) {
-          books.set(key, view);
-          return known;
-        }
-        return merge(key, now, (fresh, mine) => {
-          const taken = start(fresh, mine);
-          return { view: taken.book, own: { ...taken.own, reserved: { n: 0, minute } }, value: taken.answer };
-        });
-      }
-      if (own.reserved.n > 0 && own.reserved.minute === minute) {
-        const taken = start(local, own);
-        books.set(key, taken.book);
-        if (taken.answer.ok) owns.set(key, { ...taken.own, reserved: { n: own.reserved.n - 1, minute } });
-        return taken.answer;
-      }
-      // Refused by what this process knows already: said without a write (a run polling a spent
-      // second or hour would otherwise rewrite the state file on every poll).
-      const known = checkBook(pruned(local, now), limits, now);
-      if (!known.ok) return known;
-      // A new reservation: the request is checked, and the reservation sized, against the file now.
-      return merge(key, now, (view, mine) => {
-        const taken = start(view, mine);
-        const n = taken.answer.ok ? Math.min(RESERVE - 1, headroom(taken.book, limits, now)) : 0;
-        return { view: taken.book, own: { ...taken.own, reserved: { n, minute } }, value: taken.answer };
-      });
-    },
-    async done(key, ticket, now) {
-      const books = await load();
-      const book = books.get(key);
-      const own = owns.get(key);
-      if (own?.seconds[ticket] !== undefined)
-        owns.set(key, { ...own, seconds: { ...own.seconds, [ticket]: now } });
-      if (book) books.set(key, doneInBook(book, ticket, now));
-      // A shared second: the answer's time is written, so the others count it from now, not as in
-      // flight for two minutes.
-      if (perSecond.has(key) && own?.seconds[ticket] !== undefined)
-        await merge(key, now, (view, mine) => ({
-          view: doneInBook(view, ticket, now),
-          own: mine,
-          value: undefined,
-        }));
-    },
-    async announce(key, ceiling, now) {
-      touched.add(key);
-      lastNow = Math.max(lastNow, now);
-      const books = await load();
-      books.set(key, announcedTo(books.get(key) ?? emptyBook(), ceiling, now));
-      // Nothing left (a 429's Retry-After, a spent window): every process on the key holds back from
-      // now, not from this one's next write.
-      if (ceiling.remaining <= 0 && ceiling.resetAt > now)
-        await merge(key, now, (view, own) => ({ view, own, value: undefined }));
-    },
+    take: (key, limits, now) => serial(key, () => take(key, limits, now)),
+    done: (key, ticket, now) => serial(key, () => done(key, ticket, now)),
+    announce: (key, ceiling, now) => serial(key, () => announce(key, ceiling, now)),
     async usage(key, now) {
       return usageOfBook((await load()).get(key) ?? emptyBook(), now);
     },
@@ -255,11 +203,90 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
       const now = lastNow || Date.now();
       // The true count: what was reserved and not used is given back.
       for (const key of touched)
-        await merge(key, now, (view, own) => ({
-          view,
-          own: { ...own, reserved: { n: 0, minute: own.reserved.minute } },
-          value: undefined,
-        }));
+        await serial(key, () =>
+          merge(key, now, (view, own) => ({
+            view,
+            own: { ...own, reserved: { n: 0, minute: own.reserved.minute } },
+            value: undefined,
+          })),
+        );
     },
   };
+
+  async function take(key: string, limits: BudgetLimits, now: number): Promise<BudgetAnswer> {
+    lastNow = Math.max(lastNow, now);
+    touched.add(key);
+    const books = await load();
+    const minute = Math.floor(now / MINUTE_MS);
+    const local = books.get(key) ?? emptyBook();
+    /** Take the request from `book`: the book after it, the answer, and this process's side after it. */
+    const start = (book: BudgetBook, own: Own) => {
+      const taken = takeFromBook(book, limits, now, randomUUID());
+      if (!taken.answer.ok) return { ...taken, own };
+      const { ticket } = taken.answer;
+      const minutes = { ...own.minutes, [minute]: (own.minutes[minute] ?? 0) + 1 };
+      const seconds = { ...own.seconds, [ticket]: taken.book.seconds[ticket] as number };
+      return { ...taken, own: { ...own, minutes, seconds } };
+    };
+    const own = owns.get(key) ?? noOwn();
+    if (limits.perSecond) {
+      // A shared second: the others' requests of the last second as the file holds them now (read
+      // without the lock: the file is replaced whole), then each request written as it starts.
+      perSecond.add(key);
+      const { view } = viewOf((await file.read())[key], own, local, now);
+      const known = checkBook(view, limits, now);
+      if (!known.ok) {
+        books.set(key, view);
+        return known;
+      }
+      return merge(key, now, (fresh, mine) => {
+        const taken = start(fresh, mine);
+        return { view: taken.book, own: { ...taken.own, reserved: { n: 0, minute } }, value: taken.answer };
+      });
+    }
+    if (own.reserved.n > 0 && own.reserved.minute === minute) {
+      const taken = start(local, own);
+      books.set(key, taken.book);
+      if (taken.answer.ok) owns.set(key, { ...taken.own, reserved: { n: own.reserved.n - 1, minute } });
+      return taken.answer;
+    }
+    // Refused by what this process knows already: said without a write (a run polling a spent
+    // second or hour would otherwise rewrite the state file on every poll).
+    const known = checkBook(pruned(local, now), limits, now);
+    if (!known.ok) return known;
+    // A new reservation: the request is checked, and the reservation sized, against the file now.
+    return merge(key, now, (view, mine) => {
+      const taken = start(view, mine);
+      const n = taken.answer.ok ? Math.min(RESERVE - 1, headroom(taken.book, limits, now)) : 0;
+      return { view: taken.book, own: { ...taken.own, reserved: { n, minute } }, value: taken.answer };
+    });
+  }
+
+  async function done(key: string, ticket: string, now: number): Promise<void> {
+    const books = await load();
+    const book = books.get(key);
+    const own = owns.get(key);
+    if (own?.seconds[ticket] !== undefined)
+      owns.set(key, { ...own, seconds: { ...own.seconds, [ticket]: now } });
+    if (book) books.set(key, doneInBook(book, ticket, now));
+    // A shared second: the answer's time is written, so the others count it from now, not as in
+    // flight for two minutes.
+    if (perSecond.has(key) && own?.seconds[ticket] !== undefined)
+      await merge(key, now, (view, mine) => ({
+        view: doneInBook(view, ticket, now),
+        own: mine,
+        value: undefined,
+      }));
+  }
+
+  async function announce(key: string, ceiling: Ceiling, now: number): Promise<void> {
+    touched.add(key);
+    lastNow = Math.max(lastNow, now);
+    const books = await load();
+    books.set(key, announcedTo(books.get(key) ?? emptyBook(), ceiling, now));
+    // Nothing left (a 429's Retry-After, a spent window): every process on the key holds back from
+    // now, not from this one's next write.
+    if (ceiling.remaining <= 0 && ceiling.resetAt > now)
+      await merge(key, now, (view, own) => ({ view, own, value: undefined }));
+  }
 }
