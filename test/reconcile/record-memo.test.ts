@@ -65,6 +65,16 @@ async function both(feed: FeedInput, steps: Step[]) {
   return { without, withMemo };
 }
 
+/** A listing changed on the platform behind the feed (another tool's edit): RealEstateUpdate. */
+async function editOnPlatform(h: Harness, key: string, fields: Record<string, unknown>) {
+  const answer = await fetch(`${h.sandbox.url}/chat/Chatbot/RealEstateUpdate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ SerialNumber: 'SN-1', Key: key, KeyType: 'MLSNumber', ...fields }),
+  });
+  expect(answer.ok).toBe(true);
+}
+
 const domMapping = {
   ...LISTING_MAPPING,
   fields: { ...LISTING_MAPPING.fields, DaysOnMarket: { daysSince: 'ListDate' } },
@@ -125,19 +135,8 @@ describe('the record memo never changes a result', () => {
     };
     const records = [nested(1, '300000'), nested(2, '410000')];
     const edit = async (h: Harness) => {
-      if (h.sandbox.listings('SN-1').length === 0) return;
-      const answer = await fetch(`${h.sandbox.url}/chat/Chatbot/RealEstateUpdate`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          SerialNumber: 'SN-1',
-          Key: 'MLS-2',
-          KeyType: 'MLSNumber',
-          SalePrice: 1,
-          Bedrooms: 9,
-        }),
-      });
-      expect(answer.ok).toBe(true);
+      if (h.sandbox.listings('SN-1').length > 0)
+        await editOnPlatform(h, 'MLS-2', { SalePrice: 1, Bedrooms: 9 });
     };
     const { withMemo } = await both({ mapping }, [{ records }, { records, edit }]);
     expect(withMemo.reports.map((r) => r.known)).toEqual([0, 2]);
@@ -174,20 +173,7 @@ describe('the record memo never changes a result', () => {
     const records = [row(1, '300000'), row(2, '410000'), row(3, '520000', 'x')].map(csvRow);
     const edit = async (h: Harness) => {
       if (h.sandbox.listings('SN-1').length === 0) return;
-      for (const key of ['MLS-2', 'MLS-3']) {
-        const answer = await fetch(`${h.sandbox.url}/chat/Chatbot/RealEstateUpdate`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({
-            SerialNumber: 'SN-1',
-            Key: key,
-            KeyType: 'MLSNumber',
-            SalePrice: 1,
-            City: 'X',
-          }),
-        });
-        expect(answer.ok).toBe(true);
-      }
+      for (const key of ['MLS-2', 'MLS-3']) await editOnPlatform(h, key, { SalePrice: 1, City: 'X' });
     };
     const { withMemo } = await both({ mapping }, [{ records }, { records, edit }]);
     expect(withMemo.reports.map((r) => r.known)).toEqual([0, 3]);
