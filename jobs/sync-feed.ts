@@ -283,16 +283,16 @@ async function logReport(job: Job, report: RunReport): Promise<void> {
 
 let memo: MemoStore | undefined;
 
-/**
- * The worker's record memos (src/ingest/record-memo.ts): files in the machine's temporary folder,
- * shared by the workers of one host (each memo is replaced whole, by rename). A cache: a worker on
- * another host, or after a restart of the container, maps every record of its first run.
- */
 /** The platform and chatbot a feed's memos are of, in the worker's shared folder (`scopedMemo`). */
 export function memoScope(baseUrl: string, chatbot: string): string {
   return createHash('sha1').update(`${baseUrl}\0${chatbot}`).digest('hex').slice(0, 12);
 }
 
+/**
+ * The worker's record memos (src/ingest/record-memo.ts): files in the machine's temporary folder,
+ * shared by the workers of one host (each memo is replaced whole, by rename). A cache: a worker on
+ * another host, or after a restart of the container, maps every record of its first run.
+ */
 function workerMemo(logger: Logger): MemoStore {
   memo ??= memoFiles(join(tmpdir(), `feed-sync-memo-${process.getuid?.() ?? 'user'}`), (error) =>
     logger.warn(`record memo: ${error.message}; the next run maps every record`),

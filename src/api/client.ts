@@ -90,9 +90,9 @@ export interface PlatformClient {
   listListings(request: ListRequest, options?: CallOptions): Promise<ListPage>;
   /**
    * A page of RealEstateList decoded by `decode` from the response's bytes (UTF-8 JSON, in the
-   * pieces they arrived in: `PageBytes`) instead of here (a run decodes its pages in a thread of their own: `reconcile/decode-pool.ts`). The same
-   * limiter and retry policy: a failure `decode` throws (InvalidJsonError, SchemaError,
-   * PlatformError) is retried as it would be here.
+   * pieces they arrived in: `PageBytes`) instead of here (a run decodes its pages in a thread of
+   * their own: `reconcile/decode-pool.ts`). The same limiter and retry policy: a failure `decode`
+   * throws (InvalidJsonError, SchemaError, PlatformError) is retried as it would be here.
    */
   listListingsDecoded<T>(
     request: ListRequest,
@@ -111,8 +111,9 @@ function checkRequest<S extends z.ZodType>(operation: Operation, schema: S, body
 }
 
 /**
- * An answer's bytes as they arrived, in order: pieces that each fill a buffer of their own, so the
- * decode thread takes them over (transferred, not copied) and joins them on its own core.
+ * An answer's bytes as they arrived, in order. Those off the socket each fill a buffer of their
+ * own, so the decode thread takes them over (transferred, not copied) and joins them on its own
+ * core; a piece that does not (a small decompressed answer) is copied first (`decode-pool.ts`).
  */
 export type PageBytes = readonly Uint8Array[];
 

@@ -72,8 +72,9 @@ const UTF8 = new TextDecoder('utf-8');
 
 /**
  * One POST with a JSON body, answered as text (or as its bytes, in the pieces they arrived in: a
- * list page handed to the decode thread without being joined here). No retries here: the client owns the policy. Redirects are never followed (an
- * answer like any other status), so the keys never reach another host.
+ * list page handed to the decode thread without being joined here). No retries here: the client
+ * owns the policy. Redirects are never followed (an answer like any other status), so the keys
+ * never reach another host.
  */
 export async function postJson(
   operation: Operation,

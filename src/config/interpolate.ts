@@ -53,12 +53,22 @@ export function bareReferenceIn(line: string): { reference: string; column: numb
   return { reference: bare[1], column: bare.index + bare[0].indexOf('$') + 1 };
 }
 
-/** The key paths of the strings of a parsed config tree that are one reference and nothing else. */
-/** The variable a value is one reference to (`${PAGE_SIZE}`, `${PAGE_SIZE:-100}`), if it is one. */
-export function referenceOf(value: unknown): string | undefined {
-  return typeof value === 'string' ? WHOLE_REF.exec(value)?.[1] : undefined;
+/**
+ * The variable a value written as one reference (`${PAGE_SIZE}`, `${PAGE_SIZE:-100}`) took from
+ * `env`: none when the value is not one, or is the file's default (the variable unset or empty).
+ */
+export function variableOf(
+  written: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const found = typeof written === 'string' ? WHOLE_REF.exec(written) : null;
+  const name = found?.[1];
+  if (name === undefined) return undefined;
+  const value = env[name];
+  return value === undefined || (value === '' && found?.[2] !== undefined) ? undefined : name;
 }
 
+/** The key paths of the strings of a parsed config tree that are one reference and nothing else. */
 export function wholeReferences(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   if (typeof value === 'string') return WHOLE_REF.test(value) ? [path] : [];
   if (Array.isArray(value)) return value.flatMap((item, i) => wholeReferences(item, [...path, i]));

@@ -69,6 +69,11 @@ describe('parseConfig', () => {
     expect(issuesOf(text(pageSize), { PAGE_SIZE: 'abc', CONCURRENCY: '2', BOT: 'b' })).toEqual([
       'api.pageSize: Invalid input: expected number, received string; the value of ${PAGE_SIZE} in the environment',
     ]);
+    // The file's own default, taken for an unset or empty variable, is not the environment's.
+    for (const env of [{ BOT: 'b' }, { PAGE_SIZE: '', BOT: 'b' }] as Record<string, string>[])
+      expect(issuesOf(text('  pageSize: ${PAGE_SIZE:-abc}'), env)).toEqual([
+        'api.pageSize: Invalid input: expected number, received string',
+      ]);
     expect(issuesOf(text('  pageSize: ${PAGE_SIZE}0'), { PAGE_SIZE: '1', BOT: 'b' })).toEqual([
       expect.stringMatching(/^api\.pageSize: /),
     ]);

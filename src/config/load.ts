@@ -10,8 +10,8 @@ import {
   coerceReferences,
   type InterpolationIssue,
   interpolate,
-  referenceOf,
   revertUnfixed,
+  variableOf,
   wholeReferences,
 } from './interpolate.ts';
 import { knownKeysAt, nearestKey } from './known-keys.ts';
@@ -92,7 +92,7 @@ function describe(
   issues: readonly (z.core.$ZodIssue | InterpolationIssue)[],
   locate: Locate,
   valueAtPath: (path: readonly PropertyKey[]) => unknown = () => undefined,
-  writtenAt: (path: readonly PropertyKey[]) => unknown = () => undefined,
+  variableAt: (path: readonly PropertyKey[]) => string | undefined = () => undefined,
 ): ConfigProblem[] {
   type Found = ConfigProblem & { missing: boolean };
   const suggested = new Set<string>();
@@ -103,7 +103,7 @@ function describe(
         'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
       const message = missing ? 'required' : issue.message;
       // A value that came from the environment names its variable (never its value: it may be a key).
-      const variable = missing || !('code' in issue) ? undefined : referenceOf(writtenAt(issue.path));
+      const variable = missing || !('code' in issue) ? undefined : variableAt(issue.path);
       const hint =
         [
           valueHint(issue, valueAtPath(issue.path)),
@@ -343,7 +343,7 @@ export function parseConfig(text: string, options: ParseOptions = {}): Config {
         [...issues, ...schemaIssues],
         locatorOf(doc, lines),
         (path) => valueAt(interpolated, path),
-        (path) => valueAt(raw, path),
+        (path) => variableOf(valueAt(raw, path), options.env ?? {}),
       ),
     );
   return resolvePaths(result.data, options.baseDir);

@@ -27,6 +27,13 @@ const MAX_MEMO_BYTES = 1 << 30;
  */
 const STALE_NEXT_MS = 10 * 60_000;
 const TOUCH_MS = 60_000;
+/**
+ * A memo no run has replaced for this long is removed by the same sweep: one under a name no run
+ * reads any more (the worker's memos before they were scoped, a feed removed, a chatbot or platform
+ * changed: up to ~130 MB each at 1M listings). A record memo is used for a day at most; a page memo
+ * this old only costs its feed's next run the decoding of its pages.
+ */
+const STALE_MEMO_MS = 7 * 24 * 3_600_000;
 
 /**
  * Record memos as files in `dir`, one per feed (`<feed id>.memo`), each replaced whole: written to
@@ -158,9 +165,14 @@ function sweep(dir: string): void {
   try {
     const now = Date.now();
     for (const name of readdirSync(dir)) {
-      if (!name.endsWith('.next')) continue;
+      const stale = name.endsWith('.next')
+        ? STALE_NEXT_MS
+        : name.endsWith('.memo')
+          ? STALE_MEMO_MS
+          : undefined;
+      if (stale === undefined) continue;
       const path = join(dir, name);
-      if (now - statSync(path).mtimeMs > STALE_NEXT_MS) rmSync(path, { force: true });
+      if (now - statSync(path).mtimeMs > stale) rmSync(path, { force: true });
     }
   } catch {
     // Another process swept first, or the folder went: nothing to do.

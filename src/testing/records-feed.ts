@@ -37,8 +37,9 @@ const BATCH = 64;
 /**
  * A feed of raw records held in memory, opened through the run's reader interface (`SyncDeps.open`):
  * `listing(n)` objects (with `LISTING_MAPPING`), or any records a feed's mapping reads. A record
- * `{ row, fields }` carries its row number, and may carry its `values` and `names` as a CSV row does. The records after the reader are read as production
- * reads them; an empty full feed fails as a real one does (`E_FEED_EMPTY`).
+ * `{ row, fields }` carries its row number, and may carry its `values` and `names` as a CSV row
+ * does. The records after the reader are read as production reads them; an empty full feed fails
+ * as a real one does (`E_FEED_EMPTY`).
  */
 export function recordsFeed(
   records: readonly (Listing | RawFields | Rowed)[],

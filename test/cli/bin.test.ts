@@ -229,6 +229,13 @@ describe('the feed-sync binary: help and usage', () => {
       stdout: '[]\n',
       stderr: `feed-sync: no enabled feed in ${off}: bin-feed is off (enabled: false); nothing synced\n`,
     });
+    // No feed at all.
+    await writeFile(off, `api: { baseUrl: ${sandbox.url} }\nstateFile: state.json\n`);
+    expect(await bin(['sync', '-c', off, '--all'])).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: `feed-sync: no feed in ${off} (its feeds: list is empty); nothing synced\n`,
+    });
   });
 
   it('an unknown feed id is a usage error naming the feeds there are', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -41,4 +41,21 @@ it("two deployments' feeds of one id keep their own memos in the worker's shared
   );
   expect(memoScope('https://platform.example', 'BOT-A')).toBe(memoScope('https://platform.example', 'BOT-A'));
   expect(readdirSync(join(dir, 'memos')).filter((f) => f.endsWith('.memo'))).toHaveLength(2);
+});
+
+it('a memo no run has replaced for a week (an old name, a feed gone) is removed when a run writes one', () => {
+  dir = mkdtempSync(join(tmpdir(), 'feed-sync-memo-test-'));
+  const folder = join(dir, 'memos');
+  const store = memoFiles(folder);
+  written(store, 'fresh', [1, 2]);
+  const old = join(folder, 'acme.memo');
+  const recent = join(folder, 'recent.memo');
+  const other = join(folder, 'notes.txt');
+  for (const path of [old, recent, other]) writeFileSync(path, 'x');
+  const weekAgo = new Date(Date.now() - 8 * 24 * 3_600_000);
+  utimesSync(old, weekAgo, weekAgo);
+  utimesSync(other, weekAgo, weekAgo);
+  utimesSync(recent, new Date(Date.now() - 2 * 24 * 3_600_000), new Date(Date.now() - 2 * 24 * 3_600_000));
+  written(store, 'fresh', [3]);
+  expect(readdirSync(folder).sort()).toEqual(['fresh.memo', 'notes.txt', 'recent.memo']);
 });

@@ -46,9 +46,10 @@ export function selectFeeds(config: Config, options: { feed?: string; all?: bool
   throw new CliExit('give --feed ID or --all; see feed-sync sync --help', EXIT.usage);
 }
 
-/** What `sync --all` says when every feed of the config is off (`enabled: false`). */
+/** What `sync --all` says when the config has no feed on (every one `enabled: false`, or none). */
 export function noEnabledFeed(config: Config, file: string): string {
   const ids = config.feeds.map((f) => f.id);
+  if (ids.length === 0) return `no feed in ${file} (its feeds: list is empty); nothing synced`;
   const off = ids.length === 1 ? `${ids[0]} is off` : `all ${ids.length} feeds are off (${ids.join(', ')})`;
   return `no enabled feed in ${file}: ${off} (enabled: false); nothing synced`;
 }
