@@ -81,19 +81,25 @@ port.on('message', (request: DecodeRequest) => {
         store = spillBytes();
         stores.set(request.session, store);
       }
-      // The pieces the page arrived in, joined here rather than on the run's thread.
-      const body = joined(request.body);
-      // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`).
+      // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`): keyed, and
+      // kept, in the pieces it arrived in. Only a page to decode is joined (here, not on the run's
+      // thread).
+      const pieces = request.body;
       const memo = memos.get(request.session);
-      const key = memo ? pageKey(body) : undefined;
+      const key = memo ? pageKey(pieces) : undefined;
       const hash = key?.hash;
       const known = hash ? memo?.index?.get(hash, store.size) : undefined;
       // The count the memo's key left out, read from this page.
       if (known && key?.count !== undefined) known.virtualCount = key.count;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
-      const page = known ?? decodePage(utf8.decode(body), request.keyField, request.tags, store.size);
-      store.put(body);
-      const entry = hash && memo?.keep ? encodePageEntry(hash, page) : undefined;
+      const page =
+        known ?? decodePage(utf8.decode(joined(pieces)), request.keyField, request.tags, store.size);
+      store.put(pieces);
+      // A known page's entry is the one it was found by; a decoded page's is made.
+      const entry =
+        hash && memo?.keep
+          ? ((known && memo.index?.entryOf(hash)) ?? encodePageEntry(hash, page))
+          : undefined;
       if (entry === undefined) reply({ id: request.id, page }, transferablesOf(page));
       else reply({ id: request.id, page, entry }, [...transferablesOf(page), entry.buffer as ArrayBuffer]);
       return;

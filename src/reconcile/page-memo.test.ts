@@ -121,6 +121,51 @@ describe('the page memo', () => {
     expect(pageKey(none)).toEqual({ hash: pageHash(none) });
   });
 
+  it('keys a page in the pieces it arrived in as it keys it whole, wherever the pieces were cut', () => {
+    const bodies = [
+      pageText(6, 123_456),
+      pageText(3, 10).replace('"VirtualCount":10', '"VirtualCount": "10" '),
+      pageText(3, 10).replace('"VirtualCount":10', '"VirtualCount":1.5'),
+      pageText(3, 10).replace(',"VirtualCount":10', ''),
+    ].map((text) => Buffer.from(text));
+    for (const body of bodies) {
+      const whole = pageKey(body);
+      const at = body.lastIndexOf('"VirtualCount"');
+      // Every cut around the count (in the key, in its digits, after them), and some elsewhere.
+      const cuts = new Set([1, 7, body.length >> 1, body.length - 1]);
+      for (let i = Math.max(1, at - 2); at >= 0 && i < Math.min(body.length, at + 24); i++) cuts.add(i);
+      for (const cut of cuts) {
+        for (const pieces of [
+          [body.subarray(0, cut), body.subarray(cut)],
+          [body.subarray(0, cut >> 1), body.subarray(cut >> 1, cut), body.subarray(cut)],
+          [body.subarray(0, cut), Buffer.alloc(0), body.subarray(cut, cut + 1), body.subarray(cut + 1)],
+        ]) {
+          const key = pageKey(pieces);
+          expect(Buffer.from(key.hash).equals(Buffer.from(whole.hash)), `cut at ${cut}`).toBe(true);
+          expect(key.count).toBe(whole.count);
+        }
+      }
+      expect(
+        Buffer.from(pageHash([body.subarray(0, 5), body.subarray(5)])).equals(Buffer.from(pageHash(body))),
+      ).toBe(true);
+    }
+  });
+
+  it("gives a known page's entry back as it was written, for the memo the run leaves", () => {
+    const texts = [pageText(5), pageText(4, 9)];
+    const index = PageMemoIndex.parse(memoOf(texts), SALT);
+    texts.forEach((text, page) => {
+      const hash = pageHash(Buffer.from(text));
+      const entry = index?.entryOf(hash);
+      expect(entry && Buffer.from(entry)).toEqual(
+        Buffer.from(encodePageEntry(hash, decodePage(text, 'MLSNumber', TAGS, page))),
+      );
+      // Its own buffer: it is handed to another thread.
+      expect(entry?.byteLength).toBe(entry?.buffer.byteLength);
+    });
+    expect(index?.entryOf(pageHash(Buffer.from(pageText(2))))).toBeUndefined();
+  });
+
   it("has the record memo store's header size, and an id no feed's record memo has", () => {
     expect(PAGE_MEMO_HEADER_BYTES).toBe(MEMO_HEADER_BYTES);
     expect(pageMemoHeader(SALT, 1, 2)).toHaveLength(MEMO_HEADER_BYTES);

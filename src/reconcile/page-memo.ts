@@ -56,13 +56,71 @@ export function pageMemoId(feedId: string): string {
 }
 
 /** SHA-1 of all of a page's bytes: the memo's key of a page whose count is not digits alone. */
-export function pageHash(body: Uint8Array): Uint8Array {
-  return createHash('sha1').update(body).digest();
+export function pageHash(body: Uint8Array | readonly Uint8Array[]): Uint8Array {
+  const sha1 = createHash('sha1');
+  for (const piece of piecesOf(body)) sha1.update(piece);
+  return sha1.digest();
+}
+
+/** A page's bytes as the pieces they arrived in (one when whole). */
+function piecesOf(body: Uint8Array | readonly Uint8Array[]): readonly Buffer[] {
+  const pieces = body instanceof Uint8Array ? [body] : body;
+  return pieces.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+}
+
+/**
+ * Where the last `needle` starts in the bytes the pieces make up, as one offset (-1: nowhere). An
+ * occurrence that straddles two pieces is found too; the pieces are not joined.
+ */
+function lastIndexAcross(pieces: readonly Buffer[], needle: Buffer): number {
+  let end = pieces.reduce((total, piece) => total + piece.length, 0);
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    const piece = pieces[i] as Buffer;
+    const start = end - piece.length;
+    const inside = piece.lastIndexOf(needle);
+    if (inside >= 0) return start + inside;
+    // Across this piece's start: the last needle.length - 1 bytes before it and its first ones.
+    if (i > 0 && needle.length > 1) {
+      const before = tailOf(pieces, i, needle.length - 1);
+      const seam = Buffer.concat([before, piece.subarray(0, needle.length - 1)]);
+      const across = seam.lastIndexOf(needle);
+      if (across >= 0) return start - before.length + across;
+    }
+    end = start;
+  }
+  return -1;
+}
+
+/** Up to `length` of the pieces' bytes from offset `at` on, as one buffer. */
+function bytesAt(pieces: readonly Buffer[], at: number, length: number): Buffer {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (const piece of pieces) {
+    const end = start + piece.length;
+    if (end > at && start < at + length)
+      parts.push(piece.subarray(Math.max(0, at - start), Math.min(piece.length, at + length - start)));
+    start = end;
+  }
+  return Buffer.concat(parts);
+}
+
+/** The last `n` bytes (or fewer, at the start) of the pieces before piece `i`. */
+function tailOf(pieces: readonly Buffer[], i: number, n: number): Buffer {
+  const parts: Buffer[] = [];
+  let left = n;
+  for (let j = i - 1; j >= 0 && left > 0; j--) {
+    const piece = pieces[j] as Buffer;
+    parts.unshift(piece.subarray(Math.max(0, piece.length - left)));
+    left -= Math.min(left, piece.length);
+  }
+  return Buffer.concat(parts);
 }
 
 /** The list answer's count key, as its bytes. */
 export const VIRTUAL_COUNT = Buffer.from('"VirtualCount"');
 const COUNT_LEFT_OUT = Buffer.from('feed-sync: VirtualCount left out\u0000');
+/** Bytes after a page's `"VirtualCount"` its count is looked for in (`pageKey`). */
+const COUNT_WINDOW = 4096;
 
 /**
  * A page's memo key, and its VirtualCount when the key leaves it out. Every page carries the
@@ -72,17 +130,30 @@ const COUNT_LEFT_OUT = Buffer.from('feed-sync: VirtualCount left out\u0000');
  * schema reads as `Number` of those digits, and a key never found inside a string: a string's
  * quotes are escaped); any other page is keyed by all its bytes, its count then the memo's.
  */
-export function pageKey(body: Uint8Array): { hash: Uint8Array; count?: number } {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const at = bytes.lastIndexOf(VIRTUAL_COUNT);
-  const span = at < 0 ? undefined : countSpan(bytes, at + VIRTUAL_COUNT.length);
-  if (span === undefined) return { hash: pageHash(body) };
-  const hash = createHash('sha1')
-    .update(COUNT_LEFT_OUT)
-    .update(bytes.subarray(0, span.start))
-    .update(bytes.subarray(span.end))
-    .digest();
-  return { hash, count: Number(bytes.toString('latin1', span.start, span.end)) };
+export function pageKey(body: Uint8Array | readonly Uint8Array[]): { hash: Uint8Array; count?: number } {
+  // In the pieces the page arrived in, not joined: a page the memo knows is never joined at all.
+  const pieces = piecesOf(body);
+  const at = lastIndexAcross(pieces, VIRTUAL_COUNT);
+  if (at < 0) return { hash: pageHash(pieces) };
+  // The count is read from the bytes after the key, up to 4 KiB of them (a run of JSON white space
+  // longer than that keys the page by all its bytes).
+  const near = bytesAt(pieces, at, VIRTUAL_COUNT.length + COUNT_WINDOW);
+  const found = countSpan(near, VIRTUAL_COUNT.length);
+  if (found === undefined) return { hash: pageHash(pieces) };
+  const span = { start: at + found.start, end: at + found.end };
+  const sha1 = createHash('sha1').update(COUNT_LEFT_OUT);
+  let offset = 0;
+  for (const piece of pieces) {
+    const from = offset;
+    offset += piece.length;
+    // The piece less whatever of the digits' span falls in it.
+    if (offset <= span.start || from >= span.end) sha1.update(piece);
+    else {
+      if (span.start > from) sha1.update(piece.subarray(0, span.start - from));
+      if (span.end < offset) sha1.update(piece.subarray(span.end - from));
+    }
+  }
+  return { hash: sha1.digest(), count: Number(near.toString('latin1', found.start, found.end)) };
 }
 
 /** The digits of the count after `"VirtualCount"` (at `from`), if it is written as digits alone. */
@@ -197,6 +268,19 @@ export class PageMemoIndex {
       entries++;
     }
     return entries === bytes.readUInt32LE(24) ? index : undefined;
+  }
+
+  /**
+   * The entry of the page whose bytes hash to `hash`, as the last run wrote it, in a buffer of its
+   * own (handed to another thread): a known page's entry for the memo this run leaves, not encoded
+   * again (its columns are the same; its count is read from the page either way).
+   */
+  entryOf(hash: Uint8Array): Uint8Array | undefined {
+    const place = this.#at.get(Buffer.from(hash).toString('hex'));
+    if (place === undefined) return undefined;
+    const entry = new Uint8Array(HASH_BYTES + 8 + place.length);
+    entry.set(this.#bytes.subarray(place.start - HASH_BYTES - 8, place.start + place.length));
+    return entry;
   }
 
   /** Entries held. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../normalize/index.ts';
-import { changesIn, spillRecords } from './record-store.ts';
+import { changesIn, spillBytes, spillRecords } from './record-store.ts';
 
 const record = (i: number, description = `Listing ${i}`) =>
   ({ MLSNumber: `K-${i}`, Description: description, SalePrice: i * 1000 }) as unknown as Listing;
@@ -100,6 +100,30 @@ describe('changesIn', () => {
       expect(keeper.get(ref)).toEqual(changes);
       expect(keeper.get(ref)[1]?.from).toBeUndefined();
       expect(store.get(record)).toEqual({ MLSNumber: 'A' });
+    } finally {
+      store.close();
+    }
+  });
+});
+
+describe('spillBytes', () => {
+  it('gives back a blob put whole or in pieces (one write of them all) as the bytes they make up', () => {
+    const store = spillBytes();
+    try {
+      const big = Buffer.alloc(300_000, 7);
+      const refs = [
+        store.put(Buffer.from('whole')),
+        store.put([Buffer.from('in '), Buffer.alloc(0), Buffer.from('pieces'), big]),
+        store.put([Buffer.from('one piece')]),
+        store.put([]),
+        store.put(Buffer.from('after')),
+      ];
+      expect(refs).toEqual([0, 1, 2, 3, 4]);
+      expect(store.get(0).toString()).toBe('whole');
+      expect(store.get(1).equals(Buffer.concat([Buffer.from('in pieces'), big]))).toBe(true);
+      expect(store.get(2).toString()).toBe('one piece');
+      expect(store.get(3).length).toBe(0);
+      expect(store.get(4).toString()).toBe('after');
     } finally {
       store.close();
     }

@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync, writevSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FeedSyncError } from '../errors.ts';
@@ -103,7 +103,8 @@ function readFully(fd: number, length: number, position: number, what: string): 
 
 /** Blobs kept in a temporary file as they are, each by the number `put` gave (`get` reads it back). */
 export interface ByteStore {
-  put(bytes: Uint8Array): number;
+  /** A blob, whole or in the pieces it arrived in (written one after another, read back as one). */
+  put(bytes: Uint8Array | readonly Uint8Array[]): number;
   get(ref: number): Buffer;
   readonly size: number;
   /** Frees the file. Idempotent. */
@@ -126,10 +127,25 @@ export function spillBytes(dir = tmpdir()): ByteStore {
   };
   return {
     put(bytes) {
-      writeFully(open(), bytes, bytes.length, written, dir);
-      offsets.set(count, written);
-      lengths.set(count, bytes.length);
-      written += bytes.length;
+      const at = written;
+      const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
+      // The pieces in one write where the system takes them whole (a page's ~16: one call, not 16).
+      let done = 0;
+      try {
+        if (pieces.length > 1) done = writevSync(open(), pieces as Uint8Array[], at);
+      } catch (error) {
+        throw new SpillError(dir, error);
+      }
+      for (const piece of pieces) {
+        // What the one write did not take, piece by piece.
+        const skip = Math.min(done, piece.length);
+        done -= skip;
+        if (skip < piece.length)
+          writeFully(open(), piece.subarray(skip), piece.length - skip, written + skip, dir);
+        written += piece.length;
+      }
+      offsets.set(count, at);
+      lengths.set(count, written - at);
       return count++;
     },
     get(ref) {
