@@ -197,21 +197,25 @@ describe('tryLock', () => {
       while (Date.now() < start) {}
       const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 60000 });
       process.stdout.write('lock' in attempt ? 'got' : 'held');
-      setTimeout(() => {}, 400);
+      // Held until every racer has tried (the test closes stdin): a racer slow to start on a busy
+      // machine finds the winner's lock, not a lock released meanwhile.
+      process.stdin.resume();
+      process.stdin.on('end', () => process.exit(0));
     `;
     for (let round = 0; round < 3; round++) {
       await lockOf({ pid: await deadPid(), host: hostname() });
       const start = Date.now() + 700;
-      const outs = await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          const child = spawn(NODE, ['--input-type=module', '-e', racer, String(start)]);
-          let out = '';
-          child.stdout.on('data', (d) => (out += d));
-          child.stderr.on('data', (d) => (out += d));
-          await new Promise((done) => child.on('close', done));
-          return out;
-        }),
-      );
+      const racers = Array.from({ length: 8 }, () => {
+        const child = spawn(NODE, ['--input-type=module', '-e', racer, String(start)]);
+        const racing = { out: '', closed: new Promise((done) => child.on('close', done)), child };
+        child.stdout.on('data', (d) => (racing.out += d));
+        child.stderr.on('data', (d) => (racing.out += d));
+        return racing;
+      });
+      await expect.poll(() => racers.every((r) => r.out !== ''), { timeout: 20_000 }).toBe(true);
+      for (const r of racers) r.child.stdin.end();
+      await Promise.all(racers.map((r) => r.closed));
+      const outs = racers.map((r) => r.out);
       expect(outs.filter((o) => o === 'got')).toHaveLength(1);
       expect(outs.filter((o) => o === 'held')).toHaveLength(7);
       // Each ended with its lock released at exit.
