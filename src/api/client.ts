@@ -123,6 +123,11 @@ export function byteLengthOf(bytes: PageBytes): number {
   return length;
 }
 
+/** The pieces as one run of bytes (the one piece itself when there is one). */
+export function joinedBytes(bytes: PageBytes): Uint8Array {
+  return bytes.length === 1 ? (bytes[0] as Uint8Array) : Buffer.concat(bytes);
+}
+
 /**
  * Answers up to this size are decoded while their request holds its limiter slot: every error
  * envelope, whose Code the limiter must see. A page of listings is far larger (~1 KB a listing).

@@ -7,6 +7,7 @@ export {
   type CallOptions,
   type ClientOptions,
   createClient,
+  joinedBytes,
   type PageBytes,
   type PlatformClient,
 } from './client.ts';

@@ -4,7 +4,7 @@
  * run's own (a session). It holds nothing else, and talks only through messages.
  */
 import { parentPort } from 'node:worker_threads';
-import { isApiError } from '../api/index.ts';
+import { isApiError, joinedBytes } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
 import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
@@ -19,11 +19,6 @@ const stores = new Map<number, ByteStore>();
 const utf8 = new TextDecoder();
 /** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
 const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean }>();
-
-/** A page's pieces as one run of bytes (most pages of a sandbox or a platform come in ~16). */
-function joined(pieces: readonly Uint8Array[]): Uint8Array {
-  return pieces.length === 1 ? (pieces[0] as Uint8Array) : Buffer.concat(pieces);
-}
 
 function failureOf(error: unknown): FailureOf {
   if (isApiError(error)) {
@@ -93,7 +88,7 @@ port.on('message', (request: DecodeRequest) => {
       if (known && key?.count !== undefined) known.virtualCount = key.count;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
       const page =
-        known ?? decodePage(utf8.decode(joined(pieces)), request.keyField, request.tags, store.size);
+        known ?? decodePage(utf8.decode(joinedBytes(pieces)), request.keyField, request.tags, store.size);
       store.put(pieces);
       // A known page's entry is the one it was found by; a decoded page's is made.
       const entry =

@@ -82,13 +82,10 @@ export function startDecodedSnapshot(
       { SerialNumber: options.chatbot, PageNumber: page, PageSize: options.pageSize },
       (body) => {
         answered?.();
-        // The first page's VirtualCount, off its bytes (joined here, this page only): the rest are
-        // asked for while it is decoded.
+        // The first page's VirtualCount, off its bytes: the rest are asked for while it is decoded.
         if (ahead) {
-          const whole = body.length === 1 ? (body[0] as Uint8Array) : Buffer.concat(body);
-          const count = virtualCountOf(whole);
+          const count = virtualCountOf(body);
           if (count !== undefined) ahead(count);
-          return session.decode(whole);
         }
         return session.decode(body);
       },

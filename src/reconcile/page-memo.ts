@@ -79,12 +79,11 @@ function lastIndexAcross(pieces: readonly Buffer[], needle: Buffer): number {
     const start = end - piece.length;
     const inside = piece.lastIndexOf(needle);
     if (inside >= 0) return start + inside;
-    // Across this piece's start: the last needle.length - 1 bytes before it and its first ones.
+    // Across this piece's start: the needle.length - 1 bytes before it and as many from it.
     if (i > 0 && needle.length > 1) {
-      const before = tailOf(pieces, i, needle.length - 1);
-      const seam = Buffer.concat([before, piece.subarray(0, needle.length - 1)]);
-      const across = seam.lastIndexOf(needle);
-      if (across >= 0) return start - before.length + across;
+      const from = Math.max(0, start - (needle.length - 1));
+      const across = bytesAt(pieces, from, start + needle.length - 1 - from).lastIndexOf(needle);
+      if (across >= 0) return from + across;
     }
     end = start;
   }
@@ -100,18 +99,6 @@ function bytesAt(pieces: readonly Buffer[], at: number, length: number): Buffer 
     if (end > at && start < at + length)
       parts.push(piece.subarray(Math.max(0, at - start), Math.min(piece.length, at + length - start)));
     start = end;
-  }
-  return Buffer.concat(parts);
-}
-
-/** The last `n` bytes (or fewer, at the start) of the pieces before piece `i`. */
-function tailOf(pieces: readonly Buffer[], i: number, n: number): Buffer {
-  const parts: Buffer[] = [];
-  let left = n;
-  for (let j = i - 1; j >= 0 && left > 0; j--) {
-    const piece = pieces[j] as Buffer;
-    parts.unshift(piece.subarray(Math.max(0, piece.length - left)));
-    left -= Math.min(left, piece.length);
   }
   return Buffer.concat(parts);
 }
@@ -133,11 +120,9 @@ const COUNT_WINDOW = 4096;
 export function pageKey(body: Uint8Array | readonly Uint8Array[]): { hash: Uint8Array; count?: number } {
   // In the pieces the page arrived in, not joined: a page the memo knows is never joined at all.
   const pieces = piecesOf(body);
-  const at = lastIndexAcross(pieces, VIRTUAL_COUNT);
-  if (at < 0) return { hash: pageHash(pieces) };
-  // The count is read from the bytes after the key, up to 4 KiB of them (a run of JSON white space
-  // longer than that keys the page by all its bytes).
-  const near = bytesAt(pieces, at, VIRTUAL_COUNT.length + COUNT_WINDOW);
+  const last = lastVirtualCount(pieces);
+  if (last === undefined) return { hash: pageHash(pieces) };
+  const { at, near } = last;
   const found = countSpan(near, VIRTUAL_COUNT.length);
   if (found === undefined) return { hash: pageHash(pieces) };
   const span = { start: at + found.start, end: at + found.end };
@@ -154,6 +139,18 @@ export function pageKey(body: Uint8Array | readonly Uint8Array[]): { hash: Uint8
     }
   }
   return { hash: sha1.digest(), count: Number(near.toString('latin1', found.start, found.end)) };
+}
+
+/**
+ * Where a page's last `"VirtualCount"` key starts, and its bytes with up to 4 KiB after them (a run
+ * of JSON white space longer than that reads as no count), from the pieces the page arrived in.
+ */
+export function lastVirtualCount(
+  body: Uint8Array | readonly Uint8Array[],
+): { at: number; near: Buffer } | undefined {
+  const pieces = piecesOf(body);
+  const at = lastIndexAcross(pieces, VIRTUAL_COUNT);
+  return at < 0 ? undefined : { at, near: bytesAt(pieces, at, VIRTUAL_COUNT.length + COUNT_WINDOW) };
 }
 
 /** The digits of the count after `"VirtualCount"` (at `from`), if it is written as digits alone. */

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { ListPage, PlatformClient } from '../api/index.ts';
 import { canonicalizeRemote, type RemoteListing } from '../api/index.ts';
 import { FeedSyncError } from '../errors.ts';
-import { countDigitsAt, VIRTUAL_COUNT } from './page-memo.ts';
+import { countDigitsAt, lastVirtualCount, VIRTUAL_COUNT } from './page-memo.ts';
 
 /** A page read that would not end: the snapshot is refused rather than used partial. */
 export class SnapshotError extends FeedSyncError {
@@ -372,17 +372,17 @@ export async function readPages<P>(
 
 /**
  * The `VirtualCount` of a list answer, read off its bytes without parsing them (`readPages`' read
- * ahead): the last `"VirtualCount"` key, its colon and a whole number, bare or quoted (as the `Data`
+ * ahead), whole or in the pieces it arrived in: the last `"VirtualCount"` key, its colon and a
+ * whole number, bare or quoted (as the `Data`
  * schema takes it), JSON whitespace allowed; else undefined. A key inside a string value is escaped
  * (`\"VirtualCount\"`), so it never matches. A guess the decoded page confirms or overrules, never
  * a figure a run keeps.
  */
-export function virtualCountOf(body: Uint8Array): number | undefined {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const at = bytes.lastIndexOf(VIRTUAL_COUNT);
-  const digits = at < 0 ? undefined : countDigitsAt(bytes, at + VIRTUAL_COUNT.length);
-  if (digits === undefined || digits.end === digits.start) return undefined;
-  const value = Number(bytes.toString('latin1', digits.start, digits.end));
+export function virtualCountOf(body: Uint8Array | readonly Uint8Array[]): number | undefined {
+  const last = lastVirtualCount(body);
+  const digits = last && countDigitsAt(last.near, VIRTUAL_COUNT.length);
+  if (last === undefined || digits === undefined || digits.end === digits.start) return undefined;
+  const value = Number(last.near.toString('latin1', digits.start, digits.end));
   return Number.isSafeInteger(value) ? value : undefined;
 }
 

@@ -490,4 +490,14 @@ describe('virtualCountOf', () => {
     expect(of('{"VirtualCount":99999999999999999999}')).toBeUndefined();
     expect(of('{"VirtualCount":12345678901234567}')).toBeUndefined();
   });
+
+  it('reads it alike from the pieces an answer arrived in, wherever they were cut', () => {
+    const bytes = new TextEncoder().encode('{"Data":{"List":[{"ID":1}],"VirtualCount" : "250"},"Code":200}');
+    for (let cut = 1; cut < bytes.length; cut++) {
+      expect(virtualCountOf([bytes.subarray(0, cut), bytes.subarray(cut)]), `cut at ${cut}`).toBe(250);
+      expect(
+        virtualCountOf([bytes.subarray(0, cut), bytes.subarray(cut, cut + 1), bytes.subarray(cut + 1)]),
+      ).toBe(250);
+    }
+  });
 });
