@@ -52,3 +52,32 @@ describe('sources stream record by record', () => {
     ]);
   });
 });
+
+describe('a CSV file read in one large first chunk', () => {
+  /** ~100-character rows; row 40 holds a quoted line break, row 41 ends in CRLF: both near 4 KB. */
+  const row = (i: number) => {
+    const remarks = i === 40 ? '"two\nlines"' : `"Remarks ${i}, ${'x'.repeat(60)}"`;
+    return `S-${i},${100_000 + i},${remarks}${i === 41 ? '\r\n' : '\n'}`;
+  };
+  const text = `MLS #,Price,Remarks\n${Array.from({ length: 600 }, (_, i) => row(i)).join('')}`;
+  const oneChunk = async function* () {
+    yield text;
+  };
+
+  it('gives its first records after the first 4 KB is read, not after the whole chunk', async () => {
+    const batches: { key: unknown; row: number | undefined; remarks: unknown }[][] = [];
+    for await (const batch of readCsv('big', oneChunk()))
+      batches.push(batch.map((r) => ({ key: r.fields['MLS #'], row: r.row, remarks: r.fields.Remarks })));
+    // The first batch: the rows inside the first 4,096 characters (~40), not a full batch of 64.
+    const completeRows = text.slice(0, 4096).split('\n').length - 2;
+    expect(batches[0]!.length).toBeGreaterThanOrEqual(completeRows - 1);
+    expect(batches[0]!.length).toBeLessThanOrEqual(completeRows);
+    expect(completeRows).toBeLessThan(64);
+    // Every row once, in order, none cut at the seam: the quoted line break and the CRLF row too.
+    const all = batches.flat();
+    expect(all.map((r) => r.key)).toEqual(Array.from({ length: 600 }, (_, i) => `S-${i}`));
+    expect(all[40]).toMatchObject({ remarks: 'two\nlines', row: 42 });
+    expect(all[41]).toMatchObject({ key: 'S-41', row: 44 });
+    expect(all[599]?.row).toBe(602);
+  });
+});
