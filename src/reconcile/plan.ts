@@ -68,26 +68,36 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   /** Listings of each former id of the feed (`adoptFrom`) whose key the feed has. */
   const matched = new Map<string, number>();
 
+  /** The key's listing found among the feed's own (`keeper`), and its duplicates (`extras`). */
+  const keep = (key: string, ref: number, keeper: number, extras: readonly number[]) => {
+    touched[keeper] = 1;
+    const owner = remote.ownerAt(keeper);
+    if (owner !== undefined && owner !== policy.feedId) matched.set(owner, (matched.get(owner) ?? 0) + 1);
+    for (const extra of extras) {
+      touched[extra] = 1;
+      found.add(key, remote.idAt(extra), 'duplicate');
+    }
+    // A listing a former id of the feed tagged (`adoptFrom`) differs in its owner tag: it is
+    // written once more, to carry this id.
+    if (!remote.differsAt(keeper)) unchanged.add(ref);
+    else updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId);
+  };
+
   desired.forEach((key, ref) => {
     // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
     if (!key || heldKeys.find(key) !== -1) return;
     wantedCount++;
+    // The usual key: one listing on the chatbot has it, and it is the feed's own.
+    const only = groups.only(ref);
+    if (only >= 0 && isMine(only)) {
+      keep(key, ref, only, NO_EXTRAS);
+      return;
+    }
     const group = groups.of(ref);
     const mine = group.filter(isMine);
     if (mine.length > 0) {
       const [keeper, ...extras] = pickKeeper(mine, remote);
-      touched[keeper] = 1;
-      const owner = remote.ownerAt(keeper);
-      if (owner !== undefined && owner !== policy.feedId) matched.set(owner, (matched.get(owner) ?? 0) + 1);
-      for (const extra of extras) {
-        touched[extra] = 1;
-        found.add(key, remote.idAt(extra), 'duplicate');
-      }
-      // A listing a former id of the feed tagged (`adoptFrom`) differs in its owner tag: it is
-      // written once more, to carry this id.
-      if (!remote.differsAt(keeper)) unchanged.add(ref);
-      else
-        updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), remote.ownerAt(keeper) !== policy.feedId);
+      keep(key, ref, keeper, extras);
       return;
     }
     const resolved = resolveForeign(key, group, ctx);
@@ -235,8 +245,15 @@ function groupByRecord(remote: RemoteEntries, records: number) {
       const at = first[ref] ?? -1;
       return at === -1 ? [] : (more.get(ref) ?? [at]);
     },
+    /** The position of the record's one listing; -1 when it has none, -2 when it has several. */
+    only(ref: number): number {
+      const at = first[ref] ?? -1;
+      return at === -1 || !more.has(ref) ? at : -2;
+    },
   };
 }
+
+const NO_EXTRAS: readonly number[] = [];
 
 /** Of several owned listings with one key (positions in ID order), keep an unchanged one if any, else the oldest. */
 function pickKeeper(mine: number[], remote: RemoteEntries): [number, ...number[]] {
