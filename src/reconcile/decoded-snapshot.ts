@@ -113,6 +113,8 @@ export function startDecodedSnapshot(
   return {
     async read(desired, loader, sold, keeper) {
       try {
+        // The feed is indexed: the pages read so far are compared with it now, the rest as they come.
+        book.attach(desired, sold);
         const pages = await reading;
         // Every page read and decoded: the memo of them replaces the last one.
         memo?.commit();

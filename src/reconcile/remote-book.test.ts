@@ -35,73 +35,91 @@ function rows(entries: RemoteEntries) {
 }
 
 describe('RemoteBook', () => {
-  it('joins pages decoded before the feed was known as remoteEntries compares them on arrival', async () => {
-    const feed = [
-      listing(1),
-      listing(2),
-      listing(3, { Description: undefined }),
-      listing(4, { Bedrooms: 5 }),
-    ];
-    // On the platform: 1 as written; 2 edited by hand; 3 with a Description the feed no longer
-    // sets (the field is not compared, the record hash is); 4 with the old bedrooms; 5 another feed's; 6 and 7 this
-    // feed's, gone from it (7 Sold already); 8 without a key.
-    const onPlatform: [number, Listing][] = [
-      [101, withTags(listing(1), 'acme', tags)],
-      [102, withTags(listing(2, { City: 'Shelbyville' }), 'acme', tags)],
-      [103, withTags(listing(3), 'acme', tags)],
-      [104, withTags(listing(4), 'acme', tags)],
-      [105, withTags(listing(5), 'other', tags)],
-      [106, withTags(listing(6), 'acme', tags)],
-      [107, withTags(listing(7, { Status: 'Sold' }), 'acme', tags)],
-      [108, withTags(listing(8, { MLSNumber: undefined }), 'acme', tags)],
-    ];
-    const plan = () => {
-      const store = memoryRecords();
-      const index = new DesiredIndex();
-      const refs = feed.map((l) => index.add(desiredOf(l, l.MLSNumber ?? '', 'acme', tags, store)));
-      index.keep(refs);
-      const loader = { load: (e: { ref: number }) => store.get(e.ref) };
-      return { index, loader, sold: soldRecordsOf(policy, (l) => store.put(l)) };
-    };
+  // The feed indexed after every page was read (`join` alone), before any (`attach` first), or
+  // between two pages: the same entries, the same records read back.
+  it.each(['never', 'before the pages', 'between the pages'] as const)(
+    'joins pages decoded before the feed was known as remoteEntries compares them on arrival (attached %s)',
+    async (attached) => {
+      const feed = [
+        listing(1),
+        listing(2),
+        listing(3, { Description: undefined }),
+        listing(4, { Bedrooms: 5 }),
+      ];
+      // On the platform: 1 as written; 2 edited by hand; 3 with a Description the feed no longer
+      // sets (the field is not compared, the record hash is); 4 with the old bedrooms; 5 another feed's; 6 and 7 this
+      // feed's, gone from it (7 Sold already); 8 without a key.
+      const onPlatform: [number, Listing][] = [
+        [101, withTags(listing(1), 'acme', tags)],
+        [102, withTags(listing(2, { City: 'Shelbyville' }), 'acme', tags)],
+        [103, withTags(listing(3), 'acme', tags)],
+        [104, withTags(listing(4), 'acme', tags)],
+        [105, withTags(listing(5), 'other', tags)],
+        [106, withTags(listing(6), 'acme', tags)],
+        [107, withTags(listing(7, { Status: 'Sold' }), 'acme', tags)],
+        [108, withTags(listing(8, { MLSNumber: undefined }), 'acme', tags)],
+      ];
+      const plan = () => {
+        const store = memoryRecords();
+        const index = new DesiredIndex();
+        const refs = feed.map((l) => index.add(desiredOf(l, l.MLSNumber ?? '', 'acme', tags, store)));
+        index.keep(refs);
+        const loader = { load: (e: { ref: number }) => store.get(e.ref) };
+        return { index, loader, sold: soldRecordsOf(policy, (l) => store.put(l)) };
+      };
 
-    const one = plan();
-    const sink = remoteEntries('MLSNumber', tags, one.index, one.loader, one.sold);
-    for (const [id, stored] of onPlatform) sink.keep(1, remote(id, stored));
-    const expected = rows(sink.finish().listings);
+      const one = plan();
+      const sink = remoteEntries('MLSNumber', tags, one.index, one.loader, one.sold);
+      for (const [id, stored] of onPlatform) sink.keep(1, remote(id, stored));
+      const expected = rows(sink.finish().listings);
 
-    const two = plan();
-    const texts: string[] = [];
+      const two = plan();
+      const texts: string[] = [];
+      const book = new RemoteBook();
+      const pageOf = (list: [number, Listing][]) =>
+        JSON.stringify({
+          Data: { List: list.map(([id, l]) => listRecordOf(id, l) as RemoteRecord) },
+          Code: 200,
+        });
+      // Pages arrive out of order.
+      texts.push(pageOf(onPlatform.slice(4)), pageOf(onPlatform.slice(0, 4)));
+      if (attached === 'before the pages') book.attach(two.index, two.sold);
+      book.add(2, decodePage(texts[0]!, 'MLSNumber', tags, 0));
+      if (attached === 'between the pages') book.attach(two.index, two.sold);
+      book.add(1, decodePage(texts[1]!, 'MLSNumber', tags, 1));
+      const asked: number[][] = [];
+      const records = async (refs: readonly number[]) => {
+        asked.push([...refs]);
+        return refs.map((ref) => recordsOf(texts[Math.floor(ref / PAGE_SPAN)]!, [ref % PAGE_SPAN])[0]!);
+      };
+      const joined = await book.join(two.index, two.loader, records, two.sold);
+      const actual = rows(joined.finish().listings);
+
+      expect(actual).toEqual(expected);
+      expect(actual.map((r) => [r.id, r.changes?.map((c) => c.field), r.sold])).toEqual([
+        [101, [], undefined],
+        [102, ['City', HASH], undefined],
+        [103, [HASH], undefined],
+        [104, ['Bedrooms', HASH], undefined],
+        [105, undefined, undefined],
+        [106, undefined, 'Active'],
+        [107, undefined, undefined],
+        [108, undefined, 'Active'],
+      ]);
+      // Only the listings the digests could not judge, and those to mark Sold, were read back whole:
+      // 102, 103, 104, 106, 108 (not 101, 105 or 107).
+      expect(asked.flat()).toHaveLength(5);
+    },
+  );
+
+  it('is joined with the feed it was attached to, and no other', async () => {
+    const index = new DesiredIndex();
+    index.keep([]);
     const book = new RemoteBook();
-    const pageOf = (list: [number, Listing][]) =>
-      JSON.stringify({
-        Data: { List: list.map(([id, l]) => listRecordOf(id, l) as RemoteRecord) },
-        Code: 200,
-      });
-    // Pages arrive out of order.
-    texts.push(pageOf(onPlatform.slice(4)), pageOf(onPlatform.slice(0, 4)));
-    book.add(2, decodePage(texts[0]!, 'MLSNumber', tags, 0));
-    book.add(1, decodePage(texts[1]!, 'MLSNumber', tags, 1));
-    const asked: number[][] = [];
-    const records = async (refs: readonly number[]) => {
-      asked.push([...refs]);
-      return refs.map((ref) => recordsOf(texts[Math.floor(ref / PAGE_SPAN)]!, [ref % PAGE_SPAN])[0]!);
-    };
-    const joined = await book.join(two.index, two.loader, records, two.sold);
-    const actual = rows(joined.finish().listings);
-
-    expect(actual).toEqual(expected);
-    expect(actual.map((r) => [r.id, r.changes?.map((c) => c.field), r.sold])).toEqual([
-      [101, [], undefined],
-      [102, ['City', HASH], undefined],
-      [103, [HASH], undefined],
-      [104, ['Bedrooms', HASH], undefined],
-      [105, undefined, undefined],
-      [106, undefined, 'Active'],
-      [107, undefined, undefined],
-      [108, undefined, 'Active'],
-    ]);
-    // Only the listings the digests could not judge, and those to mark Sold, were read back whole:
-    // 102, 103, 104, 106, 108 (not 101, 105 or 107).
-    expect(asked.flat()).toHaveLength(5);
+    book.attach(index);
+    expect(() => book.attach(index)).toThrow(/attached twice/);
+    await expect(
+      book.join(new DesiredIndex(), { load: () => ({}) as Listing }, async () => []),
+    ).rejects.toThrow(/another feed/);
   });
 });

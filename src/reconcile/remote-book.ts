@@ -25,7 +25,8 @@ const RECORDS_AT_ONCE = 2000;
 /**
  * The chatbot's listings as the pages arrive, before the feed is known (`RemotePage`s, decoded in
  * the decode thread): in columns, about 40 bytes a listing with its key as bytes, the records in the
- * decode thread's spill file. `join` makes the run's `RemoteEntries` of them once the feed is indexed.
+ * decode thread's spill file. Once the feed is indexed (`attach`) each page is compared with it as it
+ * arrives; `join` compares the rest and makes the run's `RemoteEntries` of them.
  */
 export class RemoteBook {
   readonly #ids = float64s();
@@ -40,8 +41,17 @@ export class RemoteBook {
   /** By `#ownerNames.numberOf`; 0: untagged. */
   readonly #owners = int32s();
   length = 0;
+  /** The feed the listings are joined with as they arrive, once it is indexed (`attach`). */
+  #feed: { desired: DesiredIndex; sold: SoldRecords | undefined } | undefined;
+  /** Listings joined so far: positions below it have their record in the feed in `#refsInFeed`. */
+  #joined = 0;
+  /** Each listing's record in the feed (-1: none), handed to `Columns` as it is. */
+  readonly #refsInFeed = int32s();
+  /** Positions whose record is needed (a column: a rewrite of a million wants every one). */
+  #wanted = int32s();
+  #wantedCount = 0;
 
-  /** Note the listings of page `page` (from 1), in the page's order. */
+  /** Note the listings of page `page` (from 1), in the page's order; joined at once once attached. */
   add(page: number, decoded: RemotePage): void {
     for (let j = 0; j < decoded.length; j++) {
       const i = this.length++;
@@ -55,6 +65,41 @@ export class RemoteBook {
       const owner = decoded.owners[j]!;
       if (owner !== '') this.#owners.set(i, this.#ownerNames.numberOf(owner));
     }
+    if (this.#feed !== undefined) this.#joinUpTo(this.length);
+  }
+
+  /**
+   * The feed, indexed: the listings read so far are compared with it now, and each page from now on
+   * as it arrives, so that once the last page is read only its listings are left to join.
+   */
+  attach(desired: DesiredIndex, sold?: SoldRecords): void {
+    if (this.#feed !== undefined) throw new Error('RemoteBook: attached twice');
+    this.#feed = { desired, sold };
+    this.#joinUpTo(this.length);
+  }
+
+  /**
+   * Positions `#joined…end-1`: each listing's record in the feed, and whether its record is needed.
+   * One that sets the fields the feed's sets, with their digest, is unchanged at once; any other is
+   * compared whole (`join`). So is a listing that `gone.action: markSold` may mark Sold.
+   */
+  #joinUpTo(end: number): void {
+    const { desired, sold } = this.#feed!;
+    for (let i = this.#joined; i < end; i++) {
+      const text = this.#keys.keyAt(i);
+      const ref = text === '' ? -1 : desired.refOf(text);
+      this.#refsInFeed.set(i, ref);
+      const mask = this.#masks.get(i);
+      if (ref >= 0) {
+        if (desired.maskAt(ref) !== mask || desired.digestAt(ref) !== this.#digests.get(i))
+          this.#wanted.set(this.#wantedCount++, i);
+      } else if (sold && (mask & SOLD_BIT) === 0) {
+        const owner = this.#ownerNames.nameOf(this.#owners.get(i));
+        if (sold.isMine(owner) && sold.mayLeave(text === '' ? undefined : text))
+          this.#wanted.set(this.#wantedCount++, i);
+      }
+    }
+    this.#joined = end;
   }
 
   /**
@@ -70,6 +115,10 @@ export class RemoteBook {
     sold?: SoldRecords,
     keeper?: ChangeKeeper,
   ): Promise<Columns> {
+    if (this.#feed === undefined) this.attach(desired, sold);
+    else if (this.#feed.desired !== desired || this.#feed.sold !== sold)
+      throw new Error('RemoteBook: joined with another feed than the one attached');
+    else this.#joinUpTo(this.length);
     const columns = new Columns(
       desired,
       {
@@ -78,29 +127,18 @@ export class RemoteBook {
         owners: this.#owners,
         ownerNames: this.#ownerNames,
         length: this.length,
+        refs: this.#refsInFeed,
       },
       keeper,
     );
-    /**
-     * Positions whose record is needed: a column, not an array (a rewrite of a million listings
-     * wants every one: 8 MB of array, and twice that while it grew, at the run's peak).
-     */
-    const wanted = int32s();
-    let wantedCount = 0;
+    // A listing the feed does not have keeps its key (a delete names it).
     for (let i = 0; i < this.length; i++) {
+      if (this.#refsInFeed.get(i) >= 0) continue;
       const text = this.#keys.keyAt(i);
-      const key = text === '' ? undefined : text;
-      const ref = key === undefined ? -1 : desired.refOf(key);
-      columns.place(i, ref, key);
-      const mask = this.#masks.get(i);
-      if (ref >= 0 && key !== undefined) {
-        const mine = desired.listingAt(key, ref);
-        if (mine.mask !== mask || mine.digest !== this.#digests.get(i)) wanted.set(wantedCount++, i);
-      } else if (sold && (mask & SOLD_BIT) === 0) {
-        const owner = this.#ownerNames.nameOf(this.#owners.get(i));
-        if (sold.isMine(owner) && sold.mayLeave(key)) wanted.set(wantedCount++, i);
-      }
+      if (text !== '') columns.place(i, -1, text);
     }
+    const wanted = this.#wanted;
+    const wantedCount = this.#wantedCount;
     for (let at = 0; at < wantedCount; at += RECORDS_AT_ONCE) {
       const positions = Array.from({ length: Math.min(RECORDS_AT_ONCE, wantedCount - at) }, (_, n) =>
         wanted.get(at + n),
@@ -108,13 +146,17 @@ export class RemoteBook {
       const listings = await records(positions.map((i) => this.#refs.get(i)));
       positions.forEach((i, n) => {
         const listing = listings[n] as Partial<Listing>;
-        const text = this.#keys.keyAt(i);
-        const ref = text === '' ? -1 : desired.refOf(text);
+        const ref = this.#refsInFeed.get(i);
         if (ref >= 0)
-          columns.amend(i, { changes: changesAgainst(listing, desired.listingAt(text, ref), loader) });
+          columns.amend(i, {
+            changes: changesAgainst(listing, desired.listingAt(this.#keys.keyAt(i), ref), loader),
+          });
         else if (sold) columns.amend(i, { sold: { ref: sold.put(listing), from: listing.Status } });
       });
     }
+    // Its 4 bytes a listing to compare are not held through the writes.
+    this.#wanted = int32s();
+    this.#wantedCount = 0;
     return columns;
   }
 }

@@ -83,6 +83,8 @@ export interface PlacedEntries {
   owners: NumberColumn<Int32Array>;
   ownerNames: OwnerNames;
   length: number;
+  /** Each entry's record in the feed (-1: none), when the entries were joined with it as they came. */
+  refs?: NumberColumn<Int32Array>;
 }
 
 /** Positions `0…length-1` ordered by page, each page's in the order they were added (a counting sort). */
@@ -136,7 +138,7 @@ function entryColumns(
 export class Columns implements RemoteEntries {
   readonly #desired: DesiredIndex;
   readonly #ids: NumberColumn<Float64Array>;
-  readonly #refs = int32s();
+  readonly #refs: NumberColumn<Int32Array>;
   /** The page each entry came from: until `finish` orders them. */
   #pages: NumberColumn<Int32Array> | undefined;
   /** Keys the feed does not have. */
@@ -171,6 +173,7 @@ export class Columns implements RemoteEntries {
     this.#keeper = keeper;
     this.changesByRef = changesReader(keeper);
     this.#ids = placed?.ids ?? float64s();
+    this.#refs = placed?.refs ?? int32s();
     this.#pages = placed?.pages ?? int32s();
     this.#owners = placed?.owners ?? int32s();
     this.#ownerNames = placed?.ownerNames ?? new OwnerNames();
