@@ -123,6 +123,11 @@ export class LatestByKey<T> {
   }
 
   /** Records whose key came before, all of them (whether or not their refs are kept). */
+  /** Whether a key came again: `forEachSlot` then visits the slots by their last record, not in order. */
+  get repeated(): boolean {
+    return this.#repeated;
+  }
+
   get duplicates(): number {
     return this.#duplicates;
   }

@@ -56,4 +56,19 @@ describe('collectFeed: the last record of a key wins and takes its place at the 
       'B',
     ]);
   });
+
+  it('a feed with no key twice: its listings in order, a removal and a held key between them left out', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-order-'));
+    const path = join(dir, 'feed.csv');
+    // A, B withdrawn, C rejected, D, E: the listings' array is compacted where it stands.
+    const rows = [row('A'), row('B', 'Withdrawn'), row('C', 'Active', 'three'), row('D'), row('E')];
+    await writeFile(path, `skip\nskip\n${HEADER}${rows.join('')}`);
+    const feed = fixtureFeed('acme', { source: { path } });
+    const result = await ingestFeed(feed, { state: {} });
+    expect(result.listings.map((l) => l.MLSNumber)).toEqual(['A', 'D', 'E']);
+    expect(result.stats.valid).toBe(3);
+    expect(result.removals).toEqual(['B']);
+    expect([...result.held].map((h) => h.key)).toEqual(['C']);
+    expect(result.duplicates).toEqual([]);
+  });
 });
