@@ -142,7 +142,10 @@ export async function* itemsOf(
             continue;
           }
           // Let go: no longer asked, and its bytes free for the rest of the run.
-          if (lookups === LOOKUPS_TRIED && hits < LOOKUPS_TRIED * MIN_HIT_SHARE) known = undefined;
+          if (lookups === LOOKUPS_TRIED && hits < LOOKUPS_TRIED * MIN_HIT_SHARE) {
+            known.release();
+            known = undefined;
+          }
         }
         const item = record.problem
           ? problemItem(feed, name, mapping, record, record.problem)
@@ -164,6 +167,9 @@ export async function* itemsOf(
     }
   } catch (error) {
     throw readFailure(feed, error);
+  } finally {
+    // Every record looked up (or the read stopped): the memo's bytes go before the feed is indexed.
+    known?.release();
   }
   const noteHint = noteRowsHint(notes);
   return { mapping, state, hints: noteHint ? [...hints, noteHint] : hints };

@@ -95,6 +95,21 @@ describe('RecordMemo', () => {
     });
   });
 
+  it('frees bytes of its own once released, and then knows nothing; a buffer it shares is left alone', () => {
+    const own = Buffer.from(bytes);
+    const memo = RecordMemo.fromBytes(own)!;
+    expect(memo.get(entries[1]!.fp, entries[1]!.check)?.key).toBe('M-1');
+    memo.release();
+    expect(own.buffer.detached).toBe(true);
+    expect(memo.get(entries[1]!.fp, entries[1]!.check)).toBeUndefined();
+    // A slice of a larger buffer (Node's pool holds other files' bytes beside it): not detached.
+    const shared = Buffer.concat([Buffer.from('xyz'), bytes]);
+    const slice = RecordMemo.fromBytes(shared.subarray(3))!;
+    slice.release();
+    expect(shared.buffer.detached).toBe(false);
+    expect(shared.subarray(0, 3).toString()).toBe('xyz');
+  });
+
   it('is no memo when the bytes are torn, grown, changed or not a memo', () => {
     expect(RecordMemo.fromBytes(bytes.subarray(0, bytes.length - 1))).toBeUndefined();
     expect(RecordMemo.fromBytes(Buffer.concat([bytes, Buffer.from('x')]))).toBeUndefined();

@@ -21,6 +21,7 @@ import { SnapshotError } from './snapshot.ts';
  * that made them: a memo of other code is never used.
  */
 export interface MemoStore {
+  /** The feed's memo, in bytes the caller owns (a record memo frees them once the feed is read). */
   read(feedId: string): Uint8Array | undefined;
   /**
    * Start replacing the feed's memo: its rows are written as the run notes them, and the memo

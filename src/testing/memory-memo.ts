@@ -10,7 +10,11 @@ export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buf
     files,
     stamp,
     open: 0,
-    read: (feedId: string) => files.get(feedId),
+    // A copy, as a file read is: the reader owns it (a record memo frees its bytes once read).
+    read: (feedId: string) => {
+      const bytes = files.get(feedId);
+      return bytes === undefined ? undefined : Buffer.from(bytes);
+    },
     begin: (feedId: string) => {
       const chunks: Buffer[] = [];
       memo.open++;
