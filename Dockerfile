@@ -36,11 +36,17 @@ RUN apt-get update \
 # take from NODE_OPTIONS): from V8's small default a 100k no-op made ~17 full collections while its
 # index grew (−10% time at 100k, none at 10k); 48 and 64 were faster still at 100k but lifted the 1M
 # no-op's peak over 400 MB, 40 keeps it where it was (docs/performance.md).
+# MALLOC_ARENA_MAX=1: one glibc malloc arena for the process's threads (the run's, the decode
+# thread's, libuv's) instead of one per thread: the columns a run keeps grow between short-lived
+# buffers (file chunks, pages), and per-thread arenas kept the holes they left. A 1M no-op peaked
+# ~20 MB lower (median of 6 runs: 391 against 410 MB) and a 1M rewrite ~30 MB lower (396–398 against
+# 428–431 MB), in the same time (docs/performance.md).
 # NODE_COMPILE_CACHE: V8's code cache on disk, filled at build time for the modules every command
 # loads and by the first run for the rest (a short-lived command such as the healthcheck then starts
 # without compiling its modules again).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--max-old-space-size=160 --max-semi-space-size=8" \
+    MALLOC_ARENA_MAX=1 \
     NODE_COMPILE_CACHE=/app/.compile-cache \
     FEED_SYNC_CONFIG=/config/feed-sync.yaml \
     REDIS_URL=redis://redis:6379

@@ -35,6 +35,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { imageMallocEnv } from '../test/helpers/image-env.ts';
 import { runChild } from './lib/child.ts';
 import {
   buildCli,
@@ -179,7 +180,7 @@ async function runSize(
         scenario === 'validate'
           ? ['validate', '-c', config, '--feed', 'bench']
           : ['sync', '-c', config, '--feed', 'bench', '--json', ...extra];
-      const child = await runChild([CLI, ...args], { nodeOptions });
+      const child = await runChild([CLI, ...args], { nodeOptions, env: imageMallocEnv() });
       // A held delete is exit 3 (EXIT.guarded): what the shrink and the rejected feed must end with.
       if (child.code !== (scenario === 'shrink' || scenario === 'rejected' ? 3 : 0))
         throw new Error(`${format} ${listings} ${scenario}: exit ${child.code}\n${child.stderr}`);
@@ -248,6 +249,11 @@ export async function run(args: string[]): Promise<void> {
   out(`scale bench: a whole sync through the built CLI, one child process per run (${machine()})`);
   out(
     `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)` : '(unbounded heap: --unbounded)'}`,
+  );
+  out(
+    `the image's allocator: ${Object.entries(imageMallocEnv())
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
   );
   out(`sandbox in the bench process, no latency, concurrency 8, PageSize 1000\n`);
 
@@ -375,7 +381,11 @@ function save(
 ) {
   const heap =
     nodeOptions.length > 0
-      ? `node ${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)`
+      ? `node ${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint), ${Object.entries(
+          imageMallocEnv(),
+        )
+          .map(([k, v]) => `${k}=${v}`)
+          .join(' ')}`
       : 'unbounded heap';
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { imageEntrypointFlags, imageNodeOptions } from '../../test/helpers/image-env.ts';
+import { imageEntrypointFlags, imageMallocEnv, imageNodeOptions } from '../../test/helpers/image-env.ts';
 import { runChild } from './child.ts';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -33,12 +33,13 @@ export function imageNodeArgs(): string[] {
 
 /**
  * The image's environment for a CLI run: its compile cache (NODE_COMPILE_CACHE, which the image fills
- * at build time). The benches warm it with one run before they measure, as the image's build does.
+ * at build time) and its allocator settings (MALLOC_ARENA_MAX). The benches warm the cache with one
+ * run before they measure, as the image's build does.
  */
 export function imageEnv(): Record<string, string> {
   const cache = join(tmpdir(), 'feed-sync-bench-compile-cache');
   mkdirSync(cache, { recursive: true });
-  return { NODE_COMPILE_CACHE: cache };
+  return { NODE_COMPILE_CACHE: cache, ...imageMallocEnv() };
 }
 
 /** What `feed-sync sync --json` prints, as far as the benches read it. */

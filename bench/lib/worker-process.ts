@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { imageMallocEnv } from '../../test/helpers/image-env.ts';
 import { REDIS_URL } from './stores.ts';
 
 const PRELOAD = join(import.meta.dirname, 'hwm-on-exit.mjs');
@@ -30,6 +31,7 @@ export function startWorker(
         REDIS_URL,
         LOG_LEVEL: 'info',
         NODE_ENV: 'production',
+        ...imageMallocEnv(),
         BENCH_HWM_FILE: hwm,
       },
       stdio: ['ignore', 'ignore', 'pipe'],

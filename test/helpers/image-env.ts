@@ -27,3 +27,13 @@ export function imageEntrypointFlags(): string[] {
     throw new Error(`ENTRYPOINT does not run node dist/src/cli/main.js: ${match[1]}`);
   return words.slice(node + 1, main);
 }
+
+/**
+ * The image's allocator settings (`MALLOC_ARENA_MAX`, glibc's), read from the Dockerfile's ENV: a
+ * process that runs as the image runs with them (its peak RSS depends on them).
+ */
+export function imageMallocEnv(): Record<string, string> {
+  const match = /^\s*(?:ENV\s+)?MALLOC_ARENA_MAX=(\d+)/m.exec(readFileSync(DOCKERFILE, 'utf8'));
+  if (!match?.[1]) throw new Error(`no MALLOC_ARENA_MAX=… in ${DOCKERFILE}`);
+  return { MALLOC_ARENA_MAX: match[1] };
+}

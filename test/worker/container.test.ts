@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml, stringify } from 'yaml';
 import { EXAMPLE_UI_PASSWORD } from '../../src/cli/worker-preflight.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
-import { imageEntrypointFlags, imageNodeOptions } from '../helpers/image-env.ts';
+import { imageEntrypointFlags, imageMallocEnv, imageNodeOptions } from '../helpers/image-env.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { waitFor } from './helpers.ts';
 
@@ -110,8 +110,9 @@ describe.skipIf(!redisAvailable)('the container', () => {
         PATH: process.env.PATH ?? '',
         HOME: dir,
         NODE_ENV: 'production',
-        // The image's heap bound: the worker must run under it.
+        // The image's heap bound: the worker must run under it; and its allocator settings.
         NODE_OPTIONS: imageNodeOptions(),
+        ...imageMallocEnv(),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
