@@ -26,9 +26,9 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 # A heap bounded for a 512 MB container (docs/performance.md): V8 otherwise sizes its heap from the
 # host's memory and grows into it with garbage. A sync keeps ~50 bytes a listing (digests and a key
-# arena, not records), so 160 MB of old space carries a feed of a million listings (peak RSS ~350 MB for a
-# no-op or a feed that came back half empty, ~280 MB for the initial sync, ~420 MB for a run that changes
-# every listing, docs/performance.md); beyond that, raise --max-old-space-size with `-e NODE_OPTIONS=…`. The young
+# arena, not records), so 160 MB of old space carries a feed of a million listings (peak RSS ~390 MB for a
+# no-op or a run that changes every listing, ~350 MB for a feed that came back half empty, ~250 MB for
+# the initial sync, docs/performance.md); beyond that, raise --max-old-space-size with `-e NODE_OPTIONS=…`. The young
 # generation has an 8 MB semi-space: at 1 MB a 100k no-op spent ~1.4 s of 10 s in GC pauses
 # (1,000 scavenges, 58 full collections) against ~0.4 s at 16 MB; 8 MB is as fast as 16 and peaks
 # ~40 MB lower, now that a second thread (the platform's pages) has a young generation too.
