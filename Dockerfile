@@ -40,7 +40,7 @@ RUN apt-get update \
 # thread's, libuv's) instead of one per thread: the columns a run keeps grow between short-lived
 # buffers (file chunks, pages), and per-thread arenas kept the holes they left. A 1M no-op peaked
 # ~20 MB lower (median of 6 runs: 391 against 410 MB) and a 1M rewrite ~30 MB lower (396–398 against
-# 428–431 MB), in the same time (docs/performance.md).
+# 428–431 MB); a 10k no-op costs 3–9% more (the threads share the arena's lock), docs/performance.md.
 # NODE_COMPILE_CACHE: V8's code cache on disk, filled at build time for the modules every command
 # loads and by the first run for the rest (a short-lived command such as the healthcheck then starts
 # without compiling its modules again).
