@@ -50,6 +50,11 @@ import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/tab
 import { initialFeed } from './sync-scenarios.ts';
 
 const RESULTS = resolve(import.meta.dirname, 'results');
+/** The image's allocator settings, as the runs get them (`MALLOC_ARENA_MAX=1`). */
+const allocator = () =>
+  Object.entries(imageMallocEnv())
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
 /** Issue 23 §2 at 1M: peak RSS, no-op ÷ page read, initial ÷ its bound. */
 const MILLION_RSS_MB = 400;
 const NOOP_GOAL = 1.2;
@@ -250,11 +255,7 @@ export async function run(args: string[]): Promise<void> {
   out(
     `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)` : '(unbounded heap: --unbounded)'}`,
   );
-  out(
-    `the image's allocator: ${Object.entries(imageMallocEnv())
-      .map(([k, v]) => `${k}=${v}`)
-      .join(' ')}`,
-  );
+  out(`the image's allocator: ${allocator()}`);
   out(`sandbox in the bench process, no latency, concurrency 8, PageSize 1000\n`);
 
   const baseline = await runChild(['-e', '']);
@@ -381,11 +382,7 @@ function save(
 ) {
   const heap =
     nodeOptions.length > 0
-      ? `node ${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint), ${Object.entries(
-          imageMallocEnv(),
-        )
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ')}`
+      ? `node ${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint), ${allocator()}`
       : 'unbounded heap';
   const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
   const where = machine();

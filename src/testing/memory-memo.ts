@@ -10,10 +10,14 @@ export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buf
     files,
     stamp,
     open: 0,
-    // A copy, as a file read is: the reader owns it (a record memo frees its bytes once read).
+    // A copy in a buffer of its own, as a large file's read is: the reader owns it (a record memo
+    // frees its bytes once the feed is read).
     read: (feedId: string) => {
       const bytes = files.get(feedId);
-      return bytes === undefined ? undefined : Buffer.from(bytes);
+      if (bytes === undefined) return undefined;
+      const copy = Buffer.allocUnsafeSlow(bytes.length);
+      bytes.copy(copy);
+      return copy;
     },
     begin: (feedId: string) => {
       const chunks: Buffer[] = [];

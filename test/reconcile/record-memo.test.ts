@@ -212,6 +212,31 @@ describe('the record memo never changes a result', () => {
     expect(withMemo.platform.find((l) => l.MLSNumber === 'MLS-0001')?.SalePrice).toBe(200_000);
   });
 
+  it("frees the memo's bytes it read once the feed is read, and the next run still knows every record", async () => {
+    const h = await startHarness([{}]);
+    const store = memoryMemo();
+    const read: Uint8Array[] = [];
+    const memo = {
+      ...store,
+      read: (feedId: string) => {
+        const bytes = store.read(feedId);
+        // The record memo's (the same store keeps the page memo under an id of its own).
+        if (bytes && feedId === 'feed1') read.push(bytes);
+        return bytes;
+      },
+    };
+    try {
+      const records = Array.from({ length: 300 }, (_, n) => listing(n + 1));
+      await h.sync(h.feed(), recordsFeed(records), {}, { memo });
+      expect(await h.sync(h.feed(), recordsFeed(records), {}, { memo })).toMatchObject({ known: 300 });
+      expect(read.length).toBeGreaterThan(0);
+      expect(read.every((bytes) => (bytes.buffer as ArrayBuffer).detached)).toBe(true);
+      expect(await h.sync(h.feed(), recordsFeed(records), {}, { memo })).toMatchObject({ known: 300 });
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a memo wrong about a record (its digest) is deleted, and the run is still right', async () => {
     const h = await startHarness([{}]);
     const memo = memoryMemo();
