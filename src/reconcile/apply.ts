@@ -1,6 +1,6 @@
 import type { Operation, PlatformClient } from '../api/index.ts';
 import { isApiError, PlatformError } from '../api/index.ts';
-import { createListing } from './create-listing.ts';
+import { createListing, LISTING_CHECKED } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
 import { FailureLog } from './failure-log.ts';
 import { KeyRefusals } from './key-refusals.ts';
@@ -111,7 +111,8 @@ export async function applyPlan(
         Key: String(update.id),
         KeyType: 'NewOaks' as const,
       };
-      const count = await client.updateListing(request);
+      // The feed's record was checked when the feed was read; a listing marked Sold is the platform's own.
+      const count = await client.updateListing(request, update.markSold ? {} : LISTING_CHECKED);
       refusals.done();
       if (count === 0) {
         const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;

@@ -18,6 +18,9 @@ export interface CreateContext {
 
 export type CreateOutcome = 'created' | 'resolved';
 
+/** A run's own record, checked against the listing schema when its feed was read (`CallOptions.listingChecked`). */
+export const LISTING_CHECKED = { listingChecked: true } as const;
+
 /**
  * Create one listing, never twice. A create whose outcome is unknown (5xx or timeout after sending)
  * is resolved by listing with the `MLSNumber` filter: if our tagged listing is there it is the one we
@@ -31,7 +34,8 @@ export async function createListing(
   const attempts = ctx.maxAttempts ?? 3;
   for (let attempt = 1; ; attempt++) {
     try {
-      await ctx.client.createListing({ ...listing, SerialNumber: ctx.chatbot });
+      // The feed's record, checked against the listing schema when the feed was read.
+      await ctx.client.createListing({ ...listing, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
       return 'created';
     } catch (error) {
       if (!(error instanceof AmbiguousCreateError)) throw error;
@@ -44,7 +48,7 @@ export async function createListing(
             Key: String(found.id),
             KeyType: 'NewOaks' as const,
           };
-          await ctx.client.updateListing(request);
+          await ctx.client.updateListing(request, LISTING_CHECKED);
         }
         return 'resolved';
       }

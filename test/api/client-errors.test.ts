@@ -185,6 +185,32 @@ describe('platform client errors', () => {
     expect(server!.requests).toHaveLength(0);
   });
 
+  it('sends a listing checked at ingest as it is, and still checks the fields the write adds', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, ok('1')));
+    // A field the listing schema would refuse is not looked at again: the run checked it at ingest.
+    const unchecked = { ...request, Extra: 'kept as sent' } as typeof request;
+    await expect(client.createListing(unchecked, { listingChecked: true })).resolves.toBe('1');
+    expect(server!.requests[0]?.body).toEqual(unchecked);
+    // Checked whole, the same request loses the field the schema does not know.
+    await expect(client.createListing(unchecked)).resolves.toBe('1');
+    expect(server!.requests[1]?.body).toEqual(request);
+    // The fields a write adds to the listing are checked either way: nothing is sent.
+    const noChatbot = await client
+      .createListing({ ...request, SerialNumber: '' }, { listingChecked: true })
+      .catch((e: unknown) => e);
+    expect((noChatbot as SchemaError).field).toBe('request.SerialNumber');
+    const badKey = await client
+      .updateListing({ ...request, Key: '7', KeyType: 'Nope' as 'NewOaks' }, { listingChecked: true })
+      .catch((e: unknown) => e);
+    expect((badKey as SchemaError).field).toBe('request.KeyType');
+    // A list request is checked whole whatever the option says.
+    const list = await client
+      .listListings({ SerialNumber: 'bot-1', PageSize: -1 }, { listingChecked: true })
+      .catch((e: unknown) => e);
+    expect(list).toBeInstanceOf(SchemaError);
+    expect(server!.requests).toHaveLength(2);
+  });
+
   it('reads an answer that starts with a byte-order mark', async () => {
     const client = await clientFor((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });

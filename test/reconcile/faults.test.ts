@@ -164,6 +164,33 @@ describe('sync under faults', () => {
     expect(await h.sync(h.feed(), listings(1, 2500))).toMatchObject({ outcome: 'ok', created: 2500 });
   });
 
+  it("sends the feed's records as checked at ingest, and a listing marked Sold checked whole", async () => {
+    const harness = await startHarness([{ gone: { action: 'markSold', afterDays: 30 } }], { latencyMs: 0 });
+    h = harness;
+    const base = harness.client;
+    const sent: string[] = [];
+    const client: typeof base = {
+      ...base,
+      createListing: (request, options) => {
+        sent.push(`create ${request.MLSNumber} ${options?.listingChecked === true ? 'as checked' : 'whole'}`);
+        return base.createListing(request, options);
+      },
+      updateListing: (request, options) => {
+        sent.push(`update ${request.MLSNumber} ${options?.listingChecked === true ? 'as checked' : 'whole'}`);
+        return base.updateListing(request, options);
+      },
+    };
+    expect((await harness.sync(harness.feed(), listings(1, 20), {}, { client })).created).toBe(20);
+    expect(sent).toHaveLength(20);
+    expect(sent.every((call) => call.startsWith('create ') && call.endsWith(' as checked'))).toBe(true);
+    // Listing 2's price changes; listing 20 leaves the feed and is marked Sold from the platform's record.
+    const next = listings(1, 19).map((l, i) => (i === 1 ? { ...l, SalePrice: 1 } : l));
+    sent.length = 0;
+    const report = await harness.sync(harness.feed(), next, {}, { client });
+    expect(report).toMatchObject({ outcome: 'ok', updated: 2, markedSold: 1 });
+    expect(sent.sort()).toEqual(['update MLS-0002 as checked', 'update MLS-0020 whole']);
+  });
+
   it('records the platform forbids (403) fail alone, first in the feed or not: the rest are written', async () => {
     const harness = await startHarness([{}], { latencyMs: 0 }, { concurrency: 1 });
     h = harness;
