@@ -15,8 +15,8 @@
  * 1.1× its bound.
  * The floors are whole processes of their own (`bench/lib/floor-reads.mjs`), measured in the same
  * run: the raw parser over the file, every list page read (the first, then 8 at a time), and N
- * creates of one template listing (8 at a time, on a sandbox of their own, closed before the sync's
- * is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
+ * creates of the listing the sync sends for the feed's first record (captured off the wire:
+ * `lib/sent-listing.ts`; 8 at a time, on a sandbox of their own, closed before the sync's is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
  * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
  */
 
@@ -45,9 +45,9 @@ import {
   type SyncReport as Report,
 } from './lib/cli.ts';
 import { FORMATS, type Format, feedEntry, generateFeed } from './lib/feeds.ts';
+import { sentListing } from './lib/sent-listing.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
 import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/table.ts';
-import { initialFeed } from './sync-scenarios.ts';
 
 const RESULTS = resolve(import.meta.dirname, 'results');
 /** The image's allocator settings, as the runs get them (`MALLOC_ARENA_MAX=1`). */
@@ -60,10 +60,13 @@ const MILLION_RSS_MB = 400;
 const NOOP_GOAL = 1.2;
 const INITIAL_GOAL = 1.1;
 
-/** N creates of one listing, 8 at a time, on a sandbox of their own. */
-async function createsFloor(listings: number, workDir: string): Promise<number> {
-  const template = join(workDir, 'template.json');
-  writeFileSync(template, JSON.stringify(initialFeed(1)[0]));
+/**
+ * N creates of the listing the sync sends for the feed's first record (`sentListing`: the same
+ * fields and tags, so the same bytes), 8 at a time, on a sandbox of their own.
+ */
+async function createsFloor(format: Format, listings: number, workDir: string): Promise<number> {
+  const template = join(workDir, `template-${format}.json`);
+  writeFileSync(template, JSON.stringify(await sentListing(format, workDir)));
   const sandbox = await startSandbox({});
   try {
     return await floor(['creates', sandbox.url, 'FLOOR', String(listings), '8', template], listings);
@@ -161,7 +164,7 @@ async function runSize(
   // A copy: the rewrite changes it, and the generated file is reused by the next bench.
   const file = join(workDir, `${format}-${listings}.feed`);
   copyFileSync(await generateFeed(format, listings), file);
-  const creates = await createsFloor(listings, workDir);
+  const creates = await createsFloor(format, listings, workDir);
   const sandbox = await startSandbox({});
   try {
     const config = join(workDir, `${format}-${listings}.json`);
