@@ -1,6 +1,7 @@
 /**
  * The one HTTP layer: `createHttp` (the only import of got), `postForBytes`/`postForStream` (the
- * platform's POSTs on node:http, see post.ts), the retryable conditions and
+ * platform's POSTs: on its own wire, wire.ts, and a streamed answer on node:http; see post.ts), the
+ * retryable conditions and
  * `Retry-After`, the one retry policy, the local limiter; distributed/: the limiters that every
  * worker process shares through Redis or Postgres.
  */

@@ -18,16 +18,19 @@ import {
   type ZstdOptions,
   zstdDecompress,
 } from 'node:zlib';
+import { requestHead, wirePost, wireTarget } from './wire.ts';
 
 /**
- * One POST on `node:http`, for the platform's calls: the one path of a run that is taken once per
- * listing (a million creates for a million-listing feed). got builds, merges and clones its options,
- * wraps every request in a stream of its own and sets a timer per phase; measured on a 2-CPU
- * machine against the sandbox in a process of its own, 8 at a time, that is ~470 µs of client CPU a
- * POST against ~110–130 µs here (docs/performance.md, "A create's cost"). Everything else that speaks
- * HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects, per-phase
- * timeouts, hooks and streams; this file offers only what the platform needs: a JSON body, the
- * default keep-alive agents, gzip/deflate/br/zstd answers (decoded on libuv's threads), one timeout, an
+ * One POST for the platform's calls: the one path of a run that is taken once per listing (a million
+ * creates for a million-listing feed). Answers read whole (`postForBytes`, `postForChunks`: every
+ * create, update, delete and list page) go over the platform's own wire (`wire.ts`: HTTP/1.1 on
+ * sockets kept alive per origin, ~40 µs of client CPU a call where `node:http` spends ~90–140 µs and
+ * got ~470 µs, measured on a 2-CPU machine against the sandbox in a process of its own, 8 at a time:
+ * docs/performance.md, "A create's cost" and "The platform's calls on a wire of their own"). A
+ * streamed chat answer (`postForStream`) stays on `node:http`, whose streams it needs. Everything else
+ * that speaks HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects,
+ * per-phase timeouts, hooks and streams; this file offers only what the platform needs: a JSON body,
+ * kept-alive connections, gzip/deflate/br/zstd answers (decoded on libuv's threads), one timeout, an
  * AbortSignal, a size bound.
  * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
  */
@@ -78,46 +81,70 @@ export async function postForBytes(url: string, options: PostOptions): Promise<P
  * its own, so a caller can hand them to another thread (`postMessage`'s transfer list) without
  * copying them. A run's list pages are read so: joining 1 MB from 16 pieces costs the main thread
  * ~3 ms a page (fresh memory), which the decode thread then pays on its own core instead. An
- * encoded answer is one piece, decoded.
+ * encoded answer is one piece, decoded. Sent on the platform's wire (`wire.ts`).
  */
 export function postForChunks(url: string, options: PostOptions): Promise<PostAnswer<Buffer[]>> {
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  return new Promise((resolve, reject) => {
-    const call = start(url, options, reject);
-    if (!call) return;
-    const timer = setTimeout(
-      () => call.fail(new PostError(`no answer within ${options.timeoutMs} ms`, 'ETIMEDOUT')),
-      options.timeoutMs,
-    );
-    call.onSettle(() => clearTimeout(timer));
-    call.request.on('response', (response) => {
-      response.on('error', (error) => call.fail(asPostError(error)));
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > max) call.fail(tooLarge(max));
-        else chunks.push(chunk);
-      });
-      response.on('end', () => {
-        const answer = (body: Buffer[]) =>
-          call.settle(() =>
-            resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body }),
-          );
-        const encoding = encodingOf(response);
-        // An empty body is empty whatever its header says (a proxy's bare 429), as got reads it.
-        if (encoding === undefined || size === 0) return answer(chunks);
-        const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-        // Decoded on libuv's threads, not the event loop; bounded as the raw answer is.
-        DECODERS[encoding](raw, { maxOutputLength: max }, (error, body) => {
-          if (!error) answer([body]);
-          else if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') call.fail(tooLarge(max));
-          else call.fail(decodingError(encoding, error));
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(abortError());
+  const target = wireTarget(url);
+  if (target === undefined) return Promise.reject(invalidUrl(url));
+  let head: string;
+  try {
+    const headers = { 'user-agent': 'feed-sync', 'accept-encoding': ACCEPT_ENCODING, ...options.headers };
+    head = requestHead(target, headers, Buffer.byteLength(options.body));
+  } catch (error) {
+    // A header that cannot be sent (a key with a line break): nothing was sent.
+    return Promise.reject(asPostError(error as Error));
+  }
+  const call = wirePost(target, head, options.body, max, () => tooLarge(max));
+  /** Ends the attempt with an error: the request on the wire, then its answer's decoding. */
+  let cancel = (error: Error) => call.cancel(error);
+  const timer = setTimeout(
+    () => cancel(new PostError(`no answer within ${options.timeoutMs} ms`, 'ETIMEDOUT')),
+    options.timeoutMs,
+  );
+  const onAbort = () => cancel(abortError());
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const settled = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  };
+  return call.answer.then(
+    (answer) => {
+      const { statusCode, headers, body, size } = answer;
+      const encoding = encodingOf(statusCode, headers);
+      // An empty body is empty whatever its header says (a proxy's bare 429), as got reads it.
+      if (encoding === undefined || size === 0) {
+        settled();
+        return { statusCode, headers, body };
+      }
+      const raw = body.length === 1 ? (body[0] as Buffer) : Buffer.concat(body, size);
+      // Decoded on libuv's threads, not the event loop; bounded as the raw answer is. The timer
+      // and the signal still bound it.
+      return new Promise<PostAnswer<Buffer[]>>((resolve, reject) => {
+        let open = true;
+        cancel = (error: Error) => {
+          if (!open) return;
+          open = false;
+          settled();
+          reject(error);
+        };
+        DECODERS[encoding](raw, { maxOutputLength: max }, (error, decoded) => {
+          if (!open) return;
+          open = false;
+          settled();
+          if (!error) resolve({ statusCode, headers, body: [decoded] });
+          else if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') reject(tooLarge(max));
+          else reject(decodingError(encoding, error));
         });
       });
-    });
-    call.request.end(options.body);
-  });
+    },
+    (error: Error) => {
+      settled();
+      throw asPostError(error);
+    },
+  );
 }
 
 /** POST and hand over the answer as a stream once its headers are in (a streamed chat answer). */
@@ -173,7 +200,7 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
   const send =
     target?.protocol === 'http:' ? httpRequest : target?.protocol === 'https:' ? httpsRequest : undefined;
   if (!target || !send) {
-    reject(new PostError(`cannot POST to ${target ? target.protocol : 'an invalid URL'}`, 'ERR_INVALID_URL'));
+    reject(invalidUrl(url));
     return undefined;
   }
   let request: ClientRequest;
@@ -229,11 +256,10 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
 type Encoding = 'gzip' | 'deflate' | 'br' | 'zstd';
 
 /** The answer's compression, when it has a body to decode (got's `decompress`; 204/205/304 have none). */
-function encodingOf(response: IncomingMessage): Encoding | undefined {
-  const status = response.statusCode ?? 0;
-  if (status === 204 || status === 205 || status === 304 || response.headers['content-length'] === '0')
+function encodingOf(status: number, headers: IncomingHttpHeaders): Encoding | undefined {
+  if (status === 204 || status === 205 || status === 304 || headers['content-length'] === '0')
     return undefined;
-  const header = String(response.headers['content-encoding'] ?? '')
+  const header = String(headers['content-encoding'] ?? '')
     .trim()
     .toLowerCase();
   return header === 'gzip' || header === 'x-gzip'
@@ -259,7 +285,7 @@ const DECODERS: Record<Encoding, Decode> = {
 /** A streamed answer, decompressed when the server says it is; every failure goes to `fail`. */
 function streamOf(response: IncomingMessage, fail: (error: Error) => void): Readable {
   response.on('error', (error) => fail(asPostError(error)));
-  const encoding = encodingOf(response);
+  const encoding = encodingOf(response.statusCode ?? 0, response.headers);
   if (encoding === undefined) return response;
   const decoder =
     encoding === 'gzip'
@@ -271,6 +297,11 @@ function streamOf(response: IncomingMessage, fail: (error: Error) => void): Read
           : createZstdDecompress();
   decoder.on('error', (error) => fail(decodingError(encoding, error)));
   return response.pipe(decoder);
+}
+
+function invalidUrl(url: string): PostError {
+  const target = URL.parse(url);
+  return new PostError(`cannot POST to ${target ? target.protocol : 'an invalid URL'}`, 'ERR_INVALID_URL');
 }
 
 function tooLarge(max: number): PostError {
