@@ -54,8 +54,30 @@ export class WireError extends Error {
 const MAX_HEAD_BYTES = 16 * 1024;
 /** An idle socket is closed this long before the server's keep-alive timeout. */
 const IDLE_MARGIN_MS = 1000;
-/** How long an idle socket is kept when the server names no keep-alive timeout. */
+/** How long an idle socket is kept at most (less when the server's keep-alive timeout is shorter). */
 const IDLE_DEFAULT_MS = 4000;
+
+/** Headers that `node:http` keeps the first of when an answer repeats them (`IncomingMessage.headers`). */
+const FIRST_WINS = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
 
 const targets = new Map<string, WireTarget | undefined>();
 
@@ -125,6 +147,7 @@ function takeIdle(origin: string): Socket | undefined {
     if (state?.idleTimer) clearTimeout(state.idleTimer);
     if (state) state.idleTimer = undefined;
     if (!socket.destroyed && socket.writable && socket.readable) return socket;
+    socket.destroy();
   }
   return undefined;
 }
@@ -140,13 +163,18 @@ function giveBack(origin: string, socket: Socket, keepMs: number): void {
     idle.set(origin, sockets);
   }
   sockets.push(socket);
-  const list = sockets;
   state.idleTimer = setTimeout(() => {
-    const at = list.indexOf(socket);
-    if (at >= 0) list.splice(at, 1);
+    forget(origin, socket);
     socket.destroy();
   }, keepMs);
   state.idleTimer.unref();
+}
+
+/** Take `socket` out of its origin's idle list (it closed, or its idle time ran out). */
+function forget(origin: string, socket: Socket): void {
+  const sockets = idle.get(origin);
+  const at = sockets?.indexOf(socket) ?? -1;
+  if (at >= 0) sockets?.splice(at, 1);
 }
 
 function open(target: WireTarget): Socket {
@@ -160,6 +188,8 @@ function open(target: WireTarget): Socket {
       })
     : netConnect({ host: target.host, port: target.port });
   socket.setNoDelay(true);
+  // TCP keep-alive probes as Node's agent sets them: a connection dropped on the way is found out.
+  socket.setKeepAlive(true, 1000);
   const state: Pooled = {};
   pooled.set(socket, state);
   socket.on('data', (chunk: Buffer) => {
@@ -171,6 +201,8 @@ function open(target: WireTarget): Socket {
   socket.on('error', (error) => state.active?.failed(error));
   socket.on('close', () => {
     if (state.idleTimer) clearTimeout(state.idleTimer);
+    // Closed while idle (the server's keep-alive ran out): no longer kept for reuse.
+    forget(target.origin, socket);
     state.active?.ended();
   });
   return socket;
@@ -197,6 +229,7 @@ export function wirePost(
   const socket = reused ?? open(target);
   socket.ref();
   let cancel: (error: Error) => void = () => {};
+  let written = false;
   const answer = new Promise<WireAnswer>((resolve, reject) => {
     const reader = new WireReader(maxBytes, tooLarge, (outcome) => {
       if (outcome instanceof Error) {
@@ -205,13 +238,17 @@ export function wirePost(
         return;
       }
       const { answer, keepAlive, keepMs } = outcome;
-      if (keepAlive) giveBack(target.origin, socket, keepMs);
+      // An answer before the request was all written (an early 413): the rest of it is the server's
+      // to read, so the socket is not reused.
+      if (keepAlive && written) giveBack(target.origin, socket, keepMs);
       else socket.destroy();
       resolve(answer);
     });
     (pooled.get(socket) as Pooled).active = reader;
     cancel = (error) => reader.finish(error);
-    socket.write(head + body);
+    socket.write(head + body, () => {
+      written = true;
+    });
   });
   return { answer, cancel: (error) => cancel(error) };
 }
@@ -393,8 +430,12 @@ class WireReader {
       const name = line.slice(0, colon).trim().toLowerCase();
       const value = line.slice(colon + 1).trim();
       const seen = headers[name];
+      if (name === 'content-length' && seen !== undefined && seen !== value)
+        throw protocolError('two different Content-Lengths', 'HPE_UNEXPECTED_CONTENT_LENGTH');
       if (name === 'set-cookie') headers[name] = [...((seen as string[] | undefined) ?? []), value];
-      else headers[name] = seen === undefined ? value : `${seen}, ${value}`;
+      else if (seen === undefined) headers[name] = value;
+      // Repeated, a header Node reads once keeps its first value (two `Retry-After`s are not a date).
+      else if (!FIRST_WINS.has(name)) headers[name] = `${seen}, ${value}`;
     }
     // An interim answer (100 Continue, 103 Early Hints): the real one follows.
     if (statusCode >= 100 && statusCode < 200) {
@@ -406,12 +447,19 @@ class WireReader {
     const connection = String(headers.connection ?? '').toLowerCase();
     this.#keepAlive = status[1] === '1' ? !connection.includes('close') : connection.includes('keep-alive');
     const timeout = /timeout=(\d+)/i.exec(String(headers['keep-alive'] ?? ''));
-    if (timeout) this.#keepMs = Math.max(0, Number(timeout[1]) * 1000 - IDLE_MARGIN_MS);
+    // Never longer than 4 s idle, as Node's agent: a load balancer or NAT may drop a connection idle
+    // for minutes without a word, whatever the server's own timeout.
+    if (timeout)
+      this.#keepMs = Math.min(IDLE_DEFAULT_MS, Math.max(0, Number(timeout[1]) * 1000 - IDLE_MARGIN_MS));
     if (this.#keepMs === 0) this.#keepAlive = false;
     const encoding = String(headers['transfer-encoding'] ?? '').toLowerCase();
     if (statusCode === 204 || statusCode === 304) this.#complete(this.#keepAlive);
-    else if (encoding.includes('chunked')) this.#stage = Stage.ChunkSize;
-    else if (headers['content-length'] !== undefined) {
+    else if (encoding.includes('chunked')) {
+      // Both framings at once is how a request is smuggled: refused, as `node:http` refuses it.
+      if (headers['content-length'] !== undefined)
+        throw protocolError('both Content-Length and chunked', 'HPE_INVALID_TRANSFER_ENCODING');
+      this.#stage = Stage.ChunkSize;
+    } else if (headers['content-length'] !== undefined) {
       const length = String(headers['content-length']).split(',')[0]?.trim() ?? '';
       if (!/^\d+$/.test(length)) throw protocolError('a bad Content-Length', 'HPE_INVALID_CONTENT_LENGTH');
       this.#remaining = Number(length);

@@ -194,6 +194,25 @@ describe('the platform wire', () => {
     expect(((await post(bad.url).catch((e: unknown) => e)) as PostError).code).toBe('HPE_INVALID_CHUNK_SIZE');
   });
 
+  it('keeps the first of a header Node reads once, joins the others, and refuses two framings', async () => {
+    const raw = await rawServer((n) =>
+      n === 1
+        ? 'HTTP/1.1 429 Too Many\r\nRetry-After: 7\r\nRetry-After: 7\r\nVary: a\r\nVary: b\r\nContent-Length: 2\r\n\r\n{}'
+        : n === 2
+          ? 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}'
+          : 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+    );
+    const limited = await post(raw.url);
+    expect(limited.headers['retry-after']).toBe('7');
+    expect(limited.headers.vary).toBe('a, b');
+    expect(((await post(raw.url).catch((e: unknown) => e)) as PostError).code).toBe(
+      'HPE_UNEXPECTED_CONTENT_LENGTH',
+    );
+    expect(((await post(raw.url).catch((e: unknown) => e)) as PostError).code).toBe(
+      'HPE_INVALID_TRANSFER_ENCODING',
+    );
+  });
+
   it('bounds a head that never ends', async () => {
     const raw = await rawServer(() => `HTTP/1.1 200 OK\r\nX-Long: ${'a'.repeat(20_000)}`);
     const error = await post(raw.url).catch((e: unknown) => e);
