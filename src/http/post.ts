@@ -18,7 +18,7 @@ import {
   type ZstdOptions,
   zstdDecompress,
 } from 'node:zlib';
-import { requestHead, wirePost, wireTarget } from './wire.ts';
+import { PostError, requestHead, wirePost, wireTarget } from './wire.ts';
 
 /**
  * One POST for the platform's calls: the one path of a run that is taken once per listing (a million
@@ -35,15 +35,7 @@ import { requestHead, wirePost, wireTarget } from './wire.ts';
  * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
  */
 
-/** A request that got no answer (or an answer too large): `code` is a system code, `ETIMEDOUT`, `ERR_ABORTED` or `ERR_RESPONSE_TOO_LARGE`. */
-export class PostError extends Error {
-  override name = 'PostError';
-  readonly code: string;
-  constructor(message: string, code: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
-}
+export { PostError };
 
 export interface PostOptions {
   headers: Readonly<Record<string, string>>;

@@ -40,9 +40,13 @@ export interface WireAnswer {
   size: number;
 }
 
-/** A failure on the wire: `code` as `node:http` would give it. */
-export class WireError extends Error {
-  override name = 'WireError';
+/**
+ * A request that got no answer (or an answer too large, or not HTTP): `code` is a system code,
+ * `ETIMEDOUT`, `ERR_ABORTED`, `ERR_RESPONSE_TOO_LARGE` or an `HPE_*` code, as `node:http` gives them.
+ * The one error of the platform's POSTs (`post.ts` re-exports it).
+ */
+export class PostError extends Error {
+  override name = 'PostError';
   readonly code: string;
   constructor(message: string, code: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -109,7 +113,7 @@ export function wireTarget(url: string): WireTarget | undefined {
 const BAD_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
-/** The request head, or a `WireError` naming the header that cannot be sent (nothing is sent). */
+/** The request head, or a `PostError` naming the header that cannot be sent (nothing is sent). */
 export function requestHead(
   target: WireTarget,
   headers: Readonly<Record<string, string>>,
@@ -121,9 +125,9 @@ export function requestHead(
     const lower = name.toLowerCase();
     if (lower === 'host' || lower === 'content-length' || lower === 'connection') continue;
     if (name === '' || BAD_NAME.test(name))
-      throw new WireError(`Header name must be a valid HTTP token ["${name}"]`, 'ERR_INVALID_HTTP_TOKEN');
+      throw new PostError(`Header name must be a valid HTTP token ["${name}"]`, 'ERR_INVALID_HTTP_TOKEN');
     if (BAD_VALUE.test(value))
-      throw new WireError(`Invalid character in header content ["${name}"]`, 'ERR_INVALID_CHAR');
+      throw new PostError(`Invalid character in header content ["${name}"]`, 'ERR_INVALID_CHAR');
     head += `${name}: ${value}\r\n`;
   }
   return `${head}Connection: keep-alive\r\nContent-Length: ${bodyBytes}\r\n\r\n`;
@@ -275,8 +279,8 @@ function ownCopy(bytes: Buffer): Buffer {
   return copy;
 }
 
-function protocolError(message: string, code: string): WireError {
-  return new WireError(`the answer is not HTTP: ${message}`, code);
+function protocolError(message: string, code: string): PostError {
+  return new PostError(`the answer is not HTTP: ${message}`, code);
 }
 
 /** Reads one answer off its socket, as it arrives. */
@@ -314,9 +318,9 @@ class WireReader {
   failed(error: Error): void {
     const code = (error as { code?: unknown }).code;
     this.finish(
-      error instanceof WireError
+      error instanceof PostError
         ? error
-        : new WireError(error.message, typeof code === 'string' && code ? code : 'ECONNRESET', {
+        : new PostError(error.message, typeof code === 'string' && code ? code : 'ECONNRESET', {
             cause: error,
           }),
     );
@@ -327,7 +331,7 @@ class WireReader {
     if (this.#stage === Stage.UntilClose) {
       this.#complete(false);
       this.finish(this.#whole as Outcome);
-    } else this.finish(new WireError('socket hang up', 'ECONNRESET'));
+    } else this.finish(new PostError('socket hang up', 'ECONNRESET'));
   }
 
   data(chunk: Buffer): void {
@@ -351,26 +355,21 @@ class WireReader {
         case Stage.Head:
           at = this.#readHead(chunk, at);
           break;
-        case Stage.Length: {
+        case Stage.Length:
+        case Stage.ChunkData: {
           const take = Math.min(this.#remaining, chunk.length - at);
           this.#keep(chunk, at, take);
           at += take;
           this.#remaining -= take;
-          if (this.#remaining === 0) this.#complete(this.#keepAlive);
+          if (this.#remaining > 0) break;
+          if (this.#stage === Stage.Length) this.#complete(this.#keepAlive);
+          else this.#stage = Stage.ChunkEnd;
           break;
         }
         case Stage.UntilClose:
           this.#keep(chunk, at, chunk.length - at);
           at = chunk.length;
           break;
-        case Stage.ChunkData: {
-          const take = Math.min(this.#remaining, chunk.length - at);
-          this.#keep(chunk, at, take);
-          at += take;
-          this.#remaining -= take;
-          if (this.#remaining === 0) this.#stage = Stage.ChunkEnd;
-          break;
-        }
         case Stage.ChunkSize:
         case Stage.ChunkEnd:
         case Stage.Trailers:
