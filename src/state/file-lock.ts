@@ -142,10 +142,52 @@ function readOwner(path: string): LockOwner | undefined {
   }
 }
 
-/** Milliseconds since the file was last touched; undefined when it is gone. */
+/** How often a folder's clock is read again (`folderNow`). */
+const FOLDER_CLOCK_TTL_MS = 60_000;
+/** Below this, the folder's clock is this host's own (a local disk, its timestamps' granularity). */
+const FOLDER_CLOCK_NOISE_MS = 2000;
+const folderClocks = new Map<string, { offset: number; readAt: number }>();
+
+/**
+ * Now, on the clock of the folder that holds `path`: its file system's (an NFS server's), or this
+ * host's own on a local disk. A lock is created, touched and aged on it, so hosts whose clocks
+ * differ agree on how long ago a lock was touched: a holder whose clock runs minutes behind does not
+ * look stale to the others, nor a dead one fresh. Read by creating a file in the folder and taking
+ * its stamp (the file system's), at most once a minute; this host's clock where the folder cannot
+ * be written.
+ */
+function folderNow(path: string): number {
+  const dir = dirname(path);
+  const known = folderClocks.get(dir);
+  const now = performance.now();
+  if (known !== undefined && now - known.readAt < FOLDER_CLOCK_TTL_MS) return Date.now() + known.offset;
+  let offset = 0;
+  const probe = join(dir, `.clock-${randomUUID()}`);
+  try {
+    const before = Date.now();
+    writeFileSync(probe, '', { flag: 'wx' });
+    const after = Date.now();
+    offset = statSync(probe).mtimeMs - (before + after) / 2;
+  } catch {
+    offset = 0;
+  } finally {
+    try {
+      rmSync(probe, { force: true });
+    } catch {
+      // Left behind in a folder that took the file and refuses its removal: a few bytes.
+    }
+  }
+  if (Math.abs(offset) < FOLDER_CLOCK_NOISE_MS) offset = 0;
+  if (folderClocks.size > 100) folderClocks.clear();
+  folderClocks.set(dir, { offset, readAt: now });
+  return Date.now() + offset;
+}
+
+/** Milliseconds since the file was last touched, on its folder's clock; undefined when it is gone. */
 function ageOf(path: string): number | undefined {
   try {
-    return Date.now() - statSync(path).mtimeMs;
+    const { mtimeMs } = statSync(path);
+    return folderNow(path) - mtimeMs;
   } catch {
     return undefined;
   }
@@ -334,7 +376,11 @@ function heldLock(path: string, owner: LockOwner, staleMs: number): HeldLock {
   const beat = setInterval(
     () => {
       try {
-        if (ours()) utimesSync(path, new Date(), new Date());
+        // On the folder's clock, as the others read its age (`folderNow`).
+        if (ours()) {
+          const now = new Date(folderNow(path));
+          utimesSync(path, now, now);
+        }
       } catch {
         // Touched again at the next beat.
       }

@@ -174,6 +174,41 @@ describe('tryLock', () => {
     await new Promise((done) => child.on('close', done));
   });
 
+  it('a holder on another host whose clock runs ten minutes behind is not taken for gone while it lives', async () => {
+    // Another host, seen from here: its host name differs and its clock is ten minutes slow.
+    const child = spawn(NODE, [
+      '--input-type=module',
+      '-e',
+      `import os from 'node:os';
+       import { syncBuiltinESMExports } from 'node:module';
+       os.hostname = () => 'slow-clock-host';
+       syncBuiltinESMExports();
+       const RealDate = Date;
+       const SLOW = -600_000;
+       globalThis.Date = class extends RealDate {
+         constructor(...args) { if (args.length === 0) super(RealDate.now() + SLOW); else super(...args); }
+         static now() { return RealDate.now() + SLOW; }
+       };
+       const { tryLock } = await import(${JSON.stringify(LOCK_MODULE)});
+       const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 1000 });
+       process.stdout.write('lock' in attempt ? 'got' : 'held');
+       setTimeout(() => {}, 3000);`,
+    ]);
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    await expect.poll(() => out).toBe('got');
+    // Twice staleMs later the holder has touched its lock four times, each on the folder's clock.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(tryLock(path, { staleMs: 1000 })).toEqual({
+      heldBy: expect.objectContaining({ host: 'slow-clock-host', pid: child.pid }),
+    });
+    expect(Math.abs(Date.now() - (await stat(path)).mtimeMs)).toBeLessThan(1000);
+    await new Promise((done) => child.on('close', done));
+    // Gone, its lock is left untouched: taken once it is staleMs old.
+    await new Promise((r) => setTimeout(r, 1200));
+    expect('lock' in tryLock(path, { staleMs: 1000 })).toBe(true);
+  });
+
   it('a takeover going on elsewhere is waited for, not joined; one left by a dead process is cleared', async () => {
     await lockOf({ pid: await deadPid(), host: hostname() });
     // A takeover by a live process of this host: waited for however long it takes.
