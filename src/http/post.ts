@@ -61,6 +61,11 @@ const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** What got offered, in its order (zstd: Node 24 decodes it). */
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
+/** The headers every POST sends: ours, then the caller's (its body's length is the sender's to add). */
+function sentHeaders(options: PostOptions): Record<string, string> {
+  return { 'user-agent': 'feed-sync', 'accept-encoding': ACCEPT_ENCODING, ...options.headers };
+}
+
 /** POST and read the whole answer, decoded, as bytes. Any status is an answer; only no answer rejects. */
 export async function postForBytes(url: string, options: PostOptions): Promise<PostAnswer<Buffer>> {
   const answer = await postForChunks(url, options);
@@ -83,8 +88,7 @@ export function postForChunks(url: string, options: PostOptions): Promise<PostAn
   if (target === undefined) return Promise.reject(invalidUrl(url));
   let head: string;
   try {
-    const headers = { 'user-agent': 'feed-sync', 'accept-encoding': ACCEPT_ENCODING, ...options.headers };
-    head = requestHead(target, headers, Buffer.byteLength(options.body));
+    head = requestHead(target, sentHeaders(options), Buffer.byteLength(options.body));
   } catch (error) {
     // A header that cannot be sent (a key with a line break): nothing was sent.
     return Promise.reject(asPostError(error as Error));
@@ -176,7 +180,6 @@ interface Call {
   fail(error: Error): void;
   /** Settle with `then` (once), releasing the abort listener unless `keepAbort`. */
   settle(then: () => void, keepAbort?: boolean): void;
-  onSettle(release: () => void): void;
   /** Stop listening for the abort (a handed-over stream that has closed). */
   release(): void;
 }
@@ -199,12 +202,7 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
   try {
     request = send(target, {
       method: 'POST',
-      headers: {
-        'user-agent': 'feed-sync',
-        'accept-encoding': ACCEPT_ENCODING,
-        ...options.headers,
-        'content-length': String(Buffer.byteLength(options.body)),
-      },
+      headers: { ...sentHeaders(options), 'content-length': String(Buffer.byteLength(options.body)) },
     });
   } catch (error) {
     // A header Node refuses (a key with a line break: ERR_INVALID_CHAR): nothing was sent.
@@ -212,7 +210,6 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
     return undefined;
   }
   let settled = false;
-  const releases: (() => void)[] = [];
   const onAbort = () => call.fail(abortError());
   const call: Call = {
     request,
@@ -232,11 +229,9 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
     settle(then, keepAbort = false) {
       if (settled) return;
       settled = true;
-      for (const release of releases) release();
       if (!keepAbort) call.release();
       then();
     },
-    onSettle: (release) => releases.push(release),
     release: () => signal?.removeEventListener('abort', onAbort),
   };
   signal?.addEventListener('abort', onAbort, { once: true });

@@ -229,8 +229,7 @@ export function wirePost(
   maxBytes: number,
   tooLarge: () => Error,
 ): WireCall {
-  const reused = takeIdle(target.origin);
-  const socket = reused ?? open(target);
+  const socket = takeIdle(target.origin) ?? open(target);
   socket.ref();
   let cancel: (error: Error) => void = () => {};
   let written = false;

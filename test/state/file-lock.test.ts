@@ -50,6 +50,26 @@ async function run(code: string): Promise<string> {
   return out;
 }
 
+/**
+ * A process that takes the lock at `path` (after `prelude`, code run before the lock's module is
+ * loaded) and holds it for `lifeMs`: returned once it has it.
+ */
+async function childHolding(options: { staleMs: number; lifeMs: number; prelude?: string }) {
+  const child = spawn(NODE, [
+    '--input-type=module',
+    '-e',
+    `${options.prelude ?? ''}
+     const { tryLock } = await import(${JSON.stringify(LOCK_MODULE)});
+     const attempt = tryLock(${JSON.stringify(path)}, { staleMs: ${options.staleMs} });
+     process.stdout.write('lock' in attempt ? 'got' : 'held');
+     setTimeout(() => {}, ${options.lifeMs});`,
+  ]);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  await expect.poll(() => out).toBe('got');
+  return child;
+}
+
 describe('tryLock', () => {
   it('one holder at a time: the next is told who; released, it is taken; nothing else is left', async () => {
     const first = tryLock(path, minute, new Date('2026-11-29T10:00:00Z'));
@@ -155,17 +175,7 @@ describe('tryLock', () => {
   });
 
   it('is touched while held: a holder that lives is never taken for gone, however short staleMs', async () => {
-    const child = spawn(NODE, [
-      '--input-type=module',
-      '-e',
-      `import { tryLock } from ${JSON.stringify(LOCK_MODULE)};
-       const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 200 });
-       process.stdout.write('lock' in attempt ? 'got' : 'held');
-       setTimeout(() => {}, 1500);`,
-    ]);
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    await expect.poll(() => out).toBe('got');
+    const child = await childHolding({ staleMs: 200, lifeMs: 1500 });
     const taken = (await stat(path)).mtimeMs;
     // Three times staleMs later, the child's lock was touched since it was taken.
     await new Promise((r) => setTimeout(r, 600));
@@ -176,10 +186,10 @@ describe('tryLock', () => {
 
   it('a holder on another host whose clock runs ten minutes behind is not taken for gone while it lives', async () => {
     // Another host, seen from here: its host name differs and its clock is ten minutes slow.
-    const child = spawn(NODE, [
-      '--input-type=module',
-      '-e',
-      `import os from 'node:os';
+    const child = await childHolding({
+      staleMs: 1000,
+      lifeMs: 3000,
+      prelude: `import os from 'node:os';
        import { syncBuiltinESMExports } from 'node:module';
        os.hostname = () => 'slow-clock-host';
        syncBuiltinESMExports();
@@ -188,16 +198,9 @@ describe('tryLock', () => {
        globalThis.Date = class extends RealDate {
          constructor(...args) { if (args.length === 0) super(RealDate.now() + SLOW); else super(...args); }
          static now() { return RealDate.now() + SLOW; }
-       };
-       const { tryLock } = await import(${JSON.stringify(LOCK_MODULE)});
-       const attempt = tryLock(${JSON.stringify(path)}, { staleMs: 1000 });
-       process.stdout.write('lock' in attempt ? 'got' : 'held');
-       setTimeout(() => {}, 3000);`,
-    ]);
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    await expect.poll(() => out).toBe('got');
-    // Twice staleMs later the holder has touched its lock four times, each on the folder's clock.
+       };`,
+    });
+    // Twice staleMs later the holder has touched its lock every quarter of it, on the folder's clock.
     await new Promise((r) => setTimeout(r, 2000));
     expect(tryLock(path, { staleMs: 1000 })).toEqual({
       heldBy: expect.objectContaining({ host: 'slow-clock-host', pid: child.pid }),
