@@ -11,15 +11,19 @@ export {
   listingOfFields,
   type MemoReading,
   mappingFor,
+  memoSeedOf,
   readFeed,
 } from './read-feed.ts';
 export {
   fingerprintCheck,
   fingerprintOf,
+  forEachMemoRow,
   MEMO_HEADER_BYTES,
   MEMO_MAX_AGE_MS,
   type MemoEntry,
+  type MemoHeader,
   MemoWriter,
+  memoHeaderOf,
   memoizableKey,
   RecordMemo,
 } from './record-memo.ts';

@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
-import { FeedError, openFeed } from '../sources/index.ts';
+import { FeedError, openFeed, type SourceDigest } from '../sources/index.ts';
 import { LatestByKey, NOTHING_RARE } from './latest-by-key.ts';
 import { itemsOf, type MemoReading, mappingFor } from './read-feed.ts';
 import { RejectionLog } from './rejection-log.ts';
@@ -175,6 +175,7 @@ export async function collectFeed<T>(
     unknownMarkers,
     ...(dropped.count > 0 ? { droppedImages: dropped } : {}),
     sourceState: { ...end.state, ...sourceEnd.state },
+    ...sourceDigestOf(opened.digest),
     ...(sourceEnd.present ? { present: sourceEnd.present } : {}),
     ...(sourceEnd.pause ? { pause: sourceEnd.pause } : {}),
     ...(sourceEnd.continues ? { continues: true } : {}),
@@ -182,6 +183,13 @@ export async function collectFeed<T>(
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
     ...(end.hints.length > 0 ? { hints: end.hints } : {}),
   };
+}
+
+function sourceDigestOf(digest: (() => SourceDigest | undefined) | undefined): {
+  sourceDigest?: SourceDigest;
+} {
+  const value = digest?.();
+  return value ? { sourceDigest: value } : {};
 }
 
 /** Broken rows a run keeps the cells of (the rest are counted, and then no listing gone from the feed is deleted). */

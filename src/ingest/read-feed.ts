@@ -196,7 +196,11 @@ const MIN_HIT_SHARE = 0.1;
  * days, so a listing's days on market change only at midnight UTC).
  */
 function memoSeed(salt: readonly string[], mapping: CompiledMapping, now: Date): number {
-  const rules = JSON.stringify(mapping.mapping);
+  return memoSeedOf(salt, JSON.stringify(mapping.mapping), now);
+}
+
+/** `memoSeed` of a mapping's rules as JSON (`IngestResult.mapping`): a feed reading's seed is checked with it. */
+export function memoSeedOf(salt: readonly string[], rules: string, now: Date): number {
   const day = rules.includes('"daysSince"') ? String(Math.floor(now.getTime() / 86_400_000)) : '';
   return seedOf([...salt, rules, day]);
 }

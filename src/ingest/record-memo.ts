@@ -253,6 +253,65 @@ export class RecordMemo {
   }
 }
 
+/** A memo's header (`MemoWriter.finish`): what a feed reading names its memo by (`feed-reading.ts`). */
+export interface MemoHeader {
+  seed: number;
+  /** When the memo was first built (ms). */
+  builtAt: number;
+  /** Its rows. */
+  count: number;
+  /** CRC-32 of its rows. */
+  crc: number;
+}
+
+/** The header of a memo's bytes (its magic checked, nothing else), or undefined. */
+export function memoHeaderOf(bytes: Uint8Array): MemoHeader | undefined {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length < HEADER_BYTES || !MAGIC.equals(b.subarray(0, 8))) return undefined;
+  return {
+    seed: b.readDoubleLE(8),
+    count: b.readUInt32LE(16),
+    builtAt: b.readUInt32LE(20) * 1000,
+    crc: b.readUInt32LE(24),
+  };
+}
+
+/**
+ * Each row of a whole memo in the order it was written (for a run that noted every listing of its
+ * feed, the feed's listings in order): its header, or undefined, with no row visited, when the bytes
+ * are not one whole memo (the checks of `RecordMemo.fromBytes`). The bytes are the caller's, and
+ * freed once read (as `RecordMemo.release` does).
+ */
+export function forEachMemoRow(
+  input: Uint8Array,
+  visit: (key: string, mask: number, digest: number, unknown: number) => void,
+): MemoHeader | undefined {
+  const header = memoHeaderOf(input);
+  if (header === undefined || header.count > MAX_ENTRIES) return undefined;
+  const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (bytes.length < HEADER_BYTES + header.count * ROW_BYTES) return undefined;
+  if (crc32(bytes.subarray(HEADER_BYTES)) !== header.crc) return undefined;
+  let at = HEADER_BYTES;
+  for (let i = 0; i < header.count; i++) {
+    if (at + ROW_BYTES > bytes.length) return undefined;
+    at += ROW_BYTES + bytes.readUInt16LE(at + 28);
+  }
+  if (at !== bytes.length) return undefined;
+  at = HEADER_BYTES;
+  for (let i = 0; i < header.count; i++) {
+    const length = bytes.readUInt16LE(at + 28);
+    visit(
+      bytes.toString('utf8', at + ROW_BYTES, at + ROW_BYTES + length),
+      bytes.readInt32LE(at + 16),
+      bytes.readDoubleLE(at + 8),
+      bytes.readUInt32LE(at + 24),
+    );
+    at += ROW_BYTES + length;
+  }
+  freeNow(input);
+  return header;
+}
+
 /**
  * Free a view's memory now: its buffer detached (`ArrayBuffer.prototype.transfer`), so the allocator
  * gets it back at once instead of at the garbage collection that finds it unreachable. Only a view

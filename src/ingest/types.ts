@@ -1,5 +1,5 @@
 import type { Listing, MappingHint, RawFields } from '../normalize/index.ts';
-import type { FeedSpec, KeySet, SourcePause } from '../sources/index.ts';
+import type { FeedSpec, KeySet, SourceDigest, SourcePause } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
 import type { MemoEntry } from './record-memo.ts';
 
@@ -204,6 +204,11 @@ export interface IngestResult<T = Listing> {
     known?: number;
   };
   /**
+   * The feed's bytes were those the last run read (size and SHA-256): that run's reading of them is
+   * this one's (`feed-reading.ts`), and no record was read or mapped. Its figures are that run's.
+   */
+  reused?: SourceDigest;
+  /**
    * Per field, how many of `listings` carry the unknown marker (0: the feed does not say), e.g.
    * `{ YearBuilt: 120, LotArea: 31 }`. Fields with no marker are absent. For `validate`, the run
    * report and the job result: a user tells the chatbot what 0 means there.
@@ -221,6 +226,8 @@ export interface IngestResult<T = Listing> {
   decodedAs1252?: number[];
   /** Save ONLY after the whole run succeeded. */
   sourceState: Partial<FeedState>;
+  /** A `path:` feed read to its end: its bytes' size and SHA-256 (a feed reading is kept by them, `feed-reading.ts`). */
+  sourceDigest?: SourceDigest;
   /** Keys the feed lists without sending them this run (a RESO key sweep): kept, not deleted. */
   present?: KeySet;
   /** The source stopped on the provider's budget: when it can go on. */

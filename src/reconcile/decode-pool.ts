@@ -83,8 +83,9 @@ class DecodePool {
     let open = true;
     const closed = () => Promise.reject(new SnapshotError("the run's snapshot was closed"));
     if (memo) {
-      // A copy moves to the thread: the caller's buffer (a store's) stays whole.
-      const bytes = memo.bytes ? new Uint8Array(memo.bytes) : undefined;
+      // The store's bytes are the caller's (`MemoStore.read`): they move to the thread, not copied
+      // (a 1M-listing chatbot's memo is ~55 MB); bytes that share a buffer are copied.
+      const bytes = memo.bytes ? movable(memo.bytes) : undefined;
       const request = { op: 'memo', session, salt: memo.salt, keep: memo.onEntry !== undefined } as const;
       try {
         // Posted before any page of the session: the thread reads its messages in order.

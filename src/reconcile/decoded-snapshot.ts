@@ -7,6 +7,7 @@ import {
   PAGE_MEMO_BYTES_PER_LISTING,
   PAGE_MEMO_HEADER_BYTES,
   PAGE_MEMO_MAX_BYTES,
+  PAGE_MEMO_REUSED_MAX_BYTES,
   pageMemoHeader,
   pageMemoId,
   pageMemoSalt,
@@ -41,7 +42,7 @@ export interface DecodedSnapshotOptions {
    * The feed's page memo (`page-memo.ts`) in the run's memo store: read, and replaced by this
    * snapshot's pages once it is read whole when `writes` (not a dry run).
    */
-  pageMemo?: { store: MemoStore; feedId: string; writes: boolean };
+  pageMemo?: { store: MemoStore; feedId: string; writes: boolean; maxBytes?: number };
 }
 
 /** A snapshot being read in the decode thread: joined with the feed once the feed is indexed. */
@@ -143,17 +144,21 @@ export function startDecodedSnapshot(
 /**
  * The snapshot's side of its page memo: the last run's handed to the decode thread, and the entries
  * of this one's pages written as they come, committed once every page is read. None for a chatbot
- * whose last run found more listings than the memo holds (`PAGE_MEMO_MAX_BYTES`, by the key
- * field's bytes a listing); a memo that grows past it is not kept, and the last one is removed.
+ * whose last run found more listings than the memo holds (`PAGE_MEMO_MAX_BYTES`, or the larger
+ * bound a run that reuses its feed's reading is given, by the key field's bytes a listing); a memo
+ * that grows past it is not kept, and the last one is removed.
  */
 function pageMemoOf(options: DecodedSnapshotOptions) {
   const given = options.pageMemo;
   if (given === undefined) return undefined;
   const { store } = given;
   const id = pageMemoId(given.feedId);
-  if ((options.expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING[options.keyField] > PAGE_MEMO_MAX_BYTES) {
-    // Too large to keep one: the last one (when the chatbot was smaller) is not left on disk.
-    if (given.writes) store.remove(id);
+  const most = given.maxBytes ?? PAGE_MEMO_MAX_BYTES;
+  const expected = (options.expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING[options.keyField];
+  if (expected > most) {
+    // Too large to keep one: the last one (when the chatbot was smaller) is not left on disk, unless
+    // a run that reuses its feed's reading may use it (it holds a larger one).
+    if (given.writes && expected > PAGE_MEMO_REUSED_MAX_BYTES) store.remove(id);
     return undefined;
   }
   const salt = pageMemoSalt(store.stamp, runtimeSalt(), options.keyField, options.tags);
@@ -164,7 +169,7 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
   let done = false;
   const onEntry = (entry: Uint8Array) => {
     if (done) return;
-    if (bytes + entry.byteLength > PAGE_MEMO_MAX_BYTES) {
+    if (bytes + entry.byteLength > most) {
       // Grown past the bound: none is kept, the last one neither.
       done = true;
       sink?.abort();
@@ -183,7 +188,7 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
   return {
     session: {
       salt,
-      bytes: last && last.byteLength <= PAGE_MEMO_HEADER_BYTES + PAGE_MEMO_MAX_BYTES ? last : undefined,
+      bytes: last && last.byteLength <= PAGE_MEMO_HEADER_BYTES + most ? last : undefined,
       onEntry: given.writes ? onEntry : undefined,
     },
     commit() {

@@ -16,7 +16,9 @@ import { PAGE_SPAN, type RemotePage } from './remote-page.ts';
  * run that read its pages (not a dry run, not `plan`), whole or not at all (the store's rename).
  * Seeded (`pageMemoSalt`) with the code's stamp, the runtime, the key field and the tag keys: a
  * memo of other code or settings is not used. Bounded (`PAGE_MEMO_MAX_BYTES`): a chatbot too large
- * for it keeps none, so a million-listing run holds no more memory than before.
+ * for it keeps none, so a million-listing run holds no more memory than before. A run that reuses
+ * its feed's last reading (`feed-reading.ts`) reads and maps no record, and holds a memo up to
+ * `PAGE_MEMO_REUSED_MAX_BYTES` instead: a million listings' pages.
  */
 
 /** Bumped when what an entry means changes (the columns, the digest). */
@@ -24,6 +26,11 @@ const VERSION = 'page-memo 1';
 const MAGIC = 'FSPAGES1';
 /** The most a page memo holds (~550k listings at ~60 bytes each): read, written and held. */
 export const PAGE_MEMO_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * The most a page memo holds in a run that reads no record of its feed (its last reading reused):
+ * ~1.5M listings with MLS numbers as keys (a million took 55 MB).
+ */
+export const PAGE_MEMO_REUSED_MAX_BYTES = 96 * 1024 * 1024;
 /**
  * An entry's bytes a listing, about, by key field (for deciding up front that a chatbot is too
  * large): ~53 with MLS numbers as keys and tags; URLs as keys, ~100 characters, ~150.
@@ -247,8 +254,8 @@ export class PageMemoIndex {
    */
   static parse(memo: Uint8Array, salt: string): PageMemoIndex | undefined {
     const bytes = Buffer.from(memo.buffer, memo.byteOffset, memo.byteLength);
-    if (bytes.length < PAGE_MEMO_HEADER_BYTES || bytes.length > PAGE_MEMO_HEADER_BYTES + PAGE_MEMO_MAX_BYTES)
-      return;
+    const most = Math.max(PAGE_MEMO_MAX_BYTES, PAGE_MEMO_REUSED_MAX_BYTES);
+    if (bytes.length < PAGE_MEMO_HEADER_BYTES || bytes.length > PAGE_MEMO_HEADER_BYTES + most) return;
     const expected = pageMemoHeader(salt, bytes.readUInt32LE(24), bytes.length - PAGE_MEMO_HEADER_BYTES);
     if (!bytes.subarray(0, PAGE_MEMO_HEADER_BYTES).equals(expected)) return;
     const index = new PageMemoIndex(bytes);

@@ -13,8 +13,10 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
+import { keepReading, ReadingNeedsRecords, reuseReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
+import { PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
 import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
@@ -112,7 +114,31 @@ export async function prepareRun(
   deps: SyncDeps,
   options: SyncOptions = {},
 ): Promise<PreparedRun> {
-  const store = spillRecords();
+  // A run with a record memo may reuse the last run's reading of an unchanged file (`feed-reading.ts`);
+  // one whose plan then needs a record reads the feed after all.
+  if (deps.memo && !deps.open) {
+    try {
+      return await prepareOnce(config, feed, client, deps, options, true);
+    } catch (error) {
+      if (!(error instanceof ReadingNeedsRecords)) throw error;
+      deps.logger?.info(
+        { feed: feed.id },
+        'the feed is unchanged, but listings on the platform differ from it: reading the feed to write them',
+      );
+    }
+  }
+  return prepareOnce(config, feed, client, deps, options, false);
+}
+
+async function prepareOnce(
+  config: RunConfig,
+  feed: RunFeedSpec,
+  client: PlatformClient,
+  deps: SyncDeps,
+  options: SyncOptions,
+  reuse: boolean,
+): Promise<PreparedRun> {
+  const store = offsetRecords(spillRecords());
   const tags: TagKeys = { ownerKey: config.ownerKey, hashKey: DEFAULT_HASH_KEY };
   // A dry run (and `plan`) reads the memo and leaves it as it was.
   const memo = deps.memo
@@ -123,7 +149,7 @@ export async function prepareRun(
   const load = memo ? (ref: number) => memo.loaded(store.get(ref), ref) : (ref: number) => store.get(ref);
   const kept: RunRecords = { loader: { load: (d) => load(d.ref) }, close: () => store.close() };
   try {
-    const prepared = await prepare(config, feed, client, deps, options, { store, kept, tags, memo });
+    const prepared = await prepare(config, feed, client, deps, options, { store, kept, tags, memo, reuse });
     if (prepared.kind !== 'planned') store.close();
     return prepared;
   } catch (error) {
@@ -135,13 +161,48 @@ export async function prepareRun(
   }
 }
 
+/**
+ * The run's record store, its numbers shifted past a reused reading's listings (`reserve`): those
+ * have no record, and asking for one is `ReadingNeedsRecords`.
+ */
+function offsetRecords(store: RecordStore): RecordStore & { reserve(count: number): void } {
+  let offset = 0;
+  return {
+    reserve(count) {
+      if (store.size > 0) throw new Error('records are reserved before any is kept');
+      offset = count;
+    },
+    put: (record) => store.put(record) + offset,
+    get(ref) {
+      if (ref < offset) throw new ReadingNeedsRecords();
+      return store.get(ref - offset);
+    },
+    get size() {
+      return store.size + offset;
+    },
+    close: () => store.close(),
+  };
+}
+
 async function prepare(
   config: RunConfig,
   feed: RunFeedSpec,
   client: PlatformClient,
   deps: SyncDeps,
   options: SyncOptions,
-  { store, kept, tags, memo }: { store: RecordStore; kept: RunRecords; tags: TagKeys; memo?: RunMemo },
+  {
+    store,
+    kept,
+    tags,
+    memo,
+    reuse,
+  }: {
+    store: ReturnType<typeof offsetRecords>;
+    kept: RunRecords;
+    tags: TagKeys;
+    memo?: RunMemo | undefined;
+    reuse: boolean;
+  },
 ): Promise<PreparedRun> {
   const now = deps.now ?? (() => new Date());
   // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
@@ -183,39 +244,67 @@ async function prepare(
       ...(deps.budgetClock ? { budgetClock: deps.budgetClock } : {}),
       now,
     };
-    ingest = await collectFeed(
-      feed,
-      ingestDeps,
-      (listing, key, fingerprint) => {
-        const trimmed = keyFor(listing);
-        const kept = desiredOf(listing, trimmed, feed.id, tags, store);
-        // Memoized under the key as the run keeps it: a key with spaces around it is not.
-        if (memo && fingerprint && key === trimmed) memo.note(fingerprint, kept);
-        return desired.add(kept);
-      },
-      {
-        // The feed gives records: the pages are read from now on, while the rest of it is.
-        onFirstRecords: () => {
-          early ??= startSnapshot(client, config, feed, tags, reads, expectedCount);
+    const reused =
+      reuse && memo
+        ? await reuseReading({
+            store: memo.where.store,
+            feed,
+            salt: memo.salt,
+            now: runAt,
+            desired,
+            // The pages are asked for while the file is digested, with the larger page memo a run
+            // that reads no record may hold; dropped if the reading is not used after all.
+            onLikely: () => {
+              early ??= startSnapshot(client, config, feed, tags, reusedReads(reads), expectedCount);
+            },
+            signal: deps.signal,
+            logger: deps.logger,
+          })
+        : undefined;
+    if (reused) store.reserve(reused.listings.length);
+    else if (early !== undefined) {
+      early.abandon();
+      early = undefined;
+    }
+    ingest =
+      reused ??
+      (await collectFeed(
+        feed,
+        ingestDeps,
+        (listing, key, fingerprint) => {
+          const trimmed = keyFor(listing);
+          const kept = desiredOf(listing, trimmed, feed.id, tags, store);
+          // Memoized under the key as the run keeps it: a key with spaces around it is not.
+          if (memo && fingerprint && key === trimmed) memo.note(fingerprint, kept);
+          return desired.add(kept);
         },
-        // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
-        rejectionsPerLabel: REJECTIONS_KEPT,
-        duplicateKeysKept: 0,
-        // A record the memo knows: its key, mask and digest as the last run computed them, and its
-        // fields in the store, mapped again only if the listing is written.
-        ...(memo && {
-          memo: memo.reading,
-          keepKnown: (item: KnownItem) => {
-            const { key, mask, digest } = item.entry;
-            memo.note({ fp: item.fp, check: item.check, unknownMask: item.entry.unknown }, item.entry);
-            return desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
+        {
+          // The feed gives records: the pages are read from now on, while the rest of it is.
+          onFirstRecords: () => {
+            early ??= startSnapshot(client, config, feed, tags, reads, expectedCount);
           },
-        }),
-      },
-    );
+          // The report shows the first rejections; the rest are counted. It lists no duplicate keys.
+          rejectionsPerLabel: REJECTIONS_KEPT,
+          duplicateKeysKept: 0,
+          // A record the memo knows: its key, mask and digest as the last run computed them, and its
+          // fields in the store, mapped again only if the listing is written.
+          ...(memo && {
+            memo: memo.reading,
+            keepKnown: (item: KnownItem) => {
+              const { key, mask, digest } = item.entry;
+              memo.note({ fp: item.fp, check: item.check, unknownMask: item.entry.unknown }, item.entry);
+              return desired.add({ key, mask, digest, ref: store.put(memo.stored(item)) });
+            },
+          }),
+        },
+      ));
     // What this run learned of its records, for the next one (a dry run wrote none). Only a feed
     // read whole: an incremental or paused read would leave a memo of what it read.
-    if (!ingest.notModified && ingest.mode === 'full' && !ingest.pause && !ingest.continues) memo?.commit();
+    if (!reused && !ingest.notModified && ingest.mode === 'full' && !ingest.pause && !ingest.continues) {
+      const written = memo?.commit();
+      // And the reading of it, for a next run that finds the same bytes (a dry run keeps none).
+      if (memo && !options.dryRun) keepReading(memo.where.store, feed.id, ingest, written);
+    }
   } catch (error) {
     early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
@@ -352,6 +441,13 @@ function startSnapshot(
   });
 }
 
+/** A run's reads when it reuses its feed's reading: a larger page memo (`PAGE_MEMO_REUSED_MAX_BYTES`). */
+function reusedReads(reads: SnapshotReads): SnapshotReads {
+  return reads.pageMemo
+    ? { ...reads, pageMemo: { ...reads.pageMemo, maxBytes: PAGE_MEMO_REUSED_MAX_BYTES } }
+    : reads;
+}
+
 /** What every snapshot of a run shares: its stop signal and its page memo. */
 interface SnapshotReads {
   signal: AbortSignal | undefined;
@@ -387,6 +483,7 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
     mode: ingest.mode,
     read: ingest.stats.records,
     ...(ingest.stats.known !== undefined ? { known: ingest.stats.known } : {}),
+    ...(ingest.reused ? { reused: { sha256: ingest.reused.sha256 } } : {}),
     duplicates: ingest.stats.duplicates,
     rejected: ingest.stats.rejected,
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),

@@ -84,6 +84,12 @@ export interface RunReport {
    */
   known?: number;
   /**
+   * The SHA-256 of the feed's file when its bytes were those the last run read: that run's reading
+   * of them (listings, rejections, holds) was reused, and no record was read or mapped
+   * (src/reconcile/feed-reading.ts). Absent otherwise.
+   */
+  reusedReading?: string;
+  /**
    * Records whose key an earlier record of the feed had: the last of each key is kept, so `read`
    * counts them and no write does (absent from reports saved before it was).
    */

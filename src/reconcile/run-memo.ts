@@ -3,8 +3,10 @@ import {
   type KnownItem,
   listingOfFields,
   MEMO_MAX_AGE_MS,
+  type MemoHeader,
   type MemoReading,
   MemoWriter,
+  memoHeaderOf,
   memoizableKey,
   RecordMemo,
 } from '../ingest/index.ts';
@@ -245,15 +247,35 @@ export class RunMemo {
     );
   }
 
-  /** The feed is read: the memo this run wrote replaces the last one. As old as the memo it used, if it used one. */
-  commit(): void {
+  /**
+   * The feed is read: the memo this run wrote replaces the last one. As old as the memo it used, if
+   * it used one. Returns the header it wrote (undefined when it wrote none).
+   */
+  commit(): MemoHeader | undefined {
     const sink = this.#sink;
     const writer = this.#writer;
     this.#sink = undefined;
     this.#writer = undefined;
-    if (sink === undefined || writer === undefined) return;
+    if (sink === undefined || writer === undefined) return undefined;
     const builtAt = this.#used && this.#builtAt !== undefined ? this.#builtAt : this.#now;
-    sink.commit(writer.finish(this.#seed, builtAt));
+    const header = writer.finish(this.#seed, builtAt);
+    sink.commit(header);
+    return memoHeaderOf(header);
+  }
+
+  /** The memo's salt (`MemoReading.salt`): a feed reading's seed is made again from it. */
+  get salt(): readonly string[] {
+    return this.reading.salt;
+  }
+
+  /** The store the memo is kept in, and the feed's id in it. */
+  get where(): { store: MemoStore; feedId: string } {
+    return { store: this.#store, feedId: this.#feedId };
+  }
+
+  /** Whether this run may leave a memo (not a dry run, a store that takes one). */
+  get writes(): boolean {
+    return this.#writes && !this.#unwritable;
   }
 
   /** The run ended before its feed was read whole (failed, skipped, unchanged): the last memo stays. */

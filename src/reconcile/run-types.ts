@@ -86,6 +86,8 @@ export interface IngestSummary {
   read: number;
   /** Of the records read, those the record memo knew from the last run: not mapped again. */
   known?: number;
+  /** The feed's bytes were the last run's (SHA-256): its reading was reused, no record read (`IngestResult.reused`). */
+  reused?: { sha256: string };
   /** Records whose key an earlier record had (the last of each key is kept). */
   duplicates: number;
   rejected: number;

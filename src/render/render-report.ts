@@ -46,7 +46,11 @@ export function renderReport(report: RunReport): string {
       `unchanged ${report.unchanged}, rejected ${report.rejected}, held ${report.held}, foreign ${report.foreign}, ` +
       `adopted ${report.adopted}, failed ${failedCountOf(report)}`,
   );
-  if (report.known)
+  if (report.reusedReading)
+    lines.push(
+      `  feed reading: the file's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): its reading reused, no record read again`,
+    );
+  else if (report.known)
     lines.push(
       `  record memo: ${report.known} of ${report.read} record(s) known from the last run, not mapped again`,
     );

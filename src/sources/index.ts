@@ -16,3 +16,4 @@ export type {
   SourceEnd,
   SourcePause,
 } from './source-types.ts';
+export { digestFile, type SourceDigest, statFile } from './transports/read-file.ts';

@@ -53,7 +53,15 @@ async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFee
       ? await peekOpenImmoScope(opened.text)
       : { mode: 'full' as const, text: opened.text };
   const records = recordsOf(feed, text);
-  return { notModified: false, mode, name, records, state, linesAs1252: opened.linesAs1252 };
+  return {
+    notModified: false,
+    mode,
+    name,
+    records,
+    state,
+    linesAs1252: opened.linesAs1252,
+    ...(opened.digest ? { digest: opened.digest } : {}),
+  };
 }
 
 function recordsOf(feed: FeedSpec, text: AsyncIterable<string>): AsyncIterable<RawRecord[]> {

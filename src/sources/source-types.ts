@@ -3,6 +3,7 @@ import type { Logger } from '../logger.ts';
 import type { MappingConfig, RawFields } from '../normalize/index.ts';
 import type { FeedState } from '../state/index.ts';
 import type { SourceConfig } from './source-schema.ts';
+import type { SourceDigest } from './transports/read-file.ts';
 
 /**
  * The part of a feed's config that opening and reading it needs (src/config validates the whole
@@ -142,4 +143,6 @@ export interface OpenedFeed {
   linesAs1252?: readonly number[];
   /** What the source says once `records` is exhausted (RESO: the mode it turned out to be, a pause). */
   end?: () => SourceEnd;
+  /** A `path:` feed's bytes digested, once `records` is exhausted (`OpenedFile.digest`). */
+  digest?: () => SourceDigest | undefined;
 }

@@ -112,7 +112,14 @@ describe('the page memo', () => {
     const big = await sync();
     expect(big).toMatchObject({ outcome: 'ok', unchanged: 10 });
     expect(big.snapshot?.pagesKnown).toBeUndefined();
-    // The last memo (of a smaller chatbot) is not left on disk.
+    // Within what a run that reuses its feed's reading holds (96 MB): the last memo stays on disk.
+    expect(memo.files.has(pageMemoId(feed.id))).toBe(true);
+    // As if it had found 2,000,000 (~128 MB, over both bounds): the last memo is not left on disk.
+    const again = (await state.getFeed(feed.id)).lastReport as RunReport;
+    await state.updateFeed(feed.id, {
+      lastReport: { ...again, snapshot: { ...again.snapshot!, remoteCount: 2_000_000 } },
+    });
+    expect((await sync()).snapshot?.pagesKnown).toBeUndefined();
     expect(memo.files.has(pageMemoId(feed.id))).toBe(false);
     // Its count is 10 again: a memo is kept again, and used by the run after.
     expect((await sync()).snapshot?.pagesKnown).toBe(0);

@@ -7,7 +7,7 @@ import { capBytes } from './bounds.ts';
 import { decodeText } from './decode-text.ts';
 import { openHttp } from './fetch-http.ts';
 import { gunzipIfNeeded } from './gunzip.ts';
-import { openFile } from './read-file.ts';
+import { openFile, type SourceDigest } from './read-file.ts';
 
 export type OpenedSource =
   | { notModified: true; validators: Partial<FeedState> }
@@ -17,6 +17,8 @@ export type OpenedSource =
       text: AsyncIterable<string>;
       /** Lines read as Windows-1252 (`encoding: auto`), ascending; filled as `text` is read. */
       linesAs1252: readonly number[];
+      /** A `path:` feed's bytes digested, once `text` was read to its end (`OpenedFile.digest`). */
+      digest?: () => SourceDigest | undefined;
     };
 
 export interface OpenOptions {
@@ -33,6 +35,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   const { source, feedId } = options;
   let bytes: AsyncIterable<Uint8Array>;
   let validators: Partial<FeedState> = {};
+  let digest: (() => SourceDigest | undefined) | undefined;
   if (source.url) {
     const opened = await openHttp({
       feedId,
@@ -53,6 +56,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
       return { notModified: true, validators };
     }
     bytes = file.bytes;
+    digest = file.digest;
   }
   const linesAs1252: number[] = [];
   const onLineAs1252 = (line: number) => {
@@ -65,7 +69,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   };
   const decoded = capBytes(feedId, source.maxBytes, gunzipIfNeeded(bytes));
   const text = decodeText(guard(feedId, decoded), source.encoding, onLineAs1252);
-  return { notModified: false, validators, text, linesAs1252 };
+  return { notModified: false, validators, text, linesAs1252, ...(digest ? { digest } : {}) };
 }
 
 /** Name of the feed's file in messages: `Row 812 of acme.csv`. */

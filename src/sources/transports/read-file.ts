@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { FeedError } from '../feed-error.ts';
 
 /** Bytes read from a file at a time (see `openFile`). */
 const CHUNK_BYTES = 32 * 1024;
+
+/** What a file's bytes were, read whole: their count and SHA-256 (hex). */
+export interface SourceDigest {
+  size: number;
+  sha256: string;
+}
 
 /** A local feed file, opened; nothing read yet. */
 export interface OpenedFile {
@@ -12,6 +19,8 @@ export interface OpenedFile {
    * A file rewritten with other content changes it; an untouched file keeps it.
    */
   etag: string;
+  /** The bytes' digest once `bytes` has been read to its end; undefined before (or after a read that stopped). */
+  digest(): SourceDigest | undefined;
   close(): Promise<void>;
 }
 
@@ -20,17 +29,96 @@ export async function openFile(feedId: string, path: string, signal?: AbortSigna
   try {
     const handle = await open(path, 'r');
     const stat = await handle.stat({ bigint: true });
+    // 32 KiB a chunk: its text stays below V8's large-object size (128 KiB), so a chunk and the
+    // records cut from it die young. At 256 KiB each chunk's text went straight to the old
+    // generation: a full collection every ~150 ms, ~1 s of GC threads' CPU at 100k rows.
+    const stream = handle.createReadStream({ highWaterMark: CHUNK_BYTES, ...(signal ? { signal } : {}) });
+    const hashed = hashing(stream);
     return {
-      // 32 KiB a chunk: its text stays below V8's large-object size (128 KiB), so a chunk and the
-      // records cut from it die young. At 256 KiB each chunk's text went straight to the old
-      // generation: a full collection every ~150 ms, ~1 s of GC threads' CPU at 100k rows.
-      bytes: handle.createReadStream({ highWaterMark: CHUNK_BYTES, ...(signal ? { signal } : {}) }),
-      etag: `file:${stat.size}-${stat.mtimeNs}`,
+      bytes: hashed.bytes,
+      etag: etagOf(stat),
+      digest: hashed.digest,
       close: () => handle.close(),
     };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? 'unknown error'})`;
-    throw new FeedError('E_FEED_FETCH', feedId, `${reason}: ${path}`, { cause: error });
+    throw fileError(feedId, path, error);
   }
+}
+
+/** A file's validator (`OpenedFile.etag`) from its size and modification time. */
+function etagOf(stat: { size: bigint; mtimeNs: bigint }): string {
+  return `file:${stat.size}-${stat.mtimeNs}`;
+}
+
+/** A file's size and validator, without reading it (undefined when it cannot be read). */
+export async function statFile(path: string): Promise<{ size: number; etag: string } | undefined> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const stat = await handle.stat({ bigint: true });
+      return stat.isFile() ? { size: Number(stat.size), etag: etagOf(stat) } : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file's bytes read whole and digested (SHA-256), in 1 MiB reads: ~0.1 s for a 240 MB feed.
+ * Undefined when it cannot be read or is not `size` bytes long (it changed meanwhile).
+ */
+export async function digestFile(
+  path: string,
+  size: number,
+  signal?: AbortSignal,
+): Promise<SourceDigest | undefined> {
+  try {
+    const handle = await open(path, 'r');
+    try {
+      const hash = createHash('sha256');
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      let read = 0;
+      for (;;) {
+        signal?.throwIfAborted();
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, read);
+        if (bytesRead === 0) break;
+        hash.update(buffer.subarray(0, bytesRead));
+        read += bytesRead;
+        if (read > size) return undefined;
+      }
+      return read === size ? { size, sha256: hash.digest('hex') } : undefined;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return undefined;
+  }
+}
+
+/** The bytes as they pass, digested; the digest once they were read to their end. */
+function hashing(bytes: AsyncIterable<Buffer>): {
+  bytes: AsyncIterable<Buffer>;
+  digest: () => SourceDigest | undefined;
+} {
+  const hash = createHash('sha256');
+  let size = 0;
+  let digest: SourceDigest | undefined;
+  async function* pass() {
+    for await (const chunk of bytes) {
+      hash.update(chunk);
+      size += chunk.length;
+      yield chunk;
+    }
+    digest = { size, sha256: hash.digest('hex') };
+  }
+  return { bytes: pass(), digest: () => digest };
+}
+
+function fileError(feedId: string, path: string, error: unknown): FeedError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOENT' ? 'file not found' : `cannot read the file (${code ?? 'unknown error'})`;
+  return new FeedError('E_FEED_FETCH', feedId, `${reason}: ${path}`, { cause: error });
 }

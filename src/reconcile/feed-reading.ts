@@ -1,0 +1,219 @@
+import { crc32 } from 'node:zlib';
+import {
+  forEachMemoRow,
+  type HeldKey,
+  type IngestResult,
+  MEMO_HEADER_BYTES,
+  MEMO_MAX_AGE_MS,
+  type MemoHeader,
+  memoSeedOf,
+} from '../ingest/index.ts';
+import type { Logger } from '../logger.ts';
+import { digestFile, type SourceConfig, type SourceDigest, statFile } from '../sources/index.ts';
+import type { DesiredIndex } from './desired-index.ts';
+import { scopedMemo } from './memo-files.ts';
+import type { MemoStore } from './run-memo.ts';
+
+/**
+ * A feed reading: what a run read of a `path:` feed, kept for the next run beside the record memo
+ * (`record-memo.ts`), so a run that finds the file's bytes unchanged (its size and SHA-256: a feed
+ * republished as it was, a forced full compare of an untouched file) reads and maps no record.
+ *
+ * What is kept is everything the run took from the feed but its listings: the counts, rejections,
+ * holds, removals and broken rows, the unknown markers. The listings are the rows of the memo the
+ * same run wrote, in feed order: a reading is kept only when that memo holds every listing of the
+ * feed once (no key repeated, every record memoized), and it names that memo (seed, age, row count,
+ * CRC). So a reading is used only with its own memo, under the same seed (the feed's config, the
+ * mapping's rules, feed-sync's code and runtime, the day for `daysSince`), while the memo may be
+ * used (a day), and for the same bytes: a pure function of the bytes, computed once.
+ *
+ * A reused reading has no record to write: a plan that needs one (a listing changed or deleted on
+ * the platform) makes the run read the feed after all (`ReadingNeedsRecords`).
+ */
+
+/** Kept in the memo store under the feed's id in this scope (`<feed>@reading.memo`). */
+const SCOPE = 'reading';
+const MAGIC = Buffer.from('FSREAD01', 'latin1');
+/** A reading larger than this is not kept (a feed of 100k rejections): its JSON would cost more than the feed. */
+const MAX_READING_BYTES = 8 << 20;
+const VERSION = 1;
+
+/** What a reading keeps of the run's `IngestResult`: all but the listings and what a reused run makes anew. */
+type KeptIngest = Omit<
+  IngestResult<never>,
+  | 'feedId'
+  | 'notModified'
+  | 'listings'
+  | 'held'
+  | 'duplicates'
+  | 'mapping'
+  | 'sourceDigest'
+  | 'reused'
+  | 'present'
+  | 'pause'
+  | 'continues'
+  | 'sourceNote'
+> & { held: HeldKey[] };
+
+interface Reading {
+  version: number;
+  /** The feed's bytes, as read. */
+  source: SourceDigest;
+  /** The mapping's rules as JSON (`IngestResult.mapping`): with the memo's salt, its seed. */
+  rules: string;
+  /** The memo whose rows are the feed's listings. */
+  memo: MemoHeader;
+  ingest: KeptIngest;
+}
+
+/** A plan needs a record of a reused reading: the run reads the feed after all. */
+export class ReadingNeedsRecords extends Error {
+  constructor() {
+    super('a reused feed reading has no records to write');
+  }
+}
+
+/**
+ * Keep this run's reading of its feed for the next run, or remove the last one when this run's cannot
+ * be kept (a reading is a cache: one not kept costs the next run its read). `memo`: the memo the run
+ * just wrote (`RunMemo.commit`), undefined if it wrote none.
+ */
+export function keepReading(
+  store: MemoStore,
+  feedId: string,
+  ingest: IngestResult<unknown>,
+  memo: MemoHeader | undefined,
+): void {
+  const readings = scopedMemo(store, SCOPE);
+  const json = readingJson(ingest, memo);
+  const sink = json === undefined ? undefined : readings.begin(feedId);
+  if (json === undefined || sink === undefined) {
+    readings.remove(feedId);
+    return;
+  }
+  const body = Buffer.from(json, 'utf8');
+  const header = Buffer.alloc(MEMO_HEADER_BYTES);
+  MAGIC.copy(header, 0);
+  header.writeUInt32LE(body.length, 8);
+  header.writeUInt32LE(crc32(body), 12);
+  sink.write(body);
+  sink.commit(header);
+}
+
+function readingJson(ingest: IngestResult<unknown>, memo: MemoHeader | undefined): string | undefined {
+  const source = ingest.sourceDigest;
+  if (source === undefined || memo === undefined || ingest.notModified || ingest.mode !== 'full')
+    return undefined;
+  if (ingest.present || ingest.pause || ingest.continues || ingest.sourceNote !== undefined) return undefined;
+  // The memo's rows are the listings, in order, only when each listing was memoized once.
+  if (ingest.stats.duplicates !== 0 || memo.count !== ingest.listings.length) return undefined;
+  if (ingest.held.length > 100_000 || ingest.removals.length > 100_000) return undefined;
+  const {
+    feedId: _f,
+    notModified: _n,
+    listings: _l,
+    held,
+    duplicates: _d,
+    mapping,
+    sourceDigest: _s,
+    reused: _r,
+    present: _p,
+    pause: _pa,
+    continues: _c,
+    sourceNote: _sn,
+    ...kept
+  } = ingest;
+  const reading: Reading = {
+    version: VERSION,
+    source,
+    rules: JSON.stringify(mapping),
+    memo,
+    ingest: { ...kept, held: [...held] },
+  };
+  const json = JSON.stringify(reading);
+  return json.length <= MAX_READING_BYTES ? json : undefined;
+}
+
+/** What `reuseReading` needs of the run. */
+export interface ReuseOptions {
+  store: MemoStore;
+  feed: { id: string; source: SourceConfig };
+  /** The record memo's salt (`RunMemo.salt`). */
+  salt: readonly string[];
+  now: Date;
+  /** The run's listings, filled with the reading's (refs 0 to count - 1). */
+  desired: DesiredIndex;
+  /** Called once the reading is likely to be used (the file's size matches): the pages can be asked for. */
+  onLikely?: () => void;
+  signal?: AbortSignal | undefined;
+  logger?: Logger | undefined;
+}
+
+/**
+ * The last run's reading of the feed, when the feed's file still has the bytes it read and the
+ * memo it names is there, whole, under this run's seed and young enough: the listings are added to
+ * `desired` (refs 0 to `listings.length - 1`, no record behind them), and the result is the one
+ * that run's read gave. Undefined, with nothing added, otherwise.
+ */
+export async function reuseReading(options: ReuseOptions): Promise<IngestResult<number> | undefined> {
+  const { store, feed, now, desired } = options;
+  const path = feed.source.path;
+  if (path === undefined || feed.source.url !== undefined) return undefined;
+  const reading = readingOf(scopedMemo(store, SCOPE).read(feed.id));
+  if (reading === undefined) return undefined;
+  const file = await statFile(path);
+  if (file === undefined || file.size !== reading.source.size) return undefined;
+  const age = now.getTime() - reading.memo.builtAt;
+  if (!(age >= 0 && age < MEMO_MAX_AGE_MS)) return undefined;
+  if (memoSeedOf(options.salt, reading.rules, now) !== reading.memo.seed) return undefined;
+  options.onLikely?.();
+  const digest = await digestFile(path, file.size, options.signal);
+  if (digest === undefined || digest.sha256 !== reading.source.sha256) return undefined;
+  const memoBytes = store.read(feed.id);
+  if (memoBytes === undefined) return undefined;
+  let ref = 0;
+  const header = forEachMemoRow(memoBytes, (key, mask, digest) => {
+    desired.add({ key, mask, digest, ref: ref++ });
+  });
+  if (header === undefined || !sameMemo(header, reading.memo)) {
+    // Rows of another memo were not added: its header and CRC are checked before any row is visited.
+    if (ref > 0) throw new Error('a feed reading added the rows of a memo it does not name');
+    return undefined;
+  }
+  const { ingest } = reading;
+  options.logger?.debug(
+    { feed: feed.id, sha256: digest.sha256 },
+    'the feed is unchanged: its last reading reused',
+  );
+  return {
+    ...ingest,
+    feedId: feed.id,
+    notModified: false,
+    listings: Array.from({ length: ref }, (_, i) => i),
+    duplicates: [],
+    mapping: JSON.parse(reading.rules) as unknown,
+    sourceState: { ...ingest.sourceState, etag: file.etag },
+    sourceDigest: digest,
+    reused: digest,
+  };
+}
+
+function sameMemo(a: MemoHeader, b: MemoHeader): boolean {
+  return a.seed === b.seed && a.builtAt === b.builtAt && a.count === b.count && a.crc === b.crc;
+}
+
+/** The reading in `bytes` (`keepReading`), or undefined when they are not one whole reading of this version. */
+function readingOf(bytes: Uint8Array | undefined): Reading | undefined {
+  if (bytes === undefined || bytes.length < MEMO_HEADER_BYTES) return undefined;
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!MAGIC.equals(b.subarray(0, 8))) return undefined;
+  const length = b.readUInt32LE(8);
+  const body = b.subarray(MEMO_HEADER_BYTES);
+  if (body.length !== length || crc32(body) !== b.readUInt32LE(12)) return undefined;
+  try {
+    const reading = JSON.parse(body.toString('utf8')) as Reading;
+    return reading.version === VERSION ? reading : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { FeedConfig } from '../../src/config/schema.ts';
+import { decodePool } from '../../src/reconcile/decode-pool.ts';
+import type { RunReport } from '../../src/reconcile/index.ts';
+import { memoryMemo } from '../../src/testing/memory-memo.ts';
+import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { type Harness, startHarness } from './harness.ts';
+
+// A feed reading (src/reconcile/feed-reading.ts): a run that finds the file's bytes as the last run
+// read them reuses that run's reading, reads no record, and must end as a run that read the file.
+afterAll(() => decodePool.stop());
+
+const HEADER =
+  'MLS #,Status,Type,List Price,Beds,Baths Full,Baths Half,Sq Ft,Lot Acres,Year Built,DOM,Garage,Address,City,State,Zip,Remarks,Photos,Agent\n';
+function row(i: number, price = `"$${400 + i},000"`, status = 'Active'): string {
+  return `R-${i},${status},Single Family,${price},3,2,1,"${1500 + i} sqft",0.25,1990,${i},2,${i} Oak Street,Springfield,IL,62701,"Remarks for ${i}",https://img.example/${i}/1.jpg,Pat\n`;
+}
+/** 20 listings, one rejected (its price a word: its key held), one withdrawn (a removal). */
+function feedText(change: (i: number) => string = (i) => row(i)): string {
+  let text = HEADER;
+  for (let i = 1; i <= 20; i++) text += change(i);
+  text += row(21, 'call');
+  text += row(22, '"$1,000"', 'Withdrawn');
+  return text;
+}
+
+const figures = (r: RunReport) => ({
+  outcome: r.outcome,
+  created: r.created,
+  updated: r.updated,
+  deleted: r.deleted,
+  unchanged: r.unchanged,
+  rejected: r.rejected,
+  held: r.held,
+  read: r.read,
+  unknownMarkers: r.unknownMarkers,
+  rejections: r.rejections.map((x) => [x.row, x.field, x.reason]),
+});
+
+const dirs: string[] = [];
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const h of harnesses.splice(0)) await h.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function setup(overrides: Parameters<typeof fixtureFeed>[1] = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'feed-reading-'));
+  dirs.push(dir);
+  const path = join(dir, 'feed.csv');
+  const feed = fixtureFeed('acme', { source: { path, csv: { skipRows: 0 } }, chatbot: 'SN-1', ...overrides });
+  const h = await startHarness();
+  harnesses.push(h);
+  const memo = memoryMemo();
+  const run = (options: { forceFull?: boolean; now?: Date; feed?: FeedConfig } = {}) =>
+    h.sync(
+      options.feed ?? (feed as FeedConfig),
+      undefined,
+      { forceFull: options.forceFull ?? true },
+      {
+        memo,
+        ...(options.now ? { now: () => options.now as Date } : {}),
+      },
+    );
+  return { h, path, feed: feed as FeedConfig, memo, run };
+}
+
+describe('a feed reading', () => {
+  it('is reused for the same bytes: no record read, the same figures, nothing written', async () => {
+    const { path, memo, run } = await setup();
+    writeFileSync(path, feedText());
+    const first = await run();
+    expect(first.created).toBe(20);
+    expect(first.reusedReading).toBeUndefined();
+    expect(memo.files.has('acme@reading')).toBe(true);
+
+    // Rewritten with the same bytes (a feed republished as it was): another mtime, the same reading.
+    writeFileSync(path, feedText());
+    utimesSync(path, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    const second = await run();
+    expect(second.reusedReading).toMatch(/^[0-9a-f]{64}$/);
+    expect(figures(second)).toEqual({ ...figures(first), created: 0, unchanged: 20 });
+    expect(second.created + second.updated + second.deleted).toBe(0);
+  });
+
+  it('is not reused when a byte changed: the run reads the feed', async () => {
+    const { h, path, run } = await setup();
+    writeFileSync(path, feedText());
+    await run();
+    writeFileSync(
+      path,
+      feedText((i) => (i === 7 ? row(7, '"$999,000"') : row(i))),
+    );
+    const second = await run();
+    expect(second.reusedReading).toBeUndefined();
+    expect(second.updated).toBe(1);
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-7')?.SalePrice).toBe(999000);
+  });
+
+  it('repairs a listing edited or deleted on the platform: the plan needs records, so the feed is read', async () => {
+    const { h, path, run } = await setup();
+    writeFileSync(path, feedText());
+    await run();
+    await post(h, 'RealEstateUpdate', { Key: 'R-3', KeyType: 'MLSNumber', SalePrice: 1 });
+    await post(h, 'RealEstateDelete', { Keys: ['R-4'], KeyType: 'MLSNumber' });
+    const repaired = await run();
+    expect(repaired.reusedReading).toBeUndefined();
+    expect([repaired.updated, repaired.created, repaired.unchanged]).toEqual([1, 1, 18]);
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
+    expect(h.keys()).toContain('R-4');
+    // And the run after that reuses the reading again.
+    const again = await run();
+    expect(again.reusedReading).toBeDefined();
+    expect(again.unchanged).toBe(20);
+  });
+
+  it('holds nothing it should delete: a listing gone from the platform feed is deleted as without one', async () => {
+    const { h, path, run } = await setup();
+    writeFileSync(path, feedText());
+    await run();
+    // Another listing of this feed on the platform, not in the file (a sold home a crash left).
+    await post(h, 'RealEstateCreate', {
+      ...h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-1'),
+      ID: undefined,
+      MLSNumber: 'R-99',
+      Url: 'https://acme.example/listing/R-99',
+    });
+    const run2 = await run();
+    expect(run2.reusedReading).toBeDefined();
+    expect(run2.deleted).toBe(1);
+    expect(h.keys()).not.toContain('R-99');
+  });
+
+  it('is not kept for a feed with a repeated key, nor reused under another mapping or on another day', async () => {
+    const { path, feed, run } = await setup({ mapping: { fields: { DaysOnMarket: { daysSince: 'DOM' } } } });
+    const day = Date.UTC(2026, 10, 30, 12);
+    const dated = (i: number) => row(i).replace(`,${i},2,${i} Oak`, `,2026-11-0${(i % 9) + 1},2,${i} Oak`);
+    writeFileSync(path, feedText(dated));
+    await run({ now: new Date(day) });
+    expect((await run({ now: new Date(day + 3_600_000) })).reusedReading).toBeDefined();
+    // The next UTC day: days on market changed, the reading is another one.
+    const nextDay = await run({ now: new Date(day + 86_400_000) });
+    expect(nextDay.reusedReading).toBeUndefined();
+    expect(nextDay.updated).toBe(20);
+    // Another mapping (a config edit): not reused.
+    const other = {
+      ...feed,
+      mapping: { ...feed.mapping, fields: { ...feed.mapping.fields, Description: 'Agent' } },
+    };
+    const remapped = await run({ now: new Date(day + 86_400_000), feed: other as FeedConfig });
+    expect(remapped.reusedReading).toBeUndefined();
+    expect(remapped.updated).toBe(20);
+    // A repeated key: no reading is kept, the next run reads the feed and still writes nothing.
+    writeFileSync(path, feedText(dated) + dated(5));
+    await run({ now: new Date(day + 86_400_000), feed: other as FeedConfig });
+    const repeated = await run({ now: new Date(day + 86_400_000), feed: other as FeedConfig });
+    expect(repeated.reusedReading).toBeUndefined();
+    expect(repeated.created + repeated.updated + repeated.deleted).toBe(0);
+  });
+});
+
+async function post(h: Harness, op: string, body: Record<string, unknown>): Promise<void> {
+  const answer = await fetch(`${h.sandbox.url}/chat/Chatbot/${op}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ SerialNumber: 'SN-1', ...body }),
+  });
+  expect(answer.ok).toBe(true);
+}
