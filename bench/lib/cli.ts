@@ -45,6 +45,8 @@ export function imageEnv(): Record<string, string> {
 /** What `feed-sync sync --json` prints, as far as the benches read it. */
 export interface SyncReport {
   outcome: string;
+  /** SHA-256 of the file when the run reused the last run's reading of it. */
+  reusedReading?: string;
   created: number;
   updated: number;
   deleted: number;
