@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   fingerprintCheck,
   fingerprintOf,
+  forEachMemoRow,
   memoBytes,
   memoizableKey,
   RecordMemo,
@@ -137,5 +138,35 @@ describe('RecordMemo', () => {
     const memo = RecordMemo.fromBytes(memoBytes(seed, builtAt, []));
     expect(memo?.size).toBe(0);
     expect(memo?.get(entries[0]!.fp, entries[0]!.check)).toBeUndefined();
+  });
+});
+
+describe('forEachMemoRow', () => {
+  const entries = [
+    { fp: 11, check: 1, key: 'M-2', mask: 3, digest: 0.5, unknown: 0 },
+    { fp: 7, check: 2, key: 'M-1', mask: 5, digest: 0.25, unknown: 1 },
+    { fp: 9, check: 3, key: 'Ünïcode', mask: 9, digest: 0.125, unknown: 0 },
+  ];
+
+  it('visits the rows in the order they were written, and frees the bytes it was given', () => {
+    const bytes = new Uint8Array(memoBytes(seed, 1_000_000, entries));
+    const seen: unknown[] = [];
+    const header = forEachMemoRow(bytes, (key, mask, digest, unknown) =>
+      seen.push([key, mask, digest, unknown]),
+    );
+    expect(seen).toEqual(entries.map((e) => [e.key, e.mask, e.digest, e.unknown]));
+    expect(header).toMatchObject({ seed, count: 3, builtAt: 1_000_000 });
+    expect(bytes.byteLength).toBe(0);
+  });
+
+  it('visits no row of bytes that are not one whole memo', () => {
+    const whole = memoBytes(seed, 1_000_000, entries);
+    const seen: string[] = [];
+    const torn = new Uint8Array(whole.subarray(0, whole.length - 2));
+    expect(forEachMemoRow(torn, (key) => seen.push(key))).toBeUndefined();
+    const changed = new Uint8Array(whole);
+    changed[changed.length - 1] ^= 1;
+    expect(forEachMemoRow(changed, (key) => seen.push(key))).toBeUndefined();
+    expect(seen).toEqual([]);
   });
 });
