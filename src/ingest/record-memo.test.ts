@@ -165,7 +165,7 @@ describe('forEachMemoRow', () => {
     const torn = new Uint8Array(whole.subarray(0, whole.length - 2));
     expect(forEachMemoRow(torn, (key) => seen.push(key))).toBeUndefined();
     const changed = new Uint8Array(whole);
-    changed[changed.length - 1] ^= 1;
+    changed[changed.length - 1] = (changed[changed.length - 1] as number) ^ 1;
     expect(forEachMemoRow(changed, (key) => seen.push(key))).toBeUndefined();
     expect(seen).toEqual([]);
   });

@@ -121,6 +121,17 @@ export class DesiredIndex {
     return { key, mask: this.#masks.get(ref), digest: this.#digests.get(ref), ref };
   }
 
+  /**
+   * Every record a key keeps, in the order keys were first indexed, with its key's string made only
+   * when `keyOf` is called (never blank).
+   */
+  forEachRef(visit: (ref: number, keyOf: () => string) => void): void {
+    for (let i = 0; i < this.#size; i++) {
+      const id = this.#order[i] as number;
+      visit(this.#refsByKey.get(id) - 1, () => this.#keys.keyAt(id));
+    }
+  }
+
   /** Every key with its record, in the order keys were first indexed. */
   forEach(visit: (key: string, ref: number) => void): void {
     for (let i = 0; i < this.#size; i++) {

@@ -69,13 +69,13 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const matched = new Map<string, number>();
 
   /** The key's listing found among the feed's own (`keeper`), and its duplicates (`extras`). */
-  const keep = (key: string, ref: number, keeper: number, extras: readonly number[]) => {
+  const keep = (key: () => string, ref: number, keeper: number, extras: readonly number[]) => {
     touched[keeper] = 1;
     const owner = remote.ownerAt(keeper);
     if (owner !== undefined && owner !== policy.feedId) matched.set(owner, (matched.get(owner) ?? 0) + 1);
     for (const extra of extras) {
       touched[extra] = 1;
-      found.add(key, remote.idAt(extra), 'duplicate');
+      found.add(key(), remote.idAt(extra), 'duplicate');
     }
     // A listing a former id of the feed tagged (`adoptFrom`) differs in its owner tag: it is
     // written once more, to carry this id.
@@ -83,21 +83,25 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     else updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId);
   };
 
-  desired.forEach((key, ref) => {
-    // A key that is held (its last record was rejected) is never written, even if an earlier record was valid.
-    if (!key || heldKeys.find(key) !== -1) return;
+  const anyHeld = heldKeys.size > 0;
+  desired.forEachRef((ref, keyOf) => {
+    // A key that is held (its last record was rejected) is never written, even if an earlier record
+    // was valid. The key's string is made only when something needs it (not for the usual key of a
+    // feed with nothing held: a million strings at 1M).
+    if (anyHeld && heldKeys.find(keyOf()) !== -1) return;
     wantedCount++;
     // The usual key: one listing on the chatbot has it, and it is the feed's own.
     const only = groups.only(ref);
     if (only >= 0 && isMine(only)) {
-      keep(key, ref, only, NO_EXTRAS);
+      keep(keyOf, ref, only, NO_EXTRAS);
       return;
     }
+    const key = keyOf();
     const group = groups.of(ref);
     const mine = group.filter(isMine);
     if (mine.length > 0) {
       const [keeper, ...extras] = pickKeeper(mine, remote);
-      keep(key, ref, keeper, extras);
+      keep(() => key, ref, keeper, extras);
       return;
     }
     const resolved = resolveForeign(key, group, ctx);
