@@ -279,15 +279,16 @@ export function memoHeaderOf(bytes: Uint8Array): MemoHeader | undefined {
 /**
  * Each row of a whole memo in the order it was written (for a run that noted every listing of its
  * feed, the feed's listings in order): its header, or undefined, with no row visited, when the bytes
- * are not one whole memo (the checks of `RecordMemo.fromBytes`). The bytes are the caller's, and
- * freed once read (as `RecordMemo.release` does).
+ * are not one whole memo (the checks of `RecordMemo.fromBytes`) or `accept` refuses its header. The
+ * bytes are the caller's, and freed once read (as `RecordMemo.release` does).
  */
 export function forEachMemoRow(
   input: Uint8Array,
   visit: (key: string, mask: number, digest: number, unknown: number) => void,
+  accept: (header: MemoHeader) => boolean = () => true,
 ): MemoHeader | undefined {
   const header = memoHeaderOf(input);
-  if (header === undefined || header.count > MAX_ENTRIES) return undefined;
+  if (header === undefined || header.count > MAX_ENTRIES || !accept(header)) return undefined;
   const bytes = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
   if (bytes.length < HEADER_BYTES + header.count * ROW_BYTES) return undefined;
   if (crc32(bytes.subarray(HEADER_BYTES)) !== header.crc) return undefined;

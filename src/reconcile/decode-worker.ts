@@ -62,6 +62,7 @@ port.on('message', (request: DecodeRequest) => {
     if (request.op === 'close') {
       stores.get(request.session)?.close();
       stores.delete(request.session);
+      memos.get(request.session)?.index?.release();
       memos.delete(request.session);
       return;
     }

@@ -162,7 +162,8 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
     return undefined;
   }
   const salt = pageMemoSalt(store.stamp, runtimeSalt(), options.keyField, options.tags);
-  const last = store.read(id);
+  // Not read past the bound (a larger one a run that reuses its feed's reading left).
+  const last = store.read(id, PAGE_MEMO_HEADER_BYTES + most);
   let sink: MemoSink | undefined;
   let entries = 0;
   let bytes = 0;

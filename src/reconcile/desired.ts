@@ -12,6 +12,8 @@ export type { DesiredListing, ListingBrief };
 export interface DesiredLoader {
   /** The record a planned create or update sends (tags included), read back from the store. */
   load(entry: StoreRef): Listing;
+  /** Whether the run holds no record for this entry (its feed reading was reused): `load` would throw. */
+  unread?(entry: StoreRef): boolean;
 }
 
 export function briefOf(listing: Listing): ListingBrief {

@@ -97,7 +97,7 @@ export function keepReading(
   header.writeUInt32LE(body.length, 8);
   header.writeUInt32LE(crc32(body), 12);
   sink.write(body);
-  sink.commit(header);
+  if (!sink.commit(header)) readings.remove(feedId);
 }
 
 function readingJson(ingest: IngestResult<unknown>, memo: MemoHeader | undefined): string | undefined {
@@ -145,6 +145,11 @@ export interface ReuseOptions {
   desired: DesiredIndex;
   /** Called once the reading is likely to be used (the file's size matches): the pages can be asked for. */
   onLikely?: () => void;
+  /**
+   * The file's validator at which this run would skip the feed as unchanged (a scheduled run within
+   * `fullCompareEveryHours` of a `conditional` source): no reading is reused then, the run skips.
+   */
+  skipsAt?: string | undefined;
   signal?: AbortSignal | undefined;
   logger?: Logger | undefined;
 }
@@ -162,7 +167,8 @@ export async function reuseReading(options: ReuseOptions): Promise<IngestResult<
   const reading = readingOf(scopedMemo(store, SCOPE).read(feed.id));
   if (reading === undefined) return undefined;
   const file = await statFile(path);
-  if (file === undefined || file.size !== reading.source.size) return undefined;
+  if (file === undefined || file.size !== reading.source.size || file.etag === options.skipsAt)
+    return undefined;
   const age = now.getTime() - reading.memo.builtAt;
   if (!(age >= 0 && age < MEMO_MAX_AGE_MS)) return undefined;
   if (memoSeedOf(options.salt, reading.rules, now) !== reading.memo.seed) return undefined;
@@ -172,14 +178,16 @@ export async function reuseReading(options: ReuseOptions): Promise<IngestResult<
   const memoBytes = store.read(feed.id);
   if (memoBytes === undefined) return undefined;
   let ref = 0;
-  const header = forEachMemoRow(memoBytes, (key, mask, digest) => {
-    desired.add({ key, mask, digest, ref: ref++ });
-  });
-  if (header === undefined || !sameMemo(header, reading.memo)) {
-    // Rows of another memo were not added: its header and CRC are checked before any row is visited.
-    if (ref > 0) throw new Error('a feed reading added the rows of a memo it does not name');
-    return undefined;
-  }
+  // Only the memo the reading names (a memo written since, or one whose write failed, is not it):
+  // its header is compared, and its rows checked whole, before any row is added.
+  const header = forEachMemoRow(
+    memoBytes,
+    (key, mask, digest) => {
+      desired.add({ key, mask, digest, ref: ref++ });
+    },
+    (found) => sameMemo(found, reading.memo),
+  );
+  if (header === undefined) return undefined;
   const { ingest } = reading;
   options.logger?.debug(
     { feed: feed.id, sha256: digest.sha256 },
@@ -190,6 +198,8 @@ export async function reuseReading(options: ReuseOptions): Promise<IngestResult<
     feedId: feed.id,
     notModified: false,
     listings: Array.from({ length: ref }, (_, i) => i),
+    // Every listing is the memo's: all known.
+    stats: { ...ingest.stats, known: ref },
     duplicates: [],
     mapping: JSON.parse(reading.rules) as unknown,
     sourceState: { ...ingest.sourceState, etag: file.etag },

@@ -68,13 +68,13 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
   };
   return {
     stamp: codeStamp(),
-    read(feedId) {
+    read(feedId, maxBytes = MAX_MEMO_BYTES) {
       if (!usable(false)) return undefined;
       try {
         const path = file(feedId);
         // A link is not followed: the memo is a file of this folder or none.
         const stat = lstatSync(path);
-        if (!stat.isFile() || stat.size > MAX_MEMO_BYTES) return undefined;
+        if (!stat.isFile() || stat.size > Math.min(maxBytes, MAX_MEMO_BYTES)) return undefined;
         return readFileSync(path);
       } catch {
         return undefined;
@@ -127,18 +127,21 @@ export function memoFiles(dir: string, onError?: (error: Error) => void): MemoSt
           }
         },
         commit(header) {
-          if (fd === undefined) return;
+          if (fd === undefined) return false;
           clearInterval(touch);
+          let kept = false;
           try {
             writeAll(fd, header, 0);
             fsyncSync(fd);
             closeSync(fd);
             fd = undefined;
             renameSync(next, path);
+            kept = true;
           } catch (error) {
             fail(error);
           }
           sweep(dir);
+          return kept;
         },
         abort() {
           if (fd !== undefined) fail(undefined);
@@ -225,7 +228,7 @@ export function codeStamp(): string {
 export function scopedMemo(store: MemoStore, scope: string): MemoStore {
   const id = (feedId: string) => `${feedId}@${scope}`;
   return {
-    read: (feedId) => store.read(id(feedId)),
+    read: (feedId, maxBytes) => store.read(id(feedId), maxBytes),
     begin: (feedId) => store.begin(id(feedId)),
     remove: (feedId) => store.remove(id(feedId)),
     get stamp() {

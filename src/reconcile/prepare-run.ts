@@ -147,7 +147,10 @@ async function prepareOnce(
   // Made here, not in `prepare`: the closures a planned run hands on keep alive only the records,
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
   const load = memo ? (ref: number) => memo.loaded(store.get(ref), ref) : (ref: number) => store.get(ref);
-  const kept: RunRecords = { loader: { load: (d) => load(d.ref) }, close: () => store.close() };
+  const kept: RunRecords = {
+    loader: { load: (d) => load(d.ref), unread: (d) => store.unread(d.ref) },
+    close: () => store.close(),
+  };
   try {
     const prepared = await prepare(config, feed, client, deps, options, { store, kept, tags, memo, reuse });
     if (prepared.kind !== 'planned') store.close();
@@ -165,13 +168,16 @@ async function prepareOnce(
  * The run's record store, its numbers shifted past a reused reading's listings (`reserve`): those
  * have no record, and asking for one is `ReadingNeedsRecords`.
  */
-function offsetRecords(store: RecordStore): RecordStore & { reserve(count: number): void } {
+function offsetRecords(
+  store: RecordStore,
+): RecordStore & { reserve(count: number): void; unread(ref: number): boolean } {
   let offset = 0;
   return {
     reserve(count) {
       if (store.size > 0) throw new Error('records are reserved before any is kept');
       offset = count;
     },
+    unread: (ref) => ref >= 0 && ref < offset,
     put: (record) => store.put(record) + offset,
     get(ref) {
       if (ref < offset) throw new ReadingNeedsRecords();
@@ -233,8 +239,9 @@ async function prepare(
     goneSince = state.goneSince;
     expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
+    const maySkip = maySkipUnchanged(feed, state, now(), options);
     const ingestDeps: IngestDeps = {
-      state: maySkipUnchanged(feed, state, now(), options) ? state : withoutValidators,
+      state: maySkip ? state : withoutValidators,
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(options.forceFull === undefined ? {} : { forceFull: options.forceFull }),
@@ -259,6 +266,8 @@ async function prepare(
             },
             signal: deps.signal,
             logger: deps.logger,
+            // A file the run would skip as unchanged is skipped, not compared from its reading.
+            skipsAt: maySkip && feed.source.conditional && !options.forceFull ? state.etag : undefined,
           })
         : undefined;
     if (reused) store.reserve(reused.listings.length);
@@ -358,7 +367,10 @@ async function prepare(
     // The report, made once the records are closed, shows the first CHANGES_KEPT writes' changes:
     // at least those are read now.
     const described = Math.max(options.briefs ?? BRIEFS_KEPT, CHANGES_KEPT);
-    const plan = withBriefs(makePlan(desired, snapshot.listings, policy), loader, described);
+    const made = makePlan(desired, snapshot.listings, policy);
+    // A reused reading has no record to write: a plan that writes one reads the feed after all.
+    if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
+    const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown } = snapshot;
     const remoteCount = snapshot.listings.length;
     const unknownOwners = unknownOwnersOf(plan, config);
@@ -439,6 +451,13 @@ function startSnapshot(
     ...(expectedCount === undefined ? {} : { expectedCount }),
     ...(pageMemo ? { pageMemo } : {}),
   });
+}
+
+/** Whether a plan creates or updates a listing whose record the run did not read (its feed reading reused). */
+function writesUnread(plan: Plan, store: { unread(ref: number): boolean }): boolean {
+  for (const create of plan.creates) if (store.unread(create.desired.ref)) return true;
+  for (const update of plan.updates) if (store.unread(update.desired.ref)) return true;
+  return false;
 }
 
 /** A run's reads when it reuses its feed's reading: a larger page memo (`PAGE_MEMO_REUSED_MAX_BYTES`). */

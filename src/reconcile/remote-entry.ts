@@ -6,6 +6,10 @@ import type { DesiredListing, FieldChange } from './plan-types.ts';
 
 /** No change: one shared array. */
 export const SAME: readonly FieldChange[] = Object.freeze([]);
+/** The changes of a listing whose feed record the run did not read (`DesiredLoader.unread`). */
+export const UNREAD: readonly FieldChange[] = Object.freeze([
+  Object.freeze({ field: '(unknown: the feed record was not read)', from: undefined, to: undefined }),
+]);
 
 /** What an update of `remote` to the feed's listing would change (`SAME` when nothing). */
 export function changesAgainst(
@@ -14,6 +18,10 @@ export function changesAgainst(
   loader: DesiredLoader,
 ): readonly FieldChange[] {
   if (fieldsDigest(remote, wanted.mask) === wanted.digest) return SAME;
+  // A record the run did not read (its feed reading reused): it differs, how is not known. A plan
+  // that writes it makes the run read the feed (`ReadingNeedsRecords`); one that does not (another
+  // feed's listing, a held key) needs no more.
+  if (loader.unread?.(wanted)) return UNREAD;
   const changes = diffListing(loader.load(wanted), remote);
   return changes.length === 0 ? SAME : changes;
 }

@@ -23,8 +23,11 @@ import { SnapshotError } from './snapshot.ts';
  * that made them: a memo of other code is never used.
  */
 export interface MemoStore {
-  /** The feed's memo, in bytes the caller owns (a record memo frees them once the feed is read). */
-  read(feedId: string): Uint8Array | undefined;
+  /**
+   * The feed's memo, in bytes the caller owns (a record memo frees them once the feed is read).
+   * Undefined when there is none, or it is larger than `maxBytes` (not read then).
+   */
+  read(feedId: string, maxBytes?: number): Uint8Array | undefined;
   /**
    * Start replacing the feed's memo: its rows are written as the run notes them, and the memo
    * replaces the last one whole when `commit` gives its header (first in the file); `abort`, or a
@@ -40,7 +43,8 @@ export interface MemoStore {
 /** A memo being written (`MemoStore.begin`). */
 export interface MemoSink {
   write(chunk: Uint8Array): void;
-  commit(header: Uint8Array): void;
+  /** Whether the memo replaced the last one (false: it could not be written whole, none is kept). */
+  commit(header: Uint8Array): boolean;
   abort(): void;
 }
 
@@ -249,7 +253,7 @@ export class RunMemo {
 
   /**
    * The feed is read: the memo this run wrote replaces the last one. As old as the memo it used, if
-   * it used one. Returns the header it wrote (undefined when it wrote none).
+   * it used one. Returns the header of the memo now kept (undefined when none was written whole).
    */
   commit(): MemoHeader | undefined {
     const sink = this.#sink;
@@ -259,8 +263,7 @@ export class RunMemo {
     if (sink === undefined || writer === undefined) return undefined;
     const builtAt = this.#used && this.#builtAt !== undefined ? this.#builtAt : this.#now;
     const header = writer.finish(this.#seed, builtAt);
-    sink.commit(header);
-    return memoHeaderOf(header);
+    return sink.commit(header) ? memoHeaderOf(header) : undefined;
   }
 
   /** The memo's salt (`MemoReading.salt`): a feed reading's seed is made again from it. */

@@ -50,7 +50,7 @@ export function renderReport(report: RunReport): string {
     lines.push(
       `  feed reading: the file's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): its reading reused, no record read again`,
     );
-  else if (report.known)
+  if (report.known)
     lines.push(
       `  record memo: ${report.known} of ${report.read} record(s) known from the last run, not mapped again`,
     );

@@ -12,9 +12,9 @@ export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buf
     open: 0,
     // A copy in a buffer of its own, as a large file's read is: the reader owns it (a record memo
     // frees its bytes once the feed is read).
-    read: (feedId: string) => {
+    read: (feedId: string, maxBytes = Number.POSITIVE_INFINITY) => {
       const bytes = files.get(feedId);
-      if (bytes === undefined) return undefined;
+      if (bytes === undefined || bytes.length > maxBytes) return undefined;
       const copy = Buffer.allocUnsafeSlow(bytes.length);
       bytes.copy(copy);
       return copy;
@@ -32,6 +32,7 @@ export function memoryMemo(stamp = 'test'): MemoStore & { files: Map<string, Buf
         commit: (header: Uint8Array) => {
           end();
           files.set(feedId, Buffer.concat([header, ...chunks]));
+          return true;
         },
         abort: end,
       };

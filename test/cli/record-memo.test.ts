@@ -28,9 +28,11 @@ describe('the record memo', () => {
     await t.feed(rows());
     const first = await sync();
     expect(first).toMatchObject({ code: 0, report: { created: 4, read: 4, known: 0 } });
-    // The feed's record memo and its page memo (src/reconcile/page-memo.ts).
+    // The feed's record memo, its page memo (src/reconcile/page-memo.ts) and its reading
+    // (src/reconcile/feed-reading.ts).
     expect((await readdir(join(t.dir, '.feed-sync-memo'))).sort()).toEqual([
       'acme%00pages.memo',
+      'acme%40reading.memo',
       'acme.memo',
     ]);
     const created = platform();
@@ -151,7 +153,12 @@ describe('the record memo', () => {
     const old = new Date(Date.now() - 11 * 60_000);
     await utimes(stale, old, old);
     expect((await sync()).code).toBe(0);
-    expect((await readdir(dir)).sort()).toEqual(['acme%00pages.memo', 'acme.memo', 'acme.memo.live.next']);
+    expect((await readdir(dir)).sort()).toEqual([
+      'acme%00pages.memo',
+      'acme%40reading.memo',
+      'acme.memo',
+      'acme.memo.live.next',
+    ]);
   });
 
   it('--no-memo maps every record and leaves the memo as it was (sync and plan)', async () => {

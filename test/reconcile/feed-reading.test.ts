@@ -162,6 +162,100 @@ describe('a feed reading', () => {
   });
 });
 
+describe('a feed reading, against what reading the file gives', () => {
+  it('is not used by a scheduled run that skips the untouched file: it is skipped, as without one', async () => {
+    const outcomes = [];
+    for (const withMemo of [false, true]) {
+      const { h, path, feed, memo } = await setup();
+      writeFileSync(path, feedText());
+      const scheduled = () => h.sync(feed, undefined, { trigger: 'schedule' }, withMemo ? { memo } : {});
+      await scheduled();
+      await post(h, 'RealEstateCreate', {
+        ...ownListing(h, 'R-1'),
+        MLSNumber: 'R-99',
+        Url: 'https://acme.example/listing/R-99',
+      });
+      const second = await scheduled();
+      outcomes.push([second.outcome, second.deleted, second.reusedReading]);
+    }
+    expect(outcomes).toEqual([
+      ['skipped', 0, undefined],
+      ['skipped', 0, undefined],
+    ]);
+  });
+
+  it('is not kept for a memo that could not be written, nor used with a memo it does not name', async () => {
+    const { h, path, feed, memo } = await setup();
+    // The store's commit fails (a full disk at the rename): no memo, so no reading either.
+    let failing = false;
+    const flaky = {
+      ...memo,
+      read: memo.read,
+      remove: memo.remove,
+      stamp: memo.stamp,
+      begin: (id: string) => {
+        const sink = memo.begin(id);
+        return failing && sink ? { ...sink, commit: () => (sink.abort(), false) } : sink;
+      },
+    };
+    const run = () => h.sync(feed, undefined, { forceFull: true }, { memo: flaky });
+    writeFileSync(path, feedText());
+    await run();
+    const firstReading = memo.files.get('acme@reading');
+    expect(firstReading).toBeDefined();
+    writeFileSync(
+      path,
+      feedText((i) => (i === 7 ? row(7, '"$999,000"') : row(i))),
+    );
+    failing = true;
+    await run();
+    failing = false;
+    expect(memo.files.has('acme@reading')).toBe(false);
+    // The first reading put back (a run killed between its memo and its reading), the file too: the
+    // memo on disk is the second run's, not the one the reading names.
+    memo.files.set('acme@reading', firstReading as Buffer);
+    writeFileSync(path, feedText());
+    const third = await run();
+    expect([third.outcome, third.reusedReading, third.updated, third.unchanged]).toEqual([
+      'ok',
+      undefined,
+      1,
+      19,
+    ]);
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-7')?.SalePrice).toBe(407000);
+  });
+
+  it("is used beside another feed's listing of the same key: only a write needs the record", async () => {
+    const { h, path, run } = await setup();
+    writeFileSync(path, feedText());
+    await run();
+    const other = ownListing(h, 'R-5');
+    other.ExtensionColumn = (other.ExtensionColumn as { Key: string; value: string }[]).map((e) =>
+      e.Key === 'feed-sync:feed' ? { ...e, value: 'other-feed' } : e,
+    );
+    other.Description = 'the other feed says otherwise';
+    await post(h, 'RealEstateCreate', other);
+    const second = await run();
+    expect(second.reusedReading).toBeDefined();
+    expect([second.outcome, second.created, second.updated, second.deleted, second.unchanged]).toEqual([
+      'ok',
+      0,
+      0,
+      0,
+      20,
+    ]);
+  });
+});
+
+/** A listing of the feed as the platform holds it, without its ID (to post again under another key). */
+function ownListing(h: Harness, key: string): Record<string, unknown> {
+  const { ID: _id, ...listing } = h.sandbox.listings('SN-1').find((l) => l.MLSNumber === key) as Record<
+    string,
+    unknown
+  >;
+  return listing;
+}
+
 async function post(h: Harness, op: string, body: Record<string, unknown>): Promise<void> {
   const answer = await fetch(`${h.sandbox.url}/chat/Chatbot/${op}`, {
     method: 'POST',
