@@ -2,7 +2,7 @@ import type { Worker } from 'node:worker_threads';
 import { InvalidJsonError, type PageBytes, PlatformError, SchemaError } from '../api/index.ts';
 import { newDecodeThread, takeEarlyDecodeThread } from '../decode-thread.ts';
 import type { Listing } from '../normalize/index.ts';
-import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
+import type { DecodeReply, DecodeRequest, FailureOf, MemoEnd } from './decode-protocol.ts';
 import type { TagKeys } from './ownership.ts';
 import type { RemotePage } from './remote-page.ts';
 import { SnapshotError } from './snapshot.ts';
@@ -24,6 +24,11 @@ export interface DecodeSession {
   decode(body: Uint8Array | PageBytes): Promise<RemotePage>;
   /** The canonical records kept by `decode`, by their numbers. */
   records(refs: readonly number[]): Promise<Partial<Listing>[]>;
+  /**
+   * Every page is read: whether the page memo this run leaves is the last one, else the entries of
+   * the pages it knew (`written`: the entries the run was handed for the pages it decoded).
+   */
+  memoEnd(written: number): Promise<MemoEnd>;
   /** Free the session's records. Idempotent. */
   close(): void;
 }
@@ -115,6 +120,8 @@ class DecodePool {
           : refs.length === 0
             ? Promise.resolve([])
             : this.#ask<Partial<Listing>[]>({ op: 'records', id: 0, session, refs: Float64Array.from(refs) }),
+      memoEnd: (written) =>
+        !open ? closed() : this.#ask<MemoEnd>({ op: 'memo-end', id: 0, session, written }),
       close: () => {
         if (!open) return;
         open = false;
@@ -178,7 +185,8 @@ class DecodePool {
       }
     }
     if ('failure' in reply) waiting.reject(errorOf(reply.failure));
-    else waiting.resolve(('page' in reply ? reply.page : reply.records) as never);
+    else
+      waiting.resolve(('page' in reply ? reply.page : 'memo' in reply ? reply.memo : reply.records) as never);
   }
 
   #start(): Worker {

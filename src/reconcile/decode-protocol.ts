@@ -25,7 +25,21 @@ export type DecodeRequest =
       keep: boolean;
     }
   | { op: 'records'; id: number; session: number; refs: Float64Array }
+  | {
+      /**
+       * Every page is read: whether the memo this run leaves is the last one (`written`: the pages
+       * this run decoded and wrote entries for; none, and every entry of the last memo known again),
+       * else the entries of the pages it knew, to write beside those.
+       */
+      op: 'memo-end';
+      id: number;
+      session: number;
+      written: number;
+    }
   | { op: 'close'; session: number };
+
+/** What a session's page memo comes to once every page is read (`memo-end`). */
+export type MemoEnd = { same: true } | { same: false; entries: Uint8Array; count: number };
 
 /** A failure, as plain data: the pool rebuilds the client's error from it, so retries read it alike. */
 export interface FailureOf {
@@ -41,4 +55,5 @@ export type DecodeReply =
   /** A page decoded (or read from the memo), and its memo entry when the session keeps one. */
   | { id: number; page: RemotePage; entry?: Uint8Array }
   | { id: number; records: Partial<Listing>[] }
+  | { id: number; memo: MemoEnd }
   | { id: number; failure: FailureOf };

@@ -18,7 +18,11 @@ if (port === null) throw new Error('decode-worker.ts runs as a worker thread (de
 const stores = new Map<number, ByteStore>();
 const utf8 = new TextDecoder();
 /** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
-const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean }>();
+/**
+ * Each run's page memo: the last run's pages by their bytes, whether it keeps this run's, and the
+ * pages it knew (hex hashes): their entries are written again only if the memo changed (`memo-end`).
+ */
+const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean; seen: Set<string> }>();
 
 function failureOf(error: unknown): FailureOf {
   if (isApiError(error)) {
@@ -68,7 +72,21 @@ port.on('message', (request: DecodeRequest) => {
     }
     if (request.op === 'memo') {
       const index = request.bytes ? PageMemoIndex.parse(request.bytes, request.salt) : undefined;
-      memos.set(request.session, { index, keep: request.keep });
+      memos.set(request.session, { index, keep: request.keep, seen: new Set() });
+      return;
+    }
+    if (request.op === 'memo-end') {
+      const memo = memos.get(request.session);
+      const index = memo?.index;
+      const seen = memo?.seen ?? new Set<string>();
+      if (index !== undefined && request.written === 0 && seen.size === index.size) {
+        reply({ id: request.id, memo: { same: true } });
+        return;
+      }
+      const entries = index?.entriesOf(seen) ?? new Uint8Array(0);
+      reply({ id: request.id, memo: { same: false, entries, count: index ? seen.size : 0 } }, [
+        entries.buffer as ArrayBuffer,
+      ]);
       return;
     }
     let store = stores.get(request.session);
@@ -91,11 +109,10 @@ port.on('message', (request: DecodeRequest) => {
       const page =
         known ?? decodePage(utf8.decode(joinedBytes(pieces)), request.keyField, request.tags, store.size);
       store.put(pieces);
-      // A known page's entry is the one it was found by; a decoded page's is made.
-      const entry =
-        hash && memo?.keep
-          ? ((known && memo.index?.entryOf(hash)) ?? encodePageEntry(hash, page))
-          : undefined;
+      // A known page's entry is the one it was found by: noted, and written again only if the memo
+      // changed (`memo-end`). A decoded page's is made, and handed back to be written.
+      if (known && hash && memo?.keep) memo.seen.add(Buffer.from(hash).toString('hex'));
+      const entry = hash && memo?.keep && !known ? encodePageEntry(hash, page) : undefined;
       if (entry === undefined) reply({ id: request.id, page }, transferablesOf(page));
       else reply({ id: request.id, page, entry }, [...transferablesOf(page), entry.buffer as ArrayBuffer]);
       return;

@@ -1,5 +1,6 @@
 import type { PlatformClient } from '../api/index.ts';
 import { decodePool } from './decode-pool.ts';
+import type { MemoEnd } from './decode-protocol.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import type { TagKeys } from './ownership.ts';
@@ -117,8 +118,8 @@ export function startDecodedSnapshot(
         // The feed is indexed: the pages read so far are compared with it now, the rest as they come.
         book.attach(desired, sold);
         const pages = await reading;
-        // Every page read and decoded: the memo of them replaces the last one.
-        memo?.commit();
+        // Every page read and decoded: the memo of them replaces the last one (if it changed).
+        await memo?.commit((written) => session.memoEnd(written));
         const entries = await book.join(desired, loader, session.records, sold, keeper);
         return {
           ...collect(entries.finish(), pages),
@@ -168,23 +169,30 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
   let entries = 0;
   let bytes = 0;
   let done = false;
-  const onEntry = (entry: Uint8Array) => {
-    if (done) return;
+  /** Entries written to the memo this run leaves: `count` more, `size` bytes; false once none is kept. */
+  const write = (entry: Uint8Array, count: number): boolean => {
+    if (done) return false;
     if (bytes + entry.byteLength > most) {
       // Grown past the bound: none is kept, the last one neither.
       done = true;
       sink?.abort();
       store.remove(id);
-      return;
+      return false;
     }
     sink ??= store.begin(id);
     if (sink === undefined) {
       done = true;
-      return;
+      return false;
     }
     sink.write(entry);
-    entries++;
+    entries += count;
     bytes += entry.byteLength;
+    return true;
+  };
+  /** The entries of the pages this run decoded: a page the last memo knew has none (see `commit`). */
+  let decoded = 0;
+  const onEntry = (entry: Uint8Array) => {
+    if (write(entry, 1)) decoded++;
   };
   return {
     session: {
@@ -192,8 +200,25 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
       bytes: last && last.byteLength <= PAGE_MEMO_HEADER_BYTES + most ? last : undefined,
       onEntry: given.writes ? onEntry : undefined,
     },
-    commit() {
+    /**
+     * Every page is read: the memo this run leaves replaces the last one, unless it is the last one
+     * (every page known, none decoded, none gone: not written again, ~55 MB at 1M). Else the known
+     * pages' entries, from the decode thread, are written beside the decoded ones.
+     */
+    async commit(end: (written: number) => Promise<MemoEnd>) {
+      if (done || !given.writes) return;
+      const result = await end(decoded).catch(() => undefined);
       if (done) return;
+      if (result === undefined) {
+        // Not known what the memo came to: the last one stays.
+        this.abort();
+        return;
+      }
+      if (result.same) {
+        this.abort();
+        return;
+      }
+      if (result.entries.byteLength > 0 && !write(result.entries, result.count)) return;
       done = true;
       sink?.commit(pageMemoHeader(salt, entries, bytes));
     },

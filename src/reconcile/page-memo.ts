@@ -299,6 +299,19 @@ export class PageMemoIndex {
     return entry;
   }
 
+  /** The entries of the pages whose hashes (hex) are given, one after another, in a buffer of its own. */
+  entriesOf(hashes: Iterable<string>): Uint8Array {
+    const places = [...hashes].map((hex) => this.#at.get(hex)).filter((p) => p !== undefined);
+    const out = new Uint8Array(places.reduce((sum, p) => sum + HASH_BYTES + 8 + p.length, 0));
+    let at = 0;
+    for (const place of places) {
+      const entry = this.#bytes.subarray(place.start - HASH_BYTES - 8, place.start + place.length);
+      out.set(entry, at);
+      at += entry.length;
+    }
+    return out;
+  }
+
   /** Entries held. */
   get size(): number {
     return this.#at.size;

@@ -71,6 +71,31 @@ describe('the page memo', () => {
     expect(memo.open).toBe(0);
   });
 
+  it('is written again only when it changed: every page known leaves the last memo as it was', async () => {
+    const { memo, feed, sync } = await memoized();
+    const id = pageMemoId(feed.id);
+    const kept = memo.files.get(id);
+    expect((await sync()).snapshot).toMatchObject({ pages: 3, pagesKnown: 3 });
+    // The very bytes the last run left: not written again.
+    expect(memo.files.get(id)).toBe(kept);
+    // One page changes (a listing edited on the platform): the memo is written again, whole, with
+    // the pages known from the last one beside the one decoded, and the next run knows all three.
+    await updatePrice(h!, 'MLS-0006', 1);
+    expect((await sync()).snapshot).toMatchObject({ pages: 3, pagesKnown: 2 });
+    expect(memo.files.get(id)).not.toBe(kept);
+    expect((await sync()).snapshot).toMatchObject({ pages: 3, pagesKnown: 2 });
+    const after = await sync();
+    expect(after).toMatchObject({ outcome: 'ok', unchanged: 10, snapshot: { pages: 3, pagesKnown: 3 } });
+    // Fewer pages than the memo holds (listings gone): written again, with the pages still there.
+    const fewer = await sync(listings(1, 4), { allowMassDelete: true });
+    expect(fewer).toMatchObject({ deleted: 6 });
+    const shrunk = memo.files.get(id);
+    expect(await sync(listings(1, 4))).toMatchObject({ unchanged: 4, snapshot: { pagesKnown: 1 } });
+    expect(memo.files.get(id)).not.toBe(shrunk);
+    expect((await sync(listings(1, 4))).snapshot).toMatchObject({ pages: 1, pagesKnown: 1 });
+    expect(memo.open).toBe(0);
+  });
+
   it('counts only the pages the read counts: not the empty one that said the list ended', async () => {
     // 8 listings, 4 a page: a whole number of pages, so an empty third page ends the read.
     const { sync } = await memoized(8);
