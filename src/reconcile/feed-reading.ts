@@ -138,7 +138,7 @@ function readingJson(ingest: IngestResult<unknown>, memo: MemoHeader | undefined
 export interface ReuseOptions {
   store: MemoStore;
   feed: { id: string; source: SourceConfig };
-  /** The record memo's salt (`RunMemo.salt`). */
+  /** The record memo's salt (`MemoReading.salt`). */
   salt: readonly string[];
   now: Date;
   /** The run's listings, filled with the reading's (refs 0 to count - 1). */

@@ -256,7 +256,7 @@ async function prepare(
         ? await reuseReading({
             store: memo.where.store,
             feed,
-            salt: memo.salt,
+            salt: memo.reading.salt,
             now: runAt,
             desired,
             // The pages are asked for while the file is digested, with the larger page memo a run

@@ -266,19 +266,9 @@ export class RunMemo {
     return sink.commit(header) ? memoHeaderOf(header) : undefined;
   }
 
-  /** The memo's salt (`MemoReading.salt`): a feed reading's seed is made again from it. */
-  get salt(): readonly string[] {
-    return this.reading.salt;
-  }
-
   /** The store the memo is kept in, and the feed's id in it. */
   get where(): { store: MemoStore; feedId: string } {
     return { store: this.#store, feedId: this.#feedId };
-  }
-
-  /** Whether this run may leave a memo (not a dry run, a store that takes one). */
-  get writes(): boolean {
-    return this.#writes && !this.#unwritable;
   }
 
   /** The run ended before its feed was read whole (failed, skipped, unchanged): the last memo stays. */

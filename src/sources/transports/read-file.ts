@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { FeedError } from '../feed-error.ts';
 
 /** Bytes read from a file at a time (see `openFile`). */
@@ -53,20 +54,15 @@ function etagOf(stat: { size: bigint; mtimeNs: bigint }): string {
 /** A file's size and validator, without reading it (undefined when it cannot be read). */
 export async function statFile(path: string): Promise<{ size: number; etag: string } | undefined> {
   try {
-    const handle = await open(path, 'r');
-    try {
-      const stat = await handle.stat({ bigint: true });
-      return stat.isFile() ? { size: Number(stat.size), etag: etagOf(stat) } : undefined;
-    } finally {
-      await handle.close();
-    }
+    const found = await stat(path, { bigint: true });
+    return found.isFile() ? { size: Number(found.size), etag: etagOf(found) } : undefined;
   } catch {
     return undefined;
   }
 }
 
 /**
- * A file's bytes read whole and digested (SHA-256), in 1 MiB reads: ~0.1 s for a 240 MB feed.
+ * A file's bytes read whole and digested (SHA-256), 1 MiB at a time: ~0.15 s for a 240 MB feed.
  * Undefined when it cannot be read or is not `size` bytes long (it changed meanwhile).
  */
 export async function digestFile(
@@ -75,23 +71,12 @@ export async function digestFile(
   signal?: AbortSignal,
 ): Promise<SourceDigest | undefined> {
   try {
-    const handle = await open(path, 'r');
-    try {
-      const hash = createHash('sha256');
-      const buffer = Buffer.allocUnsafe(1 << 20);
-      let read = 0;
-      for (;;) {
-        signal?.throwIfAborted();
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, read);
-        if (bytesRead === 0) break;
-        hash.update(buffer.subarray(0, bytesRead));
-        read += bytesRead;
-        if (read > size) return undefined;
-      }
-      return read === size ? { size, sha256: hash.digest('hex') } : undefined;
-    } finally {
-      await handle.close();
-    }
+    // One byte past `size` at most: a file that grew is told by its length, not read to its end.
+    const read = createReadStream(path, { highWaterMark: 1 << 20, end: size, ...(signal ? { signal } : {}) });
+    const hashed = hashing(read);
+    for await (const _ of hashed.bytes);
+    const digest = hashed.digest();
+    return digest?.size === size ? digest : undefined;
   } catch (error) {
     if (signal?.aborted) throw error;
     return undefined;
