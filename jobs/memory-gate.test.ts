@@ -55,16 +55,16 @@ describe('the memory gate (worker.maxHeapShare)', () => {
   });
 
   it('sizes a run by its feed: many due at once do not all pass an empty heap', async () => {
-    // 10 MB in use, share 0.6 of 160 MB = 96 MB: room for 86 MB of expected runs.
+    // 2 MB in use, share 0.6 of 160 MB = 96 MB: room for 94 MB of expected runs.
     const gate = createMemoryGate(
       () => 0.6,
-      () => heap(10),
+      () => heap(2),
       60_000,
     );
-    // ~40 MB each: 30 MB of columns, 4.8 MB of record memo, 6 MB of pages read ahead.
+    // ~46 MB each: 30 MB of columns, 4.8 MB of record memo, 6.4 MB of page memo, 6 MB of pages read ahead.
     const big = runCost(100_000);
-    expect(big).toBeGreaterThan(39 * MB);
-    expect(big).toBeLessThan(41 * MB);
+    expect(big).toBeGreaterThan(45 * MB);
+    expect(big).toBeLessThan(47 * MB);
     const started: number[] = [];
     const leaves = [0, 1, 2, 3].map((n) =>
       gate.enter(big).then((leave) => {
@@ -73,7 +73,7 @@ describe('the memory gate (worker.maxHeapShare)', () => {
       }),
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
-    // Two fit beside the 10 MB in use (10 + 80 ≤ 96); the third waits, although the heap is low.
+    // Two fit beside the 2 MB in use (2 + 93 ≤ 96); the third waits, although the heap is low.
     expect(started).toEqual([0, 1]);
     expect(gate.running).toBe(2);
     (await leaves[0]!)();
@@ -83,6 +83,14 @@ describe('the memory gate (worker.maxHeapShare)', () => {
     (await leaves[2]!)();
     (await leaves[3]!)();
     expect(gate.running).toBe(0);
+  });
+
+  it('counts the page memo the decode thread holds off the heap, by the feed key', () => {
+    // 1M listings keyed by MLS number: ~55 MB of page memo measured (bench/results/scale-million.md).
+    const byMls = runCost(1_000_000) - runCost(1_000_000 - 1);
+    expect(byMls).toBe(300 + 48 + 64);
+    // URLs as keys make longer entries.
+    expect(runCost(1_000_000, 'Url') - runCost(1_000_000, 'MLSNumber')).toBe(96 * 1_000_000);
   });
 
   it('counts a feed never run as small', () => {

@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
+import { PAGE_MEMO_BYTES_PER_LISTING } from '../src/reconcile/index.ts';
 
 /** The heap figures the gate reads (v8's `getHeapStatistics()`), bytes. */
 export interface HeapFigures {
@@ -28,11 +29,19 @@ const EARLY_RECORDS = 2000;
  * noted. Off the V8 heap, like the columns' typed arrays, and as much the process's memory.
  */
 export const MEMO_BYTES_PER_LISTING = 48;
-export function runCost(lastListings: number | undefined): number {
+/**
+ * The feed's page memo (reconcile/page-memo.ts): the last run's entries, held by the decode thread
+ * off the V8 heap the gate reads, a run long (~55 MB at a million listings keyed by MLS number).
+ * Counted by the feed's key field: URLs as keys make entries of ~150 bytes.
+ */
+export function runCost(
+  lastListings: number | undefined,
+  keyField: 'MLSNumber' | 'Url' = 'MLSNumber',
+): number {
   const listings = Math.max(0, lastListings ?? 0);
   return (
     RUN_BASE_BYTES +
-    (RUN_BYTES_PER_LISTING + MEMO_BYTES_PER_LISTING) * listings +
+    (RUN_BYTES_PER_LISTING + MEMO_BYTES_PER_LISTING + PAGE_MEMO_BYTES_PER_LISTING[keyField]) * listings +
     EARLY_RECORD_BYTES * Math.min(listings, EARLY_RECORDS)
   );
 }

@@ -103,7 +103,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
       // this run once another ends (`maxHeapShare`); the expected size is the feed's last run's.
       const leave = ctx.gate
         ? await ctx.gate.enter(
-            runCost(await lastListings(ctx, feed.id)),
+            runCost(await lastListings(ctx, feed.id), feed.key),
             // A worker shutting down starts no run that waits here.
             signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
           )

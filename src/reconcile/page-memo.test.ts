@@ -154,16 +154,23 @@ describe('the page memo', () => {
   it("gives a known page's entry back as it was written, for the memo the run leaves", () => {
     const texts = [pageText(5), pageText(4, 9)];
     const index = PageMemoIndex.parse(memoOf(texts), SALT);
+    const hex = (text: string) => Buffer.from(pageHash(Buffer.from(text))).toString('hex');
     texts.forEach((text, page) => {
       const hash = pageHash(Buffer.from(text));
-      const entry = index?.entryOf(hash);
+      const entry = index?.entriesOf([hex(text)]);
       expect(entry && Buffer.from(entry)).toEqual(
         Buffer.from(encodePageEntry(hash, decodePage(text, 'MLSNumber', TAGS, page))),
       );
       // Its own buffer: it is handed to another thread.
       expect(entry?.byteLength).toBe(entry?.buffer.byteLength);
     });
-    expect(index?.entryOf(pageHash(Buffer.from(pageText(2))))).toBeUndefined();
+    // Both, one after the other; a page the memo does not know adds nothing.
+    const both = index?.entriesOf([hex(texts[0]!), hex(pageText(2)), hex(texts[1]!)]);
+    const each = texts.map((text, page) =>
+      Buffer.from(encodePageEntry(pageHash(Buffer.from(text)), decodePage(text, 'MLSNumber', TAGS, page))),
+    );
+    expect(both && Buffer.from(both)).toEqual(Buffer.concat(each));
+    expect(index?.entriesOf([hex(pageText(2))]).byteLength).toBe(0);
   });
 
   it("has the record memo store's header size, and an id no feed's record memo has", () => {

@@ -286,19 +286,6 @@ export class PageMemoIndex {
     return entries === bytes.readUInt32LE(24) ? index : undefined;
   }
 
-  /**
-   * The entry of the page whose bytes hash to `hash`, as the last run wrote it, in a buffer of its
-   * own (handed to another thread): a known page's entry for the memo this run leaves, not encoded
-   * again (its columns are the same; its count is read from the page either way).
-   */
-  entryOf(hash: Uint8Array): Uint8Array | undefined {
-    const place = this.#at.get(Buffer.from(hash).toString('hex'));
-    if (place === undefined) return undefined;
-    const entry = new Uint8Array(HASH_BYTES + 8 + place.length);
-    entry.set(this.#bytes.subarray(place.start - HASH_BYTES - 8, place.start + place.length));
-    return entry;
-  }
-
   /** The entries of the pages whose hashes (hex) are given, one after another, in a buffer of its own. */
   entriesOf(hashes: Iterable<string>): Uint8Array {
     const places = [...hashes].map((hex) => this.#at.get(hex)).filter((p) => p !== undefined);
