@@ -202,7 +202,7 @@ function pageMemoOf(options: DecodedSnapshotOptions) {
     },
     /**
      * Every page is read: the memo this run leaves replaces the last one, unless it is the last one
-     * (every page known, none decoded, none gone: not written again, ~55 MB at 1M). Else the known
+     * (every page known, none decoded, none gone: not written again, ~37 MB at 1M). Else the known
      * pages' entries, from the decode thread, are written beside the decoded ones.
      */
     async commit(end: (written: number) => Promise<MemoEnd>) {

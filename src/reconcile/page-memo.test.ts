@@ -76,6 +76,33 @@ describe('the page memo', () => {
     expect(index?.get(pageHash(Buffer.from(pageText(7, 7, 300_001))), 0)).toBeUndefined();
   });
 
+  it('gives back keys and owners of any text exactly (not Latin-1, a lone surrogate, empty), and no count', () => {
+    const page = (keys: string[], owners: string[], virtualCount: number | undefined) => ({
+      length: keys.length,
+      virtualCount,
+      ids: Float64Array.from(keys, (_, i) => 2 ** 40 + i),
+      masks: Int32Array.from(keys, (_, i) => -1 - i),
+      digests: Float64Array.from(keys, (_, i) => (i + 0.5) * 2 ** 30),
+      refs: Float64Array.from(keys, (_, i) => i),
+      sold: Uint8Array.from(keys, (_, i) => i % 2),
+      keys,
+      owners,
+    });
+    const cases = [
+      page(['MLS-1', 'Zürich-7', '', 'MLS-1'], ['acme', '', 'acme', 'other'], 4),
+      page(['北京-1', 'a\ud800b', '😀'], ['オーナー', 'acme', '\udfff'], undefined),
+      page([], [], 0),
+    ];
+    cases.forEach((written, i) => {
+      const hash = pageHash(Buffer.from(`page ${i}`));
+      const entry = encodePageEntry(hash, written);
+      const memo = Buffer.concat([pageMemoHeader(SALT, 1, entry.byteLength), entry]);
+      const read = PageMemoIndex.parse(memo, SALT)?.get(hash, 0);
+      expect(plain({ ...read, known: undefined })).toEqual(plain(written));
+      expect(read?.virtualCount).toBe(written.virtualCount);
+    });
+  });
+
   it('is no memo for other code or settings, torn, grown, or with an entry changed on disk', () => {
     const memo = memoOf([pageText(3), pageText(4)]);
     expect(PageMemoIndex.parse(memo, pageMemoSalt('stamp-2', 'node 24', 'MLSNumber', TAGS))).toBeUndefined();
@@ -87,10 +114,11 @@ describe('the page memo', () => {
     expect(PageMemoIndex.parse(memo.subarray(0, memo.length - 1), SALT)).toBeUndefined();
     expect(PageMemoIndex.parse(Buffer.concat([memo, Buffer.from('x')]), SALT)).toBeUndefined();
     expect(PageMemoIndex.parse(Buffer.alloc(0), SALT)).toBeUndefined();
-    // A digit of an entry's JSON flipped: its CRC no longer agrees, so its page is decoded instead.
+    // A byte of the first entry's digests flipped: its CRC no longer agrees, so its page is decoded
+    // instead (after the memo's header, the entry's hash, length and CRC, its body's head, 3 ids).
     const flipped = Buffer.from(memo);
-    const at = flipped.indexOf('"digests":[') + 11;
-    flipped[at] = flipped[at] === 0x31 ? 0x32 : 0x31;
+    const at = 32 + 20 + 8 + 32 + 3 * 8 + 2;
+    flipped[at] = (flipped[at] as number) ^ 0x10;
     const index = PageMemoIndex.parse(flipped, SALT);
     expect(index?.size).toBe(2);
     expect(index?.get(pageHash(Buffer.from(pageText(3))), 0)).toBeUndefined();
