@@ -129,20 +129,20 @@ describe('the page memo', () => {
     const { memo, feed, sync } = await memoized();
     const state = h!.state;
     expect(memo.files.get(pageMemoId(feed.id))).toBeDefined();
-    // As if the last run had found 600,000 listings (~38 MB of entries, over the 32 MB bound).
+    // As if the last run had found 900,000 listings (~40 MB of entries at 44 bytes each, over the 32 MB bound).
     const last = (await state.getFeed(feed.id)).lastReport as RunReport;
     await state.updateFeed(feed.id, {
-      lastReport: { ...last, snapshot: { ...last.snapshot!, remoteCount: 600_000 } },
+      lastReport: { ...last, snapshot: { ...last.snapshot!, remoteCount: 900_000 } },
     });
     const big = await sync();
     expect(big).toMatchObject({ outcome: 'ok', unchanged: 10 });
     expect(big.snapshot?.pagesKnown).toBeUndefined();
     // Within what a run that reuses its feed's reading holds (96 MB): the last memo stays on disk.
     expect(memo.files.has(pageMemoId(feed.id))).toBe(true);
-    // As if it had found 2,000,000 (~128 MB, over both bounds): the last memo is not left on disk.
+    // As if it had found 3,000,000 (~132 MB, over both bounds): the last memo is not left on disk.
     const again = (await state.getFeed(feed.id)).lastReport as RunReport;
     await state.updateFeed(feed.id, {
-      lastReport: { ...again, snapshot: { ...again.snapshot!, remoteCount: 2_000_000 } },
+      lastReport: { ...again, snapshot: { ...again.snapshot!, remoteCount: 3_000_000 } },
     });
     expect((await sync()).snapshot?.pagesKnown).toBeUndefined();
     expect(memo.files.has(pageMemoId(feed.id))).toBe(false);
