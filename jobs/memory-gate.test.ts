@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryGate, mayStart, runCost } from './memory-gate.ts';
+import { createMemoryGate, mayStart, pageMemoCost, runCost } from './memory-gate.ts';
 
 const MB = 2 ** 20;
 const heap = (used: number) => ({ used_heap_size: used * MB, heap_size_limit: 160 * MB });
@@ -73,7 +73,7 @@ describe('the memory gate (worker.maxHeapShare)', () => {
       }),
     );
     await new Promise((resolve) => setTimeout(resolve, 20));
-    // Two fit beside the 2 MB in use (2 + 89 ≤ 96); the third waits, although the heap is low.
+    // Two fit beside the 2 MB in use (2 + 87 ≤ 96); the third waits, although the heap is low.
     expect(started).toEqual([0, 1]);
     expect(gate.running).toBe(2);
     (await leaves[0]!)();
@@ -85,12 +85,17 @@ describe('the memory gate (worker.maxHeapShare)', () => {
     expect(gate.running).toBe(0);
   });
 
-  it('counts the page memo the decode thread holds off the heap, by the feed key', () => {
-    // 1M listings keyed by MLS number: ~37 MB of page memo measured.
+  it('counts the page memo the decode thread holds off the heap, by the feed key, while one is kept', () => {
+    // 1M listings keyed by MLS number: ~37 MB of page memo measured (in a run that reuses its reading).
     const byMls = runCost(1_000_000) - runCost(1_000_000 - 1);
     expect(byMls).toBe(300 + 48 + 44);
-    // URLs as keys make longer entries.
-    expect(runCost(1_000_000, 'Url') - runCost(1_000_000, 'MLSNumber')).toBe(116 * 1_000_000);
+    expect(pageMemoCost(1_000_000, 'MLSNumber')).toBe(44_000_000);
+    // URLs as keys make longer entries: 500k of them, 80 MB, are still kept.
+    expect(runCost(500_000, 'Url') - runCost(500_000, 'MLSNumber')).toBe(116 * 500_000);
+    // A chatbot over the larger bound (96 MB) keeps no memo: nothing counted for one.
+    expect(pageMemoCost(1_000_000, 'Url')).toBe(0);
+    expect(pageMemoCost(3_000_000, 'MLSNumber')).toBe(0);
+    expect(runCost(1_000_000, 'Url')).toBe(runCost(1_000_000, 'MLSNumber') - 44_000_000);
   });
 
   it('counts a feed never run as small', () => {

@@ -1,5 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import { PAGE_MEMO_BYTES_PER_LISTING } from '../src/reconcile/index.ts';
+import { PAGE_MEMO_BYTES_PER_LISTING, PAGE_MEMO_REUSED_MAX_BYTES } from '../src/reconcile/index.ts';
 
 /** The heap figures the gate reads (v8's `getHeapStatistics()`), bytes. */
 export interface HeapFigures {
@@ -31,9 +31,16 @@ const EARLY_RECORDS = 2000;
 export const MEMO_BYTES_PER_LISTING = 48;
 /**
  * The feed's page memo (reconcile/page-memo.ts): the last run's entries, held by the decode thread
- * off the V8 heap the gate reads, a run long (~55 MB at a million listings keyed by MLS number).
- * Counted by the feed's key field: URLs as keys make entries of ~150 bytes.
+ * off the V8 heap the gate reads, a run long (~37 MB at a million listings keyed by MLS number, in a
+ * run that reuses its feed's reading). Counted by the feed's key field (URLs as keys make entries
+ * of ~140 bytes), and only for a chatbot small enough to keep one: a run expecting more than the
+ * larger bound (`PAGE_MEMO_REUSED_MAX_BYTES`) holds none.
  */
+export function pageMemoCost(listings: number, keyField: 'MLSNumber' | 'Url'): number {
+  const bytes = PAGE_MEMO_BYTES_PER_LISTING[keyField] * listings;
+  return bytes <= PAGE_MEMO_REUSED_MAX_BYTES ? bytes : 0;
+}
+
 export function runCost(
   lastListings: number | undefined,
   keyField: 'MLSNumber' | 'Url' = 'MLSNumber',
@@ -41,7 +48,8 @@ export function runCost(
   const listings = Math.max(0, lastListings ?? 0);
   return (
     RUN_BASE_BYTES +
-    (RUN_BYTES_PER_LISTING + MEMO_BYTES_PER_LISTING + PAGE_MEMO_BYTES_PER_LISTING[keyField]) * listings +
+    (RUN_BYTES_PER_LISTING + MEMO_BYTES_PER_LISTING) * listings +
+    pageMemoCost(listings, keyField) +
     EARLY_RECORD_BYTES * Math.min(listings, EARLY_RECORDS)
   );
 }

@@ -89,7 +89,7 @@ class DecodePool {
     const closed = () => Promise.reject(new SnapshotError("the run's snapshot was closed"));
     if (memo) {
       // The store's bytes are the caller's (`MemoStore.read`): they move to the thread, not copied
-      // (a 1M-listing chatbot's memo is ~55 MB); bytes that share a buffer are copied.
+      // (a 1M-listing chatbot's memo is ~37 MB); bytes that share a buffer are copied.
       const bytes = memo.bytes ? movable(memo.bytes) : undefined;
       const request = { op: 'memo', session, salt: memo.salt, keep: memo.onEntry !== undefined } as const;
       try {

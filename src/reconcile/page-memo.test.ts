@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MEMO_HEADER_BYTES } from '../ingest/index.ts';
 import {
@@ -101,6 +102,34 @@ describe('the page memo', () => {
       expect(plain({ ...read, known: undefined })).toEqual(plain(written));
       expect(read?.virtualCount).toBe(written.virtualCount);
     });
+  });
+
+  it('reads an entry that is not exactly the layout written as none, its CRC-32 right or not', () => {
+    const text = pageText(4);
+    const hash = pageHash(Buffer.from(text));
+    const entry = Buffer.from(encodePageEntry(hash, decodePage(text, 'MLSNumber', TAGS, 0)));
+    const BODY = 20 + 8;
+    const n = 4;
+    /** The entry with `change` made to its body and its CRC-32 made right again, read back. */
+    const read = (change: (body: Buffer) => void) => {
+      const copy = Buffer.from(entry);
+      const body = copy.subarray(BODY);
+      change(body);
+      copy.writeUInt32LE(crc32(body), 24);
+      const memo = Buffer.concat([pageMemoHeader(SALT, 1, copy.length), copy]);
+      return PageMemoIndex.parse(memo, SALT)?.get(hash, 0);
+    };
+    expect(read(() => {})?.keys).toEqual(['MLS-0', 'MLS-1', 'MLS-2', 'MLS-3']);
+    expect(read((b) => b.writeUInt32LE(n + 1, 0))).toBeUndefined(); // more listings than bytes
+    expect(read((b) => b.writeUInt32LE(4, 16))).toBeUndefined(); // a flag no writer sets
+    expect(read((b) => b.writeUInt32LE(1, 20))).toBeUndefined(); // padding not zero
+    expect(read((b) => b.writeUInt32LE(1, 16))).toBeUndefined(); // Latin-1 keys read as UTF-16
+    const keyEnds = 32 + 20 * n;
+    expect(
+      read((b) => b.writeUInt32LE(b.readUInt32LE(keyEnds + 4 * (n - 1)) - 1, keyEnds + 4 * (n - 1))),
+    ).toBeUndefined();
+    expect(read((b) => b.writeUInt32LE(3, keyEnds + 4))).toBeUndefined(); // ends out of order
+    expect(read((b) => b.writeUInt32LE(7, 32 + 24 * n))).toBeUndefined(); // an owner that is not there
   });
 
   it('is no memo for other code or settings, torn, grown, or with an entry changed on disk', () => {

@@ -375,63 +375,76 @@ export class PageMemoIndex {
   get(hash: Uint8Array, page: number): RemotePage | undefined {
     const place = this.#at.get(Buffer.from(hash).toString('hex'));
     if (place === undefined) return undefined;
-    const body = this.#bytes.subarray(place.start, place.start + place.length);
-    // An entry whose bytes changed on disk is no entry (its page is decoded).
-    if (body.length < BODY_HEAD_BYTES || crc32(body) !== place.crc) return undefined;
-    const n = body.readUInt32LE(0);
-    const ownerCount = body.readUInt32LE(4);
-    const keyBytes = body.readUInt32LE(8);
-    const ownerBytes = body.readUInt32LE(12);
-    const flags = body.readUInt32LE(16);
-    const vc = body.readDoubleLE(24);
-    const size = BODY_HEAD_BYTES + n * (8 + 8 + 4 + 4 + 4 + 1) + ownerCount * 4 + keyBytes + ownerBytes;
-    if (n >= PAGE_SPAN || size !== body.length) return undefined;
-    let at = BODY_HEAD_BYTES;
-    /** The next `count` elements of `Type`, copied out (aligned, and the memo's bytes can go). */
-    const column = <T extends ArrayBufferView>(
-      Type: { new (count: number): T },
-      count: number,
-      width: number,
-    ): T => {
-      const out = new Type(count);
-      bytesOf(out).set(body.subarray(at, at + count * width));
-      at += count * width;
-      return out;
-    };
-    const ids = column(Float64Array, n, 8);
-    const digests = column(Float64Array, n, 8);
-    const masks = column(Int32Array, n, 4);
-    const keyEnds = column(Uint32Array, n, 4);
-    const ownerOf = column(Uint32Array, n, 4);
-    const ownerEnds = column(Uint32Array, ownerCount, 4);
-    const sold = column(Uint8Array, n, 1);
-    const keyText = body.toString(flags & UTF16_KEYS ? 'utf16le' : 'latin1', at, at + keyBytes);
-    at += keyBytes;
-    const ownerText = body.toString(flags & UTF16_OWNERS ? 'utf16le' : 'latin1', at, at + ownerBytes);
-    const owners = spans(ownerText, ownerEnds);
-    const keys = spans(keyText, keyEnds);
-    if (owners === undefined || keys === undefined) return undefined;
-    const ownerColumn = new Array<string>(n);
-    for (let i = 0; i < n; i++) {
-      const owner = owners[ownerOf[i] as number];
-      if (owner === undefined) return undefined;
-      ownerColumn[i] = owner;
+    try {
+      return readEntry(this.#bytes.subarray(place.start, place.start + place.length), place.crc, page);
+    } catch {
+      // Whatever went wrong reading it (memory, say) costs this page's decoding, never the run.
+      return undefined;
     }
-    const refs = new Float64Array(n);
-    for (let i = 0; i < n; i++) refs[i] = page * PAGE_SPAN + i;
-    return {
-      length: n,
-      virtualCount: Number.isNaN(vc) ? undefined : vc,
-      ids,
-      masks,
-      digests,
-      refs,
-      sold,
-      keys,
-      owners: ownerColumn,
-      known: true,
-    };
   }
+}
+
+/** An entry's body read back (`encodePageEntry`), or undefined when it is not one, whole and exact. */
+function readEntry(body: Buffer, crc: number, page: number): RemotePage | undefined {
+  // An entry whose bytes changed on disk is no entry (its page is decoded).
+  if (body.length < BODY_HEAD_BYTES || crc32(body) !== crc) return undefined;
+  const n = body.readUInt32LE(0);
+  const ownerCount = body.readUInt32LE(4);
+  const keyBytes = body.readUInt32LE(8);
+  const ownerBytes = body.readUInt32LE(12);
+  const flags = body.readUInt32LE(16);
+  const vc = body.readDoubleLE(24);
+  const size = BODY_HEAD_BYTES + n * (8 + 8 + 4 + 4 + 4 + 1) + ownerCount * 4 + keyBytes + ownerBytes;
+  // Exactly the layout written: no other flag, the padding zero, UTF-16 text in whole code units.
+  if (n >= PAGE_SPAN || size !== body.length || flags > (UTF16_KEYS | UTF16_OWNERS)) return undefined;
+  if (body.readUInt32LE(20) !== 0) return undefined;
+  if ((flags & UTF16_KEYS && keyBytes % 2 !== 0) || (flags & UTF16_OWNERS && ownerBytes % 2 !== 0))
+    return undefined;
+  let at = BODY_HEAD_BYTES;
+  /** The next `count` elements of `Type`, copied out (aligned, and the memo's bytes can go). */
+  const column = <T extends ArrayBufferView>(
+    Type: { new (count: number): T },
+    count: number,
+    width: number,
+  ): T => {
+    const out = new Type(count);
+    bytesOf(out).set(body.subarray(at, at + count * width));
+    at += count * width;
+    return out;
+  };
+  const ids = column(Float64Array, n, 8);
+  const digests = column(Float64Array, n, 8);
+  const masks = column(Int32Array, n, 4);
+  const keyEnds = column(Uint32Array, n, 4);
+  const ownerOf = column(Uint32Array, n, 4);
+  const ownerEnds = column(Uint32Array, ownerCount, 4);
+  const sold = column(Uint8Array, n, 1);
+  const keyText = body.toString(flags & UTF16_KEYS ? 'utf16le' : 'latin1', at, at + keyBytes);
+  at += keyBytes;
+  const ownerText = body.toString(flags & UTF16_OWNERS ? 'utf16le' : 'latin1', at, at + ownerBytes);
+  const owners = spans(ownerText, ownerEnds);
+  const keys = spans(keyText, keyEnds);
+  if (owners === undefined || keys === undefined) return undefined;
+  const ownerColumn = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const owner = owners[ownerOf[i] as number];
+    if (owner === undefined) return undefined;
+    ownerColumn[i] = owner;
+  }
+  const refs = new Float64Array(n);
+  for (let i = 0; i < n; i++) refs[i] = page * PAGE_SPAN + i;
+  return {
+    length: n,
+    virtualCount: Number.isNaN(vc) ? undefined : vc,
+    ids,
+    masks,
+    digests,
+    refs,
+    sold,
+    keys,
+    owners: ownerColumn,
+    known: true,
+  };
 }
 
 /** `text` cut at `ends` (each string's end), or undefined when they do not cut it whole. */
