@@ -130,6 +130,28 @@ describe('the page memo', () => {
     ).toBeUndefined();
     expect(read((b) => b.writeUInt32LE(3, keyEnds + 4))).toBeUndefined(); // ends out of order
     expect(read((b) => b.writeUInt32LE(7, 32 + 24 * n))).toBeUndefined(); // an owner that is not there
+    // UTF-16 text of an odd count of bytes, its end where decoding would stop short: refused too.
+    const one = {
+      length: 1,
+      virtualCount: 1,
+      ids: Float64Array.of(1),
+      masks: Int32Array.of(1),
+      digests: Float64Array.of(1),
+      refs: Float64Array.of(0),
+      sold: Uint8Array.of(0),
+      keys: ['abc'],
+      owners: ['o'],
+    };
+    const odd = Buffer.from(encodePageEntry(hash, one));
+    const body = odd.subarray(BODY);
+    const good = Buffer.concat([pageMemoHeader(SALT, 1, odd.length), odd]);
+    expect(PageMemoIndex.parse(good, SALT)?.get(hash, 0)?.keys).toEqual(['abc']);
+    body.writeUInt32LE(1, 16); // the keys' 3 bytes read as UTF-16: one code unit, and a byte left over
+    body.writeUInt32LE(1, 32 + 20); // the key's end: that one unit
+    odd.writeUInt32LE(crc32(body), 24);
+    expect(
+      PageMemoIndex.parse(Buffer.concat([pageMemoHeader(SALT, 1, odd.length), odd]), SALT)?.get(hash, 0),
+    ).toBeUndefined();
   });
 
   it('is no memo for other code or settings, torn, grown, or with an entry changed on disk', () => {
