@@ -117,3 +117,102 @@ describe('canonicalizeRemote', () => {
     expect(canonicalizeRemote({ ID: 1, Bedrooms: '', Status: '', Images: '' }).listing).toEqual({});
   });
 });
+
+/** A small seeded generator (mulberry32): the same texts every run, so a failure can be read again. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('the fast readings of Images and ExtensionColumn read what the general ones read', () => {
+  // Characters that make or break each reading: quotes, escapes, control characters, separators,
+  // white space of every kind, brackets, and text beyond Latin-1 (a lone surrogate too).
+  const CHARS = [
+    'a',
+    'Z',
+    '0',
+    '"',
+    '\\',
+    '\n',
+    '\t',
+    '\u0001',
+    ' ',
+    '\u00a0',
+    ',',
+    '|',
+    ';',
+    '[',
+    ']',
+    '{',
+    '}',
+    ':',
+    'é',
+    '東',
+    '\ud800',
+  ];
+
+  it('ExtensionColumn: the same entries as JSON.parse then the general reading, or none alike', () => {
+    const next = random(23);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] as T;
+    // Most words without what JSON escapes, as real entries are; the rest with anything.
+    const PLAIN = CHARS.filter((c) => !/["\\\u0000-\u001f]/.test(c));
+    const word = () => {
+      const from = next() < 0.8 ? PLAIN : CHARS;
+      return Array.from({ length: Math.floor(next() * 6) }, () => pick(from)).join('');
+    };
+    /** What the general reading makes of a text: JSON.parse, then the entries read as from an array. */
+    const general = (text: string) => {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        return Array.isArray(parsed) ? toExtensionColumn(parsed) : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    let fast = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const entries = Array.from({ length: Math.floor(next() * 4) }, () => ({ Key: word(), value: word() }));
+      let text = JSON.stringify(entries);
+      // Texts JSON.stringify would not write: a character dropped, doubled or put in.
+      const edit = next();
+      const at = Math.floor(next() * text.length);
+      if (edit < 0.2) text = text.slice(0, at) + text.slice(at + 1);
+      else if (edit < 0.3) text = text.slice(0, at) + text[at] + text.slice(at);
+      else if (edit < 0.45) text = text.slice(0, at) + pick(CHARS) + text.slice(at);
+      else if (!/[\\\u0000-\u001f]/.test(text) && entries.length > 0) fast++;
+      expect(toExtensionColumn(text), text).toEqual(general(text));
+    }
+    // The case the fast reading is for was met often.
+    expect(fast).toBeGreaterThan(1000);
+  });
+
+  it('Images: the same URLs as the separators read by the regular expression', () => {
+    const next = random(2026);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] as T;
+    const general = (value: string) => {
+      const text = value.trim();
+      if (text === '' || text.startsWith('[')) return toImages(value);
+      const urls = text
+        .split(/\s*[,|;\n]\s*(?=\S)/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return urls.length > 0 ? urls : undefined;
+    };
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: Math.floor(next() * 12) }, () =>
+        pick(['a', 'b.jpg', '/', ',', ',', ' ', '|', ';', '\n', '\u00a0', '\ufeff']),
+      ).join('');
+      expect(toImages(text), JSON.stringify(text)).toEqual(general(text));
+    }
+    expect(toImages('https://a.example/1.jpg,https://a.example/2.jpg')).toEqual([
+      'https://a.example/1.jpg',
+      'https://a.example/2.jpg',
+    ]);
+    expect(toImages('a.jpg,,b.jpg,')).toEqual(['a.jpg', '', 'b.jpg,'].filter(Boolean));
+  });
+});

@@ -102,11 +102,20 @@ export function toEnum<T extends string>(values: readonly T[], value: unknown): 
   return result as T;
 }
 
+/** What makes an Images text more than URLs separated by commas: white space, `|` or `;`. */
+const NOT_COMMAS_ALONE = /[\s|;]/;
+
 /** `Images` comes back as one string: a JSON array, or URLs separated by commas, `|`, `;` or newlines. */
 export function toImages(value: unknown): string[] | undefined {
   if (Array.isArray(value)) return value.map(String).filter((s) => s.trim() !== '');
   if (isUnset(value) || typeof value !== 'string') return undefined;
   const text = value.trim();
+  // URLs separated by commas alone (what every answer of ours holds): split where the regular
+  // expression below would, without it (a comma at the end is kept by it, so that text takes it).
+  if (!text.endsWith(',') && !text.startsWith('[') && !NOT_COMMAS_ALONE.test(text)) {
+    const urls = text.split(',').filter((s) => s !== '');
+    return urls.length > 0 ? urls : undefined;
+  }
   if (text.startsWith('[')) {
     try {
       const parsed: unknown = JSON.parse(text);
@@ -127,6 +136,8 @@ export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined 
   let parsed: unknown = value;
   if (typeof value === 'string') {
     if (isUnset(value)) return undefined;
+    const plain = plainExtension(value);
+    if (plain !== undefined) return plain;
     try {
       parsed = JSON.parse(value);
     } catch {
@@ -145,6 +156,40 @@ export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined 
     entries.push({ Key: String(key), value: value === undefined || value === null ? '' : String(value) });
   }
   return entries.length > 0 ? entries : undefined;
+}
+
+const ENTRY_OPEN = '{"Key":"';
+const ENTRY_MIDDLE = '","value":"';
+const ENTRY_CLOSE = '"}';
+/** Text JSON would read otherwise than by its quotes alone: an escape, or a control character it refuses. */
+const NOT_PLAIN = /[\u0000-\u001f\\]/;
+
+/**
+ * ExtensionColumn as JSON.stringify writes the spec's entries, `[{"Key":"…","value":"…"},…]`, with
+ * no escape in it (what every answer of ours holds), read by its quotes: without an escape every
+ * `"` is a string's end, so the entries are exactly JSON.parse's, without the objects it makes and
+ * the loop that reads them again (a tenth of a page's decoding). Anything else, `[]` too, is
+ * undefined here and read as JSON.
+ */
+function plainExtension(s: string): ExtensionEntry[] | undefined {
+  if (s.charCodeAt(0) !== 91 || NOT_PLAIN.test(s)) return undefined; // `[`
+  const entries: ExtensionEntry[] = [];
+  let i = 1;
+  for (;;) {
+    if (!s.startsWith(ENTRY_OPEN, i)) return undefined;
+    const keyStart = i + ENTRY_OPEN.length;
+    const keyEnd = s.indexOf('"', keyStart);
+    if (keyEnd < 0 || !s.startsWith(ENTRY_MIDDLE, keyEnd)) return undefined;
+    const valueStart = keyEnd + ENTRY_MIDDLE.length;
+    const valueEnd = s.indexOf('"', valueStart);
+    if (valueEnd < 0 || !s.startsWith(ENTRY_CLOSE, valueEnd)) return undefined;
+    entries.push({ Key: s.slice(keyStart, keyEnd), value: s.slice(valueStart, valueEnd) });
+    i = valueEnd + ENTRY_CLOSE.length;
+    const c = s.charCodeAt(i);
+    if (c === 44)
+      i++; // `,`
+    else return c === 93 && i === s.length - 1 ? entries : undefined; // `]`, the text's last
+  }
 }
 
 function lookup(o: Record<string, unknown>, lowerName: string): unknown {
