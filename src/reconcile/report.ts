@@ -2,7 +2,7 @@ import type { Operation } from '../api/index.ts';
 import type { MappingHint } from '../normalize/index.ts';
 import type { ApplyResult } from './apply.ts';
 import { changesOf } from './changes-of.ts';
-import type { Plan } from './plan-types.ts';
+import type { Plan, PlanList } from './plan-types.ts';
 import { itemsOf } from './planned-creates.ts';
 import { duplicateDeletes } from './planned-deletes.ts';
 import { PlannedHeld } from './planned-held.ts';
@@ -136,10 +136,22 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
   report.changes = changes;
   report.changesOmitted = omitted;
   if (!applied) {
-    const cancelled = !meta.dryRun;
-    return cancelled
-      ? finish(report, 'cancelled', 'cancelled before applying')
-      : finish(report, outcomeOf(report));
+    if (meta.dryRun) return finish(report, outcomeOf(report));
+    // Cancelled before its first write: it wrote nothing, and every write of the plan is not applied.
+    Object.assign(report, {
+      created: 0,
+      updated: 0,
+      adopted: 0,
+      markedSold: 0,
+      deleted: 0,
+      duplicatesDeleted: 0,
+    });
+    report.notApplied = unappliedOf(prepared.plan);
+    return finish(
+      report,
+      'cancelled',
+      `cancelled before applying: ${notAppliedText(report.notApplied)}; the next run writes them`,
+    );
   }
   Object.assign(report, {
     created: applied.created,
@@ -267,6 +279,24 @@ function countOnPlatform(held: Plan['held']): number {
   let count = 0;
   for (const h of held) if (h.ids.length > 0) count++;
   return count;
+}
+
+/**
+ * Every write of a plan none of whose writes was issued, as `keptOf` keeps them: the first
+ * `NOT_APPLIED_KEPT` keys of each kind (a plan's lists are in key order), and the counts once any
+ * is cut.
+ */
+function unappliedOf(plan: Plan): NotApplied {
+  const first = (list: PlanList<{ key: string }>) =>
+    itemsOf(list, 0, NOT_APPLIED_KEPT).map((item) => item.key);
+  const n: NotApplied = {
+    creates: first(plan.creates),
+    updates: first(plan.updates),
+    deletes: first(plan.deletes),
+  };
+  const counts = { creates: plan.creates.length, updates: plan.updates.length, deletes: plan.deletes.length };
+  const cut = Object.values(counts).some((count) => count > NOT_APPLIED_KEPT);
+  return cut ? { ...n, counts } : n;
 }
 
 /** The first `NOT_APPLIED_KEPT` keys of each kind (in key order), and the counts once any is cut. */

@@ -180,6 +180,36 @@ describe('a stopped run is cancelled, not failed (any phase)', () => {
     expect(h.sandbox.listings('SN-1')).toHaveLength(0);
   });
 
+  it('stopped once planned, before its first write: the report says nothing was written and lists every planned write', async () => {
+    h = await startHarness();
+    // Two listings the last run created, one of them changed since, and two new ones.
+    const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
+    h.sandbox.seed(
+      'SN-1',
+      listings(1, 2).map((l) => withTags(l, 'feed1', tags)),
+    );
+    const changed = listings(1, 4).map((l, i) => (i === 0 ? { ...l, SalePrice: 1 } : l));
+    const controller = new AbortController();
+    const result = await run(h, {
+      signal: controller.signal,
+      open: recordsFeed(changed),
+      onProgress: (p) => {
+        if (p.phase === 'planning') controller.abort();
+      },
+    });
+    expect(result.report).toMatchObject({ outcome: 'cancelled', created: 0, updated: 0, deleted: 0 });
+    expect(result.report.notApplied).toEqual({
+      creates: ['MLS-0003', 'MLS-0004'],
+      updates: ['MLS-0001'],
+      deletes: [],
+    });
+    expect(result.report.reason).toBe(
+      'cancelled before applying: 3 listing(s) not written (2 creates, 1 update); the next run writes them',
+    );
+    expect(result.report.apiCalls.create + result.report.apiCalls.update).toBe(0);
+    expect(h.sandbox.listings('SN-1')).toHaveLength(2);
+  });
+
   it('stopped while reading the feed: cancelled, no error to retry', async () => {
     h = await startHarness();
     const controller = new AbortController();
