@@ -17,6 +17,7 @@ import type { StateStore } from '../state/index.ts';
 import { classifyKey } from './classify.ts';
 import { type FoundRecord, type FoundRecords, findRecords } from './find-record.ts';
 import { historyOf } from './history.ts';
+import { keptOnPlatform } from './listing-fields.ts';
 import { lookupRemote } from './lookup-remote.ts';
 import { traceFields } from './trace-fields.ts';
 import type { Explanation, ListingPart, PlatformPart, SourcePart } from './types.ts';
@@ -77,6 +78,7 @@ export async function explainListing(
     graceDays: feed.gone.afterDays,
     feedIds: config.feeds.map((f) => f.id),
     feedHasIt: last !== undefined,
+    kept: platform.lookedUp ? platform.records.flatMap((r) => keptOnPlatform(listing, r)) : [],
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });

@@ -1,3 +1,5 @@
+import type { ListingPart, PlatformRecord } from './types.ts';
+
 /**
  * A listing's fields as explain shows them: each ExtensionColumn entry a field of its own
  * (`ExtensionColumn[Pool]`, the name a plan's change carries), so that a fact is one line, beside
@@ -20,3 +22,17 @@ export function fieldsOf(listing: Record<string, unknown>): [string, unknown][] 
 
 /** `ExtensionColumn[Pool]`: one ExtensionColumn entry as a field (as `compare` names its changes). */
 export const extensionField = (key: string) => `ExtensionColumn[${key}]`;
+
+/**
+ * The fields a platform listing has that the feed's valid record leaves unset: an update sends the
+ * fields the feed sets and no value the spec defines clears one (docs/reconcile.md, "The update
+ * body"), so the platform keeps them and the comparison does not look at them. An ExtensionColumn
+ * entry is not one: the feed's entries are sent, and compared, as a whole. Pure.
+ */
+export function keptOnPlatform(listing: ListingPart | undefined, record: PlatformRecord): string[] {
+  if (listing?.status !== 'valid') return [];
+  const set = new Set(listing.fields.filter((f) => f.value !== undefined).map((f) => f.field));
+  return fieldsOf(record.listing)
+    .map(([field]) => field)
+    .filter((field) => !field.startsWith('ExtensionColumn') && !set.has(field));
+}

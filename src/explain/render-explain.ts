@@ -1,5 +1,5 @@
 import { showField } from '../render/index.ts';
-import { extensionField, fieldsOf } from './listing-fields.ts';
+import { extensionField, fieldsOf, keptOnPlatform } from './listing-fields.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
 
 /** Raw fields shown in the text before `--json` is the way to see more. */
@@ -212,10 +212,15 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
   const lines = [
     `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
   ];
+  const kept = new Set(keptOnPlatform(e.listing, r));
   for (const [field, value] of shown) {
     const differs = marked.has(field);
     const beside =
-      differs && feed.has(field) ? `  ≠ feed ${cut(show(field, feed.get(field), units), 40)}` : '';
+      differs && feed.has(field)
+        ? `  ≠ feed ${cut(show(field, feed.get(field), units), 40)}`
+        : kept.has(field)
+          ? '  (the feed leaves it unset: kept)'
+          : '';
     lines.push(`    ${field.padEnd(width)}  ${beside ? value.padEnd(valueWidth) : value}${beside}`);
   }
   return lines;

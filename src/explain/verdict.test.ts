@@ -84,6 +84,23 @@ describe('verdictOf', () => {
     expect(alone?.text).toContain('only the record hash differs');
   });
 
+  it('fields the platform keeps that the feed leaves unset are named, in sync or not', () => {
+    const kept = { ...context, kept: ['SalePrice', 'Description'] };
+    const said =
+      'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear a field';
+    expect(verdictOf([{ kind: 'unchanged', id: 7 }], kept).summary).toBe(
+      `in sync: the platform already has the feed’s listing; a sync writes nothing (${said})`,
+    );
+    const [alone] = verdictOf([{ kind: 'update', id: 7, adopt: false, changes: [hash] }], kept).lines;
+    expect(alone?.text).toBe(
+      `a sync would update ID 7: only the record hash differs: the feed no longer sets SalePrice, Description (${said}), or a field the list never returns (AreaUnit, Location) changed`,
+    );
+    // None kept: the sentence is the plain one.
+    expect(verdictOf([{ kind: 'unchanged', id: 7 }], { ...context, kept: [] }).summary).toBe(
+      'in sync: the platform already has the feed’s listing; a sync writes nothing',
+    );
+  });
+
   it('a delete after a grace says the grace is over; a mark Sold shows its one field', () => {
     const withGrace = { ...context, graceDays: 3 };
     const [gone] = verdictOf(

@@ -16,6 +16,13 @@ export interface VerdictContext {
   graceDays?: number;
   /** The config's feed ids: a listing another id tags that no feed has is a renamed feed's (`adoptFrom`). */
   feedIds?: readonly string[];
+  /** Fields the platform's listing has that the feed leaves unset (`keptOnPlatform`): kept, never cleared. */
+  kept?: readonly string[];
+}
+
+/** `(the platform keeps SalePrice, which the feed leaves unset: a sync does not clear a field)`. */
+function keptText(kept: readonly string[]): string {
+  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear a field`;
 }
 
 /** The owner tag among an update's changes (`ExtensionColumn[feed-sync:feed]`, or the config's `ownerKey`). */
@@ -47,6 +54,7 @@ export function verdictOf(classification: Classification[], context: VerdictCont
   } else if (unchanged && classification.length === 1) {
     state = 'in sync';
     summary = 'in sync: the platform already has the feed’s listing; a sync writes nothing';
+    if (context.kept && context.kept.length > 0) summary += ` (${keptText(context.kept)})`;
   } else {
     state = 'nothing written';
     summary = `nothing will be written: ${lines.map((l) => l.text).join('; ')}`;
@@ -68,7 +76,9 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
       const changes = shown.length > 0 ? shown : [...c.changes];
       const hashOnly = shown.length === 0;
       const why = hashOnly
-        ? 'only the record hash differs: a field the list never returns (AreaUnit, Location) changed'
+        ? context.kept && context.kept.length > 0
+          ? `only the record hash differs: the feed no longer sets ${context.kept.join(', ')} (${keptText(context.kept)}), or a field the list never returns (AreaUnit, Location) changed`
+          : 'only the record hash differs: a field the list never returns (AreaUnit, Location) changed'
         : shown.length === 1
           ? '1 field differs'
           : `${shown.length} fields differ`;

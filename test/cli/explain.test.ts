@@ -111,6 +111,29 @@ describe('feed-sync explain --feed ID KEY', () => {
     );
   });
 
+  /** A row with its Parking column (the 11th) empty: a field the feed no longer sets. */
+  const withoutParking = (text: string) =>
+    text
+      .split(',')
+      .map((v, i) => (i === 10 ? '' : v))
+      .join(',');
+
+  it('a field the feed no longer sets: the platform’s value said to be kept, not cleared', async () => {
+    await feed(
+      [row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5, { price: '' }), row(6)].join(''),
+    );
+    try {
+      const { code, stdout } = await explain('M-5');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed leaves it unset: kept\)\n/);
+      expect(stdout).toContain(
+        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: a sync does not clear a field), or a field the list never returns (AreaUnit, Location) changed`,
+      );
+    } finally {
+      await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5), row(6)].join(''));
+    }
+  });
+
   it('a rejected row: each problem, the hold, and why nothing is written', async () => {
     const { code, stdout } = await explain('M-3');
     expect(code).toBe(0);
