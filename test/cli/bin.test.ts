@@ -273,6 +273,12 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
 
   it('4 partial: a rejected record is named by row and field, the rest synced', async () => {
     await feed(`${rows(1, 5)}M-6,Active,Condo,cheap,2,1,900,0,1990,3,1,https://bin.example/l/M-6\n`);
+    // A dry run first: the same exit, its last line not claiming it synced.
+    const dry = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--dry-run']);
+    expect(dry.code).toBe(4);
+    expect(dry.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'feed-sync: dry run: nothing written; some feed records are rejected or held, or skipped for a feed id the config does not have (see the report)',
+    );
     const result = await bin(['sync', '-c', config, '--feed', 'bin-feed'], { LOG_LEVEL: 'info' });
     expect(result.code).toBe(4);
     // The outcome the dashboard shows, in the report and in the log: partial, not ok.

@@ -171,9 +171,14 @@ export function registerSync(program: Command): void {
         `${JSON.stringify(options.feed && reports.length === 1 ? reports[0] : reports, null, 2)}\n`,
       );
     const code = exitCodeOf(reports);
+    if (code === EXIT.partial && options.dryRun) throw new CliExit(DRY_RUN_PARTIAL, code);
     if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
   });
 }
+
+/** A dry run wrote nothing: its partial exit says what a sync would leave out, not what it synced. */
+const DRY_RUN_PARTIAL =
+  'dry run: nothing written; some feed records are rejected or held, or skipped for a feed id the config does not have (see the report)';
 
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
 const EXIT_REASONS: Record<number, string> = {
