@@ -40,7 +40,8 @@ export function createPushSettingsProcessor(ctx: JobContext) {
       const deps = {
         client: ctx.client,
         state: ctx.state,
-        logger: ctx.logger.child({ chatbot: chatbot.chatbot, job: job.id }),
+        // The chatbot is named by pushSettings' own lines (also the CLI's): not bound twice.
+        logger: ctx.logger.child({ job: job.id }),
         signal: signal ? AbortSignal.any([signal, ctx.shutdownSignal]) : ctx.shutdownSignal,
       };
       const result = await pushSettings(chatbot, deps, { force: payload.force ?? false });
