@@ -19,4 +19,4 @@ export {
   showField,
   summarizePlan,
 } from './render-plan.ts';
-export { hintLines, renderReport } from './render-report.ts';
+export { hintLines, rejectionLine, renderReport } from './render-report.ts';

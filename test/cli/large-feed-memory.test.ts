@@ -151,7 +151,7 @@ describe('--json of a large feed', () => {
     expect(text.stdout).toContain(`✗ big: ${REJECTED_ROWS} records: 0 valid, ${REJECTED_ROWS} rejected`);
     // Every rejection counted; the first five shown.
     expect(text.stdout).toContain(
-      `  Bedrooms not_a_number (${REJECTED_ROWS}):\n    Row 2 of feed.csv: Bedrooms "two" is not a number`,
+      `  Bedrooms not_a_number (${REJECTED_ROWS}):\n    Row 2 of feed.csv (M-0): Bedrooms "two" is not a number`,
     );
     expect(text.stdout).toContain(`    … and ${REJECTED_ROWS - 5} more`);
     expect(text.stdout).toContain(`    Bedrooms  not_a_number  ${REJECTED_ROWS}`);

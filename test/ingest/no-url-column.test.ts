@@ -34,7 +34,7 @@ describe('a zero-config CSV with no listing-URL column', () => {
     const text = t.out();
     expect(count(text, HINT)).toBe(1);
     expect(text).toContain(`    ${FIX}`);
-    expect(text).toContain('  Url missing (3):\n    Row 2 of feed.csv: Url is missing (required)');
+    expect(text).toContain('  Url missing (3):\n    Row 2 of feed.csv (S1001): Url is missing (required)');
     t.reset();
     await t.cli('validate', '--feed', 'export', '--json');
     const [report] = (

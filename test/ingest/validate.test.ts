@@ -34,11 +34,11 @@ describe('feed-sync validate', () => {
     expect(text.code).toBe(0);
     expect(text.out).toContain('✓ acme: 8 records: 4 valid, 2 rejected, 1 to remove, 1 duplicate (full)');
     expect(text.out).toContain('  Bedrooms not_a_number (1):');
-    expect(text.out).toContain('    Row 8 of acme-listings.csv: Bedrooms "three" is not a number');
+    expect(text.out).toContain('    Row 8 of acme-listings.csv (A-1003): Bedrooms "three" is not a number');
     expect(text.out).toContain('  DaysOnMarket not_a_number (1):');
     // Every problem of a record at once, and a table of all problems by field and reason at the end.
     expect(text.out).toContain(
-      '    Row 12 of acme-listings.csv: DaysOnMarket "ninety" is not a number; also YearBuilt "20015" is out of range',
+      '    Row 12 of acme-listings.csv (A-1006): DaysOnMarket "ninety" is not a number; also YearBuilt "20015" is out of range',
     );
     expect(text.out).toContain(
       [
