@@ -188,6 +188,20 @@ describe('parseConfig', () => {
     );
   });
 
+  it('a value of a few left out is required, naming them; misspelled, only the misspelling is said', () => {
+    const base = 'api: { secretKey: k }\nfeeds:\n  - id: a\n    chatbot: s1\n';
+    expect(issuesOf(`${base}    source: { path: a.csv }\n`)).toEqual([
+      'feeds[0].source.format: required: one of "csv", "xml", "reso", "blm"',
+    ]);
+    expect(issuesOf(`${base}    source: { formt: csv, path: a.csv }\n`)).toEqual([
+      'feeds[0].source.formt: unknown key; did you mean format?',
+    ]);
+    // A value given but not one of them is said as zod says it, with the nearest.
+    expect(issuesOf(`${base}    source: { format: cvs, path: a.csv }\n`)[0]).toMatch(
+      /^feeds\[0\]\.source\.format: Invalid option: expected one of "csv"\|"xml"\|"reso"\|"blm"/,
+    );
+  });
+
   it('a mapping field named as feeds name their columns gets the listing field it means', () => {
     const issues = issuesOf(
       `api: { secretKey: k }${feed}    mapping: { fields: { MLSNumber: MLS, Area: sqft, Beds: beds, Zip: zip, Price: p, Type: t, Currency: cur, Colour: c } }\n`,

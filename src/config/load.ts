@@ -99,9 +99,17 @@ function describe(
   const found = issues.flatMap((issue): Found[] => {
     if (!('code' in issue) || issue.code !== 'unrecognized_keys') {
       // zod says "Invalid input: expected string, received undefined" for a key left out.
+      // A value of a few left out (`source.format`) is "expected one of …" to zod: required, too.
+      const absentChoice =
+        'code' in issue && issue.code === 'invalid_value' && valueAtPath(issue.path) === undefined;
       const missing =
-        'code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message);
-      const message = missing ? 'required' : issue.message;
+        absentChoice ||
+        ('code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message));
+      const message = absentChoice
+        ? `required: one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+        : missing
+          ? 'required'
+          : issue.message;
       // A value that came from the environment names its variable (never its value: it may be a key).
       const variable = missing || !('code' in issue) ? undefined : variableAt(issue.path);
       const hint =
