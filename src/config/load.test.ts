@@ -191,7 +191,11 @@ describe('parseConfig', () => {
   it('a value of a few left out is required, naming them; misspelled, only the misspelling is said', () => {
     const base = 'api: { secretKey: k }\nfeeds:\n  - id: a\n    chatbot: s1\n';
     expect(issuesOf(`${base}    source: { path: a.csv }\n`)).toEqual([
-      'feeds[0].source.format: required: one of "csv", "xml", "reso", "blm"',
+      'feeds[0].source.format: required: one of "csv"|"xml"|"reso"|"blm"',
+    ]);
+    // `format:` with nothing after it (YAML's null) is left out too.
+    expect(issuesOf(`${base}    source:\n      format:\n      path: a.csv\n`)).toEqual([
+      'feeds[0].source.format: required: one of "csv"|"xml"|"reso"|"blm"',
     ]);
     expect(issuesOf(`${base}    source: { formt: csv, path: a.csv }\n`)).toEqual([
       'feeds[0].source.formt: unknown key; did you mean format?',

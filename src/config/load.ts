@@ -101,12 +101,12 @@ function describe(
       // zod says "Invalid input: expected string, received undefined" for a key left out.
       // A value of a few left out (`source.format`) is "expected one of …" to zod: required, too.
       const absentChoice =
-        'code' in issue && issue.code === 'invalid_value' && valueAtPath(issue.path) === undefined;
+        'code' in issue && issue.code === 'invalid_value' && (valueAtPath(issue.path) ?? null) === null;
       const missing =
         absentChoice ||
         ('code' in issue && issue.code === 'invalid_type' && / received undefined$/.test(issue.message));
       const message = absentChoice
-        ? `required: one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`
+        ? `required: one of ${issue.values.map((v) => JSON.stringify(v)).join('|')}`
         : missing
           ? 'required'
           : issue.message;

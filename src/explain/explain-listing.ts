@@ -20,7 +20,7 @@ import { historyOf } from './history.ts';
 import { keptOnPlatform } from './listing-fields.ts';
 import { lookupRemote } from './lookup-remote.ts';
 import { traceFields } from './trace-fields.ts';
-import type { Explanation, ListingPart, PlatformPart, SourcePart } from './types.ts';
+import type { Classification, Explanation, ListingPart, PlatformPart, SourcePart } from './types.ts';
 import { verdictOf } from './verdict.ts';
 
 /** The I/O `explainListing` reads through: the platform, the feed's state and run history, the clock. */
@@ -78,7 +78,7 @@ export async function explainListing(
     graceDays: feed.gone.afterDays,
     feedIds: config.feeds.map((f) => f.id),
     feedHasIt: last !== undefined,
-    kept: platform.lookedUp ? platform.records.flatMap((r) => keptOnPlatform(listing, r)) : [],
+    kept: keptByListing(classification, platform, listing),
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });
@@ -94,6 +94,26 @@ export async function explainListing(
     verdict,
     history: { from: deps.historyFrom, runs: runs.length, entries: historyOf(runs, key) },
   };
+}
+
+/**
+ * For each listing a sync updates or finds in sync (the feed's own), the fields it keeps that the
+ * feed leaves unset (`keptOnPlatform`); none for a duplicate to delete or another owner's listing.
+ */
+function keptByListing(
+  classification: readonly Classification[],
+  platform: PlatformPart,
+  listing: ListingPart | undefined,
+): Map<number, string[]> {
+  const kept = new Map<number, string[]>();
+  if (!platform.lookedUp) return kept;
+  for (const c of classification) {
+    if (c.kind !== 'update' && c.kind !== 'unchanged') continue;
+    const record = platform.records.find((r) => r.id === c.id);
+    const fields = record ? keptOnPlatform(listing, record) : [];
+    if (fields.length > 0) kept.set(c.id, fields);
+  }
+  return kept;
 }
 
 /**

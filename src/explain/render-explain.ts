@@ -212,7 +212,11 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
   const lines = [
     `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
   ];
-  const kept = new Set(keptOnPlatform(e.listing, r));
+  // Only on a listing the sync keeps as the feed's (updated or in sync): not a duplicate it deletes.
+  const own = e.verdict.classification.some(
+    (c) => (c.kind === 'update' || c.kind === 'unchanged') && c.id === r.id,
+  );
+  const kept = new Set(own ? keptOnPlatform(e.listing, r) : []);
   for (const [field, value] of shown) {
     const differs = marked.has(field);
     const beside =

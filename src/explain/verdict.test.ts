@@ -84,8 +84,8 @@ describe('verdictOf', () => {
     expect(alone?.text).toContain('only the record hash differs');
   });
 
-  it('fields the platform keeps that the feed leaves unset are named, in sync or not', () => {
-    const kept = { ...context, kept: ['SalePrice', 'Description'] };
+  it('fields the platform keeps that the feed leaves unset are named, for the listing that keeps them', () => {
+    const kept = { ...context, kept: new Map([[7, ['SalePrice', 'Description']]]) };
     const said =
       'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear a field';
     expect(verdictOf([{ kind: 'unchanged', id: 7 }], kept).summary).toBe(
@@ -95,8 +95,19 @@ describe('verdictOf', () => {
     expect(alone?.text).toBe(
       `a sync would update ID 7: only the record hash differs: the feed no longer sets SalePrice, Description (${said}), or a field the list never returns (AreaUnit, Location) changed`,
     );
+    // Another listing's fields (a duplicate the sync deletes) are not this one's.
+    const [other] = verdictOf(
+      [
+        { kind: 'update', id: 8, adopt: false, changes: [hash] },
+        { kind: 'delete', id: 7, reason: 'duplicate' },
+      ],
+      kept,
+    ).lines;
+    expect(other?.text).toBe(
+      'a sync would update ID 8: only the record hash differs: a field the list never returns (AreaUnit, Location) changed',
+    );
     // None kept: the sentence is the plain one.
-    expect(verdictOf([{ kind: 'unchanged', id: 7 }], { ...context, kept: [] }).summary).toBe(
+    expect(verdictOf([{ kind: 'unchanged', id: 7 }], { ...context, kept: new Map() }).summary).toBe(
       'in sync: the platform already has the feed’s listing; a sync writes nothing',
     );
   });

@@ -16,8 +16,11 @@ export interface VerdictContext {
   graceDays?: number;
   /** The config's feed ids: a listing another id tags that no feed has is a renamed feed's (`adoptFrom`). */
   feedIds?: readonly string[];
-  /** Fields the platform's listing has that the feed leaves unset (`keptOnPlatform`): kept, never cleared. */
-  kept?: readonly string[];
+  /**
+   * By listing ID, the fields a listing the sync updates or finds in sync has that the feed leaves
+   * unset (`keptOnPlatform`): kept, never cleared.
+   */
+  kept?: ReadonlyMap<number, readonly string[]>;
 }
 
 /** `(the platform keeps SalePrice, which the feed leaves unset: a sync does not clear a field)`. */
@@ -54,7 +57,9 @@ export function verdictOf(classification: Classification[], context: VerdictCont
   } else if (unchanged && classification.length === 1) {
     state = 'in sync';
     summary = 'in sync: the platform already has the feed’s listing; a sync writes nothing';
-    if (context.kept && context.kept.length > 0) summary += ` (${keptText(context.kept)})`;
+    const only = classification[0];
+    const kept = only?.kind === 'unchanged' ? context.kept?.get(only.id) : undefined;
+    if (kept && kept.length > 0) summary += ` (${keptText(kept)})`;
   } else {
     state = 'nothing written';
     summary = `nothing will be written: ${lines.map((l) => l.text).join('; ')}`;
@@ -75,9 +80,10 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
       const shown = c.changes.filter((f) => !isHashTag(f));
       const changes = shown.length > 0 ? shown : [...c.changes];
       const hashOnly = shown.length === 0;
+      const kept = context.kept?.get(c.id);
       const why = hashOnly
-        ? context.kept && context.kept.length > 0
-          ? `only the record hash differs: the feed no longer sets ${context.kept.join(', ')} (${keptText(context.kept)}), or a field the list never returns (AreaUnit, Location) changed`
+        ? kept && kept.length > 0
+          ? `only the record hash differs: the feed no longer sets ${kept.join(', ')} (${keptText(kept)}), or a field the list never returns (AreaUnit, Location) changed`
           : 'only the record hash differs: a field the list never returns (AreaUnit, Location) changed'
         : shown.length === 1
           ? '1 field differs'

@@ -12,6 +12,7 @@ import {
   HELD_KEPT,
   NOT_APPLIED_KEPT,
   type NotApplied,
+  notAppliedCount,
   notAppliedText,
   type RunOutcome,
   type RunReport,
@@ -150,7 +151,9 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     return finish(
       report,
       'cancelled',
-      `cancelled before applying: ${notAppliedText(report.notApplied)}; the next run writes them`,
+      notAppliedCount(report.notApplied) === 0
+        ? 'cancelled before applying; the plan had nothing to write'
+        : `cancelled before applying: ${notAppliedText(report.notApplied)}; the next run repairs them`,
     );
   }
   Object.assign(report, {

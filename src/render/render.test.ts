@@ -64,6 +64,13 @@ describe('renderReport', () => {
     expect(line('Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number', 'K-3')).toBe(
       'Record 3 of feed.xml (MLSNumber K-3): Bedrooms "x" is not a number',
     );
+    // A key that is a word of the place, not its name there, is still said.
+    expect(line('Row 20 of feed.csv: Bedrooms "three" is not a number', '20')).toBe(
+      'Row 20 of feed.csv (20): Bedrooms "three" is not a number',
+    );
+    expect(line('Row 2 of feed.csv: Bedrooms "three" is not a number', 'feed')).toBe(
+      'Row 2 of feed.csv (feed): Bedrooms "three" is not a number',
+    );
   });
 
   it('shows the first 10 rejections, then how many more and where to see them all', () => {

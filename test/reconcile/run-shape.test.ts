@@ -204,10 +204,24 @@ describe('a stopped run is cancelled, not failed (any phase)', () => {
       deletes: [],
     });
     expect(result.report.reason).toBe(
-      'cancelled before applying: 3 listing(s) not written (2 creates, 1 update); the next run writes them',
+      'cancelled before applying: 3 listing(s) not written (2 creates, 1 update); the next run repairs them',
     );
     expect(result.report.apiCalls.create + result.report.apiCalls.update).toBe(0);
     expect(h.sandbox.listings('SN-1')).toHaveLength(2);
+    // A plan with nothing to write, stopped at the same place, says so.
+    const idle = new AbortController();
+    const same = await run(h, {
+      signal: idle.signal,
+      open: recordsFeed(listings(1, 2)),
+      onProgress: (p) => {
+        if (p.phase === 'planning') idle.abort();
+      },
+    });
+    expect(same.report).toMatchObject({
+      outcome: 'cancelled',
+      reason: 'cancelled before applying; the plan had nothing to write',
+      notApplied: { creates: [], updates: [], deletes: [] },
+    });
   });
 
   it('stopped while reading the feed: cancelled, no error to retry', async () => {

@@ -171,14 +171,20 @@ export function registerSync(program: Command): void {
         `${JSON.stringify(options.feed && reports.length === 1 ? reports[0] : reports, null, 2)}\n`,
       );
     const code = exitCodeOf(reports);
-    if (code === EXIT.partial && options.dryRun) throw new CliExit(DRY_RUN_PARTIAL, code);
-    if (code !== EXIT.ok) throw new CliExit(EXIT_REASONS[code] ?? 'the sync did not complete', code);
+    const reasons = options.dryRun ? DRY_RUN_REASONS : EXIT_REASONS;
+    if (code !== EXIT.ok) throw new CliExit(reasons[code] ?? 'the sync did not complete', code);
   });
 }
 
-/** A dry run wrote nothing: its partial exit says what a sync would leave out, not what it synced. */
-const DRY_RUN_PARTIAL =
-  'dry run: nothing written; some feed records are rejected or held, or skipped for a feed id the config does not have (see the report)';
+/** A dry run writes nothing: each exit says what a sync would do, never what was written. */
+const DRY_RUN_REASONS: Record<number, string> = {
+  [EXIT.failed]: 'dry run: nothing written; the run failed (see the report)',
+  [EXIT.guarded]: 'dry run: nothing written; a delete guard would hold deletes back (the report says why)',
+  [EXIT.partial]:
+    'dry run: nothing written; some feed records are rejected or held, or skipped for a feed id the config does not have (see the report)',
+  [EXIT.paused]: "dry run: nothing written; the provider's request budget is spent (see resumes at)",
+  [EXIT.interrupted]: 'dry run: interrupted; nothing was written',
+};
 
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
 const EXIT_REASONS: Record<number, string> = {
