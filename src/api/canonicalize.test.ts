@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NUMERIC_FIELDS, SALE_TYPES, TEXT_FIELDS } from '../normalize/index.ts';
+// The seeded generator the sandbox draws its faults from: the same texts every run.
+import { mulberry32 } from '../sandbox/index.ts';
 import { canonicalizeRemote, toEnum, toExtensionColumn, toImages, toNumber } from './canonicalize.ts';
 
 describe('canonicalizeRemote', () => {
@@ -118,17 +120,6 @@ describe('canonicalizeRemote', () => {
   });
 });
 
-/** A small seeded generator (mulberry32): the same texts every run, so a failure can be read again. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('the fast readings of Images and ExtensionColumn read what the general ones read', () => {
   // Characters that make or break each reading: quotes, escapes, control characters, separators,
   // white space of every kind, brackets, and text beyond Latin-1 (a lone surrogate too).
@@ -157,7 +148,7 @@ describe('the fast readings of Images and ExtensionColumn read what the general 
   ];
 
   it('ExtensionColumn: the same entries as JSON.parse then the general reading, or none alike', () => {
-    const next = random(23);
+    const next = mulberry32(23);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] as T;
     // Most words without what JSON escapes, as real entries are; the rest with anything.
     const PLAIN = CHARS.filter((c) => !/["\\\u0000-\u001f]/.test(c));
@@ -192,7 +183,7 @@ describe('the fast readings of Images and ExtensionColumn read what the general 
   });
 
   it('Images: the same URLs as the separators read by the regular expression', () => {
-    const next = random(2026);
+    const next = mulberry32(2026);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] as T;
     const general = (value: string) => {
       const text = value.trim();

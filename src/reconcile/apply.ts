@@ -73,12 +73,9 @@ function toFailure(error: unknown, operation: Operation, key: string, id?: numbe
  * Carry out a plan: one call per create, the whole record per update by remote ID, deletes batched.
  * Every write is independent: one failure is recorded and the rest go on.
  */
-export async function applyPlan(
-  client: PlatformClient,
-  plan: Plan,
-  options: ApplyOptions,
-): Promise<ApplyResult> {
-  const result: ApplyResult = {
+/** What a plan's apply comes to before its first write (and a run stopped before applying). */
+export function noWrites(): ApplyResult {
+  return {
     created: 0,
     updated: 0,
     adopted: 0,
@@ -92,6 +89,14 @@ export async function applyPlan(
     notApplied: { creates: [], updates: [], deletes: [] },
     cancelled: false,
   };
+}
+
+export async function applyPlan(
+  client: PlatformClient,
+  plan: Plan,
+  options: ApplyOptions,
+): Promise<ApplyResult> {
+  const result = noWrites();
   const { chatbot, signal } = options;
   const refusals = new KeyRefusals();
   const failures = new FailureLog();

@@ -1,6 +1,6 @@
 import type { Operation } from '../api/index.ts';
 import type { MappingHint } from '../normalize/index.ts';
-import type { ApplyResult } from './apply.ts';
+import { type ApplyResult, noWrites } from './apply.ts';
 import { changesOf } from './changes-of.ts';
 import type { Plan, PlanList } from './plan-types.ts';
 import { itemsOf } from './planned-creates.ts';
@@ -136,18 +136,33 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
   const { changes, omitted } = changesOf(prepared.plan);
   report.changes = changes;
   report.changesOmitted = omitted;
-  if (!applied) {
-    if (meta.dryRun) return finish(report, outcomeOf(report));
-    // Cancelled before its first write: it wrote nothing, and every write of the plan is not applied.
-    Object.assign(report, {
-      created: 0,
-      updated: 0,
-      adopted: 0,
-      markedSold: 0,
-      deleted: 0,
-      duplicatesDeleted: 0,
-    });
-    report.notApplied = unappliedOf(prepared.plan);
+  if (!applied && meta.dryRun) return finish(report, outcomeOf(report));
+  // Stopped before its first write: it wrote nothing, and every write of the plan is not applied.
+  const before = !applied;
+  const done = applied ?? { ...noWrites(), cancelled: true, notApplied: unappliedOf(prepared.plan) };
+  Object.assign(report, {
+    created: done.created,
+    updated: done.updated,
+    adopted: done.adopted,
+    markedSold: done.markedSold,
+    deleted: done.deleted,
+    duplicatesDeleted: done.duplicatesDeleted,
+    ambiguousResolved: done.ambiguousResolved,
+    failed: done.failures,
+    failedCount: done.failedCount,
+  });
+  if (done.stopped !== undefined) {
+    // The key was refused: every write left would have been refused too.
+    report.notApplied = keptOf(done.notApplied);
+    return finish(
+      report,
+      'failed',
+      `${done.stopped}; ${notAppliedText(done.notApplied)}${done.failedCount > 0 ? `, besides the ${done.failedCount} that failed` : ''}: the next run writes them once the key is accepted`,
+    );
+  }
+  if (done.cancelled) {
+    report.notApplied = keptOf(done.notApplied);
+    if (!before) return finish(report, 'cancelled');
     return finish(
       report,
       'cancelled',
@@ -155,30 +170,6 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
         ? 'cancelled before applying; the plan had nothing to write'
         : `cancelled before applying: ${notAppliedText(report.notApplied)}; the next run repairs them`,
     );
-  }
-  Object.assign(report, {
-    created: applied.created,
-    updated: applied.updated,
-    adopted: applied.adopted,
-    markedSold: applied.markedSold,
-    deleted: applied.deleted,
-    duplicatesDeleted: applied.duplicatesDeleted,
-    ambiguousResolved: applied.ambiguousResolved,
-    failed: applied.failures,
-    failedCount: applied.failedCount,
-  });
-  if (applied.stopped !== undefined) {
-    // The key was refused: every write left would have been refused too.
-    report.notApplied = keptOf(applied.notApplied);
-    return finish(
-      report,
-      'failed',
-      `${applied.stopped}; ${notAppliedText(applied.notApplied)}${applied.failedCount > 0 ? `, besides the ${applied.failedCount} that failed` : ''}: the next run writes them once the key is accepted`,
-    );
-  }
-  if (applied.cancelled) {
-    report.notApplied = keptOf(applied.notApplied);
-    return finish(report, 'cancelled');
   }
   return finish(report, outcomeOf(report));
 }

@@ -18,6 +18,7 @@ export {
   type StreamFraming,
 } from './options.ts';
 export { SandboxOptionsError } from './options-schema.ts';
+export { mulberry32 } from './random.ts';
 // The servers that play the RESO Web API providers (`feed-sync sandbox --reso PROVIDER`).
 export {
   PROVIDERS,
