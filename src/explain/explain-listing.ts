@@ -17,7 +17,7 @@ import type { StateStore } from '../state/index.ts';
 import { classifyKey } from './classify.ts';
 import { type FoundRecord, type FoundRecords, findRecords } from './find-record.ts';
 import { historyOf } from './history.ts';
-import { keptOnPlatform } from './listing-fields.ts';
+import { keptAsFeeds, keptOnPlatform } from './listing-fields.ts';
 import { lookupRemote } from './lookup-remote.ts';
 import { traceFields } from './trace-fields.ts';
 import type { Classification, Explanation, ListingPart, PlatformPart, SourcePart } from './types.ts';
@@ -107,11 +107,10 @@ function keptByListing(
 ): Map<number, string[]> {
   const kept = new Map<number, string[]>();
   if (!platform.lookedUp) return kept;
-  for (const c of classification) {
-    if (c.kind !== 'update' && c.kind !== 'unchanged') continue;
-    const record = platform.records.find((r) => r.id === c.id);
-    const fields = record ? keptOnPlatform(listing, record) : [];
-    if (fields.length > 0) kept.set(c.id, fields);
+  for (const record of platform.records) {
+    if (!keptAsFeeds(classification, record.id)) continue;
+    const fields = keptOnPlatform(listing, record);
+    if (fields.length > 0) kept.set(record.id, fields);
   }
   return kept;
 }

@@ -1,4 +1,4 @@
-import type { ListingPart, PlatformRecord } from './types.ts';
+import type { Classification, ListingPart, PlatformRecord } from './types.ts';
 
 /**
  * A listing's fields as explain shows them: each ExtensionColumn entry a field of its own
@@ -35,4 +35,9 @@ export function keptOnPlatform(listing: ListingPart | undefined, record: Platfor
   return fieldsOf(record.listing)
     .map(([field]) => field)
     .filter((field) => !field.startsWith('ExtensionColumn') && !set.has(field));
+}
+
+/** Whether the plan keeps listing `id` as the feed's (updates it or finds it in sync): not a duplicate it deletes. */
+export function keptAsFeeds(classification: readonly Classification[], id: number): boolean {
+  return classification.some((c) => (c.kind === 'update' || c.kind === 'unchanged') && c.id === id);
 }

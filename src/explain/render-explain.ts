@@ -1,5 +1,5 @@
 import { showField } from '../render/index.ts';
-import { extensionField, fieldsOf, keptOnPlatform } from './listing-fields.ts';
+import { extensionField, fieldsOf, keptAsFeeds, keptOnPlatform } from './listing-fields.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
 
 /** Raw fields shown in the text before `--json` is the way to see more. */
@@ -212,11 +212,7 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
   const lines = [
     `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
   ];
-  // Only on a listing the sync keeps as the feed's (updated or in sync): not a duplicate it deletes.
-  const own = e.verdict.classification.some(
-    (c) => (c.kind === 'update' || c.kind === 'unchanged') && c.id === r.id,
-  );
-  const kept = new Set(own ? keptOnPlatform(e.listing, r) : []);
+  const kept = new Set(keptAsFeeds(e.verdict.classification, r.id) ? keptOnPlatform(e.listing, r) : []);
   for (const [field, value] of shown) {
     const differs = marked.has(field);
     const beside =

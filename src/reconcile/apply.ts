@@ -69,10 +69,6 @@ function toFailure(error: unknown, operation: Operation, key: string, id?: numbe
   };
 }
 
-/**
- * Carry out a plan: one call per create, the whole record per update by remote ID, deletes batched.
- * Every write is independent: one failure is recorded and the rest go on.
- */
 /** What a plan's apply comes to before its first write (and a run stopped before applying). */
 export function noWrites(): ApplyResult {
   return {
@@ -91,6 +87,10 @@ export function noWrites(): ApplyResult {
   };
 }
 
+/**
+ * Carry out a plan: one call per create, the whole record per update by remote ID, deletes batched.
+ * Every write is independent: one failure is recorded and the rest go on.
+ */
 export async function applyPlan(
   client: PlatformClient,
   plan: Plan,

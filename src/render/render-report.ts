@@ -200,12 +200,12 @@ function failureLines(report: RunReport): string[] {
 export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): string {
   const { key, message } = rejection;
   const at = message.indexOf(': ');
+  if (key === undefined || at < 0) return message;
   const head = message.slice(0, at);
   // Named already where a place ends with the key (`Record 3 of feed.xml (MLSNumber K-3)`); a key
   // that is only some word of the place (`Row 20 of feed.csv`, key `20`) is still added.
-  const named = head.endsWith(` ${key})`) || head.endsWith(`(${key})`) || head.endsWith(` ${key}`);
-  if (key === undefined || at < 0 || named) return message;
-  return `${message.slice(0, at)} (${key})${message.slice(at)}`;
+  if (head.endsWith(` ${key})`) || head.endsWith(`(${key})`) || head.endsWith(` ${key}`)) return message;
+  return `${head} (${key})${message.slice(at)}`;
 }
 
 /** ` (5 attempts)` beside a count whose one call failed, ` (2 failed after 9 attempts)` beside more. */
