@@ -1,4 +1,4 @@
-export { canonicalizeRemote, RETURNED_FIELDS, type RemoteListing, toNumber } from './canonicalize.ts';
+export { canonicalizeRemote, RETURNED_FIELDS, type RemoteListing, toEnum, toNumber } from './canonicalize.ts';
 export {
   type AskInput,
   type AskResult,

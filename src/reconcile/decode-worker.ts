@@ -8,8 +8,9 @@ import { isApiError, joinedBytes } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
 import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
+import { decodePageBytes } from './page-scan.ts';
 import { type ByteStore, spillBytes } from './record-store.ts';
-import { decodePage, PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
+import { PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('decode-worker.ts runs as a worker thread (decode-pool.ts)');
@@ -106,8 +107,7 @@ port.on('message', (request: DecodeRequest) => {
       // The count the memo's key left out, read from this page.
       if (known && key?.count !== undefined) known.virtualCount = key.count;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
-      const page =
-        known ?? decodePage(utf8.decode(joinedBytes(pieces)), request.keyField, request.tags, store.size);
+      const page = known ?? decodePageBytes(joinedBytes(pieces), request.keyField, request.tags, store.size);
       store.put(pieces);
       // A known page's entry is the one it was found by: noted, and written again only if the memo
       // changed (`memo-end`). A decoded page's is made, and handed back to be written.

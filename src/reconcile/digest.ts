@@ -14,13 +14,13 @@ import { isSpace } from './white-space.ts';
  */
 
 /** How a field is put in canonical form (plain numbers: type stripping has no enums). */
-const Kind = { Text: 0, Enum: 1, Number: 2, Coordinate: 3, Images: 4, Extension: 5 } as const;
-type Kind = (typeof Kind)[keyof typeof Kind];
+export const Kind = { Text: 0, Enum: 1, Number: 2, Coordinate: 3, Images: 4, Extension: 5 } as const;
+export type Kind = (typeof Kind)[keyof typeof Kind];
 
 const ENUMS = new Set<string>(ENUM_FIELDS);
 const NUMERIC = new Set<string>(NUMERIC_FIELDS);
 
-const KINDS: readonly Kind[] = RETURNED_FIELDS.map((field) => {
+export const KINDS: readonly Kind[] = RETURNED_FIELDS.map((field) => {
   if (field === 'Latitude' || field === 'Longitude') return Kind.Coordinate;
   if (NUMERIC.has(field)) return Kind.Number;
   if (ENUMS.has(field)) return Kind.Enum;
@@ -235,4 +235,177 @@ function finish(): number {
   let b = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   b ^= Math.imul(a ^ (a >>> 13), 3266489909);
   return 4294967296 * (2097151 & b) + (a >>> 0);
+}
+
+/*
+ * The digest over a page's bytes (page-scan.ts): the same lanes, mixed from JSON text as it stands
+ * in the page (UTF-8, escapes) instead of from the strings JSON.parse would make of it. Each piece
+ * mixes exactly what the reading above mixes for the string the bytes hold.
+ */
+
+/** A listing's digest begins (`digestFields`' first step). */
+export function beginDigest(): void {
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+}
+
+/** The digest so far, as `digestFields` returns it. */
+export function finishDigest(): number {
+  return finish();
+}
+
+/** The lanes, to be put back when a text turns out unset (nothing of it is mixed then). */
+export function lanes(): [number, number] {
+  return [h1, h2];
+}
+export function setLanes(a: number, b: number): void {
+  h1 = a;
+  h2 = b;
+}
+
+export function mixFieldEnd(): void {
+  mix(FIELD_END);
+}
+
+export function mixItemEnd(): void {
+  mix(ITEM_END);
+}
+
+/** A set field of Kind Number or Coordinate, its value read already (`toNumber`). */
+export function mixNumberOf(kind: Kind, n: number): void {
+  mixSet(kind, n);
+}
+
+/** A set enum field, its canonical value (`toEnum`). */
+export function mixEnumOf(value: string): void {
+  mixFolded(value);
+}
+
+/** A set text field given as a string (a number the page sent for it, say). */
+export function mixTextOf(value: string): void {
+  mixText(value);
+}
+
+/** A hex digit's value, or -1. */
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const lower = c | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/**
+ * The text a JSON string's content holds (bytes `start`..`end` of `b`, between its quotes: UTF-8 and
+ * escapes), mixed as `mixText` mixes that string: trimmed, inner runs of white space as one space,
+ * UTF-16 code units. 1 when any of it was mixed, 0 when it is only white space (nothing mixed), -1
+ * when the bytes are no text JSON.parse would read alike (an unknown escape, a control character,
+ * UTF-8 a decoder would replace): the caller reads the page as text then.
+ */
+export function mixJsonText(b: Uint8Array, start: number, end: number): number {
+  let a = h1;
+  let d = h2;
+  let any = false;
+  let space = false;
+  let i = start;
+  while (i < end) {
+    let c = b[i] as number;
+    if (c < 0x80) {
+      if (c === 92) {
+        const e = b[i + 1] as number;
+        i += 2;
+        if (e === 34 || e === 92 || e === 47) c = e;
+        else if (e === 110) c = 10;
+        else if (e === 116) c = 9;
+        else if (e === 114) c = 13;
+        else if (e === 98) c = 8;
+        else if (e === 102) c = 12;
+        else if (e === 117) {
+          if (i + 4 > end) return -1;
+          const x0 = hexValue(b[i] as number);
+          const x1 = hexValue(b[i + 1] as number);
+          const x2 = hexValue(b[i + 2] as number);
+          const x3 = hexValue(b[i + 3] as number);
+          if ((x0 | x1 | x2 | x3) < 0) return -1;
+          c = (x0 << 12) | (x1 << 8) | (x2 << 4) | x3;
+          i += 4;
+        } else return -1;
+      } else if (c < 0x20) return -1;
+      else i++;
+    } else {
+      const c1 = b[i + 1] as number;
+      if (i + 1 >= end || (c1 & 0xc0) !== 0x80) return -1;
+      if (c < 0xe0) {
+        if (c < 0xc2) return -1;
+        c = ((c & 0x1f) << 6) | (c1 & 0x3f);
+        i += 2;
+      } else {
+        const c2 = b[i + 2] as number;
+        if (i + 2 >= end || (c2 & 0xc0) !== 0x80) return -1;
+        if (c < 0xf0) {
+          if ((c === 0xe0 && c1 < 0xa0) || (c === 0xed && c1 >= 0xa0)) return -1;
+          c = ((c & 0x0f) << 12) | ((c1 & 0x3f) << 6) | (c2 & 0x3f);
+          i += 3;
+        } else {
+          const c3 = b[i + 3] as number;
+          if (i + 3 >= end || (c3 & 0xc0) !== 0x80 || c > 0xf4) return -1;
+          if ((c === 0xf0 && c1 < 0x90) || (c === 0xf4 && c1 >= 0x90)) return -1;
+          const point =
+            (((c & 0x07) << 18) | ((c1 & 0x3f) << 12) | ((c2 & 0x3f) << 6) | (c3 & 0x3f)) - 0x10000;
+          // The high surrogate now, the low one below: two code units, neither white space.
+          if (space) {
+            a = Math.imul(a ^ 32, M1);
+            d = Math.imul(d ^ 32, M2);
+          }
+          space = false;
+          const high = 0xd800 + (point >> 10);
+          a = Math.imul(a ^ high, M1);
+          d = Math.imul(d ^ high, M2);
+          any = true;
+          c = 0xdc00 + (point & 0x3ff);
+          i += 4;
+        }
+      }
+    }
+    if (isSpace(c)) space = any;
+    else {
+      if (space) {
+        a = Math.imul(a ^ 32, M1);
+        d = Math.imul(d ^ 32, M2);
+      }
+      space = false;
+      any = true;
+      a = Math.imul(a ^ c, M1);
+      d = Math.imul(d ^ c, M2);
+    }
+  }
+  if (!any) return 0;
+  h1 = a;
+  h2 = d;
+  return 1;
+}
+
+/**
+ * ExtensionColumn's entries given as spans of plain UTF-8 (`spans[4k..4k+3]`: the Key's start and
+ * end, the value's), mixed as `mixExtension` mixes the entries they hold. False when a span is no
+ * text (see `mixJsonText`).
+ */
+export function mixExtensionSpans(b: Uint8Array, spans: Int32Array, count: number): boolean {
+  const outer1 = h1;
+  const outer2 = h2;
+  let sum1 = 0;
+  let sum2 = 0;
+  for (let k = 0; k < count; k++) {
+    h1 = 0x9e3779b9;
+    h2 = 0x85ebca6b;
+    if (mixJsonText(b, spans[4 * k] as number, spans[4 * k + 1] as number) < 0) return false;
+    mix(ENTRY_VALUE);
+    if (mixJsonText(b, spans[4 * k + 2] as number, spans[4 * k + 3] as number) < 0) return false;
+    sum1 = (sum1 + avalanche(h1, h2)) | 0;
+    sum2 = (sum2 + avalanche(h2, h1)) | 0;
+  }
+  h1 = outer1;
+  h2 = outer2;
+  mix(sum1);
+  mix(sum2);
+  mix(count);
+  return true;
 }
