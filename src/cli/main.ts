@@ -7,6 +7,7 @@
  * take that core from the feed being read (docs/performance.md).
  */
 import { startDecodeThreadEarly } from '../decode-thread.ts';
+import { holdEarlySignals } from './early-signals.ts';
 
 /** Runs the CLI and returns the exit code (README "Exit codes"). Never throws. */
 export async function main(argv: string[] = process.argv): Promise<number> {
@@ -25,6 +26,7 @@ export async function main(argv: string[] = process.argv): Promise<number> {
 
 /** What the entry does before the program loads (`bin/feed-sync.js` calls it too). */
 export function startEarly(argv: readonly string[] = process.argv): void {
+  holdEarlySignals();
   startDecodeThreadEarly(argv);
 }
 

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/index.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
+import { commandStarted } from './early-signals.ts';
 import { EXIT, exitCodeOfError } from './exit-codes.ts';
 import { packageVersion } from './version.ts';
 
@@ -14,7 +15,9 @@ export function buildProgram(): Command {
     .helpCommand(false)
     .exitOverride()
     // Usage errors are printed by main() as one line with a hint, not by commander with the help.
-    .configureOutput({ outputError: () => {} });
+    .configureOutput({ outputError: () => {} })
+    // Ctrl-C while starting was answered by the entry (early-signals.ts); from here, by the command.
+    .hook('preAction', commandStarted);
   withExamples(program, [
     'feed-sync validate -c feed-sync.yaml --feed acme',
     'feed-sync plan --feed acme',
