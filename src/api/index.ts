@@ -35,5 +35,5 @@ export type {
   RemoteRecord,
   UpdateRequest,
 } from './schemas.ts';
-export { listDataSchema } from './schemas.ts';
+export { listDataSchema, quickRemoteRecord } from './schemas.ts';
 export { type AnswerEvent, AnswerStreamParser } from './stream-parser.ts';

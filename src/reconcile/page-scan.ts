@@ -1,4 +1,12 @@
-import { listDataSchema, RETURNED_FIELDS, toEnum, toNumber, unwrapEnvelope } from '../api/index.ts';
+import {
+  listDataSchema,
+  quickRemoteRecord,
+  RETURNED_FIELDS,
+  type RemoteRecord,
+  toEnum,
+  toNumber,
+  unwrapEnvelope,
+} from '../api/index.ts';
 import { PHOTO_STAMP_KEY, SALE_TYPES, SPACE_TYPES, STATUSES, TOURS } from '../normalize/index.ts';
 import {
   beginDigest,
@@ -16,7 +24,7 @@ import {
   setLanes,
 } from './digest.ts';
 import type { TagKeys } from './ownership.ts';
-import { decodePage, PAGE_SPAN, type RemotePage } from './remote-page.ts';
+import { decodePage, PAGE_SPAN, putListing, type RemotePage } from './remote-page.ts';
 
 /*
  * `decodePage` over the page's bytes, without JSON.parse (issue 23 §2): the first no-op after a
@@ -26,10 +34,12 @@ import { decodePage, PAGE_SPAN, type RemotePage } from './remote-page.ts';
  * `mixJsonText`), making strings only for a listing's key and owner.
  *
  * It reads the plain shape every answer of ours holds: listings of scalar fields, ExtensionColumn
- * as JSON.stringify writes the spec's entries. Anything else on a page (a field sent twice, an
- * array or object for a field, a key with an escape, JSON it is not sure JSON.parse reads alike, an
- * ID that is not a plain integer) and `scanPage` returns undefined: the caller decodes that page as
- * text (`decodePage`), which is the judge: the same page, the same columns, or the same error.
+ * as JSON.stringify writes the spec's entries. A listing of another shape (a field sent twice, an
+ * array for Images, a key with an escape, an escape inside ExtensionColumn, bytes a UTF-8 decoder
+ * would replace) is parsed alone and put in place as the text path puts it (`oddListing`). A page
+ * the text path must judge (JSON it may refuse, an envelope or a record its schema must check: an
+ * ID that is not a plain integer, say) and `scanPage` returns undefined: the caller decodes that
+ * page as text (`decodePage`), the judge: the same columns, or the same error.
  */
 
 /** The fields a listing is read by: RETURNED_FIELDS' places, then these. */
@@ -42,7 +52,6 @@ const NAME_BYTES = NAMES.map((name) => new TextEncoder().encode(name));
 const place = (field: string) => RETURNED_FIELDS.indexOf(field as never);
 const LATITUDE_FIELD = place('Latitude');
 const LONGITUDE_FIELD = place('Longitude');
-const IMAGES = place('Images');
 const EXTENSION = place('ExtensionColumn');
 const STATUS = place('Status');
 /** The values of each enum field (canonicalizeRemote's `toEnum` calls). */
@@ -242,16 +251,47 @@ function readList(
   for (let k = 0; ; k++) {
     if (k >= PAGE_SPAN - 1) return -1;
     if (b[i] !== 123) return -1; // a listing that is no object: the schema's to judge
-    i = readListing(b, i);
-    if (i < 0) return -1;
     if (k === column.ids.length) grow();
-    if (!digestListing(b, k, keyField, tags.ownerKey, ownerKey)) return -1;
+    const end = readListing(b, i);
+    if (end >= 0 && digestListing(b, k, keyField, tags.ownerKey, ownerKey)) i = end;
+    else {
+      // A listing of another shape: this one alone as the text path reads it.
+      i = oddListing(b, i, k, keyField, tags);
+      if (i < 0) return -1;
+    }
     column.refs[k] = page * PAGE_SPAN + k;
     column.count = k + 1;
     i = ws(b, i);
     if (b[i] === 44) i = ws(b, i + 1);
     else return b[i] === 93 ? i + 1 : -1;
   }
+}
+
+/**
+ * The listing at `at` (its `{`) that is not of the plain shape, parsed alone and put in place `k` as
+ * the text path puts it (`putListing`), when the text path would take it as it stands
+ * (`quickRemoteRecord`): the place after it, or -1 when the whole page goes to the text path (JSON
+ * it refuses, a record its schema must judge). The listing's bytes parse to the object the page's
+ * would hold: JSON is read the same inside a page as alone.
+ */
+function oddListing(
+  b: Uint8Array,
+  at: number,
+  k: number,
+  keyField: 'MLSNumber' | 'Url',
+  tags: TagKeys,
+): number {
+  const end = skipValue(b, at);
+  if (end < 0) return -1;
+  let record: RemoteRecord | undefined;
+  try {
+    record = quickRemoteRecord(JSON.parse(utf8.decode(b.subarray(at, end))));
+  } catch {
+    return -1;
+  }
+  if (record === undefined) return -1;
+  putListing(column, k, record, keyField, tags);
+  return end;
 }
 
 /** Read the listing at `at` (its `{`) into the slots: the place after its `}`, or -1 when it is not of the plain shape. */
@@ -437,8 +477,8 @@ function digestListing(
   column.masks[k] = mask;
   column.digests[k] = finishDigest();
   column.sold[k] = sold;
-  column.keys.push(key);
-  column.owners.push(owner);
+  column.keys[k] = key;
+  column.owners[k] = owner;
   return true;
 }
 

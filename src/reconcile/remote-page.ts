@@ -3,6 +3,7 @@ import {
   listDataSchema,
   parseJson,
   type RemoteListing,
+  type RemoteRecord,
   unwrapEnvelope,
 } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
@@ -81,21 +82,35 @@ export function decodePage(
     owners: new Array<string>(n),
   };
   for (let i = 0; i < n; i++) {
-    const remote: RemoteListing = canonicalizeRemote(list[i]!);
+    putListing(decoded, i, list[i]!, keyField, tags);
     // Let go of each parsed record once read: a page's records no longer all outlive the young
     // generation's collections during the page, to be promoted and collected again as old.
     list[i] = undefined as never;
-    const listing = remote.listing;
-    const own = ownFields(listing);
-    decoded.ids[i] = remote.id;
-    decoded.masks[i] = own.mask;
-    decoded.digests[i] = own.digest;
     decoded.refs[i] = page * PAGE_SPAN + i;
-    decoded.sold[i] = listing.Status === 'Sold' ? 1 : 0;
-    decoded.keys[i] = keyOf(listing, keyField) ?? '';
-    decoded.owners[i] = ownerOf(listing, tags) ?? '';
   }
   return decoded;
+}
+
+/** The columns a page keeps of each listing, but its record's place. */
+export type ListingColumns = Pick<RemotePage, 'ids' | 'masks' | 'digests' | 'sold' | 'keys' | 'owners'>;
+
+/** One record of a page, as parsed and checked, canonicalized and kept at place `i` of `columns`. */
+export function putListing(
+  columns: ListingColumns,
+  i: number,
+  record: RemoteRecord,
+  keyField: 'MLSNumber' | 'Url',
+  tags: TagKeys,
+): void {
+  const remote: RemoteListing = canonicalizeRemote(record);
+  const listing = remote.listing;
+  const own = ownFields(listing);
+  columns.ids[i] = remote.id;
+  columns.masks[i] = own.mask;
+  columns.digests[i] = own.digest;
+  columns.sold[i] = listing.Status === 'Sold' ? 1 : 0;
+  columns.keys[i] = keyOf(listing, keyField) ?? '';
+  columns.owners[i] = ownerOf(listing, tags) ?? '';
 }
 
 /** The canonical records of the listings at `places` on a page `decodePage` read (its text). */
