@@ -94,6 +94,22 @@ describe('scanPage', () => {
       expect(scanPage(bytes, 'MLSNumber', tags, 0), text.slice(0, 60)).toBeUndefined();
       expect(byBytes(bytes, 'MLSNumber', 0)).toEqual(byText(bytes, 'MLSNumber', 0));
     }
+    // A `\u` escape of bytes that are no hex digits (control bytes OR'd with 32 look like digits):
+    // JSON.parse refuses it wherever it stands, in a field read again or in one skipped.
+    for (const where of ['"Foo":"', '"Status":"', '"Bedrooms":"', '"Area":{"']) {
+      const text = envelope(
+        one.replace('{', `{${where}\\u\u0010\u0011\u0012\u0013"${where.endsWith('{"') ? ':1},' : ','}`),
+      );
+      const bytes = bytesOf(text);
+      expect(scanPage(bytes, 'MLSNumber', tags, 0), where).toBeUndefined();
+      expect(byBytes(bytes, 'MLSNumber', 0)).toEqual(byText(bytes, 'MLSNumber', 0));
+      expect(byText(bytes, 'MLSNumber', 0)).toHaveProperty('error');
+    }
+    // An owner key that trimming changes is no Key trimmed: the text path reads such pages.
+    const spaced = { ownerKey: 'feed-sync:feed ', hashKey: 'feed-sync:hash' };
+    const tagged = bytesOf(envelope(one.replace('feed-sync:feed', 'feed-sync:feed ')));
+    expect(scanPage(tagged, 'MLSNumber', spaced, 0)).toBeUndefined();
+    expect(decodePageBytes(tagged, 'MLSNumber', spaced, 0).owners).toEqual(['']);
     // Bytes a decoder would replace (UTF-8 cut in a text the digest reads): that listing alone, as text.
     const bad = bytesOf(envelope(one.replace('"City":"', '"City":"\u00e9')));
     const at = bad.indexOf(0xc3);

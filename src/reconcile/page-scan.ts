@@ -97,10 +97,10 @@ export function scanPage(
 ): RemotePage | undefined {
   try {
     return scan(b, keyField, tags, page);
-  } catch (error) {
-    // Nesting deeper than the stack: JSON.parse may read it, so the text path judges.
-    if (error instanceof RangeError) return undefined;
-    throw error;
+  } catch {
+    // Nesting deeper than the stack, say: whatever this reading could not take, the text path
+    // judges (its own error, one the client's retry policy knows, or the columns).
+    return undefined;
   } finally {
     // Not kept past its page.
     viewOf = undefined;
@@ -245,6 +245,9 @@ function readList(
   column.count = 0;
   column.keys = [];
   column.owners = [];
+  // An owner key that trimming changes, or that UTF-8 cannot hold as it is, is never any Key
+  // trimmed (`ownerOf`), but its bytes could be: the text path reads such a run's pages.
+  if (tags.ownerKey !== tags.ownerKey.trim() || !tags.ownerKey.isWellFormed()) return -1;
   const ownerKey = new TextEncoder().encode(tags.ownerKey);
   let i = ws(b, at + 1);
   if (b[i] === 93) return i + 1;
@@ -701,8 +704,9 @@ function scanString(b: Uint8Array, i: number): number {
       const e = b[k + 1];
       if (e === 117) {
         for (let x = k + 2; x < k + 6; x++) {
-          const h = (b[x] as number) | 32;
-          if (!((h >= 48 && h <= 57) || (h >= 97 && h <= 102))) return -1;
+          const c = b[x] as number;
+          const lower = c | 32;
+          if (!((c >= 48 && c <= 57) || (lower >= 97 && lower <= 102))) return -1;
         }
         k += 6;
       } else if (
