@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NUMERIC_FIELDS, SALE_TYPES, TEXT_FIELDS } from '../normalize/index.ts';
 // The seeded generator the sandbox draws its faults from: the same texts every run.
 import { mulberry32 } from '../sandbox/index.ts';
+import { AWKWARD_CHARS } from '../testing/awkward-text.ts';
 import { canonicalizeRemote, toEnum, toExtensionColumn, toImages, toNumber } from './canonicalize.ts';
 
 describe('canonicalizeRemote', () => {
@@ -121,31 +122,7 @@ describe('canonicalizeRemote', () => {
 });
 
 describe('the fast readings of Images and ExtensionColumn read what the general ones read', () => {
-  // Characters that make or break each reading: quotes, escapes, control characters, separators,
-  // white space of every kind, brackets, and text beyond Latin-1 (a lone surrogate too).
-  const CHARS = [
-    'a',
-    'Z',
-    '0',
-    '"',
-    '\\',
-    '\n',
-    '\t',
-    '\u0001',
-    ' ',
-    '\u00a0',
-    ',',
-    '|',
-    ';',
-    '[',
-    ']',
-    '{',
-    '}',
-    ':',
-    'é',
-    '東',
-    '\ud800',
-  ];
+  const CHARS = AWKWARD_CHARS;
 
   it('ExtensionColumn: the same entries as JSON.parse then the general reading, or none alike', () => {
     const next = mulberry32(23);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RETURNED_FIELDS } from '../api/index.ts';
 import { PHOTO_STAMP_KEY } from '../normalize/index.ts';
 import { mulberry32 } from '../sandbox/index.ts';
+import { AWKWARD_CHARS } from '../testing/awkward-text.ts';
 import { listRecordOf } from '../testing/list-record.ts';
 import { listing } from '../testing/listing.ts';
 import { withTags } from './ownership.ts';
@@ -121,41 +122,7 @@ describe('scanPage', () => {
   it('reads every page of random listings, fields and JSON as the text path reads it (and most of them itself)', () => {
     const random = mulberry32(2311);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-    const chars = [
-      'a',
-      'Z',
-      '0',
-      ' ',
-      ' ',
-      '  ',
-      '\t',
-      '\n',
-      '\u00a0',
-      '\u2003',
-      '\ufeff',
-      '\u3000',
-      'é',
-      '東',
-      '😀',
-      '"',
-      '\\',
-      '/',
-      ',',
-      '|',
-      ';',
-      '[',
-      ']',
-      '{',
-      '}',
-      '\u0001',
-      '\b',
-      '\f',
-      '\ud800',
-      '\u007f',
-      '-',
-      '_',
-      '.',
-    ];
+    const chars = AWKWARD_CHARS;
     const text = (max: number) => {
       let s = '';
       for (let n = Math.floor(random() * max); n > 0; n--) s += pick(chars);

@@ -116,64 +116,26 @@ function scan(
   tags: TagKeys,
   page: number,
 ): RemotePage | undefined {
-  const n = b.length;
   // A byte-order mark: the text decoder drops it, so the text path reads this page.
-  let i = ws(b, 0);
-  if (b[i] !== 123) return undefined; // `{`
+  const top = ws(b, 0);
+  if (b[top] !== 123) return undefined; // `{`
   let listStart = -1;
   let listEnd = -1;
   let dataSeen = false;
-  i = ws(b, i + 1);
-  if (b[i] === 125) return undefined; // `{}`: no Data
-  for (;;) {
-    if (b[i] !== 34) return undefined;
-    const keyEnd = scanString(b, i);
-    if (keyEnd < 0 || stringFlags & 1) return undefined;
-    const isData = same(b, i + 1, keyEnd, DATA);
-    i = ws(b, keyEnd + 1);
-    if (b[i] !== 58) return undefined; // `:`
-    i = ws(b, i + 1);
-    if (isData) {
-      if (dataSeen || b[i] !== 123) return undefined;
-      dataSeen = true;
-      // Data's keys: List read where it stands, the rest skipped.
-      i = ws(b, i + 1);
-      if (b[i] !== 125) {
-        for (;;) {
-          if (b[i] !== 34) return undefined;
-          const end = scanString(b, i);
-          if (end < 0 || stringFlags & 1) return undefined;
-          const isList = same(b, i + 1, end, LIST);
-          i = ws(b, end + 1);
-          if (b[i] !== 58) return undefined;
-          i = ws(b, i + 1);
-          if (isList) {
-            if (listStart >= 0 || b[i] !== 91) return undefined; // `[`
-            listStart = i;
-            i = readList(b, i, keyField, tags, page);
-            if (i < 0) return undefined;
-            listEnd = i;
-          } else {
-            i = skipValue(b, i);
-            if (i < 0) return undefined;
-          }
-          i = ws(b, i);
-          if (b[i] === 44) i = ws(b, i + 1);
-          else if (b[i] === 125) break;
-          else return undefined;
-        }
-      }
-      i++;
-    } else {
-      i = skipValue(b, i);
-      if (i < 0) return undefined;
-    }
-    i = ws(b, i);
-    if (b[i] === 44) i = ws(b, i + 1);
-    else if (b[i] === 125) break;
-    else return undefined;
-  }
-  if (ws(b, i + 1) !== n || listStart < 0) return undefined;
+  // Data.List read where it stands, every other value skipped (checked as JSON).
+  const end = members(b, top, (keyStart, keyEnd, at) => {
+    if (!same(b, keyStart, keyEnd, DATA)) return skipValue(b, at);
+    if (dataSeen || b[at] !== 123) return -1;
+    dataSeen = true;
+    return members(b, at, (start, stop, value) => {
+      if (!same(b, start, stop, LIST)) return skipValue(b, value);
+      if (listStart >= 0 || b[value] !== 91) return -1; // `[`
+      listStart = value;
+      listEnd = readList(b, value, keyField, tags, page);
+      return listEnd;
+    });
+  });
+  if (end < 0 || ws(b, end) !== b.length || listStart < 0) return undefined;
   // The envelope and Data without the list, judged as the text path judges them: any error there
   // and the text path reads the page, to throw its own.
   let data: { VirtualCount?: number | undefined };
@@ -197,6 +159,32 @@ function scan(
   };
 }
 
+/**
+ * The members of the JSON object at `at` (its `{`), each handed to `each` (its key's content, where
+ * its value starts), which returns where the value ends: the place after the `}`, or -1 when the
+ * object is not JSON or `each` refused a member. A key with an escape is refused too.
+ */
+function members(
+  b: Uint8Array,
+  at: number,
+  each: (keyStart: number, keyEnd: number, value: number) => number,
+): number {
+  let i = ws(b, at + 1);
+  if (b[i] === 125) return i + 1;
+  for (;;) {
+    if (b[i] !== 34) return -1;
+    const keyEnd = scanString(b, i);
+    if (keyEnd < 0 || stringFlags & 1) return -1;
+    const colon = ws(b, keyEnd + 1);
+    if (b[colon] !== 58) return -1; // `:`
+    const end = each(i + 1, keyEnd, ws(b, colon + 1));
+    if (end < 0) return -1;
+    i = ws(b, end);
+    if (b[i] === 44) i = ws(b, i + 1);
+    else return b[i] === 125 ? i + 1 : -1;
+  }
+}
+
 const DATA = new TextEncoder().encode('Data');
 const LIST = new TextEncoder().encode('List');
 
@@ -214,21 +202,17 @@ const column = {
 
 function grow(): void {
   const size = column.ids.length * 2;
-  const ids = new Float64Array(size);
-  ids.set(column.ids);
-  column.ids = ids;
-  const masks = new Int32Array(size);
-  masks.set(column.masks);
-  column.masks = masks;
-  const digests = new Float64Array(size);
-  digests.set(column.digests);
-  column.digests = digests;
-  const refs = new Float64Array(size);
-  refs.set(column.refs);
-  column.refs = refs;
-  const sold = new Uint8Array(size);
-  sold.set(column.sold);
-  column.sold = sold;
+  column.ids = grown(column.ids, new Float64Array(size));
+  column.masks = grown(column.masks, new Int32Array(size));
+  column.digests = grown(column.digests, new Float64Array(size));
+  column.refs = grown(column.refs, new Float64Array(size));
+  column.sold = grown(column.sold, new Uint8Array(size));
+}
+
+/** `into` holding `from` at its start. */
+function grown<T extends Float64Array | Int32Array | Uint8Array>(from: T, into: T): T {
+  into.set(from);
+  return into;
 }
 
 /**

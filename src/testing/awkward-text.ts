@@ -1,0 +1,40 @@
+/**
+ * Characters that make or break a reading of text, for the randomized tests that hold a fast
+ * reading to the general one: quotes, escapes, control characters, separators, white space of every
+ * kind, brackets, and text beyond Latin-1 (an astral character, a lone surrogate).
+ */
+export const AWKWARD_CHARS: readonly string[] = [
+  'a',
+  'Z',
+  '0',
+  '"',
+  '\\',
+  '/',
+  '\n',
+  '\t',
+  '\b',
+  '\f',
+  '\u0001',
+  '\u007f',
+  ' ',
+  '  ',
+  '\u00a0',
+  '\u2003',
+  '\u3000',
+  '\ufeff',
+  ',',
+  '|',
+  ';',
+  '[',
+  ']',
+  '{',
+  '}',
+  ':',
+  '-',
+  '_',
+  '.',
+  'é',
+  '東',
+  '😀',
+  '\ud800',
+];
