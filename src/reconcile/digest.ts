@@ -298,7 +298,9 @@ function hexValue(c: number): number {
  * escapes), mixed as `mixText` mixes that string: trimmed, inner runs of white space as one space,
  * UTF-16 code units. 1 when any of it was mixed, 0 when it is only white space (nothing mixed), -1
  * when the bytes are no text JSON.parse would read alike (an unknown escape, a control character,
- * UTF-8 a decoder would replace): the caller reads the page as text then.
+ * UTF-8 a decoder would replace): the caller reads the page as text then. Its step per code unit is
+ * `mixText`'s, written out again on purpose: a call per unit would cost in the hottest loop of a
+ * page's decoding, and page-scan.test.ts holds the two readings equal.
  */
 export function mixJsonText(b: Uint8Array, start: number, end: number): number {
   let a = h1;
