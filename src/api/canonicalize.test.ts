@@ -3,7 +3,14 @@ import { NUMERIC_FIELDS, SALE_TYPES, TEXT_FIELDS } from '../normalize/index.ts';
 // The seeded generator the sandbox draws its faults from: the same texts every run.
 import { mulberry32 } from '../sandbox/index.ts';
 import { AWKWARD_CHARS } from '../testing/awkward-text.ts';
-import { canonicalizeRemote, toEnum, toExtensionColumn, toImages, toNumber } from './canonicalize.ts';
+import {
+  canonicalizeRemote,
+  platformImages,
+  toEnum,
+  toExtensionColumn,
+  toImages,
+  toNumber,
+} from './canonicalize.ts';
 
 describe('canonicalizeRemote', () => {
   it('undoes every quirk of the list operation (spec 2.4)', () => {
@@ -182,5 +189,21 @@ describe('the fast readings of Images and ExtensionColumn read what the general 
       'https://a.example/2.jpg',
     ]);
     expect(toImages('a.jpg,,b.jpg,')).toEqual(['a.jpg', '', 'b.jpg,'].filter(Boolean));
+  });
+});
+
+describe('platformImages', () => {
+  it('reads URLs as the platform reads them back once joined: a comma or `;` in one makes two', () => {
+    const urls = ['https://x/a,w_640.jpg', 'https://x/b.jpg'];
+    expect(platformImages(urls)).toEqual(['https://x/a', 'w_640.jpg', 'https://x/b.jpg']);
+    expect(platformImages(urls)).toEqual(toImages(urls.join(',')));
+    expect(platformImages(['https://x/a;v=2.jpg'])).toEqual(['https://x/a', 'v=2.jpg']);
+    // Read back once, the same again: the two sides of a comparison meet.
+    expect(platformImages(platformImages(urls))).toEqual(platformImages(urls));
+  });
+
+  it('returns URLs without a separator or white space as they are, not a copy', () => {
+    const urls = ['https://x/1.jpg', 'https://x/2.jpg'];
+    expect(platformImages(urls)).toBe(urls);
   });
 });

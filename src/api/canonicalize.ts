@@ -131,6 +131,23 @@ export function toImages(value: unknown): string[] | undefined {
   return urls.length > 0 ? urls : undefined;
 }
 
+/** A character that separates URLs in the platform's Images text, or white space. */
+const SEPARATOR_OR_SPACE = /[\s,|;]/;
+
+/**
+ * URLs as the platform reads them back (`toImages`) once it has joined them into its one Images
+ * text: a URL with a comma (or `|`, `;`) in it comes back as two, so the two are one value there,
+ * and a run compares and digests Images in this form (compare.ts, digest.ts), not the feed's list
+ * as it is (which would differ on every run: a flap no write can repair). URLs without a separator
+ * or white space are returned as they are, without a copy.
+ */
+export function platformImages(urls: readonly unknown[]): readonly unknown[] {
+  for (const url of urls)
+    if (typeof url !== 'string' || SEPARATOR_OR_SPACE.test(url))
+      return toImages(urls.map(String).join(',')) ?? [];
+  return urls;
+}
+
 /** `ExtensionColumn` comes back as a JSON string of `{Key, value}` objects (keys matched loosely). */
 export function toExtensionColumn(value: unknown): ExtensionEntry[] | undefined {
   let parsed: unknown = value;

@@ -1,4 +1,11 @@
-export { canonicalizeRemote, RETURNED_FIELDS, type RemoteListing, toEnum, toNumber } from './canonicalize.ts';
+export {
+  canonicalizeRemote,
+  platformImages,
+  RETURNED_FIELDS,
+  type RemoteListing,
+  toEnum,
+  toNumber,
+} from './canonicalize.ts';
 export {
   type AskInput,
   type AskResult,

@@ -1,4 +1,4 @@
-import { RETURNED_FIELDS } from '../api/index.ts';
+import { platformImages, RETURNED_FIELDS } from '../api/index.ts';
 import type { ExtensionEntry, Listing, ListingField } from '../normalize/index.ts';
 import { ENUM_FIELDS, NUMERIC_FIELDS, photoStampOf } from '../normalize/index.ts';
 import type { FieldChange } from './plan-types.ts';
@@ -65,8 +65,9 @@ export function sameValue(field: ListingField, desired: unknown, remote: unknown
     return extensionKey(desired as ExtensionEntry[]) === extensionKey(remote as ExtensionEntry[]);
   }
   if (field === 'Images') {
-    const a = (desired as string[]).map(text);
-    const b = (remote as string[]).map(text);
+    // As the platform reads them back once joined: a URL with a comma in it is two there.
+    const a = platformImages(desired as string[]).map(text);
+    const b = platformImages(remote as string[]).map(text);
     return a.length === b.length && a.every((v, i) => v === b[i]);
   }
   return text(desired) === text(remote);

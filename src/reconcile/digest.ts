@@ -1,4 +1,4 @@
-import { RETURNED_FIELDS } from '../api/index.ts';
+import { platformImages, RETURNED_FIELDS } from '../api/index.ts';
 import type { ExtensionEntry, Listing } from '../normalize/index.ts';
 import { ENUM_FIELDS, NUMERIC_FIELDS, photoStampOf, propertyReader } from '../normalize/index.ts';
 import { isUnset } from './compare.ts';
@@ -132,7 +132,7 @@ function mixSet(kind: Kind, value: unknown): void {
   else if (kind === Kind.Coordinate) mixNumber(Math.round(Number(value) * 1e6));
   else if (kind === Kind.Enum) mixFolded(value);
   else if (kind === Kind.Images)
-    for (const url of value as unknown[]) {
+    for (const url of platformImages(value as unknown[])) {
       mixText(url);
       mix(ITEM_END);
     }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
 import { ingestFeed } from '../../src/ingest/index.ts';
@@ -117,3 +120,38 @@ describe('preset facts on the platform', () => {
     },
   );
 });
+
+/**
+ * A photo URL with a comma (or `;`) in it comes back from a platform that joins Images with commas
+ * as two URLs: the run compares Images as the platform reads them back (`platformImages`), so the
+ * second run writes nothing, where it rewrote the listing on every run (a new user's trial).
+ */
+describe.each(['comma', 'json'] as const)(
+  'photo URLs with separators in them, Images as %s',
+  (imagesFormat) => {
+    it('the second and third runs write nothing; a changed photo is still an update', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'feed-sync-comma-urls-'));
+      const csv = (photo: string) =>
+        'MLS #,Status,Type,List Price,Beds,Baths Full,Baths Half,Sq Ft,Lot Acres,Year Built,DOM,Garage,Address,City,State,Zip,Remarks,Photos,Agent,Agent\n' +
+        `C-1,Active,Condo,"$100,000",2,1,0,900,0.1,2001,3,1,1 Main St,Springfield,IL,62701,Nice,"${photo}|https://img.example/c1/b.jpg",Pat,Lee\n` +
+        'C-2,Active,Condo,"$200,000",3,2,0,1200,0.2,2002,4,1,2 Main St,Springfield,IL,62701,Fine,https://img.example/c2/a;v=2.jpg,Pat,Lee\n';
+      const path = join(dir, 'comma.csv');
+      writeFileSync(path, csv('https://img.example/c1/a,w_640.jpg'));
+      try {
+        const fixture = fixtureFeed('acme', { id: 'commas', source: { path, csv: { skipRows: 0 } } });
+        h = await startHarness([fixture], { latencyMs: 0, imagesFormat }, { pageSize: 10 });
+        const feed = h.feed('commas');
+        expect(await h.sync(feed)).toMatchObject({ outcome: 'ok', created: 2 });
+        for (const _ of [2, 3]) {
+          const again = await h.sync(feed);
+          expect(again).toMatchObject({ outcome: 'ok', unchanged: 2, created: 0, updated: 0 });
+          expect(writes(again)).toBe(0);
+        }
+        writeFileSync(path, csv('https://img.example/c1/a,w_1280.jpg'));
+        expect(await h.sync(feed)).toMatchObject({ outcome: 'ok', updated: 1, unchanged: 1 });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
