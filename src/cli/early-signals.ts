@@ -14,15 +14,25 @@ const INTERRUPTED = 130;
 
 let started = false;
 
+/**
+ * A line said on a signal, on a line of its own: after the `^C` a terminal echoes, a new line
+ * first; in a log or a pipe, nothing before it (an empty line there reads as something lost).
+ */
+export function signalLine(text: string): string {
+  return `${process.stderr.isTTY ? '\n' : ''}${text}\n`;
+}
+
 function onEarlySignal(signal: NodeJS.Signals): void {
   if (!started) {
-    process.stderr.write(`\nfeed-sync: stopped (${signal}) while starting: nothing was read or written\n`);
+    process.stderr.write(
+      signalLine(`feed-sync: stopped (${signal}) while starting: nothing was read or written`),
+    );
     process.exit(INTERRUPTED);
   }
   // The command's own handler answers it.
   if (process.listenerCount(signal) > 1) return;
   // None (a command that has none, or one that has not installed it yet): it ends here, saying so.
-  process.stderr.write(`\nfeed-sync: interrupted (${signal})\n`);
+  process.stderr.write(signalLine(`feed-sync: interrupted (${signal})`));
   process.exit(INTERRUPTED);
 }
 

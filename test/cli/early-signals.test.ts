@@ -36,14 +36,15 @@ describe('Ctrl-C while the CLI starts', () => {
   it('says so in one line and exits 130, where Node would end the process without a word', async () => {
     const { code, stderr } = await interrupted(false, false);
     expect(code).toBe(130);
-    expect(stderr).toBe('\nfeed-sync: stopped (SIGINT) while starting: nothing was read or written\n');
+    // Not a terminal: no empty line before it.
+    expect(stderr).toBe('feed-sync: stopped (SIGINT) while starting: nothing was read or written\n');
   });
 
   it('is the command’s once its action begins: its own handler answers, or it ends saying so', async () => {
     const handled = await interrupted(true, true);
     expect([handled.code, handled.stderr]).toEqual([7, 'the command stops\n']);
     const unhandled = await interrupted(true, false);
-    expect([unhandled.code, unhandled.stderr]).toEqual([130, '\nfeed-sync: interrupted (SIGINT)\n']);
+    expect([unhandled.code, unhandled.stderr]).toEqual([130, 'feed-sync: interrupted (SIGINT)\n']);
   });
 
   it('is held by the entry before the program loads, and the command’s from its action on', async () => {

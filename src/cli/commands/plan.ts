@@ -15,6 +15,7 @@ import {
   withJsonOption,
   withNowOption,
 } from '../context.ts';
+import { signalLine } from '../early-signals.ts';
 import { EXIT } from '../exit-codes.ts';
 import { indented, jsonValuePieces, type StreamedArray, writePieces } from '../json-stream.ts';
 import { selectFeeds } from './sync.ts';
@@ -66,7 +67,9 @@ export function registerPlan(program: Command): void {
     // Ctrl-C: a plan writes nothing, so it stops at once, and says so (its records are files
     // already unlinked: nothing is left on disk).
     const onSignal = () => {
-      process.stderr.write('\nfeed-sync: interrupted: a plan writes nothing, so nothing was changed\n');
+      process.stderr.write(
+        signalLine('feed-sync: interrupted: a plan writes nothing, so nothing was changed'),
+      );
       process.exit(EXIT.interrupted);
     };
     process.once('SIGINT', onSignal);

@@ -23,6 +23,7 @@ import {
   withJsonOption,
   withNowOption,
 } from '../context.ts';
+import { signalLine } from '../early-signals.ts';
 import { EXIT, exitCodeOf } from '../exit-codes.ts';
 
 interface SyncCommandOptions extends GlobalOptions {
@@ -94,7 +95,7 @@ export function registerSync(program: Command): void {
     const onSignal = () => {
       if (controller.signal.aborted) process.exit(EXIT.interrupted);
       process.stderr.write(
-        '\nstopping: no new calls; the ones in flight finish (Ctrl-C again to quit now)\n',
+        signalLine('stopping: no new calls; the ones in flight finish (Ctrl-C again to quit now)'),
       );
       controller.abort();
     };
