@@ -81,6 +81,7 @@ export async function explainListing(
     kept: keptByListing(classification, platform, listing),
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
+    ...(platform.lookedUp && platform.incomplete ? { platformUnknown: INCOMPLETE } : {}),
   });
   const runs = (await deps.state.listRuns(feed.id)) as RunReport[];
   return {
@@ -120,10 +121,14 @@ function keptByListing(
  * keyed by Url, the platform cannot be asked without its feed record (the list has no Url filter).
  * A key a broken record's text holds is not unknown: that record holds its listing.
  */
+/** Why a key not found on a chatbot read in part may still be there. */
+export const INCOMPLETE =
+  'not found by the list’s filters nor in the first pages of the chatbot, which holds more: `feed-sync plan` reads every page';
+
 export function isUnknownKey(explanation: Explanation): boolean {
   const { source, platform } = explanation;
   if (source.found || source.error !== undefined || source.mentions.length > 0) return false;
-  return platform.lookedUp ? platform.records.length === 0 : platform.error !== true;
+  return platform.lookedUp ? platform.records.length === 0 && !platform.incomplete : platform.error !== true;
 }
 
 async function readFeedFor(

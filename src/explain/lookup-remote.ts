@@ -7,7 +7,7 @@ import {
 import { keyOf, ownerOf, type TagKeys } from '../reconcile/index.ts';
 import type { PlatformPart, PlatformRecord } from './types.ts';
 
-/** Pages read at most: a lookup is one or two list calls, never a scan of the chatbot. */
+/** Pages read at most per filter: a lookup is a few list calls, never a scan of a large chatbot. */
 const MAX_PAGES = 2;
 
 export interface LookupInput {
@@ -33,47 +33,82 @@ export interface Lookup {
 /**
  * The chatbot's listings with a key, read live with the list operation's filter. A feed keyed by
  * MLSNumber filters by it; a feed keyed by Url filters by the MLSNumber (or else the city) its feed
- * record carries and keeps the listings whose Url is the key. Only exact key matches are kept,
- * whatever the filter's own matching is. Reads only.
+ * record carries and keeps the listings whose Url is the key. Only key matches are kept, read as the
+ * plan reads keys (trimmed), whatever the filter's own matching is; where the first filter finds
+ * none, the city's is tried, then no filter: a platform that filters by the exact text does not
+ * find `MS-19 ` by `MS-19`, which a sync takes for the same listing. Reads only.
  */
 export async function lookupRemote(client: PlatformClient, input: LookupInput): Promise<Lookup> {
-  const filter = filterOf(input);
-  if ('reason' in filter) return { part: { lookedUp: false, reason: filter.reason }, remote: [] };
+  const filters = filtersOf(input);
+  if ('reason' in filters) return { part: { lookedUp: false, reason: filters.reason }, remote: [] };
   const remote: RemoteListing[] = [];
+  const tried: string[] = [];
   let calls = 0;
   let truncated = false;
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const request: ListRequest = {
-      SerialNumber: input.chatbot,
-      ...filter.request,
-      PageNumber: page,
-      PageSize: input.pageSize,
-    };
-    const answer = await client.listListings(request, input.signal ? { signal: input.signal } : {});
-    calls++;
-    for (const record of answer.List) {
-      const listing = canonicalizeRemote(record);
-      if (keyOf(listing.listing, input.keyField) === input.key) remote.push(listing);
+  for (const filter of filters) {
+    tried.push(filter.by);
+    truncated = false;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const request: ListRequest = {
+        SerialNumber: input.chatbot,
+        ...filter.request,
+        PageNumber: page,
+        PageSize: input.pageSize,
+      };
+      const answer = await client.listListings(request, input.signal ? { signal: input.signal } : {});
+      calls++;
+      for (const record of answer.List) {
+        const listing = canonicalizeRemote(record);
+        if (keyOf(listing.listing, input.keyField) === input.key) remote.push(listing);
+      }
+      const seen = (page - 1) * input.pageSize + answer.List.length;
+      const total = answer.VirtualCount ?? seen;
+      if (answer.List.length === 0 || seen >= total) break;
+      if (page === MAX_PAGES) truncated = true;
     }
-    const seen = (page - 1) * input.pageSize + answer.List.length;
-    const total = answer.VirtualCount ?? seen;
-    if (answer.List.length === 0 || seen >= total) break;
-    if (page === MAX_PAGES) truncated = true;
+    // Unfiltered: said as what was read.
+    if (filter.request.MLSNumber === undefined && filter.request.CityName === undefined)
+      tried[tried.length - 1] = truncated ? `none (the first ${MAX_PAGES} pages)` : 'none (every listing)';
+    if (remote.length > 0) break;
   }
   const records = remote.sort((a, b) => a.id - b.id).map((r) => platformRecord(r, input.tags));
+  const by = tried.join(', then ');
+  // Not found, and the chatbot read only in part: its absence is not known.
+  const incomplete = records.length === 0 && truncated;
   return {
-    part: { lookedUp: true, by: filter.by, calls, records, ...(truncated ? { truncated } : {}) },
+    part: {
+      lookedUp: true,
+      by,
+      calls,
+      records,
+      ...(truncated && !incomplete ? { truncated } : {}),
+      ...(incomplete ? { incomplete } : {}),
+    },
     remote,
   };
 }
 
-function filterOf(input: LookupInput): { request: Partial<ListRequest>; by: string } | { reason: string } {
-  if (input.keyField === 'MLSNumber')
-    return { request: { MLSNumber: input.key }, by: `MLSNumber ${input.key}` };
+type Filter = { request: Partial<ListRequest>; by: string };
+
+/** The filters to try, in order: the key's own (or the MLSNumber's), then the city's. */
+function filtersOf(input: LookupInput): Filter[] | { reason: string } {
+  const filters: Filter[] = [];
   const mlsNumber = input.hints?.mlsNumber?.trim();
-  if (mlsNumber) return { request: { MLSNumber: mlsNumber }, by: `MLSNumber ${mlsNumber}, then its Url` };
   const city = input.hints?.city?.trim();
-  if (city) return { request: { CityName: city }, by: `CityName ${city}, then its Url` };
+  const then = input.keyField === 'Url' ? ', then its Url' : '';
+  if (input.keyField === 'MLSNumber')
+    filters.push({ request: { MLSNumber: input.key }, by: `MLSNumber ${input.key}` });
+  else if (mlsNumber)
+    filters.push({ request: { MLSNumber: mlsNumber }, by: `MLSNumber ${mlsNumber}${then}` });
+  if (city)
+    filters.push({
+      request: { CityName: city },
+      by: `CityName ${city}${input.keyField === 'Url' ? then : ', then its MLSNumber'}`,
+    });
+  // Last, no filter: a small chatbot is read whole in a page or two, a larger one only in part
+  // (`incomplete`: the plan reads every page).
+  if (filters.length > 0) filters.push({ request: {}, by: 'none' });
+  if (filters.length > 0) return filters;
   return {
     reason:
       'the feed is keyed by Url and the list operation has no Url filter; without an MLSNumber or a city from the feed record, finding it would mean reading every listing of the chatbot (`feed-sync plan` does)',

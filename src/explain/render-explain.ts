@@ -1,4 +1,5 @@
 import { showField } from '../render/index.ts';
+import { INCOMPLETE } from './explain-listing.ts';
 import { extensionField, fieldsOf, keptAsFeeds, keptOnPlatform } from './listing-fields.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
 
@@ -178,7 +179,10 @@ function platformLines(e: Explanation, units: Units): string[] {
   if (!p.lookedUp) return [`Platform: ${p.error ? 'could not be read' : 'not looked up'}: ${p.reason}`];
   const calls = `${p.calls} list call${p.calls === 1 ? '' : 's'}`;
   if (p.records.length === 0)
-    return [`Platform: no listing with ${e.keyField} ${e.key} (filtered by ${p.by}; ${calls})`];
+    return [
+      `Platform: no listing with ${e.keyField} ${e.key} (filtered by ${p.by}; ${calls})`,
+      ...(p.incomplete ? [`  ${INCOMPLETE}`] : []),
+    ];
   const lines = [
     `Platform: ${p.records.length} listing${p.records.length === 1 ? '' : 's'} with ${e.keyField} ${e.key} (filtered by ${p.by}; ${calls})`,
   ];

@@ -132,6 +132,8 @@ export type PlatformPart =
       records: PlatformRecord[];
       /** More records carry the filter than were read (beyond two pages). */
       truncated?: boolean;
+      /** None found, and the chatbot was read only in part: whether it holds the key is not known. */
+      incomplete?: boolean;
     }
   | { lookedUp: false; reason: string; error?: boolean };
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/index.ts';
 import { DEFAULT_PREFIX, openQueueStore } from '../../src/queue/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createRedisStateStore } from '../../src/state/index.ts';
@@ -203,7 +204,7 @@ describe('feed-sync explain --feed ID KEY', () => {
       code: 1,
       stdout: '',
       stderr:
-        'feed-sync: NOPE-1 is in neither feed ex-feed (5 records read) nor chatbot EX-BOT (list filtered by MLSNumber NOPE-1)\n',
+        'feed-sync: NOPE-1 is in neither feed ex-feed (5 records read) nor chatbot EX-BOT (list filtered by MLSNumber NOPE-1, then none (every listing))\n',
     });
   });
 
@@ -262,6 +263,28 @@ describe('feed-sync explain --feed ID KEY', () => {
     );
     const json = JSON.parse((await explain('M-2', '--json')).stdout);
     expect(json.history.entries.map((e: { outcome: string }) => e.outcome)).toEqual(['partial', 'ok']);
+  });
+
+  it('a key the platform holds with a space after it: found without the filter, and in sync, as a sync reads it', async () => {
+    const client = createClient({ baseUrl: sandbox.url, timeoutMs: 5_000 });
+    const one = sandbox.listings('EX-BOT').find((l) => l.MLSNumber === 'M-1');
+    if (!one?.ID) throw new Error('M-1 not created');
+    const edit = (MLSNumber: string) =>
+      client.updateListing({ ...one, Key: String(one.ID), KeyType: 'NewOaks', MLSNumber });
+    await edit('M-1 ');
+    try {
+      const { code, stdout } = await explain('M-1');
+      expect(code).toBe(0);
+      // The platform's filter is by the exact text: the chatbot's first page finds it, keyed as the plan keys it.
+      expect(stdout).toContain(
+        'Platform: 1 listing with MLSNumber M-1 (filtered by MLSNumber M-1, then none (every listing); 2 list calls)',
+      );
+      expect(stdout).toContain('Verdict: in sync');
+      const planned = await bin(['plan', '-c', config, '--feed', 'ex-feed', '--json']);
+      expect(JSON.parse(planned.stdout)).not.toHaveProperty('plan.creates.0');
+    } finally {
+      await edit('M-1');
+    }
   });
 
   it('a platform that cannot be reached is said in its part, and the exit is 1', async () => {
