@@ -1,4 +1,4 @@
-import { showField } from '../render/index.ts';
+import { changeText, showField } from '../render/index.ts';
 import { INCOMPLETE } from './explain-listing.ts';
 import { extensionField, fieldsOf, keptAsFeeds, keptOnPlatform } from './listing-fields.ts';
 import type { Explanation, FieldTrace, HistoryEntry, PlatformRecord } from './types.ts';
@@ -245,9 +245,7 @@ function changeLines(
   changes: readonly { field: string; from: unknown; to: unknown }[] | undefined,
   units: Units,
 ): string[] {
-  return (changes ?? []).map(
-    (c) => `    ${c.field}: ${showField(c.field, c.from, units)} → ${showField(c.field, c.to, units)}`,
-  );
+  return (changes ?? []).map((c) => `    ${changeText(c.field, c.from, c.to, units)}`);
 }
 
 function historyLines(e: Explanation, units: Units): string[] {

@@ -11,8 +11,10 @@ export {
   throttleProgress,
 } from './progress.ts';
 export {
+  changeText,
   graceLine,
   holdReason,
+  imagesDifference,
   PLAN_LIMIT,
   type RenderPlanOptions,
   renderPlan,

@@ -62,7 +62,47 @@ function headline(listing: ListingBrief | undefined): string {
 }
 
 function changeLine(change: FieldChange, listing: ListingBrief = {}): string {
-  return `      ${change.field}: ${showField(change.field, change.from, listing)} → ${showField(change.field, change.to, listing)}`;
+  return `      ${changeText(change.field, change.from, change.to, listing)}`;
+}
+
+/** `Field: old → new` as a person reads it; Images as the URLs that differ, not two counts. */
+export function changeText(
+  field: string,
+  from: unknown,
+  to: unknown,
+  listing: Partial<Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>>,
+): string {
+  if (field === 'Images' && Array.isArray(from) && Array.isArray(to))
+    return `Images: ${imagesDifference(from, to)}`;
+  return `${field}: ${showField(field, from, listing)} → ${showField(field, to, listing)}`;
+}
+
+/** A URL quoted, its end kept when it is long (where photo URLs differ). */
+function showUrl(url: string): string {
+  const text = JSON.stringify(url);
+  return text.length > 60 ? `"…${text.slice(-57)}` : text;
+}
+
+/**
+ * Two lists of photo URLs told apart: the same ones in another order, or how many are gone and
+ * new, with the first of each (`5 URLs → 5 URLs: 1 gone ("…/3.jpg"); 1 new ("…/3b.jpg")`).
+ */
+export function imagesDifference(from: readonly unknown[], to: readonly unknown[]): string {
+  const a = from.map(String);
+  const b = to.map(String);
+  const count = (n: number) => `${n} URL${n === 1 ? '' : 's'}`;
+  const gone = a.filter((url) => !b.includes(url));
+  const added = b.filter((url) => !a.includes(url));
+  if (gone.length === 0 && added.length === 0)
+    return a.length === b.length
+      ? `the same ${count(a.length)} in another order`
+      : `${count(a.length)} → ${count(b.length)}: the same URLs, some repeated`;
+  const first = (urls: string[]) => `${showUrl(urls[0] as string)}${urls.length > 1 ? ', …' : ''}`;
+  const parts = [
+    ...(gone.length > 0 ? [`${gone.length} gone (${first(gone)})`] : []),
+    ...(added.length > 0 ? [`${added.length} new (${first(added)})`] : []),
+  ];
+  return `${count(a.length)} → ${count(b.length)}: ${parts.join('; ')}`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Rejection } from '../ingest/index.ts';
 import type { Failure, RunReport } from '../reconcile/index.ts';
 import { emptyReport } from '../reconcile/index.ts';
-import { renderReport } from './index.ts';
+import { changeText, imagesDifference, renderReport } from './index.ts';
 import { progressLine } from './progress.ts';
 import { rejectionLine } from './render-report.ts';
 
@@ -221,5 +221,30 @@ describe('progressLine', () => {
       'acme: applying 0/3\n',
       'acme: done\n',
     ]);
+  });
+});
+
+describe('imagesDifference: photo URLs told apart, not two counts', () => {
+  const urls = (...names: string[]) => names.map((n) => `https://img.example/listing-42/${n}.jpg`);
+
+  it('says which URLs are gone and new, the first of each by its end', () => {
+    expect(imagesDifference(urls('1', '2', '3'), urls('1', '2', '3b'))).toBe(
+      '3 URLs → 3 URLs: 1 gone ("https://img.example/listing-42/3.jpg"); 1 new ("https://img.example/listing-42/3b.jpg")',
+    );
+    const long = `https://cdn.example/${'x'.repeat(80)}/photo-7.jpg`;
+    expect(imagesDifference([long], [])).toBe(
+      '1 URL → 0 URLs: 1 gone ("…xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/photo-7.jpg")',
+    );
+    expect(imagesDifference(urls('1'), urls('1', '2', '3'))).toBe(
+      '1 URL → 3 URLs: 2 new ("https://img.example/listing-42/2.jpg", …)',
+    );
+  });
+
+  it('says the same URLs in another order', () => {
+    expect(imagesDifference(urls('1', '2'), urls('2', '1'))).toBe('the same 2 URLs in another order');
+    expect(changeText('Images', urls('1', '2'), urls('2', '1'), {})).toBe(
+      'Images: the same 2 URLs in another order',
+    );
+    expect(changeText('SalePrice', 1, 2, { CurrencySymbol: '$' })).toBe('SalePrice: $1 → $2');
   });
 });
