@@ -586,3 +586,41 @@ describe('inferCsvMapping: the downloads US sites and MLS systems offer', () => 
     expect(inferCsvMapping(['MLS #', 'Link (see our site)']).fields?.Url).toBe('Link (see our site)');
   });
 });
+
+describe('a price in another currency than the listing’s', () => {
+  const mapped = (price: string, CurrencySymbol: unknown, rent?: string) =>
+    compileMapping({
+      fields: {
+        SalePrice: 'price',
+        RentPrice: 'rent',
+        CurrencySymbol: CurrencySymbol as never,
+      },
+    }).map({ price, ...(rent === undefined ? {} : { rent }) });
+  const reasons = (out: ReturnType<typeof mapped>) => out.problems.map((p) => `${p.reason}: ${p.message}`);
+
+  it('is rejected naming both, where it would reach the chatbot as the other currency', () => {
+    expect(reasons(mapped('£1,379,000', { const: '$' }))).toEqual([
+      'currency_mismatch: SalePrice "£1,379,000" is in £, but the listing\'s CurrencySymbol is $: map CurrencySymbol from the price column (as the presets do: a price text gives its own currency) or fix the feed',
+    ]);
+    expect(reasons(mapped('649.000 €', { const: 'USD' }))[0]).toMatch(
+      /^currency_mismatch: SalePrice "649.000 €" is in €/,
+    );
+    expect(reasons(mapped('250000 GBP', { const: '$' }))[0]).toMatch(/is in £/);
+    expect(reasons(mapped('$1', { const: '$' }, '£900 pcm')).map((r) => r.split(':')[0])).toEqual([
+      'currency_mismatch',
+    ]);
+  });
+
+  it('the everyday feed passes: the same sign, a bare number, two dollars, a currency without a sign, the price’s own', () => {
+    expect(mapped('$1,250,000', { const: 'USD' }).problems).toEqual([]);
+    expect(mapped('1250000', { const: '£' }).problems).toEqual([]);
+    expect(mapped('US$ 5,000', { const: '$' }).problems).toEqual([]);
+    expect(mapped('A$450,000', { const: 'USD' }).problems).toEqual([]);
+    expect(mapped('CHF 1,000,000', { const: '$' }).problems).toEqual([]);
+    expect(mapped('£1,379,000', 'price').problems).toEqual([]);
+    expect(mapped('£1,379,000', 'price').listing).toMatchObject({
+      SalePrice: 1_379_000,
+      CurrencySymbol: '£',
+    });
+  });
+});

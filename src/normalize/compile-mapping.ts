@@ -8,6 +8,7 @@ import {
 } from './compile-field.ts';
 import { DEFAULT_MAPS } from './enum-maps.ts';
 import { compilePath, isSet, type RawFields } from './field-path.ts';
+import { problem } from './field-problem.ts';
 import {
   LISTING_FIELDS,
   type ListingField,
@@ -24,6 +25,7 @@ import {
   type MappingConfig,
   type SingleRule,
 } from './mapping-schema.ts';
+import { signOf } from './money.ts';
 import { normalizeMap } from './normalize-token.ts';
 import { resolveMapping } from './resolve-mapping.ts';
 import { compileMarkers } from './unknown-markers.ts';
@@ -168,6 +170,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       if (explain) out.raw = { ...UNSET_FIELDS };
       out.listing.AreaUnit = areaUnit;
       for (const write of writers) write(record, out);
+      if (out.priceSigns) checkPriceSigns(out);
       // Many MLS exports send 0,0 for "no coordinates": that is not a point in the Gulf of Guinea.
       if (out.listing.Latitude === 0 && out.listing.Longitude === 0) {
         out.listing.Latitude = undefined;
@@ -184,6 +187,28 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       return out;
     },
   };
+}
+
+/**
+ * A price whose text carries another currency than the listing's CurrencySymbol (`£1,379,000` under
+ * a constant `$`): the record is rejected, naming both, where it would reach the chatbot as dollars.
+ * Signs only: two dollars (`US$`, `A$`, `$`) are not told apart, and a symbol without a sign (`CHF`)
+ * is not checked.
+ */
+function checkPriceSigns(out: MappedRecord): void {
+  const symbol = out.listing.CurrencySymbol;
+  const listed = typeof symbol === 'string' ? signOf(symbol) : undefined;
+  if (listed === undefined) return;
+  for (const { field, value, sign } of out.priceSigns ?? [])
+    if (sign !== listed)
+      out.problems.push(
+        problem(
+          field,
+          value,
+          'currency_mismatch',
+          `is in ${sign}, but the listing's CurrencySymbol is ${String(symbol)}: map CurrencySymbol from the price column (as the presets do: a price text gives its own currency) or fix the feed`,
+        ),
+      );
 }
 
 function compileExtensions(

@@ -1,12 +1,16 @@
 import type { FieldCompile } from './field-compile.ts';
 import { isSet } from './field-path.ts';
 import { problem } from './field-problem.ts';
+import { MONEY_FIELDS } from './listing-schema.ts';
 import type { FieldWriter } from './mapped-record.ts';
-import { perMonthFactor } from './money.ts';
+import { perMonthFactor, priceSign } from './money.ts';
+
+const MONEY = new Set<string>(MONEY_FIELDS);
 
 /** A number or an amount of money, scaled, and per month when the feed names a period (`periodFrom`, `period`). */
 export function compileNumber({ field, rule, get, read, extra, writeNumber }: FieldCompile): FieldWriter {
   const periodOf = extra(rule.periodFrom);
+  const money = MONEY.has(field);
   return (record, out) => {
     const value = read(record);
     if (!isSet(value)) return;
@@ -23,6 +27,11 @@ export function compileNumber({ field, rule, get, read, extra, writeNumber }: Fi
       factor = found;
     }
     writeNumber(value, out, (rule.scale ?? 1) * factor);
+    // A price's own currency, checked against the listing's once every field is mapped.
+    if (money && typeof value === 'string') {
+      const sign = priceSign(value);
+      if (sign !== undefined) (out.priceSigns ??= []).push({ field, value, sign });
+    }
     // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
     if (factor !== 1 && get(out.listing) !== undefined) {
       out.notes ??= [];

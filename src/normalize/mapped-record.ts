@@ -22,6 +22,8 @@ export interface MappedRecord {
   notes?: { Key: string; value: string }[];
   /** Image URLs dropped because they cannot be absolute http(s) URLs, for the report. */
   droppedImages?: string[];
+  /** The currency signs the prices carried (`£1,379,000`), held against the listing's CurrencySymbol. */
+  priceSigns?: { field: string; value: string; sign: string }[];
 }
 
 export interface FieldContext {

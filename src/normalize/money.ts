@@ -40,6 +40,35 @@ export function currencyOf(text: string): string | undefined {
   return mark ? currencySymbol(mark) : undefined;
 }
 
+/** A currency sign (Unicode's currency symbols: `$`, `£`, `€`, `¥`, `₹`…). */
+const SIGN = /\p{Sc}/u;
+
+/**
+ * The currency sign of a currency symbol: `$` of `$`, `US$` and `A$`, `£` of `£`; undefined for a
+ * symbol without one (`CHF`). Two dollars are not told apart: only signs that differ are a mismatch.
+ */
+export function signOf(symbol: string): string | undefined {
+  return SIGN.exec(symbol)?.[0];
+}
+
+/**
+ * The currency sign a price text carries (`$1,250,000`, `1.250.000 €`), or names by its code
+ * (`250000 GBP` → `£`): undefined for a bare number. Read for every price of every record: a scan
+ * of its characters, the code's reading (`currencyOf`) only for a text with letters in it.
+ */
+export function priceSign(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 36) return '$';
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      const named = currencyOf(text);
+      return named === undefined ? undefined : signOf(named);
+    }
+    if (c >= 0xa0 && SIGN.test(text[i] as string)) return text[i];
+  }
+  return undefined;
+}
+
 /** Periods per month. */
 const PER_MONTH: Readonly<Record<string, number>> = {
   month: 1,
