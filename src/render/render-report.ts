@@ -48,7 +48,7 @@ export function renderReport(report: RunReport): string {
   );
   if (report.reusedReading)
     lines.push(
-      `  feed reading: the file's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): its reading reused, no record read again`,
+      `  feed reading: the file's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): not parsed again, its records taken from the record memo`,
     );
   if (report.known)
     lines.push(
@@ -123,11 +123,9 @@ function heldLines(report: RunReport): string[] {
           : `  held ${report.held} key(s): ${on} listing(s) on the platform kept exactly as they are, ${report.held - on} not created:`,
     );
     for (const h of report.heldKeys.slice(0, SHOWN)) {
-      const where =
-        h.ids.length > 0
-          ? `ID ${h.ids.join(', ')}`
-          : "no listing of this feed's on the platform: not created";
-      lines.push(`    ${h.key} (${where}): ${holdReason(h)}`);
+      // Where the line above says none is on the platform, each key does not say it again.
+      const where = h.ids.length > 0 ? ` (ID ${h.ids.join(', ')})` : on === 0 ? '' : ' (not created)';
+      lines.push(`    ${h.key}${where}: ${holdReason(h)}`);
     }
     if (report.held > SHOWN)
       lines.push(

@@ -292,7 +292,7 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     expect(result.stdout).toContain('Row 7 of feed.csv (M-6): SalePrice "cheap" is not a number');
     // Its listing is held, with the reason in words rather than its code.
     expect(result.stdout).toContain(
-      `    M-6 (no listing of this feed's on the platform: not created): held: its record was rejected: Row 7 of feed.csv: SalePrice "cheap" is not a number`,
+      `    M-6: held: its record was rejected: Row 7 of feed.csv: SalePrice "cheap" is not a number`,
     );
     expect(result.stdout).not.toContain('not_a_number');
     expect(result.stderr.trimEnd().split('\n').at(-1)).toBe(

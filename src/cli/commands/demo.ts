@@ -89,7 +89,8 @@ export async function runDemo(
     out(
       `Feeds ${config.feeds.map((f) => f.id).join(' and ')} both go to chatbot ${serial}, which already holds`,
     );
-    out('one listing added by hand (HAND-7): no feed owns it, so no run may touch it.');
+    out('one listing added by hand (HAND-7): no feed owns it, so no run may touch it. Each feed counts');
+    out("the listings it does not own (the other feed's and HAND-7) as `foreign`, and leaves them alone.");
     out('harbor-homes.csv also holds a row typed by hand with a bad value (HH-2499): each run rejects');
     out('it, naming the row and the field, and syncs the rest.');
 
