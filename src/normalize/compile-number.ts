@@ -30,7 +30,10 @@ export function compileNumber({ field, rule, get, read, extra, writeNumber }: Fi
     // A price's own currency, checked against the listing's once every field is mapped.
     if (money && typeof value === 'string') {
       const sign = priceSign(value);
-      if (sign !== undefined) (out.priceSigns ??= []).push({ field, value, sign });
+      if (sign !== undefined) {
+        out.priceSigns ??= [];
+        out.priceSigns.push({ field, value, sign });
+      }
     }
     // The platform's RentPrice and HOAMonth are monthly; the period the feed published is kept.
     if (factor !== 1 && get(out.listing) !== undefined) {
