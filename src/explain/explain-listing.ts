@@ -81,7 +81,6 @@ export async function explainListing(
     kept: keptByListing(classification, platform, listing),
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
-    ...(platform.lookedUp && platform.incomplete ? { platformUnknown: INCOMPLETE } : {}),
   });
   const runs = (await deps.state.listRuns(feed.id)) as RunReport[];
   return {
@@ -117,18 +116,21 @@ function keptByListing(
 }
 
 /**
+ * Said where the key's own filter and a first unfiltered read found nothing on a chatbot larger than
+ * that read: the verdict stands (a sync would create it), with the one case it cannot rule out.
+ */
+export const INCOMPLETE =
+  'a listing whose key differs only by spaces (which the list’s filter, by the exact text, does not find) would not be seen here; `feed-sync plan` reads every page';
+
+/**
  * The feed has no record with the key (it was read) and the platform none either, or, for a feed
  * keyed by Url, the platform cannot be asked without its feed record (the list has no Url filter).
  * A key a broken record's text holds is not unknown: that record holds its listing.
  */
-/** Why a key not found on a chatbot read in part may still be there. */
-export const INCOMPLETE =
-  'not found by the list’s filters nor in the first pages of the chatbot, which holds more: `feed-sync plan` reads every page';
-
 export function isUnknownKey(explanation: Explanation): boolean {
   const { source, platform } = explanation;
   if (source.found || source.error !== undefined || source.mentions.length > 0) return false;
-  return platform.lookedUp ? platform.records.length === 0 && !platform.incomplete : platform.error !== true;
+  return platform.lookedUp ? platform.records.length === 0 : platform.error !== true;
 }
 
 async function readFeedFor(

@@ -53,7 +53,7 @@ export async function lookupRemote(client: PlatformClient, input: LookupInput): 
         SerialNumber: input.chatbot,
         ...filter.request,
         PageNumber: page,
-        PageSize: input.pageSize,
+        PageSize: pageSizeOf(filter, input.pageSize),
       };
       const answer = await client.listListings(request, input.signal ? { signal: input.signal } : {});
       calls++;
@@ -61,14 +61,16 @@ export async function lookupRemote(client: PlatformClient, input: LookupInput): 
         const listing = canonicalizeRemote(record);
         if (keyOf(listing.listing, input.keyField) === input.key) remote.push(listing);
       }
-      const seen = (page - 1) * input.pageSize + answer.List.length;
+      const seen = (page - 1) * pageSizeOf(filter, input.pageSize) + answer.List.length;
       const total = answer.VirtualCount ?? seen;
       if (answer.List.length === 0 || seen >= total) break;
       if (page === MAX_PAGES) truncated = true;
     }
     // Unfiltered: said as what was read.
-    if (filter.request.MLSNumber === undefined && filter.request.CityName === undefined)
-      tried[tried.length - 1] = truncated ? `none (the first ${MAX_PAGES} pages)` : 'none (every listing)';
+    if (unfiltered(filter))
+      tried[tried.length - 1] = truncated
+        ? `none (the first ${MAX_PAGES * pageSizeOf(filter, input.pageSize)} listings)`
+        : 'none (every listing)';
     if (remote.length > 0) break;
   }
   const records = remote.sort((a, b) => a.id - b.id).map((r) => platformRecord(r, input.tags));
@@ -90,6 +92,17 @@ export async function lookupRemote(client: PlatformClient, input: LookupInput): 
 
 type Filter = { request: Partial<ListRequest>; by: string };
 
+/** Pages of the unfiltered read: small, since a lookup is a look, not a scan (a dashboard GET). */
+const UNFILTERED_PAGE_SIZE = 100;
+
+function pageSizeOf(filter: Filter, pageSize: number): number {
+  return unfiltered(filter) ? Math.min(pageSize, UNFILTERED_PAGE_SIZE) : pageSize;
+}
+
+function unfiltered(filter: Filter): boolean {
+  return filter.request.MLSNumber === undefined && filter.request.CityName === undefined;
+}
+
 /** The filters to try, in order: the key's own (or the MLSNumber's), then the city's. */
 function filtersOf(input: LookupInput): Filter[] | { reason: string } {
   const filters: Filter[] = [];
@@ -103,7 +116,7 @@ function filtersOf(input: LookupInput): Filter[] | { reason: string } {
   if (city)
     filters.push({
       request: { CityName: city },
-      by: `CityName ${city}${input.keyField === 'Url' ? then : ', then its MLSNumber'}`,
+      by: `CityName ${city}${then}`,
     });
   // Last, no filter: a small chatbot is read whole in a page or two, a larger one only in part
   // (`incomplete`: the plan reads every page).

@@ -624,3 +624,25 @@ describe('a price in another currency than the listing’s', () => {
     });
   });
 });
+
+describe('a price’s currency, read as the feeds write it (a review)', () => {
+  const mapped = (price: string, CurrencySymbol: unknown) =>
+    compileMapping({ fields: { SalePrice: 'price', CurrencySymbol: CurrencySymbol as never } }).map({
+      price,
+    });
+
+  it('the full-width yen and dollar are the yen and the dollar', () => {
+    expect(mapped('￥1,000', { const: 'JPY' }).problems).toEqual([]);
+    expect(mapped('＄1,000', { const: 'USD' }).problems).toEqual([]);
+  });
+
+  it('CurrencySymbol mapped from the price takes its sign where the text has words too', () => {
+    const out = mapped('£450,000 Guide Price', ['price', { const: 'USD' }]);
+    expect(out.listing.CurrencySymbol).toBe('£');
+    expect(out.problems.map((p) => p.reason)).not.toContain('currency_mismatch');
+  });
+
+  it('a price that is not a number is that problem alone', () => {
+    expect(mapped('£ offers', { const: '$' }).problems.map((p) => p.reason)).toEqual(['not_a_number']);
+  });
+});

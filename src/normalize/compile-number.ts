@@ -27,8 +27,9 @@ export function compileNumber({ field, rule, get, read, extra, writeNumber }: Fi
       factor = found;
     }
     writeNumber(value, out, (rule.scale ?? 1) * factor);
-    // A price's own currency, checked against the listing's once every field is mapped.
-    if (money && typeof value === 'string') {
+    // A price's own currency, checked against the listing's once every field is mapped: only a
+    // price that was read (one that was not is its own problem; the next alternative may read one).
+    if (money && typeof value === 'string' && get(out.listing) !== undefined) {
       const sign = priceSign(value);
       if (sign !== undefined) {
         out.priceSigns ??= [];

@@ -3,7 +3,7 @@ import { isSet } from './field-path.ts';
 import { htmlToText } from './html-text.ts';
 import type { FieldWriter } from './mapped-record.ts';
 import { absoluteMediaUrl } from './media-url.ts';
-import { currencyOf } from './money.ts';
+import { currencyOf, priceSign } from './money.ts';
 
 /** Text, trimmed: a currency symbol (`currency`), an absolute URL (`url`), HTML as text (`html`), or as is. */
 export function compileText(
@@ -14,7 +14,8 @@ export function compileText(
   const currencies = new Map<string, string | undefined>();
   const currency = (text: string) => {
     if (currencies.has(text)) return currencies.get(text);
-    const found = currencyOf(text);
+    // A price text `currencyOf` cannot read whole (`£450,000 Guide Price`) still says its sign.
+    const found = currencyOf(text) ?? priceSign(text);
     if (currencies.size < 1000) currencies.set(text, found);
     return found;
   };

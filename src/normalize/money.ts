@@ -48,7 +48,9 @@ const SIGN = /\p{Sc}/u;
  * symbol without one (`CHF`). Two dollars are not told apart: only signs that differ are a mismatch.
  */
 export function signOf(symbol: string): string | undefined {
-  return SIGN.exec(symbol)?.[0];
+  const sign = SIGN.exec(symbol)?.[0];
+  // The full-width forms (`￥`, `＄`) are the same currency as the narrow ones.
+  return sign?.normalize('NFKC');
 }
 
 /**
@@ -64,7 +66,7 @@ export function priceSign(text: string): string | undefined {
       const named = currencyOf(text);
       return named === undefined ? undefined : signOf(named);
     }
-    if (c >= 0xa0 && SIGN.test(text[i] as string)) return text[i];
+    if (c >= 0xa0 && SIGN.test(text[i] as string)) return (text[i] as string).normalize('NFKC');
   }
   return undefined;
 }

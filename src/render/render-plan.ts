@@ -1,3 +1,4 @@
+import { platformImages } from '../api/index.ts';
 import { AREA_FIELDS, type Listing, MONEY_FIELDS } from '../normalize/index.ts';
 import type {
   DeleteReason,
@@ -84,25 +85,35 @@ function showUrl(url: string): string {
 }
 
 /**
- * Two lists of photo URLs told apart: the same ones in another order, or how many are gone and
- * new, with the first of each (`5 URLs → 5 URLs: 1 gone ("…/3.jpg"); 1 new ("…/3b.jpg")`).
+ * Two lists of photo URLs told apart as the platform reads them back (`platformImages`: a URL with a
+ * comma is two there): the same ones in another order, or how many are gone and new, with the first
+ * of each (`5 URLs → 5 URLs: 1 gone ("…/3.jpg"); 1 new ("…/3b.jpg")`). A URL counts as often as it
+ * appears.
  */
 export function imagesDifference(from: readonly unknown[], to: readonly unknown[]): string {
-  const a = from.map(String);
-  const b = to.map(String);
+  const a = platformImages(from).map((url) => String(url).trim());
+  const b = platformImages(to).map((url) => String(url).trim());
   const count = (n: number) => `${n} URL${n === 1 ? '' : 's'}`;
-  const gone = a.filter((url) => !b.includes(url));
-  const added = b.filter((url) => !a.includes(url));
-  if (gone.length === 0 && added.length === 0)
-    return a.length === b.length
-      ? `the same ${count(a.length)} in another order`
-      : `${count(a.length)} → ${count(b.length)}: the same URLs, some repeated`;
+  const gone = without(a, b);
+  const added = without(b, a);
+  if (gone.length === 0 && added.length === 0) return `the same ${count(a.length)} in another order`;
   const first = (urls: string[]) => `${showUrl(urls[0] as string)}${urls.length > 1 ? ', …' : ''}`;
   const parts = [
     ...(gone.length > 0 ? [`${gone.length} gone (${first(gone)})`] : []),
     ...(added.length > 0 ? [`${added.length} new (${first(added)})`] : []),
   ];
   return `${count(a.length)} → ${count(b.length)}: ${parts.join('; ')}`;
+}
+
+/** The URLs of `urls` that `other` does not hold, each as often as it appears beyond `other`'s. */
+function without(urls: readonly string[], other: readonly string[]): string[] {
+  const left = new Map<string, number>();
+  for (const url of other) left.set(url, (left.get(url) ?? 0) + 1);
+  return urls.filter((url) => {
+    const n = left.get(url) ?? 0;
+    if (n > 0) left.set(url, n - 1);
+    return n === 0;
+  });
 }
 
 /**

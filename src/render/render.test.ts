@@ -248,3 +248,17 @@ describe('imagesDifference: photo URLs told apart, not two counts', () => {
     expect(changeText('SalePrice', 1, 2, { CurrencySymbol: '$' })).toBe('SalePrice: $1 → $2');
   });
 });
+
+describe('imagesDifference reads URLs as the platform does, and counts repeats', () => {
+  it('a URL with a comma is the two the platform reads back; a repeat counts', () => {
+    expect(
+      imagesDifference(
+        ['https://x/a', 'w_640.jpg', 'https://x/old.jpg'],
+        ['https://x/a,w_640.jpg', 'https://x/new.jpg'],
+      ),
+    ).toBe('3 URLs → 3 URLs: 1 gone ("https://x/old.jpg"); 1 new ("https://x/new.jpg")');
+    expect(imagesDifference(['a', 'a', 'b'], ['a', 'b', 'b'])).toBe(
+      '3 URLs → 3 URLs: 1 gone ("a"); 1 new ("b")',
+    );
+  });
+});

@@ -36,7 +36,7 @@ describe('lookupRemote', () => {
     });
   });
 
-  it('a key on no page of a small chatbot is absent; on a larger one, read in part, not known', async () => {
+  it('a key on no page of a small chatbot is absent; on a larger one read in part, the part says so', async () => {
     const small = await (await chatbot(4)).lookup('MLS-9999');
     expect(small.part).toMatchObject({
       lookedUp: true,
@@ -50,7 +50,7 @@ describe('lookupRemote', () => {
       lookedUp: true,
       records: [],
       incomplete: true,
-      by: 'MLSNumber MLS-9999, then none (the first 2 pages)',
+      by: 'MLSNumber MLS-9999, then none (the first 4 listings)',
     });
   });
 });

@@ -4,11 +4,12 @@ import {
   type FieldTrace,
   fieldsOf,
   type HistoryEntry,
+  INCOMPLETE,
   noListing,
   type PlatformRecord,
 } from '../../explain/index.ts';
 import type { FieldChange } from '../../reconcile/index.ts';
-import { showField } from '../../render/index.ts';
+import { imagesDifference, showField } from '../../render/index.ts';
 import { type Html, html } from './html.ts';
 
 /** The listing page of a key: `/feeds/<id>/listing?key=<key>` (a Url key stays whole in a query). */
@@ -203,16 +204,17 @@ function platformCard(e: Explanation, units: Units): Html {
   const how = `filtered by ${p.by}; ${p.calls} list call${p.calls === 1 ? '' : 's'}`;
   return html`<section class="card" id="platform"><h3>Platform <span class="sub">${p.records.length} listing${p.records.length === 1 ? '' : 's'} with ${e.keyField} ${e.key} · ${how}</span></h3>${
     p.records.length === 0
-      ? html`<p class="sub">The chatbot has no listing with the key.</p>`
+      ? html`<p class="sub">The chatbot has no listing with the key${p.incomplete ? html` among those read: ${INCOMPLETE}` : ''}.</p>`
       : sideBySide(e, units)
   }${p.truncated ? html`<p class="sub">More listings match the filter than two pages hold.</p>` : ''}</section>`;
 }
 
 function changeList(changes: readonly FieldChange[] | undefined, units: Units): Html {
   if (!changes?.length) return html``;
-  return html`<ul class="fields">${changes.map(
-    (c) =>
-      html`<li><span class="field">${c.field}</span> <span class="old">${show(c.field, c.from, units)}</span> → <span class="new">${show(c.field, c.to, units)}</span></li>`,
+  return html`<ul class="fields">${changes.map((c) =>
+    c.field === 'Images' && Array.isArray(c.from) && Array.isArray(c.to)
+      ? html`<li><span class="field">Images</span> ${imagesDifference(c.from, c.to)}</li>`
+      : html`<li><span class="field">${c.field}</span> <span class="old">${show(c.field, c.from, units)}</span> → <span class="new">${show(c.field, c.to, units)}</span></li>`,
   )}</ul>`;
 }
 
