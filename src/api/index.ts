@@ -4,6 +4,8 @@ export {
   RETURNED_FIELDS,
   type RemoteListing,
   toEnum,
+  toExtensionColumn,
+  toImages,
   toNumber,
 } from './canonicalize.ts';
 export {

@@ -131,13 +131,17 @@ function mixSet(kind: Kind, value: unknown): void {
   if (kind === Kind.Number) mixNumber(Math.round(Number(value) * 200));
   else if (kind === Kind.Coordinate) mixNumber(Math.round(Number(value) * 1e6));
   else if (kind === Kind.Enum) mixFolded(value);
-  else if (kind === Kind.Images)
-    for (const url of platformImages(value as unknown[])) {
-      mixText(url);
-      mix(ITEM_END);
-    }
+  else if (kind === Kind.Images) mixImages(value as unknown[]);
   else if (kind === Kind.Extension) mixExtension(value as readonly ExtensionEntry[]);
   else mixText(value);
+}
+
+/** Images as the platform reads them back (`platformImages`), each URL as text. */
+function mixImages(urls: readonly unknown[]): void {
+  for (const url of platformImages(urls)) {
+    mixText(url);
+    mix(ITEM_END);
+  }
 }
 
 /**
@@ -279,6 +283,16 @@ export function mixNumberOf(kind: Kind, n: number): void {
 /** A set enum field, its canonical value (`toEnum`). */
 export function mixEnumOf(value: string): void {
   mixFolded(value);
+}
+
+/** A set Images field given as its URLs (a text the page's bytes could not split alone). */
+export function mixImagesOf(urls: readonly string[]): void {
+  mixImages(urls);
+}
+
+/** A set ExtensionColumn given as its entries (a text the page's bytes could not read alone). */
+export function mixExtensionOf(entries: readonly ExtensionEntry[]): void {
+  mixExtension(entries);
 }
 
 /** A set text field given as a string (a number the page sent for it, say). */

@@ -71,6 +71,8 @@ describe('scanPage', () => {
       one.replace('{', '{"City":"Elsewhere",'), // City twice: JSON.parse keeps the last
       one.replace(/"Images":"[^"]*"/, '"Images":["https://x/1.jpg"," ","https://x/2.jpg"]'),
       one.replace('"City"', '"Cit\\u0079"'),
+      // Slashes escaped, as some serializers write them (PHP's json_encode), Images and ExtensionColumn too.
+      one.replaceAll('/', '\\/'),
       one.replace('"Key\\":\\"Agent', '"Key\\":\\"Ag\\\\\\"ent'), // an escaped quote inside ExtensionColumn
     ];
     for (const listingText of odd) {

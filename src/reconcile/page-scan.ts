@@ -4,10 +4,20 @@ import {
   RETURNED_FIELDS,
   type RemoteRecord,
   toEnum,
+  toExtensionColumn,
+  toImages,
   toNumber,
   unwrapEnvelope,
 } from '../api/index.ts';
-import { PHOTO_STAMP_KEY, SALE_TYPES, SPACE_TYPES, STATUSES, TOURS } from '../normalize/index.ts';
+import {
+  type ExtensionEntry,
+  PHOTO_STAMP_KEY,
+  photoStampOf,
+  SALE_TYPES,
+  SPACE_TYPES,
+  STATUSES,
+  TOURS,
+} from '../normalize/index.ts';
 import {
   beginDigest,
   finishDigest,
@@ -15,8 +25,10 @@ import {
   Kind,
   lanes,
   mixEnumOf,
+  mixExtensionOf,
   mixExtensionSpans,
   mixFieldEnd,
+  mixImagesOf,
   mixItemEnd,
   mixJsonText,
   mixNumberOf,
@@ -371,15 +383,21 @@ function digestListing(
   if (id === undefined) return false;
   // ExtensionColumn first: the owner, and whether a photo stamp stands for the Images.
   let entries = 0;
+  let general: ExtensionEntry[] | undefined;
   let owner = '';
   let stamped = false;
   const ext = types[EXTENSION] as number;
   if (ext === T.Text) {
     entries = readEntries(b, starts[EXTENSION] as number, ends[EXTENSION] as number);
     if (entries < 0) {
-      // Only white space is unset; any other text is read as text.
-      if (!blank(b, EXTENSION)) return false;
+      // Another shape (an escape in a value, other key names): its text read as the text path
+      // reads it, the entries as it makes them.
       entries = 0;
+      general = toExtensionColumn(stringAt(b, EXTENSION));
+      if (general !== undefined) {
+        owner = general.find((e) => e.Key.trim() === ownerText)?.value.trim() ?? '';
+        stamped = photoStampOf({ ExtensionColumn: general }) !== undefined;
+      }
     }
     let ownerFound = false;
     let stampFound = false;
@@ -453,6 +471,9 @@ function digestListing(
       if (urls === 0) continue;
       mask |= bit;
       if (stamped) continue;
+    } else if (general !== undefined) {
+      mask |= bit;
+      mixExtensionOf(general);
     } else {
       if (entries === 0) continue;
       mask |= bit;
@@ -472,11 +493,6 @@ function digestListing(
 const KEY_MLS = place('MLSNumber');
 const KEY_URL = place('Url');
 const STAMP_BYTES = new TextEncoder().encode(PHOTO_STAMP_KEY);
-
-/** Whether a slot's string is only white space (`isUnset`). */
-function blank(b: Uint8Array, slot: number): boolean {
-  return stringAt(b, slot).trim() === '';
-}
 
 /** The string a slot's text holds, as JSON.parse makes it. */
 function stringAt(b: Uint8Array, slot: number): string {
@@ -594,10 +610,17 @@ function imagesAt(b: Uint8Array, slot: number, stamped: boolean): number {
     break;
   }
   if (blankOnly) return 0;
-  if (flags[slot] !== 0 || b[start] === 91 || b[end - 1] === 44) return -1; // an escape, `[`, `,` last
-  for (let k = start; k < end; k++) {
+  let plain = flags[slot] === 0 && b[start] !== 91 && b[end - 1] !== 44; // no escape, `[` first, `,` last
+  for (let k = start; plain && k < end; k++) {
     const c = b[k] as number;
-    if (c <= 32 || c === 124 || c === 59) return -1; // white space, `|`, `;`
+    if (c <= 32 || c === 124 || c === 59) plain = false; // white space, `|`, `;`
+  }
+  if (!plain) {
+    // Any other text, as the text path reads it (`toImages`) and digests it.
+    const urls = toImages(stringAt(b, slot));
+    if (urls === undefined) return 0;
+    if (!stamped) mixImagesOf(urls);
+    return urls.length;
   }
   let urls = 0;
   let from = start;
