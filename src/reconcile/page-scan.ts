@@ -46,9 +46,10 @@ import { decodePage, PAGE_SPAN, putListing, type RemotePage } from './remote-pag
  * `mixJsonText`), making strings only for a listing's key and owner.
  *
  * It reads the plain shape every answer of ours holds: listings of scalar fields, ExtensionColumn
- * as JSON.stringify writes the spec's entries. A listing of another shape (a field sent twice, an
- * array for Images, a key with an escape, an escape inside ExtensionColumn, bytes a UTF-8 decoder
- * would replace) is parsed alone and put in place as the text path puts it (`oddListing`). A page
+ * as JSON.stringify writes the spec's entries; Images and ExtensionColumn texts of another shape
+ * are read from their string as the text path reads them. A listing of another shape (a field sent
+ * twice, an array for Images, a key with an escape, bytes a UTF-8 decoder would replace) is parsed
+ * alone and put in place as the text path puts it (`oddListing`). A page
  * the text path must judge (JSON it may refuse, an envelope or a record its schema must check: an
  * ID that is not a plain integer, say) and `scanPage` returns undefined: the caller decodes that
  * page as text (`decodePage`), the judge: the same columns, or the same error.
