@@ -258,15 +258,6 @@ export function finishDigest(): number {
   return finish();
 }
 
-/** The lanes, to be put back when a text turns out unset (nothing of it is mixed then). */
-export function lanes(): [number, number] {
-  return [h1, h2];
-}
-export function setLanes(a: number, b: number): void {
-  h1 = a;
-  h2 = b;
-}
-
 export function mixFieldEnd(): void {
   mix(FIELD_END);
 }

@@ -23,7 +23,6 @@ import {
   finishDigest,
   KINDS,
   Kind,
-  lanes,
   mixEnumOf,
   mixExtensionOf,
   mixExtensionSpans,
@@ -33,7 +32,6 @@ import {
   mixJsonText,
   mixNumberOf,
   mixTextOf,
-  setLanes,
 } from './digest.ts';
 import type { TagKeys } from './ownership.ts';
 import { decodePage, PAGE_SPAN, putListing, type RemotePage } from './remote-page.ts';
@@ -420,6 +418,7 @@ function digestListing(
   let mask = 0;
   let sold = 0;
   let key = '';
+  const keyPlace = keyField === 'MLSNumber' ? KEY_MLS : KEY_URL;
   for (let f = 0; f < RETURNED_FIELDS.length; f++) {
     const kind = KINDS[f] as Kind;
     let slot = f;
@@ -444,19 +443,14 @@ function digestListing(
         if (!Number.isFinite(value)) return false;
         mask |= bit;
         mixTextOf(String(value));
-        if ((f === KEY_MLS && keyField === 'MLSNumber') || (f === KEY_URL && keyField === 'Url'))
-          key = String(value);
+        if (f === keyPlace) key = String(value);
       } else {
-        const [a, d] = lanes();
+        // Only white space is unset: nothing of it was mixed.
         const mixed = mixJsonText(b, starts[slot] as number, ends[slot] as number);
         if (mixed < 0) return false;
-        if (mixed === 0) {
-          setLanes(a, d);
-          continue;
-        }
+        if (mixed === 0) continue;
         mask |= bit;
-        if ((f === KEY_MLS && keyField === 'MLSNumber') || (f === KEY_URL && keyField === 'Url'))
-          key = stringAt(b, slot).trim();
+        if (f === keyPlace) key = stringAt(b, slot).trim();
       }
     } else if (kind === Kind.Enum) {
       if (type === T.True || type === T.False) return false;
