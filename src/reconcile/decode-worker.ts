@@ -4,7 +4,7 @@
  * run's own (a session). It holds nothing else, and talks only through messages.
  */
 import { parentPort } from 'node:worker_threads';
-import { isApiError, joinedBytes } from '../api/index.ts';
+import { byteLengthOf, isApiError, joinedBytes, type PageBytes } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
 import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
@@ -24,6 +24,29 @@ const utf8 = new TextDecoder();
  * pages it knew (hex hashes): their entries are written again only if the memo changed (`memo-end`).
  */
 const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean; seen: Set<string> }>();
+
+/**
+ * The bytes pages are joined in, kept from page to page: a fresh megabyte for every page costs the
+ * kernel's page faults on each (~2–3 s of a 1M no-op's decode thread), a buffer used again does not.
+ * Safe because a page's decoding keeps copies, never views, of its bytes (`page-scan.ts`,
+ * `remote-page.ts`). A page larger than the bound is joined on its own, so one huge answer is not
+ * held for the rest of the run.
+ */
+let scratch: Buffer = Buffer.alloc(0);
+const SCRATCH_BOUND = 8 * 1024 * 1024;
+
+function joinedInScratch(pieces: PageBytes): Uint8Array {
+  const length = byteLengthOf(pieces);
+  if (pieces.length === 1 || length > SCRATCH_BOUND) return joinedBytes(pieces);
+  if (scratch.byteLength < length)
+    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BOUND, Math.max(length, 2 * scratch.byteLength)));
+  let at = 0;
+  for (const piece of pieces) {
+    scratch.set(piece, at);
+    at += piece.byteLength;
+  }
+  return scratch.subarray(0, length);
+}
 
 function failureOf(error: unknown): FailureOf {
   if (isApiError(error)) {
@@ -107,7 +130,8 @@ port.on('message', (request: DecodeRequest) => {
       // The count the memo's key left out, read from this page.
       if (known && key?.count !== undefined) known.virtualCount = key.count;
       // Kept only once it decoded: a page that failed is read again, and numbered then.
-      const page = known ?? decodePageBytes(joinedBytes(pieces), request.keyField, request.tags, store.size);
+      const page =
+        known ?? decodePageBytes(joinedInScratch(pieces), request.keyField, request.tags, store.size);
       store.put(pieces);
       // A known page's entry is the one it was found by: noted, and written again only if the memo
       // changed (`memo-end`). A decoded page's is made, and handed back to be written.

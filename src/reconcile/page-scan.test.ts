@@ -63,6 +63,34 @@ describe('scanPage', () => {
     expect([...(scanned as RemotePage).sold]).toEqual([0, 1, 0]);
   });
 
+  it('keeps nothing of a page by view: pages read one after another from one buffer used again', () => {
+    // The decode thread joins every page into one Buffer it reuses (`decode-worker.ts`); a Buffer's
+    // `slice` is a view, so a value kept to speed up the next listing would change under it.
+    const pageOf = (owner: string, lastSale: 'for_sale' | 'for_rent') =>
+      bytesOf(
+        JSON.stringify({
+          Data: {
+            List: [1, 2, 3].map((i) =>
+              listRecordOf(10 + i, withTags(listing(i, i === 3 ? { SaleType: lastSale } : {}), owner, tags)),
+            ),
+            VirtualCount: 3,
+          },
+          Success: true,
+          Code: 200,
+        }),
+      );
+    const first = pageOf('acme', 'for_rent');
+    const second = pageOf('bcme', 'for_sale');
+    expect(second.length).toBe(first.length);
+    const scratch = Buffer.alloc(first.length);
+    scratch.set(first);
+    expect(byBytes(scratch, 'MLSNumber', 0)).toEqual(byText(first, 'MLSNumber', 0));
+    scratch.set(second);
+    const again = byBytes(scratch, 'MLSNumber', 1);
+    expect(again).toEqual(byText(second, 'MLSNumber', 1));
+    expect((again as { owners: unknown }).owners).toContain('bcme');
+  });
+
   it('reads a listing of another shape alone as the text path reads it, and leaves it the page it must judge', () => {
     const one = JSON.stringify(listRecordOf(1, withTags(listing(1), 'acme', tags)));
     const two = JSON.stringify(listRecordOf(2, withTags(listing(2), 'acme', tags)));

@@ -311,7 +311,7 @@ function readListing(b: Uint8Array, at: number): number {
       if (keyEnd < 0 || stringFlags & 1) return -1;
       slot = slotOf(b, i + 1, keyEnd);
       if (position < MAX_PREDICTED && keyEnd - i <= 64) {
-        predictedKeys[position] = b.slice(i + 1, keyEnd);
+        predictedKeys[position] = copyOf(b, i + 1, keyEnd);
         predictedSlots[position] = slot;
       }
     }
@@ -504,7 +504,7 @@ function textAt(b: Uint8Array, start: number, end: number): string {
   for (let k = start; k < end; k++) if ((b[k] as number) >= 0x80) ascii = false;
   const text = asBuffer(b).toString(ascii ? 'latin1' : 'utf8', start, end);
   if (end - start <= 64) {
-    lastText = b.slice(start, end);
+    lastText = copyOf(b, start, end);
     lastString = text;
   }
   return text;
@@ -513,6 +513,15 @@ function textAt(b: Uint8Array, start: number, end: number): string {
 /** The last text `textAt` made (an owner tag repeats on every listing of a feed). */
 let lastText = new Uint8Array(0);
 let lastString = '';
+
+/**
+ * A copy of `b[start, end)`, never a view: the decode thread joins each page in one buffer it uses
+ * again (`decode-worker.ts`), so what is kept from page to page must own its bytes (a Buffer's
+ * `slice` is a view).
+ */
+function copyOf(b: Uint8Array, start: number, end: number): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(b.subarray(start, end));
+}
 
 /** The page as a Buffer (one view per page), to make strings of its bytes without a copy first. */
 let viewOf: Uint8Array | undefined;
@@ -584,7 +593,7 @@ function enumAt(b: Uint8Array, field: number, slot: number, type: number): strin
   if (last !== undefined && same(b, start, end, last)) return lastEnumValue.get(field);
   const value = toEnum(values, stringAt(b, slot));
   if (end - start <= 64) {
-    lastEnumText.set(field, b.slice(start, end));
+    lastEnumText.set(field, copyOf(b, start, end));
     lastEnumValue.set(field, value);
   }
   return value;
