@@ -25,6 +25,11 @@ export interface DecodeSession {
   /** The canonical records kept by `decode`, by their numbers. */
   records(refs: readonly number[]): Promise<Partial<Listing>[]>;
   /**
+   * Pages (by the number of their records, `ref / PAGE_SPAN`) none of whose records `records` will
+   * be asked for: the thread forgets them instead of writing them to its spill file.
+   */
+  drop(pages: readonly number[]): void;
+  /**
    * Every page is read: whether the page memo this run leaves is the last one, else the entries of
    * the pages it knew (`written`: the entries the run was handed for the pages it decoded).
    */
@@ -120,6 +125,10 @@ class DecodePool {
           : refs.length === 0
             ? Promise.resolve([])
             : this.#ask<Partial<Listing>[]>({ op: 'records', id: 0, session, refs: Float64Array.from(refs) }),
+      drop: (pages) => {
+        if (open && pages.length > 0)
+          this.#worker?.postMessage({ op: 'drop', session, pages: [...pages] } satisfies DecodeRequest);
+      },
       memoEnd: (written) =>
         !open ? closed() : this.#ask<MemoEnd>({ op: 'memo-end', id: 0, session, written }),
       close: () => {
@@ -139,7 +148,7 @@ class DecodePool {
   }
 
   #ask<T>(
-    request: Exclude<DecodeRequest, { op: 'close' | 'memo' }>,
+    request: Exclude<DecodeRequest, { op: 'close' | 'memo' | 'drop' }>,
     transfer: ArrayBuffer[] = [],
     onEntry?: (entry: Uint8Array) => void,
   ): Promise<T> {

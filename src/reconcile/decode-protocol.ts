@@ -25,6 +25,8 @@ export type DecodeRequest =
       keep: boolean;
     }
   | { op: 'records'; id: number; session: number; refs: Float64Array }
+  /** Pages (the thread's numbers) none of whose records the run will ask for: not kept (`PageKeep`). */
+  | { op: 'drop'; session: number; pages: number[] }
   | {
       /**
        * Every page is read: whether the memo this run leaves is the last one (`written`: the pages

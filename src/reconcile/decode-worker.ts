@@ -1,22 +1,29 @@
 /**
  * The thread a process decodes the platform's list pages in (`decode-pool.ts`): JSON, the envelope
- * and its schema, canonical form, digests, and each listing's record kept in a spill file of the
- * run's own (a session). It holds nothing else, and talks only through messages.
+ * and its schema, canonical form, digests, and each page kept as it came (`PageKeep`: the newest
+ * held, the older in a spill file of the run's own, a session; a page none of whose records the run
+ * will ask for, forgotten). It holds nothing else, and talks only through messages.
  */
 import { parentPort } from 'node:worker_threads';
 import { byteLengthOf, isApiError, joinedBytes, type PageBytes } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
+import { PageKeep } from './page-keep.ts';
 import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
 import { decodePageBytes } from './page-scan.ts';
-import { type ByteStore, spillBytes } from './record-store.ts';
+import { spillBytes } from './record-store.ts';
 import { PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
 
 const port = parentPort;
 if (port === null) throw new Error('decode-worker.ts runs as a worker thread (decode-pool.ts)');
 
-/** Each run's pages as they came, in a spill file of its own. */
-const stores = new Map<number, ByteStore>();
+/**
+ * Each run's pages as they came: the newest held, the rest in a spill file of its own, a page whose
+ * records the run will not ask for forgotten (`drop`).
+ */
+const stores = new Map<number, PageKeep>();
+/** Pages held unwritten, a run's: what its thread has decoded and the run has not judged yet. */
+const HELD_BYTES = 24 * 1024 * 1024;
 const utf8 = new TextDecoder();
 /** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
 /**
@@ -68,7 +75,7 @@ function failureOf(error: unknown): FailureOf {
 }
 
 /** The records at `refs` (page × PAGE_SPAN + place), each page read and parsed once. */
-function recordsAt(store: ByteStore, refs: Float64Array) {
+function recordsAt(store: PageKeep, refs: Float64Array) {
   const byPage = new Map<number, number[]>();
   for (const ref of refs) {
     const page = Math.floor(ref / PAGE_SPAN);
@@ -116,7 +123,7 @@ port.on('message', (request: DecodeRequest) => {
     let store = stores.get(request.session);
     if (request.op === 'decode') {
       if (store === undefined) {
-        store = spillBytes();
+        store = new PageKeep(spillBytes(), HELD_BYTES);
         stores.set(request.session, store);
       }
       // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`): keyed, and
@@ -141,9 +148,14 @@ port.on('message', (request: DecodeRequest) => {
       else reply({ id: request.id, page, entry }, [...transferablesOf(page), entry.buffer as ArrayBuffer]);
       return;
     }
+    if (request.op === 'drop') {
+      store?.drop(request.pages);
+      return;
+    }
     if (store === undefined) throw new Error(`no records kept for session ${request.session}`);
     reply({ id: request.id, records: recordsAt(store, request.refs) });
   } catch (error) {
-    if (request.op !== 'close' && request.op !== 'memo') reply({ id: request.id, failure: failureOf(error) });
+    if (request.op !== 'close' && request.op !== 'memo' && request.op !== 'drop')
+      reply({ id: request.id, failure: failureOf(error) });
   }
 });

@@ -112,6 +112,54 @@ describe('RemoteBook', () => {
     },
   );
 
+  // A no-op's pages are not written to the decode thread's spill file (`PageKeep`): the book says
+  // which pages none of whose records it will ask for, whenever the feed is known.
+  it.each(['never', 'before the pages', 'between the pages'] as const)(
+    'names the pages none of whose records it asks for, and asks only of the others (attached %s)',
+    async (attached) => {
+      const feed = [listing(1), listing(2), listing(3)];
+      const store = memoryRecords();
+      const index = new DesiredIndex();
+      index.keep(feed.map((l) => index.add(desiredOf(l, l.MLSNumber ?? '', 'acme', tags, store))));
+      const loader = { load: (e: { ref: number }) => store.get(e.ref) };
+      const pageOf = (list: [number, Listing][]) =>
+        JSON.stringify({
+          Data: { List: list.map(([id, l]) => listRecordOf(id, l) as RemoteRecord) },
+          Code: 200,
+        });
+      // Page 0: 1 as written and another feed's 5; page 1: 2 edited by hand; page 2: another feed's 6.
+      const texts = [
+        pageOf([
+          [101, withTags(listing(1), 'acme', tags)],
+          [105, withTags(listing(5), 'other', tags)],
+        ]),
+        pageOf([[102, withTags(listing(2, { City: 'Shelbyville' }), 'acme', tags)]]),
+        pageOf([[106, withTags(listing(6), 'other', tags)]]),
+      ];
+      const unwanted: number[] = [];
+      const book = new RemoteBook({ unwanted: (pages) => unwanted.push(...pages) });
+      if (attached === 'before the pages') book.attach(index);
+      book.add(1, decodePage(texts[0]!, 'MLSNumber', tags, 0));
+      book.add(2, decodePage(texts[1]!, 'MLSNumber', tags, 1));
+      if (attached === 'between the pages') book.attach(index);
+      book.add(3, decodePage(texts[2]!, 'MLSNumber', tags, 2));
+      const records = async (refs: readonly number[]) =>
+        refs.map((ref) => {
+          const page = Math.floor(ref / PAGE_SPAN);
+          if (unwanted.includes(page)) throw new Error(`page ${page} was dropped`);
+          return recordsOf(texts[page]!, [ref % PAGE_SPAN])[0]!;
+        });
+      const joined = await book.join(index, loader, records);
+      expect(unwanted.sort()).toEqual([0, 2]);
+      expect(rows(joined.finish().listings).map((r) => [r.id, r.changes?.map((c) => c.field)])).toEqual([
+        [101, []],
+        [102, ['City', HASH]],
+        [105, undefined],
+        [106, undefined],
+      ]);
+    },
+  );
+
   it('is joined with the feed it was attached to, and no other', async () => {
     const index = new DesiredIndex();
     index.keep([]);

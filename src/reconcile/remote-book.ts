@@ -8,7 +8,7 @@ import { OwnerNames } from './owner-names.ts';
 import type { ChangeKeeper, SoldRecords } from './remote-entries.ts';
 import { Columns } from './remote-entries.ts';
 import { changesAgainst } from './remote-entry.ts';
-import type { RemotePage } from './remote-page.ts';
+import { PAGE_SPAN, type RemotePage } from './remote-page.ts';
 
 /** Bit 30 of a mask (30 returned fields: bits 0–29): the listing is Sold already. */
 const SOLD_BIT = 1 << 30;
@@ -50,6 +50,17 @@ export class RemoteBook {
   /** Positions whose record is needed (a column: a rewrite of a million wants every one). */
   #wanted = int32s();
   #wantedCount = 0;
+  /** Told, as each page is joined, of the pages (their records' numbers) none of whose records is needed. */
+  readonly #unwanted: ((pages: readonly number[]) => void) | undefined;
+
+  /**
+   * `unwanted`: told, as the listings are joined with the feed, of the pages (`RemotePage.refs`'
+   * page numbers) none of whose listings' records `join` will ask for, so the decode thread need
+   * not keep them. Every listing of a page is added, and joined, at once.
+   */
+  constructor(options: { unwanted?: (pages: readonly number[]) => void } = {}) {
+    this.#unwanted = options.unwanted;
+  }
 
   /** Note the listings of page `page` (from 1), in the page's order; joined at once once attached. */
   add(page: number, decoded: RemotePage): void {
@@ -85,7 +96,17 @@ export class RemoteBook {
    */
   #joinUpTo(end: number): void {
     const { desired, sold } = this.#feed!;
+    // The page being joined (its records' number), and whether one of its records is wanted.
+    const unwanted: number[] = [];
+    let page = -1;
+    let wantedBefore = this.#wantedCount;
     for (let i = this.#joined; i < end; i++) {
+      const refPage = Math.floor(this.#refs.get(i) / PAGE_SPAN);
+      if (refPage !== page) {
+        if (page >= 0 && this.#wantedCount === wantedBefore) unwanted.push(page);
+        page = refPage;
+        wantedBefore = this.#wantedCount;
+      }
       const text = this.#keys.keyAt(i);
       const ref = text === '' ? -1 : desired.refOf(text);
       this.#refsInFeed.set(i, ref);
@@ -99,7 +120,9 @@ export class RemoteBook {
           this.#wanted.set(this.#wantedCount++, i);
       }
     }
+    if (page >= 0 && this.#wantedCount === wantedBefore) unwanted.push(page);
     this.#joined = end;
+    if (unwanted.length > 0) this.#unwanted?.(unwanted);
   }
 
   /**
