@@ -8,7 +8,7 @@ import { parentPort } from 'node:worker_threads';
 import { byteLengthOf, isApiError, joinedBytes, type PageBytes } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts';
-import { PageKeep } from './page-keep.ts';
+import { HeldBudget, PageKeep } from './page-keep.ts';
 import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
 import { decodePageBytes } from './page-scan.ts';
 import { spillBytes } from './record-store.ts';
@@ -23,11 +23,12 @@ if (port === null) throw new Error('decode-worker.ts runs as a worker thread (de
  */
 const stores = new Map<number, PageKeep>();
 /**
- * Pages held unwritten, a run's: those its thread has decoded and the run has not judged yet. A 1M
+ * Pages held unwritten, by every run of the thread together: those it has decoded and their runs
+ * have not judged yet (and those they will read back, until the budget needs their bytes). A 1M
  * no-op with 8 MB wrote ~30 pages more than with 24 MB; a rewrite (every page wanted) holds this much
  * more than when every page was written at once.
  */
-const HELD_BYTES = 16 * 1024 * 1024;
+const held = new HeldBudget(16 * 1024 * 1024);
 const utf8 = new TextDecoder();
 /** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
 /**
@@ -127,7 +128,7 @@ port.on('message', (request: DecodeRequest) => {
     let store = stores.get(request.session);
     if (request.op === 'decode') {
       if (store === undefined) {
-        store = new PageKeep(spillBytes(), HELD_BYTES);
+        store = new PageKeep(spillBytes(), held);
         stores.set(request.session, store);
       }
       // A page the memo knows by its bytes is read back, not decoded (`page-memo.ts`): keyed, and

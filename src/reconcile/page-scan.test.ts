@@ -89,6 +89,36 @@ describe('scanPage', () => {
     const again = byBytes(scratch, 'MLSNumber', 1);
     expect(again).toEqual(byText(second, 'MLSNumber', 1));
     expect((again as { owners: unknown }).owners).toContain('bcme');
+
+    // Two keys of one length, in one order on a page and in the other on the next, at the same
+    // places: the keys predicted from the first page must not read the second's bytes as theirs.
+    const pricedOf = (order: readonly ['RentPrice' | 'SalePrice', 'RentPrice' | 'SalePrice']) =>
+      bytesOf(
+        JSON.stringify({
+          Data: {
+            List: [1, 2, 3].map((i) => {
+              const {
+                RentPrice: _rent,
+                SalePrice: _sale,
+                ...rest
+              } = listRecordOf(10 + i, withTags(listing(i), 'acme', tags)) as Record<string, unknown>;
+              const prices = { RentPrice: '1000', SalePrice: '2000' };
+              return { ...rest, [order[0]]: prices[order[0]], [order[1]]: prices[order[1]] };
+            }),
+            VirtualCount: 3,
+          },
+          Success: true,
+          Code: 200,
+        }),
+      );
+    const rentFirst = pricedOf(['RentPrice', 'SalePrice']);
+    const saleFirst = pricedOf(['SalePrice', 'RentPrice']);
+    expect(saleFirst.length).toBe(rentFirst.length);
+    const again2 = Buffer.alloc(rentFirst.length);
+    again2.set(rentFirst);
+    expect(byBytes(again2, 'MLSNumber', 2)).toEqual(byText(rentFirst, 'MLSNumber', 2));
+    again2.set(saleFirst);
+    expect(byBytes(again2, 'MLSNumber', 3)).toEqual(byText(saleFirst, 'MLSNumber', 3));
   });
 
   it('reads a listing of another shape alone as the text path reads it, and leaves it the page it must judge', () => {
