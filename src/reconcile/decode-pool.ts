@@ -4,6 +4,7 @@ import { newDecodeThread, takeEarlyDecodeThread } from '../decode-thread.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { DecodeReply, DecodeRequest, FailureOf, MemoEnd } from './decode-protocol.ts';
 import type { TagKeys } from './ownership.ts';
+import type { JudgedPages } from './remote-book.ts';
 import type { RemotePage } from './remote-page.ts';
 import { SnapshotError } from './snapshot.ts';
 
@@ -25,10 +26,11 @@ export interface DecodeSession {
   /** The canonical records kept by `decode`, by their numbers. */
   records(refs: readonly number[]): Promise<Partial<Listing>[]>;
   /**
-   * Pages (by the number of their records, `ref / PAGE_SPAN`) none of whose records `records` will
-   * be asked for: the thread forgets them instead of writing them to its spill file.
+   * Pages (by the number of their records, `ref / PAGE_SPAN`) joined with the feed: those none of
+   * whose records `records` will be asked for, which the thread forgets instead of writing them to
+   * its spill file, and the others, which it writes there now rather than hold them.
    */
-  drop(pages: readonly number[]): void;
+  settle(pages: JudgedPages): void;
   /**
    * Every page is read: whether the page memo this run leaves is the last one, else the entries of
    * the pages it knew (`written`: the entries the run was handed for the pages it decoded).
@@ -125,9 +127,14 @@ class DecodePool {
           : refs.length === 0
             ? Promise.resolve([])
             : this.#ask<Partial<Listing>[]>({ op: 'records', id: 0, session, refs: Float64Array.from(refs) }),
-      drop: (pages) => {
-        if (open && pages.length > 0)
-          this.#worker?.postMessage({ op: 'drop', session, pages: [...pages] } satisfies DecodeRequest);
+      settle: ({ unwanted, wanted }) => {
+        if (open && unwanted.length + wanted.length > 0)
+          this.#worker?.postMessage({
+            op: 'settle',
+            session,
+            unwanted: [...unwanted],
+            wanted: [...wanted],
+          } satisfies DecodeRequest);
       },
       memoEnd: (written) =>
         !open ? closed() : this.#ask<MemoEnd>({ op: 'memo-end', id: 0, session, written }),
@@ -148,7 +155,7 @@ class DecodePool {
   }
 
   #ask<T>(
-    request: Exclude<DecodeRequest, { op: 'close' | 'memo' | 'drop' }>,
+    request: Exclude<DecodeRequest, { op: 'close' | 'memo' | 'settle' }>,
     transfer: ArrayBuffer[] = [],
     onEntry?: (entry: Uint8Array) => void,
   ): Promise<T> {

@@ -25,8 +25,11 @@ export type DecodeRequest =
       keep: boolean;
     }
   | { op: 'records'; id: number; session: number; refs: Float64Array }
-  /** Pages (the thread's numbers) none of whose records the run will ask for: not kept (`PageKeep`). */
-  | { op: 'drop'; session: number; pages: number[] }
+  /**
+   * Pages (the thread's numbers) joined with the feed: `unwanted`, none of whose records the run will
+   * ask for, forgotten; `wanted`, written to the spill file now (`PageKeep`).
+   */
+  | { op: 'settle'; session: number; unwanted: number[]; wanted: number[] }
   | {
       /**
        * Every page is read: whether the memo this run leaves is the last one (`written`: the pages

@@ -19,7 +19,7 @@ if (port === null) throw new Error('decode-worker.ts runs as a worker thread (de
 
 /**
  * Each run's pages as they came: the newest held, the rest in a spill file of its own, a page whose
- * records the run will not ask for forgotten (`drop`).
+ * records the run will not ask for forgotten, one it will written at once (`settle`).
  */
 const stores = new Map<number, PageKeep>();
 /**
@@ -153,14 +153,15 @@ port.on('message', (request: DecodeRequest) => {
       else reply({ id: request.id, page, entry }, [...transferablesOf(page), entry.buffer as ArrayBuffer]);
       return;
     }
-    if (request.op === 'drop') {
-      store?.drop(request.pages);
+    if (request.op === 'settle') {
+      store?.drop(request.unwanted);
+      store?.write(request.wanted);
       return;
     }
     if (store === undefined) throw new Error(`no records kept for session ${request.session}`);
     reply({ id: request.id, records: recordsAt(store, request.refs) });
   } catch (error) {
-    if (request.op !== 'close' && request.op !== 'memo' && request.op !== 'drop')
+    if (request.op !== 'close' && request.op !== 'memo' && request.op !== 'settle')
       reply({ id: request.id, failure: failureOf(error) });
   }
 });

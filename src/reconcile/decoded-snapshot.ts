@@ -76,7 +76,7 @@ export function startDecodedSnapshot(
   /** The numbers of the pages the page memo knew (read back, not decoded). */
   const knownPages = new Set<number>();
   const session = decodePool.session(options.keyField, options.tags, memo?.session);
-  const book = new RemoteBook({ unwanted: (pages) => session.drop(pages) });
+  const book = new RemoteBook({ judged: (pages) => session.settle(pages) });
   const maxPages = options.maxPages ?? 10_000;
   const read: PageReader<RemotePage> = async (page, { ahead, signal: unwanted, answered } = {}) => {
     if (page > maxPages) throw pageLimit(maxPages, undefined);

@@ -39,6 +39,12 @@ describe('PageKeep', () => {
     expect(() => keep.get(5)).toThrow(/page 5 is not kept/);
     expect([...keep.get(4)]).toEqual(bytesOf(4));
     expect(budget.bytes).toBe(100);
+    // A page judged wanted is written at once, and gives its bytes back.
+    keep.put(page(6));
+    keep.write([6, 1]);
+    expect(keep.spilled).toBe(4);
+    expect(budget.bytes).toBe(100);
+    expect([...keep.get(6)]).toEqual(bytesOf(6));
     keep.close();
   });
 

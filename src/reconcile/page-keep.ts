@@ -56,8 +56,9 @@ export class HeldBudget {
  * none of whose records the run will ask for (`drop`: every listing on it unchanged, another feed's
  * or deleted by its key, `RemoteBook`) is forgotten before it is written: a no-op writes no page,
  * where it wrote every page (~880 MB at a million listings, ~0.5 s of system time). A page the run
- * has not judged yet is kept as before, written once the budget needs its bytes, so memory stays
- * bounded however late the feed is known.
+ * has not judged yet is held until it is judged (a page whose records the run will read back is
+ * written then, `write`), or written once the budget needs its bytes, so memory stays bounded
+ * however late the feed is known.
  */
 export class PageKeep {
   readonly #store: ByteStore;
@@ -100,6 +101,16 @@ export class PageKeep {
       const held = this.#held.get(page);
       if (held === undefined) continue;
       this.#held.delete(page);
+      this.#budget.release(held.token);
+    }
+  }
+
+  /** Pages whose records the run will ask for: written now, if still held, rather than held. */
+  write(pages: Iterable<number>): void {
+    for (const page of pages) {
+      const held = this.#held.get(page);
+      if (held === undefined) continue;
+      this.#spill(page);
       this.#budget.release(held.token);
     }
   }

@@ -115,7 +115,7 @@ describe('RemoteBook', () => {
   // A no-op's pages are not written to the decode thread's spill file (`PageKeep`): the book says
   // which pages none of whose records it will ask for, whenever the feed is known.
   it.each(['never', 'before the pages', 'between the pages'] as const)(
-    'names the pages none of whose records it asks for, and asks only of the others (attached %s)',
+    'names the pages none of whose records it asks for, and the others, before it asks of them (attached %s)',
     async (attached) => {
       const feed = [listing(1), listing(2), listing(3)];
       const store = memoryRecords();
@@ -137,7 +137,13 @@ describe('RemoteBook', () => {
         pageOf([[106, withTags(listing(6), 'other', tags)]]),
       ];
       const unwanted: number[] = [];
-      const book = new RemoteBook({ unwanted: (pages) => unwanted.push(...pages) });
+      const wanted: number[] = [];
+      const book = new RemoteBook({
+        judged: (pages) => {
+          unwanted.push(...pages.unwanted);
+          wanted.push(...pages.wanted);
+        },
+      });
       if (attached === 'before the pages') book.attach(index);
       book.add(1, decodePage(texts[0]!, 'MLSNumber', tags, 0));
       book.add(2, decodePage(texts[1]!, 'MLSNumber', tags, 1));
@@ -146,11 +152,13 @@ describe('RemoteBook', () => {
       const records = async (refs: readonly number[]) =>
         refs.map((ref) => {
           const page = Math.floor(ref / PAGE_SPAN);
-          if (unwanted.includes(page)) throw new Error(`page ${page} was dropped`);
+          if (!wanted.includes(page)) throw new Error(`page ${page} was not kept`);
           return recordsOf(texts[page]!, [ref % PAGE_SPAN])[0]!;
         });
       const joined = await book.join(index, loader, records);
+      // Each page judged once, before its records are asked for.
       expect(unwanted.sort()).toEqual([0, 2]);
+      expect(wanted).toEqual([1]);
       expect(rows(joined.finish().listings).map((r) => [r.id, r.changes?.map((c) => c.field)])).toEqual([
         [101, []],
         [102, ['City', HASH]],

@@ -22,6 +22,12 @@ if (RETURNED_FIELDS.length > 30)
  */
 const RECORDS_AT_ONCE = 2000;
 
+/** Pages joined with the feed: those none of whose records `join` will ask for, and the others. */
+export interface JudgedPages {
+  unwanted: readonly number[];
+  wanted: readonly number[];
+}
+
 /**
  * The chatbot's listings as the pages arrive, before the feed is known (`RemotePage`s, decoded in
  * the decode thread): in columns, about 40 bytes a listing with its key as bytes, the records in the
@@ -50,16 +56,17 @@ export class RemoteBook {
   /** Positions whose record is needed (a column: a rewrite of a million wants every one). */
   #wanted = int32s();
   #wantedCount = 0;
-  /** Told, as each page is joined, of the pages (their records' numbers) none of whose records is needed. */
-  readonly #unwanted: ((pages: readonly number[]) => void) | undefined;
+  /** Told, as pages are joined, which of them (their records' numbers) have records to read back. */
+  readonly #judged: ((pages: JudgedPages) => void) | undefined;
 
   /**
-   * `unwanted`: told, as the listings are joined with the feed, of the pages (`RemotePage.refs`'
-   * page numbers) none of whose listings' records `join` will ask for, so the decode thread need
-   * not keep them. Every listing of a page is added, and joined, at once.
+   * `judged`: told, as the listings are joined with the feed, of the pages (`RemotePage.refs`' page
+   * numbers) none of whose listings' records `join` will ask for, so the decode thread need not
+   * keep them, and of those it will, which it may write out now. Every listing of a page is added,
+   * and joined, at once.
    */
-  constructor(options: { unwanted?: (pages: readonly number[]) => void } = {}) {
-    this.#unwanted = options.unwanted;
+  constructor(options: { judged?: (pages: JudgedPages) => void } = {}) {
+    this.#judged = options.judged;
   }
 
   /** Note the listings of page `page` (from 1), in the page's order; joined at once once attached. */
@@ -98,12 +105,13 @@ export class RemoteBook {
     const { desired, sold } = this.#feed!;
     // The page being joined (its records' number), and whether one of its records is wanted.
     const unwanted: number[] = [];
+    const wanted: number[] = [];
     let page = -1;
     let wantedBefore = this.#wantedCount;
     for (let i = this.#joined; i < end; i++) {
       const refPage = Math.floor(this.#refs.get(i) / PAGE_SPAN);
       if (refPage !== page) {
-        if (page >= 0 && this.#wantedCount === wantedBefore) unwanted.push(page);
+        if (page >= 0) (this.#wantedCount === wantedBefore ? unwanted : wanted).push(page);
         page = refPage;
         wantedBefore = this.#wantedCount;
       }
@@ -120,9 +128,9 @@ export class RemoteBook {
           this.#wanted.set(this.#wantedCount++, i);
       }
     }
-    if (page >= 0 && this.#wantedCount === wantedBefore) unwanted.push(page);
+    if (page >= 0) (this.#wantedCount === wantedBefore ? unwanted : wanted).push(page);
     this.#joined = end;
-    if (unwanted.length > 0) this.#unwanted?.(unwanted);
+    if (page >= 0) this.#judged?.({ unwanted, wanted });
   }
 
   /**
