@@ -24,11 +24,12 @@ if (port === null) throw new Error('decode-worker.ts runs as a worker thread (de
 const stores = new Map<number, PageKeep>();
 /**
  * Pages held unwritten, by every run of the thread together: those it has decoded and their runs
- * have not judged yet (and those they will read back, until the budget needs their bytes). A 1M
- * no-op with 8 MB wrote ~30 pages more than with 24 MB; a rewrite (every page wanted) holds this much
- * more than when every page was written at once.
+ * have not judged yet (a run whose feed is still being read judges none). Small, because a run that
+ * reads its feed meanwhile (a rewrite) holds them at its busiest: with 16 MB a 300k rewrite peaked
+ * 12–14 MB above the build that wrote every page, with 4 MB within the noise (−8 to +5 MB), while a
+ * 300k no-op wrote 27–51 MB of its 270 (16 MB: 7–27).
  */
-const held = new HeldBudget(16 * 1024 * 1024);
+const held = new HeldBudget(4 * 1024 * 1024);
 const utf8 = new TextDecoder();
 /** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
 /**
