@@ -31,7 +31,6 @@ const stores = new Map<number, PageKeep>();
  */
 const held = new HeldBudget(4 * 1024 * 1024);
 const utf8 = new TextDecoder();
-/** Each run's page memo: the last run's pages by their bytes, and whether it keeps this run's. */
 /**
  * Each run's page memo: the last run's pages by their bytes, whether it keeps this run's, and the
  * pages it knew (hex hashes): their entries are written again only if the memo changed (`memo-end`).
