@@ -36,7 +36,7 @@ import {
   updateRequestSchema,
 } from './schemas.ts';
 import type { AnswerEvent } from './stream-parser.ts';
-import { httpError, postJson, type TransportOptions } from './transport.ts';
+import { httpError, JsonText, postJson, type TransportOptions } from './transport.ts';
 
 /** One attempt of one call, for reports and metrics. */
 export interface CallEvent {
@@ -95,6 +95,12 @@ export interface PlatformClient {
   ask(input: AskInput, options?: CallOptions): Promise<AskResult>;
   askStream(input: AskInput, options?: CallOptions): AsyncGenerator<AnswerEvent>;
   createListing(request: CreateRequest, options?: CallOptions): Promise<string>;
+  /**
+   * `createListing` of a listing given as the JSON text of an object (a run's record as its store
+   * kept it, checked against the listing schema when the feed was read): the text is sent as it is
+   * behind `SerialNumber`, neither parsed nor serialized again (~8% of a create's CPU).
+   */
+  createListingJson(serialNumber: string, listingJson: string, options?: CallOptions): Promise<string>;
   updateListing(request: UpdateRequest, options?: CallOptions): Promise<number>;
   listListings(request: ListRequest, options?: CallOptions): Promise<ListPage>;
   /**
@@ -131,6 +137,8 @@ function checkedBody(
   request: { schema: z.ZodType; body: unknown },
   listingChecked: boolean | undefined,
 ): unknown {
+  // JSON text is made by a function of this client that checked its own fields (`createListingJson`).
+  if (request.body instanceof JsonText) return request.body;
   const own = listingChecked ? OWN_FIELDS[operation] : undefined;
   if (own === undefined) return checkRequest(operation, request.schema, request.body);
   checkRequest(operation, own, request.body);
@@ -294,6 +302,20 @@ export function createClient(options: ClientOptions): PlatformClient {
       yield* askStream(body, options, callOptions.signal);
     },
     async createListing(body, callOptions) {
+      return call('create', { schema: createRequestSchema, body }, createDataSchema, callOptions);
+    },
+    async createListingJson(serialNumber, listingJson, callOptions) {
+      checkRequest('create', OWN_FIELDS.create as z.ZodType, { SerialNumber: serialNumber });
+      // An object with a field at least: `{"SerialNumber":…,` and the rest of it.
+      if (!/^\{\s*"/.test(listingJson) || !listingJson.endsWith('}'))
+        throw new SchemaError(
+          'create',
+          'request',
+          'the listing is not the JSON text of an object with fields',
+        );
+      const body = new JsonText(
+        `{"SerialNumber":${JSON.stringify(serialNumber)},${listingJson.slice(listingJson.indexOf('"'))}`,
+      );
       return call('create', { schema: createRequestSchema, body }, createDataSchema, callOptions);
     },
     async updateListing(body, callOptions) {

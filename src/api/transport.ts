@@ -21,6 +21,22 @@ export interface TransportOptions {
 }
 
 /**
+ * A request body that is JSON text already (a run's record as it kept it, `createListingJson`):
+ * sent as it is, not serialized again.
+ */
+export class JsonText {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** The body's text: JSON text as it is, anything else serialized. */
+function bodyText(body: unknown): string {
+  return body instanceof JsonText ? body.text : JSON.stringify(body);
+}
+
+/**
  * Headers of every call. The spec (section 5) conflicts with itself on which header each operation
  * takes, so both are sent wherever they are configured.
  */
@@ -102,7 +118,7 @@ export async function postJson(
   try {
     const post = {
       headers: platformHeaders(options),
-      body: JSON.stringify(body),
+      body: bodyText(body),
       timeoutMs: options.timeoutMs,
       signal,
     };

@@ -140,8 +140,13 @@ export async function applyPlan(
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
-      const listing = options.loader.load(planned.desired);
-      const outcome = await createListing(createContext, planned.key, listing);
+      const { loader } = options;
+      const json = loader.json?.(planned.desired);
+      const record =
+        json === undefined
+          ? loader.load(planned.desired)
+          : { json, listing: () => loader.load(planned.desired) };
+      const outcome = await createListing(createContext, planned.key, record);
       refusals.done();
       result.created++;
       if (outcome === 'resolved') result.ambiguousResolved++;

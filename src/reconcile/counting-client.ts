@@ -44,6 +44,8 @@ export function countingClient(client: PlatformClient): {
     ...client,
     createListing: (body, options) =>
       failures('create', client.createListing(body, counting('create', options))),
+    createListingJson: (serialNumber, json, options) =>
+      failures('create', client.createListingJson(serialNumber, json, counting('create', options))),
     updateListing: (body, options) =>
       failures('update', client.updateListing(body, counting('update', options))),
     listListings: (body, options) => failures('list', client.listListings(body, counting('list', options))),

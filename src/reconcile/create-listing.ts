@@ -18,6 +18,12 @@ export interface CreateContext {
 
 export type CreateOutcome = 'created' | 'resolved';
 
+/** A record to create as the JSON text its run kept (`DesiredLoader.json`), and the listing it reads as. */
+export interface CreateRecord {
+  json: string;
+  listing(): Listing;
+}
+
 /** A run's own record, checked against the listing schema when its feed was read (`CallOptions.listingChecked`). */
 export const LISTING_CHECKED = { listingChecked: true } as const;
 
@@ -29,16 +35,27 @@ export const LISTING_CHECKED = { listingChecked: true } as const;
 export async function createListing(
   ctx: CreateContext,
   key: string,
-  listing: Listing,
+  record: Listing | CreateRecord,
 ): Promise<CreateOutcome> {
   const attempts = ctx.maxAttempts ?? 3;
+  const json = 'json' in record ? record.json : undefined;
+  let parsed = json === undefined ? (record as Listing) : undefined;
   for (let attempt = 1; ; attempt++) {
     try {
-      // The feed's record, checked against the listing schema when the feed was read.
-      await ctx.client.createListing({ ...listing, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
+      // The feed's record, checked against the listing schema when the feed was read: sent as the
+      // store kept it where it can be.
+      if (json !== undefined) await ctx.client.createListingJson(ctx.chatbot, json, LISTING_CHECKED);
+      else
+        await ctx.client.createListing(
+          { ...(record as Listing), SerialNumber: ctx.chatbot },
+          LISTING_CHECKED,
+        );
       return 'created';
     } catch (error) {
       if (!(error instanceof AmbiguousCreateError)) throw error;
+      // Compared with what the platform holds only now: parsed once, for the rare create in doubt.
+      parsed ??= (record as CreateRecord).listing();
+      const listing = parsed;
       const found = await lookUp(ctx, key, listing);
       if (found) {
         if (diffListing(listing, found.listing).length > 0) {

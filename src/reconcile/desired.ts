@@ -12,6 +12,11 @@ export type { DesiredListing, ListingBrief };
 export interface DesiredLoader {
   /** The record a planned create or update sends (tags included), read back from the store. */
   load(entry: StoreRef): Listing;
+  /**
+   * The same record as the JSON text the store kept it in, where that text is what `load` returns
+   * (not a memo's raw fields): a create sends it as it is (`createListingJson`).
+   */
+  json?(entry: StoreRef): string | undefined;
   /** Whether the run holds no record for this entry (its feed reading was reused): `load` would throw. */
   unread?(entry: StoreRef): boolean;
 }

@@ -23,7 +23,7 @@ import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
-import { RunMemo } from './run-memo.ts';
+import { isMemoRecord, RunMemo } from './run-memo.ts';
 import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions, UnknownOwner } from './run-types.ts';
 
 const HOUR_MS = 3_600_000;
@@ -148,7 +148,15 @@ async function prepareOnce(
   // not what `prepare`'s closures hold (the feed's index, while 300k creates are applied).
   const load = memo ? (ref: number) => memo.loaded(store.get(ref), ref) : (ref: number) => store.get(ref);
   const kept: RunRecords = {
-    loader: { load: (d) => load(d.ref), unread: (d) => store.unread(d.ref) },
+    loader: {
+      load: (d) => load(d.ref),
+      // A record the memo knew is kept as its raw fields, mapped again when loaded: not sent as kept.
+      json: (d) => {
+        const json = store.text(d.ref);
+        return isMemoRecord(json) ? undefined : json;
+      },
+      unread: (d) => store.unread(d.ref),
+    },
     close: () => store.close(),
   };
   try {
@@ -169,8 +177,8 @@ async function prepareOnce(
  * have no record, and asking for one is `ReadingNeedsRecords`.
  */
 function offsetRecords(
-  store: RecordStore,
-): RecordStore & { reserve(count: number): void; unread(ref: number): boolean } {
+  store: RecordStore & { text(ref: number): string },
+): RecordStore & { reserve(count: number): void; unread(ref: number): boolean; text(ref: number): string } {
   let offset = 0;
   return {
     reserve(count) {
@@ -182,6 +190,10 @@ function offsetRecords(
     get(ref) {
       if (ref < offset) throw new ReadingNeedsRecords();
       return store.get(ref - offset);
+    },
+    text(ref) {
+      if (ref < offset) throw new ReadingNeedsRecords();
+      return store.text(ref - offset);
     },
     get size() {
       return store.size + offset;

@@ -14,6 +14,9 @@ describe('spillRecords', () => {
       for (let i = 0; i < 12_000; i++) expect(store.put(record(i, `${text}${i}`))).toBe(i);
       expect(store.size).toBe(12_000);
       for (const i of [11_999, 0, 5_000, 11_998, 1]) expect(store.get(i)).toEqual(record(i, `${text}${i}`));
+      // And as the JSON text it was kept in, which a create sends as it is.
+      for (const i of [11_999, 0, 5_000])
+        expect(store.text(i)).toBe(JSON.stringify(record(i, `${text}${i}`)));
     } finally {
       store.close();
     }

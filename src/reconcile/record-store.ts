@@ -25,6 +25,8 @@ export class SpillError extends FeedSyncError {
 export interface RecordStore<T = Listing> {
   put(record: T): number;
   get(ref: number): T;
+  /** The record as the JSON text it was kept in (`get` parses it), where the store keeps text. */
+  text?(ref: number): string;
   /** Records held. */
   readonly size: number;
   /** Frees what the store holds (the spill file). Idempotent. */
@@ -177,7 +179,7 @@ const FIRST_BATCH_BYTES = 16 << 10;
  * so, read from the page cache, and written in 1 MiB batches. Each record is encoded straight into
  * the batch buffer (no byte count, join or copy per record: this runs for every listing of a run).
  */
-export function spillRecords<T = Listing>(dir = tmpdir()): RecordStore<T> {
+export function spillRecords<T = Listing>(dir = tmpdir()): RecordStore<T> & { text(ref: number): string } {
   let fd: number | undefined = openSpill(dir);
   const offsets = float64s();
   const lengths = uint32s();
@@ -268,11 +270,14 @@ export function spillRecords<T = Listing>(dir = tmpdir()): RecordStore<T> {
       return count++;
     },
     get(ref) {
+      return JSON.parse(this.text(ref)) as T;
+    },
+    text(ref) {
       if (!(ref >= 0 && ref < count)) throw new RangeError(`no record ${ref}`);
       const offset = offsets.get(ref);
       const length = lengths.get(ref);
       if (offset + length > written) flush();
-      return JSON.parse(text(offset, length, `record ${ref}`)) as T;
+      return text(offset, length, `record ${ref}`);
     },
     get size() {
       return count;

@@ -61,6 +61,12 @@ const FIELDS = '\u0000fields';
  */
 const VALUES = '\u0000values';
 
+/** Whether a record's JSON text in the run's store is one `stored` made (raw fields), not a listing. */
+export function isMemoRecord(json: string): boolean {
+  // `{"\u0000fields":…}` or `{"\u0000values":…}`: no listing field begins with NUL.
+  return json.startsWith('{"\\u0000');
+}
+
 /**
  * What else a listing can depend on: the runtime (ICU's dates and numbers) and the time zone. The
  * zone is named by what sets it (`TZ`, else /etc/localtime's link) and by what it does: its offset

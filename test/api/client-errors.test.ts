@@ -211,6 +211,32 @@ describe('platform client errors', () => {
     expect(server!.requests).toHaveLength(2);
   });
 
+  it('sends a listing kept as JSON text as it is, behind the SerialNumber it checks', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, ok('1')));
+    const kept = JSON.stringify({ ...listing(1), Description: 'Ünïcode, "quotes" and a \\ backslash' });
+    await expect(client.createListingJson('bot-1', kept)).resolves.toBe('1');
+    const [sent] = server!.requests;
+    expect(sent?.path).toBe('/chat/Chatbot/RealEstateCreate');
+    // The same request `createListing` sends for the parsed listing, SerialNumber first.
+    expect(sent?.body).toEqual({ SerialNumber: 'bot-1', ...(JSON.parse(kept) as object) });
+    expect(Object.keys(sent?.body as object)[0]).toBe('SerialNumber');
+    // A create in doubt is ambiguous whichever way it was sent.
+    await server!.close();
+    server = undefined;
+    const failing = await clientFor((_req, res) => sendJson(res, 502, 'bad gateway'));
+    expect(await failing.createListingJson('bot-1', kept).catch((e: unknown) => e)).toBeInstanceOf(
+      AmbiguousCreateError,
+    );
+    // What is checked before sending: the chatbot, and that the text is an object with fields.
+    const noChatbot = await failing.createListingJson('', kept).catch((e: unknown) => e);
+    expect((noChatbot as SchemaError).field).toBe('request.SerialNumber');
+    for (const text of ['{}', '[1]', '"text"', '{"MLSNumber":"M-1"'])
+      expect(await failing.createListingJson('bot-1', text).catch((e: unknown) => e)).toBeInstanceOf(
+        SchemaError,
+      );
+    expect(server!.requests).toHaveLength(1);
+  });
+
   it('reads an answer that starts with a byte-order mark', async () => {
     const client = await clientFor((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });

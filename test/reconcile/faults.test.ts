@@ -175,6 +175,12 @@ describe('sync under faults', () => {
         sent.push(`create ${request.MLSNumber} ${options?.listingChecked === true ? 'as checked' : 'whole'}`);
         return base.createListing(request, options);
       },
+      // The record as the run's store kept it: sent as that text, never parsed and serialized again.
+      createListingJson: (serialNumber, json, options) => {
+        const { MLSNumber } = JSON.parse(json) as { MLSNumber: string };
+        sent.push(`create ${MLSNumber} as kept${options?.listingChecked === true ? ', as checked' : ''}`);
+        return base.createListingJson(serialNumber, json, options);
+      },
       updateListing: (request, options) => {
         sent.push(`update ${request.MLSNumber} ${options?.listingChecked === true ? 'as checked' : 'whole'}`);
         return base.updateListing(request, options);
@@ -182,7 +188,9 @@ describe('sync under faults', () => {
     };
     expect((await harness.sync(harness.feed(), listings(1, 20), {}, { client })).created).toBe(20);
     expect(sent).toHaveLength(20);
-    expect(sent.every((call) => call.startsWith('create ') && call.endsWith(' as checked'))).toBe(true);
+    expect(sent.every((call) => call.startsWith('create ') && call.endsWith(' as kept, as checked'))).toBe(
+      true,
+    );
     // Listing 2's price changes; listing 20 leaves the feed and is marked Sold from the platform's record.
     const next = listings(1, 19).map((l, i) => (i === 1 ? { ...l, SalePrice: 1 } : l));
     sent.length = 0;
@@ -198,10 +206,10 @@ describe('sync under faults', () => {
     const forbidden = new Set(listings(1, 3).map((l) => l.MLSNumber));
     const client: typeof base = {
       ...base,
-      createListing: (request, options) =>
-        forbidden.has(String(request.MLSNumber))
+      createListingJson: (serialNumber, json, options) =>
+        forbidden.has((JSON.parse(json) as { MLSNumber: string }).MLSNumber)
           ? Promise.reject(new PlatformError('create', 403, 'Forbidden by a content rule'))
-          : base.createListing(request, options),
+          : base.createListingJson(serialNumber, json, options),
     };
     const report = await harness.sync(harness.feed(), listings(1, 50), {}, { client });
     expect(report).toMatchObject({
