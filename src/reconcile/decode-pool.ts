@@ -36,6 +36,8 @@ export interface DecodeSession {
    * the pages it knew (`written`: the entries the run was handed for the pages it decoded).
    */
   memoEnd(written: number): Promise<MemoEnd>;
+  /** How many pages the thread has written to the session's spill file, the settles before this one counted. */
+  spilled(): Promise<number>;
   /** Free the session's records. Idempotent. */
   close(): void;
 }
@@ -138,6 +140,7 @@ class DecodePool {
       },
       memoEnd: (written) =>
         !open ? closed() : this.#ask<MemoEnd>({ op: 'memo-end', id: 0, session, written }),
+      spilled: () => (!open ? closed() : this.#ask<number>({ op: 'spilled', id: 0, session })),
       close: () => {
         if (!open) return;
         open = false;
@@ -202,7 +205,15 @@ class DecodePool {
     }
     if ('failure' in reply) waiting.reject(errorOf(reply.failure));
     else
-      waiting.resolve(('page' in reply ? reply.page : 'memo' in reply ? reply.memo : reply.records) as never);
+      waiting.resolve(
+        ('page' in reply
+          ? reply.page
+          : 'memo' in reply
+            ? reply.memo
+            : 'spilled' in reply
+              ? reply.spilled
+              : reply.records) as never,
+      );
   }
 
   #start(): Worker {

@@ -41,6 +41,8 @@ export type DecodeRequest =
       session: number;
       written: number;
     }
+  /** How many of the session's pages the thread has written to its spill file (`PageKeep.spilled`). */
+  | { op: 'spilled'; id: number; session: number }
   | { op: 'close'; session: number };
 
 /** What a session's page memo comes to once every page is read (`memo-end`). */
@@ -61,4 +63,5 @@ export type DecodeReply =
   | { id: number; page: RemotePage; entry?: Uint8Array }
   | { id: number; records: Partial<Listing>[] }
   | { id: number; memo: MemoEnd }
+  | { id: number; spilled: number }
   | { id: number; failure: FailureOf };

@@ -158,6 +158,10 @@ port.on('message', (request: DecodeRequest) => {
       store?.write(request.wanted);
       return;
     }
+    if (request.op === 'spilled') {
+      reply({ id: request.id, spilled: store?.spilled ?? 0 });
+      return;
+    }
     if (store === undefined) throw new Error(`no records kept for session ${request.session}`);
     reply({ id: request.id, records: recordsAt(store, request.refs) });
   } catch (error) {

@@ -121,9 +121,13 @@ export function startDecodedSnapshot(
         // Every page read and decoded: the memo of them replaces the last one (if it changed).
         await memo?.commit((written) => session.memoEnd(written));
         const entries = await book.join(desired, loader, session.records, sold, keeper);
+        // Every page judged: those written are the ones holding a record the run read back (or
+        // that waited past the held budget while the feed was read).
+        const pagesWritten = await session.spilled();
         return {
           ...collect(entries.finish(), pages),
           ...pages.sizes,
+          pagesWritten,
           // Of the pages the read counts (not an empty one past the end, nor one repeated).
           ...(memo ? { pagesKnown: [...knownPages].filter((page) => page <= pages.sizes.pages).length } : {}),
         };

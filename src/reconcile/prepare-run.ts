@@ -383,7 +383,7 @@ async function prepare(
     // A reused reading has no record to write: a plan that writes one reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
     const plan = withBriefs(made, loader, described);
-    const { drift, pages, pageSize, requestedPageSize, pagesKnown } = snapshot;
+    const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
     const remoteCount = snapshot.listings.length;
     const unknownOwners = unknownOwnersOf(plan, config);
     return {
@@ -395,6 +395,7 @@ async function prepare(
         pageSize,
         requestedPageSize,
         ...(pagesKnown === undefined ? {} : { pagesKnown }),
+        ...(pagesWritten === undefined ? {} : { pagesWritten }),
         drift,
       },
       plan,

@@ -187,6 +187,8 @@ export interface RunReport {
     requestedPageSize: number;
     /** Pages the page memo knew by their bytes, not decoded again (`page-memo.ts`); absent without one. */
     pagesKnown?: number;
+    /** Pages written to the run's spill file (`SnapshotSummary.pagesWritten`): none in a no-op. */
+    pagesWritten?: number;
   };
 }
 

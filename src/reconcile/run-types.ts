@@ -119,6 +119,12 @@ export interface SnapshotSummary {
   requestedPageSize: number;
   /** Pages the page memo knew by their bytes, so not decoded again (`page-memo.ts`); absent without one. */
   pagesKnown?: number;
+  /**
+   * Pages the decode thread wrote to its spill file: those holding a listing the run read back (to
+   * update it, or to tell what changed), and any that waited past its held budget. Absent when
+   * the pages were not decoded in the thread.
+   */
+  pagesWritten?: number;
   drift: string[];
 }
 

@@ -39,6 +39,12 @@ export interface Snapshot<L extends { length: number } = RemoteListing[]> {
   pages: number;
   /** Pages the page memo knew by their bytes (`page-memo.ts`): absent where none was kept. */
   pagesKnown?: number;
+  /**
+   * Pages the decode thread wrote to its spill file: those holding a listing the run read back (to
+   * update it, or to tell what changed), and any that waited past its held budget. Absent when
+   * the pages were not decoded in the thread.
+   */
+  pagesWritten?: number;
   /** The listings changed under the read: IDs seen twice, counts that disagree. */
   drift: string[];
   /**

@@ -30,6 +30,23 @@ describe('syncFeed against the sandbox', () => {
     expect((await h.state.getFeed('feed1')).lastReport).toEqual(second);
   });
 
+  it('writes to its spill file only the pages holding a listing it reads back: none in a no-op', async () => {
+    h = await startHarness([{}], {}, { pageSize: 50 });
+    const feed = h.feed();
+    await h.sync(feed, listings(1, 120));
+    // Three pages of 50: the decode thread holds each until the run has compared it with the feed.
+    const again = await h.sync(feed, listings(1, 120));
+    expect(again).toMatchObject({ unchanged: 120, snapshot: { pages: 3, pagesWritten: 0 } });
+    // Listing 75 (the second page) changes: the run reads its platform record back to say what
+    // changed, so that page alone is written.
+    const changed = listings(1, 120).map((l) =>
+      l.MLSNumber === listing(75).MLSNumber ? { ...l, SalePrice: 1 } : l,
+    );
+    const third = await h.sync(feed, changed);
+    expect(third).toMatchObject({ updated: 1, unchanged: 119, snapshot: { pages: 3, pagesWritten: 1 } });
+    expect(third.changes?.[0]).toMatchObject({ key: listing(75).MLSNumber });
+  });
+
   it('says how many records repeated a key: read counts them, no write does', async () => {
     h = await startHarness();
     const feed = [...listings(1, 10), ...listings(3, 5), { ...listing(7), SalePrice: 1 }];
@@ -47,7 +64,13 @@ describe('syncFeed against the sandbox', () => {
     await h.sync(h.feed(), listings(1, 90));
     h.sandbox.resetStats();
     const again = await h.sync(h.feed(), listings(1, 90));
-    expect(again.snapshot).toEqual({ remoteCount: 90, pages: 5, pageSize: 20, requestedPageSize: 50 });
+    expect(again.snapshot).toEqual({
+      remoteCount: 90,
+      pages: 5,
+      pageSize: 20,
+      requestedPageSize: 50,
+      pagesWritten: 0,
+    });
     expect(h.sandbox.stats().requests.list).toBe(5);
     expect(writes(again)).toBe(0);
   });
