@@ -21,6 +21,8 @@ describe('syncFeed against the sandbox', () => {
     const feed = h.feed();
     const first = await h.sync(feed, listings(1, 120));
     expect(first).toMatchObject({ outcome: 'ok', created: 120, updated: 0, deleted: 0, failed: [] });
+    // Each create counted once, sent as the run's store kept its record (`createListingJson`).
+    expect(first.apiCalls).toMatchObject({ create: 120, update: 0, delete: 0 });
     expect(h.keys()).toEqual(listings(1, 120).map((l) => l.MLSNumber));
     h.sandbox.resetStats();
     const second = await h.sync(feed, listings(1, 120));
