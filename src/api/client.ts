@@ -305,14 +305,26 @@ export function createClient(options: ClientOptions): PlatformClient {
       return call('create', { schema: createRequestSchema, body }, createDataSchema, callOptions);
     },
     async createListingJson(serialNumber, listingJson, callOptions) {
+      const notAnObject = () =>
+        new SchemaError('create', 'request', 'the listing is not the JSON text of an object with fields');
+      // A listing not checked at ingest is checked whole, as `createListing` checks it.
+      if (!callOptions?.listingChecked) {
+        let listing: unknown;
+        try {
+          listing = JSON.parse(listingJson);
+        } catch {
+          throw notAnObject();
+        }
+        if (typeof listing !== 'object' || listing === null || Array.isArray(listing)) throw notAnObject();
+        return client.createListing({ ...listing, SerialNumber: serialNumber } as CreateRequest, callOptions);
+      }
       checkRequest('create', OWN_FIELDS.create as z.ZodType, { SerialNumber: serialNumber });
       // An object with a field at least: `{"SerialNumber":…,` and the rest of it.
-      if (!/^\{\s*"/.test(listingJson) || !listingJson.endsWith('}'))
-        throw new SchemaError(
-          'create',
-          'request',
-          'the listing is not the JSON text of an object with fields',
-        );
+      if (!/^\{\s*"/.test(listingJson) || !listingJson.endsWith('}')) throw notAnObject();
+      // A SerialNumber of its own would be a second key, which most parsers read last: refused (a
+      // key is the only JSON text a `"…":` can be).
+      if (listingJson.includes('"SerialNumber":'))
+        throw new SchemaError('create', 'request.SerialNumber', 'the listing has a SerialNumber of its own');
       const body = new JsonText(
         `{"SerialNumber":${JSON.stringify(serialNumber)},${listingJson.slice(listingJson.indexOf('"'))}`,
       );

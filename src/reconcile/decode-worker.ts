@@ -159,7 +159,9 @@ port.on('message', (request: DecodeRequest) => {
       return;
     }
     if (request.op === 'spilled') {
-      reply({ id: request.id, spilled: store?.spilled ?? 0 });
+      // A session this thread does not hold (it was started again since) has no count to give.
+      if (store === undefined) throw new Error(`no pages kept for session ${request.session}`);
+      reply({ id: request.id, spilled: store.spilled });
       return;
     }
     if (store === undefined) throw new Error(`no records kept for session ${request.session}`);

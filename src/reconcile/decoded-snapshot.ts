@@ -123,11 +123,12 @@ export function startDecodedSnapshot(
         const entries = await book.join(desired, loader, session.records, sold, keeper);
         // Every page judged: those written are the ones holding a record the run read back (or
         // that waited past the held budget while the feed was read).
-        const pagesWritten = await session.spilled();
+        // A count, never a reason to fail the run: unknown (left out) if the thread cannot say.
+        const pagesWritten = await session.spilled().catch(() => undefined);
         return {
           ...collect(entries.finish(), pages),
           ...pages.sizes,
-          pagesWritten,
+          ...(pagesWritten === undefined ? {} : { pagesWritten }),
           // Of the pages the read counts (not an empty one past the end, nor one repeated).
           ...(memo ? { pagesKnown: [...knownPages].filter((page) => page <= pages.sizes.pages).length } : {}),
         };

@@ -214,26 +214,47 @@ describe('platform client errors', () => {
   it('sends a listing kept as JSON text as it is, behind the SerialNumber it checks', async () => {
     const client = await clientFor((_req, res) => sendJson(res, 200, ok('1')));
     const kept = JSON.stringify({ ...listing(1), Description: 'Ünïcode, "quotes" and a \\ backslash' });
-    await expect(client.createListingJson('bot-1', kept)).resolves.toBe('1');
+    await expect(client.createListingJson('bot-1', kept, { listingChecked: true })).resolves.toBe('1');
     const [sent] = server!.requests;
     expect(sent?.path).toBe('/chat/Chatbot/RealEstateCreate');
     // The same request `createListing` sends for the parsed listing, SerialNumber first.
     expect(sent?.body).toEqual({ SerialNumber: 'bot-1', ...(JSON.parse(kept) as object) });
     expect(Object.keys(sent?.body as object)[0]).toBe('SerialNumber');
+    // Not checked at ingest: checked whole, as `createListing` checks it (a field it does not know
+    // is left out, a bad value refused unsent).
+    await expect(
+      client.createListingJson('bot-1', JSON.stringify({ ...listing(2), Extra: 1 })),
+    ).resolves.toBe('1');
+    expect(server!.requests[1]?.body).toEqual({ ...listing(2), SerialNumber: 'bot-1' });
+    const bad = await client
+      .createListingJson('bot-1', JSON.stringify({ ...listing(3), Bedrooms: -1 }))
+      .catch((e: unknown) => e);
+    expect((bad as SchemaError).field).toBe('request.Bedrooms');
     // A create in doubt is ambiguous whichever way it was sent.
     await server!.close();
     server = undefined;
     const failing = await clientFor((_req, res) => sendJson(res, 502, 'bad gateway'));
-    expect(await failing.createListingJson('bot-1', kept).catch((e: unknown) => e)).toBeInstanceOf(
-      AmbiguousCreateError,
-    );
-    // What is checked before sending: the chatbot, and that the text is an object with fields.
-    const noChatbot = await failing.createListingJson('', kept).catch((e: unknown) => e);
+    expect(
+      await failing.createListingJson('bot-1', kept, { listingChecked: true }).catch((e: unknown) => e),
+    ).toBeInstanceOf(AmbiguousCreateError);
+    // What is checked before sending: the chatbot, that the text is an object with fields, and that
+    // it has no SerialNumber of its own (a second key, which most parsers read last).
+    const checked = { listingChecked: true };
+    const noChatbot = await failing.createListingJson('', kept, checked).catch((e: unknown) => e);
     expect((noChatbot as SchemaError).field).toBe('request.SerialNumber');
-    for (const text of ['{}', '[1]', '"text"', '{"MLSNumber":"M-1"'])
+    const own = JSON.stringify({ SerialNumber: 'bot-2', ...listing(1) });
+    expect(
+      ((await failing.createListingJson('bot-1', own, checked).catch((e: unknown) => e)) as SchemaError)
+        .field,
+    ).toBe('request.SerialNumber');
+    for (const text of ['{}', '[1]', '"text"', '{"MLSNumber":"M-1"', 'not json']) {
+      expect(await failing.createListingJson('bot-1', text, checked).catch((e: unknown) => e)).toBeInstanceOf(
+        SchemaError,
+      );
       expect(await failing.createListingJson('bot-1', text).catch((e: unknown) => e)).toBeInstanceOf(
         SchemaError,
       );
+    }
     expect(server!.requests).toHaveLength(1);
   });
 

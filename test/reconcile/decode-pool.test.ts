@@ -3,6 +3,7 @@ import { InvalidJsonError, PlatformError, SchemaError } from '../../src/api/inde
 import { startDecodeThreadEarly, takeEarlyDecodeThread } from '../../src/decode-thread.ts';
 import { decodePool } from '../../src/reconcile/decode-pool.ts';
 import { fieldMask, fieldsDigest } from '../../src/reconcile/digest.ts';
+import { PAGE_SPAN } from '../../src/reconcile/remote-page.ts';
 import { listRecordOf, remote } from '../../src/testing/list-record.ts';
 import { listing } from '../../src/testing/listing.ts';
 
@@ -91,6 +92,20 @@ describe('decodePool', () => {
     const next = decodePool.session('MLSNumber', tags);
     expect([...(await next.decode(page([4]))).ids]).toEqual([4]);
     next.close();
+  });
+
+  it('says how many pages a session wrote, and not for a session a new thread never held', async () => {
+    const s = decodePool.session('MLSNumber', tags);
+    const [one, two] = [await s.decode(page([1])), await s.decode(page([2]))];
+    const pageOf = (refs: Float64Array) => Math.floor(refs[0]! / PAGE_SPAN);
+    // Held until judged: the first page will be read back (written), the second will not (forgotten).
+    s.settle({ wanted: [pageOf(one.refs)], unwanted: [pageOf(two.refs)] });
+    expect(await s.spilled()).toBe(1);
+    expect((await s.records([one.refs[0]!]))[0]?.MLSNumber).toBe('MLS-0001');
+    await decodePool.kill();
+    // The new thread holds nothing of the session: no count, rather than a wrong 0.
+    await expect(s.spilled()).rejects.toThrow(/no pages kept for session/);
+    s.close();
   });
 });
 

@@ -85,6 +85,10 @@ describe('sync under faults', () => {
       h,
       listings(1, 30).map((l) => l.MLSNumber),
     );
+    // Each listing looked up was compared with the feed's record, as the feed has it: nothing left
+    // to write (a create in doubt parses the record it sent as JSON text only then).
+    const again = await h.sync(h.feed(), listings(1, 30));
+    expect(again).toMatchObject({ outcome: 'ok', created: 0, updated: 0, unchanged: 30 });
   });
 
   it('never has more requests in flight than api.concurrency, whatever the mix', async () => {
