@@ -38,23 +38,19 @@ export async function createListing(
   record: Listing | CreateRecord,
 ): Promise<CreateOutcome> {
   const attempts = ctx.maxAttempts ?? 3;
-  const json = 'json' in record ? record.json : undefined;
-  let parsed = json === undefined ? (record as Listing) : undefined;
+  const kept = 'json' in record ? record : undefined;
+  // Given as JSON text, the record is parsed only for the rare create in doubt (compared below).
+  let parsed = kept === undefined ? (record as Listing) : undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       // The feed's record, checked against the listing schema when the feed was read: sent as the
       // store kept it where it can be.
-      if (json !== undefined) await ctx.client.createListingJson(ctx.chatbot, json, LISTING_CHECKED);
-      else
-        await ctx.client.createListing(
-          { ...(record as Listing), SerialNumber: ctx.chatbot },
-          LISTING_CHECKED,
-        );
+      if (kept !== undefined) await ctx.client.createListingJson(ctx.chatbot, kept.json, LISTING_CHECKED);
+      else await ctx.client.createListing({ ...parsed!, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
       return 'created';
     } catch (error) {
       if (!(error instanceof AmbiguousCreateError)) throw error;
-      // Compared with what the platform holds only now: parsed once, for the rare create in doubt.
-      parsed ??= (record as CreateRecord).listing();
+      parsed ??= kept!.listing();
       const listing = parsed;
       const found = await lookUp(ctx, key, listing);
       if (found) {

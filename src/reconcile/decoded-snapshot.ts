@@ -122,8 +122,8 @@ export function startDecodedSnapshot(
         await memo?.commit((written) => session.memoEnd(written));
         const entries = await book.join(desired, loader, session.records, sold, keeper);
         // Every page judged: those written are the ones holding a record the run read back (or
-        // that waited past the held budget while the feed was read).
-        // A count, never a reason to fail the run: unknown (left out) if the thread cannot say.
+        // that waited past the held budget while the feed was read). A count, never a reason to
+        // fail the run: left out if the thread cannot say.
         const pagesWritten = await session.spilled().catch(() => undefined);
         return {
           ...collect(entries.finish(), pages),

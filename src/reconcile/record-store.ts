@@ -25,8 +25,6 @@ export class SpillError extends FeedSyncError {
 export interface RecordStore<T = Listing> {
   put(record: T): number;
   get(ref: number): T;
-  /** The record as the JSON text it was kept in (`get` parses it), where the store keeps text. */
-  text?(ref: number): string;
   /** Records held. */
   readonly size: number;
   /** Frees what the store holds (the spill file). Idempotent. */
@@ -179,7 +177,12 @@ const FIRST_BATCH_BYTES = 16 << 10;
  * so, read from the page cache, and written in 1 MiB batches. Each record is encoded straight into
  * the batch buffer (no byte count, join or copy per record: this runs for every listing of a run).
  */
-export function spillRecords<T = Listing>(dir = tmpdir()): RecordStore<T> & { text(ref: number): string } {
+export function spillRecords<T = Listing>(
+  dir = tmpdir(),
+): RecordStore<T> & {
+  /** The record as the JSON text it was kept in (`get` parses it). */
+  text(ref: number): string;
+} {
   let fd: number | undefined = openSpill(dir);
   const offsets = float64s();
   const lengths = uint32s();
