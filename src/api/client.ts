@@ -146,9 +146,10 @@ function checkedBody(
 }
 
 /**
- * An answer's bytes as they arrived, in order. Those off the socket each fill a buffer of their
- * own, so the decode thread takes them over (transferred, not copied) and joins them on its own
- * core; a piece that does not (a small decompressed answer) is copied first (`decode-pool.ts`).
+ * An answer's bytes as they arrived, in order. A piece that fills a socket read's buffer is taken
+ * over by the decode thread (transferred, not copied) and joined on its own core; a piece that does
+ * not (the body's first bytes after the head, a chunked answer's pieces, a small decompressed
+ * answer) is copied first (`decode-pool.ts`).
  */
 export type PageBytes = readonly Uint8Array[];
 

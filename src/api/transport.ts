@@ -40,15 +40,44 @@ function bodyText(body: unknown): string {
  * Headers of every call. The spec (section 5) conflicts with itself on which header each operation
  * takes, so both are sent wherever they are configured.
  */
-export function platformHeaders(options: TransportOptions): Record<string, string> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-  if (options.secretKey) headers.authorization = options.secretKey;
-  if (options.sessionKey) headers['chatrobot-sessionkey'] = options.sessionKey;
-  return headers;
+export function platformHeaders(options: TransportOptions): Readonly<Record<string, string>> {
+  return madeOf(options).headers;
 }
 
 export function urlOf(options: TransportOptions, path: string): string {
-  return `${options.baseUrl.replace(/\/+$/, '')}${path}`;
+  const { urls } = madeOf(options);
+  let url = urls.get(path);
+  if (url === undefined) {
+    url = `${options.baseUrl.replace(/\/+$/, '')}${path}`;
+    urls.set(path, url);
+  }
+  return url;
+}
+
+/**
+ * A client's headers and URLs, made once for its settings (a million creates send the same ones):
+ * the headers frozen, so the wire makes their head once too. Made again when a setting changed.
+ */
+interface Made {
+  baseUrl: string;
+  secretKey: string | undefined;
+  sessionKey: string | undefined;
+  headers: Readonly<Record<string, string>>;
+  urls: Map<string, string>;
+}
+const made = new WeakMap<TransportOptions, Made>();
+
+function madeOf(options: TransportOptions): Made {
+  const { baseUrl, secretKey, sessionKey } = options;
+  const known = made.get(options);
+  if (known?.baseUrl === baseUrl && known.secretKey === secretKey && known.sessionKey === sessionKey)
+    return known;
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (secretKey) headers.authorization = secretKey;
+  if (sessionKey) headers['chatrobot-sessionkey'] = sessionKey;
+  const fresh: Made = { baseUrl, secretKey, sessionKey, headers: Object.freeze(headers), urls: new Map() };
+  made.set(options, fresh);
+  return fresh;
 }
 
 /** What went wrong on the wire, as one of our errors (`requestSent` false when the server cannot have acted). */

@@ -61,9 +61,21 @@ const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /** What got offered, in its order (zstd: Node 24 decodes it). */
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 
-/** The headers every POST sends: ours, then the caller's (its body's length is the sender's to add). */
-function sentHeaders(options: PostOptions): Record<string, string> {
-  return { 'user-agent': 'feed-sync', 'accept-encoding': ACCEPT_ENCODING, ...options.headers };
+/** The sent headers of a frozen caller's headers object (`sentHeaders`), made once. */
+const sent = new WeakMap<object, Readonly<Record<string, string>>>();
+
+/**
+ * The headers every POST sends: ours, then the caller's (its body's length is the sender's to add).
+ * Frozen when the caller's are (a client's, shared by its calls): the wire then makes their head once.
+ */
+function sentHeaders(options: PostOptions): Readonly<Record<string, string>> {
+  const known = sent.get(options.headers);
+  if (known !== undefined) return known;
+  const headers = { 'user-agent': 'feed-sync', 'accept-encoding': ACCEPT_ENCODING, ...options.headers };
+  if (!Object.isFrozen(options.headers)) return headers;
+  const frozen = Object.freeze(headers);
+  sent.set(options.headers, frozen);
+  return frozen;
 }
 
 /** POST and read the whole answer, decoded, as bytes. Any status is an answer; only no answer rejects. */
@@ -74,9 +86,10 @@ export async function postForBytes(url: string, options: PostOptions): Promise<P
 }
 
 /**
- * `postForBytes`, with the answer in the pieces it arrived in, not joined: each fills a buffer of
- * its own, so a caller can hand them to another thread (`postMessage`'s transfer list) without
- * copying them. A run's list pages are read so: joining 1 MB from 16 pieces costs the main thread
+ * `postForBytes`, with the answer in the pieces it arrived in, not joined and not copied: a piece
+ * that fills its read's buffer (all but the first of an answer with a length) can be handed to
+ * another thread (`postMessage`'s transfer list) as it is; a part of a read is copied first. A run's
+ * list pages are read so: joining 1 MB from 16 pieces costs the main thread
  * ~3 ms a page (fresh memory), which the decode thread then pays on its own core instead. An
  * encoded answer is one piece, decoded. Sent on the platform's wire (`wire.ts`).
  */

@@ -35,7 +35,11 @@ export interface WireTarget {
 export interface WireAnswer {
   statusCode: number;
   headers: IncomingHttpHeaders;
-  /** The body as it arrived, each piece in a buffer of its own (a thread can take it over). */
+  /**
+   * The body as it arrived: each piece a read's own buffer, or a part of one (the body after the
+   * head in the same read). A thread takes over a piece that fills its buffer; a part is copied
+   * first (`decode-pool.ts`).
+   */
   body: Buffer[];
   size: number;
 }
@@ -113,12 +117,37 @@ export function wireTarget(url: string): WireTarget | undefined {
 const BAD_NAME = /[^!#$%&'*+\-.^_`|~0-9A-Za-z]/;
 const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 
+/**
+ * The head of a frozen headers object, by target: made and checked once (a run's million creates
+ * send the same headers to the same URL). A headers object that may change is read every time.
+ */
+const heads = new WeakMap<object, Map<WireTarget, string>>();
+
 /** The request head, or a `PostError` naming the header that cannot be sent (nothing is sent). */
 export function requestHead(
   target: WireTarget,
   headers: Readonly<Record<string, string>>,
   bodyBytes: number,
 ): string {
+  let made = heads.get(headers);
+  let head = made?.get(target);
+  if (head === undefined) {
+    head = headOf(target, headers);
+    if (Object.isFrozen(headers)) {
+      if (made === undefined) {
+        made = new Map();
+        heads.set(headers, made);
+      }
+      // Targets are parsed once per URL, a hundred at most at a time (`wireTarget`): so are these.
+      if (made.size >= 100) made.clear();
+      made.set(target, head);
+    }
+  }
+  return `${head}Content-Length: ${bodyBytes}\r\n\r\n`;
+}
+
+/** The head up to its Content-Length. */
+function headOf(target: WireTarget, headers: Readonly<Record<string, string>>): string {
   let head = `POST ${target.path} HTTP/1.1\r\nHost: ${target.authority}\r\n`;
   for (const name in headers) {
     const value = headers[name] as string;
@@ -130,7 +159,7 @@ export function requestHead(
       throw new PostError(`Invalid character in header content ["${name}"]`, 'ERR_INVALID_CHAR');
     head += `${name}: ${value}\r\n`;
   }
-  return `${head}Connection: keep-alive\r\nContent-Length: ${bodyBytes}\r\n\r\n`;
+  return `${head}Connection: keep-alive\r\n`;
 }
 
 /** Idle sockets by origin, the most recently used last. */
@@ -385,13 +414,12 @@ class WireReader {
     if (length === 0) return;
     this.#size += length;
     if (this.#size > this.#maxBytes) throw this.#tooLarge();
-    // A whole read is the caller's as it is; a part of one is copied into a buffer of its own.
-    const whole = at === 0 && length === chunk.length && chunk.byteOffset === 0;
-    this.#body.push(
-      whole && chunk.byteLength === chunk.buffer.byteLength
-        ? chunk
-        : ownCopy(chunk.subarray(at, at + length)),
-    );
+    // A read that fills a buffer of its own (every socket read) is the caller's, whole or in part:
+    // a part of it is a view, not a copy (an answer's body after its head, in the same read). A
+    // part of a shared buffer is copied into one of its own.
+    const own = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+    if (own) this.#body.push(at === 0 && length === chunk.length ? chunk : chunk.subarray(at, at + length));
+    else this.#body.push(ownCopy(chunk.subarray(at, at + length)));
   }
 
   #readHead(chunk: Buffer, at: number): number {

@@ -9,6 +9,7 @@ import {
   SchemaError,
   TimeoutError,
 } from '../../src/api/index.ts';
+import { postJson, type TransportOptions } from '../../src/api/transport.ts';
 import { HttpStatusError } from '../../src/http/index.ts';
 import { listing } from '../../src/testing/listing.ts';
 import { platformClient } from '../helpers/platform-client.ts';
@@ -52,6 +53,30 @@ describe('platform client errors', () => {
     expect(request?.headers['chatrobot-sessionkey']).toBe('sess-test-key');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.body).toEqual({ SerialNumber: 'bot-1', Keys: ['1', '2'], KeyType: 'NewOaks' });
+  });
+
+  it("sends each call with its settings' headers and URL, made once and made again when a setting changes", async () => {
+    server = await withServer((_req, res) => sendJson(res, 200, ok(1)));
+    const options: TransportOptions = { baseUrl: `${server.url}/`, secretKey: 'sk-1', timeoutMs: 2000 };
+    await postJson('create', '/chat/Chatbot/RealEstateCreate', { a: 1 }, options);
+    await postJson('create', '/chat/Chatbot/RealEstateCreate', { a: 2 }, options);
+    options.secretKey = 'sk-2';
+    options.sessionKey = 'sess-2';
+    await postJson('create', '/chat/Chatbot/RealEstateCreate', { a: 3 }, options);
+    options.baseUrl = `${server.url}/v2//`;
+    await postJson('delete', '/chat/Chatbot/RealEstateDelete', { a: 4 }, options);
+    const sent = server.requests.map((r) => [
+      r.path,
+      r.headers.authorization,
+      r.headers['chatrobot-sessionkey'],
+      r.body,
+    ]);
+    expect(sent).toEqual([
+      ['/chat/Chatbot/RealEstateCreate', 'sk-1', undefined, { a: 1 }],
+      ['/chat/Chatbot/RealEstateCreate', 'sk-1', undefined, { a: 2 }],
+      ['/chat/Chatbot/RealEstateCreate', 'sk-2', 'sess-2', { a: 3 }],
+      ['/v2/chat/Chatbot/RealEstateDelete', 'sk-2', 'sess-2', { a: 4 }],
+    ]);
   });
 
   it('turns Success: false into a PlatformError with Code and Message, without the key', async () => {

@@ -66,18 +66,23 @@ describe('postForBytes', () => {
     expect(answer.body.toString('utf8')).toBe(text);
   });
 
-  it('hands a large answer over in the pieces it arrived in, each filling a buffer of its own (a thread can take them over)', async () => {
+  it('hands a large answer over in the pieces it arrived in, uncopied: each read a buffer of its own (a thread can take them over), the first one past its head', async () => {
     const text = JSON.stringify({ Data: 'é'.repeat(300_000) });
     server = await withServer((_req, res) => {
-      res.writeHead(200, json);
+      res.writeHead(200, { ...json, 'content-length': Buffer.byteLength(text) });
       res.end(text);
     });
     const answer = await postForChunks(server.url, { headers: json, body: '{}', timeoutMs: 2000 });
     expect(answer.body.length).toBeGreaterThan(1);
-    for (const piece of answer.body) {
+    const [first, ...rest] = answer.body;
+    for (const piece of rest) {
       expect(piece.byteOffset).toBe(0);
       expect(piece.byteLength).toBe(piece.buffer.byteLength);
     }
+    // The body's first bytes are a view of the read that brought the head, not a copy of them.
+    const read = Buffer.from(first?.buffer as ArrayBuffer);
+    expect(read.toString('latin1', 0, 15)).toBe('HTTP/1.1 200 OK');
+    expect(read.subarray(first?.byteOffset).equals(first as Buffer)).toBe(true);
     expect(Buffer.concat(answer.body).toString('utf8')).toBe(text);
     // A compressed answer is one piece, decoded.
     await server.close();

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyRequestError } from '../../src/http/failure.ts';
 import { PostError, postForBytes } from '../../src/http/post.ts';
+import { requestHead, type WireTarget, wireTarget } from '../../src/http/wire.ts';
 
 /**
  * The platform's POSTs read whole (`src/http/wire.ts`) against servers that write their answers byte
@@ -96,6 +97,43 @@ describe('the platform wire', () => {
     expect(request).toContain('\r\ncontent-type: application/json\r\n');
     expect(request).toContain(`\r\nContent-Length: ${Buffer.byteLength('{"City":"Montréal"}')}\r\n\r\n`);
     expect(Buffer.from(request as string, 'latin1').toString('utf8')).toMatch(/\{"City":"Montréal"\}$/);
+  });
+
+  it('sends a frozen headers object as it was first sent, to each URL its own head, and reads a mutable one every time', async () => {
+    const raw = await rawServer(() => 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}');
+    const frozen = Object.freeze({ 'content-type': 'application/json', authorization: 'sk-1' });
+    const other = `${raw.url.replace(/\/chat\/x$/, '')}/chat/y`;
+    for (const [url, body] of [
+      [raw.url, '{"a":1}'],
+      [other, '{"b":22}'],
+      [raw.url, '{"c":333}'],
+    ] as const)
+      await postForBytes(url, { headers: frozen, body, timeoutMs: 2000 });
+    const mutable: Record<string, string> = { authorization: 'sk-1' };
+    await postForBytes(raw.url, { headers: mutable, body: '{}', timeoutMs: 2000 });
+    mutable.authorization = 'sk-2';
+    await postForBytes(raw.url, { headers: mutable, body: '{}', timeoutMs: 2000 });
+    const [a, y, c, m1, m2] = raw.requests as [string, string, string, string, string];
+    expect(a).toMatch(/^POST \/chat\/x HTTP\/1\.1\r\n/);
+    expect(y).toMatch(/^POST \/chat\/y HTTP\/1\.1\r\n/);
+    expect(c).toMatch(/^POST \/chat\/x HTTP\/1\.1\r\n/);
+    // Each with its own length, after the same headers.
+    expect(a).toContain('\r\nauthorization: sk-1\r\n');
+    expect(a).toMatch(/\r\nContent-Length: 7\r\n\r\n\{"a":1\}$/);
+    expect(y).toMatch(/\r\nContent-Length: 8\r\n\r\n\{"b":22\}$/);
+    expect(c.replace(/\r\nContent-Length: 9\r\n\r\n\{"c":333\}$/, '')).toBe(
+      a.replace(/\r\nContent-Length: 7\r\n\r\n\{"a":1\}$/, ''),
+    );
+    expect(m1).toContain('\r\nauthorization: sk-1\r\n');
+    expect(m2).toContain('\r\nauthorization: sk-2\r\n');
+    // The wire's own cache, by the headers object: a mutable one is read every time.
+    const target = wireTarget(raw.url) as WireTarget;
+    const headers: Record<string, string> = { authorization: 'sk-1' };
+    expect(requestHead(target, headers, 2)).toContain('\r\nauthorization: sk-1\r\n');
+    headers.authorization = 'sk-2';
+    expect(requestHead(target, headers, 3)).toMatch(
+      /\r\nauthorization: sk-2\r\n.*Content-Length: 3\r\n\r\n$/s,
+    );
   });
 
   it('reads a chunked answer, its chunk extensions and trailers, split at every byte, and keeps the socket', async () => {

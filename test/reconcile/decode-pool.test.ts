@@ -79,6 +79,12 @@ describe('decodePool', () => {
     const parts = [text.subarray(0, 10), text.subarray(10)].map((part) => new Uint8Array(part));
     expect([...(await s.decode(parts)).ids]).toEqual([7, 8]);
     expect(parts.map((part) => part.byteLength)).toEqual([0, 0]);
+    // Pieces that are views of one read (a chunked answer's framing around them): each copied.
+    const framed = Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\n\r\n5\r\n'), text, Buffer.from('\r\n')]);
+    const at = framed.indexOf(text);
+    const views = [framed.subarray(at, at + 5), framed.subarray(at + 5, at + text.length)];
+    expect([...(await s.decode(views)).ids]).toEqual([7, 8]);
+    expect(framed.subarray(at, at + text.length).equals(text)).toBe(true);
     s.close();
   });
 
