@@ -102,6 +102,17 @@ export interface PlatformClient {
    */
   createListingJson(serialNumber: string, listingJson: string, options?: CallOptions): Promise<string>;
   updateListing(request: UpdateRequest, options?: CallOptions): Promise<number>;
+  /**
+   * `updateListing` of the listing `key` (its platform ID: KeyType NewOaks) to a listing given as
+   * the JSON text of an object, as `createListingJson` sends one: the text as it is, `SerialNumber`,
+   * `Key` and `KeyType` after it (where `updateListing`'s spread put them).
+   */
+  updateListingJson(
+    serialNumber: string,
+    key: string,
+    listingJson: string,
+    options?: CallOptions,
+  ): Promise<number>;
   listListings(request: ListRequest, options?: CallOptions): Promise<ListPage>;
   /**
    * A page of RealEstateList decoded by `decode` from the response's bytes (UTF-8 JSON, in the
@@ -123,6 +134,35 @@ function checkRequest<S extends z.ZodType>(operation: Operation, schema: S, body
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   throw new SchemaError(operation, `request.${issue?.path.join('.') ?? ''}`, issue?.message ?? 'invalid');
+}
+
+/** A listing's JSON text that is not the text of an object with fields. */
+function notAnObject(operation: 'create' | 'update'): SchemaError {
+  return new SchemaError(operation, 'request', 'the listing is not the JSON text of an object with fields');
+}
+
+/**
+ * A listing checked at ingest, as its JSON text: the text of an object with a field at least, and no
+ * SerialNumber of its own (a second key, which most parsers read last: a key is the only JSON text
+ * a `"…":` can be). Scanned, not parsed.
+ */
+function keptListing(operation: 'create' | 'update', listingJson: string): string {
+  if (!/^\{\s*"/.test(listingJson) || !listingJson.endsWith('}')) throw notAnObject(operation);
+  if (listingJson.includes('"SerialNumber":'))
+    throw new SchemaError(operation, 'request.SerialNumber', 'the listing has a SerialNumber of its own');
+  return listingJson;
+}
+
+/** A listing's JSON text not checked at ingest, parsed to be checked whole with its request. */
+function parsedListing(operation: 'create' | 'update', listingJson: string): object {
+  let listing: unknown;
+  try {
+    listing = JSON.parse(listingJson);
+  } catch {
+    throw notAnObject(operation);
+  }
+  if (typeof listing !== 'object' || listing === null || Array.isArray(listing)) throw notAnObject(operation);
+  return listing;
 }
 
 /** What a write adds to a listing checked at ingest (`CallOptions.listingChecked`). */
@@ -306,32 +346,37 @@ export function createClient(options: ClientOptions): PlatformClient {
       return call('create', { schema: createRequestSchema, body }, createDataSchema, callOptions);
     },
     async createListingJson(serialNumber, listingJson, callOptions) {
-      const notAnObject = () =>
-        new SchemaError('create', 'request', 'the listing is not the JSON text of an object with fields');
       // A listing not checked at ingest is checked whole, as `createListing` checks it.
-      if (!callOptions?.listingChecked) {
-        let listing: unknown;
-        try {
-          listing = JSON.parse(listingJson);
-        } catch {
-          throw notAnObject();
-        }
-        if (typeof listing !== 'object' || listing === null || Array.isArray(listing)) throw notAnObject();
-        return client.createListing({ ...listing, SerialNumber: serialNumber } as CreateRequest, callOptions);
-      }
+      if (!callOptions?.listingChecked)
+        return client.createListing(
+          { ...parsedListing('create', listingJson), SerialNumber: serialNumber } as CreateRequest,
+          callOptions,
+        );
       checkRequest('create', OWN_FIELDS.create as z.ZodType, { SerialNumber: serialNumber });
-      // An object with a field at least: `{"SerialNumber":…,` and the rest of it.
-      if (!/^\{\s*"/.test(listingJson) || !listingJson.endsWith('}')) throw notAnObject();
-      // A SerialNumber of its own would be a second key, which most parsers read last: refused (a
-      // key is the only JSON text a `"…":` can be).
-      if (listingJson.includes('"SerialNumber":'))
-        throw new SchemaError('create', 'request.SerialNumber', 'the listing has a SerialNumber of its own');
+      // `{"SerialNumber":…,` and the rest of it.
+      const text = keptListing('create', listingJson);
       const body = new JsonText(
-        `{"SerialNumber":${JSON.stringify(serialNumber)},${listingJson.slice(listingJson.indexOf('"'))}`,
+        `{"SerialNumber":${JSON.stringify(serialNumber)},${text.slice(text.indexOf('"'))}`,
       );
       return call('create', { schema: createRequestSchema, body }, createDataSchema, callOptions);
     },
     async updateListing(body, callOptions) {
+      return call('update', { schema: updateRequestSchema, body }, updateDataSchema, callOptions);
+    },
+    async updateListingJson(serialNumber, key, listingJson, callOptions) {
+      const own = { SerialNumber: serialNumber, Key: key, KeyType: 'NewOaks' as const };
+      if (!callOptions?.listingChecked)
+        return client.updateListing(
+          { ...parsedListing('update', listingJson), ...own } as UpdateRequest,
+          callOptions,
+        );
+      checkRequest('update', OWN_FIELDS.update as z.ZodType, own);
+      // The rest of it, then `,"SerialNumber":…,"Key":…,"KeyType":"NewOaks"}`: a Key of the listing's
+      // own (none checked at ingest has one) would be read before ours, as the spread overrode it.
+      const text = keptListing('update', listingJson);
+      const body = new JsonText(
+        `${text.slice(0, text.lastIndexOf('}'))},"SerialNumber":${JSON.stringify(serialNumber)},"Key":${JSON.stringify(key)},"KeyType":"NewOaks"}`,
+      );
       return call('update', { schema: updateRequestSchema, body }, updateDataSchema, callOptions);
     },
     async listListings(body, callOptions) {

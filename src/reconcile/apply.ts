@@ -110,14 +110,18 @@ export async function applyPlan(
   };
   const run = (update: PlannedUpdate) => async () => {
     try {
-      const request = {
-        ...options.loader.load(update.desired),
-        SerialNumber: chatbot,
-        Key: String(update.id),
-        KeyType: 'NewOaks' as const,
-      };
-      // The feed's record was checked when the feed was read; a listing marked Sold is the platform's own.
-      const count = await client.updateListing(request, update.markSold ? {} : LISTING_CHECKED);
+      const { loader } = options;
+      const key = String(update.id);
+      // The feed's record was checked when the feed was read, and is sent as its store kept it where
+      // it can be; a listing marked Sold is the platform's own, checked whole.
+      const json = update.markSold ? undefined : loader.json?.(update.desired);
+      const count =
+        json !== undefined
+          ? await client.updateListingJson(chatbot, key, json, LISTING_CHECKED)
+          : await client.updateListing(
+              { ...loader.load(update.desired), SerialNumber: chatbot, Key: key, KeyType: 'NewOaks' },
+              update.markSold ? {} : LISTING_CHECKED,
+            );
       refusals.done();
       if (count === 0) {
         const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;

@@ -48,6 +48,8 @@ export function countingClient(client: PlatformClient): {
       failures('create', client.createListingJson(serialNumber, json, counting('create', options))),
     updateListing: (body, options) =>
       failures('update', client.updateListing(body, counting('update', options))),
+    updateListingJson: (serialNumber, key, json, options) =>
+      failures('update', client.updateListingJson(serialNumber, key, json, counting('update', options))),
     listListings: (body, options) => failures('list', client.listListings(body, counting('list', options))),
     listListingsDecoded: (body, decode, options) =>
       failures('list', client.listListingsDecoded(body, decode, counting('list', options))),

@@ -283,6 +283,44 @@ describe('platform client errors', () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  it('updates to a listing kept as JSON text as it is, its SerialNumber, Key and KeyType after it', async () => {
+    const client = await clientFor((_req, res) => sendJson(res, 200, ok(1)));
+    const kept = JSON.stringify({ ...listing(1), Description: 'Ünïcode, "quotes" and a \\ backslash' });
+    const checked = { listingChecked: true };
+    await expect(client.updateListingJson('bot-1', '77', kept, checked)).resolves.toBe(1);
+    const [sent] = server!.requests;
+    expect(sent?.path).toBe('/chat/Chatbot/RealEstateUpdate');
+    // The request `updateListing` sends for the parsed listing, with its own fields where the spread put them.
+    const whole = { ...(JSON.parse(kept) as object), SerialNumber: 'bot-1', Key: '77', KeyType: 'NewOaks' };
+    expect(sent?.body).toEqual(whole);
+    expect(Object.keys(sent?.body as object).slice(-3)).toEqual(['SerialNumber', 'Key', 'KeyType']);
+    // A Key of the listing's own (none checked at ingest has one) is read before ours: ours wins.
+    await client.updateListingJson('bot-1', '78', JSON.stringify({ Key: '1', ...listing(1) }), checked);
+    expect(server!.requests[1]?.body).toMatchObject({ Key: '78' });
+    // Not checked at ingest: checked whole, as `updateListing` checks it.
+    const bad = await client
+      .updateListingJson('bot-1', '77', JSON.stringify({ ...listing(3), Bedrooms: -1 }))
+      .catch((e: unknown) => e);
+    expect((bad as SchemaError).field).toBe('request.Bedrooms');
+    // Checked before sending: the chatbot, the key, the text's shape, no SerialNumber of its own.
+    const refused = async (
+      serial: string,
+      key: string,
+      text: string,
+      options?: { listingChecked: boolean },
+    ) => (await client.updateListingJson(serial, key, text, options).catch((e: unknown) => e)) as SchemaError;
+    expect((await refused('', '77', kept, checked)).field).toBe('request.SerialNumber');
+    expect((await refused('bot-1', '', kept, checked)).field).toBe('request.Key');
+    const own = JSON.stringify({ SerialNumber: 'bot-2', ...listing(1) });
+    expect((await refused('bot-1', '77', own, checked)).field).toBe('request.SerialNumber');
+    for (const text of ['{}', '[1]', '"text"', '{"MLSNumber":"M-1"', 'not json']) {
+      expect(await refused('bot-1', '77', text, checked)).toBeInstanceOf(SchemaError);
+      // Checked whole, `{}` is an update of no field, as `updateListing` takes it.
+      if (text !== '{}') expect(await refused('bot-1', '77', text)).toBeInstanceOf(SchemaError);
+    }
+    expect(server!.requests).toHaveLength(2);
+  });
+
   it('reads an answer that starts with a byte-order mark', async () => {
     const client = await clientFor((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });

@@ -189,6 +189,11 @@ describe('sync under faults', () => {
         sent.push(`update ${request.MLSNumber} ${options?.listingChecked === true ? 'as checked' : 'whole'}`);
         return base.updateListing(request, options);
       },
+      updateListingJson: (serialNumber, key, json, options) => {
+        const { MLSNumber } = JSON.parse(json) as { MLSNumber: string };
+        sent.push(`update ${MLSNumber} as kept${options?.listingChecked === true ? ', as checked' : ''}`);
+        return base.updateListingJson(serialNumber, key, json, options);
+      },
     };
     expect((await harness.sync(harness.feed(), listings(1, 20), {}, { client })).created).toBe(20);
     expect(sent).toHaveLength(20);
@@ -200,7 +205,8 @@ describe('sync under faults', () => {
     sent.length = 0;
     const report = await harness.sync(harness.feed(), next, {}, { client });
     expect(report).toMatchObject({ outcome: 'ok', updated: 2, markedSold: 1 });
-    expect(sent.sort()).toEqual(['update MLS-0002 as checked', 'update MLS-0020 whole']);
+    // The changed record as its store kept it; the Sold one, the platform's own record, checked whole.
+    expect(sent.sort()).toEqual(['update MLS-0002 as kept, as checked', 'update MLS-0020 whole']);
   });
 
   it('records the platform forbids (403) fail alone, first in the feed or not: the rest are written', async () => {

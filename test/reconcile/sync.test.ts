@@ -30,6 +30,14 @@ describe('syncFeed against the sandbox', () => {
     expect(second.apiCalls).toMatchObject({ list: 3, create: 0, update: 0, delete: 0 });
     expect(h.sandbox.stats().requests).toMatchObject({ list: 3, create: 0, update: 0, delete: 0 });
     expect((await h.state.getFeed('feed1')).lastReport).toEqual(second);
+    // Each update counted once too, sent as the store kept its record (`updateListingJson`).
+    const third = await h.sync(
+      feed,
+      listings(1, 120).map((l, i) => (i < 7 ? { ...l, SalePrice: 1 } : l)),
+    );
+    expect(third).toMatchObject({ outcome: 'ok', created: 0, updated: 7, unchanged: 113 });
+    expect(third.apiCalls).toMatchObject({ create: 0, update: 7, delete: 0 });
+    expect(h.sandbox.listings('SN-1').filter((l) => l.SalePrice === 1)).toHaveLength(7);
   });
 
   it('writes to its spill file only the pages holding a listing it reads back: none in a no-op', async () => {
@@ -180,14 +188,10 @@ describe('syncFeed against the sandbox', () => {
         {
           client: {
             ...client,
-            updateListing: async (request, options) => {
-              if (request.Key === String(vanish))
-                await client.deleteListings({
-                  SerialNumber: 'SN-1',
-                  Keys: [request.Key],
-                  KeyType: 'NewOaks',
-                });
-              return client.updateListing(request, options);
+            updateListingJson: async (serialNumber, key, json, options) => {
+              if (key === String(vanish))
+                await client.deleteListings({ SerialNumber: 'SN-1', Keys: [key], KeyType: 'NewOaks' });
+              return client.updateListingJson(serialNumber, key, json, options);
             },
           },
         },
