@@ -168,6 +168,86 @@ describe('RemoteBook', () => {
     },
   );
 
+  it('asks for the next records while it compares the last: a rewrite in batches, the same changes, a failed batch its failure', async () => {
+    // 4500 listings of this feed, each edited on the platform: three batches of records.
+    const count = 4100;
+    const feed = Array.from({ length: count }, (_, i) => listing(i + 1));
+    const onPlatform: [number, Listing][] = feed.map((l, i) => [
+      1000 + i,
+      withTags(i % 2 === 0 ? { ...l, Bedrooms: 9 } : { ...l, Description: undefined }, 'acme', tags),
+    ]);
+    const plan = (events: string[]) => {
+      const store = memoryRecords();
+      const index = new DesiredIndex();
+      index.keep(feed.map((l) => index.add(desiredOf(l, l.MLSNumber ?? '', 'acme', tags, store))));
+      const loader = {
+        load: (e: { ref: number }) => {
+          events.push('compare');
+          return store.get(e.ref);
+        },
+      };
+      return { index, loader };
+    };
+    const expectedEvents: string[] = [];
+    const one = plan(expectedEvents);
+    const sink = remoteEntries('MLSNumber', tags, one.index, one.loader);
+    for (const [id, stored] of onPlatform) sink.keep(1, remote(id, stored));
+    const expected = rows(sink.finish().listings);
+
+    const pageSize = 1000;
+    const texts = Array.from({ length: Math.ceil(count / pageSize) }, (_, p) =>
+      JSON.stringify({
+        Data: {
+          List: onPlatform
+            .slice(p * pageSize, (p + 1) * pageSize)
+            .map(([id, l]) => listRecordOf(id, l) as RemoteRecord),
+        },
+        Code: 200,
+      }),
+    );
+    const joinWith = async (fail?: number) => {
+      const events: string[] = [];
+      const two = plan(events);
+      const book = new RemoteBook();
+      texts.forEach((text, p) => {
+        book.add(p + 1, decodePage(text, 'MLSNumber', tags, p));
+      });
+      let batch = 0;
+      const records = async (refs: readonly number[]) => {
+        const n = batch++;
+        events.push(`ask ${refs.length}`);
+        await new Promise((done) => setTimeout(done, 5));
+        if (n === fail) throw new Error(`batch ${n} failed`);
+        // Each page's records parsed once a batch.
+        const byPage = new Map<number, Listing[]>();
+        return refs.map((ref) => {
+          const page = Math.floor(ref / PAGE_SPAN);
+          let parsed = byPage.get(page);
+          if (parsed === undefined) {
+            const onPage = Math.min(pageSize, count - page * pageSize);
+            parsed = recordsOf(texts[page]!, [...Array(onPage).keys()]) as Listing[];
+            byPage.set(page, parsed);
+          }
+          return parsed[ref % PAGE_SPAN]!;
+        });
+      };
+      return { events, joined: book.join(two.index, two.loader, records) };
+    };
+
+    const { events, joined } = await joinWith();
+    expect(rows((await joined).finish().listings)).toEqual(expected);
+    // Each batch asked for before the one before it is compared.
+    const asks = events.flatMap((e, at) => (e.startsWith('ask') ? [[e, at] as const] : []));
+    expect(asks.map(([e]) => e)).toEqual(['ask 2000', 'ask 2000', 'ask 100']);
+    expect(asks.map(([, at]) => at)).toEqual([0, 1, 2002]);
+    expect(events.filter((e) => e === 'compare')).toHaveLength(count);
+    // A batch that fails fails the join, whether it was asked for ahead or first.
+    for (const fail of [0, 1, 2]) {
+      const failing = await joinWith(fail);
+      await expect(failing.joined).rejects.toThrow(`batch ${fail} failed`);
+    }
+  });
+
   it('is joined with the feed it was attached to, and no other', async () => {
     const index = new DesiredIndex();
     index.keep([]);

@@ -18,7 +18,7 @@ if (RETURNED_FIELDS.length > 30)
 /**
  * Records asked of the decode thread at once, when some listings need theirs: about two pages' worth
  * at the usual page size, so a run where every listing changed parses each page once or twice more,
- * and holds ~6 MB of records at a time.
+ * and holds ~6 MB of records at a time (twice that while the next batch is parsed: `join`).
  */
 const RECORDS_AT_ONCE = 2000;
 
@@ -170,19 +170,30 @@ export class RemoteBook {
     }
     const wanted = this.#wanted;
     const wantedCount = this.#wantedCount;
-    for (let at = 0; at < wantedCount; at += RECORDS_AT_ONCE) {
+    const batch = (at: number) => {
       const positions = Array.from({ length: Math.min(RECORDS_AT_ONCE, wantedCount - at) }, (_, n) =>
         wanted.get(at + n),
       );
-      const listings = await records(positions.map((i) => this.#refs.get(i)));
+      return { positions, listings: records(positions.map((i) => this.#refs.get(i))) };
+    };
+    // The next batch is asked for before this one is compared: the decode thread parses it meanwhile.
+    let next = wantedCount > 0 ? batch(0) : undefined;
+    for (let at = 0; next !== undefined; at += RECORDS_AT_ONCE) {
+      const { positions } = next;
+      const listings = await next.listings;
+      next = at + RECORDS_AT_ONCE < wantedCount ? batch(at + RECORDS_AT_ONCE) : undefined;
+      // Not left unhandled while this batch is compared (the run fails on the first it awaits).
+      next?.listings.catch(() => {});
       positions.forEach((i, n) => {
         const listing = listings[n] as Partial<Listing>;
         const ref = this.#refsInFeed.get(i);
-        if (ref >= 0)
+        if (ref >= 0) {
+          // Wanted with the feed's mask, its digest differs: not computed again.
+          const differs = desired.maskAt(ref) === this.#masks.get(i);
           columns.amend(i, {
-            changes: changesAgainst(listing, desired.listingAt(this.#keys.keyAt(i), ref), loader),
+            changes: changesAgainst(listing, desired.listingAt(this.#keys.keyAt(i), ref), loader, differs),
           });
-        else if (sold) columns.amend(i, { sold: { ref: sold.put(listing), from: listing.Status } });
+        } else if (sold) columns.amend(i, { sold: { ref: sold.put(listing), from: listing.Status } });
       });
     }
     // Its 4 bytes a listing to compare are not held through the writes.

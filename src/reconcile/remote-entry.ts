@@ -11,13 +11,18 @@ export const UNREAD: readonly FieldChange[] = Object.freeze([
   Object.freeze({ field: '(unknown: the feed record was not read)', from: undefined, to: undefined }),
 ]);
 
-/** What an update of `remote` to the feed's listing would change (`SAME` when nothing). */
+/**
+ * What an update of `remote` to the feed's listing would change (`SAME` when nothing). `differs`:
+ * the caller knows the digest of `remote` under the feed's mask differs (the decode thread's, where
+ * the two masks are the same), so it is not computed again.
+ */
 export function changesAgainst(
   remote: Partial<Listing>,
   wanted: DesiredListing,
   loader: DesiredLoader,
+  differs = false,
 ): readonly FieldChange[] {
-  if (fieldsDigest(remote, wanted.mask) === wanted.digest) return SAME;
+  if (!differs && fieldsDigest(remote, wanted.mask) === wanted.digest) return SAME;
   // A record the run did not read (its feed reading reused): it differs, how is not known. A plan
   // that writes it makes the run read the feed (`ReadingNeedsRecords`); one that does not (another
   // feed's listing, a held key) needs no more.
