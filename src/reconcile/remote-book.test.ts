@@ -169,7 +169,7 @@ describe('RemoteBook', () => {
   );
 
   it('asks for the next records while it compares the last: a rewrite in batches, the same changes, a failed batch its failure', async () => {
-    // 4500 listings of this feed, each edited on the platform: three batches of records.
+    // 4100 listings of this feed, each edited on the platform: five batches of records.
     const count = 4100;
     const feed = Array.from({ length: count }, (_, i) => listing(i + 1));
     const onPlatform: [number, Listing][] = feed.map((l, i) => [
@@ -238,11 +238,11 @@ describe('RemoteBook', () => {
     expect(rows((await joined).finish().listings)).toEqual(expected);
     // Each batch asked for before the one before it is compared.
     const asks = events.flatMap((e, at) => (e.startsWith('ask') ? [[e, at] as const] : []));
-    expect(asks.map(([e]) => e)).toEqual(['ask 2000', 'ask 2000', 'ask 100']);
-    expect(asks.map(([, at]) => at)).toEqual([0, 1, 2002]);
+    expect(asks.map(([e]) => e)).toEqual(['ask 1000', 'ask 1000', 'ask 1000', 'ask 1000', 'ask 100']);
+    expect(asks.map(([, at]) => at)).toEqual([0, 1, 1002, 2003, 3004]);
     expect(events.filter((e) => e === 'compare')).toHaveLength(count);
     // A batch that fails fails the join, whether it was asked for ahead or first.
-    for (const fail of [0, 1, 2]) {
+    for (const fail of [0, 1, 4]) {
       const failing = await joinWith(fail);
       await expect(failing.joined).rejects.toThrow(`batch ${fail} failed`);
     }

@@ -16,11 +16,12 @@ if (RETURNED_FIELDS.length > 30)
   throw new Error("a remote listing's mask holds at most 30 fields and its Sold bit");
 
 /**
- * Records asked of the decode thread at once, when some listings need theirs: about two pages' worth
- * at the usual page size, so a run where every listing changed parses each page once or twice more,
- * and holds ~6 MB of records at a time (twice that while the next batch is parsed: `join`).
+ * Records asked of the decode thread at once, when some listings need theirs: about a page's worth
+ * at the usual page size, so a run where every listing changed parses each page once or twice more.
+ * Two batches are held at a time, one compared while the next is parsed (`join`): ~6 MB of records,
+ * as one batch of 2000 held before (a 100k rewrite peaked 7–12 MB higher with two of those).
  */
-const RECORDS_AT_ONCE = 2000;
+const RECORDS_AT_ONCE = 1000;
 
 /** Pages joined with the feed: those none of whose records `join` will ask for, and the others. */
 export interface JudgedPages {
