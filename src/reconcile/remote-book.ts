@@ -19,7 +19,7 @@ if (RETURNED_FIELDS.length > 30)
  * Records asked of the decode thread at once, when some listings need theirs: about a page's worth
  * at the usual page size, so a run where every listing changed parses each page once or twice more.
  * Two batches are held at a time, one compared while the next is parsed (`join`): ~6 MB of records,
- * as one batch of 2000 held before (a 100k rewrite peaked 7–12 MB higher with two of those).
+ * as many as one batch of 2000 held before.
  */
 const RECORDS_AT_ONCE = 1000;
 
