@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config/index.ts';
+import { ConfigError, readEnv } from '../config/index.ts';
+import { useProxy } from '../http/index.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
 import { commandStarted } from './early-signals.ts';
@@ -17,7 +18,11 @@ export function buildProgram(): Command {
     // Usage errors are printed by main() as one line with a hint, not by commander with the help.
     .configureOutput({ outputError: () => {} })
     // Ctrl-C while starting was answered by the entry (early-signals.ts); from here, by the command.
-    .hook('preAction', commandStarted);
+    .hook('preAction', () => {
+      commandStarted();
+      // Every request of the command through the environment's proxy, when it names one.
+      useProxy(readEnv());
+    });
   withExamples(program, [
     'feed-sync validate -c feed-sync.yaml --feed acme',
     'feed-sync plan --feed acme',

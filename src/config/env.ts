@@ -15,6 +15,16 @@ export const envSchema = z.object({
   UI_HOST: z.string().default('127.0.0.1'),
   UI_USER: z.string().optional(),
   UI_PASSWORD: z.string().optional(),
+  /**
+   * An HTTP proxy for every request (src/http/proxy.ts), by the request's scheme, as curl reads
+   * them; NO_PROXY: the hosts reached directly. Checked when a command starts.
+   */
+  HTTPS_PROXY: z.string().optional(),
+  https_proxy: z.string().optional(),
+  HTTP_PROXY: z.string().optional(),
+  http_proxy: z.string().optional(),
+  NO_PROXY: z.string().optional(),
+  no_proxy: z.string().optional(),
 });
 export type EnvSettings = z.infer<typeof envSchema>;
 

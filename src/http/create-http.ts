@@ -1,4 +1,5 @@
 import type { Delays, Got, Hooks, Request, RequestError } from 'got';
+import { proxyAgents } from './proxy.ts';
 
 /**
  * The project's one HTTP client (got), for feed downloads, RESO and its token
@@ -48,7 +49,10 @@ export interface HttpOptions {
  */
 export async function createHttp(options: HttpOptions = {}): Promise<Http> {
   const { default: got } = await loadGot();
+  // Through the environment's proxy when one is set (`proxy.ts`), as the platform's calls go.
+  const agents = proxyAgents();
   return got.extend({
+    ...(agents ? { agent: { http: agents.http, https: agents.https } } : {}),
     retry: { limit: 0 },
     throwHttpErrors: false,
     followRedirect: options.followRedirect ?? false,

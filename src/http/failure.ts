@@ -27,6 +27,8 @@ const NOT_SENT_CODES = new Set([
   'EAI_AGAIN',
   'EHOSTUNREACH',
   'ENETUNREACH',
+  // The proxy would not open a tunnel to the server (a 407, a 403, a 502 of its own).
+  'ERR_PROXY_TUNNEL',
   // A header Node refused to send (a key with a line break): the request never started.
   'ERR_INVALID_CHAR',
   'ERR_INVALID_HTTP_TOKEN',

@@ -18,7 +18,8 @@ import {
   type ZstdOptions,
   zstdDecompress,
 } from 'node:zlib';
-import { PostError, requestHead, wirePost, wireTarget } from './wire.ts';
+import { type ProxyAgents, proxyAgents } from './proxy.ts';
+import { PostError, requestHead, type WireAnswer, type WireCall, wirePost, wireTarget } from './wire.ts';
 
 /**
  * One POST for the platform's calls: the one path of a run that is taken once per listing (a million
@@ -31,7 +32,8 @@ import { PostError, requestHead, wirePost, wireTarget } from './wire.ts';
  * that speaks HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects,
  * per-phase timeouts, hooks and streams; this file offers only what the platform needs: a JSON body,
  * kept-alive connections, gzip/deflate/br/zstd answers (decoded on libuv's threads), one timeout, an
- * AbortSignal, a size bound.
+ * AbortSignal, a size bound. Through a proxy (`proxy.ts`) every call goes on `node:http` with the
+ * proxy's agents, read whole as on the wire.
  * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
  */
 
@@ -97,16 +99,21 @@ export function postForChunks(url: string, options: PostOptions): Promise<PostAn
   const max = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError());
-  const target = wireTarget(url);
-  if (target === undefined) return Promise.reject(invalidUrl(url));
-  let head: string;
-  try {
-    head = requestHead(target, sentHeaders(options), Buffer.byteLength(options.body));
-  } catch (error) {
-    // A header that cannot be sent (a key with a line break): nothing was sent.
-    return Promise.reject(asPostError(error as Error));
+  let call: WireCall;
+  const proxied = proxyAgents();
+  if (proxied !== undefined) call = proxiedPost(url, options, max, proxied);
+  else {
+    const target = wireTarget(url);
+    if (target === undefined) return Promise.reject(invalidUrl(url));
+    let head: string;
+    try {
+      head = requestHead(target, sentHeaders(options), Buffer.byteLength(options.body));
+    } catch (error) {
+      // A header that cannot be sent (a key with a line break): nothing was sent.
+      return Promise.reject(asPostError(error as Error));
+    }
+    call = wirePost(target, head, options.body, max, () => tooLarge(max));
   }
-  const call = wirePost(target, head, options.body, max, () => tooLarge(max));
   /** Ends the attempt with an error: the request on the wire, then its answer's decoding. */
   let cancel = (error: Error) => call.cancel(error);
   const timer = setTimeout(
@@ -156,10 +163,46 @@ export function postForChunks(url: string, options: PostOptions): Promise<PostAn
   );
 }
 
+/**
+ * `wirePost` through a proxy (`proxy.ts`): the request on `node:http` with the proxy's agents, the
+ * answer's body kept as it arrives, bounded by `max` bytes. Timeout and abort are the caller's
+ * (`cancel`), as on the wire.
+ */
+function proxiedPost(url: string, options: PostOptions, max: number, agents: ProxyAgents): WireCall {
+  let cancel: (error: Error) => void = () => {};
+  const answer = new Promise<WireAnswer>((resolve, reject) => {
+    const call = start(url, { ...options, signal: undefined }, reject, agents);
+    if (!call) return;
+    // Settled with the error, the request closed without one: once its answer has begun, the
+    // proxy agent's socket would throw an error it is destroyed with (no listener is left on it).
+    cancel = (error) => {
+      call.settle(() => reject(error));
+      call.request.destroy();
+    };
+    call.request.on('response', (response) => {
+      const body: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > max) cancel(tooLarge(max));
+        else body.push(chunk);
+      });
+      response.on('error', (error) => call.fail(asPostError(error)));
+      response.on('end', () =>
+        call.settle(() =>
+          resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body, size }),
+        ),
+      );
+    });
+    call.request.end(options.body);
+  });
+  return { answer, cancel: (error) => cancel(error) };
+}
+
 /** POST and hand over the answer as a stream once its headers are in (a streamed chat answer). */
 export function postForStream(url: string, options: PostOptions): Promise<PostAnswer<Readable>> {
   return new Promise((resolve, reject) => {
-    const call = start(url, options, reject);
+    const call = start(url, options, reject, proxyAgents());
     if (!call) return;
     const { request } = call;
     // Idle time on the socket: until the headers, and between two chunks after them.
@@ -197,8 +240,16 @@ interface Call {
   release(): void;
 }
 
-/** Open the request: headers set, abort and errors wired. Undefined (and `reject` called) when it cannot start. */
-function start(url: string, options: PostOptions, reject: (error: Error) => void): Call | undefined {
+/**
+ * Open the request: headers set, abort and errors wired, through the proxy's `agents` when one is
+ * set. Undefined (and `reject` called) when it cannot start.
+ */
+function start(
+  url: string,
+  options: PostOptions,
+  reject: (error: Error) => void,
+  agents: ProxyAgents | undefined,
+): Call | undefined {
   const { signal } = options;
   if (signal?.aborted) {
     reject(abortError());
@@ -213,8 +264,10 @@ function start(url: string, options: PostOptions, reject: (error: Error) => void
   }
   let request: ClientRequest;
   try {
+    const agent = agents === undefined ? undefined : send === httpRequest ? agents.http : agents.https;
     request = send(target, {
       method: 'POST',
+      ...(agent === undefined ? {} : { agent }),
       headers: { ...sentHeaders(options), 'content-length': String(Buffer.byteLength(options.body)) },
     });
   } catch (error) {

@@ -1,0 +1,337 @@
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FeedSyncError } from '../../src/errors.ts';
+import {
+  classifyRequestError,
+  createHttp,
+  postForBytes,
+  postForStream,
+  stopProxy,
+  useProxy,
+} from '../../src/http/index.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
+
+/**
+ * An HTTP proxy as corporate networks run them (squid, a forward proxy): `CONNECT host:port` opens a
+ * tunnel, an absolute-form request (`POST http://host/path`) is forwarded. Written from RFC 9110
+ * §9.3.6 and §7.1, not from our client. `auth`: the `Proxy-Authorization` it asks for (else 407);
+ * `refuseTunnels`: every CONNECT answered 407.
+ */
+async function startProxy(options: { auth?: string; refuseTunnels?: boolean } = {}) {
+  const seen: { method: string; target: string; auth: string | undefined }[] = [];
+  const allowed = (auth: string | undefined) =>
+    options.auth === undefined || auth === `Basic ${Buffer.from(options.auth).toString('base64')}`;
+  const server: Server = createServer((req, res) => {
+    seen.push({ method: req.method ?? '', target: req.url ?? '', auth: req.headers['proxy-authorization'] });
+    if (!allowed(req.headers['proxy-authorization'])) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="proxy"' }).end();
+      return;
+    }
+    const url = new URL(req.url ?? '');
+    const { 'proxy-authorization': _auth, 'proxy-connection': _pc, ...headers } = req.headers;
+    const upstream = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  });
+  server.on('connect', (req, socket, head) => {
+    seen.push({ method: 'CONNECT', target: req.url ?? '', auth: req.headers['proxy-authorization'] });
+    if (options.refuseTunnels || !allowed(req.headers['proxy-authorization'])) {
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const json = { 'content-type': 'application/json' };
+
+afterEach(() => stopProxy());
+
+describe('an HTTP proxy from the environment', () => {
+  it("sends the platform's calls and got's requests through it, with its credentials; NO_PROXY goes direct", async () => {
+    const proxy = await startProxy({ auth: 'team:s3cret' });
+    const sandbox = await startSandbox({ host: '127.0.0.2' });
+    const feed = createServer((_req, res) => res.end('MLS\nM-1\n'));
+    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.2', resolve));
+    const feedUrl = `http://127.0.0.2:${(feed.address() as AddressInfo).port}/feed.csv`;
+    try {
+      useProxy({ HTTP_PROXY: `http://team:s3cret@127.0.0.1:${proxy.port}` });
+      const body = JSON.stringify({ SerialNumber: 'PROXY-BOT', PageSize: 10, PageNumber: 1 });
+      const list = await postForBytes(`${sandbox.url}/chat/Chatbot/RealEstateList`, {
+        headers: json,
+        body,
+        timeoutMs: 5000,
+      });
+      expect(list.statusCode).toBe(200);
+      expect(JSON.parse(list.body.toString('utf8'))).toMatchObject({ Success: true });
+      const http = await createHttp();
+      const downloaded = await http.get(feedUrl).text();
+      expect(downloaded).toBe('MLS\nM-1\n');
+      const auth = `Basic ${Buffer.from('team:s3cret').toString('base64')}`;
+      expect(proxy.seen).toEqual([
+        { method: 'POST', target: `${sandbox.url}/chat/Chatbot/RealEstateList`, auth },
+        { method: 'GET', target: feedUrl, auth },
+      ]);
+
+      // The hosts NO_PROXY names are reached directly, by both.
+      useProxy({
+        HTTP_PROXY: `http://team:s3cret@127.0.0.1:${proxy.port}`,
+        NO_PROXY: 'example.com,127.0.0.2',
+      });
+      const direct = await postForBytes(`${sandbox.url}/chat/Chatbot/RealEstateList`, {
+        headers: json,
+        body,
+        timeoutMs: 5000,
+      });
+      expect(direct.statusCode).toBe(200);
+      expect(await (await createHttp()).get(feedUrl).text()).toBe('MLS\nM-1\n');
+      expect(proxy.seen).toHaveLength(2);
+
+      // This host's loopback is never proxied (no proxy could reach it): a proxy that is not there
+      // does not stop the calls to a platform on 127.0.0.1 (the demo's sandbox).
+      const local = await startSandbox();
+      try {
+        useProxy({ HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9' });
+        for (const url of [local.url, local.url.replace('127.0.0.1', 'localhost')]) {
+          const answer = await postForBytes(`${url}/chat/Chatbot/RealEstateList`, {
+            headers: json,
+            body,
+            timeoutMs: 5000,
+          });
+          expect(answer.statusCode).toBe(200);
+        }
+      } finally {
+        await local.close();
+      }
+    } finally {
+      feed.closeAllConnections();
+      feed.close();
+      await sandbox.close();
+      await proxy.close();
+    }
+  });
+
+  it('through it as directly: a streamed answer, the size bound, the timeout', async () => {
+    const proxy = await startProxy();
+    const platform = createServer((req, res) => {
+      if (req.url === '/silent') return; // never answers
+      if (req.url === '/stalls') return void res.writeHead(200, { 'content-length': '100' }).write('{"Da');
+      res.end(req.url === '/big' ? 'x'.repeat(5000) : 'data: one\n\ndata: two\n\n');
+    });
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
+    const base = `http://127.0.0.2:${(platform.address() as AddressInfo).port}`;
+    try {
+      useProxy({ http_proxy: `http://127.0.0.1:${proxy.port}` });
+      const streamed = await postForStream(`${base}/ask`, { headers: json, body: '{}', timeoutMs: 5000 });
+      let text = '';
+      for await (const chunk of streamed.body) text += String(chunk);
+      expect(text).toBe('data: one\n\ndata: two\n\n');
+      const failed = (call: Promise<unknown>) =>
+        call.then(
+          () => undefined,
+          (e: unknown) => (e as { code?: string }).code,
+        );
+      expect(
+        await failed(
+          postForBytes(`${base}/big`, { headers: json, body: '{}', timeoutMs: 5000, maxBytes: 1000 }),
+        ),
+      ).toBe('ERR_RESPONSE_TOO_LARGE');
+      expect(
+        await failed(postForBytes(`${base}/silent`, { headers: json, body: '{}', timeoutMs: 300 })),
+      ).toBe('ETIMEDOUT');
+      // An answer that stops halfway: the timeout ends it as well.
+      expect(
+        await failed(postForBytes(`${base}/stalls`, { headers: json, body: '{}', timeoutMs: 300 })),
+      ).toBe('ETIMEDOUT');
+      expect(proxy.seen.map((r) => r.target)).toEqual([
+        `${base}/ask`,
+        `${base}/big`,
+        `${base}/silent`,
+        `${base}/stalls`,
+      ]);
+    } finally {
+      platform.closeAllConnections();
+      platform.close();
+      await proxy.close();
+    }
+  });
+
+  it('a proxy that will not open the tunnel: a failure naming it, and the request known unsent', async () => {
+    const proxy = await startProxy({ refuseTunnels: true });
+    try {
+      useProxy({ HTTPS_PROXY: `http://127.0.0.1:${proxy.port}` });
+      const error = await postForBytes('https://platform.example/chat/Chatbot/RealEstateCreate', {
+        headers: json,
+        body: '{}',
+        timeoutMs: 5000,
+      }).then(
+        () => undefined,
+        (e: unknown) => e as Error & { code: string },
+      );
+      expect(error?.code).toBe('ERR_PROXY_TUNNEL');
+      expect(error?.message).toMatch(/407/);
+      // Never reached the platform: a create that failed so is sent again, not looked up as in doubt.
+      expect(classifyRequestError(error)).toMatchObject({ kind: 'network', requestSent: false });
+      expect(proxy.seen).toEqual([{ method: 'CONNECT', target: 'platform.example:443', auth: undefined }]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a value that is no proxy URL is a config error naming the variable, never its value', () => {
+    expect(() => useProxy({ HTTPS_PROXY: 'team:s3cret@proxy.corp:3128' })).toThrow(FeedSyncError);
+    try {
+      useProxy({ HTTPS_PROXY: 'team:s3cret@proxy.corp:3128' });
+    } catch (error) {
+      expect((error as FeedSyncError).kind).toBe('CONFIG_INVALID');
+      expect((error as Error).message).toMatch(/^HTTPS_PROXY is not a proxy URL/);
+      expect((error as Error).message).not.toMatch(/s3cret|proxy\.corp/);
+    }
+    // Empty is unset (as curl reads it): direct.
+    expect(() => useProxy({ HTTPS_PROXY: '', HTTP_PROXY: ' ' })).not.toThrow();
+  });
+
+  const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
+
+  it.skipIf(!hasOpenssl)(
+    'reaches an https platform through a CONNECT tunnel, its certificate checked end to end',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'proxy-tls-'));
+      const proxy = await startProxy();
+      try {
+        const made = spawnSync(
+          'openssl',
+          ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost'].concat([
+            '-addext',
+            'subjectAltName=IP:127.0.0.2',
+            '-keyout',
+            'key.pem',
+            '-out',
+            'cert.pem',
+          ]),
+          { cwd: dir },
+        );
+        expect(made.status).toBe(0);
+        const tls = createHttpsServer(
+          { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+          (req, res) => req.resume().on('end', () => res.end(JSON.stringify({ Data: req.url }))),
+        );
+        await new Promise<void>((resolve) => tls.listen(0, '127.0.0.2', resolve));
+        const port = (tls.address() as AddressInfo).port;
+        try {
+          const script = `import { postForBytes, useProxy } from ${JSON.stringify(join(process.cwd(), 'src/http/index.ts'))};
+useProxy({ HTTPS_PROXY: 'http://127.0.0.1:${proxy.port}' });
+const answer = await postForBytes('https://127.0.0.2:${port}/chat/Chatbot/Edit', { headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5000 });
+process.stdout.write(answer.statusCode + ' ' + answer.body.toString('utf8'));`;
+          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
+          });
+          let out = '';
+          child.stdout.on('data', (d) => {
+            out += String(d);
+          });
+          const [code] = await once(child, 'exit');
+          expect(out).toBe('200 {"Data":"/chat/Chatbot/Edit"}');
+          expect(code).toBe(0);
+          // The proxy saw the host, never the request.
+          expect(proxy.seen).toEqual([{ method: 'CONNECT', target: `127.0.0.2:${port}`, auth: undefined }]);
+        } finally {
+          tls.closeAllConnections();
+          await new Promise<void>((resolve) => tls.close(() => resolve()));
+        }
+      } finally {
+        await proxy.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+});
+
+describe('`feed-sync sync` behind a proxy', () => {
+  const NODE = join(process.cwd(), 'node_modules/.bin/node');
+  const BIN = join(process.cwd(), 'bin/feed-sync.js');
+  const { LOG_LEVEL: _level, HTTP_PROXY: _h, HTTPS_PROXY: _s, NO_PROXY: _n, ...env } = process.env;
+  const run = (dir: string, extra: Record<string, string>) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        NODE,
+        [BIN, 'sync', '--feed', 'proxied', '-c', join(dir, 'feed-sync.yaml'), '--json'],
+        { timeout: 30_000, env: { ...env, ...extra } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it('syncs every listing through HTTP_PROXY; a proxy URL with a typo stops it in one line, exit 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
+    const proxy = await startProxy();
+    const sandbox = await startSandbox({ host: '127.0.0.2' });
+    try {
+      writeFileSync(
+        join(dir, 'feed-sync.yaml'),
+        csvFeedConfig(sandbox.url, {
+          id: 'proxied',
+          chatbot: 'PROXY-CLI',
+          api: 'concurrency: 4, pageSize: 100',
+        }),
+      );
+      writeFileSync(join(dir, 'feed.csv'), HEADER + [1, 2, 3].map((n) => csvRow(n)).join(''));
+      const typo = await run(dir, { HTTP_PROXY: 'htp:/127.0.0.1:3128' });
+      expect(typo.code).toBe(2);
+      expect(typo.stderr.trim()).toBe(
+        'feed-sync: HTTP_PROXY is not a proxy URL: expected http://host:port (or https://, with user:password@ when the proxy asks for it)',
+      );
+      expect(sandbox.listings('PROXY-CLI')).toHaveLength(0);
+
+      const synced = await run(dir, { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
+      expect(synced.code).toBe(0);
+      expect(JSON.parse(synced.stdout)).toMatchObject({ feedId: 'proxied', outcome: 'ok', created: 3 });
+      expect(sandbox.listings('PROXY-CLI')).toHaveLength(3);
+      const creates = proxy.seen.filter((r) => r.target.endsWith('/RealEstateCreate'));
+      expect(creates).toHaveLength(3);
+      expect(creates.every((r) => r.method === 'POST' && r.target.startsWith(sandbox.url))).toBe(true);
+    } finally {
+      await sandbox.close();
+      await proxy.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
