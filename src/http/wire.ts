@@ -10,7 +10,7 @@ import { connect as tlsConnect } from 'node:tls';
  * and a body of known length: ~40 µs here (docs/performance.md, "The platform's calls on a wire of
  * their own"). What it speaks: a request head and its body written at once; an answer framed by
  * `Content-Length`, `Transfer-Encoding: chunked` or the connection's end; 1xx answers skipped;
- * `Connection: close` and HTTP/1.0 honoured; idle sockets closed before the server's `Keep-Alive`
+ * `Connection: close` and HTTP/1.0 honoured; TLS sessions resumed; idle sockets closed before the server's `Keep-Alive`
  * timeout (4 s when it names none) and never keeping the process alive. No redirects (an answer like
  * any other), no proxy (while the environment names one, `post.ts` sends the calls on `node:http`
  * through it instead: proxy.ts), no upgrade. TLS verifies the
@@ -211,7 +211,14 @@ function forget(origin: string, socket: Socket): void {
   if (at >= 0) sockets?.splice(at, 1);
 }
 
+/**
+ * The last TLS session of each origin, as `node:https`'s agent keeps them (100 at most): a new
+ * connection resumes it, a round trip and the key exchange saved where the server allows it.
+ */
+const sessions = new Map<string, Buffer>();
+
 function open(target: WireTarget): Socket {
+  const session = target.tls ? sessions.get(target.origin) : undefined;
   const socket = target.tls
     ? tlsConnect({
         host: target.host,
@@ -219,6 +226,10 @@ function open(target: WireTarget): Socket {
         // SNI takes a host name, never an address.
         ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
         ALPNProtocols: ['http/1.1'],
+        ...(session ? { session } : {}),
+      }).on('session', (next: Buffer) => {
+        if (!sessions.has(target.origin) && sessions.size >= 100) sessions.clear();
+        sessions.set(target.origin, next);
       })
     : netConnect({ host: target.host, port: target.port });
   socket.setNoDelay(true);
