@@ -84,7 +84,12 @@ export interface FailedAt {
   origin: string;
   /** Attempts made, retries included; known once the retries are spent. */
   attempts?: number;
+  /** A proxy the request went through, for the message: `HTTPS_PROXY is set`. */
+  via?: string;
 }
+
+/** The origin, with the proxy when one is set: what failed may be the proxy. */
+const whereText = (at: FailedAt) => (at.via ? `${at.origin} (${at.via})` : at.origin);
 
 const attemptsText = (at?: FailedAt) =>
   at?.attempts === undefined ? '' : ` after ${at.attempts} attempt${at.attempts === 1 ? '' : 's'}`;
@@ -97,7 +102,7 @@ export class TimeoutError extends ApiError {
     super(
       operation,
       at
-        ? `no answer from ${at.origin} within ${timeoutMs} ms${attemptsText(at)}`
+        ? `no answer from ${whereText(at)} within ${timeoutMs} ms${attemptsText(at)}`
         : `no answer within ${timeoutMs} ms`,
       { cause, retryable: true },
     );
@@ -130,7 +135,7 @@ export class NetworkError extends ApiError {
   ) {
     super(
       operation,
-      at ? `cannot reach ${at.origin}${attemptsText(at)}: ${detail}` : `network error: ${detail}`,
+      at ? `cannot reach ${whereText(at)}${attemptsText(at)}: ${detail}` : `network error: ${detail}`,
       {
         cause,
         retryable: failure.retryable,

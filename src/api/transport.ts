@@ -6,6 +6,7 @@ import {
   postForBytes,
   postForChunks,
   postForStream,
+  proxyNoteFor,
   retryAfterOf,
 } from '../http/index.ts';
 import { AbortedError, type ApiError, NetworkError, platformStatusError, TimeoutError } from './errors.ts';
@@ -89,7 +90,8 @@ export function mapRequestError(
 ): ApiError {
   const failure = classifyRequestError(error, signal);
   if (failure.kind === 'aborted') return new AbortedError(operation);
-  const at = { origin: originOf(options.baseUrl) };
+  const via = proxyNoteFor(options.baseUrl);
+  const at = { origin: originOf(options.baseUrl), ...(via ? { via } : {}) };
   if (failure.kind === 'timeout') return new TimeoutError(operation, options.timeoutMs, error, at);
   return new NetworkError(operation, failure.code, error, failure, at);
 }

@@ -1,11 +1,14 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, readEnv } from '../config/index.ts';
+import { ConfigError, readProxyEnv } from '../config/index.ts';
 import { useProxy } from '../http/index.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
 import { commandStarted } from './early-signals.ts';
 import { EXIT, exitCodeOfError } from './exit-codes.ts';
 import { packageVersion } from './version.ts';
+
+/** Commands that send no request: a proxy setting is not theirs to judge. */
+const OFFLINE = new Set(['sandbox', 'healthcheck']);
 
 /** The commands: what `feed-sync` is, loaded by the entry (`main.ts`) once the command is known. */
 export function buildProgram(): Command {
@@ -18,10 +21,11 @@ export function buildProgram(): Command {
     // Usage errors are printed by main() as one line with a hint, not by commander with the help.
     .configureOutput({ outputError: () => {} })
     // Ctrl-C while starting was answered by the entry (early-signals.ts); from here, by the command.
-    .hook('preAction', () => {
+    .hook('preAction', (_program, command) => {
       commandStarted();
-      // Every request of the command through the environment's proxy, when it names one.
-      useProxy(readEnv());
+      // Every request of the command through the environment's proxy, when it names one; the
+      // sandbox and the health check make none.
+      if (!OFFLINE.has(command.name())) useProxy(readProxyEnv());
     });
   withExamples(program, [
     'feed-sync validate -c feed-sync.yaml --feed acme',

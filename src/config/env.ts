@@ -33,4 +33,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvSettings {
   return envSchema.parse(env, { jitless: true });
 }
 
+/** The proxy variables alone (src/http/proxy.ts judges them): read by every command that makes requests. */
+export function readProxyEnv(env: NodeJS.ProcessEnv = process.env) {
+  const { HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy, NO_PROXY, no_proxy } = env;
+  return { HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy, NO_PROXY, no_proxy };
+}
+
 export const DEFAULT_CONFIG_FILE = 'feed-sync.yaml';

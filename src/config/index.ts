@@ -3,7 +3,7 @@
  * file:line:column) and one strict schema composed of the stages' own schemas and slices.
  */
 export { cronParser } from './cron.ts';
-export { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv } from './env.ts';
+export { DEFAULT_CONFIG_FILE, type EnvSettings, readEnv, readProxyEnv } from './env.ts';
 export { findFeed, UnknownFeedError } from './find-feed.ts';
 export { ConfigError, loadConfig, parseConfig } from './load.ts';
 export { isLoopbackHost } from './loopback.ts';

@@ -50,7 +50,8 @@ export interface HttpOptions {
 export async function createHttp(options: HttpOptions = {}): Promise<Http> {
   const { default: got } = await loadGot();
   // Through the environment's proxy when one is set (`proxy.ts`), as the platform's calls go.
-  const agents = proxyAgents();
+  // A tunnel bounded as the connection is: got's own timers start once it is open.
+  const agents = proxyAgents(options.timeout?.connect ?? options.timeout?.request);
   return got.extend({
     ...(agents ? { agent: { http: agents.http, https: agents.https } } : {}),
     retry: { limit: 0 },

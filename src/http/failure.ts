@@ -47,7 +47,13 @@ export interface RequestFailure {
 export function classifyRequestError(error: unknown, signal?: AbortSignal): RequestFailure {
   const code = (error as { code?: unknown }).code;
   const name = (error as { name?: unknown }).name;
-  const text = typeof code === 'string' && code ? code : String((error as Error).message ?? error);
+  const text =
+    code === 'ERR_PROXY_TUNNEL'
+      ? // What the proxy answered, or that it did not (Node's message, the proxy's credentials left out).
+        `${code} (${(error as Error).message})`
+      : typeof code === 'string' && code
+        ? code
+        : String((error as Error).message ?? error);
   if (signal?.aborted || code === 'ERR_ABORTED' || name === 'AbortError')
     return { kind: 'aborted', code: text, retryable: false, requestSent: true };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT')
@@ -56,7 +62,7 @@ export function classifyRequestError(error: unknown, signal?: AbortSignal): Requ
     kind: 'network',
     code: text,
     retryable: !PERMANENT.test(text),
-    requestSent: !NOT_SENT_CODES.has(text),
+    requestSent: !NOT_SENT_CODES.has(typeof code === 'string' ? code : text),
   };
 }
 

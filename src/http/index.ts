@@ -11,7 +11,7 @@ export { createRedisLimiter } from './distributed/redis-limiter.ts';
 export { classifyRequestError, isRequestError, isRetryableStatus, retryAfterOf } from './failure.ts';
 export { createLocalLimiter, type Limiter, type LimiterOptions, unlimited } from './limiter.ts';
 export { type PostAnswer, PostError, postForBytes, postForChunks, postForStream } from './post.ts';
-export { type ProxyEnv, stopProxy, useProxy } from './proxy.ts';
+export { type ProxyEnv, proxyNoteFor, stopProxy, useProxy } from './proxy.ts';
 export { withRetries } from './retry.ts';
 export { type BackoffOptions, parseRetryAfter } from './retry-delay.ts';
 export { HttpStatusError } from './status-error.ts';

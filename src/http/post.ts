@@ -267,7 +267,8 @@ function start(
     const agent = agents === undefined ? undefined : send === httpRequest ? agents.http : agents.https;
     request = send(target, {
       method: 'POST',
-      ...(agent === undefined ? {} : { agent }),
+      // Through a proxy, `timeout` also bounds the opening of its tunnel (proxy.ts).
+      ...(agent === undefined ? {} : { agent, timeout: options.timeoutMs }),
       headers: { ...sentHeaders(options), 'content-length': String(Buffer.byteLength(options.body)) },
     });
   } catch (error) {

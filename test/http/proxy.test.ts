@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, connect } from 'node:net';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { FeedSyncError } from '../../src/errors.ts';
 import {
   classifyRequestError,
   createHttp,
+  phaseTimeouts,
   postForBytes,
   postForStream,
   stopProxy,
@@ -18,6 +19,7 @@ import {
 } from '../../src/http/index.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
+import { platformClient } from '../helpers/platform-client.ts';
 
 /**
  * An HTTP proxy as corporate networks run them (squid, a forward proxy): `CONNECT host:port` opens a
@@ -216,6 +218,112 @@ describe('an HTTP proxy from the environment', () => {
     }
   });
 
+  it('a proxy that takes the connection and never answers: each attempt ends in its time, and the process can exit', async () => {
+    // Accepts, reads, answers nothing: neither the CONNECT nor an absolute-form request.
+    const silent = createNetServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as AddressInfo).port;
+    try {
+      const script = `import { createHttp, phaseTimeouts, postForBytes, useProxy } from ${JSON.stringify(join(process.cwd(), 'src/http/index.ts'))};
+useProxy({ HTTPS_PROXY: 'http://127.0.0.1:${port}', HTTP_PROXY: 'http://127.0.0.1:${port}' });
+const codeOf = (call) => call.then(() => 'answered', (e) => e.code);
+const started = Date.now();
+const platform = await codeOf(postForBytes('https://127.0.0.2:9/chat/Chatbot/RealEstateList', { headers: {}, body: '{}', timeoutMs: 300 }));
+const plain = await codeOf(postForBytes('http://127.0.0.2:9/chat/Chatbot/RealEstateList', { headers: {}, body: '{}', timeoutMs: 300 }));
+const http = await createHttp({ timeout: phaseTimeouts(300) });
+const feed = await codeOf(http.get('https://127.0.0.2:9/feed.csv').text());
+process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - started }));`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script]);
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += String(d);
+      });
+      // The process ends by itself once the three have failed: no tunnel left waiting.
+      const killer = setTimeout(() => child.kill(), 15_000);
+      const [code, signal] = await once(child, 'exit');
+      clearTimeout(killer);
+      expect(signal).toBeNull();
+      expect(code).toBe(0);
+      const result = JSON.parse(out);
+      expect(result).toMatchObject({ platform: 'ETIMEDOUT', plain: 'ETIMEDOUT', feed: 'ERR_PROXY_TUNNEL' });
+      expect(result.ms).toBeLessThan(10_000);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('a proxy URL spelled otherwise (HTTP://, http:/host) is the proxy it stands for, never ignored', async () => {
+    const proxy = await startProxy();
+    const platform = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
+    const url = `http://127.0.0.2:${(platform.address() as AddressInfo).port}/chat`;
+    try {
+      for (const spelling of [`HTTP://127.0.0.1:${proxy.port}`, `http:/127.0.0.1:${proxy.port}`]) {
+        useProxy({ HTTP_PROXY: spelling });
+        expect((await postForBytes(url, { headers: json, body: '{}', timeoutMs: 5000 })).statusCode).toBe(
+          200,
+        );
+      }
+      expect(proxy.seen.map((r) => r.target)).toEqual([url, url]);
+    } finally {
+      platform.closeAllConnections();
+      platform.close();
+      await proxy.close();
+    }
+  });
+
+  it('NO_PROXY read as curl reads it: an IPv4 block, a domain and its subdomains', async () => {
+    const proxy = await startProxy();
+    const platform = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
+    const port = (platform.address() as AddressInfo).port;
+    try {
+      useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: 'corp.example, 127.0.0.0/30' });
+      const answer = await postForBytes(`http://127.0.0.2:${port}/chat`, {
+        headers: json,
+        body: '{}',
+        timeoutMs: 5000,
+      });
+      expect(answer.statusCode).toBe(200);
+      expect(proxy.seen).toEqual([]);
+      useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, no_proxy: '127.0.0.4/30' });
+      await postForBytes(`http://127.0.0.2:${port}/chat`, { headers: json, body: '{}', timeoutMs: 5000 });
+      expect(proxy.seen).toHaveLength(1);
+    } finally {
+      platform.closeAllConnections();
+      platform.close();
+      await proxy.close();
+    }
+  });
+
+  it('a proxy that is down: the failure says a proxy is set, for the platform and for a feed', async () => {
+    const dead = 'http://127.0.0.1:9';
+    useProxy({ HTTP_PROXY: dead });
+    const client = platformClient({ baseUrl: 'http://127.0.0.2:4999', retries: 1 });
+    const error = await client.listListings({ SerialNumber: 'BOT', PageSize: 1, PageNumber: 1 }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toBe(
+      'list: cannot reach http://127.0.0.2:4999 (HTTP_PROXY is set) after 2 attempts: ECONNREFUSED',
+    );
+    useProxy({ HTTP_PROXY: dead, NO_PROXY: 'feeds.example' });
+    const http = await createHttp({ timeout: phaseTimeouts(1000) });
+    const { withFeedRetries } = await import('../../src/sources/transports/feed-http.ts');
+    const feedError = await withFeedRetries(
+      { feedId: 'acme', source: { retries: 0 } as never },
+      'http://127.0.0.2:4999/feed.csv',
+      () => http.get('http://127.0.0.2:4999/feed.csv').text(),
+      { retryMessage: 'retry' },
+    ).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(feedError?.message).toMatch(
+      /^feed acme: cannot fetch http:\/\/127\.0\.0\.2:4999\/feed\.csv \(HTTP_PROXY and NO_PROXY are set\) after 1 attempt: ECONNREFUSED/,
+    );
+  });
+
   it('a value that is no proxy URL is a config error naming the variable, never its value', () => {
     expect(() => useProxy({ HTTPS_PROXY: 'team:s3cret@proxy.corp:3128' })).toThrow(FeedSyncError);
     try {
@@ -289,11 +397,15 @@ describe('`feed-sync sync` behind a proxy', () => {
   const NODE = join(process.cwd(), 'node_modules/.bin/node');
   const BIN = join(process.cwd(), 'bin/feed-sync.js');
   const { LOG_LEVEL: _level, HTTP_PROXY: _h, HTTPS_PROXY: _s, NO_PROXY: _n, ...env } = process.env;
-  const run = (dir: string, extra: Record<string, string>) =>
+  const run = (
+    dir: string,
+    extra: Record<string, string>,
+    args = ['sync', '--feed', 'proxied', '-c', join(dir, 'feed-sync.yaml'), '--json'],
+  ) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
         NODE,
-        [BIN, 'sync', '--feed', 'proxied', '-c', join(dir, 'feed-sync.yaml'), '--json'],
+        [BIN, ...args],
         { timeout: 30_000, env: { ...env, ...extra } },
         (error, stdout, stderr) =>
           resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -320,6 +432,14 @@ describe('`feed-sync sync` behind a proxy', () => {
         'feed-sync: HTTP_PROXY is not a proxy URL: expected http://host:port (or https://, with user:password@ when the proxy asks for it)',
       );
       expect(sandbox.listings('PROXY-CLI')).toHaveLength(0);
+      // The health check sends no request: a proxy setting is not its to judge.
+      const health = await run(dir, { HTTP_PROXY: 'htp:/127.0.0.1:3128' }, [
+        'healthcheck',
+        '--health-file',
+        join(dir, 'no-heartbeat.json'),
+      ]);
+      expect(health.stderr).not.toMatch(/PROXY/);
+      expect(health.stderr).toMatch(/heartbeat/);
 
       const synced = await run(dir, { HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
       expect(synced.code).toBe(0);

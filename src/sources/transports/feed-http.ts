@@ -1,5 +1,5 @@
 import type { Limiter } from '../../http/index.ts';
-import { withRetries } from '../../http/index.ts';
+import { proxyNoteFor, withRetries } from '../../http/index.ts';
 import type { Logger } from '../../logger.ts';
 import { FeedError, safeUrl } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';
@@ -61,7 +61,10 @@ export async function withFeedRetries<T>(
     // The URL is named once, at the front.
     const reason = (options.describe ?? describeHttpError)(error).replace(` from ${safeUrl(url)}`, '');
     const tries = `after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
-    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${safeUrl(url)} ${tries}: ${reason}`, {
+    // Through a proxy, what failed may be the proxy: the message says one is set.
+    const via = proxyNoteFor(url);
+    const where = via ? `${safeUrl(url)} (${via})` : safeUrl(url);
+    throw new FeedError('E_FEED_FETCH', feedId, `cannot fetch ${where} ${tries}: ${reason}`, {
       cause: error,
       retryable: isRetryableHttpError(error),
     });
