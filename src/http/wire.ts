@@ -216,6 +216,14 @@ function forget(origin: string, socket: Socket): void {
  * connection resumes it, a round trip and the key exchange saved where the server allows it.
  */
 const sessions = new Map<string, Buffer>();
+/**
+ * Where every plain socket reads (`onread`), each read copied out at once into a buffer of its own
+ * size: Node's own reads make a 64 KB buffer a read and shrink it, which cost a create's answer more
+ * than the copy (a POST's client CPU 32–36 µs before, 30 after, 8 at a time against a platform that
+ * answers at once). Shared: a read's callback runs before the next read is made. TLS sockets read
+ * their own way (`node:tls` takes no `onread`).
+ */
+const READ_BUFFER = Buffer.allocUnsafeSlow(64 * 1024);
 
 function open(target: WireTarget): Socket {
   const session = target.tls ? sessions.get(target.origin) : undefined;
@@ -231,17 +239,30 @@ function open(target: WireTarget): Socket {
         if (!sessions.has(target.origin) && sessions.size >= 100) sessions.clear();
         sessions.set(target.origin, next);
       })
-    : netConnect({ host: target.host, port: target.port });
+    : netConnect({
+        host: target.host,
+        port: target.port,
+        onread: {
+          buffer: READ_BUFFER,
+          callback: (length: number, buffer: Uint8Array) => {
+            const chunk = Buffer.allocUnsafeSlow(length);
+            chunk.set(buffer.subarray(0, length));
+            take(chunk);
+            return true;
+          },
+        },
+      });
   socket.setNoDelay(true);
   // TCP keep-alive probes as Node's agent sets them: a connection dropped on the way is found out.
   socket.setKeepAlive(true, 1000);
   const state: Pooled = {};
   pooled.set(socket, state);
-  socket.on('data', (chunk: Buffer) => {
+  const take = (chunk: Buffer) => {
     if (state.active) state.active.data(chunk);
     // Bytes on an idle socket answer nothing we asked: the socket is not reused.
     else socket.destroy();
-  });
+  };
+  if (target.tls) socket.on('data', take);
   socket.on('end', () => state.active?.ended());
   socket.on('error', (error) => state.active?.failed(error));
   socket.on('close', () => {
