@@ -58,12 +58,23 @@ export function classifyRequestError(error: unknown, signal?: AbortSignal): Requ
     return { kind: 'aborted', code: text, retryable: false, requestSent: true };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT')
     return { kind: 'timeout', code: text, retryable: true, requestSent: true };
+  // A proxy that refused us (407: its credentials, 403: not allowed) says so again on every try.
+  const refusedByProxy = code === 'ERR_PROXY_TUNNEL' && [403, 407].includes(proxyStatusOf(error));
   return {
     kind: 'network',
     code: text,
-    retryable: !PERMANENT.test(text),
+    retryable: !refusedByProxy && !PERMANENT.test(typeof code === 'string' && code ? code : text),
     requestSent: !NOT_SENT_CODES.has(typeof code === 'string' ? code : text),
   };
+}
+
+/** The status a proxy refused a tunnel with (Node's `ERR_PROXY_TUNNEL`, as thrown or as a wrapped cause), or 0. */
+function proxyStatusOf(error: unknown): number {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    const status = (e as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number') return status;
+  }
+  return 0;
 }
 
 /** Whether `error` is a request that got no answer (as opposed to one of our own errors). */

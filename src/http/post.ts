@@ -18,7 +18,7 @@ import {
   type ZstdOptions,
   zstdDecompress,
 } from 'node:zlib';
-import { type ProxyAgents, proxyAgents } from './proxy.ts';
+import { type ProxyAgents, proxyAgents, proxyVariableFor } from './proxy.ts';
 import { PostError, requestHead, type WireAnswer, type WireCall, wirePost, wireTarget } from './wire.ts';
 
 /**
@@ -100,7 +100,8 @@ export function postForChunks(url: string, options: PostOptions): Promise<PostAn
   const { signal } = options;
   if (signal?.aborted) return Promise.reject(abortError());
   let call: WireCall;
-  const proxied = proxyAgents();
+  // Through a proxy when one serves this URL (its host not in NO_PROXY, not loopback); else the wire.
+  const proxied = proxyVariableFor(url) === undefined ? undefined : proxyAgents(options.timeoutMs);
   if (proxied !== undefined) call = proxiedPost(url, options, max, proxied);
   else {
     const target = wireTarget(url);
@@ -202,7 +203,7 @@ function proxiedPost(url: string, options: PostOptions, max: number, agents: Pro
 /** POST and hand over the answer as a stream once its headers are in (a streamed chat answer). */
 export function postForStream(url: string, options: PostOptions): Promise<PostAnswer<Readable>> {
   return new Promise((resolve, reject) => {
-    const call = start(url, options, reject, proxyAgents());
+    const call = start(url, options, reject, proxyAgents(options.timeoutMs));
     if (!call) return;
     const { request } = call;
     // Idle time on the socket: until the headers, and between two chunks after them.
@@ -267,8 +268,7 @@ function start(
     const agent = agents === undefined ? undefined : send === httpRequest ? agents.http : agents.https;
     request = send(target, {
       method: 'POST',
-      // Through a proxy, `timeout` also bounds the opening of its tunnel (proxy.ts).
-      ...(agent === undefined ? {} : { agent, timeout: options.timeoutMs }),
+      ...(agent === undefined ? {} : { agent }),
       headers: { ...sentHeaders(options), 'content-length': String(Buffer.byteLength(options.body)) },
     });
   } catch (error) {

@@ -19,13 +19,18 @@ import { FeedSyncError } from '../errors.ts';
  * (docs/performance.md).
  */
 
-/** The variables a proxy is read from: the URLs by the scheme of the request they serve. */
-const URL_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'] as const;
+/**
+ * The variables a proxy is read from: the URLs by the scheme of the request they serve, the lower
+ * case first (Node's and curl's precedence).
+ */
+const URL_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY'] as const;
 const LIST_VARIABLES = ['NO_PROXY', 'no_proxy'] as const;
 /** Hosts reached directly whatever NO_PROXY says: no proxy could reach this machine's loopback. */
 const LOOPBACK = ['localhost', '127.0.0.1', '::1'];
 /** How long a tunnel may take to open when the request names no timeout of its own. */
 const TUNNEL_DEFAULT_MS = 30_000;
+/** A connection to the proxy idle this long is closed, as the wire closes its own (wire.ts). */
+const IDLE_MS = 4000;
 
 type ProxyVariable = (typeof URL_VARIABLES)[number] | (typeof LIST_VARIABLES)[number];
 export type ProxyEnv = Partial<Record<ProxyVariable, string | undefined>>;
@@ -40,8 +45,8 @@ interface Proxy {
   readonly env: Record<string, string>;
   /** What the proxy is, for messages: the variables set, never their values. */
   readonly names: { readonly 'http:'?: string; readonly 'https:'?: string };
-  /** Whether NO_PROXY names hosts of the user's. */
-  readonly exempts: boolean;
+  /** The hosts reached directly: NO_PROXY's entries as Node matches them, lower case. */
+  readonly bypass: readonly string[];
   readonly agents: Map<number, ProxyAgents>;
 }
 
@@ -58,7 +63,8 @@ export function useProxy(env: ProxyEnv): void {
   for (const name of URL_VARIABLES) {
     const value = env[name]?.trim();
     if (!value) continue;
-    const url = URL.parse(value);
+    // `proxy.corp:3128` without a scheme is `http://proxy.corp:3128`, as curl and Go read it.
+    const url = URL.parse(/^[^\s/]+$/.test(value) && !value.includes('://') ? `http://${value}` : value);
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
       throw new FeedSyncError(
         `${name} is not a proxy URL: expected http://host:port (or https://, with user:password@ when the proxy asks for it)`,
@@ -74,10 +80,11 @@ export function useProxy(env: ProxyEnv): void {
   const direct = LIST_VARIABLES.flatMap((name) => (env[name] ?? '').split(','))
     .map((entry) => entry.trim())
     .filter((entry) => entry !== '');
-  for (const name of LIST_VARIABLES) proxyEnv[name] = noProxyList(direct).join(',');
+  const bypass = noProxyList(direct);
+  for (const name of LIST_VARIABLES) proxyEnv[name] = bypass.join(',');
   stopProxy();
   if (names['http:'] === undefined && names['https:'] === undefined) return;
-  proxy = { env: proxyEnv, names, exempts: direct.length > 0, agents: new Map() };
+  proxy = { env: proxyEnv, names, bypass: bypass.map((entry) => entry.toLowerCase()), agents: new Map() };
 }
 
 /**
@@ -121,25 +128,67 @@ export function proxyAgents(tunnelMs = TUNNEL_DEFAULT_MS): ProxyAgents | undefin
   if (proxy === undefined) return undefined;
   let agents = proxy.agents.get(tunnelMs);
   if (agents === undefined) {
-    const options = { keepAlive: true, proxyEnv: proxy.env };
+    // `timeout`: a pooled connection idle this long is closed (sooner when the server's
+    // `Keep-Alive` says so), as the wire closes its own: without one Node keeps it for ever, and a
+    // create sent on a connection the proxy, the platform or a NAT has dropped meanwhile fails as sent.
+    const options = { keepAlive: true, proxyEnv: proxy.env, timeout: IDLE_MS };
     agents = { http: new HttpAgent(options), https: new TunnelAgent(options, tunnelMs) };
     proxy.agents.set(tunnelMs, agents);
   }
   return agents;
 }
 
-/** Which variable's proxy a request to `url` would take, for messages ("HTTPS_PROXY is set"). */
-export function proxyNoteFor(url: string): string | undefined {
-  const scheme = URL.parse(url)?.protocol;
-  const name = scheme === 'http:' || scheme === 'https:' ? proxy?.names[scheme] : undefined;
-  if (name === undefined) return undefined;
-  return proxy?.exempts ? `${name} and NO_PROXY are set` : `${name} is set`;
+/**
+ * The variable whose proxy a request to `url` goes through, or undefined when it goes direct (no
+ * proxy for its scheme, or NO_PROXY or loopback names its host), judged as Node's agents judge it
+ * (their `shouldUseProxy`, over the same list). The platform's calls that go direct stay on the
+ * wire; a failure through a proxy says so (`HTTPS_PROXY is set`).
+ */
+export function proxyVariableFor(url: string): string | undefined {
+  if (proxy === undefined) return undefined;
+  const parsed = URL.parse(url);
+  const scheme = parsed?.protocol;
+  const name = scheme === 'http:' || scheme === 'https:' ? proxy.names[scheme] : undefined;
+  if (parsed === null || name === undefined) return undefined;
+  const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
+  return bypasses(proxy.bypass, host.toLowerCase(), parsed.port) ? undefined : name;
 }
+
+/** A failure's note when its request went through a proxy: `HTTPS_PROXY is set`. */
+export function proxyNoteFor(url: string): string | undefined {
+  const name = proxyVariableFor(url);
+  return name === undefined ? undefined : `${name} is set`;
+}
+
+/** Node's NO_PROXY matching (`ProxyConfig.shouldUseProxy`, Node 24), inverted: whether `host` goes direct. */
+function bypasses(list: readonly string[], host: string, port: string): boolean {
+  const hostWithPort = port ? `${host}:${port}` : host;
+  for (const entry of list) {
+    if (entry === '*' || entry === host || entry === hostWithPort) return true;
+    if (entry.startsWith('.')) {
+      const suffix = entry.slice(1);
+      if (host === suffix || (host.endsWith(suffix) && host[host.length - suffix.length - 1] === '.'))
+        return true;
+    }
+    if (entry.startsWith('*.') && host.endsWith(entry.slice(1))) return true;
+    if (entry.includes('-') && isIPv4(host)) {
+      const [start = '', end = ''] = entry.split('-').map((part) => part.trim());
+      if (isIPv4(start) && isIPv4(end)) {
+        const at = ipValue(host);
+        if (at >= ipValue(start) && at <= ipValue(end)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+const ipValue = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);
 
 /**
  * Node's https agent, its tunnels bounded: Node destroys a tunnel that has not opened within the
- * request's `timeout` and fails the request (`ERR_PROXY_TUNNEL`), but waits for ever without one,
- * keeping the socket and the process alive after the caller has given up on the request.
+ * `timeout` its connection is made with and fails the request (`ERR_PROXY_TUNNEL`), but waits for
+ * ever without one, keeping the socket and the process alive after the caller has given up on the
+ * request. Bounded by `tunnelMs`: the platform's `api.timeoutMs`, a feed's connect timeout.
  */
 class TunnelAgent extends HttpsAgent {
   readonly #tunnelMs: number;
@@ -151,6 +200,7 @@ class TunnelAgent extends HttpsAgent {
     options: ClientRequestArgs,
     callback?: (error: Error | null, stream: Duplex) => void,
   ): Duplex | null | undefined {
-    return super.createConnection({ ...options, timeout: options.timeout ?? this.#tunnelMs }, callback);
+    // The agent's idle `timeout` is merged over the request's: the tunnel's bound is the agent's own.
+    return super.createConnection({ ...options, timeout: this.#tunnelMs }, callback);
   }
 }

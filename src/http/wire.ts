@@ -235,10 +235,16 @@ function open(target: WireTarget): Socket {
         ...(isIP(target.host) === 0 ? { servername: target.host } : {}),
         ALPNProtocols: ['http/1.1'],
         ...(session ? { session } : {}),
-      }).on('session', (next: Buffer) => {
-        if (!sessions.has(target.origin) && sessions.size >= 100) sessions.clear();
-        sessions.set(target.origin, next);
       })
+        .on('session', (next: Buffer) => {
+          if (!sessions.has(target.origin) && sessions.size >= 100) sessions.clear();
+          sessions.set(target.origin, next);
+        })
+        // A connection that failed forgets the origin's session, as node:https's agent does: a
+        // session the server no longer takes is not offered again and again.
+        .once('close', (failed: boolean) => {
+          if (failed) sessions.delete(target.origin);
+        })
     : netConnect({
         host: target.host,
         port: target.port,
@@ -575,6 +581,8 @@ class WireReader {
     this.#statusCode = head.statusCode;
     // Each answer its own headers object: the caller's to keep.
     this.#headers = { ...head.headers };
+    const cookies = head.headers['set-cookie'];
+    if (cookies !== undefined) this.#headers['set-cookie'] = [...cookies];
     this.#keepAlive = head.keepAlive;
     this.#keepMs = head.keepMs;
     switch (head.framing) {

@@ -75,6 +75,8 @@ async function startProxy(options: { auth?: string; refuseTunnels?: boolean } = 
   return {
     port: (server.address() as AddressInfo).port,
     seen,
+    onConnection: (listener: (socket: import('node:net').Socket) => void) =>
+      server.on('connection', listener),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -196,6 +198,27 @@ describe('an HTTP proxy from the environment', () => {
     }
   });
 
+  it('closes a connection to the proxy left idle, as the wire closes its own', async () => {
+    const proxy = await startProxy();
+    const platform = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
+    const url = `http://127.0.0.2:${(platform.address() as AddressInfo).port}/chat`;
+    const closed: number[] = [];
+    try {
+      useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
+      const started = Date.now();
+      proxy.onConnection((socket) => socket.on('close', () => closed.push(Date.now() - started)));
+      expect((await postForBytes(url, { headers: json, body: '{}', timeoutMs: 5000 })).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 5500));
+      expect(closed).toHaveLength(1);
+      expect(closed[0]).toBeGreaterThanOrEqual(3900);
+    } finally {
+      platform.closeAllConnections();
+      platform.close();
+      await proxy.close();
+    }
+  });
+
   it('a proxy that will not open the tunnel: a failure naming it, and the request known unsent', async () => {
     const proxy = await startProxy({ refuseTunnels: true });
     try {
@@ -211,7 +234,12 @@ describe('an HTTP proxy from the environment', () => {
       expect(error?.code).toBe('ERR_PROXY_TUNNEL');
       expect(error?.message).toMatch(/407/);
       // Never reached the platform: a create that failed so is sent again, not looked up as in doubt.
-      expect(classifyRequestError(error)).toMatchObject({ kind: 'network', requestSent: false });
+      // Refused by the proxy (407): not tried again, the next try would be refused the same.
+      expect(classifyRequestError(error)).toMatchObject({
+        kind: 'network',
+        requestSent: false,
+        retryable: false,
+      });
       expect(proxy.seen).toEqual([{ method: 'CONNECT', target: 'platform.example:443', auth: undefined }]);
     } finally {
       await proxy.close();
@@ -258,13 +286,17 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
     await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
     const url = `http://127.0.0.2:${(platform.address() as AddressInfo).port}/chat`;
     try {
-      for (const spelling of [`HTTP://127.0.0.1:${proxy.port}`, `http:/127.0.0.1:${proxy.port}`]) {
+      for (const spelling of [
+        `HTTP://127.0.0.1:${proxy.port}`,
+        `http:/127.0.0.1:${proxy.port}`,
+        `127.0.0.1:${proxy.port}`,
+      ]) {
         useProxy({ HTTP_PROXY: spelling });
         expect((await postForBytes(url, { headers: json, body: '{}', timeoutMs: 5000 })).statusCode).toBe(
           200,
         );
       }
-      expect(proxy.seen.map((r) => r.target)).toEqual([url, url]);
+      expect(proxy.seen.map((r) => r.target)).toEqual([url, url, url]);
     } finally {
       platform.closeAllConnections();
       platform.close();
@@ -320,14 +352,17 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
       (e: unknown) => e as Error,
     );
     expect(feedError?.message).toMatch(
-      /^feed acme: cannot fetch http:\/\/127\.0\.0\.2:4999\/feed\.csv \(HTTP_PROXY and NO_PROXY are set\) after 1 attempt: ECONNREFUSED/,
+      /^feed acme: cannot fetch http:\/\/127\.0\.0\.2:4999\/feed\.csv \(HTTP_PROXY is set\) after 1 attempt: ECONNREFUSED/,
     );
   });
 
   it('a value that is no proxy URL is a config error naming the variable, never its value', () => {
-    expect(() => useProxy({ HTTPS_PROXY: 'team:s3cret@proxy.corp:3128' })).toThrow(FeedSyncError);
+    expect(() => useProxy({ HTTPS_PROXY: 'socks5://team:s3cret@proxy.corp:1080' })).toThrow(FeedSyncError);
+    expect(() => useProxy({ HTTPS_PROXY: 'htp:/team:s3cret@proxy.corp:3128' })).toThrow(FeedSyncError);
+    // Without a scheme, http:// (as curl and Go read it).
+    expect(() => useProxy({ HTTPS_PROXY: 'team:s3cret@proxy.corp:3128' })).not.toThrow();
     try {
-      useProxy({ HTTPS_PROXY: 'team:s3cret@proxy.corp:3128' });
+      useProxy({ HTTPS_PROXY: 'socks5://team:s3cret@proxy.corp:1080' });
     } catch (error) {
       expect((error as FeedSyncError).kind).toBe('CONFIG_INVALID');
       expect((error as Error).message).toMatch(/^HTTPS_PROXY is not a proxy URL/);

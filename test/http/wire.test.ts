@@ -252,15 +252,16 @@ describe('the platform wire', () => {
   });
 
   it('reads a head it has read before as it read it, each answer with headers of its own, and a refused one again', async () => {
-    const same = 'HTTP/1.1 200 OK\r\nX-Run: 1\r\nContent-Length: 2\r\n\r\n{}';
+    const same = 'HTTP/1.1 200 OK\r\nX-Run: 1\r\nSet-Cookie: a=1\r\nContent-Length: 2\r\n\r\n{}';
     const bad = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}';
     const raw = await rawServer((n) =>
       n <= 2 ? same : n <= 4 ? bad : 'HTTP/1.1 200 OK\r\nX-Run: 1\r\nContent-Length: 4\r\n\r\n{"a"',
     );
     const first = await post(raw.url);
     first.headers['x-run'] = 'changed by its caller';
+    first.headers['set-cookie']?.push('leaked=1');
     const second = await post(raw.url);
-    expect(second.headers).toEqual({ 'x-run': '1', 'content-length': '2' });
+    expect(second.headers).toEqual({ 'x-run': '1', 'set-cookie': ['a=1'], 'content-length': '2' });
     expect(second.body.toString()).toBe('{}');
     // A head refused is refused every time it comes.
     for (let i = 0; i < 2; i++)
