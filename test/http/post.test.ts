@@ -1,17 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
 import { getEventListeners, once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TLSSocket } from 'node:tls';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync, zstdCompressSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { classifyRequestError, isRequestError } from '../../src/http/failure.ts';
 import { PostError, postForBytes, postForChunks, postForStream } from '../../src/http/post.ts';
+import { hasOpenssl, runTrusting, selfSigned } from '../helpers/tls-cert.ts';
 import { sendJson, type TestServer, withServer } from '../helpers/with-server.ts';
 
 let server: TestServer | undefined;
@@ -324,37 +322,17 @@ describe('postForStream', () => {
 });
 
 describe('over TLS', () => {
-  const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-
   it.skipIf(!hasOpenssl)(
     'a new connection to the same platform resumes the TLS session of the last',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'post-tls-resume-'));
+      const tlsCert = selfSigned('DNS:localhost,IP:127.0.0.1');
       try {
-        const made = spawnSync(
-          'openssl',
-          ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost'].concat([
-            '-addext',
-            'subjectAltName=DNS:localhost,IP:127.0.0.1',
-            '-keyout',
-            'key.pem',
-            '-out',
-            'cert.pem',
-          ]),
-          { cwd: dir },
-        );
-        expect(made.status).toBe(0);
         const resumed: boolean[] = [];
         // Each answer closes its connection, so each POST opens one.
-        const tls = createHttpsServer(
-          { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-          (req, res) => {
-            resumed.push((req.socket as TLSSocket).isSessionReused());
-            req
-              .resume()
-              .on('end', () => sendJson(res, 200, { Data: resumed.length }, { connection: 'close' }));
-          },
-        );
+        const tls = createHttpsServer({ key: tlsCert.key, cert: tlsCert.cert }, (req, res) => {
+          resumed.push((req.socket as TLSSocket).isSessionReused());
+          req.resume().on('end', () => sendJson(res, 200, { Data: resumed.length }, { connection: 'close' }));
+        });
         await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
         const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/chat`;
         try {
@@ -366,14 +344,7 @@ for (let i = 0; i < 3; i++) {
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
 process.stdout.write(out);`;
-          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
-          });
-          let out = '';
-          child.stdout.on('data', (d) => {
-            out += String(d);
-          });
-          const [code] = await once(child, 'exit');
+          const { code, out } = await runTrusting(tlsCert.certFile, script);
           expect(out).toBe('{"Data":1}{"Data":2}{"Data":3}');
           expect(code).toBe(0);
           expect(resumed).toEqual([false, true, true]);
@@ -382,7 +353,7 @@ process.stdout.write(out);`;
           await new Promise<void>((resolve) => tls.close(() => resolve()));
         }
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        tlsCert.remove();
       }
     },
   );
@@ -390,25 +361,10 @@ process.stdout.write(out);`;
   it.skipIf(!hasOpenssl)(
     'posts to an https platform its CA trusts, and refuses one it does not, as a failure not worth retrying',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'post-tls-'));
+      const tlsCert = selfSigned('DNS:localhost,IP:127.0.0.1');
       try {
-        const made = spawnSync(
-          'openssl',
-          ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost'].concat([
-            '-addext',
-            'subjectAltName=DNS:localhost,IP:127.0.0.1',
-            '-keyout',
-            'key.pem',
-            '-out',
-            'cert.pem',
-          ]),
-          { cwd: dir },
-        );
-        expect(made.status).toBe(0);
-        const tls = createHttpsServer(
-          { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-          (req, res) =>
-            req.resume().on('end', () => sendJson(res, 200, { Data: req.headers['content-length'] })),
+        const tls = createHttpsServer({ key: tlsCert.key, cert: tlsCert.cert }, (req, res) =>
+          req.resume().on('end', () => sendJson(res, 200, { Data: req.headers['content-length'] })),
         );
         await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
         const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/chat`;
@@ -421,14 +377,7 @@ process.stdout.write(out);`;
           const script = `import { postForBytes } from ${JSON.stringify(POST_TS)};
 const answer = await postForBytes(${JSON.stringify(url)}, { headers: { 'content-type': 'application/json' }, body: '{"a":"é"}', timeoutMs: 2000 });
 process.stdout.write(answer.statusCode + ' ' + answer.body.toString('utf8'));`;
-          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
-          });
-          let out = '';
-          child.stdout.on('data', (d) => {
-            out += String(d);
-          });
-          const [code] = await once(child, 'exit');
+          const { code, out } = await runTrusting(tlsCert.certFile, script);
           expect(code).toBe(0);
           expect(out).toBe('200 {"Data":"10"}');
         } finally {
@@ -436,7 +385,7 @@ process.stdout.write(answer.statusCode + ' ' + answer.body.toString('utf8'));`;
           await new Promise<void>((resolve) => tls.close(() => resolve()));
         }
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        tlsCert.remove();
       }
     },
   );

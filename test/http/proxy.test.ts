@@ -1,6 +1,6 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
@@ -20,6 +20,7 @@ import {
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { platformClient } from '../helpers/platform-client.ts';
+import { hasOpenssl, runTrusting, selfSigned } from '../helpers/tls-cert.ts';
 
 /**
  * An HTTP proxy as corporate networks run them (squid, a forward proxy): `CONNECT host:port` opens a
@@ -372,30 +373,14 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
     expect(() => useProxy({ HTTPS_PROXY: '', HTTP_PROXY: ' ' })).not.toThrow();
   });
 
-  const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
-
   it.skipIf(!hasOpenssl)(
     'reaches an https platform through a CONNECT tunnel, its certificate checked end to end',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'proxy-tls-'));
+      const tlsCert = selfSigned('IP:127.0.0.2');
       const proxy = await startProxy();
       try {
-        const made = spawnSync(
-          'openssl',
-          ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost'].concat([
-            '-addext',
-            'subjectAltName=IP:127.0.0.2',
-            '-keyout',
-            'key.pem',
-            '-out',
-            'cert.pem',
-          ]),
-          { cwd: dir },
-        );
-        expect(made.status).toBe(0);
-        const tls = createHttpsServer(
-          { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-          (req, res) => req.resume().on('end', () => res.end(JSON.stringify({ Data: req.url }))),
+        const tls = createHttpsServer({ key: tlsCert.key, cert: tlsCert.cert }, (req, res) =>
+          req.resume().on('end', () => res.end(JSON.stringify({ Data: req.url }))),
         );
         await new Promise<void>((resolve) => tls.listen(0, '127.0.0.2', resolve));
         const port = (tls.address() as AddressInfo).port;
@@ -404,14 +389,7 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
 useProxy({ HTTPS_PROXY: 'http://127.0.0.1:${proxy.port}' });
 const answer = await postForBytes('https://127.0.0.2:${port}/chat/Chatbot/Edit', { headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 5000 });
 process.stdout.write(answer.statusCode + ' ' + answer.body.toString('utf8'));`;
-          const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-            env: { ...process.env, NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem') },
-          });
-          let out = '';
-          child.stdout.on('data', (d) => {
-            out += String(d);
-          });
-          const [code] = await once(child, 'exit');
+          const { code, out } = await runTrusting(tlsCert.certFile, script);
           expect(out).toBe('200 {"Data":"/chat/Chatbot/Edit"}');
           expect(code).toBe(0);
           // The proxy saw the host, never the request.
@@ -422,7 +400,7 @@ process.stdout.write(answer.statusCode + ' ' + answer.body.toString('utf8'));`;
         }
       } finally {
         await proxy.close();
-        rmSync(dir, { recursive: true, force: true });
+        tlsCert.remove();
       }
     },
   );
