@@ -15,16 +15,6 @@ export const envSchema = z.object({
   UI_HOST: z.string().default('127.0.0.1'),
   UI_USER: z.string().optional(),
   UI_PASSWORD: z.string().optional(),
-  /**
-   * An HTTP proxy for every request (src/http/proxy.ts), by the request's scheme, as curl reads
-   * them; NO_PROXY: the hosts reached directly. Checked when a command starts.
-   */
-  HTTPS_PROXY: z.string().optional(),
-  https_proxy: z.string().optional(),
-  HTTP_PROXY: z.string().optional(),
-  http_proxy: z.string().optional(),
-  NO_PROXY: z.string().optional(),
-  no_proxy: z.string().optional(),
 });
 export type EnvSettings = z.infer<typeof envSchema>;
 
@@ -33,7 +23,10 @@ export function readEnv(env: NodeJS.ProcessEnv = process.env): EnvSettings {
   return envSchema.parse(env, { jitless: true });
 }
 
-/** The proxy variables alone (src/http/proxy.ts judges them): read by every command that makes requests. */
+/**
+ * The proxy variables (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`, either case), alone: read by every
+ * command that makes requests, as they stand (src/http/proxy.ts judges them and names a bad one).
+ */
 export function readProxyEnv(env: NodeJS.ProcessEnv = process.env) {
   const { HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy, NO_PROXY, no_proxy } = env;
   return { HTTPS_PROXY, https_proxy, HTTP_PROXY, http_proxy, NO_PROXY, no_proxy };

@@ -47,13 +47,9 @@ export interface RequestFailure {
 export function classifyRequestError(error: unknown, signal?: AbortSignal): RequestFailure {
   const code = (error as { code?: unknown }).code;
   const name = (error as { name?: unknown }).name;
-  const text =
-    code === 'ERR_PROXY_TUNNEL'
-      ? // What the proxy answered, or that it did not (Node's message, the proxy's credentials left out).
-        `${code} (${(error as Error).message})`
-      : typeof code === 'string' && code
-        ? code
-        : String((error as Error).message ?? error);
+  const known = typeof code === 'string' && code ? code : String((error as Error).message ?? error);
+  // What the proxy answered, or that it did not (Node's message, the proxy's credentials left out).
+  const text = code === 'ERR_PROXY_TUNNEL' ? `${code} (${(error as Error).message})` : known;
   if (signal?.aborted || code === 'ERR_ABORTED' || name === 'AbortError')
     return { kind: 'aborted', code: text, retryable: false, requestSent: true };
   if (name === 'TimeoutError' || code === 'ETIMEDOUT')
@@ -63,8 +59,8 @@ export function classifyRequestError(error: unknown, signal?: AbortSignal): Requ
   return {
     kind: 'network',
     code: text,
-    retryable: !refusedByProxy && !PERMANENT.test(typeof code === 'string' && code ? code : text),
-    requestSent: !NOT_SENT_CODES.has(typeof code === 'string' ? code : text),
+    retryable: !refusedByProxy && !PERMANENT.test(known),
+    requestSent: !NOT_SENT_CODES.has(known),
   };
 }
 

@@ -18,7 +18,7 @@ import {
   type ZstdOptions,
   zstdDecompress,
 } from 'node:zlib';
-import { type ProxyAgents, proxyAgents, proxyVariableFor } from './proxy.ts';
+import { type ProxyAgents, proxyAgentsFor } from './proxy.ts';
 import { PostError, requestHead, type WireAnswer, type WireCall, wirePost, wireTarget } from './wire.ts';
 
 /**
@@ -32,8 +32,8 @@ import { PostError, requestHead, type WireAnswer, type WireCall, wirePost, wireT
  * that speaks HTTP (feed downloads, RESO, tokens, the webhook) keeps got, for its redirects,
  * per-phase timeouts, hooks and streams; this file offers only what the platform needs: a JSON body,
  * kept-alive connections, gzip/deflate/br/zstd answers (decoded on libuv's threads), one timeout, an
- * AbortSignal, a size bound. Through a proxy (`proxy.ts`) every call goes on `node:http` with the
- * proxy's agents, read whole as on the wire.
+ * AbortSignal, a size bound. A call to a host a proxy serves (`proxy.ts`) goes on `node:http` with
+ * the proxy's agents, read whole as on the wire.
  * Failures are `PostError`s whose `code` `classifyRequestError` reads as it reads got's.
  */
 
@@ -101,7 +101,7 @@ export function postForChunks(url: string, options: PostOptions): Promise<PostAn
   if (signal?.aborted) return Promise.reject(abortError());
   let call: WireCall;
   // Through a proxy when one serves this URL (its host not in NO_PROXY, not loopback); else the wire.
-  const proxied = proxyVariableFor(url) === undefined ? undefined : proxyAgents(options.timeoutMs);
+  const proxied = proxyAgentsFor(url, options.timeoutMs);
   if (proxied !== undefined) call = proxiedPost(url, options, max, proxied);
   else {
     const target = wireTarget(url);
@@ -203,7 +203,7 @@ function proxiedPost(url: string, options: PostOptions, max: number, agents: Pro
 /** POST and hand over the answer as a stream once its headers are in (a streamed chat answer). */
 export function postForStream(url: string, options: PostOptions): Promise<PostAnswer<Readable>> {
   return new Promise((resolve, reject) => {
-    const call = start(url, options, reject, proxyAgents(options.timeoutMs));
+    const call = start(url, options, reject, proxyAgentsFor(url, options.timeoutMs));
     if (!call) return;
     const { request } = call;
     // Idle time on the socket: until the headers, and between two chunks after them.

@@ -14,9 +14,9 @@ import { FeedSyncError } from '../errors.ts';
  * waits for the proxy's answer as long as the request's `timeout` option says, and got's phase
  * timeouts start only once it is open), `NO_PROXY`'s entries as curl and Go read them (a bare
  * domain covers its subdomains, `10.0.0.0/8` a range), this machine's loopback always direct.
- * While a proxy is set, the platform's calls leave its own wire (`wire.ts`, which speaks to the
- * server directly) for `node:http` on these agents: ~90–140 µs of client CPU a call instead of ~40
- * (docs/performance.md).
+ * The platform's calls to a host a proxy serves leave its own wire (`wire.ts`, which speaks to the
+ * server directly) for `node:http` on these agents: ~90–140 µs of client CPU a call instead of
+ * ~20–30 (docs/performance.md); those to a host it does not serve stay on the wire.
  */
 
 /**
@@ -48,6 +48,8 @@ interface Proxy {
   /** The hosts reached directly: NO_PROXY's entries as Node matches them, lower case. */
   readonly bypass: readonly string[];
   readonly agents: Map<number, ProxyAgents>;
+  /** `proxyVariableFor`'s verdicts by URL: a run asks it once a call, of a few URLs. */
+  readonly verdicts: Map<string, string | undefined>;
 }
 
 let proxy: Proxy | undefined;
@@ -84,7 +86,13 @@ export function useProxy(env: ProxyEnv): void {
   for (const name of LIST_VARIABLES) proxyEnv[name] = bypass.join(',');
   stopProxy();
   if (names['http:'] === undefined && names['https:'] === undefined) return;
-  proxy = { env: proxyEnv, names, bypass: bypass.map((entry) => entry.toLowerCase()), agents: new Map() };
+  proxy = {
+    env: proxyEnv,
+    names,
+    bypass: bypass.map((entry) => entry.toLowerCase()),
+    agents: new Map(),
+    verdicts: new Map(),
+  };
 }
 
 /**
@@ -99,7 +107,7 @@ export function noProxyList(entries: readonly string[]): string[] {
     const cidr = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(entry);
     if (cidr && isIPv4(cidr[1] as string) && Number(cidr[2]) <= 32) {
       const bits = Number(cidr[2]);
-      const base = (cidr[1] as string).split('.').reduce((n, part) => n * 256 + Number(part), 0);
+      const base = ipValue(cidr[1] as string);
       const size = 2 ** (32 - bits);
       const first = base - (base % size);
       list.push(`${ipOf(first)}-${ipOf(first + size - 1)}`);
@@ -121,8 +129,7 @@ export function stopProxy(): void {
 
 /**
  * The agents requests go through while a proxy is set, else undefined (direct). `tunnelMs`: how
- * long an `https:` request's tunnel may take to open when the request sets no `timeout` of its
- * own (got's, whose timers start only once it is open).
+ * long an `https:` request's tunnel may take to open (got's timers start only once it is open).
  */
 export function proxyAgents(tunnelMs = TUNNEL_DEFAULT_MS): ProxyAgents | undefined {
   if (proxy === undefined) return undefined;
@@ -146,12 +153,26 @@ export function proxyAgents(tunnelMs = TUNNEL_DEFAULT_MS): ProxyAgents | undefin
  */
 export function proxyVariableFor(url: string): string | undefined {
   if (proxy === undefined) return undefined;
+  const { verdicts } = proxy;
+  if (verdicts.has(url)) return verdicts.get(url);
   const parsed = URL.parse(url);
   const scheme = parsed?.protocol;
-  const name = scheme === 'http:' || scheme === 'https:' ? proxy.names[scheme] : undefined;
-  if (parsed === null || name === undefined) return undefined;
-  const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
-  return bypasses(proxy.bypass, host.toLowerCase(), parsed.port) ? undefined : name;
+  let name = scheme === 'http:' || scheme === 'https:' ? proxy.names[scheme] : undefined;
+  if (parsed !== null && name !== undefined) {
+    const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
+    if (bypasses(proxy.bypass, host.toLowerCase(), parsed.port)) name = undefined;
+  }
+  if (verdicts.size >= 100) verdicts.clear();
+  verdicts.set(url, name);
+  return name;
+}
+
+/**
+ * The agents a request to `url` goes through: the proxy's when one serves it (`proxyVariableFor`),
+ * else undefined (direct). `tunnelMs` as for `proxyAgents`.
+ */
+export function proxyAgentsFor(url: string, tunnelMs: number): ProxyAgents | undefined {
+  return proxyVariableFor(url) === undefined ? undefined : proxyAgents(tunnelMs);
 }
 
 /** A failure's note when its request went through a proxy: `HTTPS_PROXY is set`. */

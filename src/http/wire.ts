@@ -12,8 +12,8 @@ import { connect as tlsConnect } from 'node:tls';
  * `Content-Length`, `Transfer-Encoding: chunked` or the connection's end; 1xx answers skipped;
  * `Connection: close` and HTTP/1.0 honoured; TLS sessions resumed; idle sockets closed before the server's `Keep-Alive`
  * timeout (4 s when it names none) and never keeping the process alive. No redirects (an answer like
- * any other), no proxy (while the environment names one, `post.ts` sends the calls on `node:http`
- * through it instead: proxy.ts), no upgrade. TLS verifies the
+ * any other), no proxy (a call to a host the environment's proxy serves goes on `node:http` through
+ * it instead: post.ts, proxy.ts), no upgrade. TLS verifies the
  * server's certificate as `node:https` does (`NODE_EXTRA_CA_CERTS` included).
  *
  * Failures carry the codes `node:http` gives (`ECONNREFUSED`, `ECONNRESET` for a connection closed

@@ -15,8 +15,11 @@ export type Handler = (
   n: number,
 ) => void | Promise<void>;
 
-/** A real HTTP server on a random loopback port, for tests of code that talks HTTP (as got's tests do). */
-export async function withServer(handler: Handler): Promise<TestServer> {
+/**
+ * A real HTTP server on a random loopback port, for tests of code that talks HTTP (as got's tests
+ * do). `host`: another loopback address (`127.0.0.2`: one a proxy serves, not `localhost`'s).
+ */
+export async function withServer(handler: Handler, { host = '127.0.0.1' } = {}): Promise<TestServer> {
   const requests: TestServer['requests'] = [];
   const server = createServer(async (req, res) => {
     let text = '';
@@ -30,10 +33,10 @@ export async function withServer(handler: Handler): Promise<TestServer> {
     requests.push({ path: req.url ?? '', headers: req.headers, body });
     await handler(req, res, body, requests.length);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -21,6 +21,7 @@ import { startSandbox } from '../../src/sandbox/index.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { platformClient } from '../helpers/platform-client.ts';
 import { hasOpenssl, runTrusting, selfSigned } from '../helpers/tls-cert.ts';
+import { withServer } from '../helpers/with-server.ts';
 
 /**
  * An HTTP proxy as corporate networks run them (squid, a forward proxy): `CONNECT host:port` opens a
@@ -94,9 +95,8 @@ describe('an HTTP proxy from the environment', () => {
   it("sends the platform's calls and got's requests through it, with its credentials; NO_PROXY goes direct", async () => {
     const proxy = await startProxy({ auth: 'team:s3cret' });
     const sandbox = await startSandbox({ host: '127.0.0.2' });
-    const feed = createServer((_req, res) => res.end('MLS\nM-1\n'));
-    await new Promise<void>((resolve) => feed.listen(0, '127.0.0.2', resolve));
-    const feedUrl = `http://127.0.0.2:${(feed.address() as AddressInfo).port}/feed.csv`;
+    const feed = await withServer((_req, res) => void res.end('MLS\nM-1\n'), { host: '127.0.0.2' });
+    const feedUrl = `${feed.url}/feed.csv`;
     try {
       useProxy({ HTTP_PROXY: `http://team:s3cret@127.0.0.1:${proxy.port}` });
       const body = JSON.stringify({ SerialNumber: 'PROXY-BOT', PageSize: 10, PageNumber: 1 });
@@ -147,8 +147,7 @@ describe('an HTTP proxy from the environment', () => {
         await local.close();
       }
     } finally {
-      feed.closeAllConnections();
-      feed.close();
+      await feed.close();
       await sandbox.close();
       await proxy.close();
     }
@@ -156,13 +155,15 @@ describe('an HTTP proxy from the environment', () => {
 
   it('through it as directly: a streamed answer, the size bound, the timeout', async () => {
     const proxy = await startProxy();
-    const platform = createServer((req, res) => {
-      if (req.url === '/silent') return; // never answers
-      if (req.url === '/stalls') return void res.writeHead(200, { 'content-length': '100' }).write('{"Da');
-      res.end(req.url === '/big' ? 'x'.repeat(5000) : 'data: one\n\ndata: two\n\n');
-    });
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
-    const base = `http://127.0.0.2:${(platform.address() as AddressInfo).port}`;
+    const platform = await withServer(
+      (req, res) => {
+        if (req.url === '/silent') return; // never answers
+        if (req.url === '/stalls') return void res.writeHead(200, { 'content-length': '100' }).write('{"Da');
+        res.end(req.url === '/big' ? 'x'.repeat(5000) : 'data: one\n\ndata: two\n\n');
+      },
+      { host: '127.0.0.2' },
+    );
+    const base = platform.url;
     try {
       useProxy({ http_proxy: `http://127.0.0.1:${proxy.port}` });
       const streamed = await postForStream(`${base}/ask`, { headers: json, body: '{}', timeoutMs: 5000 });
@@ -193,17 +194,15 @@ describe('an HTTP proxy from the environment', () => {
         `${base}/stalls`,
       ]);
     } finally {
-      platform.closeAllConnections();
-      platform.close();
+      await platform.close();
       await proxy.close();
     }
   });
 
   it('closes a connection to the proxy left idle, as the wire closes its own', async () => {
     const proxy = await startProxy();
-    const platform = createServer((_req, res) => res.end('{}'));
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
-    const url = `http://127.0.0.2:${(platform.address() as AddressInfo).port}/chat`;
+    const platform = await withServer((_req, res) => void res.end('{}'), { host: '127.0.0.2' });
+    const url = `${platform.url}/chat`;
     const closed: number[] = [];
     try {
       useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}` });
@@ -214,8 +213,7 @@ describe('an HTTP proxy from the environment', () => {
       expect(closed).toHaveLength(1);
       expect(closed[0]).toBeGreaterThanOrEqual(3900);
     } finally {
-      platform.closeAllConnections();
-      platform.close();
+      await platform.close();
       await proxy.close();
     }
   });
@@ -283,9 +281,8 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
 
   it('a proxy URL spelled otherwise (HTTP://, http:/host) is the proxy it stands for, never ignored', async () => {
     const proxy = await startProxy();
-    const platform = createServer((_req, res) => res.end('{}'));
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
-    const url = `http://127.0.0.2:${(platform.address() as AddressInfo).port}/chat`;
+    const platform = await withServer((_req, res) => void res.end('{}'), { host: '127.0.0.2' });
+    const url = `${platform.url}/chat`;
     try {
       for (const spelling of [
         `HTTP://127.0.0.1:${proxy.port}`,
@@ -299,20 +296,17 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
       }
       expect(proxy.seen.map((r) => r.target)).toEqual([url, url, url]);
     } finally {
-      platform.closeAllConnections();
-      platform.close();
+      await platform.close();
       await proxy.close();
     }
   });
 
   it('NO_PROXY read as curl reads it: an IPv4 block, a domain and its subdomains', async () => {
     const proxy = await startProxy();
-    const platform = createServer((_req, res) => res.end('{}'));
-    await new Promise<void>((resolve) => platform.listen(0, '127.0.0.2', resolve));
-    const port = (platform.address() as AddressInfo).port;
+    const platform = await withServer((_req, res) => void res.end('{}'), { host: '127.0.0.2' });
     try {
       useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: 'corp.example, 127.0.0.0/30' });
-      const answer = await postForBytes(`http://127.0.0.2:${port}/chat`, {
+      const answer = await postForBytes(`${platform.url}/chat`, {
         headers: json,
         body: '{}',
         timeoutMs: 5000,
@@ -320,11 +314,10 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
       expect(answer.statusCode).toBe(200);
       expect(proxy.seen).toEqual([]);
       useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, no_proxy: '127.0.0.4/30' });
-      await postForBytes(`http://127.0.0.2:${port}/chat`, { headers: json, body: '{}', timeoutMs: 5000 });
+      await postForBytes(`${platform.url}/chat`, { headers: json, body: '{}', timeoutMs: 5000 });
       expect(proxy.seen).toHaveLength(1);
     } finally {
-      platform.closeAllConnections();
-      platform.close();
+      await platform.close();
       await proxy.close();
     }
   });
