@@ -79,6 +79,20 @@ function failureOf(error: unknown): FailureOf {
   return { code: 'E_DECODE', message: e.message, ...(e.stack ? { stack: e.stack } : {}) };
 }
 
+/**
+ * The buffer a written page is read back into for its records (`recordsAt`), kept from page to page
+ * as `scratch` is: a fresh megabyte a page was garbage outside the heap that lingered until the
+ * thread's next collection (a rewrite reads back every page). Its own, not `scratch`: a page read
+ * back is decoded to text before the next is read, and never while a page is joined.
+ */
+let readBack: Buffer = Buffer.alloc(0);
+function readBackOf(length: number): Buffer {
+  if (length > SCRATCH_BOUND) return Buffer.allocUnsafeSlow(length);
+  if (readBack.byteLength < length)
+    readBack = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BOUND, Math.max(length, 2 * readBack.byteLength)));
+  return readBack;
+}
+
 /** The records at `refs` (page × PAGE_SPAN + place), each page read and parsed once. */
 function recordsAt(store: PageKeep, refs: Float64Array) {
   const byPage = new Map<number, number[]>();
@@ -90,7 +104,7 @@ function recordsAt(store: PageKeep, refs: Float64Array) {
   }
   const found = new Map<number, Partial<Listing>>();
   for (const [page, places] of byPage) {
-    const records = recordsOf(utf8.decode(store.get(page)), places);
+    const records = recordsOf(utf8.decode(store.get(page, readBackOf)), places);
     for (const [i, place] of places.entries()) found.set(page * PAGE_SPAN + place, records[i]!);
   }
   return Array.from(refs, (ref) => found.get(ref) as Partial<Listing>);

@@ -115,14 +115,14 @@ export class PageKeep {
     }
   }
 
-  /** A page's bytes, whole. */
-  get(page: number): Uint8Array {
+  /** A page's bytes, whole; a written one read into `into`'s buffer when given (`ByteStore.get`). */
+  get(page: number, into?: (length: number) => Buffer): Uint8Array {
     const held = this.#held.get(page);
     if (held !== undefined) return joinedBytes(held.pieces);
     const ref = this.#spilled.get(page);
     if (ref === undefined)
       throw new Error(`page ${page} is not kept: its records were dropped or never read`);
-    return this.#store.get(ref);
+    return this.#store.get(ref, into);
   }
 
   /** Frees the held pages and the file. Idempotent. */

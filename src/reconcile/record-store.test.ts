@@ -74,6 +74,44 @@ describe('spillRecords', () => {
     }
   });
 
+  it('reads records out of order into one buffer, each still its own text, whatever their sizes', () => {
+    const store = spillRecords();
+    try {
+      // Sizes that grow the buffer it reads a record alone into, then shrink, then one past it.
+      const sizes = [10, 5_000, 30, 70_000, 2, 200_000, 40, 300_000, 15];
+      const description = (i: number) => `${String.fromCharCode(97 + i).repeat(sizes[i] as number)}é${i}`;
+      for (let i = 0; i < sizes.length; i++) store.put(record(i, description(i)));
+      // Backwards, then every other one: never front to back, so none comes from the read-ahead.
+      const order = [8, 7, 6, 5, 4, 3, 2, 1, 0, 7, 5, 3, 1, 8, 6, 4, 2, 0];
+      const texts = order.map((i) => store.text(i));
+      // Every text read before is unchanged by the reads after it (strings, not views of the buffer).
+      texts.forEach((text, n) => {
+        const i = order[n] as number;
+        expect(text).toBe(JSON.stringify(record(i, description(i))));
+      });
+      expect(store.get(5)).toEqual(record(5, description(5)));
+    } finally {
+      store.close();
+    }
+  });
+
+  it('finds each record by the lengths before it, read in order, backwards or at random, across blocks', () => {
+    const store = spillRecords();
+    try {
+      const description = (i: number) => `${'x'.repeat((i * 37) % 301)}${i % 7 === 0 ? 'ü€' : ''}${i}`;
+      const n = 1_000;
+      for (let i = 0; i < n; i++) store.put(record(i, description(i)));
+      const expected = (i: number) => JSON.stringify(record(i, description(i)));
+      const forwards = Array.from({ length: n }, (_, i) => i);
+      // A fixed shuffle (a multiplier prime to n): every record once, far from the one before it.
+      const shuffled = forwards.map((i) => (i * 389) % n);
+      for (const order of [forwards, [...forwards].reverse(), shuffled, [63, 64, 65, 127, 128, 0, 999, 998]])
+        for (const i of order) expect(store.text(i)).toBe(expected(i));
+    } finally {
+      store.close();
+    }
+  });
+
   it('refuses a record it never gave, and any use once closed', () => {
     const store = spillRecords();
     for (let i = 0; i < 100; i++) store.put(record(i));
@@ -127,6 +165,33 @@ describe('spillBytes', () => {
       expect(store.get(2).toString()).toBe('one piece');
       expect(store.get(3).length).toBe(0);
       expect(store.get(4).toString()).toBe('after');
+    } finally {
+      store.close();
+    }
+  });
+
+  it("reads a blob into the caller's buffer when given one: a view of its length, the buffer used again", () => {
+    const store = spillBytes();
+    try {
+      store.put(Buffer.from('first blob'));
+      store.put([Buffer.from('sec'), Buffer.from('ond')]);
+      const buffer = Buffer.alloc(64, 0x2a);
+      const asked: number[] = [];
+      const into = (length: number) => {
+        asked.push(length);
+        return buffer;
+      };
+      const first = store.get(0, into);
+      expect(first.toString()).toBe('first blob');
+      expect(first.buffer).toBe(buffer.buffer);
+      const second = store.get(1, into);
+      expect(second.toString()).toBe('second');
+      // The same bytes: the first view now shows the second blob where they overlap.
+      expect(first.subarray(0, 6).toString()).toBe('second');
+      expect(asked).toEqual([10, 6]);
+      // Without one, a buffer of its own.
+      expect(store.get(0).buffer).not.toBe(buffer.buffer);
+      expect(store.get(0).toString()).toBe('first blob');
     } finally {
       store.close();
     }

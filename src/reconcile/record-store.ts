@@ -101,11 +101,63 @@ function readFully(fd: number, length: number, position: number, what: string): 
   return buffer;
 }
 
+/** Spans a block of `Spans` holds one offset for. */
+const SPAN_BLOCK = 64;
+
+/**
+ * Where each item of a spill file stands, for items written one after another with nothing between
+ * them: a length each (4 bytes), and the offset of every 64th item (an item's offset is that one's plus
+ * the lengths between). An offset an item, as a double, was 8 bytes more an item: ~16 MB of a 1M
+ * rewrite's peak (its records and its changes, a million each).
+ */
+class Spans {
+  readonly #lengths = uint32s();
+  readonly #bases = float64s();
+  #count = 0;
+  #end = 0;
+  /** The last offset asked for, to read the next item's without a sum (items read in order). */
+  #lastItem = -1;
+  #lastOffset = 0;
+
+  /** The next item's, `length` bytes at the end of the items before it. */
+  push(length: number): void {
+    if (this.#count % SPAN_BLOCK === 0) this.#bases.set(this.#count / SPAN_BLOCK, this.#end);
+    this.#lengths.set(this.#count++, length);
+    this.#end += length;
+  }
+
+  /** Where the items end: the next one's offset. */
+  get end(): number {
+    return this.#end;
+  }
+
+  length(i: number): number {
+    return this.#lengths.get(i);
+  }
+
+  offset(i: number): number {
+    if (i === this.#lastItem + 1 && this.#lastItem >= 0 && i % SPAN_BLOCK !== 0)
+      this.#lastOffset += this.#lengths.get(this.#lastItem);
+    else if (i !== this.#lastItem) {
+      const block = Math.floor(i / SPAN_BLOCK);
+      let offset = this.#bases.get(block);
+      for (let k = block * SPAN_BLOCK; k < i; k++) offset += this.#lengths.get(k);
+      this.#lastOffset = offset;
+    }
+    this.#lastItem = i;
+    return this.#lastOffset;
+  }
+}
+
 /** Blobs kept in a temporary file as they are, each by the number `put` gave (`get` reads it back). */
 export interface ByteStore {
   /** A blob, whole or in the pieces it arrived in (written one after another, read back as one). */
   put(bytes: Uint8Array | readonly Uint8Array[]): number;
-  get(ref: number): Buffer;
+  /**
+   * The blob, in a buffer of its own, or in the buffer `into` returns for its length (at least that
+   * long, used again by the caller): a view of it, valid until the caller reuses it.
+   */
+  get(ref: number, into?: (length: number) => Buffer): Buffer;
   readonly size: number;
   /** Frees the file. Idempotent. */
   close(): void;
@@ -148,9 +200,13 @@ export function spillBytes(dir = tmpdir()): ByteStore {
       lengths.set(count, written - at);
       return count++;
     },
-    get(ref) {
+    get(ref, into) {
       if (!(ref >= 0 && ref < count)) throw new RangeError(`no blob ${ref}`);
-      return readFully(open(), lengths.get(ref), offsets.get(ref), `blob ${ref}`);
+      const length = lengths.get(ref);
+      if (into === undefined) return readFully(open(), length, offsets.get(ref), `blob ${ref}`);
+      const buffer = into(length);
+      readInto(open(), buffer, length, offsets.get(ref), `blob ${ref}`);
+      return buffer.subarray(0, length);
     },
     get size() {
       return count;
@@ -171,8 +227,8 @@ const READ_AHEAD_BYTES = 256 << 10;
 const FIRST_BATCH_BYTES = 16 << 10;
 
 /**
- * Records spilled to a temporary file as JSON, one after another; an offset and a length per record
- * in typed arrays (12 bytes a record). The file is unlinked as soon as it is open, so nothing is left
+ * Records spilled to a temporary file as JSON, one after another; their spans in typed arrays (~4
+ * bytes a record: `Spans`). The file is unlinked as soon as it is open, so nothing is left
  * on disk whatever ends the process. Reads and writes are synchronous: a record is a kilobyte or
  * so, read from the page cache, and written in 1 MiB batches. Each record is encoded straight into
  * the batch buffer (no byte count, join or copy per record: this runs for every listing of a run).
@@ -184,8 +240,8 @@ export function spillRecords<T = Listing>(
   text(ref: number): string;
 } {
   let fd: number | undefined = openSpill(dir);
-  const offsets = float64s();
-  const lengths = uint32s();
+  /** Each record's span: records are written one after another, nothing between them. */
+  const spans = new Spans();
   let count = 0;
   /** Bytes in the file. */
   let written = 0;
@@ -231,6 +287,23 @@ export function spillRecords<T = Listing>(
   let ahead: Buffer | undefined;
   let aheadAt = 0;
   let aheadLength = 0;
+  /**
+   * A record read on its own (out of the read-ahead's order: the join's records in the platform's
+   * order, the updates' in the plan's), into one buffer used again: a buffer per record was ~1 KB of
+   * garbage outside the heap per read, two reads a listing in a rewrite (~1.3 GB of buffers at 1M
+   * listings), which lingers until the heap's next collection and lifted the run's peak.
+   */
+  let scratch: Buffer | undefined;
+  const alone = (fd: number, offset: number, length: number, what: string): string => {
+    // A record larger than the read-ahead (hundreds of kilobytes) is read into a buffer of its own.
+    if (length > READ_AHEAD_BYTES) return readFully(fd, length, offset, what).toString('utf8');
+    if (scratch === undefined || scratch.length < length)
+      scratch = Buffer.allocUnsafeSlow(
+        Math.min(READ_AHEAD_BYTES, Math.max(length, 2 * (scratch?.length ?? 2048))),
+      );
+    readInto(fd, scratch, length, offset, what);
+    return scratch.toString('utf8', 0, length);
+  };
   const text = (offset: number, length: number, what: string): string => {
     const fd = open();
     const end = aheadAt + aheadLength;
@@ -238,7 +311,7 @@ export function spillRecords<T = Listing>(
       return ahead.toString('utf8', offset - aheadAt, offset - aheadAt + length);
     // Onward: at or past the start of what was read ahead, and not far past its end.
     const onward = ahead === undefined || (offset >= aheadAt && offset - end < READ_AHEAD_BYTES);
-    if (!onward || length > READ_AHEAD_BYTES) return readFully(fd, length, offset, what).toString('utf8');
+    if (!onward || length > READ_AHEAD_BYTES) return alone(fd, offset, length, what);
     const span = Math.min(READ_AHEAD_BYTES, written - offset);
     // As large as the file so far, up to 256 KiB: a worker runs dozens of small feeds at once.
     if (ahead === undefined || ahead.length < span) ahead = Buffer.allocUnsafe(span);
@@ -259,17 +332,17 @@ export function spillRecords<T = Listing>(
       else flush();
       let length: number;
       if (most <= FLUSH_BYTES && batch !== undefined) {
+        // At `written + pending`: where the records before it end.
         length = batch.write(json, pending, 'utf8');
-        offsets.set(count, written + pending);
         pending += length;
       } else {
-        // Larger than a batch (a record of hundreds of kilobytes): written on its own.
+        // Larger than a batch (a record of hundreds of kilobytes): written on its own, at `written`
+        // (the batch flushed above), where the records before it end.
         const bytes = Buffer.from(json, 'utf8');
         length = bytes.length;
-        offsets.set(count, written);
         writeAll(bytes, length);
       }
-      lengths.set(count, length);
+      spans.push(length);
       return count++;
     },
     get(ref) {
@@ -277,8 +350,8 @@ export function spillRecords<T = Listing>(
     },
     text(ref) {
       if (!(ref >= 0 && ref < count)) throw new RangeError(`no record ${ref}`);
-      const offset = offsets.get(ref);
-      const length = lengths.get(ref);
+      const offset = spans.offset(ref);
+      const length = spans.length(ref);
       if (offset + length > written) flush();
       return text(offset, length, `record ${ref}`);
     },
@@ -293,6 +366,7 @@ export function spillRecords<T = Listing>(
       pending = 0;
       ahead = undefined;
       aheadLength = 0;
+      scratch = undefined;
     },
   };
 }
