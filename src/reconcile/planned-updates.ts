@@ -1,4 +1,4 @@
-import { float64s, int32s } from '../number-column.ts';
+import { float64s, int32s, type NumberColumn } from '../number-column.ts';
 import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 import type { DeleteColumns } from './planned-deletes.ts';
@@ -19,6 +19,17 @@ export interface UpdateSources {
 }
 
 /**
+ * The columns of a plan's updates, by the order the plan found them in: the platform's ID, the
+ * feed's record, where the changes are (`PlannedUpdates`' slots), and the few that adopt a listing.
+ */
+interface UpdateColumns {
+  ids: NumberColumn<Float64Array>;
+  refs: NumberColumn<Int32Array>;
+  slots: NumberColumn<Int32Array>;
+  adopted: Set<number>;
+}
+
+/**
  * The listings a plan updates, as columns: for each, the platform's ID, the feed's record it sends,
  * whether it adopts the listing, and where its changes are (in the run's record store, until read:
  * the plan holds no reference to the remote listings' columns). A run that rewrites every listing
@@ -29,11 +40,9 @@ export interface UpdateSources {
  */
 export class PlannedUpdates implements UpdateList {
   readonly #sources: UpdateSources;
-  readonly #ids: Float64Array;
-  readonly #refs: Int32Array;
-  /** Where the update's changes are (≥ 0, see `UpdateSources.changesAt`), or -1 - i for the i-th update held whole. */
-  readonly #slots: Int32Array;
-  readonly #adopt: Uint8Array;
+  readonly #columns: UpdateColumns;
+  /** The updates in key order: `#columns`' places, as the builder gathered them. */
+  readonly #order: Int32Array;
   readonly #whole: WholeUpdates;
   readonly #briefs: readonly ListingBrief[];
   /** The changes of the first updates, read while the run's records were open (`withBriefs`). */
@@ -41,49 +50,50 @@ export class PlannedUpdates implements UpdateList {
 
   constructor(
     sources: UpdateSources,
-    columns: { ids: Float64Array; refs: Int32Array; slots: Int32Array; adopt: Uint8Array },
-    whole: WholeUpdates | readonly PlannedUpdate[],
+    columns: UpdateColumns,
+    order: Int32Array,
+    whole: WholeUpdates,
     described: { briefs: readonly ListingBrief[]; changes: readonly (readonly FieldChange[])[] } = {
       briefs: [],
       changes: [],
     },
   ) {
     this.#sources = sources;
-    this.#ids = columns.ids;
-    this.#refs = columns.refs;
-    this.#slots = columns.slots;
-    this.#adopt = columns.adopt;
-    this.#whole = whole instanceof WholeUpdates ? whole : WholeUpdates.of(whole);
+    this.#columns = columns;
+    this.#order = order;
+    this.#whole = whole;
     this.#briefs = described.briefs;
     this.#changes = described.changes;
   }
 
   get length(): number {
-    return this.#slots.length;
+    return this.#order.length;
   }
 
   /** The update at `index` in key order (a new object each time), or undefined past the end. */
   at(index: number): PlannedUpdate | undefined {
-    const i = placeIn(index, this.#slots.length);
+    const i = placeIn(index, this.#order.length);
     if (i === undefined) return undefined;
-    const slot = this.#slots[i] as number;
+    const at = this.#order[i] as number;
+    const columns = this.#columns;
+    const slot = columns.slots.get(at);
     const brief = this.#briefs[i];
     if (slot < 0) {
       const whole = this.#whole.at(-1 - slot);
       return brief === undefined ? whole : { ...whole, brief };
     }
-    const ref = this.#refs[i] as number;
+    const ref = columns.refs.get(at);
     const sources = this.#sources;
     const known = this.#changes[i];
     return {
       key: sources.keyAt(ref),
-      id: this.#ids[i] as number,
+      id: columns.ids.get(at),
       desired: { ref },
       ...(brief === undefined ? {} : { brief }),
       get changes() {
         return known ?? sources.changesAt(slot);
       },
-      adopt: this.#adopt[i] === 1,
+      adopt: columns.adopted.has(at),
     };
   }
 
@@ -100,18 +110,19 @@ export class PlannedUpdates implements UpdateList {
       briefs.push(briefOf(update.desired.ref));
       changes.push(update.changes);
     }
-    const columns = { ids: this.#ids, refs: this.#refs, slots: this.#slots, adopt: this.#adopt };
-    return new PlannedUpdates(this.#sources, columns, this.#whole, { briefs, changes });
+    return new PlannedUpdates(this.#sources, this.#columns, this.#order, this.#whole, { briefs, changes });
   }
 
   /** How many adopt a listing, and how many mark one Sold (the report's counts): no update is made. */
   counts(): { adopted: number; markedSold: number } {
     let adopted = 0;
     let markedSold = 0;
-    for (let i = 0; i < this.#slots.length; i++) {
-      const slot = this.#slots[i] as number;
+    // In the order they were gathered: counts need no order.
+    const { slots } = this.#columns;
+    for (let at = 0; at < this.#order.length; at++) {
+      const slot = slots.get(at);
       if (slot >= 0) {
-        if (this.#adopt[i] === 1) adopted++;
+        if (this.#columns.adopted.has(at)) adopted++;
         continue;
       }
       if (this.#whole.isMark(-1 - slot)) {
@@ -126,7 +137,7 @@ export class PlannedUpdates implements UpdateList {
   }
 
   *[Symbol.iterator](): Iterator<PlannedUpdate> {
-    for (let i = 0; i < this.#slots.length; i++) yield this.at(i) as PlannedUpdate;
+    for (let i = 0; i < this.#order.length; i++) yield this.at(i) as PlannedUpdate;
   }
 
   /** Every update as an object, its changes read: for a plan shown whole (`plan --json`, tests). */
@@ -138,10 +149,7 @@ export class PlannedUpdates implements UpdateList {
 /** Gathers a plan's updates as `makePlan` finds them, then puts them in key order (`finish`). */
 export class UpdatesBuilder {
   readonly #sources: UpdateSources;
-  readonly #ids = float64s();
-  readonly #refs = int32s();
-  readonly #slots = int32s();
-  readonly #adopt = int32s();
+  readonly #columns: UpdateColumns = { ids: float64s(), refs: int32s(), slots: int32s(), adopted: new Set() };
   readonly #whole = new WholeUpdates();
   #length = 0;
 
@@ -152,10 +160,11 @@ export class UpdatesBuilder {
   /** An update of the remote listing `id` to the feed's record `ref`, its changes at `place` (≥ 0). */
   add(ref: number, id: number, place: number, adopt: boolean): void {
     const i = this.#length++;
-    this.#refs.set(i, ref);
-    this.#ids.set(i, id);
-    this.#slots.set(i, place);
-    this.#adopt.set(i, adopt ? 1 : 0);
+    const columns = this.#columns;
+    columns.refs.set(i, ref);
+    columns.ids.set(i, id);
+    columns.slots.set(i, place);
+    if (adopt) columns.adopted.add(i);
   }
 
   /**
@@ -165,19 +174,20 @@ export class UpdatesBuilder {
    */
   addMark(marks: DeleteColumns, n: number): void {
     const i = this.#length++;
-    this.#refs.set(i, -1);
-    this.#ids.set(i, marks.idAt(n));
-    this.#slots.set(i, -1 - this.#whole.addMark(marks, n));
-    this.#adopt.set(i, 0);
+    const columns = this.#columns;
+    columns.refs.set(i, -1);
+    columns.ids.set(i, marks.idAt(n));
+    columns.slots.set(i, -1 - this.#whole.addMark(marks, n));
   }
 
   /** An update held as it is (a hand-made one; the plan's marks Sold are `addMark`'s). */
   addWhole(update: PlannedUpdate): void {
     const i = this.#length++;
-    this.#refs.set(i, update.desired.ref);
-    this.#ids.set(i, update.id);
-    this.#slots.set(i, -1 - this.#whole.add(update));
-    this.#adopt.set(i, update.adopt ? 1 : 0);
+    const columns = this.#columns;
+    columns.refs.set(i, update.desired.ref);
+    columns.ids.set(i, update.id);
+    columns.slots.set(i, -1 - this.#whole.add(update));
+    if (update.adopt) columns.adopted.add(i);
   }
 
   /**
@@ -187,11 +197,9 @@ export class UpdatesBuilder {
    */
   finish(): PlannedUpdates {
     const n = this.#length;
-    // Read from the builder's columns as they are: flat copies of them for the sort were 16 MB at
-    // 1M updates, on top of the columns and the result, at a rewrite's peak.
-    const ids = this.#ids;
-    const refs = this.#refs;
-    const slots = this.#slots;
+    // The builder's columns are the plan's, read through the sort's order: copies of them in key
+    // order were 17 MB at 1M updates, made while the columns were held, at a rewrite's peak.
+    const { ids, refs, slots } = this.#columns;
     const sources = this.#sources;
     const compare = sources.compareKeys?.bind(sources);
     // Keys made for the sort: an update held whole's, and every key where records cannot be compared.
@@ -213,20 +221,7 @@ export class UpdatesBuilder {
     const order = Int32Array.from({ length: n }, (_, i) => i).sort(
       (a, b) => keyOrder(a, b) || ids.get(a) - ids.get(b),
     );
-    const columns = {
-      ids: new Float64Array(n),
-      refs: new Int32Array(n),
-      slots: new Int32Array(n),
-      adopt: new Uint8Array(n),
-    };
-    for (let i = 0; i < n; i++) {
-      const from = order[i] as number;
-      columns.ids[i] = ids.get(from);
-      columns.refs[i] = refs.get(from);
-      columns.slots[i] = slots.get(from);
-      columns.adopt[i] = this.#adopt.get(from);
-    }
-    return new PlannedUpdates(this.#sources, columns, this.#whole);
+    return new PlannedUpdates(sources, this.#columns, order, this.#whole);
   }
 }
 
@@ -237,12 +232,6 @@ export class UpdatesBuilder {
 class WholeUpdates {
   readonly #list: (PlannedUpdate | number)[] = [];
   #marks: DeleteColumns | undefined;
-
-  static of(updates: readonly PlannedUpdate[]): WholeUpdates {
-    const whole = new WholeUpdates();
-    for (const u of updates) whole.add(u);
-    return whole;
-  }
 
   /** Holds `update`; returns its number. */
   add(update: PlannedUpdate): number {
