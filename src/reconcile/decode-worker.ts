@@ -11,7 +11,7 @@ import type { DecodeReply, DecodeRequest, FailureOf } from './decode-protocol.ts
 import { HeldBudget, PageKeep } from './page-keep.ts';
 import { encodePageEntry, PageMemoIndex, pageKey } from './page-memo.ts';
 import { decodePageBytes } from './page-scan.ts';
-import { spillBytes } from './record-store.ts';
+import { ReusedBuffer, spillBytes } from './record-store.ts';
 import { PAGE_SPAN, recordsOf, transferablesOf } from './remote-page.ts';
 
 const port = parentPort;
@@ -44,20 +44,19 @@ const memos = new Map<number, { index: PageMemoIndex | undefined; keep: boolean;
  * `remote-page.ts`). A page larger than the bound is joined on its own, so one huge answer is not
  * held for the rest of the run.
  */
-let scratch: Buffer = Buffer.alloc(0);
 const SCRATCH_BOUND = 8 * 1024 * 1024;
+const scratch = new ReusedBuffer(SCRATCH_BOUND);
 
 function joinedInScratch(pieces: PageBytes): Uint8Array {
   const length = byteLengthOf(pieces);
   if (pieces.length === 1 || length > SCRATCH_BOUND) return joinedBytes(pieces);
-  if (scratch.byteLength < length)
-    scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BOUND, Math.max(length, 2 * scratch.byteLength)));
+  const into = scratch.of(length);
   let at = 0;
   for (const piece of pieces) {
-    scratch.set(piece, at);
+    into.set(piece, at);
     at += piece.byteLength;
   }
-  return scratch.subarray(0, length);
+  return into.subarray(0, length);
 }
 
 function failureOf(error: unknown): FailureOf {
@@ -85,13 +84,8 @@ function failureOf(error: unknown): FailureOf {
  * thread's next collection (a rewrite reads back every page). Its own, not `scratch`: a page read
  * back is decoded to text before the next is read, and never while a page is joined.
  */
-let readBack: Buffer = Buffer.alloc(0);
-function readBackOf(length: number): Buffer {
-  if (length > SCRATCH_BOUND) return Buffer.allocUnsafeSlow(length);
-  if (readBack.byteLength < length)
-    readBack = Buffer.allocUnsafeSlow(Math.min(SCRATCH_BOUND, Math.max(length, 2 * readBack.byteLength)));
-  return readBack;
-}
+const readBack = new ReusedBuffer(SCRATCH_BOUND);
+const readBackOf = (length: number) => readBack.of(length);
 
 /** The records at `refs` (page × PAGE_SPAN + place), each page read and parsed once. */
 function recordsAt(store: PageKeep, refs: Float64Array) {

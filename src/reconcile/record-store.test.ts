@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Listing } from '../normalize/index.ts';
-import { changesIn, spillBytes, spillRecords } from './record-store.ts';
+import { changesIn, ReusedBuffer, spillBytes, spillRecords } from './record-store.ts';
 
 const record = (i: number, description = `Listing ${i}`) =>
   ({ MLSNumber: `K-${i}`, Description: description, SalePrice: i * 1000 }) as unknown as Listing;
@@ -195,5 +195,26 @@ describe('spillBytes', () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe('ReusedBuffer', () => {
+  it('gives one buffer again while it is large enough, doubles it up to its bound, and a larger one of its own', () => {
+    const reused = new ReusedBuffer(1_000);
+    const first = reused.of(100);
+    expect(first.length).toBe(100);
+    expect(reused.of(60)).toBe(first);
+    // Grown to twice the last, not to the length asked: fewer growths for lengths that creep up.
+    const grown = reused.of(150);
+    expect(grown.length).toBe(200);
+    expect(reused.of(200)).toBe(grown);
+    // Never past the bound; beyond it a buffer of its own, and the held one stays.
+    expect(reused.of(900).length).toBe(900);
+    const beyond = reused.of(5_000);
+    expect(beyond.length).toBe(5_000);
+    expect(reused.of(10)).not.toBe(beyond);
+    expect(reused.of(10).length).toBe(900);
+    reused.release();
+    expect(reused.of(10).length).toBe(10);
   });
 });

@@ -101,6 +101,34 @@ function readFully(fd: number, length: number, position: number, what: string): 
   return buffer;
 }
 
+/**
+ * One buffer used again for bytes read or joined one blob at a time, grown (doubling) up to `bound`;
+ * a blob larger than that gets a buffer of its own, so one huge blob is not held afterwards. What it
+ * gives is valid until it is asked again.
+ */
+export class ReusedBuffer {
+  readonly #bound: number;
+  #buffer: Buffer | undefined;
+
+  constructor(bound: number) {
+    this.#bound = bound;
+  }
+
+  /** A buffer of at least `length` bytes. */
+  of(length: number): Buffer {
+    if (length > this.#bound) return Buffer.allocUnsafeSlow(length);
+    const held = this.#buffer;
+    if (held === undefined || held.length < length)
+      this.#buffer = Buffer.allocUnsafeSlow(Math.min(this.#bound, Math.max(length, 2 * (held?.length ?? 0))));
+    return this.#buffer as Buffer;
+  }
+
+  /** Lets the buffer go (the next `of` makes one again). */
+  release(): void {
+    this.#buffer = undefined;
+  }
+}
+
 /** Spans a block of `Spans` holds one offset for. */
 const SPAN_BLOCK = 64;
 
@@ -124,11 +152,6 @@ class Spans {
     if (this.#count % SPAN_BLOCK === 0) this.#bases.set(this.#count / SPAN_BLOCK, this.#end);
     this.#lengths.set(this.#count++, length);
     this.#end += length;
-  }
-
-  /** Where the items end: the next one's offset. */
-  get end(): number {
-    return this.#end;
   }
 
   length(i: number): number {
@@ -293,16 +316,12 @@ export function spillRecords<T = Listing>(
    * garbage outside the heap per read, two reads a listing in a rewrite (~1.3 GB of buffers at 1M
    * listings), which lingers until the heap's next collection and lifted the run's peak.
    */
-  let scratch: Buffer | undefined;
+  // A record larger than the read-ahead (hundreds of kilobytes) is read into a buffer of its own.
+  const scratch = new ReusedBuffer(READ_AHEAD_BYTES);
   const alone = (fd: number, offset: number, length: number, what: string): string => {
-    // A record larger than the read-ahead (hundreds of kilobytes) is read into a buffer of its own.
-    if (length > READ_AHEAD_BYTES) return readFully(fd, length, offset, what).toString('utf8');
-    if (scratch === undefined || scratch.length < length)
-      scratch = Buffer.allocUnsafeSlow(
-        Math.min(READ_AHEAD_BYTES, Math.max(length, 2 * (scratch?.length ?? 2048))),
-      );
-    readInto(fd, scratch, length, offset, what);
-    return scratch.toString('utf8', 0, length);
+    const buffer = scratch.of(length);
+    readInto(fd, buffer, length, offset, what);
+    return buffer.toString('utf8', 0, length);
   };
   const text = (offset: number, length: number, what: string): string => {
     const fd = open();
@@ -366,7 +385,7 @@ export function spillRecords<T = Listing>(
       pending = 0;
       ahead = undefined;
       aheadLength = 0;
-      scratch = undefined;
+      scratch.release();
     },
   };
 }
