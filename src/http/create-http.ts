@@ -1,5 +1,5 @@
-import type { Delays, Got, Hooks, Request, RequestError } from 'got';
-import { proxyAgents } from './proxy.ts';
+import type { BeforeRequestHook, Delays, Got, Hooks, Request, RequestError } from 'got';
+import { proxyAgentsFor } from './proxy.ts';
 
 /**
  * The project's one HTTP client (got), for feed downloads, RESO and its token
@@ -49,18 +49,32 @@ export interface HttpOptions {
  */
 export async function createHttp(options: HttpOptions = {}): Promise<Http> {
   const { default: got } = await loadGot();
-  // Through the environment's proxy when one is set (`proxy.ts`), as the platform's calls go.
-  // A tunnel bounded as the connection is: got's own timers start once it is open.
-  const agents = proxyAgents(options.timeout?.connect ?? options.timeout?.request);
+  const { beforeRequest = [], ...hooks } = options.hooks ?? {};
   return got.extend({
-    ...(agents ? { agent: { http: agents.http, https: agents.https } } : {}),
     retry: { limit: 0 },
     throwHttpErrors: false,
     followRedirect: options.followRedirect ?? false,
     decompress: options.decompress ?? true,
     ...(options.timeout ? { timeout: options.timeout } : {}),
-    ...(options.hooks ? { hooks: options.hooks } : {}),
+    hooks: {
+      ...hooks,
+      beforeRequest: [throughProxy(options.timeout?.connect ?? options.timeout?.request), ...beforeRequest],
+    },
   });
+}
+
+/**
+ * Each request (and each redirect's) through the environment's proxy when one serves its URL
+ * (`proxy.ts`), as the platform's calls go, else direct: the verdict is `proxy.ts`'s, the one that
+ * reads NO_PROXY's IPv6 entries, not the agents' own. A tunnel bounded as the connection is: got's
+ * own timers start once it is open.
+ */
+function throughProxy(tunnelMs: number | undefined): BeforeRequestHook {
+  return (options) => {
+    const url = options.url;
+    const agents = url === undefined ? undefined : proxyAgentsFor(url.toString(), tunnelMs);
+    options.agent = agents ? { http: agents.http, https: agents.https } : {};
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type ClientRequestArgs, Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { isIPv4 } from 'node:net';
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { FeedSyncError } from '../errors.ts';
 
@@ -47,6 +47,12 @@ interface Proxy {
   readonly names: { readonly 'http:'?: string; readonly 'https:'?: string };
   /** The hosts reached directly: NO_PROXY's entries as Node matches them, lower case. */
   readonly bypass: readonly string[];
+  /**
+   * NO_PROXY's IPv6 entries (an address, `[address]:port`, a `/prefix` block), which Node's agents
+   * do not read: a request whose host is one goes direct by this verdict alone (`create-http.ts`
+   * gives got's requests their agents by it).
+   */
+  readonly direct6: Ipv6Bypass;
   readonly agents: Map<number, ProxyAgents>;
   /** `proxyVariableFor`'s verdicts by URL: a run asks it once a call, of a few URLs. */
   readonly verdicts: Map<string, string | undefined>;
@@ -90,6 +96,7 @@ export function useProxy(env: ProxyEnv): void {
     env: proxyEnv,
     names,
     bypass: bypass.map((entry) => entry.toLowerCase()),
+    direct6: ipv6Bypass(direct),
     agents: new Map(),
     verdicts: new Map(),
   };
@@ -160,7 +167,10 @@ export function proxyVariableFor(url: string): string | undefined {
   let name = scheme === 'http:' || scheme === 'https:' ? proxy.names[scheme] : undefined;
   if (parsed !== null && name !== undefined) {
     const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
-    if (bypasses(proxy.bypass, host.toLowerCase(), parsed.port)) name = undefined;
+    // An IPv6 entry with a port names it even where the URL leaves it to its scheme.
+    const port = parsed.port || (scheme === 'https:' ? '443' : '80');
+    if (bypasses(proxy.bypass, host.toLowerCase(), parsed.port) || proxy.direct6.covers(host, port))
+      name = undefined;
   }
   if (verdicts.size >= 100) verdicts.clear();
   verdicts.set(url, name);
@@ -171,7 +181,7 @@ export function proxyVariableFor(url: string): string | undefined {
  * The agents a request to `url` goes through: the proxy's when one serves it (`proxyVariableFor`),
  * else undefined (direct). `tunnelMs` as for `proxyAgents`.
  */
-export function proxyAgentsFor(url: string, tunnelMs: number): ProxyAgents | undefined {
+export function proxyAgentsFor(url: string, tunnelMs?: number): ProxyAgents | undefined {
   return proxyVariableFor(url) === undefined ? undefined : proxyAgents(tunnelMs);
 }
 
@@ -201,6 +211,47 @@ function bypasses(list: readonly string[], host: string, port: string): boolean 
     }
   }
   return false;
+}
+
+/** NO_PROXY's IPv6 entries: addresses and blocks on any port, and addresses on one port. */
+export interface Ipv6Bypass {
+  covers(host: string, port: string): boolean;
+}
+
+/**
+ * The IPv6 entries of NO_PROXY as curl and Go read them: `fd00::1` (any spelling of the address),
+ * `[fd00::1]`, `[fd00::1]:8443` (that port alone), `fd00::/8` and `[fd00::]/8` (a block); a zone
+ * (`%eth0`) is not read. The rest
+ * are left to the list Node matches (`noProxyList`).
+ */
+export function ipv6Bypass(entries: readonly string[]): Ipv6Bypass {
+  const any = new BlockList();
+  const byPort = new Map<string, BlockList>();
+  for (const entry of entries) {
+    const parts =
+      /^\[([0-9a-f:.]+)\](?::(\d+))?(?:\/(\d{1,3}))?$/i.exec(entry) ??
+      /^([0-9a-f:.]+)()(?:\/(\d{1,3}))?$/i.exec(entry);
+    const address = parts?.[1];
+    if (!parts || address === undefined || !isIPv6(address)) continue;
+    const port = parts[2] || undefined;
+    const prefix = parts[3];
+    if (prefix !== undefined) {
+      if (Number(prefix) <= 128 && port === undefined) any.addSubnet(address, Number(prefix), 'ipv6');
+    } else if (port === undefined) any.addAddress(address, 'ipv6');
+    else {
+      let list = byPort.get(port);
+      if (list === undefined) byPort.set(port, (list = new BlockList()));
+      list.addAddress(address, 'ipv6');
+    }
+  }
+  return {
+    covers(host, port) {
+      if (!isIPv6(host)) return false;
+      if (any.check(host, 'ipv6')) return true;
+      const list = byPort.get(port);
+      return list !== undefined && list.check(host, 'ipv6');
+    },
+  };
 }
 
 const ipValue = (ip: string) => ip.split('.').reduce((n, part) => n * 256 + Number(part), 0);

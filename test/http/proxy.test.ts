@@ -322,6 +322,34 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
     }
   });
 
+  it("NO_PROXY's IPv6 entries, which Node's agents do not read, send a feed's request direct; others go through", async () => {
+    const proxy = await startProxy();
+    const feed = 'http://[fd00::5]:8080/feed.csv';
+    const get = async () => {
+      const http = await createHttp({ timeout: phaseTimeouts(500) });
+      // Direct, an address this machine has no route to fails (unreachable, or in 500 ms); through
+      // the proxy, the proxy answers 502.
+      return http.get(feed).then(
+        (answer) => answer.statusCode,
+        (error: unknown) => (error as NodeJS.ErrnoException).code,
+      );
+    };
+    try {
+      for (const entry of ['fd00::/8', '[fd00::]/16', 'fd00:0:0::5', '[fd00::5]:8080']) {
+        useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: `corp.example,${entry}` });
+        expect(await get(), entry).not.toBe(502);
+        expect(proxy.seen, entry).toEqual([]);
+      }
+      for (const entry of ['fd01::/16', '[fd00::5]:8081', 'fd00::6']) {
+        useProxy({ HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, NO_PROXY: entry });
+        expect(await get(), entry).toBe(502);
+        expect(proxy.seen.pop()?.target, entry).toBe(feed);
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('a proxy that is down: the failure says a proxy is set, for the platform and for a feed', async () => {
     const dead = 'http://127.0.0.1:9';
     useProxy({ HTTP_PROXY: dead });
