@@ -239,8 +239,8 @@ export function ipv6Bypass(entries: readonly string[]): Ipv6Bypass {
       if (Number(prefix) <= 128 && port === undefined) any.addSubnet(address, Number(prefix), 'ipv6');
     } else if (port === undefined) any.addAddress(address, 'ipv6');
     else {
-      let list = byPort.get(port);
-      if (list === undefined) byPort.set(port, (list = new BlockList()));
+      const list = byPort.get(port) ?? new BlockList();
+      byPort.set(port, list);
       list.addAddress(address, 'ipv6');
     }
   }
