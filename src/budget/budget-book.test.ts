@@ -285,4 +285,28 @@ describe('the state-file budget (the one-shot CLI)', () => {
     expect(await open().take('k', limits, T0 + 200)).toMatchObject({ ok: false, window: 'provider' });
     expect((await open().take('k', limits, T0 + 5001)).ok).toBe(true);
   });
+
+  it('a 429 heard by one process holds back another that holds a reservation, at its next request', async () => {
+    const { state, open } = sharedFile();
+    const limits = { perHour: 1000 };
+    const [a, b] = [open(), open()];
+    // b reserves ahead: its next requests are counted in the file already.
+    expect((await b.take('k', limits, T0)).ok).toBe(true);
+    expect((await b.take('k', limits, T0 + 10)).ok).toBe(true);
+    const writes = state.writes;
+    expect((await a.take('k', limits, T0 + 20)).ok).toBe(true);
+    await a.announce('k', { name: 'retry-after', remaining: 0, resetAt: T0 + 5000 }, T0 + 100);
+    expect(await b.take('k', limits, T0 + 200)).toMatchObject({
+      ok: false,
+      window: 'provider',
+      retryAt: T0 + 5000,
+    });
+    // The refusal wrote nothing, and the reservation is used once the pause is over.
+    expect(state.writes).toBe(writes + 2);
+    expect((await b.take('k', limits, T0 + 5001)).ok).toBe(true);
+    expect(state.writes).toBe(writes + 2);
+    await a.flush?.();
+    await b.flush?.();
+    expect(usageOfBook(state.books.k!, T0 + 6000).hour).toBe(4);
+  });
 });

@@ -92,7 +92,8 @@ function mergedCeilings(a: BudgetBook['ceilings'], b: BudgetBook['ceilings'], no
  * suspends the key), the second is shared too: each request is checked against the file as it is,
  * and written when it starts (in flight) and when it is answered (two writes a request, at two
  * requests a second). Without one, only answered requests of the second are written, for a process
- * that starts next. The provider's announced ceilings are merged, the lower remaining winning.
+ * that starts next. The provider's announced ceilings are merged, the lower remaining winning; a
+ * spent one (a 429) is written at once and read before each request, reserved or not.
  */
 export function createFileBudget(file: BudgetFile): BudgetStore {
   /** The others' requests as the file last showed them, with this process's own: what `take` checks. */
@@ -245,7 +246,12 @@ export function createFileBudget(file: BudgetFile): BudgetStore {
       });
     }
     if (own.reserved.n > 0 && own.reserved.minute === minute) {
-      const taken = start(local, own);
+      // A ceiling another process heard (a 429's Retry-After) holds this one back from its next
+      // request, not its next reservation: the file's ceilings, read without the lock (the file is
+      // replaced whole), merged into what this process knows, the stricter winning.
+      const theirs = (await file.read())[key]?.ceilings ?? {};
+      const book = { ...local, ceilings: mergedCeilings(local.ceilings, theirs, now) };
+      const taken = start(book, own);
       books.set(key, taken.book);
       if (taken.answer.ok) owns.set(key, { ...taken.own, reserved: { n: own.reserved.n - 1, minute } });
       return taken.answer;
