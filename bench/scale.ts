@@ -32,7 +32,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -43,6 +43,7 @@ import {
   buildCli,
   BUILT_CLI as CLI,
   floorMs as floor,
+  floorRun,
   imageNodeArgs,
   type SyncReport as Report,
 } from './lib/cli.ts';
@@ -64,24 +65,56 @@ const INITIAL_GOAL = 1.1;
 
 /**
  * N creates of the listing the sync sends for the feed's first record (`sentListing`: the same
- * fields and tags, so the same bytes), 8 at a time, on a sandbox of their own.
+ * fields and tags, so the same bytes), 8 at a time, on a sandbox of their own; with the CPU the
+ * floor's process and the sandbox (this process, `platformCpu`) used.
  */
-async function createsFloor(format: Format, listings: number, workDir: string): Promise<number> {
+async function createsFloor(format: Format, listings: number, workDir: string): Promise<CpuRun> {
   const template = join(workDir, `template-${format}.json`);
   writeFileSync(template, JSON.stringify(await sentListing(format, workDir)));
   const sandbox = await startSandbox({});
   try {
-    return await floor(['creates', sandbox.url, 'FLOOR', String(listings), '8', template], listings);
+    const platform = platformCpu();
+    const run = await floorRun(['creates', sandbox.url, 'FLOOR', String(listings), '8', template], listings);
+    return { ...run, platformCpuMs: platform() };
   } finally {
     await sandbox.close();
   }
 }
+
+/** A run's wall time and the CPU it and the platform used (user + system, ms). */
+interface CpuRun {
+  ms: number;
+  cpuMs: number;
+  platformCpuMs: number;
+}
+
+/**
+ * The CPU this process (the sandbox, the platform of every run here) has used since the call, ms,
+ * when the returned function is called. It also counts the bench's own waiting, which is next to
+ * nothing while a child runs.
+ */
+function platformCpu(): () => number {
+  const start = process.cpuUsage();
+  return () => {
+    const { user, system } = process.cpuUsage(start);
+    return (user + system) / 1000;
+  };
+}
+
+/**
+ * The least time `run` could take on this machine's CPUs: the CPU it and the platform used, spread
+ * over every CPU at once (both share them here, as a platform on the same host would).
+ */
+const cpuFloorMs = (run: Pick<CpuRun, 'cpuMs' | 'platformCpuMs'>) =>
+  (run.cpuMs + run.platformCpuMs) / availableParallelism();
 
 /** The floors of one size, measured in the same run. */
 interface Floors {
   format: Format;
   listings: number;
   creates: number;
+  /** The creates' floor, with the CPU it and the platform used. */
+  createsRun: CpuRun;
   parser: number;
   pages: number;
 }
@@ -164,6 +197,10 @@ interface Row {
   writes: number;
   /** The run reused the last run's reading of the unchanged file (`reusedReading`). */
   reused?: boolean;
+  /** CPU time the run's process used (user + system, all its threads), ms. */
+  cpuMs?: number;
+  /** CPU time the platform (the sandbox, in this process) used meanwhile, ms. */
+  platformCpuMs?: number;
 }
 
 async function runSize(
@@ -176,7 +213,8 @@ async function runSize(
   // A copy: the rewrite changes it, and the generated file is reused by the next bench.
   const file = join(workDir, `${format}-${listings}.feed`);
   copyFileSync(await generateFeed(format, listings), file);
-  const creates = await createsFloor(format, listings, workDir);
+  const createsRun = await createsFloor(format, listings, workDir);
+  const creates = createsRun.ms;
   const sandbox = await startSandbox({});
   try {
     const config = join(workDir, `${format}-${listings}.json`);
@@ -200,7 +238,9 @@ async function runSize(
         scenario === 'validate'
           ? ['validate', '-c', config, '--feed', 'bench']
           : ['sync', '-c', config, '--feed', 'bench', '--json', ...extra];
+      const platform = platformCpu();
       const child = await runChild([CLI, ...args], { nodeOptions, env: imageMallocEnv() });
+      const cpu = { cpuMs: child.cpuMs, platformCpuMs: platform() };
       // A held delete is exit 3 (EXIT.guarded): what the shrink and the rejected feed must end with.
       if (child.code !== (scenario === 'shrink' || scenario === 'rejected' ? 3 : 0))
         throw new Error(`${format} ${listings} ${scenario}: exit ${child.code}\n${child.stderr}`);
@@ -208,7 +248,7 @@ async function runSize(
         // `✓ bench: 100000 records: 100000 valid, …`
         if (!child.stdout.includes(`${listings} records: ${listings} valid`))
           throw new Error(`validate of ${listings}: unexpected output ${child.stdout.slice(0, 200)}`);
-        rows.push({ format, listings, scenario, ms: child.ms, peakMb: child.peakMb, writes: 0 });
+        rows.push({ format, listings, scenario, ms: child.ms, peakMb: child.peakMb, writes: 0, ...cpu });
         continue;
       }
       const report = JSON.parse(child.stdout) as Report;
@@ -222,10 +262,11 @@ async function runSize(
         peakMb: child.peakMb,
         writes,
         ...(report.reusedReading ? { reused: true } : {}),
+        ...cpu,
       });
     }
     const pages = await floor(['pages', sandbox.url, `SCALE-${format}-${listings}`, '1000', '8'], listings);
-    floors.push({ format, listings, creates, parser, pages });
+    floors.push({ format, listings, creates, createsRun, parser, pages });
     return rows;
   } finally {
     await sandbox.close();
@@ -318,6 +359,7 @@ function tableOf(rows: readonly Row[]) {
     'peak RSS',
     `÷ ${RSS_BOUND_MB} MB`,
     'writes',
+    'CPU: run + platform',
   ];
   const body = rows.map((r) => [
     r.format,
@@ -328,6 +370,9 @@ function tableOf(rows: readonly Row[]) {
     `${r.peakMb.toFixed(0)} MB`,
     ratio(r.peakMb, RSS_BOUND_MB),
     String(r.writes),
+    r.cpuMs === undefined || r.platformCpuMs === undefined
+      ? ''
+      : `${fmtMs(r.cpuMs)} + ${fmtMs(r.platformCpuMs)}`,
   ]);
   return { head, body };
 }
@@ -379,6 +424,12 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
           ]
         : []),
       `${id} initial ÷ the larger of validate and the creates: ${ratio(initial.ms, bound)} (goal ≤ ${INITIAL_GOAL}×) ${met(initial.ms / bound <= INITIAL_GOAL)}`,
+      ...cpuLines(
+        id,
+        f,
+        [initial, noop, again].filter((r) => r !== undefined),
+        bound,
+      ),
     );
     if (f.listings >= 1_000_000)
       for (const r of [initial, noop, again, rewrite, at('shrink'), at('rejected')].filter(
@@ -387,6 +438,29 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
         lines.push(
           `${id} ${r.scenario}: peak ${r.peakMb.toFixed(0)} MB (goal ≤ ${MILLION_RSS_MB} MB) ${met(r.peakMb <= MILLION_RSS_MB)}`,
         );
+  }
+  return lines;
+}
+
+/**
+ * Where the time goes on this machine's CPUs: each run's CPU and the platform's, and the least time
+ * they allow when spread over every CPU (`cpuFloorMs`), against the run's own bound. A run whose CPU
+ * floor is above its goal cannot meet the goal here by overlapping its work better: only by using
+ * less CPU (or with the platform on another machine, as in production).
+ */
+function cpuLines(id: string, f: Floors, runs: readonly Row[], initialBound: number): string[] {
+  const cpus = availableParallelism();
+  const s = (ms: number) => fmtMs(ms);
+  const lines = [
+    `${id} CPU on ${cpus} CPUs (the run's process, all its threads, + the platform's): ${f.listings} raw creates ${s(f.createsRun.cpuMs)} + ${s(f.createsRun.platformCpuMs)}, at least ${s(cpuFloorMs(f.createsRun))} spread over the CPUs (${ratio(cpuFloorMs(f.createsRun), f.creates)} their time)`,
+  ];
+  for (const r of runs) {
+    if (r.cpuMs === undefined || r.platformCpuMs === undefined || !Number.isFinite(r.cpuMs)) continue;
+    const least = cpuFloorMs({ cpuMs: r.cpuMs, platformCpuMs: r.platformCpuMs });
+    const bound = r.scenario === 'initial' ? initialBound : f.pages;
+    lines.push(
+      `${id} ${r.scenario}: CPU ${s(r.cpuMs)} + the platform's ${s(r.platformCpuMs)}, at least ${s(least)} spread over the CPUs = ${ratio(least, bound)} its bound (the run took ${ratio(r.ms, bound)})`,
+    );
   }
   return lines;
 }

@@ -13,6 +13,8 @@ export interface ChildResult {
   ms: number;
   /** Peak resident set of the child (VmHWM), MB. */
   peakMb: number;
+  /** CPU time the child's threads used (user + system), ms; NaN when it died before its exit hook. */
+  cpuMs: number;
   code: number;
   stdout: string;
   stderr: string;
@@ -42,11 +44,13 @@ export async function runChild(
   });
   const ms = performance.now() - started;
   let peakMb = Number.NaN;
+  let cpuMs = Number.NaN;
   try {
     peakMb = Number(readFileSync(hwmFile, 'utf8')) / 1024;
+    cpuMs = Number(readFileSync(`${hwmFile}.cpu`, 'utf8'));
   } catch {
     // The child died before its exit hook: the figure is missing, the caller sees NaN.
   }
   rmSync(dir, { recursive: true, force: true });
-  return { ms, peakMb, code, stdout, stderr };
+  return { ms, peakMb, cpuMs, code, stdout, stderr };
 }

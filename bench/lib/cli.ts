@@ -59,8 +59,13 @@ export interface SyncReport {
 
 /** A floor: one whole process of floor-reads.mjs that must report `expected`; its wall time. */
 export async function floorMs(args: string[], expected: number): Promise<number> {
+  return (await floorRun(args, expected)).ms;
+}
+
+/** `floorMs`, with the CPU time the floor's process used (user + system, ms). */
+export async function floorRun(args: string[], expected: number): Promise<{ ms: number; cpuMs: number }> {
   const child = await runChild([FLOOR, ...args]);
   if (child.code !== 0 || Number(child.stdout) !== expected)
     throw new Error(`floor ${args[0]}: exit ${child.code}, ${child.stdout} of ${expected}\n${child.stderr}`);
-  return child.ms;
+  return { ms: child.ms, cpuMs: child.cpuMs };
 }
