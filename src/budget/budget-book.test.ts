@@ -286,6 +286,24 @@ describe('the state-file budget (the one-shot CLI)', () => {
     expect((await open().take('k', limits, T0 + 5001)).ok).toBe(true);
   });
 
+  it('a spent window about to reset in one process does not hold back the next window another has heard of', async () => {
+    const { state, open } = sharedFile();
+    const limits = { perHour: 10_000 };
+    const [a, b] = [open(), open()];
+    await a.announce('k', { name: 'hour', remaining: 0, resetAt: T0 + 1000 }, T0);
+    expect(state.books.k?.ceilings.hour).toEqual({ remaining: 0, until: T0 + 1000 });
+    // b heard the next window's count already: the file's spent one is the old window's.
+    await b.announce('k', { name: 'hour', remaining: 7000, resetAt: T0 + 3_600_000 }, T0 + 400);
+    expect((await b.take('k', limits, T0 + 500)).ok).toBe(true);
+    expect((await b.take('k', limits, T0 + 600)).ok).toBe(true);
+    await b.flush?.();
+    // The new window, counted down by the two requests.
+    expect(state.books.k?.ceilings.hour).toEqual({ remaining: 6998, until: T0 + 3_600_000 });
+    // Within one window, the stricter count still wins.
+    await a.announce('k', { name: 'hour', remaining: 0, resetAt: T0 + 3_600_500 }, T0 + 700);
+    expect(await b.take('k', limits, T0 + 800)).toMatchObject({ ok: false, window: 'provider' });
+  });
+
   it('a 429 heard by one process holds back another that holds a reservation, at its next request', async () => {
     const { state, open } = sharedFile();
     const limits = { perHour: 1000 };

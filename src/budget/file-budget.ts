@@ -8,6 +8,7 @@ import {
   headroom,
   MINUTE_MS,
   pruned,
+  SAME_WINDOW_MS,
   takeFromBook,
   usageOfBook,
 } from './budget-book.ts';
@@ -60,8 +61,11 @@ function holding(own: Own): Record<string, number> {
 }
 
 /**
- * Two processes' knowledge of the provider's announced ceilings: of each, the lower remaining and
- * the later reset, among those not reset yet (stricter than either, never looser). Pure.
+ * Two processes' knowledge of the provider's announced ceilings, among those not reset yet: of a
+ * window both know (resets less than `SAME_WINDOW_MS` apart), the lower remaining and the later
+ * reset (stricter than either, never looser); of two windows, the later one's, as `announcedTo`
+ * reads a new announcement: a spent window about to reset in one process does not hold back the
+ * next window another has already heard of. Pure.
  */
 function mergedCeilings(a: BudgetBook['ceilings'], b: BudgetBook['ceilings'], now: number) {
   const out: BudgetBook['ceilings'] = {};
@@ -69,9 +73,14 @@ function mergedCeilings(a: BudgetBook['ceilings'], b: BudgetBook['ceilings'], no
     for (const [name, c] of Object.entries(side)) {
       if (c.until <= now) continue;
       const known = out[name];
-      out[name] = known
-        ? { remaining: Math.min(known.remaining, c.remaining), until: Math.max(known.until, c.until) }
-        : { ...c };
+      if (known === undefined || Math.abs(known.until - c.until) >= SAME_WINDOW_MS) {
+        if (known === undefined || c.until > known.until) out[name] = { ...c };
+        continue;
+      }
+      out[name] = {
+        remaining: Math.min(known.remaining, c.remaining),
+        until: Math.max(known.until, c.until),
+      };
     }
   return out;
 }

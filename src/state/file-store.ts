@@ -1,5 +1,5 @@
 import { accessSync, constants, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { type BudgetBook, createFileBudget } from '../budget/index.ts';
 import { FeedSyncError } from '../errors.ts';
@@ -61,6 +61,19 @@ export function assertStateWritable(given: string): void {
   }
 }
 
+/**
+ * Which file `path` is now: replaced whole on every write (a new inode), so its inode, size and
+ * modification time name one version. Undefined when there is none.
+ */
+async function versionOf(path: string): Promise<string | undefined> {
+  try {
+    const { ino, size, mtimeMs } = await stat(path);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A state file's lock is held for one read, change and write: milliseconds. */
 const STATE_LOCK_STALE_MS = 30_000;
 /** How long a write waits for another process's: it holds the lock for milliseconds. */
@@ -77,6 +90,8 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
   const file = realStatePath(given);
   const keep = options.historyRuns ?? DEFAULT_HISTORY_RUNS;
   let queue: Promise<unknown> = Promise.resolve();
+  /** The budgets as last parsed, and the file they were parsed from (`versionOf`). */
+  let budgetsRead: { version: string; budgets: Record<string, BudgetBook> } | undefined;
 
   async function read(): Promise<StateFile> {
     try {
@@ -119,9 +134,22 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
 
   return {
     budgets: createFileBudget({
+      // Read before every request of a provider key (a 429 another process heard holds this one back
+      // at once): parsed again only when the file was replaced since, not the whole state file
+      // (run history, a big feed's `goneSince`) a request.
       read: async () => {
         await queue;
-        return (await read()).budgets ?? {};
+        const before = await versionOf(file);
+        if (before !== undefined && budgetsRead?.version === before)
+          return structuredClone(budgetsRead.budgets);
+        const budgets = (await read()).budgets ?? {};
+        // Kept only when the file was the same before and after the read.
+        const after = await versionOf(file);
+        budgetsRead =
+          after !== undefined && after === before
+            ? { version: after, budgets: structuredClone(budgets) }
+            : undefined;
+        return budgets;
       },
       update: (change) =>
         update((state) => {
