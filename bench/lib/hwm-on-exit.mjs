@@ -6,9 +6,11 @@
  * the built CLI, which never loads it.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 
 const target = process.env.BENCH_HWM_FILE;
-if (target) {
+// Worker threads inherit `--import`: the main thread alone writes (its figures are the process's).
+if (target && isMainThread) {
   process.on('exit', () => {
     const match = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
     writeFileSync(target, match?.[1] ?? String(Math.round(process.resourceUsage().maxRSS)));

@@ -1,5 +1,5 @@
 import type { BeforeRequestHook, Delays, Got, Hooks, Request, RequestError } from 'got';
-import { proxyAgentsFor } from './proxy.ts';
+import { agentsFor } from './proxy.ts';
 
 /**
  * The project's one HTTP client (got), for feed downloads, RESO and its token
@@ -58,24 +58,25 @@ export async function createHttp(options: HttpOptions = {}): Promise<Http> {
     ...(options.timeout ? { timeout: options.timeout } : {}),
     hooks: {
       ...hooks,
-      beforeRequest: [throughProxy(options.timeout?.connect ?? options.timeout?.request), ...beforeRequest],
+      // Last: a caller's hook may change the URL, and the verdict is the URL's it is sent to.
+      beforeRequest: [...beforeRequest, throughProxy],
     },
   });
 }
 
 /**
  * Each request (and each redirect's) through the environment's proxy when one serves its URL
- * (`proxy.ts`), as the platform's calls go, else direct: the verdict is `proxy.ts`'s, the one that
- * reads NO_PROXY's IPv6 entries, not the agents' own. A tunnel bounded as the connection is: got's
- * own timers start once it is open.
+ * (`proxy.ts`), as the platform's calls go, else direct on agents that never proxy: the verdict is
+ * `proxy.ts`'s, the one that reads NO_PROXY's IPv6 entries, not the agents' own. A tunnel is
+ * bounded as the request's connection is (its own timeouts, else the instance's): got's own timers
+ * start only once it is open.
  */
-function throughProxy(tunnelMs: number | undefined): BeforeRequestHook {
-  return (options) => {
-    const url = options.url;
-    const agents = url === undefined ? undefined : proxyAgentsFor(url.toString(), tunnelMs);
-    options.agent = agents ? { http: agents.http, https: agents.https } : {};
-  };
-}
+const throughProxy: BeforeRequestHook = (options) => {
+  const url = options.url;
+  const { connect, request } = options.timeout;
+  const agents = url === undefined ? undefined : agentsFor(url.toString(), connect ?? request);
+  options.agent = agents ? { http: agents.http, https: agents.https } : {};
+};
 
 /**
  * `createHttp(options)`, made on first use and then the same instance: what a module that sends

@@ -18,7 +18,7 @@ import {
   type ZstdOptions,
   zstdDecompress,
 } from 'node:zlib';
-import { type ProxyAgents, proxyAgentsFor } from './proxy.ts';
+import { agentsFor, type ProxyAgents, proxyAgentsFor } from './proxy.ts';
 import { PostError, requestHead, type WireAnswer, type WireCall, wirePost, wireTarget } from './wire.ts';
 
 /**
@@ -203,7 +203,8 @@ function proxiedPost(url: string, options: PostOptions, max: number, agents: Pro
 /** POST and hand over the answer as a stream once its headers are in (a streamed chat answer). */
 export function postForStream(url: string, options: PostOptions): Promise<PostAnswer<Readable>> {
   return new Promise((resolve, reject) => {
-    const call = start(url, options, reject, proxyAgentsFor(url, options.timeoutMs));
+    // Direct on agents that never proxy when a proxy is set and NO_PROXY names the host.
+    const call = start(url, options, reject, agentsFor(url, options.timeoutMs));
     if (!call) return;
     const { request } = call;
     // Idle time on the socket: until the headers, and between two chunks after them.

@@ -54,6 +54,12 @@ interface Proxy {
    */
   readonly direct6: Ipv6Bypass;
   readonly agents: Map<number, ProxyAgents>;
+  /**
+   * Agents that never proxy, for the requests this verdict sends direct: Node's global agents
+   * proxy by Node's own reading of the environment when `NODE_USE_ENV_PROXY` is set (no IPv6 entry,
+   * no bare domain's subdomains).
+   */
+  direct?: ProxyAgents;
   /** `proxyVariableFor`'s verdicts by URL: a run asks it once a call, of a few URLs. */
   readonly verdicts: Map<string, string | undefined>;
 }
@@ -127,7 +133,7 @@ const ipOf = (n: number) => [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** sh
 
 /** Back to direct requests; the proxy's idle connections closed. */
 export function stopProxy(): void {
-  for (const agents of proxy?.agents.values() ?? []) {
+  for (const agents of [...(proxy?.agents.values() ?? []), ...(proxy?.direct ? [proxy.direct] : [])]) {
     agents.http.destroy();
     agents.https.destroy();
   }
@@ -185,6 +191,21 @@ export function proxyAgentsFor(url: string, tunnelMs?: number): ProxyAgents | un
   return proxyVariableFor(url) === undefined ? undefined : proxyAgents(tunnelMs);
 }
 
+/**
+ * The agents a `node:http` request to `url` (got's, a streamed answer) is sent on: the proxy's when
+ * one serves it, agents that never proxy when a proxy is set and the verdict is direct, and none
+ * (Node's global agents) when no proxy is set.
+ */
+export function agentsFor(url: string, tunnelMs?: number): ProxyAgents | undefined {
+  if (proxy === undefined) return undefined;
+  const proxied = proxyAgentsFor(url, tunnelMs);
+  if (proxied !== undefined) return proxied;
+  // Kept alive and closed when idle, as the proxy's own.
+  const options = { keepAlive: true, timeout: IDLE_MS };
+  proxy.direct ??= { http: new HttpAgent(options), https: new HttpsAgent(options) };
+  return proxy.direct;
+}
+
 /** A failure's note when its request went through a proxy: `HTTPS_PROXY is set`. */
 export function proxyNoteFor(url: string): string | undefined {
   const name = proxyVariableFor(url);
@@ -219,10 +240,10 @@ export interface Ipv6Bypass {
 }
 
 /**
- * The IPv6 entries of NO_PROXY as curl and Go read them: `fd00::1` (any spelling of the address),
- * `[fd00::1]`, `[fd00::1]:8443` (that port alone), `fd00::/8` and `[fd00::]/8` (a block); a zone
- * (`%eth0`) is not read. The rest
- * are left to the list Node matches (`noProxyList`).
+ * The IPv6 entries of NO_PROXY: `fd00::1` (any spelling of the address) and `fd00::/8` (a block), as
+ * curl and Go read them; and, read more tolerantly than either (curl reads no brackets, Go a port
+ * only), `[fd00::1]`, `[fd00::]/8` and `[fd00::1]:8443` (that port alone), as one writes an address
+ * in a URL. A zone (`%eth0`) is not read. The rest are left to the list Node matches (`noProxyList`).
  */
 export function ipv6Bypass(entries: readonly string[]): Ipv6Bypass {
   const any = new BlockList();

@@ -350,6 +350,51 @@ process.stdout.write(JSON.stringify({ platform, plain, feed, ms: Date.now() - st
     }
   });
 
+  it("under NODE_USE_ENV_PROXY, a request NO_PROXY sends direct goes direct, not by Node's own reading of it", async () => {
+    const proxy = await startProxy();
+    const feed = await withServer((_req, res) => void res.end('MLSNumber\n'), { host: '127.0.0.2' });
+    const NODE = join(process.cwd(), 'node_modules/.bin/node');
+    const HTTP = join(process.cwd(), 'src/http/index.ts');
+    // Node reads no CIDR block in NO_PROXY: its global agent would send this through the proxy.
+    const script = `import { createHttp, phaseTimeouts, useProxy } from ${JSON.stringify(HTTP)};
+      useProxy(process.env);
+      const http = await createHttp({ timeout: phaseTimeouts(5000) });
+      const answer = await http.get(${JSON.stringify(`${feed.url}/feed.csv`)});
+      const streamed = await postForStreamStatus();
+      process.stdout.write(JSON.stringify([answer.statusCode, answer.body, streamed]));
+      async function postForStreamStatus() {
+        const { postForStream } = await import(${JSON.stringify(HTTP)});
+        const answer = await postForStream(${JSON.stringify(`${feed.url}/ask`)}, { headers: {}, body: '{}', timeoutMs: 5000 });
+        answer.body.resume();
+        return answer.statusCode;
+      }`;
+    const { LOG_LEVEL: _l, HTTP_PROXY: _h, HTTPS_PROXY: _s, NO_PROXY: _n, ...env } = process.env;
+    try {
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(
+          NODE,
+          ['--input-type=module', '-e', script],
+          {
+            timeout: 20_000,
+            env: {
+              ...env,
+              NODE_USE_ENV_PROXY: '1',
+              HTTP_PROXY: `http://127.0.0.1:${proxy.port}`,
+              NO_PROXY: '127.0.0.0/30',
+            },
+          },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+        ),
+      );
+      expect(JSON.parse(out)).toEqual([200, 'MLSNumber\n', 200]);
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await feed.close();
+      await proxy.close();
+    }
+  });
+
   it('a proxy that is down: the failure says a proxy is set, for the platform and for a feed', async () => {
     const dead = 'http://127.0.0.1:9';
     useProxy({ HTTP_PROXY: dead });
