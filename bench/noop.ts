@@ -23,7 +23,15 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runChild } from './lib/child.ts';
-import { BUILT_CLI, buildCli, floorMs, imageEnv, imageNodeArgs, type SyncReport } from './lib/cli.ts';
+import {
+  BUILT_CLI,
+  buildCli,
+  cpuFloorMs,
+  floorMs,
+  imageEnv,
+  imageNodeArgs,
+  type SyncReport,
+} from './lib/cli.ts';
 import { type Format, feedEntry, generateFeed } from './lib/feeds.ts';
 import { startSandboxProcess } from './lib/sandbox-process.ts';
 import { fmtMs, machine, median, out, printTable, ratio } from './lib/table.ts';
@@ -106,7 +114,7 @@ export async function run(args: string[]): Promise<void> {
       ratios.push(noop.ms / bound);
       // The least time the run's CPU and the platform's allow, spread over every CPU at once.
       const platformMs = beforeNoop === undefined || afterNoop === undefined ? 0 : afterNoop - beforeNoop;
-      const least = (noop.cpuMs + platformMs) / availableParallelism();
+      const least = cpuFloorMs({ cpuMs: noop.cpuMs, platformCpuMs: platformMs });
       cpuRatios.push(least / bound);
       rows.push([
         String(round),

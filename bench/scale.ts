@@ -42,6 +42,7 @@ import { runChild } from './lib/child.ts';
 import {
   buildCli,
   BUILT_CLI as CLI,
+  cpuFloorMs,
   floorMs as floor,
   floorRun,
   imageNodeArgs,
@@ -101,20 +102,12 @@ function platformCpu(): () => number {
   };
 }
 
-/**
- * The least time `run` could take on this machine's CPUs: the CPU it and the platform used, spread
- * over every CPU at once (both share them here, as a platform on the same host would).
- */
-const cpuFloorMs = (run: Pick<CpuRun, 'cpuMs' | 'platformCpuMs'>) =>
-  (run.cpuMs + run.platformCpuMs) / availableParallelism();
-
 /** The floors of one size, measured in the same run. */
 interface Floors {
   format: Format;
   listings: number;
-  creates: number;
   /** The creates' floor, with the CPU it and the platform used. */
-  createsRun: CpuRun;
+  creates: CpuRun;
   parser: number;
   pages: number;
 }
@@ -213,8 +206,7 @@ async function runSize(
   // A copy: the rewrite changes it, and the generated file is reused by the next bench.
   const file = join(workDir, `${format}-${listings}.feed`);
   copyFileSync(await generateFeed(format, listings), file);
-  const createsRun = await createsFloor(format, listings, workDir);
-  const creates = createsRun.ms;
+  const creates = await createsFloor(format, listings, workDir);
   const sandbox = await startSandbox({});
   try {
     const config = join(workDir, `${format}-${listings}.json`);
@@ -266,7 +258,7 @@ async function runSize(
       });
     }
     const pages = await floor(['pages', sandbox.url, `SCALE-${format}-${listings}`, '1000', '8'], listings);
-    floors.push({ format, listings, creates, createsRun, parser, pages });
+    floors.push({ format, listings, creates, parser, pages });
     return rows;
   } finally {
     await sandbox.close();
@@ -413,10 +405,10 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
     const rewrite = at('rewrite');
     const validate = at('validate');
     if (!initial || !noop || !validate) continue;
-    const bound = Math.max(validate.ms, f.creates);
+    const bound = Math.max(validate.ms, f.creates.ms);
     const id = `${f.format} ${f.listings}`;
     lines.push(
-      `${id} floors: raw parser ${fmtMs(f.parser)}, page read ${fmtMs(f.pages)}, ${f.listings} creates ${fmtMs(f.creates)}, validate ${fmtMs(validate.ms)}`,
+      `${id} floors: raw parser ${fmtMs(f.parser)}, page read ${fmtMs(f.pages)}, ${f.listings} creates ${fmtMs(f.creates.ms)}, validate ${fmtMs(validate.ms)}`,
       `${id} no-op (the first after the initial: every page decoded) ÷ page read: ${ratio(noop.ms, f.pages)} (goal ≤ ${NOOP_GOAL}×) ${met(noop.ms / f.pages <= NOOP_GOAL)}; ÷ the larger of parser and pages: ${ratio(noop.ms, Math.max(f.parser, f.pages))}`,
       ...(again
         ? [
@@ -450,16 +442,15 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
  */
 function cpuLines(id: string, f: Floors, runs: readonly Row[], initialBound: number): string[] {
   const cpus = availableParallelism();
-  const s = (ms: number) => fmtMs(ms);
   const lines = [
-    `${id} CPU on ${cpus} CPUs (the run's process, all its threads, + the platform's): ${f.listings} raw creates ${s(f.createsRun.cpuMs)} + ${s(f.createsRun.platformCpuMs)}, at least ${s(cpuFloorMs(f.createsRun))} spread over the CPUs (${ratio(cpuFloorMs(f.createsRun), f.creates)} their time)`,
+    `${id} CPU on ${cpus} CPUs (the run's process, all its threads, + the platform's): ${f.listings} raw creates ${fmtMs(f.creates.cpuMs)} + ${fmtMs(f.creates.platformCpuMs)}, at least ${fmtMs(cpuFloorMs(f.creates))} spread over the CPUs (${ratio(cpuFloorMs(f.creates), f.creates.ms)} their time)`,
   ];
   for (const r of runs) {
     if (r.cpuMs === undefined || r.platformCpuMs === undefined || !Number.isFinite(r.cpuMs)) continue;
     const least = cpuFloorMs({ cpuMs: r.cpuMs, platformCpuMs: r.platformCpuMs });
     const bound = r.scenario === 'initial' ? initialBound : f.pages;
     lines.push(
-      `${id} ${r.scenario}: CPU ${s(r.cpuMs)} + the platform's ${s(r.platformCpuMs)}, at least ${s(least)} spread over the CPUs = ${ratio(least, bound)} its bound (the run took ${ratio(r.ms, bound)})`,
+      `${id} ${r.scenario}: CPU ${fmtMs(r.cpuMs)} + the platform's ${fmtMs(r.platformCpuMs)}, at least ${fmtMs(least)} spread over the CPUs = ${ratio(least, bound)} its bound (the run took ${ratio(r.ms, bound)})`,
     );
   }
   return lines;

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { imageEntrypointFlags, imageMallocEnv, imageNodeOptions } from '../../test/helpers/image-env.ts';
 import { runChild } from './child.ts';
@@ -68,4 +68,14 @@ export async function floorRun(args: string[], expected: number): Promise<{ ms: 
   if (child.code !== 0 || Number(child.stdout) !== expected)
     throw new Error(`floor ${args[0]}: exit ${child.code}, ${child.stdout} of ${expected}\n${child.stderr}`);
   return { ms: child.ms, cpuMs: child.cpuMs };
+}
+
+/**
+ * The least time a run could take on this machine's CPUs: the CPU it and the platform used (ms),
+ * spread over every CPU at once (both share them here, as a platform on the same host would). A run
+ * whose figure is above its goal cannot meet it here by overlapping its work better, only by using
+ * less CPU.
+ */
+export function cpuFloorMs(run: { cpuMs: number; platformCpuMs: number }): number {
+  return (run.cpuMs + run.platformCpuMs) / availableParallelism();
 }

@@ -118,11 +118,11 @@ export class PlannedUpdates implements UpdateList {
     let adopted = 0;
     let markedSold = 0;
     // In the order they were gathered: counts need no order.
-    const { slots } = this.#columns;
+    const { slots, adopted: adopts } = this.#columns;
     for (let at = 0; at < this.#order.length; at++) {
       const slot = slots.get(at);
       if (slot >= 0) {
-        if (this.#columns.adopted.has(at)) adopted++;
+        if (adopts.has(at)) adopted++;
         continue;
       }
       if (this.#whole.isMark(-1 - slot)) {
