@@ -192,7 +192,10 @@ describe('RESO Web API', () => {
     expect((await ingestFeed(feedConfig, { state, now: () => now, forceFull: true })).mode).toBe('full');
   });
 
-  it('holds the requests-per-second ceiling', async () => {
+  // The server shares the test's event loop: a run whose first request is handled late (a loaded
+  // machine: two of ten runs with both CPUs busy, before and after this stop's changes) reads a
+  // shorter gap than was sent. Tried again then; a limiter that does not pace fails every try.
+  it('holds the requests-per-second ceiling', { retry: 2 }, async () => {
     const odata = await odataServer(await records());
     server = odata.served;
     await ingestFeed(resoFeed(server.url, { requestsPerSecond: 8 }), { state: {} });
