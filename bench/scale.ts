@@ -8,15 +8,18 @@
  * in the file, so every listing is one update: what a changed mapping does), `feed-sync validate
  * --feed` (ingest alone), and a shrink (every other listing left out of the file: half the owned
  * listings gone, their deletes held by the guard, exit 3), then every record left rejected (its price
- * a word: every key held, exit 3). The sandbox runs in this process, so its
- * memory is not counted.
+ * a word: every key held, exit 3). The sandbox (the platform) runs in a process of its own, a new
+ * one for each size and for the creates' floor, as the platform is remote: its CPU is read from
+ * /proc, and its heap (a million listings) neither slows the bench's process nor carries over from
+ * one measure to the next.
  *
  * Printed against the goals of issue 13: peak RSS ≤ 250 MB at 100k, 300k within 1.3× of 100k; and
  * of issue 23 §2, at 1M (`--million`: 1,000,000 listings, CSV unless `--formats` says otherwise):
  * peak ≤ 400 MB (the rewrite's, the shrink's and the rejected feed's too), the no-op within 1.2× the page read, the initial sync within
  * 1.1× its bound.
  * The floors are whole processes of their own (`bench/lib/floor-reads.mjs`), measured in the same
- * run: the raw parser over the file, every list page read (the first, then 8 at a time), and N
+ * run: the raw parser over the file, every list page read (the first, then 8 at a time: read just
+ * before the first no-op and again just after the second, the faster of the two the floor), and N
  * creates of the listing the sync sends for the feed's first record (captured off the wire:
  * `lib/sent-listing.ts`; 8 at a time, on a sandbox of their own, closed before the sync's is filled). The initial sync's bound is the larger of its ingest (`validate`) and those creates.
  * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
@@ -36,7 +39,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { startSandbox } from '../src/sandbox/index.ts';
 import { imageMallocEnv } from '../test/helpers/image-env.ts';
 import { runChild } from './lib/child.ts';
 import {
@@ -49,6 +51,7 @@ import {
   type SyncReport as Report,
 } from './lib/cli.ts';
 import { FORMATS, type Format, feedEntry, generateFeed } from './lib/feeds.ts';
+import { type SandboxProcess, startSandboxProcess } from './lib/sandbox-process.ts';
 import { sentListing } from './lib/sent-listing.ts';
 import { lineChart, type Series } from './lib/svg-chart.ts';
 import { fmtMs, machine, markdownTable, out, printTable, ratio } from './lib/table.ts';
@@ -66,15 +69,15 @@ const INITIAL_GOAL = 1.1;
 
 /**
  * N creates of the listing the sync sends for the feed's first record (`sentListing`: the same
- * fields and tags, so the same bytes), 8 at a time, on a sandbox of their own; with the CPU the
- * floor's process and the sandbox (this process, `platformCpu`) used.
+ * fields and tags, so the same bytes), 8 at a time, on a sandbox process of their own; with the CPU
+ * the floor's process and the sandbox used.
  */
 async function createsFloor(format: Format, listings: number, workDir: string): Promise<CpuRun> {
   const template = join(workDir, `template-${format}.json`);
   writeFileSync(template, JSON.stringify(await sentListing(format, workDir)));
-  const sandbox = await startSandbox({});
+  const sandbox = await startSandboxProcess();
   try {
-    const platform = platformCpu();
+    const platform = platformCpu(sandbox);
     const run = await floorRun(['creates', sandbox.url, 'FLOOR', String(listings), '8', template], listings);
     return { ...run, platformCpuMs: platform() };
   } finally {
@@ -90,16 +93,12 @@ interface CpuRun {
 }
 
 /**
- * The CPU this process (the sandbox, the platform of every run here) has used since the call, ms,
- * when the returned function is called. It also counts the bench's own waiting, which is next to
- * nothing while a child runs.
+ * The CPU the sandbox's process (the platform) has used since the call, ms (from /proc, in 10 ms
+ * ticks), when the returned function is called; NaN where /proc cannot tell.
  */
-function platformCpu(): () => number {
-  const start = process.cpuUsage();
-  return () => {
-    const { user, system } = process.cpuUsage(start);
-    return (user + system) / 1000;
-  };
+function platformCpu(sandbox: SandboxProcess): () => number {
+  const start = sandbox.cpuMs() ?? Number.NaN;
+  return () => (sandbox.cpuMs() ?? Number.NaN) - start;
 }
 
 /** The floors of one size, measured in the same run. */
@@ -109,7 +108,10 @@ interface Floors {
   /** The creates' floor, with the CPU it and the platform used. */
   creates: CpuRun;
   parser: number;
+  /** The page read: the faster of the one just before the first no-op and the one just after the second. */
   pages: number;
+  /** Both page reads, in that order. */
+  pageReads: [number, number];
 }
 /** Peak RSS goal of a 100k sync (issue 13, goal 1). */
 const RSS_BOUND_MB = 250;
@@ -192,7 +194,7 @@ interface Row {
   reused?: boolean;
   /** CPU time the run's process used (user + system, all its threads), ms. */
   cpuMs?: number;
-  /** CPU time the platform (the sandbox, in this process) used meanwhile, ms. */
+  /** CPU time the platform (the sandbox's process) used meanwhile, ms. */
   platformCpuMs?: number;
 }
 
@@ -207,7 +209,11 @@ async function runSize(
   const file = join(workDir, `${format}-${listings}.feed`);
   copyFileSync(await generateFeed(format, listings), file);
   const creates = await createsFloor(format, listings, workDir);
-  const sandbox = await startSandbox({});
+  const sandbox = await startSandboxProcess();
+  // The chatbot's pages as a bare client reads them, beside the no-ops they bound (the sandbox's
+  // pace changes over a long run: it holds a million listings, then rewrites them).
+  const readPages = () => floor(['pages', sandbox.url, `SCALE-${format}-${listings}`, '1000', '8'], listings);
+  const pageReads: number[] = [];
   try {
     const config = join(workDir, `${format}-${listings}.json`);
     writeFileSync(
@@ -230,7 +236,8 @@ async function runSize(
         scenario === 'validate'
           ? ['validate', '-c', config, '--feed', 'bench']
           : ['sync', '-c', config, '--feed', 'bench', '--json', ...extra];
-      const platform = platformCpu();
+      if (scenario === 'no-op') pageReads.push(await readPages());
+      const platform = platformCpu(sandbox);
       const child = await runChild([CLI, ...args], { nodeOptions, env: imageMallocEnv() });
       const cpu = { cpuMs: child.cpuMs, platformCpuMs: platform() };
       // A held delete is exit 3 (EXIT.guarded): what the shrink and the rejected feed must end with.
@@ -256,9 +263,17 @@ async function runSize(
         ...(report.reusedReading ? { reused: true } : {}),
         ...cpu,
       });
+      if (scenario === 'no-op again') pageReads.push(await readPages());
     }
-    const pages = await floor(['pages', sandbox.url, `SCALE-${format}-${listings}`, '1000', '8'], listings);
-    floors.push({ format, listings, creates, parser, pages });
+    const [before, after] = pageReads as [number, number];
+    floors.push({
+      format,
+      listings,
+      creates,
+      parser,
+      pages: Math.min(before, after),
+      pageReads: [before, after],
+    });
     return rows;
   } finally {
     await sandbox.close();
@@ -312,7 +327,7 @@ export async function run(args: string[]): Promise<void> {
     `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)` : '(unbounded heap: --unbounded)'}`,
   );
   out(`the image's allocator: ${allocator()}`);
-  out(`sandbox in the bench process, no latency, concurrency 8, PageSize 1000\n`);
+  out(`sandbox in a process of its own (a new one a size), no latency, concurrency 8, PageSize 1000\n`);
 
   const baseline = await runChild(['-e', '']);
   out(`baseline: an empty Node process peaks at ${baseline.peakMb.toFixed(0)} MB\n`);
@@ -395,8 +410,11 @@ function verdictsOf(rows: readonly Row[]): string[] {
 /** Each size against its floors (issue 23 §2); the RSS bound only at 1M. */
 function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[] {
   const lines: string[] = [];
-  const met = (ok: boolean) => (ok ? '(met)' : '(NOT met)');
   for (const f of floors) {
+    // The goals are issue 23 §2's, at a million listings; a smaller size shows its ratios alone (its
+    // time is mostly the process's start).
+    const met = (ok: boolean) =>
+      f.listings >= 1_000_000 ? (ok ? '(met)' : '(NOT met)') : '(the goal is at 1M)';
     const at = (s: Scenario) =>
       rows.find((r) => r.format === f.format && r.listings === f.listings && r.scenario === s);
     const initial = at('initial');
@@ -408,7 +426,7 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
     const bound = Math.max(validate.ms, f.creates.ms);
     const id = `${f.format} ${f.listings}`;
     lines.push(
-      `${id} floors: raw parser ${fmtMs(f.parser)}, page read ${fmtMs(f.pages)}, ${f.listings} creates ${fmtMs(f.creates.ms)}, validate ${fmtMs(validate.ms)}`,
+      `${id} floors: raw parser ${fmtMs(f.parser)}, page read ${fmtMs(f.pages)} (the faster of ${fmtMs(f.pageReads[0])} before the first no-op and ${fmtMs(f.pageReads[1])} after the second), ${f.listings} creates ${fmtMs(f.creates.ms)}, validate ${fmtMs(validate.ms)}`,
       `${id} no-op (the first after the initial: every page decoded) ÷ page read: ${ratio(noop.ms, f.pages)} (goal ≤ ${NOOP_GOAL}×) ${met(noop.ms / f.pages <= NOOP_GOAL)}; ÷ the larger of parser and pages: ${ratio(noop.ms, Math.max(f.parser, f.pages))}`,
       ...(again
         ? [

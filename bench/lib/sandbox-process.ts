@@ -22,8 +22,14 @@ export interface SandboxProcess {
 
 export async function startSandboxProcess(): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(process.execPath, [CLI, 'sandbox', '--port', '0', '-c', '/nonexistent'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // Its stderr (the auth line it starts with, any error) is kept for a failure's message, not printed
+    // into the bench's table.
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, CHATBOT_SECRET_KEY: '', CHATBOT_SESSION_KEY: '' },
+  });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    stderr = (stderr + d).slice(-4096);
   });
   const url = await new Promise<string>((done, fail) => {
     let text = '';
@@ -32,7 +38,7 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
       const match = /listening on (\S+)/.exec(text);
       if (match?.[1]) done(match[1]);
     });
-    child.once('exit', (code) => fail(new Error(`sandbox exited (${code})`)));
+    child.once('exit', (code) => fail(new Error(`sandbox exited (${code})\n${stderr}`)));
   });
   const post = async (path: string, body: unknown) => {
     const response = await fetch(url + path, {
