@@ -15,9 +15,13 @@ import { scopedMemo } from './memo-files.ts';
 import type { MemoStore } from './run-memo.ts';
 
 /**
- * A feed reading: what a run read of a `path:` feed, kept for the next run beside the record memo
- * (`record-memo.ts`), so a run that finds the file's bytes unchanged (its size and SHA-256: a feed
- * republished as it was, a forced full compare of an untouched file) reads and maps no record.
+ * A feed reading: what a run read of a feed, kept for the next run beside the record memo
+ * (`record-memo.ts`), so a run that finds the feed's bytes unchanged reads and maps no record. A
+ * `path:` feed's bytes are known unchanged by their size and SHA-256 (a feed republished as it
+ * was, a forced full compare of an untouched file); a `url:` feed's by its server, when the reading
+ * kept the answer's validators (ETag, Last-Modified) and the server answers the next run's
+ * conditional request with 304 (`urlReading`): a full compare of an unchanged download then
+ * downloads and maps nothing.
  *
  * What is kept is everything the run took from the feed but its listings: the counts, rejections,
  * holds, removals and broken rows, the unknown markers. The listings are the rows of the memo the
@@ -55,10 +59,18 @@ type KeptIngest = Omit<
   | 'sourceNote'
 > & { held: HeldKey[] };
 
+/** A `url:` feed's validators, as the answer read gave them and the run state keeps them. */
+export interface UrlValidators {
+  etag?: string | undefined;
+  lastModified?: string | undefined;
+}
+
 interface Reading {
   version: number;
-  /** The feed's bytes, as read. */
+  /** The feed's bytes, as read (a `url:` feed's body as it arrived). */
   source: SourceDigest;
+  /** A `url:` feed's validators: the bytes are the same while its server says so (304). */
+  validators?: UrlValidators;
   /** The mapping's rules as JSON (`IngestResult.mapping`): with the memo's salt, its seed. */
   rules: string;
   /** The memo whose rows are the feed's listings. */
@@ -80,12 +92,13 @@ export class ReadingNeedsRecords extends Error {
  */
 export function keepReading(
   store: MemoStore,
-  feedId: string,
+  feed: { id: string; source: SourceConfig },
   ingest: IngestResult<unknown>,
   memo: MemoHeader | undefined,
 ): void {
+  const feedId = feed.id;
   const readings = scopedMemo(store, SCOPE);
-  const json = readingJson(ingest, memo);
+  const json = readingJson(feed.source, ingest, memo);
   const sink = json === undefined ? undefined : readings.begin(feedId);
   if (json === undefined || sink === undefined) {
     readings.remove(feedId);
@@ -100,10 +113,17 @@ export function keepReading(
   if (!sink.commit(header)) readings.remove(feedId);
 }
 
-function readingJson(ingest: IngestResult<unknown>, memo: MemoHeader | undefined): string | undefined {
+function readingJson(
+  config: SourceConfig,
+  ingest: IngestResult<unknown>,
+  memo: MemoHeader | undefined,
+): string | undefined {
   const source = ingest.sourceDigest;
   if (source === undefined || memo === undefined || ingest.notModified || ingest.mode !== 'full')
     return undefined;
+  // A `url:` feed's reading is found again only through its server's validators: none, no reading.
+  const validators = config.url === undefined ? undefined : validatorsOf(ingest.sourceState);
+  if (config.url !== undefined && validators === undefined) return undefined;
   if (ingest.present || ingest.pause || ingest.continues || ingest.sourceNote !== undefined) return undefined;
   // The memo's rows are the listings, in order, only when each listing was memoized once.
   if (ingest.stats.duplicates !== 0 || memo.count !== ingest.listings.length) return undefined;
@@ -126,6 +146,7 @@ function readingJson(ingest: IngestResult<unknown>, memo: MemoHeader | undefined
   const reading: Reading = {
     version: VERSION,
     source,
+    ...(validators ? { validators } : {}),
     rules: JSON.stringify(mapping),
     memo,
     ingest: { ...kept, held: [...held] },
@@ -161,7 +182,7 @@ export interface ReuseOptions {
  * that run's read gave. Undefined, with nothing added, otherwise.
  */
 export async function reuseReading(options: ReuseOptions): Promise<IngestResult<number> | undefined> {
-  const { store, feed, now, desired } = options;
+  const { store, feed } = options;
   const path = feed.source.path;
   if (path === undefined || feed.source.url !== undefined) return undefined;
   const reading = readingOf(scopedMemo(store, SCOPE).read(feed.id));
@@ -169,12 +190,30 @@ export async function reuseReading(options: ReuseOptions): Promise<IngestResult<
   const file = await statFile(path);
   if (file === undefined || file.size !== reading.source.size || file.etag === options.skipsAt)
     return undefined;
-  const age = now.getTime() - reading.memo.builtAt;
-  if (!(age >= 0 && age < MEMO_MAX_AGE_MS)) return undefined;
-  if (memoSeedOf(options.salt, reading.rules, now) !== reading.memo.seed) return undefined;
+  if (!usable(reading, options)) return undefined;
   options.onLikely?.();
   const digest = await digestFile(path, file.size, options.signal);
   if (digest === undefined || digest.sha256 !== reading.source.sha256) return undefined;
+  return filledFrom(reading, options, { ...reading.ingest.sourceState, etag: file.etag });
+}
+
+/** A reading's memo is young enough, and under this run's seed (the config, mapping, code, day). */
+function usable(reading: Reading, options: { salt: readonly string[]; now: Date }): boolean {
+  const age = options.now.getTime() - reading.memo.builtAt;
+  if (!(age >= 0 && age < MEMO_MAX_AGE_MS)) return false;
+  return memoSeedOf(options.salt, reading.rules, options.now) === reading.memo.seed;
+}
+
+/**
+ * The run's listings from the reading's memo (added to `desired`), and the result that reading's run
+ * had; undefined, with nothing added, when the memo the reading names is not there whole.
+ */
+function filledFrom(
+  reading: Reading,
+  options: Pick<ReuseOptions, 'store' | 'feed' | 'desired' | 'logger'>,
+  sourceState: IngestResult<never>['sourceState'],
+): IngestResult<number> | undefined {
+  const { store, feed, desired } = options;
   const memoBytes = store.read(feed.id);
   if (memoBytes === undefined) return undefined;
   let ref = 0;
@@ -188,9 +227,9 @@ export async function reuseReading(options: ReuseOptions): Promise<IngestResult<
     (found) => sameMemo(found, reading.memo),
   );
   if (header === undefined) return undefined;
-  const { ingest } = reading;
+  const { ingest, source } = reading;
   options.logger?.debug(
-    { feed: feed.id, sha256: digest.sha256 },
+    { feed: feed.id, sha256: source.sha256 },
     'the feed is unchanged: its last reading reused',
   );
   return {
@@ -202,10 +241,59 @@ export async function reuseReading(options: ReuseOptions): Promise<IngestResult<
     stats: { ...ingest.stats, known: ref },
     duplicates: [],
     mapping: JSON.parse(reading.rules) as unknown,
-    sourceState: { ...ingest.sourceState, etag: file.etag },
-    sourceDigest: digest,
-    reused: digest,
+    sourceState,
+    sourceDigest: source,
+    reused: source,
   };
+}
+
+/** A `url:` feed's reading the run may compare from, if its server says the feed is unchanged (`urlReading`). */
+export interface UrlReading {
+  /** The validators to send: the state's, which are the reading's. */
+  validators: UrlValidators;
+  /**
+   * After the server answered 304: the reading's listings added to `desired` and its result, or
+   * undefined (nothing added) when its memo is no longer there whole: the run reads the feed then.
+   */
+  use(desired: DesiredIndex): IngestResult<number> | undefined;
+}
+
+/**
+ * The last run's reading of a `url:` feed, when the run may ask its server whether the feed changed
+ * and compare from the reading if not: the source is `conditional`, the reading kept the answer's
+ * validators and they are the state's (what the request sends), and its memo is young enough and
+ * under this run's seed. Undefined otherwise (the run downloads the feed, as without a reading).
+ */
+export function urlReading(
+  options: Pick<ReuseOptions, 'store' | 'feed' | 'salt' | 'now' | 'logger'> & { state: UrlValidators },
+): UrlReading | undefined {
+  const { store, feed, state } = options;
+  // A RESO Web API feed is no download: its replication keeps no reading.
+  if (feed.source.url === undefined || !feed.source.conditional || feed.source.format === 'reso')
+    return undefined;
+  const reading = readingOf(scopedMemo(store, SCOPE).read(feed.id));
+  const kept = reading?.validators;
+  if (reading === undefined || kept === undefined) return undefined;
+  const validators = validatorsOf(state);
+  if (
+    validators === undefined ||
+    validators.etag !== kept.etag ||
+    validators.lastModified !== kept.lastModified
+  )
+    return undefined;
+  if (!usable(reading, options)) return undefined;
+  return {
+    validators,
+    use: (desired) => filledFrom(reading, { ...options, desired }, { ...reading.ingest.sourceState }),
+  };
+}
+
+/** The validators in a state (or an answer's), undefined when it has none. */
+function validatorsOf(state: UrlValidators | undefined): UrlValidators | undefined {
+  const etag = state?.etag;
+  const lastModified = state?.lastModified;
+  if (etag === undefined && lastModified === undefined) return undefined;
+  return { ...(etag === undefined ? {} : { etag }), ...(lastModified === undefined ? {} : { lastModified }) };
 }
 
 function sameMemo(a: MemoHeader, b: MemoHeader): boolean {

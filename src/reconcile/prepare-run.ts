@@ -13,7 +13,7 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { keepReading, ReadingNeedsRecords, reuseReading } from './feed-reading.ts';
+import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
 import { PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
@@ -252,8 +252,23 @@ async function prepare(
     expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
     const maySkip = maySkipUnchanged(feed, state, now(), options);
+    // A `url:` feed whose last reading the run may compare from asks its server whether the feed
+    // changed (the state's validators, which are the reading's), even where an unchanged feed is
+    // not skipped (a full compare is due, a manual run): a 304 then compares from the reading.
+    // `--force-full` downloads the feed whole, as without a reading.
+    const fromServer =
+      reuse && memo && !maySkip && !options.forceFull
+        ? urlReading({
+            store: memo.where.store,
+            feed,
+            salt: memo.reading.salt,
+            now: runAt,
+            state,
+            logger: deps.logger,
+          })
+        : undefined;
     const ingestDeps: IngestDeps = {
-      state: maySkip ? state : withoutValidators,
+      state: maySkip || fromServer ? state : withoutValidators,
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
       ...(options.forceFull === undefined ? {} : { forceFull: options.forceFull }),
@@ -287,6 +302,7 @@ async function prepare(
       early.abandon();
       early = undefined;
     }
+    let fromReading = reused !== undefined;
     ingest =
       reused ??
       (await collectFeed(
@@ -319,12 +335,21 @@ async function prepare(
           }),
         },
       ));
+    // The server says the `url:` feed is the one the reading read (304): the run compares from it.
+    // A memo gone since it was checked leaves nothing to compare from: the feed is read after all.
+    if (fromServer && ingest.notModified) {
+      const read = fromServer.use(desired);
+      if (read === undefined) throw new ReadingNeedsRecords();
+      store.reserve(read.listings.length);
+      ingest = read;
+      fromReading = true;
+    }
     // What this run learned of its records, for the next one (a dry run wrote none). Only a feed
     // read whole: an incremental or paused read would leave a memo of what it read.
-    if (!reused && !ingest.notModified && ingest.mode === 'full' && !ingest.pause && !ingest.continues) {
+    if (!fromReading && !ingest.notModified && ingest.mode === 'full' && !ingest.pause && !ingest.continues) {
       const written = memo?.commit();
       // And the reading of it, for a next run that finds the same bytes (a dry run keeps none).
-      if (memo && !options.dryRun) keepReading(memo.where.store, feed.id, ingest, written);
+      if (memo && !options.dryRun) keepReading(memo.where.store, feed, ingest, written);
     }
   } catch (error) {
     early?.abandon();

@@ -7,6 +7,7 @@ import { decodePool } from '../../src/reconcile/decode-pool.ts';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { memoryMemo } from '../../src/testing/memory-memo.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { type TestServer, withServer } from '../ingest/helpers.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 // A feed reading (src/reconcile/feed-reading.ts): a run that finds the file's bytes as the last run
@@ -244,6 +245,95 @@ describe('a feed reading, against what reading the file gives', () => {
       0,
       20,
     ]);
+  });
+});
+
+describe('a url: feed reading (its server says the feed is unchanged)', () => {
+  /**
+   * The feed served as a download with an ETag, answering 304 to a request that sends it (or no
+   * validator at all with `validators: false`); `text` is what it serves now. Each GET is noted as
+   * its status and whether it asked conditionally.
+   */
+  async function download(options: { validators?: boolean } = {}) {
+    const served = { text: feedText(), version: 1, gets: [] as string[] };
+    const server: TestServer = await withServer((req, res) => {
+      const etag = `"v${served.version}"`;
+      const conditional = req.headers['if-none-match'] !== undefined;
+      if (options.validators !== false && req.headers['if-none-match'] === etag) {
+        served.gets.push('304');
+        return void res.writeHead(304, { etag }).end();
+      }
+      served.gets.push(conditional ? '200 (asked)' : '200');
+      res.writeHead(200, options.validators === false ? {} : { etag }).end(served.text);
+    });
+    servers.push(server);
+    const feed = fixtureFeed('acme', {
+      source: { path: undefined, url: `${server.url}/feed.csv`, csv: { skipRows: 0 } },
+      chatbot: 'SN-1',
+    }) as FeedConfig;
+    const h = await startHarness();
+    harnesses.push(h);
+    const memo = memoryMemo();
+    const run = (options: { forceFull?: boolean; trigger?: 'schedule' } = {}) =>
+      h.sync(feed, undefined, options, { memo });
+    return { h, served, run, memo };
+  }
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+  });
+
+  it('compares from the reading on a 304: nothing downloaded or mapped, the same figures, nothing written', async () => {
+    const { served, run, memo } = await download();
+    const first = await run();
+    expect(first.created).toBe(20);
+    expect(first.reusedReading).toBeUndefined();
+    expect(memo.files.has('acme@reading')).toBe(true);
+    // A manual run (an unchanged feed is not skipped): it asks, the server says 304.
+    const second = await run();
+    expect(served.gets).toEqual(['200', '304']);
+    expect(second.outcome).toBe('ok');
+    expect(second.reusedReading).toMatch(/^[0-9a-f]{64}$/);
+    expect(figures(second)).toEqual({ ...figures(first), created: 0, unchanged: 20 });
+    // The feed changed (a new ETag): it asks, gets the new feed whole, reads it, keeps a new reading.
+    served.text = feedText((i) => (i === 7 ? row(7, '"$999,000"') : row(i)));
+    served.version = 2;
+    const third = await run();
+    expect(served.gets.at(-1)).toBe('200 (asked)');
+    expect([third.reusedReading, third.updated, third.unchanged]).toEqual([undefined, 1, 19]);
+    const fourth = await run();
+    expect(served.gets.at(-1)).toBe('304');
+    expect([fourth.reusedReading !== undefined, fourth.updated, fourth.unchanged]).toEqual([true, 0, 20]);
+  });
+
+  it('downloads the feed whole under --force-full, and when the plan needs a record', async () => {
+    const { h, served, run } = await download();
+    await run();
+    const forced = await run({ forceFull: true });
+    expect(served.gets).toEqual(['200', '200']);
+    expect([forced.reusedReading, forced.unchanged]).toEqual([undefined, 20]);
+    // A listing edited on the platform: the 304's reading has no record to write it from, so the
+    // feed is downloaded (unconditionally) and the listing repaired.
+    await post(h, 'RealEstateUpdate', { Key: 'R-3', KeyType: 'MLSNumber', SalePrice: 1 });
+    const repaired = await run();
+    expect(served.gets.slice(2)).toEqual(['304', '200']);
+    expect([repaired.reusedReading, repaired.updated, repaired.unchanged]).toEqual([undefined, 1, 19]);
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
+  });
+
+  it('keeps no reading of a download without validators; a scheduled run still skips on a 304', async () => {
+    const bare = await download({ validators: false });
+    await bare.run();
+    expect(bare.memo.files.has('acme@reading')).toBe(false);
+    const again = await bare.run();
+    expect(bare.served.gets).toEqual(['200', '200']);
+    expect([again.reusedReading, again.unchanged]).toEqual([undefined, 20]);
+
+    const { served: withTags, run } = await download();
+    await run({ trigger: 'schedule' });
+    const skipped = await run({ trigger: 'schedule' });
+    expect(withTags.gets).toEqual(['200', '304']);
+    expect([skipped.outcome, skipped.reusedReading]).toEqual(['skipped', undefined]);
   });
 });
 

@@ -7,7 +7,7 @@ import { capBytes } from './bounds.ts';
 import { decodeText } from './decode-text.ts';
 import { openHttp } from './fetch-http.ts';
 import { gunzipIfNeeded } from './gunzip.ts';
-import { openFile, type SourceDigest } from './read-file.ts';
+import { hashing, openFile, type SourceDigest } from './read-file.ts';
 
 export type OpenedSource =
   | { notModified: true; validators: Partial<FeedState> }
@@ -17,7 +17,10 @@ export type OpenedSource =
       text: AsyncIterable<string>;
       /** Lines read as Windows-1252 (`encoding: auto`), ascending; filled as `text` is read. */
       linesAs1252: readonly number[];
-      /** A `path:` feed's bytes digested, once `text` was read to its end (`OpenedFile.digest`). */
+      /**
+       * The feed's bytes digested, once `text` was read to its end: a `path:` feed's file
+       * (`OpenedFile.digest`), a `url:` feed's body as it arrived (before any gzip is undone).
+       */
       digest?: () => SourceDigest | undefined;
     };
 
@@ -35,7 +38,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   const { source, feedId } = options;
   let bytes: AsyncIterable<Uint8Array>;
   let validators: Partial<FeedState> = {};
-  let digest: (() => SourceDigest | undefined) | undefined;
+  let digest: () => SourceDigest | undefined;
   if (source.url) {
     const opened = await openHttp({
       feedId,
@@ -45,7 +48,9 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
       ...(options.logger ? { logger: options.logger } : {}),
     });
     if (opened.notModified) return opened;
-    bytes = opened.body;
+    const hashed = hashing(opened.body);
+    bytes = hashed.bytes;
+    digest = hashed.digest;
     validators = opened.validators;
   } else {
     const file = await openFile(feedId, source.path!, options.signal);
@@ -69,7 +74,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   };
   const decoded = capBytes(feedId, source.maxBytes, gunzipIfNeeded(bytes));
   const text = decodeText(guard(feedId, decoded), source.encoding, onLineAs1252);
-  return { notModified: false, validators, text, linesAs1252, ...(digest ? { digest } : {}) };
+  return { notModified: false, validators, text, linesAs1252, digest };
 }
 
 /** Name of the feed's file in messages: `Row 812 of acme.csv`. */

@@ -83,9 +83,14 @@ export async function digestFile(
   }
 }
 
-/** The bytes as they pass, digested; the digest once they were read to their end. */
-function hashing(bytes: AsyncIterable<Buffer>): {
-  bytes: AsyncIterable<Buffer>;
+/**
+ * The bytes as they pass, digested; the digest once they were read to their end (a file's, a
+ * `url:` feed's body as it arrived: `open-source.ts`).
+ */
+export function hashing<B extends Uint8Array>(
+  bytes: AsyncIterable<B>,
+): {
+  bytes: AsyncIterable<B>;
   digest: () => SourceDigest | undefined;
 } {
   const hash = createHash('sha256');
