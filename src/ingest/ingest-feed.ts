@@ -68,7 +68,10 @@ export async function collectFeed<T>(
   const { memo, keepKnown } = options;
   if (memo !== undefined && keepKnown === undefined) throw new Error('a memo needs keepKnown');
   const opened = await (deps.open ?? openFeed)(feed, deps);
-  if (opened.notModified) return emptyResult(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
+  if (opened.notModified) {
+    const result = emptyResult<T>(feed, opened.mode, mappingFor(feed, undefined, deps).mapping);
+    return opened.notModifiedBy ? { ...result, notModifiedBy: opened.notModifiedBy } : result;
+  }
 
   // One entry per key: its last record (a listing, or a removal) and where the key was seen. One ref
   // per key until a key repeats: an array per key would double the memory of a large feed.

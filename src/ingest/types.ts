@@ -226,7 +226,9 @@ export interface IngestResult<T = Listing> {
   decodedAs1252?: number[];
   /** Save ONLY after the whole run succeeded. */
   sourceState: Partial<FeedState>;
-  /** A `path:` feed read to its end: its bytes' size and SHA-256 (a feed reading is kept by them, `feed-reading.ts`). */
+  /** Not modified: the validators the source's 304 carried (`OpenedFeed.notModifiedBy`), never saved. */
+  notModifiedBy?: Partial<FeedState>;
+  /** A feed read to its end: its bytes' size and SHA-256 (a `url:` feed's as they arrived; a feed reading is kept by them, `feed-reading.ts`). */
   sourceDigest?: SourceDigest;
   /** Keys the feed lists without sending them this run (a RESO key sweep): kept, not deleted. */
   present?: KeySet;

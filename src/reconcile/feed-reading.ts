@@ -78,10 +78,13 @@ interface Reading {
   ingest: KeptIngest;
 }
 
-/** A plan needs a record of a reused reading: the run reads the feed after all. */
+/** A plan needs a record of a reused reading (or the reading cannot be used): the run reads the feed after all. */
 export class ReadingNeedsRecords extends Error {
-  constructor() {
+  /** Why, as the run's info line says it. */
+  readonly why: string;
+  constructor(why = 'listings on the platform differ from it: reading the feed to write them') {
     super('a reused feed reading has no records to write');
+    this.why = why;
   }
 }
 
@@ -121,9 +124,11 @@ function readingJson(
   const source = ingest.sourceDigest;
   if (source === undefined || memo === undefined || ingest.notModified || ingest.mode !== 'full')
     return undefined;
-  // A `url:` feed's reading is found again only through its server's validators: none, no reading.
+  // A `url:` feed's reading is found again only through its server's strong ETag: none, no reading
+  // (a weak one names equivalent bytes, not the same; a Last-Modified date alone cannot tell two
+  // versions written within its second).
   const validators = config.url === undefined ? undefined : validatorsOf(ingest.sourceState);
-  if (config.url !== undefined && validators === undefined) return undefined;
+  if (config.url !== undefined && !isStrong(validators?.etag)) return undefined;
   if (ingest.present || ingest.pause || ingest.continues || ingest.sourceNote !== undefined) return undefined;
   // The memo's rows are the listings, in order, only when each listing was memoized once.
   if (ingest.stats.duplicates !== 0 || memo.count !== ingest.listings.length) return undefined;
@@ -252,6 +257,11 @@ export interface UrlReading {
   /** The validators to send: the state's, which are the reading's. */
   validators: UrlValidators;
   /**
+   * Whether a 304 carrying these validators (`IngestResult.notModifiedBy`) is about the reading's
+   * bytes: an ETag of its own (or a Last-Modified) other than the one asked about is not.
+   */
+  answers(notModifiedBy: UrlValidators | undefined): boolean;
+  /**
    * After the server answered 304: the reading's listings added to `desired` and its result, or
    * undefined (nothing added) when its memo is no longer there whole: the run reads the feed then.
    */
@@ -276,6 +286,7 @@ export function urlReading(
   if (reading === undefined || kept === undefined) return undefined;
   const validators = validatorsOf(state);
   if (
+    !isStrong(kept.etag) ||
     validators === undefined ||
     validators.etag !== kept.etag ||
     validators.lastModified !== kept.lastModified
@@ -284,8 +295,16 @@ export function urlReading(
   if (!usable(reading, options)) return undefined;
   return {
     validators,
+    answers: (by) =>
+      (by?.etag === undefined || by.etag === validators.etag) &&
+      (by?.lastModified === undefined || by.lastModified === validators.lastModified),
     use: (desired) => filledFrom(reading, { ...options, desired }, { ...reading.ingest.sourceState }),
   };
+}
+
+/** A strong ETag (`"…"`, not `W/"…"`): the same bytes while it is the same. */
+function isStrong(etag: string | undefined): etag is string {
+  return etag !== undefined && etag.startsWith('"');
 }
 
 /** The validators in a state (or an answer's), undefined when it has none. */

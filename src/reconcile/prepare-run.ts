@@ -121,10 +121,7 @@ export async function prepareRun(
       return await prepareOnce(config, feed, client, deps, options, true);
     } catch (error) {
       if (!(error instanceof ReadingNeedsRecords)) throw error;
-      deps.logger?.info(
-        { feed: feed.id },
-        'the feed is unchanged, but listings on the platform differ from it: reading the feed to write them',
-      );
+      deps.logger?.info({ feed: feed.id }, `the feed is unchanged, but ${error.why}`);
     }
   }
   return prepareOnce(config, feed, client, deps, options, false);
@@ -338,8 +335,13 @@ async function prepare(
     // The server says the `url:` feed is the one the reading read (304): the run compares from it.
     // A memo gone since it was checked leaves nothing to compare from: the feed is read after all.
     if (fromServer && ingest.notModified) {
+      if (!fromServer.answers(ingest.notModifiedBy))
+        throw new ReadingNeedsRecords(
+          'its server answered 304 with validators other than the ones asked about: downloading the feed',
+        );
       const read = fromServer.use(desired);
-      if (read === undefined) throw new ReadingNeedsRecords();
+      if (read === undefined)
+        throw new ReadingNeedsRecords('its last reading can no longer be used: reading the feed');
       store.reserve(read.listings.length);
       ingest = read;
       fromReading = true;
@@ -382,7 +384,16 @@ async function prepare(
     const sold = soldRecordsOf(policy, (listing) => store.put(listing));
     const keeper = changesIn(store);
     const readEarly = early !== undefined;
-    early ??= startSnapshot(client, config, feed, tags, reads, expectedCount);
+    // A run that compares from a reading (a `url:` feed's, after its 304) reads no record: it may
+    // hold the larger page memo, as a `path:` feed's reused reading does.
+    early ??= startSnapshot(
+      client,
+      config,
+      feed,
+      tags,
+      ingest.reused ? reusedReads(reads) : reads,
+      expectedCount,
+    );
     let snapshot = await early.read(desired, loader, sold, keeper);
     // A server's habit alone (a page it repeats past the end) is no movement: read once.
     if (readEarly && snapshot.moved) {

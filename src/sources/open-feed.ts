@@ -46,7 +46,15 @@ async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFee
     etag: opened.validators.etag,
     lastModified: opened.validators.lastModified,
   };
-  if (opened.notModified) return { notModified: true, mode: 'full', name, records: empty(), state: {} };
+  if (opened.notModified)
+    return {
+      notModified: true,
+      mode: 'full',
+      name,
+      records: empty(),
+      state: {},
+      notModifiedBy: opened.validators,
+    };
   // An OpenImmo file may carry only the objects that changed: then absent listings must stay.
   const { mode, text } =
     source.format === 'xml' && feed.mapping.preset === 'openimmo'

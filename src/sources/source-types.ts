@@ -135,6 +135,11 @@ export interface OpenedFeed {
   /** The source state to remember after a successful run, as known when the feed was opened (validators). */
   state: Partial<FeedState>;
   /**
+   * A `url:` feed not modified: the validators its server's 304 carried (not remembered: a 304 never
+   * changes the state), to tell a 304 for other bytes than the ones asked about (`feed-reading.ts`).
+   */
+  notModifiedBy?: Partial<FeedState>;
+  /**
    * The source state after one more record, for sources whose state depends on what they yield (the
    * RESO watermark is the newest timestamp read). A pure reducer: nothing is patched in place.
    */
@@ -143,6 +148,6 @@ export interface OpenedFeed {
   linesAs1252?: readonly number[];
   /** What the source says once `records` is exhausted (RESO: the mode it turned out to be, a pause). */
   end?: () => SourceEnd;
-  /** A `path:` feed's bytes digested, once `records` is exhausted (`OpenedFile.digest`). */
+  /** The feed's bytes digested, once `records` is exhausted (`OpenSource`'s `digest`). */
   digest?: () => SourceDigest | undefined;
 }

@@ -250,21 +250,33 @@ describe('a feed reading, against what reading the file gives', () => {
 
 describe('a url: feed reading (its server says the feed is unchanged)', () => {
   /**
-   * The feed served as a download with an ETag, answering 304 to a request that sends it (or no
-   * validator at all with `validators: false`); `text` is what it serves now. Each GET is noted as
-   * its status and whether it asked conditionally.
+   * The feed served as a download (`text`, at `version`) with a strong ETag (`validators`: a weak
+   * one, a Last-Modified date alone, or none), answering 304 to a request that asks about the
+   * version it serves; `lying`: it answers 304 to the last version's ETag too, with the new one (a
+   * server whose 304 is about other bytes). Each GET is noted as its status and whether it asked.
    */
-  async function download(options: { validators?: boolean } = {}) {
+  async function download(
+    options: { validators?: 'strong' | 'weak' | 'last-modified' | 'none'; lying?: boolean } = {},
+  ) {
+    const validators = options.validators ?? 'strong';
     const served = { text: feedText(), version: 1, gets: [] as string[] };
     const server: TestServer = await withServer((req, res) => {
-      const etag = `"v${served.version}"`;
-      const conditional = req.headers['if-none-match'] !== undefined;
-      if (options.validators !== false && req.headers['if-none-match'] === etag) {
+      const etag = `${validators === 'weak' ? 'W/' : ''}"v${served.version}"`;
+      const date = new Date(Date.UTC(2026, 0, served.version)).toUTCString();
+      const tags =
+        validators === 'none' ? {} : validators === 'last-modified' ? { 'last-modified': date } : { etag };
+      const asked = req.headers['if-none-match'] ?? req.headers['if-modified-since'];
+      const same =
+        asked !== undefined &&
+        (asked === etag ||
+          asked === date ||
+          (options.lying === true && asked === `"v${served.version - 1}"`));
+      if (validators !== 'none' && same) {
         served.gets.push('304');
-        return void res.writeHead(304, { etag }).end();
+        return void res.writeHead(304, tags).end();
       }
-      served.gets.push(conditional ? '200 (asked)' : '200');
-      res.writeHead(200, options.validators === false ? {} : { etag }).end(served.text);
+      served.gets.push(asked === undefined ? '200' : '200 (asked)');
+      res.writeHead(200, tags).end(served.text);
     });
     servers.push(server);
     const feed = fixtureFeed('acme', {
@@ -274,9 +286,19 @@ describe('a url: feed reading (its server says the feed is unchanged)', () => {
     const h = await startHarness();
     harnesses.push(h);
     const memo = memoryMemo();
-    const run = (options: { forceFull?: boolean; trigger?: 'schedule' } = {}) =>
-      h.sync(feed, undefined, options, { memo });
-    return { h, served, run, memo };
+    const run = (
+      options: { forceFull?: boolean; trigger?: 'schedule'; memo?: false; feed?: FeedConfig } = {},
+    ) =>
+      h.sync(
+        options.feed ?? feed,
+        undefined,
+        {
+          ...(options.forceFull ? { forceFull: true } : {}),
+          ...(options.trigger ? { trigger: options.trigger } : {}),
+        },
+        options.memo === false ? {} : { memo },
+      );
+    return { h, served, run, memo, feed };
   }
   const servers: TestServer[] = [];
   afterEach(async () => {
@@ -321,19 +343,58 @@ describe('a url: feed reading (its server says the feed is unchanged)', () => {
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
   });
 
-  it('keeps no reading of a download without validators; a scheduled run still skips on a 304', async () => {
-    const bare = await download({ validators: false });
-    await bare.run();
-    expect(bare.memo.files.has('acme@reading')).toBe(false);
-    const again = await bare.run();
-    expect(bare.served.gets).toEqual(['200', '200']);
-    expect([again.reusedReading, again.unchanged]).toEqual([undefined, 20]);
-
-    const { served: withTags, run } = await download();
+  it('keeps no reading without a strong ETag; a scheduled run still skips on a 304', async () => {
+    for (const validators of ['none', 'weak', 'last-modified'] as const) {
+      const bare = await download({ validators });
+      await bare.run();
+      expect(bare.memo.files.has('acme@reading')).toBe(false);
+      const again = await bare.run();
+      expect(bare.served.gets).toEqual(['200', '200']);
+      expect([again.reusedReading, again.unchanged]).toEqual([undefined, 20]);
+    }
+    const { served, run } = await download();
     await run({ trigger: 'schedule' });
     const skipped = await run({ trigger: 'schedule' });
-    expect(withTags.gets).toEqual(['200', '304']);
+    expect(served.gets).toEqual(['200', '304']);
     expect([skipped.outcome, skipped.reusedReading]).toEqual(['skipped', undefined]);
+  });
+
+  it('never compares from a reading of other bytes: the state moved on, another mapping, a 304 about other bytes', async () => {
+    // A run without the memo reads a new version (R-30 added): the state's ETag is no longer the
+    // reading's. Asking with it would get a 304 for bytes the reading never saw, and R-30, on the
+    // platform, would be deleted as gone from the feed.
+    const moved = await download();
+    await moved.run();
+    moved.served.text = feedText() + row(30);
+    moved.served.version = 2;
+    expect((await moved.run({ memo: false })).created).toBe(1);
+    const after = await moved.run();
+    expect(moved.served.gets).toEqual(['200', '200', '200']);
+    expect([after.reusedReading, after.deleted, after.unchanged]).toEqual([undefined, 0, 21]);
+    expect(moved.h.keys()).toContain('R-30');
+
+    // Another mapping (a config edit): the reading's listings are not this run's.
+    const remapped = await download();
+    await remapped.run();
+    const other = {
+      ...remapped.feed,
+      mapping: {
+        ...remapped.feed.mapping,
+        fields: { ...remapped.feed.mapping.fields, Description: 'Agent' },
+      },
+    } as FeedConfig;
+    const edited = await remapped.run({ feed: other });
+    expect(remapped.served.gets).toEqual(['200', '200']);
+    expect([edited.reusedReading, edited.updated]).toEqual([undefined, 20]);
+
+    // A server that answers 304, with its new ETag, to the old one after the feed changed.
+    const lying = await download({ lying: true });
+    await lying.run();
+    lying.served.text = feedText((i) => (i === 7 ? row(7, '"$999,000"') : row(i)));
+    lying.served.version = 2;
+    const read = await lying.run();
+    expect(lying.served.gets).toEqual(['200', '304', '200']);
+    expect([read.reusedReading, read.updated, read.unchanged]).toEqual([undefined, 1, 19]);
   });
 });
 

@@ -19,7 +19,8 @@ export type OpenedSource =
       linesAs1252: readonly number[];
       /**
        * The feed's bytes digested, once `text` was read to its end: a `path:` feed's file
-       * (`OpenedFile.digest`), a `url:` feed's body as it arrived (before any gzip is undone).
+       * (`OpenedFile.digest`), a `url:` feed's body as the transport gave it (its Content-Encoding
+       * undone, a `.gz` file not yet unzipped).
        */
       digest?: () => SourceDigest | undefined;
     };
