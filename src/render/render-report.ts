@@ -48,7 +48,7 @@ export function renderReport(report: RunReport): string {
   );
   if (report.reusedReading)
     lines.push(
-      `  feed reading: the file's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): not parsed again, its records taken from the record memo`,
+      `  feed reading: the feed's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): not read again, its records taken from the record memo`,
     );
   if (report.known)
     lines.push(
