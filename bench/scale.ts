@@ -377,7 +377,7 @@ function tableOf(rows: readonly Row[]) {
     `${r.peakMb.toFixed(0)} MB`,
     ratio(r.peakMb, RSS_BOUND_MB),
     String(r.writes),
-    r.cpuMs === undefined || r.platformCpuMs === undefined
+    r.cpuMs === undefined || r.platformCpuMs === undefined || !Number.isFinite(r.platformCpuMs)
       ? ''
       : `${fmtMs(r.cpuMs)} + ${fmtMs(r.platformCpuMs)}`,
   ]);
@@ -459,12 +459,20 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
  * less CPU (or with the platform on another machine, as in production).
  */
 function cpuLines(id: string, f: Floors, runs: readonly Row[], initialBound: number): string[] {
+  // The platform's CPU comes from /proc: where there is none, there is nothing to add up.
+  if (!Number.isFinite(f.creates.platformCpuMs)) return [];
   const cpus = availableParallelism();
   const lines = [
     `${id} CPU on ${cpus} CPUs (the run's process, all its threads, + the platform's): ${f.listings} raw creates ${fmtMs(f.creates.cpuMs)} + ${fmtMs(f.creates.platformCpuMs)}, at least ${fmtMs(cpuFloorMs(f.creates))} spread over the CPUs (${ratio(cpuFloorMs(f.creates), f.creates.ms)} their time)`,
   ];
   for (const r of runs) {
-    if (r.cpuMs === undefined || r.platformCpuMs === undefined || !Number.isFinite(r.cpuMs)) continue;
+    if (
+      r.cpuMs === undefined ||
+      r.platformCpuMs === undefined ||
+      !Number.isFinite(r.cpuMs) ||
+      !Number.isFinite(r.platformCpuMs)
+    )
+      continue;
     const least = cpuFloorMs({ cpuMs: r.cpuMs, platformCpuMs: r.platformCpuMs });
     const bound = r.scenario === 'initial' ? initialBound : f.pages;
     lines.push(
