@@ -19,9 +19,9 @@ import type { MemoStore } from './run-memo.ts';
  * (`record-memo.ts`), so a run that finds the feed's bytes unchanged reads and maps no record. A
  * `path:` feed's bytes are known unchanged by their size and SHA-256 (a feed republished as it
  * was, a forced full compare of an untouched file); a `url:` feed's by its server, when the reading
- * kept the answer's validators (ETag, Last-Modified) and the server answers the next run's
- * conditional request with 304 (`urlReading`): a full compare of an unchanged download then
- * downloads and maps nothing.
+ * kept the answer's strong ETag and the server answers the next run's conditional request with a
+ * 304 about it (`urlReading`): a full compare of an unchanged download then downloads and maps
+ * nothing.
  *
  * What is kept is everything the run took from the feed but its listings: the counts, rejections,
  * holds, removals and broken rows, the unknown markers. The listings are the rows of the memo the
@@ -271,8 +271,9 @@ export interface UrlReading {
 /**
  * The last run's reading of a `url:` feed, when the run may ask its server whether the feed changed
  * and compare from the reading if not: the source is `conditional`, the reading kept the answer's
- * validators and they are the state's (what the request sends), and its memo is young enough and
- * under this run's seed. Undefined otherwise (the run downloads the feed, as without a reading).
+ * validators (a strong ETag among them) and they are the state's (what the request sends), and its
+ * memo is young enough and under this run's seed. Undefined otherwise (the run downloads the feed,
+ * as without a reading).
  */
 export function urlReading(
   options: Pick<ReuseOptions, 'store' | 'feed' | 'salt' | 'now' | 'logger'> & { state: UrlValidators },
