@@ -1,4 +1,4 @@
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { InvalidJsonError, type PageBytes, PlatformError, SchemaError } from '../api/index.ts';
 import { newDecodeThread, takeEarlyDecodeThread } from '../decode-thread.ts';
 import type { Listing } from '../normalize/index.ts';
@@ -88,6 +88,8 @@ function movable(bytes: Uint8Array): Uint8Array {
 
 class DecodePool {
   #worker: Worker | undefined;
+  /** The thread's settle port, this side (`settle-port`: settles are not queued behind pages). */
+  #settles: MessagePort | undefined;
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
   #nextSession = 1;
@@ -131,7 +133,7 @@ class DecodePool {
             : this.#ask<Partial<Listing>[]>({ op: 'records', id: 0, session, refs: Float64Array.from(refs) }),
       settle: ({ unwanted, wanted }) => {
         if (open && unwanted.length + wanted.length > 0)
-          this.#worker?.postMessage({
+          (this.#settles ?? this.#worker)?.postMessage({
             op: 'settle',
             session,
             unwanted: [...unwanted],
@@ -158,7 +160,7 @@ class DecodePool {
   }
 
   #ask<T>(
-    request: Exclude<DecodeRequest, { op: 'close' | 'memo' | 'settle' }>,
+    request: Exclude<DecodeRequest, { op: 'close' | 'memo' | 'settle' | 'settle-port' }>,
     transfer: ArrayBuffer[] = [],
     onEntry?: (entry: Uint8Array) => void,
   ): Promise<T> {
@@ -224,6 +226,8 @@ class DecodePool {
     const fail = (cause: unknown) => {
       if (this.#worker !== worker) return;
       this.#worker = undefined;
+      this.#settles?.close();
+      this.#settles = undefined;
       const error = new SnapshotError("the thread that decodes the platform's pages stopped", { cause });
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
@@ -233,6 +237,17 @@ class DecodePool {
     // After the listeners: a 'message' listener holds the thread's port (and the process) open.
     worker.unref();
     this.#worker = worker;
+    // Before any page: the thread takes the settles from this port first (decode-worker.ts).
+    const { port1, port2 } = new MessageChannel();
+    port1.unref();
+    try {
+      worker.postMessage({ op: 'settle-port', port: port2 } satisfies DecodeRequest, [port2]);
+      this.#settles = port1;
+    } catch {
+      // Settles go in line with the pages, as before.
+      port1.close();
+      this.#settles = undefined;
+    }
     return worker;
   }
 
@@ -245,6 +260,8 @@ class DecodePool {
   async stop(): Promise<void> {
     const worker = this.#worker;
     this.#worker = undefined;
+    this.#settles?.close();
+    this.#settles = undefined;
     await worker?.terminate();
   }
 }

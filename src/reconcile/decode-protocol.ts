@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { Listing } from '../normalize/index.ts';
 import type { TagKeys } from './ownership.ts';
 import type { RemotePage } from './remote-page.ts';
@@ -27,9 +28,12 @@ export type DecodeRequest =
   | { op: 'records'; id: number; session: number; refs: Float64Array }
   /**
    * Pages (the thread's numbers) joined with the feed: `unwanted`, none of whose records the run will
-   * ask for, forgotten; `wanted`, written to the spill file now (`PageKeep`).
+   * ask for, forgotten; `wanted`, written to the spill file now (`PageKeep`). Posted on the thread's
+   * settle port (`settle-port`), not in line behind the pages still to decode.
    */
   | { op: 'settle'; session: number; unwanted: number[]; wanted: number[] }
+  /** The port the run's settles come on, handed over before any page (`decode-pool.ts`). */
+  | { op: 'settle-port'; port: MessagePort }
   | {
       /**
        * Every page is read: whether the memo this run leaves is the last one (`written`: the pages
