@@ -28,7 +28,9 @@ export interface DecodeSession {
   /**
    * Pages (by the number of their records, `ref / PAGE_SPAN`) joined with the feed: those none of
    * whose records `records` will be asked for, which the thread forgets instead of writing them to
-   * its spill file, and the others, which it writes there now rather than hold them.
+   * its spill file, and the others, which it writes there now rather than hold them. Not queued
+   * behind the pages still to decode: it may take effect before requests made earlier (never name a
+   * page unwanted whose records were asked for).
    */
   settle(pages: JudgedPages): void;
   /**
@@ -239,7 +241,6 @@ class DecodePool {
     this.#worker = worker;
     // Before any page: the thread takes the settles from this port first (decode-worker.ts).
     const { port1, port2 } = new MessageChannel();
-    port1.unref();
     try {
       worker.postMessage({ op: 'settle-port', port: port2 } satisfies DecodeRequest, [port2]);
       this.#settles = port1;

@@ -105,19 +105,27 @@ function recordsAt(store: PageKeep, refs: Float64Array) {
 }
 
 /**
- * The port the runs' settles come on (`settle-port`). A settle comes on a port of its own, not in line
- * behind the pages the thread has still to decode: where the pages arrive faster than they decode (a
- * first no-op, every page decoded), a settle in line came once the pages after it had filled the held
- * budget, and nearly every page was written to the spill file before it was dropped (293 of a 300k
- * no-op's 300 pages, ~0.3 GB; at 1M ~1 GB). Each message of the run's own port first takes every
- * settle posted before it (`receiveMessageOnPort`), so the order the run posted them in holds.
+ * The port the runs' settles come on (`settle-port`), not in line behind the pages the thread has
+ * still to decode: where the pages arrive faster than they decode (a first no-op, every page
+ * decoded), a settle in line came once the pages after it had filled the held budget, and nearly
+ * every page was written to the spill file before it was dropped (288–295 of a 300k no-op's 300
+ * pages, ~0.27 GB; at 1M ~0.9 GB). Each message on the thread's port (every run's) first takes every
+ * settle posted before it (`receiveMessageOnPort`): a settle posted before a request is handled
+ * before it. A settle posted after a request may be handled before it (on its own port's event, or
+ * taken by an earlier message): a run settles only pages whose decode has answered, and never a page
+ * as unwanted whose records it has asked for.
  */
 let settlePort: MessagePort | undefined;
 
 function settle(request: Extract<DecodeRequest, { op: 'settle' }>): void {
-  const store = stores.get(request.session);
-  store?.drop(request.unwanted);
-  store?.write(request.wanted);
+  try {
+    const store = stores.get(request.session);
+    store?.drop(request.unwanted);
+    store?.write(request.wanted);
+  } catch {
+    // A page that could not be written (a full disk) stays held, as it was before it was judged:
+    // its run reads it from memory, and no other run, nor the message being handled, is the worse.
+  }
 }
 
 /** Every settle posted so far, handled now. */

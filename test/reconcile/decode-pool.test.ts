@@ -116,28 +116,29 @@ describe('decodePool', () => {
 });
 
 describe('settles', () => {
-  it('forgets a page judged while the pages after it wait to be decoded, rather than write it first', async () => {
-    // Pages arriving faster than they decode (a first no-op): each judged as soon as it is decoded.
-    // A settle in line behind the pages still to decode came once they had filled the held budget
-    // (4 MB), so nearly every page was written before it was dropped; on its own port it is taken
-    // before the next page is held.
+  it('takes a settle before a page posted ahead of it: a page judged unwanted is forgotten, not written to make room', async () => {
+    // A first no-op: the pages come faster than they decode, and the run judges each as it comes
+    // back, when the pages after it are already posted. In line behind them, a settle came once
+    // they had filled the held budget, and every page was written before it was dropped.
     const s = decodePool.session('MLSNumber', tags);
-    const ids = (p: number) => Array.from({ length: 2000 }, (_, i) => p * 2000 + i + 1);
-    const pages = Array.from({ length: 16 }, (_, p) => page(ids(p)));
-    expect(pages[0]!.byteLength).toBeGreaterThan(1024 * 1024);
-    const decoded = await Promise.all(
-      pages.map((bytes) =>
-        s.decode(bytes).then((one) => {
-          s.settle({ unwanted: [Math.floor(one.refs[0]! / PAGE_SPAN)], wanted: [] });
-          return one.length;
-        }),
-      ),
-    );
-    expect(decoded).toEqual(pages.map(() => 2000));
-    // In line: 14 of the 16 written. Here none, but for a page the thread held past the budget
-    // while this thread was late to judge it (a loaded machine).
-    expect(await s.spilled()).toBeLessThanOrEqual(4);
+    const other = decodePool.session('MLSNumber', tags);
+    const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i + 1);
+    const pages = [0, 1, 2].map((p) => page(ids(p * 2000, 2000)));
+    // Two pages of these fit in the 4 MB the thread holds, three do not.
+    expect(pages[0]!.byteLength * 2).toBeLessThan(4 * 1024 * 1024);
+    expect(pages[0]!.byteLength * 3).toBeGreaterThan(4 * 1024 * 1024);
+    const held = [await s.decode(pages[0]!), await s.decode(pages[1]!)];
+    // The thread at another run's long page while the third page, then the settle of the first two,
+    // are posted.
+    const long = other.decode(page(ids(10_000, 20_000)));
+    const third = s.decode(pages[2]!);
+    s.settle({ unwanted: held.map((one) => Math.floor(one.refs[0]! / PAGE_SPAN)), wanted: [] });
+    expect((await third).length).toBe(2000);
+    expect((await long).length).toBe(20_000);
+    // In line, holding the third page wrote the first (1 written); taken first, none is.
+    expect(await s.spilled()).toBe(0);
     s.close();
+    other.close();
   });
 });
 
