@@ -196,6 +196,8 @@ interface Row {
   cpuMs?: number;
   /** CPU time the platform (the sandbox's process) used meanwhile, ms. */
   platformCpuMs?: number;
+  /** Where the run's time went, as its report says (`phases`). */
+  phases?: Report['phases'];
 }
 
 async function runSize(
@@ -261,6 +263,7 @@ async function runSize(
         peakMb: child.peakMb,
         writes,
         ...(report.reusedReading ? { reused: true } : {}),
+        ...(report.phases ? { phases: report.phases } : {}),
         ...cpu,
       });
       if (scenario === 'no-op again') pageReads.push(await readPages());
@@ -434,6 +437,7 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
           ]
         : []),
       `${id} initial ÷ the larger of validate and the creates: ${ratio(initial.ms, bound)} (goal ≤ ${INITIAL_GOAL}×) ${met(initial.ms / bound <= INITIAL_GOAL)}`,
+      ...phaseLines(id, initial, validate.ms, f.creates.ms),
       ...cpuLines(
         id,
         f,
@@ -450,6 +454,21 @@ function floorVerdicts(rows: readonly Row[], floors: readonly Floors[]): string[
         );
   }
   return lines;
+}
+
+/**
+ * Where the initial sync's time went, as its own report says (`phases`): the feed read against
+ * `validate` (the same read, without digests, tags or the spill file), the writes against the raw
+ * creates. The platform is idle while the feed is read (no create can go before the plan), so the
+ * initial's least is about the two added, not the larger.
+ */
+function phaseLines(id: string, initial: Row, validateMs: number, createsMs: number): string[] {
+  const p = initial.phases;
+  if (!p) return [];
+  const rest = initial.ms - (p.feedMs + p.pagesMs + p.planMs + p.writesMs);
+  return [
+    `${id} initial, where its time went (its report's phases): feed read ${fmtMs(p.feedMs)} (${ratio(p.feedMs, validateMs)} validate), pages ${fmtMs(p.pagesMs)}, plan ${fmtMs(p.planMs)}, writes ${fmtMs(p.writesMs)} (${ratio(p.writesMs, createsMs)} the raw creates), the process's start and exit ${fmtMs(rest)}; ÷ validate + the creates: ${ratio(initial.ms, validateMs + createsMs)}`,
+  ];
 }
 
 /**

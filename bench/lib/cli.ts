@@ -55,6 +55,8 @@ export interface SyncReport {
   held?: number;
   heldOnPlatform?: number;
   reason?: string;
+  /** Where the run's time went (`RunPhases`, ms): absent from a run that made no plan. */
+  phases?: { feedMs: number; pagesMs: number; planMs: number; writesMs: number };
 }
 
 /** A floor: one whole process of floor-reads.mjs that must report `expected`; its wall time. */

@@ -50,6 +50,7 @@ export {
   type NotApplied,
   notAppliedCounts,
   type RunOutcome,
+  type RunPhases,
   type RunReport,
   skippedCountOf,
 } from './report-types.ts';

@@ -222,6 +222,9 @@ async function prepare(
   const now = deps.now ?? (() => new Date());
   // The run's instant, for the grace of listings gone from the feed: one clock reading per run.
   const runAt = now();
+  // How long each phase took, for the report (`RunPhases`).
+  const elapsed = deps.elapsed ?? (() => performance.now());
+  const feedFrom = elapsed();
   const progress = (phase: 'fetching' | 'normalizing' | 'snapshot' | 'planning', done = 0, total = 0) =>
     deps.onProgress?.({ phase, done, total });
   const keyFor = (listing: Listing) => keyOf(listing, feed.key) ?? '';
@@ -360,6 +363,7 @@ async function prepare(
     return { kind: 'failed', reason: `feed: ${error.message}`, error, guards: [{ ...SOURCE_FAILED }] };
   }
   const summary = summaryOf(ingest);
+  const feedDone = elapsed();
   progress('normalizing', ingest.listings.length, ingest.stats.records);
   const skipped = ingest.notModified
     ? 'the feed has not changed since the last run'
@@ -411,6 +415,7 @@ async function prepare(
         keeper,
       );
     }
+    const pagesDone = elapsed();
     progress('planning');
     // The report, made once the records are closed, shows the first CHANGES_KEPT writes' changes:
     // at least those are read now.
@@ -422,6 +427,7 @@ async function prepare(
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
     const remoteCount = snapshot.listings.length;
     const unknownOwners = unknownOwnersOf(plan, config);
+    const planDone = elapsed();
     return {
       kind: 'planned',
       ingest: summary,
@@ -438,6 +444,7 @@ async function prepare(
       ...(unknownOwners.length > 0 ? { unknownOwners } : {}),
       loader,
       close: kept.close,
+      phases: { feedMs: feedDone - feedFrom, pagesMs: pagesDone - feedDone, planMs: planDone - pagesDone },
     };
   } catch (error) {
     // Its reads stopped and its pages freed, whatever stopped the snapshot (idempotent once read).

@@ -51,6 +51,20 @@ export const SKIPPED_KEPT = 1000;
  */
 export type RunOutcome = 'ok' | 'failed' | 'guarded' | 'skipped' | 'cancelled' | 'paused';
 
+/**
+ * Where a run's time went, ms, by a monotonic clock. `feedMs`: reading the feed (the chatbot's pages
+ * are asked for meanwhile, once the feed gives its first records); `pagesMs`: the feed indexed by
+ * key, then the pages still to read once it was, each compared with it; `planMs`: the plan;
+ * `writesMs`: the creates, updates and deletes (0 for a dry run). The rest of `durationMs` is the
+ * run's start (its state read), a feed reading given up (`ReadingNeedsRecords`) and its report.
+ */
+export interface RunPhases {
+  feedMs: number;
+  pagesMs: number;
+  planMs: number;
+  writesMs: number;
+}
+
 /** What a sync run did. Plain JSON: saved as the feed's `lastReport`, printed by `sync --json`. */
 export interface RunReport {
   feedId: string;
@@ -59,6 +73,8 @@ export interface RunReport {
   startedAt: string;
   finishedAt: string;
   durationMs: number;
+  /** Where the time went (`RunPhases`): a run that made its plan (absent from reports saved before it was). */
+  phases?: RunPhases;
   outcome: RunOutcome;
   /** Why the run did not end `ok`. */
   reason?: string;

@@ -32,6 +32,8 @@ export interface ReportMeta {
   dryRun: boolean;
   /** Why the run was started (schedule, manual, config, repair, resume). */
   trigger?: RunTrigger;
+  /** How long the plan's writes took, ms (`RunPhases.writesMs`): 0 when none were made. */
+  writesMs?: number;
 }
 
 /** A report of a run that did nothing yet: every count 0. The base `reportOf` fills in. */
@@ -121,6 +123,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     if (prepared.kind === 'failed') report.guards = prepared.guards;
     return finish(report, prepared.kind, prepared.reason);
   }
+  report.phases = { ...prepared.phases, writesMs: meta.writesMs ?? 0 };
   report.drift = prepared.snapshot.drift;
   const { drift: _drift, ...snapshot } = prepared.snapshot;
   report.snapshot = snapshot;

@@ -6,7 +6,7 @@ import type { FeedOpener } from '../sources/index.ts';
 import type { FeedState, StateStore } from '../state/index.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
-import type { RunReport } from './report-types.ts';
+import type { RunPhases, RunReport } from './report-types.ts';
 import type { MemoStore } from './run-memo.ts';
 
 /** The phases of a run, in order. */
@@ -43,6 +43,11 @@ export interface SyncDeps {
   /** Cancels the run: no new call is issued, the ones in flight finish; the run ends `cancelled`. */
   signal?: AbortSignal;
   now?: () => Date;
+  /**
+   * A monotonic clock, ms: how long the run's phases took (`RunReport.phases`). Default
+   * `performance.now`; not `now`, which a run at a clock of the user's (`sync --now`) holds still.
+   */
+  elapsed?: () => number;
   /** The clock of provider request budgets (`IngestDeps.budgetClock`): real time; tests inject one. */
   budgetClock?: () => Date;
   /**
@@ -145,6 +150,8 @@ export type PreparedRun =
       loader: DesiredLoader;
       /** Frees the records `loader` reads (a spill file): call it once the plan is applied or dropped. */
       close: () => void;
+      /** How long reading the feed, the pages left after it and the plan took (`RunPhases`, less `writesMs`). */
+      phases: Omit<RunPhases, 'writesMs'>;
     }
   | { kind: 'skipped'; ingest: IngestSummary; reason: string }
   | { kind: 'cancelled'; ingest?: IngestSummary; reason: string }

@@ -40,7 +40,11 @@ export async function planRun(
     finish: async () => {
       if (finished) throw new Error('planRun: finish() was called twice');
       finished = true;
+      const elapsed = deps.elapsed ?? (() => performance.now());
+      const writesFrom = elapsed();
       const applied = await applyPrepared(config, feed, prepared, client, deps, options);
+      // A dry run (or a run stopped before its writes) made none: 0.
+      const writesMs = applied === undefined ? 0 : elapsed() - writesFrom;
       const meta = {
         feedId: feed.id,
         chatbot: feed.chatbot,
@@ -48,6 +52,7 @@ export async function planRun(
         finishedAt: now(),
         apiCalls: calls,
         apiCallsFailed: callsFailed,
+        writesMs,
       };
       const trigger = options.trigger ?? 'manual';
       const dryRun = options.dryRun ?? false;

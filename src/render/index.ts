@@ -2,6 +2,8 @@
  * Presentation: plans, run reports and progress as text, for the CLI, the job's progress and the
  * dashboard. Pure: data in, strings out.
  */
+
+export { duration } from './duration.ts';
 export {
   type ProgressStream,
   percentOf,
@@ -21,4 +23,4 @@ export {
   showField,
   summarizePlan,
 } from './render-plan.ts';
-export { hintLines, rejectionLine, renderReport } from './render-report.ts';
+export { hintLines, phasesText, rejectionLine, renderReport } from './render-report.ts';

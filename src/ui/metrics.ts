@@ -27,6 +27,13 @@ export function createMetrics(): Metrics {
     buckets: [1, 5, 15, 60, 300, 900, 3600],
     registers: [registry],
   });
+  const phases = new Histogram({
+    name: 'feed_sync_run_phase_seconds',
+    help: "Where sync runs' time went: reading the feed, the pages left after it, the plan, the writes",
+    labelNames: ['feed', 'phase'],
+    buckets: [0.1, 1, 5, 15, 60, 300, 900, 3600],
+    registers: [registry],
+  });
   const listings = new Counter({
     name: 'feed_sync_listings_total',
     help: 'Listings created, updated, deleted, rejected and held, by feed',
@@ -72,6 +79,12 @@ export function createMetrics(): Metrics {
     recordRun(report) {
       runs.inc({ feed: report.feedId, outcome: report.outcome });
       duration.observe({ feed: report.feedId }, report.durationMs / 1000);
+      if (report.phases) {
+        const { feedMs, pagesMs, planMs, writesMs } = report.phases;
+        const spent = { feed: feedMs, pages: pagesMs, plan: planMs, writes: writesMs };
+        for (const [phase, ms] of Object.entries(spent))
+          phases.observe({ feed: report.feedId, phase }, ms / 1000);
+      }
       for (const change of ['created', 'updated', 'deleted', 'rejected', 'held'] as const) {
         if (report[change] > 0) listings.inc({ feed: report.feedId, change }, report[change]);
       }

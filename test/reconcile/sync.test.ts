@@ -40,6 +40,39 @@ describe('syncFeed against the sandbox', () => {
     expect(h.sandbox.listings('SN-1').filter((l) => l.SalePrice === 1)).toHaveLength(7);
   });
 
+  it('says where its time went: the feed, the pages left after it, the plan and the writes', async () => {
+    h = await startHarness([{}], {}, { pageSize: 50 });
+    // A clock that moves a second each time it is read: each phase reads it once as it ends.
+    let at = 0;
+    const elapsed = () => (at += 1000);
+    const first = await h.sync(h.feed(), listings(1, 120), {}, { elapsed });
+    expect(first).toMatchObject({ created: 120 });
+    expect(first.phases).toEqual({ feedMs: 1000, pagesMs: 1000, planMs: 1000, writesMs: 1000 });
+    expect(renderReport(first)).toContain('  time: feed 1.0 s, pages 1.0 s, plan 1.0 s, writes 1.0 s');
+    // A dry run writes nothing: no time is said for its writes.
+    const dry = await h.sync(h.feed(), listings(1, 130), { dryRun: true }, { elapsed });
+    expect(dry).toMatchObject({ dryRun: true, created: 10 });
+    expect(dry.phases).toEqual({ feedMs: 1000, pagesMs: 1000, planMs: 1000, writesMs: 0 });
+    // On the real clock the phases are the run's own time, within its duration.
+    const real = await h.sync(h.feed(), listings(1, 130));
+    expect(real).toMatchObject({ created: 10, unchanged: 120 });
+    const { feedMs, pagesMs, planMs, writesMs } = real.phases ?? {
+      feedMs: -1,
+      pagesMs: -1,
+      planMs: -1,
+      writesMs: -1,
+    };
+    for (const ms of [feedMs, pagesMs, planMs, writesMs]) expect(ms).toBeGreaterThanOrEqual(0);
+    expect(writesMs).toBeGreaterThan(0);
+    expect(feedMs + pagesMs + planMs + writesMs).toBeLessThanOrEqual(real.durationMs + 2);
+    // A run that stopped before its plan says none.
+    const failed = await h.sync(h.feed(), async () => {
+      throw new FeedError('E_FEED_FETCH', 'feed1', 'HTTP 503 from the feed');
+    });
+    expect(failed.outcome).toBe('failed');
+    expect(failed.phases).toBeUndefined();
+  });
+
   it('writes to its spill file only the pages holding a listing it reads back: none in a no-op', async () => {
     h = await startHarness([{}], {}, { pageSize: 50 });
     const feed = h.feed();

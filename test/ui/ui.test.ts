@@ -93,6 +93,11 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
       expect(text).toMatch(/feed_sync_listings_total\{feed="feed1",change="created"\} 3/);
       expect(text).toMatch(/feed_sync_api_calls_total\{operation="create"\} 3/);
       expect(text).toMatch(/feed_sync_run_duration_seconds_count\{feed="feed1"\} 1/);
+      // Where its time went, a phase a series.
+      for (const phase of ['feed', 'pages', 'plan', 'writes'])
+        expect(text).toMatch(
+          new RegExp(`feed_sync_run_phase_seconds_count\\{feed="feed1",phase="${phase}"\\} 1`),
+        );
       expect(text).toMatch(/feed_sync_jobs\{state="completed"\}/);
     });
 

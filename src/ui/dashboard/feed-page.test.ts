@@ -24,6 +24,12 @@ const page = (run: RunReport) =>
   );
 
 describe('feedPage', () => {
+  it("says where a run's time went, when its report says", () => {
+    const text = page({ ...base, phases: { feedMs: 29_500, pagesMs: 212, planMs: 1300, writesMs: 135_600 } });
+    expect(text).toContain('time: feed 29.5 s, pages 212 ms, plan 1.3 s, writes 2 min 16 s');
+    expect(page(base)).not.toContain('time: feed');
+  });
+
   it('shows what the run says to fix in the config: a renamed feed whose keys its old id tags', () => {
     const text = page({
       ...base,

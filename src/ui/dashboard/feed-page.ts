@@ -1,5 +1,5 @@
 import { failedCountOf, type ListingChange, type RunReport } from '../../reconcile/index.ts';
-import { holdReason, showField } from '../../render/index.ts';
+import { holdReason, phasesText, showField } from '../../render/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
@@ -180,7 +180,7 @@ ${searchForm(s.id)}
       ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} ${outcomeBadge(outcomeLabel(run))}</h2>
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
-        }</p>
+        }</p>${run.phases ? html`<p class="sub phases">time: ${phasesText(run.phases)}</p>` : ''}
 ${guardSection(run, s.id, view.readOnly)}${hintsSection(run)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}`
       : ''
   }</section>

@@ -72,9 +72,4 @@ export function ago(date: Date, now: Date): string {
   return `${Math.round(seconds / 86_400)} days ago`;
 }
 
-/** `850 ms`, `12.4 s`, `3 min 5 s`. */
-export function duration(ms: number): string {
-  if (ms < 1000) return `${ms} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
-}
+export { duration } from '../../render/index.ts';
