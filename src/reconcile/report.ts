@@ -123,7 +123,15 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     if (prepared.kind === 'failed') report.guards = prepared.guards;
     return finish(report, prepared.kind, prepared.reason);
   }
-  report.phases = { ...prepared.phases, writesMs: meta.writesMs ?? 0 };
+  // Whole milliseconds, as `durationMs`.
+  const { feedMs, pagesMs, planMs } = prepared.phases;
+  const ms = Math.round;
+  report.phases = {
+    feedMs: ms(feedMs),
+    pagesMs: ms(pagesMs),
+    planMs: ms(planMs),
+    writesMs: ms(meta.writesMs ?? 0),
+  };
   report.drift = prepared.snapshot.drift;
   const { drift: _drift, ...snapshot } = prepared.snapshot;
   report.snapshot = snapshot;

@@ -179,7 +179,7 @@ export async function saveRun(store: StateStore, result: RunResult): Promise<voi
 }
 
 function logFinished(deps: SyncDeps, report: RunReport): void {
-  const { feedId, chatbot, reason, created, updated, deleted, unchanged, held, durationMs } = report;
+  const { feedId, chatbot, reason, created, updated, deleted, unchanged, held, durationMs, phases } = report;
   // The outcome as the dashboard says it: a run with rejected or held records is `partial`.
   const outcome = outcomeLabel(report);
   const level =
@@ -199,6 +199,7 @@ function logFinished(deps: SyncDeps, report: RunReport): void {
       held,
       failed: failedCountOf(report),
       durationMs,
+      ...(phases ? { phases } : {}),
     },
     report.dryRun ? 'plan finished' : 'sync finished',
   );

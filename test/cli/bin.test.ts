@@ -289,6 +289,8 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
       .map((line) => JSON.parse(line))
       .find((line) => line.msg === 'sync finished');
     expect(finished).toMatchObject({ level: 30, outcome: 'partial', held: 1 });
+    // Where its time went, for a log search: the report's phases.
+    expect(Object.keys(finished.phases)).toEqual(['feedMs', 'pagesMs', 'planMs', 'writesMs']);
     expect(result.stdout).toContain('Row 7 of feed.csv (M-6): SalePrice "cheap" is not a number');
     // Its listing is held, with the reason in words rather than its code.
     expect(result.stdout).toContain(
