@@ -143,6 +143,8 @@ export function stateOf(
   options: Pick<SyncOptions, 'recordCompare'> = {},
 ): Partial<FeedState> {
   const state: Partial<FeedState> = { lastReport: report };
+  // What the feed owns after a run that compared; a run that did not leaves the last one's.
+  if (prepared.kind === 'planned') state.owned = report.created + report.updated + report.unchanged;
   if (prepared.kind === 'skipped') return { ...prepared.ingest.sourceState, ...state };
   // A run stopped by its provider's budget keeps its source state: its place in the feed.
   if (report.outcome === 'paused') return { ...prepared.ingest?.sourceState, ...state };

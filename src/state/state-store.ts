@@ -19,6 +19,12 @@ export interface FeedState {
   /** The last run report, as JSON. */
   lastReport?: unknown;
   /**
+   * The feed's listings on the platform after the last run that compared it with the platform
+   * (created + updated + unchanged): what the dashboard says a feed owns, kept through later runs
+   * that skip the unchanged feed, fail before comparing or pause.
+   */
+  owned?: number;
+  /**
    * Listings that left the feed and are not deleted yet (a `gone.afterDays` grace, a `markSold`, a
    * delete a guard held): key → ISO time of the run that first found it gone. The grace clock.
    */

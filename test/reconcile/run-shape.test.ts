@@ -39,7 +39,11 @@ describe('the run is data in, data out', () => {
       'create MLS-0002',
       'create MLS-0003',
     ]);
-    expect(result.state).toMatchObject({ lastReport: result.report, lastCompareAt: expect.any(String) });
+    expect(result.state).toMatchObject({
+      lastReport: result.report,
+      lastCompareAt: expect.any(String),
+      owned: 3,
+    });
     expect(result.error).toBeUndefined();
     expect(await h.state.getFeed('feed1')).toEqual({});
     expect([...new Set(phases)]).toEqual([

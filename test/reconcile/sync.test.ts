@@ -76,6 +76,23 @@ describe('syncFeed against the sandbox', () => {
     expect(failed.phases).toBeUndefined();
   });
 
+  it('keeps what the feed owns through runs that skip the unchanged feed or fail before comparing', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 10));
+    const owned = async () => (await h?.state.getFeed('feed1'))?.owned;
+    expect(await owned()).toBe(10);
+    const skipped = await h.sync(h.feed(), recordsFeed([], { notModified: true }), { trigger: 'schedule' });
+    expect(skipped).toMatchObject({ outcome: 'skipped', unchanged: 0 });
+    expect(await owned()).toBe(10);
+    const failed = await h.sync(h.feed(), async () => {
+      throw new FeedError('E_FEED_FETCH', 'feed1', 'HTTP 503 from the feed');
+    });
+    expect(failed.outcome).toBe('failed');
+    expect(await owned()).toBe(10);
+    await h.sync(h.feed(), listings(1, 12));
+    expect(await owned()).toBe(12);
+  });
+
   it('writes to its spill file only the pages holding a listing it reads back: none in a no-op', async () => {
     h = await startHarness([{}], {}, { pageSize: 50 });
     const feed = h.feed();

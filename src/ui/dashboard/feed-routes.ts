@@ -24,7 +24,7 @@ export function feedRoutes(router: Router, ctx: DashboardContext): void {
 async function showFeeds(ctx: DashboardContext, req: Request, res: Response): Promise<void> {
   const at = ctx.now();
   const rows = await Promise.all(
-    ctx.feedsOf().map(async (f) => summarizeFeed(f, await ctx.lastReport(f.id), at)),
+    ctx.feedsOf().map(async (f) => summarizeFeed(f, await ctx.feedRow(f.id), at)),
   );
   const sort = SORT_KEYS.includes(req.query.sort as SortKey) ? (req.query.sort as SortKey) : 'id';
   const descending = req.query.dir === 'desc';
@@ -54,7 +54,7 @@ async function showFeed(ctx: DashboardContext, req: Request, res: Response): Pro
       ? latestCompared(runs)
       : Math.min(Math.max(Number(req.query.run) || 0, 0), Math.max(runs.length - 1, 0));
   const live = (await liveRuns(ctx.queue)).get(feed.id);
-  const summary = summarizeFeed(feed, await ctx.lastReport(feed.id), at);
+  const summary = summarizeFeed(feed, await ctx.feedRow(feed.id), at);
   ctx.send(
     res,
     feed.id,

@@ -43,23 +43,35 @@ describe('summarizeFeed', () => {
 
   it('a feed not run for twice its interval is stale and stands out', () => {
     const last = report({ finishedAt: '2026-11-23T10:00:00Z' });
-    expect(summarizeFeed(feed(hourly), last, new Date('2026-11-23T11:30:00Z'))).toMatchObject({
+    expect(summarizeFeed(feed(hourly), { last, owned: 6 }, new Date('2026-11-23T11:30:00Z'))).toMatchObject({
       stale: false,
       attention: false,
       owned: 6,
       counts: { read: 6, accepted: 6, rejected: 0, held: 0 },
     });
-    expect(summarizeFeed(feed(hourly), last, new Date('2026-11-23T12:30:00Z'))).toMatchObject({
+    expect(summarizeFeed(feed(hourly), { last }, new Date('2026-11-23T12:30:00Z'))).toMatchObject({
       stale: true,
       attention: true,
     });
-    expect(summarizeFeed(feed(), last, new Date('2030-01-01T00:00:00Z')).stale).toBe(false);
+    expect(summarizeFeed(feed(), { last }, new Date('2030-01-01T00:00:00Z')).stale).toBe(false);
+  });
+
+  it('owns what the last run that compared left, through runs that skipped the unchanged feed', () => {
+    const at = new Date('2026-11-23T10:05:00Z');
+    const skipped = report({ outcome: 'skipped', created: 0, updated: 0, unchanged: 0, read: 0 });
+    expect(summarizeFeed(feed(), { last: skipped, owned: 2000 }, at)).toMatchObject({ owned: 2000 });
+    // State saved before it kept `owned`: the last report's counts if it compared, else none said.
+    const compared = report({
+      snapshot: { remoteCount: 6, pages: 1, pageSize: 100, requestedPageSize: 100 },
+    });
+    expect(summarizeFeed(feed(), { last: compared }, at).owned).toBe(6);
+    expect(summarizeFeed(feed(), { last: skipped }, at).owned).toBeUndefined();
   });
 
   it('a failed last run stands out', () => {
     const failed = summarizeFeed(
       feed(hourly),
-      report({ outcome: 'failed' }),
+      { last: report({ outcome: 'failed' }) },
       new Date('2026-11-23T10:05:00Z'),
     );
     expect(failed).toMatchObject({ outcome: 'failed', stale: false, attention: true });

@@ -28,6 +28,12 @@ export function recordCounts(report: RunReport) {
   };
 }
 
+/** What the feeds table shows of a feed's state: its last report, what it owns (`FeedState.owned`). */
+export interface FeedRow {
+  last?: RunReport;
+  owned?: number;
+}
+
 /** One row of the feeds table. Pure: the config, the last report, the clock. */
 export interface FeedSummary {
   id: string;
@@ -45,7 +51,13 @@ export interface FeedSummary {
   attention: boolean;
 }
 
-export function summarizeFeed(feed: FeedConfig, last: RunReport | undefined, now: Date): FeedSummary {
+/**
+ * `row`: the feed's last report, and what it owns after the last run that compared it with the
+ * platform (`FeedState.owned`; a run that skipped the unchanged feed, failed before comparing or
+ * paused leaves it). State saved before `owned` was: the last report's, if it compared.
+ */
+export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSummary {
+  const { last } = row;
   const outcome = outcomeLabel(last);
   let schedule: FeedSummary['schedule'];
   let stale = false;
@@ -59,7 +71,8 @@ export function summarizeFeed(feed: FeedConfig, last: RunReport | undefined, now
       stale = lastAt === undefined || now.getTime() - lastAt > 2 * interval;
     }
   }
-  const owned = last && !last.dryRun ? last.created + last.updated + last.unchanged : undefined;
+  const owned =
+    row.owned ?? (last?.snapshot && !last.dryRun ? last.created + last.updated + last.unchanged : undefined);
   return {
     id: feed.id,
     chatbot: feed.chatbot,

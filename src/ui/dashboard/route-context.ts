@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Config } from '../../config/index.ts';
 import type { RunReport } from '../../reconcile/index.ts';
 import type { StateStore } from '../../state/index.ts';
+import type { FeedRow } from './feed-summary.ts';
 import type { html } from './html.ts';
 
 /** What the dashboard's routes share: the options, read once, and the helpers every page uses. */
@@ -18,6 +19,8 @@ export interface DashboardContext {
   /** The page `body` in the dashboard's frame, under `section`. */
   send(res: Response, title: string, section: 'feeds' | 'chatbots', body: ReturnType<typeof html>): void;
   lastReport(feedId: string): Promise<RunReport | undefined>;
+  /** The feed's last report and what it owns after the last run that compared (`FeedState.owned`). */
+  feedRow(feedId: string): Promise<FeedRow>;
 }
 
 /** A POST from another site would ride on the browser's basic-auth credentials: refused. */

@@ -43,6 +43,13 @@ export function dashboardRouter(options: DashboardOptions): Router {
     send: (res, title, section, body) =>
       void res.type('html').send(page({ title, section, body, readOnly: options.readOnly })),
     lastReport: async (feedId) => (await options.state.getFeed(feedId)).lastReport as RunReport | undefined,
+    feedRow: async (feedId) => {
+      const { lastReport, owned } = await options.state.getFeed(feedId);
+      return {
+        ...(lastReport === undefined ? {} : { last: lastReport as RunReport }),
+        ...(owned === undefined ? {} : { owned }),
+      };
+    },
   };
 
   router.use(express.urlencoded({ extended: false, limit: '10kb' }));
