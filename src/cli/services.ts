@@ -157,12 +157,19 @@ export async function runStart(options: { config?: string }): Promise<void> {
 }
 
 /** `feed-sync ui`: the dashboard and the queue UI on their own, until SIGTERM or SIGINT. */
-export async function runUi(options: GlobalOptions & { port?: string }): Promise<void> {
+export async function runUi(
+  options: GlobalOptions & { port?: string; configNamed?: boolean },
+): Promise<void> {
   const env = readEnv();
-  const logger = cliLogger('service');
   const port = options.port ? Number(options.port) : env.UI_PORT;
-  // Same queue as the worker: its prefix comes from the same config file.
-  const config = options.config && existsSync(options.config) ? await loadCliConfig(options) : undefined;
+  // Same queue as the worker: its prefix comes from the same config file. One the user named (-c,
+  // FEED_SYNC_CONFIG) must load: a typo in its path would show an empty dashboard of another
+  // prefix's queue, "all healthy". The default file is read only when it exists.
+  const config =
+    options.config && (options.configNamed || existsSync(options.config))
+      ? await loadCliConfig(options)
+      : undefined;
+  const logger = cliLogger('service');
   const prefix = config?.worker.prefix ?? DEFAULT_PREFIX;
   const ui = await startStandaloneUi({
     store: storeChoiceOf(env, env.FEED_SYNC_STATE_DIR),

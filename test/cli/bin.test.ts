@@ -150,6 +150,12 @@ describe('the feed-sync binary: help and usage', () => {
       stdout: '',
       stderr: 'feed-sync: invalid config: no-such-file.yaml: file not found\n',
     });
+    // The dashboard on its own too: a named config that is not there is not passed over for the
+    // default queue prefix (an empty dashboard, "all healthy").
+    for (const named of [['-c', 'no-such-file.yaml'], []]) {
+      const env: Record<string, string> = named.length === 0 ? { FEED_SYNC_CONFIG: 'no-such-file.yaml' } : {};
+      expect(await bin(['ui', ...named, '--port', '0'], env)).toEqual(missing);
+    }
     const debug = await bin(['validate', '-c', 'no-such-file.yaml', '--debug']);
     expect(debug.code).toBe(2);
     expect(debug.stderr.split('\n')[0]).toBe('feed-sync: invalid config: no-such-file.yaml: file not found');

@@ -9,9 +9,13 @@ export function registerUi(program: Command): void {
     .description('serve the feed dashboard (/) and the queue UI (/queues) with /healthz and /metrics')
     .option('--port <port>', 'port (default UI_PORT or 3000)');
   withConfigOption(command)
-    .addHelpText('after', "\nThe queue prefix is the config's worker.prefix when the config file exists.\n")
-    .action(async (options: GlobalOptions & { port?: string }) => {
+    .addHelpText(
+      'after',
+      "\nThe queue prefix is the config's worker.prefix: a config named by -c or FEED_SYNC_CONFIG must exist; without either, feed-sync.yaml is read when it exists.\n",
+    )
+    .action(async (options: GlobalOptions & { port?: string }, cmd: Command) => {
       const { runUi } = await import('../services.ts');
-      await runUi(options);
+      // A config the user named is read or refused, never passed over for the default prefix.
+      await runUi({ ...options, configNamed: cmd.getOptionValueSource('config') !== 'default' });
     });
 }
