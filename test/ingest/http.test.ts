@@ -122,4 +122,37 @@ describe('HTTP transport', () => {
     expect(error.message).not.toMatch(/SECRET|TOKEN123|pw/);
     expect(server.requests).toHaveLength(1);
   });
+
+  it('says where and how far a download got when it breaks off, without credentials or query', async () => {
+    const body = await TSV();
+    // The server announces more than it sends, then closes; or sends chunks without the last one.
+    for (const [framing, said] of [
+      [
+        'length',
+        'the server closed the connection before the end its Content-Length announced (ERR_HTTP_CONTENT_LENGTH_MISMATCH)',
+      ],
+      [
+        'chunked',
+        /the connection (was reset \(ECONNRESET\)|closed before the end of the body \(ERR_STREAM_PREMATURE_CLOSE\))/,
+      ],
+    ] as const) {
+      server = await withServer((_req, res) => {
+        if (framing === 'length') res.writeHead(200, { 'content-length': String(body.length + 1000) });
+        else res.writeHead(200, { 'transfer-encoding': 'chunked' });
+        res.write(body);
+        setTimeout(() => res.socket?.destroy(), 20);
+      });
+      const url = `${server.url}/feed.tsv`;
+      const error = (await ingestFeed(tsvFeed(`${url}?token=SECRET`), { state: {} }).catch(
+        (e: unknown) => e,
+      )) as Error & { code: string; retryable: boolean };
+      expect(error).toMatchObject({ code: 'E_FEED_FETCH', retryable: true });
+      const prefix = `feed tab-inferred: reading the feed failed after ${body.length.toLocaleString('en-US')} bytes of ${url}: `;
+      expect(error.message.startsWith(prefix)).toBe(true);
+      expect(error.message.slice(prefix.length)).toMatch(said);
+      expect(error.message).not.toContain('SECRET');
+      await server.close();
+      server = undefined;
+    }
+  });
 });
