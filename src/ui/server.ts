@@ -105,7 +105,7 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(options.port, host, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
+      error ? reject(portTaken(error, host, options.port)) : resolve(listening),
     );
   });
   const { port } = server.address() as AddressInfo;
@@ -119,4 +119,17 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A port another process serves, said with what to do (a second worker on one host with the same
+ * `UI_PORT` is the usual cause); any other error as it is.
+ */
+function portTaken(error: Error, host: string, port: number | undefined): Error {
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') return error;
+  const taken = new Error(
+    `${host}:${port} is taken by another process (EADDRINUSE): give each worker on this host its own UI_PORT, or set UI_PORT on one worker only (or on none, and run \`feed-sync ui\` once for the fleet)`,
+    { cause: error },
+  );
+  return Object.assign(taken, { code: 'EADDRINUSE' });
 }

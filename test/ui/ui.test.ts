@@ -150,6 +150,17 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
           body: JSON.stringify({ name: 'sync-feed', data: { feedId: 'feed1' } }),
         });
         expect(added.status).toBeGreaterThanOrEqual(400);
+        // A second UI on its port (a second worker with the same UI_PORT) is told what to do.
+        const port = Number(new URL(readOnly.url).port);
+        const second = serveUi({ ...base, host: '127.0.0.1', port });
+        await expect(second).rejects.toMatchObject({
+          code: 'EADDRINUSE',
+          message: expect.stringMatching(
+            new RegExp(
+              `^127\\.0\\.0\\.1:${port} is taken by another process \\(EADDRINUSE\\): give each worker on this host its own UI_PORT`,
+            ),
+          ),
+        });
       } finally {
         await readOnly.close();
       }
