@@ -41,6 +41,7 @@ export {
   type OutcomeLabel,
   outcomeLabel,
   outcomeOf,
+  ownedAfter,
   type ReportMeta,
   reportOf,
 } from './report.ts';

@@ -55,8 +55,9 @@ export type RunOutcome = 'ok' | 'failed' | 'guarded' | 'skipped' | 'cancelled' |
  * Where a run's time went, ms, by a monotonic clock. `feedMs`: reading the feed (the chatbot's pages
  * are asked for meanwhile, once the feed gives its first records); `pagesMs`: the feed indexed by
  * key, then the pages still to read once it was, each compared with it; `planMs`: the plan;
- * `writesMs`: the creates, updates and deletes (0 for a dry run). The rest of `durationMs` is the
- * run's start (its state read), a feed reading given up (`ReadingNeedsRecords`) and its report.
+ * `writesMs`: the creates, updates and deletes (0 for a dry run). `feedMs` starts with the feed's
+ * state read; the rest of `durationMs` is a feed reading given up (`ReadingNeedsRecords`) and the
+ * report.
  */
 export interface RunPhases {
   feedMs: number;

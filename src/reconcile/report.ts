@@ -34,6 +34,8 @@ export interface ReportMeta {
   trigger?: RunTrigger;
   /** How long the plan's writes took, ms (`RunPhases.writesMs`): 0 when none were made. */
   writesMs?: number;
+  /** How long the run took, ms, by a monotonic clock; default `finishedAt - startedAt`. */
+  durationMs?: number;
 }
 
 /** A report of a run that did nothing yet: every count 0. The base `reportOf` fills in. */
@@ -43,7 +45,7 @@ export function emptyReport(meta: ReportMeta, outcome: RunOutcome = 'ok'): RunRe
     chatbot: meta.chatbot,
     startedAt: meta.startedAt.toISOString(),
     finishedAt: meta.finishedAt.toISOString(),
-    durationMs: meta.finishedAt.getTime() - meta.startedAt.getTime(),
+    durationMs: meta.durationMs ?? meta.finishedAt.getTime() - meta.startedAt.getTime(),
     outcome,
     dryRun: meta.dryRun,
     ...(meta.trigger ? { trigger: meta.trigger } : {}),
@@ -255,6 +257,23 @@ function formerIdHint(feedId: string, { owner, skipped, foreign }: UnknownOwner)
     message: `${skipped} listing(s) of this feed's keys are tagged for feed "${owner}", which this config does not have: they are skipped, never updated or deleted by this feed`,
     fix: `if feed "${owner}" was renamed to "${feedId}", add \`adoptFrom: [${owner}]\` to feed "${feedId}": its listings become this feed's (each written once, to carry the new id); if it was removed, delete its listings on the platform or adopt them the same way`,
   };
+}
+
+/**
+ * The feed's listings on the platform after a run, as its report tells them: those it created,
+ * updated and left unchanged, and those it kept without a write (a rejected record's listing, a
+ * listing in its grace, a delete a guard held back). Only where the report can tell: a full
+ * compare that ended ok or guarded with no failed write. An incremental run sees only what it read,
+ * a source that goes on next run or paused read part of the feed, a cancelled run stopped mid-plan,
+ * a failed create or delete leaves the count unknown, and a dry run wrote nothing: undefined.
+ */
+export function ownedAfter(report: RunReport): number | undefined {
+  if (report.dryRun || report.mode !== 'full' || report.continues || report.snapshot === undefined)
+    return undefined;
+  if ((report.outcome !== 'ok' && report.outcome !== 'guarded') || failedCountOf(report) > 0)
+    return undefined;
+  const kept = (report.heldOnPlatform ?? 0) + (report.inGrace ?? 0) + (report.heldDeletes ?? 0);
+  return report.created + report.updated + report.unchanged + kept;
 }
 
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */

@@ -3,7 +3,7 @@ import { type ApplyResult, applyPlan } from './apply.ts';
 import { countingClient } from './counting-client.ts';
 import { DEFAULT_HASH_KEY } from './ownership.ts';
 import { prepareRun } from './prepare-run.ts';
-import { outcomeLabel, reportOf } from './report.ts';
+import { outcomeLabel, ownedAfter, reportOf } from './report.ts';
 import { failedCountOf, type RunReport } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import type { PreparedRun, RunResult, SyncDeps, SyncOptions } from './run-types.ts';
@@ -32,6 +32,10 @@ export async function planRun(
 ): Promise<PlannedRun> {
   const now = deps.now ?? (() => new Date());
   const startedAt = now();
+  // How long the run took, by the monotonic clock its phases are read on: a run at a clock of the
+  // user's (`sync --now`) holds `now` still.
+  const elapsed = deps.elapsed ?? (() => performance.now());
+  const runFrom = elapsed();
   const { client, calls, failed: callsFailed } = countingClient(deps.client);
   const prepared = await prepareRun(config, feed, client, deps, options);
   let finished = false;
@@ -40,7 +44,6 @@ export async function planRun(
     finish: async () => {
       if (finished) throw new Error('planRun: finish() was called twice');
       finished = true;
-      const elapsed = deps.elapsed ?? (() => performance.now());
       const writesFrom = elapsed();
       const applied = await applyPrepared(config, feed, prepared, client, deps, options);
       // A dry run (or a run stopped before its writes) made none: 0.
@@ -53,6 +56,7 @@ export async function planRun(
         apiCalls: calls,
         apiCallsFailed: callsFailed,
         writesMs,
+        durationMs: Math.round(elapsed() - runFrom),
       };
       const trigger = options.trigger ?? 'manual';
       const dryRun = options.dryRun ?? false;
@@ -143,8 +147,9 @@ export function stateOf(
   options: Pick<SyncOptions, 'recordCompare'> = {},
 ): Partial<FeedState> {
   const state: Partial<FeedState> = { lastReport: report };
-  // What the feed owns after a run that compared; a run that did not leaves the last one's.
-  if (prepared.kind === 'planned') state.owned = report.created + report.updated + report.unchanged;
+  // What the feed owns after a run whose report can tell; any other leaves the last one's.
+  const owned = ownedAfter(report);
+  if (owned !== undefined) state.owned = owned;
   if (prepared.kind === 'skipped') return { ...prepared.ingest.sourceState, ...state };
   // A run stopped by its provider's budget keeps its source state: its place in the feed.
   if (report.outcome === 'paused') return { ...prepared.ingest?.sourceState, ...state };

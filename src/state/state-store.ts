@@ -19,9 +19,9 @@ export interface FeedState {
   /** The last run report, as JSON. */
   lastReport?: unknown;
   /**
-   * The feed's listings on the platform after the last run that compared it with the platform
-   * (created + updated + unchanged): what the dashboard says a feed owns, kept through later runs
-   * that skip the unchanged feed, fail before comparing or pause.
+   * The feed's listings on the platform after the last run whose report could tell (a full compare
+   * that ended ok or guarded, no write failed: `ownedAfter`): what the dashboard says a feed owns,
+   * kept through later runs that skip the unchanged feed, read it incrementally, fail, pause or stop.
    */
   owned?: number;
   /**

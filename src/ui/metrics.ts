@@ -79,7 +79,8 @@ export function createMetrics(): Metrics {
     recordRun(report) {
       runs.inc({ feed: report.feedId, outcome: report.outcome });
       duration.observe({ feed: report.feedId }, report.durationMs / 1000);
-      if (report.phases) {
+      // A dry run writes nothing: its phases would say writes took no time.
+      if (report.phases && !report.dryRun) {
         const { feedMs, pagesMs, planMs, writesMs } = report.phases;
         const spent = { feed: feedMs, pages: pagesMs, plan: planMs, writes: writesMs };
         for (const [phase, ms] of Object.entries(spent))

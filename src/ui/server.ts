@@ -127,8 +127,9 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
  */
 function portTaken(error: Error, host: string, port: number | undefined): Error {
   if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') return error;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const taken = new Error(
-    `${host}:${port} is taken by another process (EADDRINUSE): give each worker on this host its own UI_PORT, or set UI_PORT on one worker only (or on none, and run \`feed-sync ui\` once for the fleet)`,
+    `${where} is taken by another process (EADDRINUSE): give each process on this host its own port (a worker's UI_PORT, \`feed-sync ui --port\`; \`feed-sync start\` takes 3000), or set UI_PORT on one worker only (or on none, and run \`feed-sync ui\` once for the fleet)`,
     { cause: error },
   );
   return Object.assign(taken, { code: 'EADDRINUSE' });

@@ -124,21 +124,38 @@ describe('HTTP transport', () => {
   });
 
   it('says where and how far a download got when it breaks off, without credentials or query', async () => {
-    const body = await TSV();
+    const plain = await TSV();
+    const gzipped = gzipSync(plain);
     // The server announces more than it sends, then closes; or sends chunks without the last one.
-    for (const [framing, said] of [
+    // How far: the bytes that came, of how many (a gzip Content-Encoding counted decoded, said so).
+    const cases = [
       [
         'length',
+        plain,
+        `${plain.length} of ${plain.length + 1000} bytes`,
+        'the server closed the connection before the end its Content-Length announced (ERR_HTTP_CONTENT_LENGTH_MISMATCH)',
+      ],
+      [
+        'gzip',
+        gzipped,
+        `${plain.length} bytes (its gzip Content-Encoding undone)`,
         'the server closed the connection before the end its Content-Length announced (ERR_HTTP_CONTENT_LENGTH_MISMATCH)',
       ],
       [
         'chunked',
+        plain,
+        `${plain.length} bytes`,
         /the connection (was reset \(ECONNRESET\)|closed before the end of the body \(ERR_STREAM_PREMATURE_CLOSE\))/,
       ],
-    ] as const) {
+    ] as const;
+    for (const [framing, body, far, said] of cases) {
       server = await withServer((_req, res) => {
-        if (framing === 'length') res.writeHead(200, { 'content-length': String(body.length + 1000) });
-        else res.writeHead(200, { 'transfer-encoding': 'chunked' });
+        if (framing === 'chunked') res.writeHead(200, { 'transfer-encoding': 'chunked' });
+        else
+          res.writeHead(200, {
+            'content-length': String(body.length + 1000),
+            ...(framing === 'gzip' ? { 'content-encoding': 'gzip' } : {}),
+          });
         res.write(body);
         setTimeout(() => res.socket?.destroy(), 20);
       });
@@ -147,8 +164,9 @@ describe('HTTP transport', () => {
         (e: unknown) => e,
       )) as Error & { code: string; retryable: boolean };
       expect(error).toMatchObject({ code: 'E_FEED_FETCH', retryable: true });
-      const prefix = `feed tab-inferred: reading the feed failed after ${body.length.toLocaleString('en-US')} bytes of ${url}: `;
-      expect(error.message.startsWith(prefix)).toBe(true);
+      const number = (n: string) => n.replace(/\d+/g, (d) => Number(d).toLocaleString('en-US'));
+      const prefix = `feed tab-inferred: reading the feed failed after ${number(far)} of ${url}: `;
+      expect(error.message.slice(0, prefix.length)).toBe(prefix);
       expect(error.message.slice(prefix.length)).toMatch(said);
       expect(error.message).not.toContain('SECRET');
       await server.close();

@@ -48,6 +48,8 @@ describe('syncFeed against the sandbox', () => {
     const first = await h.sync(h.feed(), listings(1, 120), {}, { elapsed });
     expect(first).toMatchObject({ created: 120 });
     expect(first.phases).toEqual({ feedMs: 1000, pagesMs: 1000, planMs: 1000, writesMs: 1000 });
+    // The run's duration on the same clock (a run at a clock of the user's holds \`now\` still).
+    expect(first.durationMs).toBe(7000);
     expect(renderReport(first)).toContain('  time: feed 1.0 s, pages 1.0 s, plan 1.0 s, writes 1.0 s');
     // A dry run writes nothing: no time is said for its writes.
     const dry = await h.sync(h.feed(), listings(1, 130), { dryRun: true }, { elapsed });
@@ -76,7 +78,7 @@ describe('syncFeed against the sandbox', () => {
     expect(failed.phases).toBeUndefined();
   });
 
-  it('keeps what the feed owns through runs that skip the unchanged feed or fail before comparing', async () => {
+  it('keeps what the feed owns, counted where a run can tell, through runs that cannot', async () => {
     h = await startHarness();
     await h.sync(h.feed(), listings(1, 10));
     const owned = async () => (await h?.state.getFeed('feed1'))?.owned;
@@ -91,6 +93,15 @@ describe('syncFeed against the sandbox', () => {
     expect(await owned()).toBe(10);
     await h.sync(h.feed(), listings(1, 12));
     expect(await owned()).toBe(12);
+    // An incremental run sees only what it read: the count stays the last full compare's.
+    const incremental = await h.sync(h.feed(), recordsFeed(listings(1, 3), { mode: 'incremental' }));
+    expect(incremental).toMatchObject({ outcome: 'ok', mode: 'incremental', unchanged: 3 });
+    expect(await owned()).toBe(12);
+    // A guarded run holds its deletes back: those listings are still the feed's.
+    const guarded = await h.sync(h.feed(), listings(1, 3));
+    expect(guarded).toMatchObject({ outcome: 'guarded', unchanged: 3, heldDeletes: 9, deleted: 0 });
+    expect(await owned()).toBe(12);
+    expect(h.keys()).toHaveLength(12);
   });
 
   it('writes to its spill file only the pages holding a listing it reads back: none in a no-op', async () => {

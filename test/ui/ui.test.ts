@@ -157,7 +157,7 @@ describe.skipIf(!redisAvailable)('queue UI', () => {
           code: 'EADDRINUSE',
           message: expect.stringMatching(
             new RegExp(
-              `^127\\.0\\.0\\.1:${port} is taken by another process \\(EADDRINUSE\\): give each worker on this host its own UI_PORT`,
+              `^127\\.0\\.0\\.1:${port} is taken by another process \\(EADDRINUSE\\): give each process on this host its own port`,
             ),
           ),
         });

@@ -9,7 +9,24 @@ import { feedStatusError } from './http-errors.ts';
 
 export type HttpOpen =
   | { notModified: true; validators: Partial<FeedState> }
-  | { notModified: false; validators: Partial<FeedState>; body: AsyncIterable<Uint8Array> };
+  | {
+      notModified: false;
+      validators: Partial<FeedState>;
+      body: AsyncIterable<Uint8Array>;
+      /**
+       * The body's bytes so far, and how many its Content-Length announced; a body with a
+       * Content-Encoding (gzip…) counted decoded, as got counts it, and named (`decoded`).
+       */
+      progress: () => Progress;
+    };
+
+/** How far a body came (`HttpOpen.progress`). */
+export interface Progress {
+  received: number;
+  total?: number;
+  /** The Content-Encoding undone before `received` was counted (no `total` then). */
+  decoded?: string;
+}
 
 export interface HttpOpenOptions {
   feedId: string;
@@ -54,6 +71,7 @@ async function attempt(
   const response = await new Promise<{
     statusCode: number;
     headers: Record<string, string | string[] | undefined>;
+    rawHeaders?: string[];
   }>((resolve, reject) => {
     stream.once('response', resolve);
     stream.once('error', reject);
@@ -71,5 +89,23 @@ async function attempt(
     stream.destroy();
     throw feedStatusError(response.statusCode, safeUrl(url), retryAfterOf(response.headers));
   }
-  return { notModified: false, validators, body: stream };
+  // got drops Content-Encoding (and Content-Length) from the headers of a body it decodes: the raw
+  // headers keep them.
+  const decoded = contentEncodingOf(response.rawHeaders);
+  const progress = (): Progress => {
+    const { transferred, total } = stream.downloadProgress;
+    if (decoded) return { received: transferred, decoded };
+    return { received: transferred, ...(total === undefined ? {} : { total }) };
+  };
+  return { notModified: false, validators, body: stream, progress };
+}
+
+/** The Content-Encoding the server named (`gzip`…), from a response's raw headers; undefined for none or identity. */
+function contentEncodingOf(rawHeaders: readonly string[] | undefined): string | undefined {
+  for (let i = 0; rawHeaders && i + 1 < rawHeaders.length; i += 2)
+    if ((rawHeaders[i] as string).toLowerCase() === 'content-encoding') {
+      const value = (rawHeaders[i + 1] as string).trim().toLowerCase();
+      return value === '' || value === 'identity' ? undefined : value;
+    }
+  return undefined;
 }

@@ -5,7 +5,7 @@ import { FeedError, isFeedError, safeUrl } from '../feed-error.ts';
 import type { SourceConfig } from '../source-schema.ts';
 import { capBytes } from './bounds.ts';
 import { decodeText } from './decode-text.ts';
-import { openHttp } from './fetch-http.ts';
+import { openHttp, type Progress } from './fetch-http.ts';
 import { gunzipIfNeeded } from './gunzip.ts';
 import { hashing, openFile, type SourceDigest } from './read-file.ts';
 
@@ -40,6 +40,9 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   let bytes: AsyncIterable<Uint8Array>;
   let validators: Partial<FeedState> = {};
   let digest: () => SourceDigest | undefined;
+  // How far the feed's bytes came, for the message of a read that breaks off: a download's as got
+  // counted them on the wire, a file's as read.
+  let progress: (() => Progress) | undefined;
   if (source.url) {
     const opened = await openHttp({
       feedId,
@@ -53,6 +56,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
     bytes = hashed.bytes;
     digest = hashed.digest;
     validators = opened.validators;
+    progress = opened.progress;
   } else {
     const file = await openFile(feedId, source.path!, options.signal);
     validators = { etag: file.etag };
@@ -73,11 +77,14 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
       );
     linesAs1252.push(line);
   };
-  // The bytes that came, for the message of a read that breaks off.
-  const received = { bytes: 0 };
-  const decoded = capBytes(feedId, source.maxBytes, gunzipIfNeeded(counted(bytes, received)));
+  if (progress === undefined) {
+    const read = { bytes: 0 };
+    bytes = counted(bytes, read);
+    progress = () => ({ received: read.bytes });
+  }
+  const decoded = capBytes(feedId, source.maxBytes, gunzipIfNeeded(bytes));
   const where = source.url ? safeUrl(source.url) : (source.path as string);
-  const text = decodeText(guard(feedId, where, received, decoded), source.encoding, onLineAs1252);
+  const text = decodeText(guard(feedId, where, progress, decoded), source.encoding, onLineAs1252);
   return { notModified: false, validators, text, linesAs1252, digest };
 }
 
@@ -93,27 +100,28 @@ export function sourceName(source: SourceConfig, feedId: string): string {
   }
 }
 
-/** `chunks` as they come, their bytes added up in `received`. */
+/** `chunks` as they come, their bytes added up in `read`. */
 async function* counted(
   chunks: AsyncIterable<Uint8Array>,
-  received: { bytes: number },
+  read: { bytes: number },
 ): AsyncGenerator<Uint8Array> {
   for await (const chunk of chunks) {
-    received.bytes += chunk.length;
+    read.bytes += chunk.length;
     yield chunk;
   }
 }
 
 /**
  * Errors while streaming the body (connection reset, corrupt gzip) fail the feed with a code, and
- * say where and how far: `reading the feed failed after 1,234,567 bytes of https://…/listings.csv:
- * the server closed the connection before the end its Content-Length announced`. Not retried
- * within the run (its first records are read already): the next run reads the feed again.
+ * say where and how far: `reading the feed failed after 131,814 of 263,629 bytes of
+ * https://…/listings.csv: the server closed the connection before the end its Content-Length
+ * announced`. Not retried within the run (its first records are read already): the next run reads
+ * the feed again.
  */
 async function* guard(
   feedId: string,
   where: string,
-  received: { bytes: number },
+  progress: () => Progress,
   chunks: AsyncIterable<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
   try {
@@ -124,7 +132,10 @@ async function* guard(
     if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') {
       throw new FeedError('E_FEED_PARSE', feedId, 'the gzip data is corrupt or truncated', { cause: error });
     }
-    const far = `${received.bytes.toLocaleString('en-US')} bytes of ${where}`;
+    const { received, total, decoded } = progress();
+    const of = total === undefined ? '' : ` of ${total.toLocaleString('en-US')}`;
+    const undone = decoded ? ` (its ${decoded} Content-Encoding undone)` : '';
+    const far = `${received.toLocaleString('en-US')}${of} bytes${undone} of ${where}`;
     throw new FeedError('E_FEED_FETCH', feedId, `reading the feed failed after ${far}: ${breakOf(error)}`, {
       cause: error,
       retryable: true,

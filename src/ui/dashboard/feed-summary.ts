@@ -1,5 +1,5 @@
 import type { FeedConfig } from '../../config/index.ts';
-import { type OutcomeLabel, outcomeLabel, type RunReport } from '../../reconcile/index.ts';
+import { type OutcomeLabel, outcomeLabel, ownedAfter, type RunReport } from '../../reconcile/index.ts';
 import { describeCron, nextRuns } from './schedule.ts';
 
 /** The outcome as an operator says it: one definition (`outcomeLabel`, in reconcile's report). */
@@ -52,9 +52,9 @@ export interface FeedSummary {
 }
 
 /**
- * `row`: the feed's last report, and what it owns after the last run that compared it with the
- * platform (`FeedState.owned`; a run that skipped the unchanged feed, failed before comparing or
- * paused leaves it). State saved before `owned` was: the last report's, if it compared.
+ * `row`: the feed's last report, and what it owns after the last run whose report could tell
+ * (`FeedState.owned`, `ownedAfter`: a run that skipped the unchanged feed, read it incrementally,
+ * failed, paused or was cancelled leaves it). State saved before `owned` was: the last report's.
  */
 export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSummary {
   const { last } = row;
@@ -71,8 +71,7 @@ export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSu
       stale = lastAt === undefined || now.getTime() - lastAt > 2 * interval;
     }
   }
-  const owned =
-    row.owned ?? (last?.snapshot && !last.dryRun ? last.created + last.updated + last.unchanged : undefined);
+  const owned = row.owned ?? (last ? ownedAfter(last) : undefined);
   return {
     id: feed.id,
     chatbot: feed.chatbot,

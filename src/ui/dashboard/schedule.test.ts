@@ -36,5 +36,7 @@ describe('times', () => {
     expect(ago(new Date('2026-11-23T07:00:00Z'), now)).toBe('3 h ago');
     expect(ago(new Date('2026-11-20T10:00:00Z'), now)).toBe('3 days ago');
     expect([duration(850), duration(12_400), duration(185_000)]).toEqual(['850 ms', '12.4 s', '3 min 5 s']);
+    // Rounded once: never `1 min 60 s`.
+    expect(duration(119_600)).toBe('2 min 0 s');
   });
 });
