@@ -162,6 +162,8 @@ export async function runUi(
 ): Promise<void> {
   const env = readEnv();
   const port = options.port ? Number(options.port) : env.UI_PORT;
+  // Refused before anything else, a config read included: an address it must not listen on.
+  checkUiExposure(env.UI_HOST, credentialsOf(env));
   // Same queue as the worker: its prefix comes from the same config file. One the user named (-c,
   // FEED_SYNC_CONFIG) must load: a typo in its path would show an empty dashboard of another
   // prefix's queue, "all healthy". The default file is read only when it exists.
