@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { runReport } from '../testing/run-report.ts';
+import { ownedAfter } from './report.ts';
+import type { RunReport } from './report-types.ts';
+
+describe('ownedAfter', () => {
+  const snapshot = { remoteCount: 90, pages: 1, pageSize: 100, requestedPageSize: 100 };
+  // 10 created, 20 updated, 60 unchanged; 3 held records' listings, 4 in grace, 5 deletes held back.
+  const full = runReport({
+    mode: 'full',
+    snapshot,
+    failed: [],
+    guards: [],
+    created: 10,
+    updated: 20,
+    unchanged: 60,
+    heldOnPlatform: 3,
+    inGrace: 4,
+    heldDeletes: 5,
+  });
+  it.each([
+    ['a full compare that ended ok: written, unchanged and kept', full, 102],
+    ['guarded: the deletes held back are still there', { ...full, outcome: 'guarded' }, 102],
+    ['a dry run wrote nothing', { ...full, dryRun: true }, undefined],
+    ['an incremental run sees only what it read', { ...full, mode: 'incremental' }, undefined],
+    ['a source that goes on next run read part of the feed', { ...full, continues: true }, undefined],
+    ['paused', { ...full, outcome: 'paused' }, undefined],
+    ['cancelled mid-plan', { ...full, outcome: 'cancelled' }, undefined],
+    ['a failed write leaves the count unknown', { ...full, outcome: 'failed', failedCount: 1 }, undefined],
+    ['no compare: skipped', { ...full, outcome: 'skipped', snapshot: undefined }, undefined],
+  ] as const)('%s', (_name, run, owned) => {
+    expect(ownedAfter(run as RunReport)).toBe(owned);
+  });
+});
