@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import {
   healthFileOf,
   healthProblem,
   pidAlive,
+  removeDeadHeartbeats,
   startHeartbeat,
   workerHeartbeats,
   workersProblem,
@@ -60,5 +62,65 @@ describe('the heartbeats of several workers on one host', () => {
     // This process is alive; a pid past the kernel's maximum is not.
     expect(pidAlive(process.pid)).toBe(true);
     expect(pidAlive(2 ** 30)).toBe(false);
+  });
+});
+
+describe('a worker told to stop', () => {
+  it('beats on while its jobs finish, healthy and saying so; the file goes once it has stopped', async () => {
+    const file = join(dir, 'draining.health');
+    let worker = true;
+    const beat = startHeartbeat(file, async () => ({ ok: worker, store: true, worker }), 60_000);
+    await expect.poll(() => healthProblem(file)).toBeUndefined();
+    // Shutting down: the service says its worker takes no job, which alone would read as unhealthy.
+    worker = false;
+    beat.stopping();
+    await expect
+      .poll(async () => JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>)
+      .toMatchObject({ ok: false, worker: false, stopping: true });
+    expect(await healthProblem(file)).toBeUndefined();
+    // Stale all the same once it stops beating.
+    const { at } = JSON.parse(await readFile(file, 'utf8')) as { at: number };
+    expect(await healthProblem(file, at + 61_000)).toBe(
+      'the last heartbeat is 61 s old: the worker is stuck',
+    );
+    await beat.stop();
+    expect(await healthProblem(file)).toMatch(/no heartbeat at .*draining\.health/);
+  });
+
+  it('a health call that never answers does not hold the stop, and writes nothing after it', async () => {
+    const file = join(dir, 'hung.health');
+    let calls = 0;
+    let release: (() => void) | undefined;
+    const beat = startHeartbeat(
+      file,
+      () => {
+        calls++;
+        if (calls === 1) return Promise.resolve({ ok: true, store: true, worker: true });
+        return new Promise((done) => {
+          release = () => done({ ok: true, store: true, worker: true });
+        });
+      },
+      60_000,
+    );
+    await expect.poll(() => healthProblem(file)).toBeUndefined();
+    beat.stopping();
+    const started = Date.now();
+    await beat.stop();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(existsSync(file)).toBe(false);
+    release?.();
+    await new Promise((done) => setTimeout(done, 50));
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('files that killed workers left', () => {
+  it("are removed at a worker start; a live worker's and other files are not", async () => {
+    const own = await mkdtemp(join(dir, 'left-'));
+    await writeFile(healthFileOf(41, own), '{}');
+    await writeFile(healthFileOf(42, own), '{}');
+    await writeFile(join(own, 'other.health'), '{}');
+    expect(await removeDeadHeartbeats(own, (pid) => pid === 41)).toBe(1);
+    expect((await readdir(own)).sort()).toEqual(['feed-sync-worker.41.health', 'other.health']);
   });
 });

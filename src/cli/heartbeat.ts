@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,35 +27,82 @@ export interface Health {
   worker: boolean;
   /** Feeds whose job scheduler is missing (being re-created from the config). */
   missingSchedulers?: string[];
+  /**
+   * The worker was told to stop and is finishing its running jobs (within its `shutdownGraceMs`): it
+   * takes no new job, and is not unhealthy for that.
+   */
+  stopping?: boolean;
   /** ms since the epoch. */
   at: number;
 }
 
 /**
  * The worker's heartbeat: its health (Redis answers, the worker takes jobs) written to a file
- * every `intervalMs`, so the health check needs neither the UI nor a network port.
+ * every `intervalMs`, so the health check needs neither the UI nor a network port. `stopping`: the
+ * worker drains (its running jobs finish): it beats on, saying so, until `stop` removes the file
+ * once it has stopped, so a long run's last minutes do not read as a worker that is gone.
  */
 export function startHeartbeat(
   file: string,
   health: () => Promise<Omit<Health, 'at'>>,
   intervalMs = 10_000,
-): { stop(): Promise<void> } {
+): { stopping(): void; stop(): Promise<void> } {
   let writing: Promise<unknown> = Promise.resolve();
+  let stopping = false;
+  let stopped = false;
   const beat = () => {
-    writing = health()
-      .then((h) => writeFile(file, JSON.stringify({ ...h, at: Date.now() })))
+    // One write at a time, in order: a slow health answer must not land after the file is removed.
+    writing = writing
+      .then(async () => {
+        const h = await health();
+        if (stopped) return;
+        // Written whole, then renamed over the last: a check never reads a half-written beat.
+        const next = `${file}.${process.pid}.tmp`;
+        await writeFile(next, JSON.stringify({ ...h, ...(stopping ? { stopping } : {}), at: Date.now() }));
+        await rename(next, file);
+      })
       .catch(() => {});
   };
   beat();
   const timer = setInterval(beat, intervalMs);
   timer.unref();
   return {
+    stopping() {
+      if (stopping) return;
+      stopping = true;
+      beat();
+    },
     async stop() {
+      stopped = true;
       clearInterval(timer);
-      await writing;
+      // A beat whose health call hangs (a store closed under it) must not hold the exit: none is
+      // written once stopped, so the file is removed whatever it does.
+      let wait: NodeJS.Timeout | undefined;
+      await Promise.race([writing, new Promise((done) => (wait = setTimeout(done, 2_000)))]);
+      clearTimeout(wait);
       await rm(file, { force: true });
     },
   };
+}
+
+/**
+ * Remove the heartbeat files of workers that are gone (killed before they could remove theirs:
+ * `kill -9`, the OOM killer) from `dir`: a worker does at its start, so they do not pile up in a
+ * long-lived temp folder. The check already leaves them out.
+ */
+export async function removeDeadHeartbeats(
+  dir = healthDir(),
+  alive: (pid: number) => boolean = pidAlive,
+): Promise<number> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    const pid = Number(HEALTH_FILE.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    await rm(join(dir, name), { force: true });
+    removed++;
+  }
+  return removed;
 }
 
 /** Why the worker is not healthy, or undefined when its last heartbeat is fresh and ok. */
@@ -68,7 +115,8 @@ export async function healthProblem(file: string, now = Date.now(), maxAgeMs = H
   }
   const age = now - health.at;
   if (age > maxAgeMs) return `the last heartbeat is ${Math.round(age / 1000)} s old: the worker is stuck`;
-  if (health.ok) return undefined;
+  // Draining: its store may still answer or not, its worker takes no job; it beats until it exits.
+  if (health.ok || health.stopping === true) return undefined;
   const missing = health.missingSchedulers?.length
     ? `, no scheduler for ${health.missingSchedulers.join(', ')}`
     : '';

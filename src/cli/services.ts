@@ -25,7 +25,7 @@ import {
 import { CliExit, cliLogger, type GlobalOptions, loadCliConfig } from './context.ts';
 import { loadDemoConfig } from './demo-config.ts';
 import { EXIT } from './exit-codes.ts';
-import { healthFileOf, startHeartbeat } from './heartbeat.ts';
+import { healthFileOf, removeDeadHeartbeats, startHeartbeat } from './heartbeat.ts';
 import { workerStartProblem } from './worker-preflight.ts';
 
 export interface RunWorkerOptions {
@@ -76,6 +76,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     await service.close();
     throw error;
   }
+  // Files that workers killed outright left in the temp folder (the check skips them; this clears them).
+  if (options.healthFile === undefined) await removeDeadHeartbeats().catch(() => 0);
   const heartbeat = startHeartbeat(options.healthFile ?? healthFileOf(), () => service.healthy());
   logger.info(
     {
@@ -96,8 +98,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     process.once('SIGINT', stop);
   });
   stopWatching?.();
-  await heartbeat.stop();
-  await service.close();
+  // It beats on while the running jobs finish (`stopping`), and is removed once they have.
+  heartbeat.stopping();
+  try {
+    await service.close();
+  } finally {
+    await heartbeat.stop();
+  }
   await ui?.close();
   logger.info('worker stopped');
 }

@@ -1,10 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { enqueueFeedSync, openQueueStore } from '../../src/queue/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { redisAvailable } from '../helpers/services.ts';
 import { cleanupPrefix, REDIS_URL, uniquePrefix, waitFor } from './helpers.ts';
@@ -102,5 +104,66 @@ describe.skipIf(!redisAvailable)('two workers on one host', () => {
     const none = await healthcheck();
     expect(none.code).toBe(1);
     expect(none.out).toMatch(/^feed-sync: no heartbeat in .*: no worker is running\n$/);
+  }, 60_000);
+
+  it('a worker told to stop beats on while its run finishes, then removes its file; files of killed workers go at the next start', async () => {
+    // A killed worker's file (no process has this pid): removed when a worker starts.
+    const left = join(dir, `feed-sync-worker.${2 ** 30}.health`);
+    await writeFile(left, JSON.stringify({ ok: true, store: true, worker: true, at: 1 }));
+    await writeFile(
+      join(dir, 'f2.csv'),
+      'MLSNumber,Url,Address,City,Status,PropertyType,Bedrooms,Bathrooms,SalePrice\nA1,https://example.com/a1,1 Main St,Springfield,Active,House,3,2,100000\n',
+    );
+    const config = join(dir, 'draining.yaml');
+    await writeFile(
+      config,
+      stringify({
+        api: { baseUrl: sandbox!.url, concurrency: 1 },
+        feeds: [
+          {
+            id: 'f2',
+            chatbot: 'SN-H2',
+            source: { format: 'csv', path: join(dir, 'f2.csv') },
+          },
+        ],
+        worker: { prefix, shutdownGraceMs: 20_000 },
+      }),
+    );
+    // Slow answers: the run (one trigger-config run at the start) is still going when the worker is told to stop.
+    sandbox!.configure({ latencyMs: 1500 });
+    const w = startWorker(config);
+    const store = await openQueueStore({ kind: 'redis', url: REDIS_URL }, prefix);
+    try {
+      const file = join(dir, `feed-sync-worker.${w.child.pid}.health`);
+      await waitFor(
+        async () => {
+          if (w.child.exitCode !== null) throw new Error(`the worker exited: ${w.stderr()}`);
+          return !existsSync(left) && existsSync(file);
+        },
+        20_000,
+        'the worker to start',
+      );
+      const queue = store.createQueue();
+      await enqueueFeedSync(queue, { feedId: 'f2' });
+      await queue.close();
+      await waitFor(async () => sandbox!.stats().inFlight > 0, 20_000, 'the run to call the platform');
+      expect(await heartbeats()).toEqual([`feed-sync-worker.${w.child.pid}.health`]);
+      w.child.kill('SIGTERM');
+      await waitFor(
+        async () =>
+          (JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as { stopping?: boolean }).stopping,
+        10_000,
+        'a stopping heartbeat',
+      );
+      expect(w.child.exitCode).toBeNull();
+      expect(await healthcheck()).toEqual({ code: 0, out: 'healthy\n' });
+      expect(await w.exited).toBe(0);
+      expect(await heartbeats()).toEqual([]);
+      // The run finished within the grace: its listing is there.
+      expect(sandbox!.listings('SN-H2'), w.stderr()).toHaveLength(1);
+    } finally {
+      sandbox!.configure({ latencyMs: 0 });
+      await store.close();
+    }
   }, 60_000);
 });
