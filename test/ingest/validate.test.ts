@@ -197,6 +197,30 @@ describe('feed-sync validate on a feed that yields nothing', () => {
       join(dir, 'feed-sync.yaml'),
       'api: { baseUrl: "http://127.0.0.1:4010" }\nfeeds:\n  - id: bad\n    chatbot: BOT\n    source: { format: csv, path: bad.csv }\n    mapping: { fields: { MLSNumber: MLS, SalePrice: Price } }\n  - id: gone\n    chatbot: BOT\n    source: { format: csv, path: gone.csv }\n',
     );
+    // A removal beside the rejections changes nothing: a sync of this full feed trips its
+    // empty-feed guard (a new user's feed said ✓ and exit 0 here, and its sync exit 3).
+    await writeFile(
+      join(dir, 'feed.csv'),
+      HEADER + csvRow(2).replace('Active', 'Withdrawn') + csvRow(3, { price: 'call agent' }),
+    );
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      csvFeedConfig('http://127.0.0.1:4010', { id: 'mixed', chatbot: 'BOT' }),
+    );
+    const mixed = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feed', 'mixed']);
+    expect(mixed.out).toMatch(/^✗ mixed: 2 records: 0 valid, 1 rejected, 1 to remove/);
+    expect(mixed.code).toBe(1);
+    const mixedJson = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feed', 'mixed', '--json']);
+    expect(JSON.parse(mixedJson.out).feeds[0]).toMatchObject({
+      ok: false,
+      code: 'E_NO_VALID_LISTING',
+      error:
+        'no valid listing: 1 of 2 record(s) rejected, 1 to remove; a sync deletes nothing while the feed has no valid listing: fix the mapping (see the rejections)',
+    });
+    await writeFile(
+      join(dir, 'feed-sync.yaml'),
+      'api: { baseUrl: "http://127.0.0.1:4010" }\nfeeds:\n  - id: bad\n    chatbot: BOT\n    source: { format: csv, path: bad.csv }\n    mapping: { fields: { MLSNumber: MLS, SalePrice: Price } }\n  - id: gone\n    chatbot: BOT\n    source: { format: csv, path: gone.csv }\n',
+    );
     const both = await run(['validate', '-c', join(dir, 'feed-sync.yaml'), '--feeds']);
     expect(both.code).toBe(1);
     expect(both.err).toBe(

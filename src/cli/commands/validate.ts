@@ -230,12 +230,21 @@ async function printJson(reports: readonly FeedReport[], notes: readonly string[
 const NO_VALID_LISTING = 'E_NO_VALID_LISTING';
 
 function noValidListing(stats: IngestResult<unknown>['stats']): string {
-  return `no valid listing: all ${stats.records} record(s) rejected; fix the mapping (see the rejections)`;
+  if (stats.removed === 0)
+    return `no valid listing: all ${stats.records} record(s) rejected; fix the mapping (see the rejections)`;
+  // Removals alone: a full feed's sync trips its empty-feed guard, deleting none of them.
+  return `no valid listing: ${stats.rejected} of ${stats.records} record(s) rejected, ${stats.removed} to remove; a sync deletes nothing while the feed has no valid listing: fix the mapping (see the rejections)`;
 }
 
-/** A feed read fine whose every record was rejected: a sync would neither create nor update anything. */
+/**
+ * A feed read fine that gives a sync nothing to keep: no valid listing, and either nothing to remove
+ * or a full feed, whose sync then trips its empty-feed guard (no valid listing, nothing deleted or
+ * changed, exit 3). An incremental feed of removals alone is a normal day's delta.
+ */
 function yieldsNothing(report: FeedReport): boolean {
-  return report.ok && report.result.stats.valid === 0 && report.result.stats.removed === 0;
+  if (!report.ok) return false;
+  const { stats, mode } = report.result;
+  return stats.valid === 0 && (stats.removed === 0 || mode === 'full');
 }
 
 export function renderFeedReport(report: FeedReport, options: { explain?: boolean } = {}): string {
