@@ -1,5 +1,5 @@
 import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
-import type { FieldCompile } from './field-compile.ts';
+import { type FieldCompile, notANumber } from './field-compile.ts';
 import { isSet } from './field-path.ts';
 import { problem } from './field-problem.ts';
 import type { FieldWriter } from './mapped-record.ts';
@@ -14,7 +14,10 @@ export function compileArea({ field, rule, ctx, set, read, extra }: FieldCompile
     if (!isSet(value)) return;
     if (out.raw) out.raw[field] = value;
     const parsed = parseNumber(value, ctx.decimalComma);
-    if (!parsed.ok) return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+    if (!parsed.ok)
+      return void out.problems.push(
+        problem(field, value, 'not_a_number', notANumber(value, ctx.decimalComma)),
+      );
     if (parsed.value === undefined) return;
     const unitText = (unitOf?.(record) as string | undefined) ?? (parsed.suffix || rule.unit);
     const unit = unitText ? normalizeAreaUnit(String(unitText)) : target;

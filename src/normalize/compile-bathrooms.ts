@@ -1,5 +1,5 @@
 import { compileSource } from './compile-rule.ts';
-import type { FieldCompile } from './field-compile.ts';
+import { type FieldCompile, notANumber } from './field-compile.ts';
 import { isSet } from './field-path.ts';
 import { problem } from './field-problem.ts';
 import type { FieldWriter } from './mapped-record.ts';
@@ -28,7 +28,9 @@ export function compileBathrooms({ field, rule, ctx, set, extra, writeNumber }: 
       if (value === undefined) continue;
       const parsed = numberValue(value, ctx.decimalComma);
       if (Number.isNaN(parsed))
-        return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+        return void out.problems.push(
+          problem(field, value, 'not_a_number', notANumber(value, ctx.decimalComma)),
+        );
       if (parsed !== undefined) sum = (sum ?? 0) + parsed * WEIGHTS[i]!;
     }
     if (sum !== undefined) {

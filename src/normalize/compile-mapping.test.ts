@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileMapping } from './compile-mapping.ts';
 import { inferCsvMapping } from './infer-csv-mapping.ts';
 import type { MappingConfig } from './mapping-schema.ts';
+import { resolveMapping } from './resolve-mapping.ts';
 import { validateListing } from './validate-listing.ts';
 
 const base: MappingConfig = {
@@ -602,8 +603,8 @@ describe('a price in another currency than the listing’s', () => {
     expect(reasons(mapped('£1,379,000', { const: '$' }))).toEqual([
       'currency_mismatch: SalePrice "£1,379,000" is in £, but the listing\'s CurrencySymbol is $: map CurrencySymbol from the price column (as the presets do: a price text gives its own currency) or fix the feed',
     ]);
-    expect(reasons(mapped('649.000 €', { const: 'USD' }))[0]).toMatch(
-      /^currency_mismatch: SalePrice "649.000 €" is in €/,
+    expect(reasons(mapped('649.000,00 €', { const: 'USD' }))[0]).toMatch(
+      /^currency_mismatch: SalePrice "649.000,00 €" is in €/,
     );
     expect(reasons(mapped('250000 GBP', { const: '$' }))[0]).toMatch(/is in £/);
     expect(reasons(mapped('$1', { const: '$' }, '£900 pcm')).map((r) => r.split(':')[0])).toEqual([
@@ -644,5 +645,45 @@ describe('a price’s currency, read as the feeds write it (a review)', () => {
 
   it('a price that is not a number is that problem alone', () => {
     expect(mapped('£ offers', { const: '$' }).problems.map((p) => p.reason)).toEqual(['not_a_number']);
+  });
+});
+
+describe('a number the feed does not say how to read (a new user’s European feed)', () => {
+  const map = (mapping: Record<string, unknown>, record: Record<string, string>) =>
+    compileMapping({ fields: { SalePrice: 'price', BuildingArea: 'sqft' }, ...mapping } as never).map(record);
+
+  it('is refused, naming the field, the value and the setting that says it, not read as 450 or 1.649', () => {
+    const out = map({}, { price: '450.000', sqft: '1.649' });
+    expect(out.listing.SalePrice).toBeUndefined();
+    expect(out.listing.BuildingArea).toBeUndefined();
+    expect(out.problems.map((p) => [p.field, p.reason])).toEqual([
+      ['SalePrice', 'not_a_number'],
+      ['BuildingArea', 'not_a_number'],
+    ]);
+    expect(out.problems[0]?.message).toBe(
+      'SalePrice "450.000" could be read two ways (a dot before three digits groups thousands in some feeds, is a decimal point in others): say which with the feed\'s `mapping.decimalComma` (true: dots group thousands; false: a dot is a decimal point)',
+    );
+  });
+
+  it('is read as the mapping says, and the everyday US values need no setting', () => {
+    expect(map({ decimalComma: true }, { price: '450.000', sqft: '1.649' }).listing).toMatchObject({
+      SalePrice: 450_000,
+      BuildingArea: 1649,
+    });
+    expect(map({ decimalComma: false }, { price: '450.000', sqft: '1.649' }).listing).toMatchObject({
+      SalePrice: 450,
+      BuildingArea: 1.649,
+    });
+    const us = map({}, { price: '$450,000', sqft: '1,649' });
+    expect(us.problems).toEqual([]);
+    expect(us.listing).toMatchObject({ SalePrice: 450_000, BuildingArea: 1649 });
+  });
+
+  it('a preset whose format writes a decimal point reads 1.250 as 1.25', () => {
+    for (const preset of ['reso', 'reaxml', 'kyero', 'listhub', 'zillow', 'blm', 'openimmo'] as const)
+      expect(resolveMapping({ preset }).decimalComma, preset).toBe(false);
+    expect(resolveMapping({ preset: 'mls-csv' }).decimalComma).toBeUndefined();
+    // The feed's own word wins over its preset's.
+    expect(resolveMapping({ preset: 'openimmo', decimalComma: true }).decimalComma).toBe(true);
   });
 });

@@ -120,7 +120,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
     const alternatives = (Array.isArray(rule) ? rule : [rule]) as SingleRule[];
     const ctx: FieldContext = {
       areaUnit,
-      decimalComma: mapping.decimalComma ?? false,
+      decimalComma: mapping.decimalComma ?? 'unsaid',
       maxImages: mapping.maxImages ?? 50,
       ...(now === undefined ? {} : { now }),
       ...(mapping.baseUrl === undefined ? {} : { baseUrl: mapping.baseUrl }),

@@ -3,7 +3,7 @@ import { problem } from './field-problem.ts';
 import type { ListingField } from './listing-schema.ts';
 import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
-import { numberValue } from './parse-number.ts';
+import { AMBIGUOUS_DOT_MESSAGE, type DecimalComma, isAmbiguousDot, numberValue } from './parse-number.ts';
 
 /**
  * What `compileField` hands the compiler of one field kind (compile-area.ts, compile-enum.ts…): the
@@ -41,7 +41,12 @@ export function writeNumberTo(
   if (out.raw) out.raw[field] = value;
   const parsed = numberValue(value, ctx.decimalComma);
   if (Number.isNaN(parsed))
-    return void out.problems.push(problem(field, value, 'not_a_number', 'is not a number'));
+    return void out.problems.push(problem(field, value, 'not_a_number', notANumber(value, ctx.decimalComma)));
   if (parsed === undefined) return;
   set(out.listing, scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100);
+}
+
+/** Why a value is not a number, in a problem's words: a dot the feed did not say how to read, or none. */
+export function notANumber(value: unknown, decimalComma: DecimalComma): string {
+  return isAmbiguousDot(value, decimalComma) ? AMBIGUOUS_DOT_MESSAGE : 'is not a number';
 }

@@ -1,6 +1,7 @@
 import type { RawFields } from './field-path.ts';
 import type { FieldProblem } from './field-problem.ts';
 import type { AreaUnit, MarkerField } from './listing-schema.ts';
+import type { DecimalComma } from './parse-number.ts';
 
 // The data the field compilers share (compile-field.ts, compile-images.ts), below both.
 
@@ -28,7 +29,8 @@ export interface MappedRecord {
 
 export interface FieldContext {
   areaUnit: AreaUnit;
-  decimalComma: boolean;
+  /** How the feed writes decimals (`DecimalComma`): the mapping's `decimalComma`, else `'unsaid'`. */
+  decimalComma: DecimalComma;
   maxImages: number;
   /** Normalized enum map of this field (defaults, preset, feed, rule merged). */
   enumMap?: Map<string, string>;

@@ -20,6 +20,14 @@ export function isUnsetText(value: string): boolean {
 const MARKER_START = new Uint8Array(128);
 for (const letter of 'NUT') MARKER_START[letter.charCodeAt(0)] = 1;
 
+/**
+ * How a feed writes its decimals: `true`, a decimal comma (`84,5`; dots group thousands); `false`, a
+ * decimal point; `'unsaid'` (a mapping that does not say, and no preset whose format does): as
+ * `false`, except that a dot before exactly three final digits after one to three digits
+ * (`1.649`, `450.000`) is refused, being 1649 in one country's feeds and 1.649 in another's.
+ */
+export type DecimalComma = boolean | 'unsaid';
+
 export type ParsedNumber =
   | { ok: true; value: number | undefined; suffix: string }
   | { ok: false; reason: 'not_a_number' };
@@ -31,7 +39,7 @@ const SHAPE = /^[^\d+\-.]*?([+-]?\.?\d[\d.,\s'\u00a0\u202f]*)(.*)$/s;
  * `"84,5"` (a comma before one or two final digits is a decimal comma), `"1.250,5"` with or without
  * `decimalComma`. Unset markers (`N/A`, `-`, `null`, empty) give `value: undefined`.
  */
-export function parseNumber(raw: unknown, decimalComma = false): ParsedNumber {
+export function parseNumber(raw: unknown, decimalComma: DecimalComma = false): ParsedNumber {
   if (raw === undefined || raw === null) return { ok: true, value: undefined, suffix: '' };
   if (typeof raw === 'number') return Number.isFinite(raw) ? { ok: true, value: raw, suffix: '' } : notNumber;
   if (typeof raw !== 'string') return notNumber;
@@ -75,7 +83,7 @@ function withMagnitude(parsed: ParsedNumber): ParsedNumber {
  * The value alone, without allocating for the common shapes: a number, `undefined` when unset
  * (`N/A`, empty), `NaN` when not a number. Same verdicts as `parseNumber`.
  */
-export function numberValue(raw: unknown, decimalComma = false): number | undefined {
+export function numberValue(raw: unknown, decimalComma: DecimalComma = false): number | undefined {
   if (typeof raw === 'string') {
     const quick = quickValue(raw, decimalComma);
     if (quick !== undefined) return quick;
@@ -85,7 +93,7 @@ export function numberValue(raw: unknown, decimalComma = false): number | undefi
 }
 
 /** The general parse of a text; `parseNumber` skips it for the common shapes. Exported for tests. */
-export function parseText(raw: string, decimalComma: boolean): ParsedNumber {
+export function parseText(raw: string, decimalComma: DecimalComma): ParsedNumber {
   if (isUnsetText(raw)) return { ok: true, value: undefined, suffix: '' };
   const match = SHAPE.exec(raw.trim());
   if (!match) return notNumber;
@@ -93,7 +101,9 @@ export function parseText(raw: string, decimalComma: boolean): ParsedNumber {
   const suffix = match[2]!.trim();
   // A prefix is a currency symbol or code ("$", "EUR", "A$"), never words; a suffix never holds digits.
   if (/[a-z]{4,}/i.test(prefix) || /\d/.test(suffix)) return notNumber;
-  const value = Number(clean(match[1]!.replace(/[\s'\u00a0\u202f]/g, ''), decimalComma));
+  // `1.150 million`: a magnitude says the dot is a decimal point.
+  const mode = decimalComma === 'unsaid' && magnitudeOf(suffix) !== undefined ? false : decimalComma;
+  const value = Number(clean(match[1]!.replace(/[\s'\u00a0\u202f]/g, ''), mode));
   return Number.isFinite(value) ? { ok: true, value, suffix } : notNumber;
 }
 
@@ -102,6 +112,27 @@ const notNumber: ParsedNumber = { ok: false, reason: 'not_a_number' };
 /** A separator followed by one or two digits at the end: a decimal mark, never thousands. */
 const DECIMAL_COMMA = /,(\d{1,2})$/;
 const SHORT_DECIMAL_POINT = /^\d+\.\d{1,2}$/;
+/** `1.649`, `-450.000`: one group of thousands, or three decimals; which, only the feed can say. */
+const AMBIGUOUS_DOT = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
+
+/**
+ * Whether `raw` is refused only because its feed did not say how it writes decimals (`'unsaid'`):
+ * `1.649` is 1649 or 1.649. For the message that says how to say it.
+ */
+export function isAmbiguousDot(raw: unknown, decimalComma: DecimalComma): boolean {
+  if (decimalComma !== 'unsaid' || typeof raw !== 'string') return false;
+  const match = SHAPE.exec(raw.trim());
+  return (
+    match !== null &&
+    magnitudeOf(match[2]!.trim()) === undefined &&
+    AMBIGUOUS_DOT.test(match[1]!.replace(/[\s'\u00a0\u202f]/g, ''))
+  );
+}
+
+/** The end of a problem's message for a number `isAmbiguousDot` refused. */
+export const AMBIGUOUS_DOT_MESSAGE =
+  "could be read two ways (a dot before three digits groups thousands in some feeds, is a decimal point in others): say which with the feed's `mapping.decimalComma` (true: dots group thousands; false: a dot is a decimal point)";
+
 /** `1.234.567`: dots grouping thousands, three digits to a group. */
 const DOT_GROUPS = /^\d{1,3}(?:\.\d{3})+$/;
 
@@ -111,8 +142,9 @@ const DOT_GROUPS = /^\d{1,3}(?:\.\d{3})+$/;
  * `1.234,56` is 1234.56 without `decimalComma`; with it, `1.5` is 1.5, while `1.250` is 1250 and
  * `1,250.00` is not a number. Ambiguous text (`1,234,5`) is not a number rather than a guess.
  */
-function clean(digits: string, decimalComma: boolean): string {
-  if (decimalComma) {
+function clean(digits: string, decimalComma: DecimalComma): string {
+  if (decimalComma === 'unsaid' && AMBIGUOUS_DOT.test(digits)) return 'NaN';
+  if (decimalComma === true) {
     if (SHORT_DECIMAL_POINT.test(digits)) return digits;
     // `1,250.00` in a decimal-comma feed: a US number, or a typo; not a guess either way.
     if (/,.*\./.test(digits)) return 'NaN';
@@ -144,9 +176,9 @@ const POUND = 0xa3;
  * these shapes: this is only a shortcut. Up to 15 digits, the integer of all digits divided by a
  * power of ten is exactly what `Number()` gives for the decimal text.
  */
-function quickValue(raw: string, decimalComma: boolean): number | undefined {
-  const thousands = decimalComma ? 46 : 44; // '.' : ','
-  const point = decimalComma ? 44 : 46;
+function quickValue(raw: string, decimalComma: DecimalComma): number | undefined {
+  const thousands = decimalComma === true ? 46 : 44; // '.' : ','
+  const point = decimalComma === true ? 44 : 46;
   const length = raw.length;
   let i = 0;
   let code = raw.charCodeAt(0);
@@ -158,6 +190,7 @@ function quickValue(raw: string, decimalComma: boolean): number | undefined {
   let value = 0;
   let scale = 1;
   let fraction = false;
+  let grouped = false;
   for (; i < length; i++) {
     code = raw.charCodeAt(i);
     if (code >= ZERO && code <= ZERO + 9) {
@@ -172,6 +205,7 @@ function quickValue(raw: string, decimalComma: boolean): number | undefined {
     // is the general parse's to read.
     if (code === thousands && !fraction && digitNext) {
       if (!isGroup(raw, i + 1)) return undefined;
+      grouped = true;
       continue;
     }
     if (code === point && !fraction && digitNext) {
@@ -189,6 +223,9 @@ function quickValue(raw: string, decimalComma: boolean): number | undefined {
     if (magnitudeOf(raw.slice(start)) !== undefined) return undefined;
   }
   const number = value / scale;
+  // `1.649` where the feed did not say: the general parse refuses it.
+  if (decimalComma === 'unsaid' && scale === 1000 && !grouped && number >= 1 && number < 1000)
+    return undefined;
   return negative ? -number : number;
 }
 

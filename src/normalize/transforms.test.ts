@@ -5,7 +5,7 @@ import { htmlToText } from './html-text.ts';
 import { absoluteMediaUrl as absoluteUrl } from './media-url.ts';
 import { currencyOf, currencySymbol, perMonthFactor } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
-import { isUnsetText, numberValue, parseNumber, parseText } from './parse-number.ts';
+import { isAmbiguousDot, isUnsetText, numberValue, parseNumber, parseText } from './parse-number.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
 import { compileTemplate } from './template.ts';
 
@@ -62,6 +62,38 @@ describe('parseNumber', () => {
     expect(parseNumber('1.250', true)).toMatchObject({ ok: true, value: 1250 });
     expect(parseNumber('1,250.00', true).ok).toBe(false);
   });
+  // A new user's European feed: `450.000` (a price) was read as 450 and `1.649` (square feet) as 1.649.
+  it.each(['1.649', '450.000', '$450.000', '450.000 €', '-1.649', '1.649 sqft', '999.999', '1.000'])(
+    "%j, where the feed does not say how it writes decimals ('unsaid'), is refused as either reading",
+    (raw) => {
+      expect(parseNumber(raw, 'unsaid')).toEqual({ ok: false, reason: 'not_a_number' });
+      expect(numberValue(raw, 'unsaid')).toBeNaN();
+      expect(isAmbiguousDot(raw, 'unsaid')).toBe(true);
+      expect(isAmbiguousDot(raw, false)).toBe(false);
+      expect(parseNumber(raw, false).ok).toBe(true);
+      expect(parseNumber(raw, true).ok).toBe(true);
+    },
+  );
+  it.each([
+    ['0.250', 0.25],
+    ['12.5', 12.5],
+    ['2.25', 2.25],
+    ['1649.000', 1649],
+    ['1,649', 1649],
+    ['$450,000', 450_000],
+    ['2.465.000', 2_465_000],
+    ['1.649,5', 1649.5],
+    ['2,5', 2.5],
+    ['1.150 million', 1_150_000],
+    ['3', 3],
+  ] as const)('%j is read as one number where the feed does not say: %d', (raw, value) => {
+    expect(parseNumber(raw, 'unsaid')).toMatchObject({ ok: true, value });
+    expect(isAmbiguousDot(raw, 'unsaid')).toBe(false);
+  });
+  it('reads the same text as the feed says: a decimal point (false) or a decimal comma (true)', () => {
+    expect(parseNumber('1.649', false)).toMatchObject({ ok: true, value: 1.649 });
+    expect(parseNumber('1.649', true)).toMatchObject({ ok: true, value: 1649 });
+  });
   it('treats markers padded with spaces as unset', () => {
     expect(isUnsetText('   N/A          ')).toBe(true);
     expect(isUnsetText('Nantucket')).toBe(false);
@@ -111,8 +143,18 @@ describe('parseNumber', () => {
     '1,,2',
     '12abc34',
     '3 bd2',
+    '1.649',
+    '450.000',
+    '$450.000',
+    '-1.649',
+    '1.649 sqft',
+    '999.999',
+    '1.000',
+    '0.250',
+    '1649.000',
+    '12.345.678',
   ])('%j: the shortcut agrees with the general parse', (raw) => {
-    for (const decimalComma of [false, true]) {
+    for (const decimalComma of [false, true, 'unsaid'] as const) {
       const general = parseText(raw, decimalComma);
       expect(parseNumber(raw, decimalComma)).toEqual(general);
       expect(numberValue(raw, decimalComma)).toEqual(general.ok ? general.value : Number.NaN);

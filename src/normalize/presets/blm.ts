@@ -20,6 +20,8 @@ const FEATURES = Array.from({ length: 10 }, (_, i) => `FEATURE${i + 1}`);
  * stay Active, as the default maps do for Pending.
  */
 export const blm: MappingConfig = {
+  // BLM (Rightmove's format): numbers with a decimal point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   fields: {
     MLSNumber: 'AGENT_REF',
     Status: '$status',

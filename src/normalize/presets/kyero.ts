@@ -17,6 +17,8 @@ const inEachLanguage = (element: string) => LANGUAGES.map((language) => `${eleme
  * listed property is active), year built, days on market or parking: the unknown marker.
  */
 export const kyero: MappingConfig = {
+  // Kyero's schema: numbers with a decimal point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: { from: ['ref', 'id'] },

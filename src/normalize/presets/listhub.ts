@@ -21,6 +21,8 @@ const ADDRESS_DISCLOSED = () => ({ path: 'DiscloseAddress', notIn: ['false', 'no
  * the unknown marker, never a rejection.
  */
 export const listhub: MappingConfig = {
+  // ListHub's schema (xs:decimal): a decimal point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   areaUnit: 'Square Feet',
   fields: {
     MLSNumber: { from: ['MlsNumber', 'ListingKey'] },

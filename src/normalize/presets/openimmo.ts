@@ -16,6 +16,8 @@ const ADDRESS_RELEASED = () => ({
  * it is the unknown marker 0, as are areas and parking a record does not give.
  */
 export const openimmo: MappingConfig = {
+  // OpenImmo's schema (xs:decimal): a decimal point, German feeds included. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: 'verwaltung_techn.objektnr_extern',

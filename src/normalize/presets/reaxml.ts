@@ -26,6 +26,8 @@ const STATUS_ONLY = () => ({ path: 'address', set: false });
  * and no year built (the unknown marker). Prices are in AUD.
  */
 export const reaxml: MappingConfig = {
+  // REAXML's numbers are written with a decimal point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: { template: '{agentID}-{uniqueID}' },

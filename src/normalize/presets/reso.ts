@@ -83,6 +83,8 @@ const PROPERTY_TYPE_WORDS = () => ({
  * go to ExtensionColumn; private fields (`PrivateRemarks`, `ShowingInstructions`, keys) never do.
  */
 export const reso: MappingConfig = {
+  // RESO's Data Dictionary: numbers are JSON numbers, or decimals with a point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   areaUnit: 'Square Feet',
   fields: {
     MLSNumber: { from: ['ListingId', 'ListingKey'] },

@@ -20,6 +20,8 @@ const ADDRESS_SHOWN = () => [
  * Days on market from `DateListed`, else the unknown marker.
  */
 export const zillow: MappingConfig = {
+  // Zillow's feed format: numbers with a decimal point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
+  decimalComma: false,
   areaUnit: 'Square Feet',
   fields: {
     MLSNumber: { from: ['ListingDetails.MlsId', 'ListingDetails.ProviderListingId'] },
