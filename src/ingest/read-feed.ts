@@ -112,7 +112,9 @@ export async function* itemsOf(
           }
         }
         if (nextState) state = nextState(state, record);
-        const note = record.problem ? undefined : noteRow(feed, mapping, record);
+        // A row cut short to one cell (`Total: 26 listings` under a 14-column header) may be a note
+        // too; any other broken row is a record, rejected.
+        const note = record.problem && record.problem.shape !== 'cut' ? undefined : noteRow(feed, mapping, record);
         if (note !== undefined) {
           notes.push({ where: `row ${record.row} of ${name}`, text: note });
           continue;
@@ -224,7 +226,8 @@ export function listingOfFields(mapping: CompiledMapping, fields: RawFields): Li
 }
 
 /**
- * A CSV row that is a note, not a record (one text cell, every other empty; no key): its text, else
+ * A CSV row that is a note, not a record (one text cell, every other empty; no key, or a row cut
+ * short to that one cell): its text, else
  * undefined. Skipped and said once (`note_rows`), never a rejection: a disclaimer line an exporter
  * writes under its header would otherwise make every run partial.
  */
@@ -232,6 +235,9 @@ function noteRow(feed: IngestSpec, mapping: CompiledMapping, record: RawRecord):
   if (feed.source.format !== 'csv' || record.row === undefined) return undefined;
   const text = noteOf(record.fields);
   if (text === undefined) return undefined;
+  // A row cut short to one cell of words is a line of text under the table (`Total: 3 listings`),
+  // wherever the cell falls, the key's column included: no listing is one cell long.
+  if (record.problem?.shape === 'cut') return text;
   const key = mapping.map(record.fields).listing[feed.key];
   return typeof key === 'string' && key !== '' ? undefined : text;
 }

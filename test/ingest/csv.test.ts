@@ -354,3 +354,41 @@ describe('CSV feeds', () => {
     });
   });
 });
+
+describe('a footer line under a wide header (a new user’s export)', () => {
+  it('is a note, skipped and said once, not a rejection, in the key’s column too; a cut row of values still is one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-footer-'));
+    const path = join(dir, 'export.csv');
+    const header = 'MLS,Status,Type,Price,Beds,Baths,Url';
+    const row = (key: string) => `${key},Active,Condo,300000,2,1,https://x.example/${key}`;
+    await writeFile(
+      path,
+      `${['Acme Realty export, 1 Nov 2026', header, row('F-1'), row('F-2'), 'F-3,Active', 'Total: 3 listings'].join('\n')}\n`,
+    );
+    const mapping = {
+      fields: {
+        MLSNumber: 'MLS',
+        Status: 'Status',
+        PropertyType: 'Type',
+        SaleType: { const: 'for_sale' },
+        SalePrice: 'Price',
+        CurrencySymbol: { const: '$' },
+        Bedrooms: 'Beds',
+        Bathrooms: 'Baths',
+        Url: 'Url',
+      },
+    };
+    const result = await ingestFeed(feed({ source: { format: 'csv', path, csv: { skipRows: 1 } }, mapping }), {
+      state: {},
+    });
+    expect(result.listings.map((l) => l.MLSNumber)).toEqual(['F-1', 'F-2']);
+    // A cut row of values is a rejection, as before (its key unread: its two readings disagree).
+    expect(result.rejections.map((r) => [r.row, r.reason])).toEqual([[5, 'column_count']]);
+    expect(result.hints).toEqual([
+      expect.objectContaining({
+        code: 'note_rows',
+        message: 'row 6 of export.csv holds only a note, not a listing ("Total: 3 listings"): skipped, not rejected',
+      }),
+    ]);
+  });
+});
