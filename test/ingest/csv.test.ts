@@ -392,3 +392,33 @@ describe('a footer line under a wide header (a new user’s export)', () => {
     ]);
   });
 });
+
+describe("Excel's sep= line (a new user's export)", () => {
+  const read = async (text: string, options: { skipRows?: number; delimiter?: string } = {}) => {
+    const chunks = (async function* () {
+      for (let i = 0; i < text.length; i += 5) yield text.slice(i, i + 5);
+    })();
+    const rows: [unknown, unknown, number | undefined][] = [];
+    for await (const record of eachRecord(
+      readCsv('sep', chunks, { skipRows: options.skipRows ?? 0, quote: '"', ...options }),
+    ))
+      rows.push([record.fields.MLS, record.fields.Price, record.row]);
+    return rows;
+  };
+
+  it('names the delimiter and is no header: rows numbered by their file line', async () => {
+    expect(await read('sep=;\nMLS;Price\nA;"1,5"\nB;2\n')).toEqual([
+      ['A', '1,5', 3],
+      ['B', '2', 4],
+    ]);
+    expect(await read('\uFEFFsep=,\r\nMLS,Price\r\nA,1\r\n')).toEqual([['A', '1', 3]]);
+    expect(await read('sep=\t\nMLS\tPrice\nA\t1\n')).toEqual([['A', '1', 3]]);
+    // Under noise rows too; a delimiter the config names wins over it.
+    expect(await read('Export 2026\nsep=;\nMLS;Price\nA;1\n', { skipRows: 1 })).toEqual([['A', '1', 4]]);
+    expect(await read('sep=;\nMLS,Price\nA,1\n', { delimiter: ',' })).toEqual([['A', '1', 3]]);
+  });
+
+  it('a header that only starts like one is a header', async () => {
+    expect(await read('sep=;x,MLS,Price\n1,A,2\n')).toEqual([['A', '2', 2]]);
+  });
+});

@@ -47,9 +47,15 @@ export async function* readCsv(
       { retryable: true },
     );
   const iterator = text[Symbol.asyncIterator]();
-  const { head, done } = await readHead(iterator, options.skipRows + 1, maxRecord * (options.skipRows + 1));
+  // A line more than the header's: the line Excel writes before the header (`sep=;`) is read too.
+  const { head, done } = await readHead(iterator, options.skipRows + 2, maxRecord * (options.skipRows + 2));
   if (head === undefined) throw tooLarge(1);
-  const headerLine = head.split(/\r\n|\r|\n/)[options.skipRows] ?? '';
+  const headLines = head.split(/\r\n|\r|\n/);
+  // Excel's `sep=;` line names the delimiter and is no header: skipped, its delimiter used unless
+  // the config names one.
+  const declared = EXCEL_SEP.exec(headLines[options.skipRows] ?? '')?.[1];
+  const skipRows = options.skipRows + (declared === undefined ? 0 : 1);
+  const headerLine = headLines[skipRows] ?? '';
   const start = headerLine.trimStart()[0];
   if (start === '<' || start === '{' || start === '[') {
     throw new FeedError(
@@ -58,14 +64,14 @@ export async function* readCsv(
       `not CSV: the header line starts with "${start}" (HTML, XML or JSON?)`,
     );
   }
-  const delimiter = options.delimiter ?? sniffDelimiter(headerLine, options.quote);
+  const delimiter = options.delimiter ?? declared ?? sniffDelimiter(headerLine, options.quote);
   // Any line ending ends a record, even mixed in one file (a row pasted in with a bare LF into a
   // CRLF export). A quote never closed would otherwise swallow the rest of the file into one field,
   // in memory: `maxRecordBytes` stops it.
   const parser = new CsvTokens({
     delimiter,
     quote: options.quote,
-    fromLine: options.skipRows + 1,
+    fromLine: skipRows + 1,
     maxRecordBytes: maxRecord,
   });
   let names: string[] | undefined;
@@ -76,7 +82,7 @@ export async function* readCsv(
   // short row leaves the columns it lacks undefined.
   let build: (values: readonly string[]) => Record<string, string | undefined> = () => ({});
   let index = 0;
-  let line = options.skipRows + 1;
+  let line = skipRows + 1;
   // Rows longer than the header with only empty cells beyond it: padding, or a row shifted by an
   // unquoted delimiter whose last values happen to be empty. The file's other rows tell which.
   const padding = new Padding();
@@ -180,6 +186,9 @@ async function* firstRecordsSoon(text: AsyncIterable<string>): AsyncGenerator<st
     first = false;
   }
 }
+
+/** The line Excel writes above a CSV's header to name its delimiter: `sep=;`, `sep=,`, `sep=|`. */
+const EXCEL_SEP = /^\uFEFF?sep=([^\r\n" ])\s*$/i;
 
 /** The first piece of a CSV's text (characters): a few dozen rows of a usual feed. */
 const FIRST_PIECE = 4096;
