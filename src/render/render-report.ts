@@ -2,6 +2,7 @@ import type { Operation } from '../api/index.ts';
 import type { Rejection } from '../ingest/index.ts';
 import {
   failedCountOf,
+  type ListingChange,
   notAppliedCounts,
   type OutcomeLabel,
   outcomeLabel,
@@ -86,6 +87,7 @@ export function renderReport(report: RunReport): string {
     );
   for (const d of report.drift) lines.push(`  drift: ${d}`);
   lines.push(...hintLines(report));
+  lines.push(...changeLines(report));
   lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
   if (report.notApplied) {
     const n = report.notApplied;
@@ -95,6 +97,47 @@ export function renderReport(report: RunReport): string {
     );
   }
   return lines.join('\n');
+}
+
+/** The report's words for each kind of write (`ListingChange.op`), in the plan's order. */
+const WRITTEN: readonly [ListingChange['op'], string][] = [
+  ['create', 'created'],
+  ['update', 'updated'],
+  ['adopt', 'adopted'],
+  ['sold', 'marked Sold'],
+  ['delete', 'deleted'],
+];
+
+/**
+ * Which listings the run wrote, by key (the first few of each kind; updates with the fields that
+ * changed): a sync run by hand says what it deleted, not only how many. Where a write failed or was
+ * not applied, these are the plan's, and the lines below say which did not happen.
+ */
+function changeLines(report: RunReport): string[] {
+  const changes = report.changes ?? [];
+  if (changes.length === 0) return [];
+  const partial = failedCountOf(report) > 0 || report.notApplied !== undefined;
+  const lines = [
+    report.dryRun
+      ? '  listings it would write:'
+      : partial
+        ? '  listings planned (what failed or was not applied is below):'
+        : '  listings written:',
+  ];
+  for (const [op, word] of WRITTEN) {
+    const of = changes.filter((c) => c.op === op);
+    if (of.length === 0) continue;
+    const shown = of.slice(0, SHOWN).map((c) => {
+      const fields = c.fields?.map((f) => f.field) ?? [];
+      return fields.length > 0 ? `${c.key} (${fields.join(', ')})` : c.key;
+    });
+    const more = of.length - shown.length;
+    lines.push(`    ${word}: ${shown.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`);
+  }
+  if (report.changesOmitted)
+    lines.push(`    … and ${report.changesOmitted} more write(s) past the first ${changes.length}`);
+  lines.push('    (`--json` lists them, with each field old → new)');
+  return lines;
 }
 
 /** What was wrong with the feed, row by row, as ingestion worded it: feed, row, field, value, reason. */

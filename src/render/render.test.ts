@@ -262,3 +262,50 @@ describe('imagesDifference reads URLs as the platform does, and counts repeats',
     );
   });
 });
+
+describe('renderReport: which listings a run wrote (a new user ran sync and saw only counts)', () => {
+  const deletes = Array.from({ length: 12 }, (_, i) => ({
+    key: `D-${i + 1}`,
+    op: 'delete' as const,
+    id: 100 + i,
+    reason: 'gone' as const,
+  }));
+  const changes = [
+    { key: 'C-1', op: 'create' as const, summary: '1 Main St · $300,000' },
+    {
+      key: 'U-1',
+      op: 'update' as const,
+      id: 7,
+      fields: [
+        { field: 'SalePrice', from: 300_000, to: 290_000 },
+        { field: 'Bedrooms', from: 2, to: 3 },
+      ],
+    },
+    ...deletes,
+  ];
+
+  it('names them by key, kind by kind, the first ten of each', () => {
+    const text = renderReport(report({ created: 1, updated: 1, deleted: 12, changes, changesOmitted: 0 }));
+    expect(text).toContain(
+      [
+        '  listings written:',
+        '    created: C-1',
+        '    updated: U-1 (SalePrice, Bedrooms)',
+        '    deleted: D-1, D-2, D-3, D-4, D-5, D-6, D-7, D-8, D-9, D-10, … and 2 more',
+        '    (`--json` lists them, with each field old → new)',
+      ].join('\n'),
+    );
+  });
+
+  it('says they were planned where a write failed, would be written in a dry run, and nothing without writes', () => {
+    const failed = renderReport(
+      report({ outcome: 'failed', updated: 0, failed: [failure(7)], changes: changes.slice(0, 2) }),
+    );
+    expect(failed).toContain('  listings planned (what failed or was not applied is below):\n    created: C-1');
+    const dry = renderReport(report({ dryRun: true, changes: changes.slice(0, 1), changesOmitted: 600 }));
+    expect(dry).toContain(
+      '  listings it would write:\n    created: C-1\n    … and 600 more write(s) past the first 1',
+    );
+    expect(renderReport(report({ changes: [] }))).not.toContain('listings');
+  });
+});
