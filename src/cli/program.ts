@@ -67,6 +67,12 @@ export async function main(argv: string[] = process.argv): Promise<number> {
       return EXIT.usage;
     }
     const exitCode = exitCodeOfError(error);
+    // `--json` promises one JSON document on stdout: an invalid config is one too (exit 2), for
+    // every command. `issues` as printed (`file:line:column: path: message`); `problems` as fields.
+    if (error instanceof ConfigError && args.includes('--json')) {
+      const config = { ok: false, file: error.source, issues: error.issues, problems: error.problems };
+      process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
+    }
     const debug = args.includes('--debug');
     // One line; a config with several problems gets a line per problem (describeError says so).
     const message = error instanceof ConfigError ? describeError(error) : oneLine(describeError(error));

@@ -84,6 +84,17 @@ describe('feed-sync validate on the config', () => {
       `${file}:7:9: feeds[0].mapping.fields.Bedroms: unknown key; did you mean Bedrooms?`,
       `${file}:8:1: wokrer: unknown key; did you mean worker?`,
     ]);
+    // `sync` and `plan` with --json print the same one document (a new user's got an empty stdout).
+    for (const command of [
+      ['sync', '--all'],
+      ['plan', '--feed', 'acme'],
+    ]) {
+      const other = await bin([...command, '--config', file, '--json']);
+      expect(other.code, command[0]).toBe(2);
+      expect(JSON.parse(other.stdout), command[0]).toEqual({
+        config: { ok: false, file, issues: config.issues, problems: config.problems },
+      });
+    }
   });
 
   it('checks the config offline; reading feeds is asked for with --feed or --feeds', async () => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { BudgetStore } from '../../budget/index.ts';
 import type { Config, FeedConfig } from '../../config/index.ts';
-import { ConfigError, DEFAULT_CONFIG_FILE, loadConfig } from '../../config/index.ts';
+import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
 import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
 import { type RecordStore, spillRecords } from '../../reconcile/index.ts';
@@ -125,21 +125,12 @@ export function registerValidate(program: Command): void {
 }
 
 /**
- * The config, or (with `--json`) its problems printed as JSON before the failure. Validate never
- * calls the platform, so a missing platform key is a note (`notes`), not a refusal: plan, sync and
- * the worker still refuse to start without one.
+ * The config. Validate never calls the platform, so a missing platform key is a note (`notes`), not
+ * a refusal: plan, sync and the worker still refuse to start without one. An invalid config with
+ * `--json` is printed as JSON by `main`, for every command.
  */
-async function loadForValidate(options: ValidateOptions, notes: string[]): Promise<Config> {
-  try {
-    return await loadConfig(options.config ?? DEFAULT_CONFIG_FILE, undefined, { keyNotes: notes });
-  } catch (error) {
-    if (options.json && error instanceof ConfigError) {
-      // `issues` as printed (`file:line:column: path: message`); `problems` the same as fields.
-      const config = { ok: false, file: options.config, issues: error.issues, problems: error.problems };
-      process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
-    }
-    throw error;
-  }
+function loadForValidate(options: ValidateOptions, notes: string[]): Promise<Config> {
+  return loadConfig(options.config ?? DEFAULT_CONFIG_FILE, undefined, { keyNotes: notes });
 }
 
 function feedsToRead(config: Config, options: ValidateOptions): FeedConfig[] {
