@@ -33,7 +33,30 @@ export function buildProgram(): Command {
     'feed-sync sync --all',
   ]);
   for (const register of COMMANDS) register(program);
+  mandatoryAfterUnknown(program);
   return program;
+}
+
+/**
+ * A command's required options, checked after its unknown ones: commander checks them first, so
+ * `plan --fed acme` said `--feed` was missing where `sync --fed` says `--fed` is unknown, did you
+ * mean `--feed`. The same message and code as commander's own, once the options are known good.
+ */
+function mandatoryAfterUnknown(command: Command): void {
+  for (const sub of command.commands) {
+    const mandatory = sub.options.filter((option) => option.mandatory);
+    if (mandatory.length > 0) {
+      for (const option of mandatory) option.makeOptionMandatory(false);
+      sub.hook('preAction', (self) => {
+        for (const option of mandatory)
+          if (self.getOptionValue(option.attributeName()) === undefined)
+            self.error(`error: required option '${option.flags}' not specified`, {
+              code: 'commander.missingMandatoryOptionValue',
+            });
+      });
+    }
+    mandatoryAfterUnknown(sub);
+  }
 }
 
 /** `feed-sync <cmd> --help` for the command named in argv, `feed-sync --help` when none is. */

@@ -127,6 +127,16 @@ describe('the feed-sync binary: help and usage', () => {
       /^feed-sync: required option '--feed <id>' not specified; see feed-sync plan --help\n$/,
     ],
     [
+      'a typo of a required option: the typo named, as for any other option',
+      ['plan', '--fed', 'acme'],
+      /^feed-sync: unknown option '--fed' \(Did you mean --feed\?\); see feed-sync plan --help\n$/,
+    ],
+    [
+      'a required option of another command',
+      ['explain', 'K-1'],
+      /^feed-sync: required option '--feed <id>' not specified; see feed-sync explain --help\n$/,
+    ],
+    [
       'an option without its value',
       ['validate', '--feed'],
       /^feed-sync: option '--feed <id>' argument missing; see feed-sync validate --help\n$/,
