@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PATHS } from '../../src/api/schemas.ts';
@@ -55,6 +58,32 @@ describe('feed-sync sandbox', () => {
     expect(await listStatus(url, { Authorization: 'env-secret' })).toBe(200);
     child.kill('SIGINT');
     expect((await once(child, 'exit'))[0]).toBe(0);
+  });
+
+  it("accepts the config's keys; a key variable left unset is a note, not a refusal to start", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-sandbox-cli-'));
+    const config = join(dir, 'feed-sync.yaml');
+    await writeFile(
+      config,
+      'api: { baseUrl: "https://api.example.com", secretKey: "${MY_PLATFORM_KEY}" }\nfeeds: []\n',
+    );
+    try {
+      const keyed = await runSandbox(['--port', '0', '-c', config], { MY_PLATFORM_KEY: 'from-config' });
+      expect(await listStatus(keyed.url)).toBe(401);
+      expect(await listStatus(keyed.url, { Authorization: 'from-config' })).toBe(200);
+      keyed.child.kill('SIGTERM');
+      await once(keyed.child, 'exit');
+      // A new user's project config, its key variable not set in this shell: the sandbox starts.
+      const unset = await runSandbox(['--port', '0', '-c', config]);
+      let stderr = '';
+      unset.child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
+      expect(await listStatus(unset.url)).toBe(200);
+      unset.child.kill('SIGTERM');
+      expect((await once(unset.child, 'exit'))[0]).toBe(0);
+      expect(stderr).toContain('sandbox: api.secretKey: environment variable MY_PLATFORM_KEY is not set');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('maps its flags onto the sandbox options, leaving out those not given', () => {

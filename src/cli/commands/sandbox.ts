@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../../config/index.ts';
 import type { SandboxOptions } from '../../sandbox/index.ts';
-import { loadCliConfig, withConfigOption, withExamples } from '../context.ts';
+import { withConfigOption, withExamples } from '../context.ts';
 import { addResoOptions, type ResoCliOptions, runResoSandbox } from './sandbox-reso.ts';
 
 /** Default port of `feed-sync sandbox`, so a config can point at it; `--port 0` picks a free one. */
@@ -57,7 +58,7 @@ export function registerSandbox(program: Command): void {
   withConfigOption(command)
     .addHelpText(
       'before',
-      "Keys: the flags, else the environment, else the config file's api keys when it exists.\n",
+      "Keys the sandbox accepts: the flags, else the environment, else the config file's api keys when it exists.\n",
     )
     .description('run a local, in-memory stand-in for the chatbot platform (tests, benchmarks, the demo)')
     .addOption(
@@ -116,7 +117,11 @@ export function registerSandbox(program: Command): void {
       if (options.reso) return runResoSandbox({ ...options, reso: options.reso }, untilSignal);
       if (!options.secretKey && !options.sessionKey && options.config && existsSync(options.config)) {
         // Accept the keys the config sends, so `sync` against the sandbox works with the same file.
-        const { api } = await loadCliConfig(options);
+        // A key whose environment variable is unset is none (said on stderr), not a refusal to
+        // start: that config sends no key either. Any other problem of the file is still an error.
+        const notes: string[] = [];
+        const { api } = await loadConfig(options.config, undefined, { keyNotes: notes });
+        for (const note of notes) process.stderr.write(`sandbox: ${note}\n`);
         options.secretKey = api.secretKey;
         options.sessionKey = api.sessionKey;
       }
