@@ -4,7 +4,7 @@ import type { StoreChoice, WorkerService } from '../queue/index.ts';
 import { openQueueStore } from '../queue/index.ts';
 import { DEFAULT_HISTORY_RUNS } from '../state/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
-import { checkUiExposure, serveUi, type UiServer } from './server.ts';
+import { checkUiExposure, serveUi, UiExposureError, type UiServer } from './server.ts';
 
 export { type Credentials, isLoopback } from './basic-auth.ts';
 export { EXAMPLE_PASSWORD, exposureProblem, MIN_PASSWORD_LENGTH } from './exposure.ts';
@@ -13,9 +13,21 @@ export { checkUiExposure, serveUi, UiExposureError, type UiOptions, type UiServe
 
 type UiEnv = Pick<EnvSettings, 'UI_HOST' | 'UI_PORT' | 'UI_USER' | 'UI_PASSWORD'>;
 
-/** UI_USER and UI_PASSWORD, when both are set. */
+/**
+ * UI_USER and UI_PASSWORD, when both are set; neither, none (loopback only, a read-only dashboard).
+ * One without the other is a mistake, refused wherever the UI would start (`UiExposureError`): the
+ * UI served read-only (or refused beyond loopback for lack of a password that was given) said nothing
+ * of the variable missing.
+ */
 export function credentialsOf(env: UiEnv) {
-  return env.UI_USER && env.UI_PASSWORD ? { user: env.UI_USER, password: env.UI_PASSWORD } : undefined;
+  if (env.UI_USER && env.UI_PASSWORD) return { user: env.UI_USER, password: env.UI_PASSWORD };
+  if (env.UI_USER || env.UI_PASSWORD) {
+    const [set, unset] = env.UI_USER ? ['UI_USER', 'UI_PASSWORD'] : ['UI_PASSWORD', 'UI_USER'];
+    throw new UiExposureError(
+      `${set} is set but ${unset} is not: the dashboard's login needs both (without either, the UI serves loopback only, read-only)`,
+    );
+  }
+  return undefined;
 }
 
 /** The UI inside the worker process: its queue, its health, its metrics. */

@@ -27,6 +27,14 @@ describe('feed-sync ui refuses to listen, and exits at once', () => {
       /example password from \.env\.example/,
     ],
     [{ UI_HOST: '0.0.0.0', UI_USER: 'operator', UI_PASSWORD: 'hunter2' }, /shorter than 12 characters/],
+    // One of the two, on any host: the one missing named (it said "without UI_USER and UI_PASSWORD"
+    // beyond loopback, and served a read-only dashboard on loopback, for a password that was given).
+    [{ UI_HOST: '0.0.0.0', UI_PASSWORD: 'hunter2' }, /^feed-sync: UI_PASSWORD is set but UI_USER is not/],
+    [
+      { UI_PASSWORD: 'a long enough password' },
+      /UI_PASSWORD is set but UI_USER is not: the dashboard's login needs both/,
+    ],
+    [{ UI_USER: 'operator' }, /UI_USER is set but UI_PASSWORD is not/],
   ])('%j', async (env, reason) => {
     const { code, killed, stderr } = await ui(env);
     expect(killed).toBe(false);
