@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { main } from '../../src/cli/main.ts';
 import { csvFeedConfig, csvRow, HEADER } from '../helpers/cli-feed.ts';
 import { FIXTURE_CONFIG } from '../helpers/fixture-feeds.ts';
@@ -153,6 +154,18 @@ describe('feed-sync validate --explain on a preset', () => {
     expect(text.out).toMatch(
       /\n {4}Pool +← yes "DetailedCharacteristics\.HasPool" → yes, else "no" when the feed says no\n/,
     );
+  });
+});
+
+describe('feed-sync validate: the mapping in use, to copy into a config', () => {
+  it('is written out in full (no YAML anchors or aliases) and reads back as the mapping in effect', async () => {
+    const text = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'mls-export']);
+    const block = text.out.split('  mapping in use:\n')[1]!.split('\n  problems by field')[0]!;
+    // A new user found `&a1` and `*a1` here (the inferred mapping shares a rule between fields).
+    expect(block).not.toMatch(/[&*]a\d/);
+    const json = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'mls-export', '--json']);
+    const { mapping } = JSON.parse(json.out).feeds[0].result;
+    expect(parseYaml(block.replace(/^ {4}/gm, ''))).toEqual({ mapping });
   });
 });
 

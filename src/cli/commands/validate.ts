@@ -301,7 +301,8 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
     if (facts.length > 0) lines.push('  ExtensionColumn facts and where they come from:', ...facts);
   }
   lines.push('  mapping in use:');
-  lines.push(indent(stringify({ mapping: result.mapping }).trimEnd(), '    '));
+  // Written out in full, to copy into a config: no anchors and aliases for the rules presets share.
+  lines.push(indent(stringify({ mapping: result.mapping }, { aliasDuplicateObjects: false }).trimEnd(), '    '));
   lines.push(...problemTable(result.problemCounts));
   return `${lines.join('\n')}\n`;
 }

@@ -98,7 +98,7 @@ export async function* readCsv(
     // go on. Its key holds its listing only when both readings below agree on it.
     const message =
       note ??
-      `has ${record.length} fields, the header has ${names!.length} (an unquoted delimiter in a value, or a row cut short?)`;
+      `has ${record.length} field${record.length === 1 ? '' : 's'}, the header has ${names!.length} (an unquoted delimiter in a value, or a row cut short?)`;
     // Where the fields moved is unknown: read the row from its right end too; a key column both
     // readings agree on is before or after the shift, and so is the key.
     const alternate: Record<string, string | undefined> = { ...columns };
