@@ -360,7 +360,9 @@ async function prepare(
     early?.abandon();
     if (deps.signal?.aborted) return { kind: 'cancelled', reason: 'cancelled while reading the feed' };
     if (!isFeedSyncError(error)) throw error;
-    return { kind: 'failed', reason: `feed: ${error.message}`, error, guards: [{ ...SOURCE_FAILED }] };
+    // A feed error names its feed already (`feed acme: …`): said once, not `feed: feed acme: …`.
+    const reason = error.message.startsWith(`feed ${feed.id}: `) ? error.message : `feed: ${error.message}`;
+    return { kind: 'failed', reason, error, guards: [{ ...SOURCE_FAILED }] };
   }
   const summary = summaryOf(ingest);
   const feedDone = elapsed();

@@ -326,7 +326,7 @@ describe('syncFeed against the sandbox', () => {
       expect(report).toMatchObject({
         outcome: 'failed',
         deleted: 0,
-        reason: 'feed: feed feed1: the feed has no records (records)',
+        reason: 'feed feed1: the feed has no records (records)',
       });
       expect(writes(report)).toBe(0);
       expect(h.keys()).toHaveLength(10);
@@ -371,7 +371,7 @@ describe('syncFeed against the sandbox', () => {
       expect(report).toMatchObject({
         outcome: 'failed',
         deleted: 0,
-        reason: 'feed: feed feed1: HTTP 503 from the feed',
+        reason: 'feed feed1: HTTP 503 from the feed',
       });
       expect(report.apiCalls.list + writes(report)).toBe(0);
       expect(h.keys()).toHaveLength(10);
