@@ -167,7 +167,9 @@ function unkeyedOf(
   // One keyless row is a coming-soon listing or an exporter's disclaimer line, never a broken export.
   const untrusted = omitted > 0 || (count > 1 && share > policy.maxDeleteShare);
   if (!untrusted) {
-    const message = `${what} (a keyless row holds nothing; a broken row only the listings whose keys appear in it): ${lossVerb(deletes, gone)} the ${gone.length} listing(s) gone from the feed`;
+    // Said as this guard's verdict alone: the share guard after it may still hold them (a report
+    // read "ok — deleting the 14" beside "max-delete-share: TRIPPED").
+    const message = `${what} (a keyless row holds nothing; a broken row only the listings whose keys appear in it): no reason to hold back ${lossVerb(deletes, gone)} the ${gone.length} listing(s) gone from the feed`;
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, message });
     return none;
   }
