@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger, silentLogger } from './logger.ts';
+import { createLogger, feedField, silentLogger } from './logger.ts';
 
 function sink() {
   const lines: Record<string, unknown>[] = [];
@@ -94,5 +94,27 @@ describe('logger', () => {
     expect(() => {
       logger.level = 'verbose';
     }).toThrow(/verbose/);
+  });
+});
+
+describe('feedField', () => {
+  it("names the feed once: not again on a feed's own child logger (a worker job's)", async () => {
+    let out = '';
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        out += chunk;
+        done();
+      },
+    });
+    const root = createLogger({ destination });
+    const job = root.child({ feed: 'wfeed', job: '4' });
+    job.info(feedField(job, 'wfeed'), 'on the job logger');
+    root.info(feedField(root, 'wfeed'), 'on the command logger');
+    await new Promise((done) => setImmediate(done));
+    const [onJob, onRoot] = out.trim().split('\n');
+    expect(onJob!.match(/"feed":/g)).toHaveLength(1);
+    expect(JSON.parse(onRoot!)).toMatchObject({ feed: 'wfeed' });
+    expect(feedField(undefined, 'x')).toEqual({ feed: 'x' });
+    expect(feedField(silentLogger, 'x')).toEqual({ feed: 'x' });
   });
 });

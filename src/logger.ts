@@ -154,3 +154,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 
 /** A logger that writes nothing, for tests and library use (it never loads pino). */
 export const silentLogger: Logger = deferred(() => loadPino()({ level: 'silent' }), 'silent');
+
+/**
+ * `{ feed: feedId }` for a log line, unless `logger` is a feed's own child that says it already (the
+ * worker's job logger binds `feed` and `job`): a line named its feed twice, `"feed":"a",…,"feed":"a"`.
+ */
+export function feedField(logger: Logger | undefined, feedId: string): { feed?: string } {
+  const bound = (logger as { bindings?: () => Record<string, unknown> } | undefined)?.bindings?.();
+  return bound?.feed === undefined ? { feed: feedId } : {};
+}

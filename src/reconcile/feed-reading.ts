@@ -8,7 +8,7 @@ import {
   type MemoHeader,
   memoSeedOf,
 } from '../ingest/index.ts';
-import type { Logger } from '../logger.ts';
+import { feedField, type Logger } from '../logger.ts';
 import { digestFile, type SourceConfig, type SourceDigest, statFile } from '../sources/index.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { scopedMemo } from './memo-files.ts';
@@ -234,7 +234,7 @@ function filledFrom(
   if (header === undefined) return undefined;
   const { ingest, source } = reading;
   options.logger?.debug(
-    { feed: feed.id, sha256: source.sha256 },
+    { ...feedField(options.logger, feed.id), sha256: source.sha256 },
     'the feed is unchanged: its last reading reused',
   );
   return {

@@ -1,6 +1,7 @@
 import type { PlatformClient } from '../api/index.ts';
 import { isFeedSyncError } from '../errors.ts';
 import { collectFeed, type IngestResult, type KnownItem } from '../ingest/index.ts';
+import { feedField } from '../logger.ts';
 import type { Listing } from '../normalize/index.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
@@ -121,7 +122,7 @@ export async function prepareRun(
       return await prepareOnce(config, feed, client, deps, options, true);
     } catch (error) {
       if (!(error instanceof ReadingNeedsRecords)) throw error;
-      deps.logger?.info({ feed: feed.id }, `the feed is unchanged, but ${error.why}`);
+      deps.logger?.info(feedField(deps.logger, feed.id), `the feed is unchanged, but ${error.why}`);
     }
   }
   return prepareOnce(config, feed, client, deps, options, false);

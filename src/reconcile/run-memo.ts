@@ -10,7 +10,7 @@ import {
   memoizableKey,
   RecordMemo,
 } from '../ingest/index.ts';
-import type { Logger } from '../logger.ts';
+import { feedField, type Logger } from '../logger.ts';
 import type { CompiledMapping, Listing, RawFields } from '../normalize/index.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { ownFields } from './digest.ts';
@@ -252,7 +252,7 @@ export class RunMemo {
     // A dry run (and `plan`) changes nothing, not even the memo: the next run that writes finds it wrong too.
     if (this.#writes) this.#store.remove(this.#feedId);
     this.#logger?.warn(
-      { feed: this.#feedId },
+      feedField(this.#logger, this.#feedId),
       `the record memo was wrong (${why}): deleted; the next run maps every record`,
     );
   }
