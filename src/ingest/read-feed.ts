@@ -233,6 +233,8 @@ export function listingOfFields(mapping: CompiledMapping, fields: RawFields): Li
  */
 function noteRow(feed: IngestSpec, mapping: CompiledMapping, record: RawRecord): string | undefined {
   if (feed.source.format !== 'csv' || record.row === undefined) return undefined;
+  // The header again (two exports joined into one file): no listing, whatever its key column says.
+  if (repeatsHeader(record)) return 'the header line again';
   const text = noteOf(record.fields);
   if (text === undefined) return undefined;
   // A row cut short to one cell of words is a line of text under the table (`Total: 3 listings`),
@@ -240,6 +242,14 @@ function noteRow(feed: IngestSpec, mapping: CompiledMapping, record: RawRecord):
   if (record.problem?.shape === 'cut') return text;
   const key = mapping.map(record.fields).listing[feed.key];
   return typeof key === 'string' && key !== '' ? undefined : text;
+}
+
+/** A row whose every cell is its column's name (trimmed): the header repeated, at least two columns. */
+function repeatsHeader(record: RawRecord): boolean {
+  const { values, names } = record;
+  if (values === undefined || names === undefined || names.length < 2) return false;
+  for (let i = 0; i < names.length; i++) if (values[i]?.trim() !== names[i]) return false;
+  return true;
 }
 
 /** The hints a rejection's problems call for (a preset's record without its URL…), each said once. */

@@ -393,6 +393,36 @@ describe('a footer line under a wide header (a new user’s export)', () => {
   });
 });
 
+describe('a header repeated mid-file (two exports joined)', () => {
+  it('is a note, not a rejection holding a listing keyed by the column name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'feed-sync-header-again-'));
+    const path = join(dir, 'joined.csv');
+    const header = 'MLS,Status,Type,Price,Beds,Baths,Url';
+    const row = (key: string) => `${key},Active,Condo,300000,2,1,https://x.example/${key}`;
+    await writeFile(path, `${[header, row('J-1'), header, row('J-2')].join('\n')}\n`);
+    const mapping = {
+      fields: {
+        MLSNumber: 'MLS',
+        Status: 'Status',
+        PropertyType: 'Type',
+        SaleType: { const: 'for_sale' },
+        SalePrice: 'Price',
+        CurrencySymbol: { const: '$' },
+        Bedrooms: 'Beds',
+        Bathrooms: 'Baths',
+        Url: 'Url',
+      },
+    };
+    const result = await ingestFeed(feed({ source: { format: 'csv', path }, mapping }), { state: {} });
+    expect(result.listings.map((l) => l.MLSNumber)).toEqual(['J-1', 'J-2']);
+    expect(result.rejections).toEqual([]);
+    expect(result.held.length).toBe(0);
+    expect(result.hints?.map((h) => h.message)).toEqual([
+      'row 3 of joined.csv holds only a note, not a listing ("the header line again"): skipped, not rejected',
+    ]);
+  });
+});
+
 describe("Excel's sep= line (a new user's export)", () => {
   const read = async (text: string, options: { skipRows?: number; delimiter?: string } = {}) => {
     const chunks = (async function* () {
