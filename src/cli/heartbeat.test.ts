@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -6,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   healthFileOf,
   healthProblem,
+  isZombie,
   pidAlive,
   removeDeadHeartbeats,
   startHeartbeat,
@@ -122,5 +125,30 @@ describe('files that killed workers left', () => {
     await writeFile(join(own, 'other.health'), '{}');
     expect(await removeDeadHeartbeats(own, (pid) => pid === 41)).toBe(1);
     expect((await readdir(own)).sort()).toEqual(['feed-sync-worker.41.health', 'other.health']);
+  });
+});
+
+describe('a worker killed and not yet reaped (a zombie)', () => {
+  it.skipIf(!existsSync('/proc/self/stat'))('is not alive: its file does not count', async () => {
+    // `sleep 0` exits at once; its parent becomes `sleep 5` (exec), which never reaps it: a zombie.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    try {
+      const [line] = (await once(parent.stdout!, 'data')) as [Buffer];
+      const pid = Number(String(line).trim());
+      await expect.poll(() => isZombie(pid)).toBe(true);
+      expect(pidAlive(pid)).toBe(false);
+      const own = await mkdtemp(join(dir, 'zombie-'));
+      await writeFile(
+        healthFileOf(pid, own),
+        JSON.stringify({ ok: true, store: true, worker: true, at: Date.now() }),
+      );
+      expect(await workerHeartbeats(own)).toEqual([]);
+      expect(isZombie(process.pid)).toBe(false);
+      expect(pidAlive(process.pid)).toBe(true);
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });

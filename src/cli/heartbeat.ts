@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,14 +123,29 @@ export async function healthProblem(file: string, now = Date.now(), maxAgeMs = H
   return `unhealthy: store ${health.store ? 'up' : 'down'}, worker ${health.worker ? 'up' : 'down'}${missing}`;
 }
 
-/** Whether a process of this id runs (EPERM: it does, as another user). */
+/**
+ * Whether a process of this id runs (EPERM: it does, as another user). A zombie (killed, not yet
+ * reaped by its parent: `kill -9` of a worker whose PID 1 is slow to reap) answers signal 0 but
+ * runs nothing: on Linux its state in /proc says so, and it counts as gone.
+ */
 export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM' && !isZombie(pid);
   }
+  return !isZombie(pid);
+}
+
+/** `Z` in /proc/PID/stat's state field (after the command's closing parenthesis); false where there is no /proc. */
+export function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
 }
 
 /**
