@@ -245,6 +245,13 @@ describe('the feed-sync binary: help and usage', () => {
       stdout: '[]\n',
       stderr: `feed-sync: no enabled feed in ${off}: bin-feed is off (enabled: false); nothing synced\n`,
     });
+    // Named, it runs, and says it is disabled (a new user's sync of it said nothing).
+    const named = await bin(['sync', '-c', off, '--feed', 'bin-feed', '--dry-run']);
+    expect(named.stderr).toContain(
+      'feed-sync: bin-feed is disabled (enabled: false): running it because --feed names it; the worker does not run it\n',
+    );
+    // It ran (here its file is not there: the run's own verdict).
+    expect(named.stdout).toMatch(/bin-feed → BIN-BOT: failed \(dry run\).*file not found/);
     // No feed at all.
     await writeFile(off, `api: { baseUrl: ${sandbox.url} }\nstateFile: state.json\n`);
     expect(await bin(['sync', '-c', off, '--all'])).toEqual({

@@ -79,6 +79,12 @@ export function registerSync(program: Command): void {
     // Nothing to do is said, not left to an empty report (a cron job's log would show nothing).
     if (options.all && feeds.length === 0)
       process.stderr.write(`feed-sync: ${noEnabledFeed(config, options.config ?? DEFAULT_CONFIG_FILE)}\n`);
+    // Named, a feed runs enabled or not (a manual run of a paused feed); said, so it is no surprise.
+    for (const feed of feeds)
+      if (!feed.enabled)
+        process.stderr.write(
+          `feed-sync: ${feed.id} is disabled (enabled: false): running it because --feed names it; the worker does not run it\n`,
+        );
     // Before any write to the platform: a run whose state cannot be saved must not start.
     if (!options.dryRun) assertStateWritable(config.stateFile);
     const logger = cliLogger();
