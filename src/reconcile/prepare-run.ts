@@ -122,7 +122,10 @@ export async function prepareRun(
       return await prepareOnce(config, feed, client, deps, options, true);
     } catch (error) {
       if (!(error instanceof ReadingNeedsRecords)) throw error;
-      deps.logger?.info(feedField(deps.logger, feed.id), `the feed is unchanged, but ${error.why}`);
+      const note = `the feed is unchanged, but ${error.why}`;
+      deps.logger?.info(feedField(deps.logger, feed.id), note);
+      // The terminal's progress says why it reads the feed again (a second `fetching … planning`).
+      deps.onProgress?.({ phase: 'fetching', done: 0, total: 0, note });
     }
   }
   return prepareOnce(config, feed, client, deps, options, false);

@@ -22,6 +22,8 @@ export interface RunProgress {
   phase: SyncPhase;
   done: number;
   total: number;
+  /** Why the run is in this phase again, said once (a reused feed reading given up: the feed is read). */
+  note?: string;
 }
 
 /** Why a run was started: manual runs always compare with the platform; scheduled ones may skip. */

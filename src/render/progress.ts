@@ -89,7 +89,7 @@ export function progressLine(
         if (p.phase === phase) return;
         phase = p.phase;
         const counts = countsOf(p);
-        stream.write(`${label}: ${p.phase}${counts ? ` ${counts}` : ''}\n`);
+        stream.write(`${label}: ${p.phase}${counts ? ` ${counts}` : ''}${p.note ? ` (${p.note})` : ''}\n`);
       },
       clear: () => {},
     };
@@ -105,7 +105,11 @@ export function progressLine(
     clock,
   );
   return {
-    onProgress,
+    onProgress: (p) => {
+      // A note stays on a line of its own above the redrawn one.
+      if (p.note) stream.write(`\r\x1b[2K${label}: ${p.note}\n`);
+      onProgress(p);
+    },
     clear: () => {
       if (shown) stream.write('\r\x1b[2K');
     },

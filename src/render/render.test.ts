@@ -222,6 +222,22 @@ describe('progressLine', () => {
       'acme: done\n',
     ]);
   });
+
+  it('says why a run reads its feed again (a reused reading given up), once, on a terminal or not', () => {
+    const note =
+      'the feed is unchanged, but listings on the platform differ from it: reading the feed to write them';
+    const pipe = stream(false);
+    const plain = progressLine('acme', pipe);
+    plain.onProgress({ phase: 'fetching', done: 0, total: 0 });
+    plain.onProgress({ phase: 'planning', done: 0, total: 0 });
+    plain.onProgress({ phase: 'fetching', done: 0, total: 0, note });
+    plain.onProgress({ phase: 'fetching', done: 0, total: 0 });
+    expect(pipe.written).toEqual(['acme: fetching\n', 'acme: planning\n', `acme: fetching (${note})\n`]);
+    const tty = stream(true);
+    const line = progressLine('acme', tty, () => 1000);
+    line.onProgress({ phase: 'fetching', done: 0, total: 0, note });
+    expect(tty.written[0]).toBe(`\r\x1b[2Kacme: ${note}\n`);
+  });
 });
 
 describe('imagesDifference: photo URLs told apart, not two counts', () => {
@@ -301,7 +317,9 @@ describe('renderReport: which listings a run wrote (a new user ran sync and saw 
     const failed = renderReport(
       report({ outcome: 'failed', updated: 0, failed: [failure(7)], changes: changes.slice(0, 2) }),
     );
-    expect(failed).toContain('  listings planned (what failed or was not applied is below):\n    created: C-1');
+    expect(failed).toContain(
+      '  listings planned (what failed or was not applied is below):\n    created: C-1',
+    );
     const dry = renderReport(report({ dryRun: true, changes: changes.slice(0, 1), changesOmitted: 600 }));
     expect(dry).toContain(
       '  listings it would write:\n    created: C-1\n    … and 600 more write(s) past the first 1',
