@@ -25,7 +25,14 @@ import { soldRecordsOf } from './remote-entries.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import { isMemoRecord, RunMemo } from './run-memo.ts';
-import type { IngestSummary, PreparedRun, SyncDeps, SyncOptions, UnknownOwner } from './run-types.ts';
+import type {
+  CaseTwins,
+  IngestSummary,
+  PreparedRun,
+  SyncDeps,
+  SyncOptions,
+  UnknownOwner,
+} from './run-types.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -433,6 +440,7 @@ async function prepare(
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
     const remoteCount = snapshot.listings.length;
     const unknownOwners = unknownOwnersOf(plan, config);
+    const caseTwins = caseTwinsOf(plan);
     const planDone = elapsed();
     return {
       kind: 'planned',
@@ -448,6 +456,7 @@ async function prepare(
       },
       plan,
       ...(unknownOwners.length > 0 ? { unknownOwners } : {}),
+      ...(caseTwins ? { caseTwins } : {}),
       loader,
       close: kept.close,
       phases: { feedMs: feedDone - feedFrom, pagesMs: pagesDone - feedDone, planMs: planDone - pagesDone },
@@ -485,6 +494,30 @@ function unknownOwnersOf(plan: Plan, config: RunConfig): UnknownOwner[] {
     if (s.reason === 'owned-by-other-feed' && s.owner !== undefined && !known.has(s.owner))
       of(s.owner).skipped++;
   return [...owners.values()].sort((a, b) => b.skipped - a.skipped || b.foreign - a.foreign);
+}
+
+/** Case twins named in a report: the rest are counted. */
+const CASE_TWINS_KEPT = 10;
+
+/**
+ * The plan's creates whose key an untagged (hand-made) listing on the chatbot has in other letter
+ * case (`CaseTwins`), or undefined. Keys stay exact (an MLS may tell `a1` from `A1`, a URL's path
+ * does): this only says so. Untagged listings are few; the creates are walked once, not indexed.
+ */
+export function caseTwinsOf(plan: Pick<Plan, 'creates' | 'foreign'>): CaseTwins | undefined {
+  if (plan.creates.length === 0 || plan.foreign.length === 0) return undefined;
+  const byFolded = new Map<string, { key: string; id: number }>();
+  for (const f of plan.foreign) if (f.owner === undefined) byFolded.set(f.key.toLowerCase(), f);
+  if (byFolded.size === 0) return undefined;
+  const twins: CaseTwins = { count: 0, first: [] };
+  for (const create of plan.creates) {
+    const remote = byFolded.get(create.key.toLowerCase());
+    if (remote === undefined || remote.key === create.key) continue;
+    twins.count++;
+    if (twins.first.length < CASE_TWINS_KEPT)
+      twins.first.push({ key: create.key, remoteKey: remote.key, id: remote.id });
+  }
+  return twins.count > 0 ? twins : undefined;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   type RunReport,
   SKIPPED_KEPT,
 } from './report-types.ts';
-import type { PreparedRun, RunTrigger, UnknownOwner } from './run-types.ts';
+import type { CaseTwins, PreparedRun, RunTrigger, UnknownOwner } from './run-types.ts';
 
 /** What `reportOf` needs besides the run's values: who, when, and the calls it counted. */
 export interface ReportMeta {
@@ -146,6 +146,8 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
       ...prepared.unknownOwners.map((o) => formerIdHint(prepared.plan.feedId, o)),
     ];
   }
+  if (prepared.caseTwins !== undefined)
+    report.hints = [...(report.hints ?? []), caseTwinsHint(prepared.caseTwins)];
   const { changes, omitted } = changesOf(prepared.plan);
   report.changes = changes;
   report.changesOmitted = omitted;
@@ -245,6 +247,17 @@ export function outcomeLabel(
 }
 
 /** What a run says of listings another feed id tags, when the config has no feed of that id. */
+/** What a report says of creates whose key a hand-made listing has in other letter case. */
+function caseTwinsHint({ count, first }: CaseTwins): MappingHint {
+  const named = first.map((t) => `${t.key} ≈ ${t.remoteKey} (ID ${t.id})`).join(', ');
+  const more = count > first.length ? `, and ${count - first.length} more` : '';
+  return {
+    code: 'key_case',
+    message: `${count} listing(s) this feed creates have a key that an untagged listing on the chatbot has in other letter case (${named}${more}): not the same key, so the home is listed twice`,
+    fix: "delete the hand-made listing on the platform (the feed's own replaces it); or, before the feed creates its own (`feed-sync plan` says this first), give it the feed's key exactly and the feed adopts it. Keys are compared exactly",
+  };
+}
+
 function formerIdHint(feedId: string, { owner, skipped, foreign }: UnknownOwner): MappingHint {
   if (skipped === 0)
     return {

@@ -148,6 +148,8 @@ export type PreparedRun =
        * feed) and how many listings in all (`foreign`: a feed removed from the config leaves them).
        */
       unknownOwners?: UnknownOwner[];
+      /** Creates whose key an untagged listing on the chatbot has in other letter case (`caseTwinsOf`). */
+      caseTwins?: CaseTwins;
       /** The feed's records the plan's creates and updates send, read back one at a time. */
       loader: DesiredLoader;
       /** Frees the records `loader` reads (a spill file): call it once the plan is applied or dropped. */
@@ -176,6 +178,16 @@ export interface RunResult {
 }
 
 /** A feed id no feed of the config has, tagging listings of a run's chatbot. */
+/**
+ * A plan's creates whose key an untagged listing on the chatbot has in other letter case (`BR-1004`
+ * and a hand-made `br-1004`): not the same key, so the feed creates its own and the home is listed
+ * twice. The first few, and how many.
+ */
+export interface CaseTwins {
+  count: number;
+  first: { key: string; remoteKey: string; id: number }[];
+}
+
 export interface UnknownOwner {
   owner: string;
   /** This feed's keys it holds (skipped by the run). */

@@ -210,6 +210,26 @@ describe('syncFeed against the sandbox', () => {
     expect(writes(await h.sync(h.feed(), listings(1, 2)))).toBe(0);
   });
 
+  it('says so where a hand-added listing has a feed key in other letter case (a new user got two listings for one home)', async () => {
+    h = await startHarness();
+    h.sandbox.seed('SN-1', [{ ...listing(1), MLSNumber: 'mls-0001' }, listing(500)]);
+    // A plan (a dry run) says it before anything is created.
+    const planned = await h.sync(h.feed(), listings(1, 2), { dryRun: true });
+    expect(planned.hints?.map((hint) => hint.code)).toEqual(['key_case']);
+    const report = await h.sync(h.feed(), listings(1, 2));
+    // Keys stay exact: the feed creates its own, and the report says which listing is its twin.
+    expect(report).toMatchObject({ created: 2, adopted: 0, foreign: 2 });
+    const [twin] = h.sandbox.listings('SN-1').filter((l) => l.MLSNumber === 'mls-0001');
+    expect(report.hints).toEqual([
+      expect.objectContaining({
+        code: 'key_case',
+        message: `1 listing(s) this feed creates have a key that an untagged listing on the chatbot has in other letter case (MLS-0001 ≈ mls-0001 (ID ${twin?.ID})): not the same key, so the home is listed twice`,
+      }),
+    ]);
+    // Once the feed's own exists it creates nothing there: nothing more to say.
+    expect((await h.sync(h.feed(), listings(1, 2), { dryRun: true })).hints).toBeUndefined();
+  });
+
   it('keeps two feeds on one chatbot apart', async () => {
     h = await startHarness([{ id: 'a' }, { id: 'b' }], {}, {});
     await h.sync(h.feed('a'), listings(1, 10));
