@@ -2,11 +2,14 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, feedField, silentLogger } from './logger.ts';
 
-function sink() {
-  const lines: Record<string, unknown>[] = [];
+/** A destination collecting each line parsed (`lines`) and as written (`texts`). */
+function sink(lines: Record<string, unknown>[] = [], texts: string[] = []) {
   const destination = new Writable({
     write(chunk, _enc, done) {
-      for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+      for (const line of String(chunk).split('\n').filter(Boolean)) {
+        texts.push(line);
+        lines.push(JSON.parse(line));
+      }
       done();
     },
   });
@@ -99,21 +102,17 @@ describe('logger', () => {
 
 describe('feedField', () => {
   it("names the feed once: not again on a feed's own child logger (a worker job's)", async () => {
-    let out = '';
-    const destination = new Writable({
-      write(chunk, _enc, done) {
-        out += chunk;
-        done();
-      },
-    });
+    const lines: Record<string, unknown>[] = [];
+    const texts: string[] = [];
+    const { destination } = sink(lines, texts);
     const root = createLogger({ destination });
     const job = root.child({ feed: 'wfeed', job: '4' });
     job.info(feedField(job, 'wfeed'), 'on the job logger');
     root.info(feedField(root, 'wfeed'), 'on the command logger');
     await new Promise((done) => setImmediate(done));
-    const [onJob, onRoot] = out.trim().split('\n');
+    const [onJob] = texts;
     expect(onJob!.match(/"feed":/g)).toHaveLength(1);
-    expect(JSON.parse(onRoot!)).toMatchObject({ feed: 'wfeed' });
+    expect(lines[1]).toMatchObject({ feed: 'wfeed' });
     expect(feedField(undefined, 'x')).toEqual({ feed: 'x' });
     expect(feedField(silentLogger, 'x')).toEqual({ feed: 'x' });
   });

@@ -355,39 +355,45 @@ describe('CSV feeds', () => {
   });
 });
 
+/** A small export's header, a row of it by key, and its mapping: the notes' tests below. */
+const header = 'MLS,Status,Type,Price,Beds,Baths,Url';
+const row = (key: string) => `${key},Active,Condo,300000,2,1,https://x.example/${key}`;
+const mapping = {
+  fields: {
+    MLSNumber: 'MLS',
+    Status: 'Status',
+    PropertyType: 'Type',
+    SaleType: { const: 'for_sale' },
+    SalePrice: 'Price',
+    CurrencySymbol: { const: '$' },
+    Bedrooms: 'Beds',
+    Bathrooms: 'Baths',
+    Url: 'Url',
+  },
+};
+
 describe('a footer line under a wide header (a new user’s export)', () => {
   it('is a note, skipped and said once, not a rejection, in the key’s column too; a cut row of values still is one', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-footer-'));
     const path = join(dir, 'export.csv');
-    const header = 'MLS,Status,Type,Price,Beds,Baths,Url';
-    const row = (key: string) => `${key},Active,Condo,300000,2,1,https://x.example/${key}`;
     await writeFile(
       path,
       `${['Acme Realty export, 1 Nov 2026', header, row('F-1'), row('F-2'), 'F-3,Active', 'Total: 3 listings'].join('\n')}\n`,
     );
-    const mapping = {
-      fields: {
-        MLSNumber: 'MLS',
-        Status: 'Status',
-        PropertyType: 'Type',
-        SaleType: { const: 'for_sale' },
-        SalePrice: 'Price',
-        CurrencySymbol: { const: '$' },
-        Bedrooms: 'Beds',
-        Bathrooms: 'Baths',
-        Url: 'Url',
+    const result = await ingestFeed(
+      feed({ source: { format: 'csv', path, csv: { skipRows: 1 } }, mapping }),
+      {
+        state: {},
       },
-    };
-    const result = await ingestFeed(feed({ source: { format: 'csv', path, csv: { skipRows: 1 } }, mapping }), {
-      state: {},
-    });
+    );
     expect(result.listings.map((l) => l.MLSNumber)).toEqual(['F-1', 'F-2']);
     // A cut row of values is a rejection, as before (its key unread: its two readings disagree).
     expect(result.rejections.map((r) => [r.row, r.reason])).toEqual([[5, 'column_count']]);
     expect(result.hints).toEqual([
       expect.objectContaining({
         code: 'note_rows',
-        message: 'row 6 of export.csv holds only a note, not a listing ("Total: 3 listings"): skipped, not rejected',
+        message:
+          'row 6 of export.csv holds only a note, not a listing ("Total: 3 listings"): skipped, not rejected',
       }),
     ]);
   });
@@ -397,22 +403,7 @@ describe('a header repeated mid-file (two exports joined)', () => {
   it('is a note, not a rejection holding a listing keyed by the column name', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'feed-sync-header-again-'));
     const path = join(dir, 'joined.csv');
-    const header = 'MLS,Status,Type,Price,Beds,Baths,Url';
-    const row = (key: string) => `${key},Active,Condo,300000,2,1,https://x.example/${key}`;
     await writeFile(path, `${[header, row('J-1'), header, row('J-2')].join('\n')}\n`);
-    const mapping = {
-      fields: {
-        MLSNumber: 'MLS',
-        Status: 'Status',
-        PropertyType: 'Type',
-        SaleType: { const: 'for_sale' },
-        SalePrice: 'Price',
-        CurrencySymbol: { const: '$' },
-        Bedrooms: 'Beds',
-        Bathrooms: 'Baths',
-        Url: 'Url',
-      },
-    };
     const result = await ingestFeed(feed({ source: { format: 'csv', path }, mapping }), { state: {} });
     expect(result.listings.map((l) => l.MLSNumber)).toEqual(['J-1', 'J-2']);
     expect(result.rejections).toEqual([]);
