@@ -114,7 +114,8 @@ export async function* itemsOf(
         if (nextState) state = nextState(state, record);
         // A row cut short to one cell (`Total: 26 listings` under a 14-column header) may be a note
         // too; any other broken row is a record, rejected.
-        const note = record.problem && record.problem.shape !== 'cut' ? undefined : noteRow(feed, mapping, record);
+        const note =
+          record.problem && record.problem.shape !== 'cut' ? undefined : noteRow(feed, mapping, record);
         if (note !== undefined) {
           notes.push({ where: `row ${record.row} of ${name}`, text: note });
           continue;

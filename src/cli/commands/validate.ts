@@ -302,7 +302,9 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
   }
   lines.push('  mapping in use:');
   // Written out in full, to copy into a config: no anchors and aliases for the rules presets share.
-  lines.push(indent(stringify({ mapping: result.mapping }, { aliasDuplicateObjects: false }).trimEnd(), '    '));
+  lines.push(
+    indent(stringify({ mapping: result.mapping }, { aliasDuplicateObjects: false }).trimEnd(), '    '),
+  );
   lines.push(...problemTable(result.problemCounts));
   return `${lines.join('\n')}\n`;
 }
