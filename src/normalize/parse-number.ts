@@ -133,6 +133,9 @@ export function isAmbiguousDot(raw: unknown, decimalComma: DecimalComma): boolea
 export const AMBIGUOUS_DOT_MESSAGE =
   "could be read two ways (a dot before three digits groups thousands in some feeds, is a decimal point in others): say which with the feed's `mapping.decimalComma` (true: dots group thousands; false: a dot is a decimal point)";
 
+/** One dot, no comma, digits either side. */
+const SINGLE_DOT_DECIMAL = /^[+-]?\d+\.\d+$/;
+
 /** `1.234.567`: dots grouping thousands, three digits to a group. */
 const DOT_GROUPS = /^\d{1,3}(?:\.\d{3})+$/;
 
@@ -148,6 +151,9 @@ function clean(digits: string, decimalComma: DecimalComma): string {
     if (SHORT_DECIMAL_POINT.test(digits)) return digits;
     // `1,250.00` in a decimal-comma feed: a US number, or a typo; not a guess either way.
     if (/,.*\./.test(digits)) return 'NaN';
+    // One dot before anything but a group of three digits groups nothing: a decimal point, as the
+    // coordinates of a German feed are written (`52.49876`), not 5249876.
+    if (SINGLE_DOT_DECIMAL.test(digits) && !DOT_GROUPS.test(digits.replace(/^[+-]/, ''))) return digits;
     return digits.replace(/\./g, '').replace(',', '.');
   }
   const decimal = DECIMAL_COMMA.exec(digits);
@@ -204,7 +210,8 @@ function quickValue(raw: string, decimalComma: DecimalComma): number | undefined
     // A thousands separator is followed by a group of exactly three digits; anything else (`84,5`)
     // is the general parse's to read.
     if (code === thousands && !fraction && digitNext) {
-      if (!isGroup(raw, i + 1)) return undefined;
+      // A group of three after one to three digits: `1649.000` is the general parse's to read.
+      if (!isGroup(raw, i + 1) || (!grouped && digits > 3)) return undefined;
       grouped = true;
       continue;
     }

@@ -90,6 +90,12 @@ describe('parseNumber', () => {
     expect(parseNumber(raw, 'unsaid')).toMatchObject({ ok: true, value });
     expect(isAmbiguousDot(raw, 'unsaid')).toBe(false);
   });
+  it('with decimalComma, a dot before anything but a group of three is a decimal point (a German feed’s coordinates)', () => {
+    expect(parseNumber('52.49876', true)).toMatchObject({ ok: true, value: 52.49876 });
+    expect(parseNumber('-13.4201', true)).toMatchObject({ ok: true, value: -13.4201 });
+    expect(parseNumber('1.250', true)).toMatchObject({ ok: true, value: 1250 });
+    expect(parseNumber('1.250.000', true)).toMatchObject({ ok: true, value: 1_250_000 });
+  });
   it('reads the same text as the feed says: a decimal point (false) or a decimal comma (true)', () => {
     expect(parseNumber('1.649', false)).toMatchObject({ ok: true, value: 1.649 });
     expect(parseNumber('1.649', true)).toMatchObject({ ok: true, value: 1649 });
@@ -153,6 +159,8 @@ describe('parseNumber', () => {
     '0.250',
     '1649.000',
     '12.345.678',
+    '52.49876',
+    '-13.4201',
   ])('%j: the shortcut agrees with the general parse', (raw) => {
     for (const decimalComma of [false, true, 'unsaid'] as const) {
       const general = parseText(raw, decimalComma);

@@ -105,6 +105,32 @@ describe('OpenImmo uebertragung umfang', () => {
     expect(result.stats.valid).toBe(6);
   });
 
+  it('a German export’s 1.250 (1250 m²) is refused naming decimalComma, never read as 1.25; said, it is read', async () => {
+    const xml = await readFile(fixture('xml/openimmo.xml'), 'utf8');
+    const path = join(tmpdir(), `openimmo-thousands-${process.pid}.xml`);
+    await writeFile(
+      path,
+      xml.replace(
+        '<grundstuecksflaeche>210</grundstuecksflaeche>',
+        '<grundstuecksflaeche>1.250</grundstuecksflaeche>',
+      ),
+    );
+    try {
+      const unsaid = await ingest(fixtureFeed('openimmo', { source: { path } }));
+      expect(unsaid.rejections.map((r) => [r.field, r.value, r.reason])).toEqual([
+        ['LotArea', '1.250', 'not_a_number'],
+      ]);
+      expect(unsaid.rejections[0]?.message).toContain('mapping.decimalComma');
+      const said = await ingest(
+        fixtureFeed('openimmo', { source: { path }, mapping: { preset: 'openimmo', decimalComma: true } }),
+      );
+      expect(said.rejections).toEqual([]);
+      expect(said.listings.map((l) => l.LotArea)).toContain(1250);
+    } finally {
+      await rm(path);
+    }
+  });
+
   it('a TEIL file with no object (nothing changed) is an empty incremental run, not a failure', async () => {
     const xml = await readFile(fixture('xml/openimmo.xml'), 'utf8');
     const empty = xml

@@ -17,8 +17,8 @@ const inEachLanguage = (element: string) => LANGUAGES.map((language) => `${eleme
  * listed property is active), year built, days on market or parking: the unknown marker.
  */
 export const kyero: MappingConfig = {
-  // Kyero's schema: numbers with a decimal point. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
-  decimalComma: false,
+  // No `decimalComma`: Spanish exports write `1.250` for 1250; a dot before three final digits is
+  // refused, naming the setting (prices are read as whole euros, `kyeroInteger`).
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: { from: ['ref', 'id'] },

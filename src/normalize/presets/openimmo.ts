@@ -16,8 +16,8 @@ const ADDRESS_RELEASED = () => ({
  * it is the unknown marker 0, as are areas and parking a record does not give.
  */
 export const openimmo: MappingConfig = {
-  // OpenImmo's schema (xs:decimal): a decimal point, German feeds included. `1.250` is 1.25 (a mapping without a preset does not say: see `DecimalComma`).
-  decimalComma: false,
+  // No `decimalComma`: the schema says a decimal point (xs:decimal), but German exports write
+  // `1.250` for 1250 beside `184,5`; a dot before three final digits is refused, naming the setting.
   areaUnit: 'Square Meters',
   fields: {
     MLSNumber: 'verwaltung_techn.objektnr_extern',
