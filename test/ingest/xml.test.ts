@@ -1,3 +1,6 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ingestFeed } from '../../src/ingest/index.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
@@ -81,6 +84,29 @@ describe('XML presets', () => {
         message: 'Record 3 of kyero.xml (MLSNumber KY-AL-03): Bedrooms "two" is not a number',
       }),
     ]);
+  });
+
+  it('kyero: a price or an area repeated with other values is a rejection showing them, never dropped', async () => {
+    const xml = await readFile(fixture('xml/kyero.xml'), 'utf8');
+    const path = join(tmpdir(), `kyero-repeated-${process.pid}.xml`);
+    await writeFile(
+      path,
+      xml
+        .replace('<price>325000</price>', '<price>325000</price><price>330000</price>')
+        .replace('<price>700</price>', '<price>700</price><price>700</price>'),
+    );
+    try {
+      const result = await ingestFeed(fixtureFeed('kyero', { source: { path } }), { state: {} });
+      expect(result.rejections.map((r) => [r.key, r.field, r.value])).toContainEqual([
+        'KY-AL-01',
+        'SalePrice',
+        '325000 | 330000',
+      ]);
+      // The same value twice is that value.
+      expect(result.listings.find((l) => l.MLSNumber === 'KY-AL-02')?.RentPrice).toBeGreaterThan(0);
+    } finally {
+      await rm(path);
+    }
   });
 
   it('listhub: commons: namespaces, empty Bathrooms beside full/half, weekly rent, cancelled removal', async () => {

@@ -7,6 +7,13 @@ const object = (value: unknown): Record<string, unknown> | undefined =>
     ? (value as Record<string, unknown>)
     : undefined;
 const textOf = (value: unknown): string => {
+  // An element repeated (`<price>275000</price><price>280000</price>`): one value if they agree; if
+  // not, all of them, which no number reads, so the record is rejected showing them, where the
+  // price was dropped unsaid.
+  if (Array.isArray(value)) {
+    const texts = [...new Set(value.map(textOf).filter((text) => text !== ''))];
+    return texts.join(' | ');
+  }
   const scalar = scalarOf(value);
   return scalar === undefined || scalar === null || typeof scalar === 'object' ? '' : String(scalar).trim();
 };
