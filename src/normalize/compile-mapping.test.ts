@@ -348,6 +348,19 @@ describe('inferCsvMapping', () => {
     });
     expect(mapping.extensions).toEqual({ unmapped: true });
   });
+  it('reads a Living Area in the feed’s areaUnit, square feet only where the header says so', () => {
+    expect(inferCsvMapping(['MLS #', 'Living Area']).fields?.BuildingArea).toEqual({ from: 'Living Area' });
+    expect(inferCsvMapping(['MLS #', 'SqFt']).fields?.BuildingArea).toEqual({ from: 'SqFt', unit: 'sqft' });
+    // A European export in m²: 184,5 is 184.5 m², not 184.5 sq ft converted (17.14 m²).
+    const inferred = inferCsvMapping(['MLS #', 'Living Area', 'Lot Size']);
+    const metric = compileMapping({ ...inferred, areaUnit: 'Square Meters', decimalComma: true });
+    expect(
+      metric.map({ 'MLS #': 'ES-1', 'Living Area': '184,5', 'Lot Size': '1.649' }).listing,
+    ).toMatchObject({
+      BuildingArea: 184.5,
+      LotArea: 1649,
+    });
+  });
   it.each(['MLS#', 'List Number', 'mls number', 'ListingId'])('%s → MLSNumber', (header) => {
     expect(inferCsvMapping([header]).fields?.MLSNumber).toBe(header);
   });

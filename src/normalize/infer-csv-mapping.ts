@@ -175,7 +175,15 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
     });
   const areaUnit = column('areaUnit');
   const sqft = column('sqft');
-  if (sqft) set('BuildingArea', { from: sqft, ...(areaUnit ? { unitFrom: areaUnit } : { unit: 'sqft' }) });
+  // `SqFt`, `Square Feet`: square feet, as the header says. `Living Area` says no unit: the feed's
+  // `areaUnit`, as a lot column without one (a European export's `Living Area` is in m², and was
+  // converted as if in square feet).
+  const namesFeet = sqft !== undefined && /sq\.?\s*ft|square\s*fe?e?t|sqft/i.test(sqft);
+  if (sqft)
+    set('BuildingArea', {
+      from: sqft,
+      ...(areaUnit ? { unitFrom: areaUnit } : namesFeet ? { unit: 'sqft' } : {}),
+    });
   const lotUnit = column('lotUnit');
   set(
     'LotArea',
