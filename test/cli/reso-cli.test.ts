@@ -173,6 +173,23 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     expect(counted).toBe(s.odata.queries.length);
   });
 
+  it('a plan of an incremental feed reads from the watermark, as its next sync does (a full read planned deletes sync never makes)', async () => {
+    const s = await setUp(10, 'top: 5');
+    const sync = start(s.dir);
+    expect(await sync.done, sync.output().err).toBe(0);
+    const before = s.odata.queries.length;
+    const plan = start(s.dir, 'mls', 'plan');
+    expect(await plan.done, plan.output().err).toBe(0);
+    const asked = s.odata.queries.slice(before).map((q) => decodeURIComponent(String(q)));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(
+      asked.every((q) => /ModificationTimestamp[ +]gt[ +]/.test(q)),
+      asked.join('\n'),
+    ).toBe(true);
+    expect(plan.output().out).toContain('(incremental feed, matched by MLSNumber)');
+    expect(plan.output().out).toContain('0 to delete');
+  });
+
   it('two feeds of one MLS key synced at once, each by its own process: together within the hourly limit, all counted', async () => {
     // 60 records, 2 a page: each feed wants 30 requests, 50 are allowed in the hour. Each answer
     // 100 ms late, so the two processes' requests (and their reservations of 20) interleave.

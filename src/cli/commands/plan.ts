@@ -74,10 +74,13 @@ export function registerPlan(program: Command): void {
     };
     process.once('SIGINT', onSignal);
     try {
-      // A plan compares the whole feed with the remote, whatever the validators say.
+      // A plan compares the whole feed with the remote, whatever the validators say (a 304 would
+      // leave nothing to show). A RESO feed is read as its next sync reads it: an incremental one
+      // from its watermark, so the plan shows the deletes that sync makes (a full read took every
+      // listing missing from it as gone) and spends its provider's budget as sync does.
       const run = await planRun(config, feed, deps, {
         dryRun: true,
-        forceFull: true,
+        forceFull: feed.source.format !== 'reso',
         allowMassDelete: options.allowMassDelete ?? false,
         // The listings a plan shows in detail carry a brief; `--all` shows (and so describes) every one.
         ...(options.all ? { briefs: Number.POSITIVE_INFINITY } : {}),
