@@ -23,4 +23,4 @@ export {
   showField,
   summarizePlan,
 } from './render-plan.ts';
-export { hintLines, phasesText, rejectionLine, renderReport } from './render-report.ts';
+export { hintLines, phasesText, rejectionLine, renderReport, withOtherProblems } from './render-report.ts';

@@ -241,8 +241,9 @@ function failureLines(report: RunReport): string[] {
  * A rejection as its line in the report: `Row 20 of feed.csv (ML81332052): Bedrooms "three" is not
  * a number`. Ingestion words where the record is; a row's line also names its key when it has one.
  */
-export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): string {
-  const { key, message } = rejection;
+export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message' | 'problems'>): string {
+  const { key } = rejection;
+  const message = withOtherProblems(rejection);
   const at = message.indexOf(': ');
   if (key === undefined || at < 0) return message;
   const head = message.slice(0, at);
@@ -250,6 +251,16 @@ export function rejectionLine(rejection: Pick<Rejection, 'key' | 'message'>): st
   // that is only some word of the place (`Row 20 of feed.csv`, key `20`) is still added.
   if (head.endsWith(` ${key})`) || head.endsWith(`(${key})`) || head.endsWith(` ${key}`)) return message;
   return `${head} (${key})${message.slice(at)}`;
+}
+
+/**
+ * A rejection's message with its other problems after it (`…; also LotArea "1.649" …`): every
+ * problem of the record at once, so one round of fixes clears it. The report, `validate`, the
+ * dashboard's run page and its CSV say the same.
+ */
+export function withOtherProblems(rejection: Pick<Rejection, 'message' | 'problems'>): string {
+  const others = (rejection.problems ?? []).slice(1).map((p) => p.message);
+  return others.length === 0 ? rejection.message : `${rejection.message}; also ${others.join('; ')}`;
 }
 
 /** ` (5 attempts)` beside a count whose one call failed, ` (2 failed after 9 attempts)` beside more. */

@@ -279,6 +279,39 @@ describe('imagesDifference reads URLs as the platform does, and counts repeats',
   });
 });
 
+describe('renderReport: every problem of a rejected record (a new user saw only the first)', () => {
+  it('says the others after the first, as validate does', () => {
+    const first = rejection(4);
+    const text = renderReport(
+      report({
+        rejected: 1,
+        rejections: [
+          {
+            ...first,
+            problems: [
+              {
+                field: 'Bedrooms',
+                value: 'three',
+                reason: 'not_a_number',
+                message: 'Bedrooms "three" is not a number',
+              },
+              {
+                field: 'LotArea',
+                value: '1.649',
+                reason: 'not_a_number',
+                message: 'LotArea "1.649" could be read two ways',
+              },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(text).toContain(
+      '    Row 4 of acme.csv (A-4): Bedrooms "three" is not a number; also LotArea "1.649" could be read two ways',
+    );
+  });
+});
+
 describe('renderReport: which listings a run wrote (a new user ran sync and saw only counts)', () => {
   const deletes = Array.from({ length: 12 }, (_, i) => ({
     key: `D-${i + 1}`,

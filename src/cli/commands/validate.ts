@@ -6,7 +6,7 @@ import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
 import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
 import { type RecordStore, spillRecords } from '../../reconcile/index.ts';
-import { rejectionLine as keyedLine } from '../../render/index.ts';
+import { rejectionLine } from '../../render/index.ts';
 import { isFeedError } from '../../sources/index.ts';
 import { createFileStateStore } from '../../state/index.ts';
 import {
@@ -307,13 +307,6 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
   );
   lines.push(...problemTable(result.problemCounts));
   return `${lines.join('\n')}\n`;
-}
-
-/** The rejection's message with its key, as a sync's report has it, plus its other problems when it has more than one. */
-function rejectionLine(rejection: Rejection): string {
-  const others = (rejection.problems ?? []).slice(1).map((p) => p.message);
-  const line = keyedLine(rejection);
-  return others.length === 0 ? line : `${line}; also ${others.join('; ')}`;
 }
 
 /** `Bedrooms not_a_number`, or the reason alone for a rejection of the whole record. */

@@ -1,5 +1,5 @@
 import { failedCountOf, type ListingChange, type RunReport } from '../../reconcile/index.ts';
-import { holdReason, phasesText, showField } from '../../render/index.ts';
+import { holdReason, phasesText, showField, withOtherProblems } from '../../render/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
@@ -124,7 +124,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   return html`<section class="card"><h3>Rejected records (${run.rejected}) <a class="button small" href="${csv}" download>Download CSV</a></h3>
 <table class="rejections"><thead><tr><th class="num">Row</th><th>Listing</th><th>Field</th><th>Value</th><th>Reason</th></tr></thead><tbody>${run.rejections.map(
     (r) =>
-      html`<tr><td class="num">${r.row ?? r.index + 1}</td><td>${keyLink(feedId, r.key)}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${r.message}</td></tr>`,
+      html`<tr><td class="num">${r.row ?? r.index + 1}</td><td>${keyLink(feedId, r.key)}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${withOtherProblems(r)}</td></tr>`,
   )}</tbody></table>${
     run.rejected > run.rejections.length
       ? html`<p class="sub">The first ${run.rejections.length} of ${run.rejected}; <code>feed-sync validate --feed ${feedId} --json</code> lists them all.</p>`

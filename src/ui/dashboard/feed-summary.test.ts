@@ -96,6 +96,39 @@ describe('rejectionsCsv', () => {
       'row,key,field,value,reason,message\r\n3,K,Bedrooms,three,not_a_number,"Row 3: ""three"", no"\r\n,,,"\'=HYPERLINK(""x"")",missing,m\r\n',
     );
   });
+
+  it("says every problem of a record, the first's message then the others", () => {
+    const problems = [
+      {
+        field: 'SalePrice',
+        value: '450.000',
+        reason: 'not_a_number',
+        message: 'SalePrice "450.000" could be read two ways',
+      },
+      {
+        field: 'LotArea',
+        value: '1.649',
+        reason: 'not_a_number',
+        message: 'LotArea "1.649" could be read two ways',
+      },
+    ];
+    const csv = rejectionsCsv([
+      {
+        feedId: 'a',
+        row: 2,
+        index: 0,
+        key: 'ES-1',
+        field: 'SalePrice',
+        value: '450.000',
+        reason: 'not_a_number',
+        message: 'Row 2: SalePrice "450.000" could be read two ways',
+        problems,
+      },
+    ]);
+    expect(csv.split('\r\n')[1]).toBe(
+      '2,ES-1,SalePrice,450.000,not_a_number,"Row 2: SalePrice ""450.000"" could be read two ways; also LotArea ""1.649"" could be read two ways"',
+    );
+  });
 });
 
 describe('liveText', () => {

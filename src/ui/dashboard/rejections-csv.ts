@@ -1,4 +1,5 @@
 import type { Rejection } from '../../ingest/index.ts';
+import { withOtherProblems } from '../../render/index.ts';
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -12,6 +13,6 @@ function cell(value: unknown): string {
 export function rejectionsCsv(rejections: readonly Rejection[]): string {
   const lines = [['row', 'key', 'field', 'value', 'reason', 'message'].join(',')];
   for (const r of rejections)
-    lines.push([r.row, r.key, r.field, r.value, r.reason, r.message].map(cell).join(','));
+    lines.push([r.row, r.key, r.field, r.value, r.reason, withOtherProblems(r)].map(cell).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
