@@ -389,7 +389,10 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
   const result = validateListing(explained);
   if (result.ok) return listingItem(result.listing, ref, explained);
   const label = key !== undefined && record.row === undefined ? `${where()} (${feed.key} ${key})` : where();
-  const problems = result.problems.map(recordProblem);
+  // A record without its key is first of all that: its key's problem leads (the report's Field,
+  // the dashboard's), whatever the order of the fields (a REAXML record without uniqueID read "Url
+  // missing … also MLSNumber missing").
+  const problems = keyFirst(result.problems.map(recordProblem), feed.key);
   const first = problems[0]!;
   return {
     kind: 'rejected',
@@ -411,6 +414,14 @@ function listingItem(listing: Listing, ref: RecordRef, mapped: MappedRecord): Fe
   if (mapped.unknown !== undefined) item.unknown = mapped.unknown;
   if (mapped.droppedImages !== undefined) item.droppedImages = mapped.droppedImages;
   return item;
+}
+
+/** The key's problems first, the others in their order. */
+function keyFirst(problems: RecordProblem[], key: string): RecordProblem[] {
+  const index = problems.findIndex((p) => p.field === key);
+  return index <= 0
+    ? problems
+    : [problems[index]!, ...problems.slice(0, index), ...problems.slice(index + 1)];
 }
 
 /** A problem as a rejection carries it: no `value` key when the feed sent none. */

@@ -39,7 +39,14 @@ describe('a rejected record never costs its listing', () => {
       / {4}M-3 \(ID \d+\): held: its record was rejected: Row 4 of feed.csv: SalePrice "call us" is not a number/,
     );
     // The rejected row's line names its key (issue 22); the hold gives the reason in words.
-    expect(t.out()).toContain('    Row 4 of feed.csv (M-3): SalePrice "call us" is not a number\n');
+    // Every problem of the record, as validate says them.
+    expect(t.out()).toContain(
+      '    Row 4 of feed.csv (M-3): SalePrice "call us" is not a number; also Bedrooms "three" is not a number\n',
+    );
+    // A record without its key is first of all that.
+    expect(t.out()).toContain(
+      '    Row 7 of feed.csv: MLSNumber is missing (required); also Url "x" is not a valid URL',
+    );
     expect(t.out()).not.toContain('not_a_number');
     expect(t.out()).toContain(
       '1 rejected record(s) had no readable key: a row without a key holds no listing',

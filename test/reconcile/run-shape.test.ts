@@ -65,7 +65,8 @@ describe('the run is data in, data out', () => {
       },
     });
     expect(result.error).toBe(error);
-    expect(result.report).toMatchObject({ outcome: 'failed', reason: `feed: ${error.message}` });
+    // The feed error names its feed: said once (`feed feed1: HTTP 503`).
+    expect(result.report).toMatchObject({ outcome: 'failed', reason: error.message });
     expect(result.state).toEqual({ lastReport: result.report });
   });
 
