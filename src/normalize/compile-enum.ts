@@ -31,7 +31,15 @@ export function compileEnum({ field, ctx, set, read }: FieldCompile): FieldWrite
     const { outcome, underContract } = decide(value);
     if (outcome === REMOVE_OUTCOME) out.remove = true;
     else if (outcome === UNKNOWN_STATUS)
-      out.problems.push(problem(field, value, 'unknown_status', 'is not a known status'));
+      out.problems.push(
+        problem(
+          field,
+          value,
+          'unknown_status',
+          // Said with the map that reads it: `Aktiv`, `Auction` are a feed's own words.
+          `is not a known status: map it in the feed's mapping, \`maps: { Status: { ${JSON.stringify(String(value).trim())}: Active } }\` (or PreOnMarket, Sold, remove)`,
+        ),
+      );
     // A map to "" means "no value here": the next alternative (or the unknown policy) decides.
     else if (outcome !== '') {
       set(out.listing, outcome);

@@ -67,6 +67,9 @@ describe('compileMapping', () => {
     expect(map({ ...good, status: 'Bogus' }).problems[0]).toMatchObject({
       field: 'Status',
       reason: 'unknown_status',
+      // Which setting reads it (a new user's "Aktiv" said only "not a known status").
+      message:
+        'Status "Bogus" is not a known status: map it in the feed\'s mapping, `maps: { Status: { "Bogus": Active } }` (or PreOnMarket, Sold, remove)',
     });
     const custom = { ...base, maps: { Status: { Bogus: 'Sold', Active: 'remove' } } };
     expect(map({ ...good, status: 'bogus' }, custom).listing.Status).toBe('Sold');
