@@ -677,7 +677,7 @@ describe('a number the feed does not say how to read (a new user’s European fe
       ['BuildingArea', 'not_a_number'],
     ]);
     expect(out.problems[0]?.message).toBe(
-      'SalePrice "450.000" could be read two ways (a dot before three digits groups thousands in some feeds, is a decimal point in others): say which with the feed\'s `mapping.decimalComma` (true: dots group thousands; false: a dot is a decimal point)',
+      'SalePrice "450.000" is 450000 or 450.000: say which with the feed\'s `mapping.decimalComma` (true: a dot groups thousands; false: a dot is a decimal point)',
     );
   });
 

@@ -3,7 +3,7 @@ import { problem } from './field-problem.ts';
 import type { ListingField } from './listing-schema.ts';
 import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
-import { AMBIGUOUS_DOT_MESSAGE, type DecimalComma, isAmbiguousDot, numberValue } from './parse-number.ts';
+import { ambiguousDotMessage, type DecimalComma, isAmbiguousDot, numberValue } from './parse-number.ts';
 
 /**
  * What `compileField` hands the compiler of one field kind (compile-area.ts, compile-enum.ts…): the
@@ -48,5 +48,5 @@ export function writeNumberTo(
 
 /** Why a value is not a number, in a problem's words: a dot the feed did not say how to read, or none. */
 export function notANumber(value: unknown, decimalComma: DecimalComma): string {
-  return isAmbiguousDot(value, decimalComma) ? AMBIGUOUS_DOT_MESSAGE : 'is not a number';
+  return isAmbiguousDot(value, decimalComma) ? ambiguousDotMessage(value) : 'is not a number';
 }

@@ -120,18 +120,25 @@ const AMBIGUOUS_DOT = /^[+-]?[1-9]\d{0,2}\.\d{3}$/;
  * `1.649` is 1649 or 1.649. For the message that says how to say it.
  */
 export function isAmbiguousDot(raw: unknown, decimalComma: DecimalComma): boolean {
-  if (decimalComma !== 'unsaid' || typeof raw !== 'string') return false;
-  const match = SHAPE.exec(raw.trim());
-  return (
-    match !== null &&
-    magnitudeOf(match[2]!.trim()) === undefined &&
-    AMBIGUOUS_DOT.test(match[1]!.replace(/[\s'\u00a0\u202f]/g, ''))
-  );
+  return ambiguousDigits(raw, decimalComma) !== undefined;
 }
 
-/** The end of a problem's message for a number `isAmbiguousDot` refused. */
-export const AMBIGUOUS_DOT_MESSAGE =
-  "could be read two ways (a dot before three digits groups thousands in some feeds, is a decimal point in others): say which with the feed's `mapping.decimalComma` (true: dots group thousands; false: a dot is a decimal point)";
+function ambiguousDigits(raw: unknown, decimalComma: DecimalComma): string | undefined {
+  if (decimalComma !== 'unsaid' || typeof raw !== 'string') return undefined;
+  const match = SHAPE.exec(raw.trim());
+  if (match === null || magnitudeOf(match[2]!.trim()) !== undefined) return undefined;
+  const digits = match[1]!.replace(/[\s'\u00a0\u202f]/g, '');
+  return AMBIGUOUS_DOT.test(digits) ? digits : undefined;
+}
+
+/**
+ * The end of a problem's message for a number `isAmbiguousDot` refused, with its two readings:
+ * `is 1649 or 1.649: say which with …`. Short: a rejected record's hold repeats it.
+ */
+export function ambiguousDotMessage(raw: unknown): string {
+  const digits = ambiguousDigits(raw, 'unsaid') ?? '';
+  return `is ${digits.replace('.', '')} or ${digits}: say which with the feed's \`mapping.decimalComma\` (true: a dot groups thousands; false: a dot is a decimal point)`;
+}
 
 /** One dot, no comma, digits either side. */
 const SINGLE_DOT_DECIMAL = /^[+-]?\d+\.\d+$/;
