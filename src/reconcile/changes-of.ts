@@ -35,7 +35,14 @@ export function changesOf(plan: Plan, kept = CHANGES_KEPT): { changes: ListingCh
     const { Address, City, SalePrice, RentPrice, CurrencySymbol, SaleType } = c.brief ?? {};
     const price = SaleType === 'for_rent' ? RentPrice : SalePrice;
     const place = [Address, City].filter(Boolean).join(', ');
-    const amount = price === undefined ? '' : `${CurrencySymbol}${price.toLocaleString('en-US')}`;
+    // Cents as cents, a rent a month's (as the plan's `formatMoney` shows them).
+    const cents = price === undefined || Number.isInteger(price) ? 0 : 2;
+    const shownPrice = price?.toLocaleString('en-US', {
+      minimumFractionDigits: cents,
+      maximumFractionDigits: 2,
+    });
+    const amount =
+      price === undefined ? '' : `${CurrencySymbol}${shownPrice}${SaleType === 'for_rent' ? ' a month' : ''}`;
     const summary = [place, amount].filter(Boolean).join(' · ');
     all.push({ key: c.key, op: 'create', ...(summary ? { summary } : {}) });
   }

@@ -31,10 +31,14 @@ const MONEY = new Set<string>(MONEY_FIELDS);
 const AREA = new Set<string>(AREA_FIELDS);
 const AREA_UNIT: Record<string, string> = { 'Square Feet': 'sq ft', 'Square Meters': 'm²' };
 
-/** `$1,250,000` with the listing's currency symbol. */
+/** `$1,250,000` with the listing's currency symbol; cents as cents (`€1,250.50`, not `€1,250.5`). */
 export function formatMoney(value: number, currency = ''): string {
-  return `${currency}${value.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+  const cents = Number.isInteger(value) ? 0 : 2;
+  return `${currency}${value.toLocaleString('en-US', { minimumFractionDigits: cents, maximumFractionDigits: 2 })}`;
 }
+
+/** A rent as the platform holds it: a month's (feeds' weekly rents are converted). */
+const PER_MONTH = ' a month';
 
 /** `1,250 sq ft` in the listing's area unit. */
 export function formatArea(value: number, unit: string | undefined): string {
@@ -48,7 +52,8 @@ export function showField(
   value: unknown,
   listing: Partial<Pick<Listing, 'CurrencySymbol' | 'AreaUnit'>>,
 ): string {
-  if (typeof value === 'number' && MONEY.has(field)) return formatMoney(value, listing.CurrencySymbol);
+  if (typeof value === 'number' && MONEY.has(field))
+    return `${formatMoney(value, listing.CurrencySymbol)}${field === 'RentPrice' ? PER_MONTH : ''}`;
   if (typeof value === 'number' && AREA.has(field)) return formatArea(value, listing.AreaUnit);
   return show(value);
 }
@@ -57,7 +62,8 @@ function headline(listing: ListingBrief | undefined): string {
   if (!listing) return '';
   const place = [listing.Address, listing.City].filter(Boolean).join(', ');
   const price = listing.SaleType === 'for_rent' ? listing.RentPrice : listing.SalePrice;
-  const shown = price === undefined ? '' : formatMoney(price, listing.CurrencySymbol);
+  const rent = listing.SaleType === 'for_rent' ? PER_MONTH : '';
+  const shown = price === undefined ? '' : `${formatMoney(price, listing.CurrencySymbol)}${rent}`;
   const area = listing.BuildingArea ? formatArea(listing.BuildingArea, listing.AreaUnit) : '';
   return [place, listing.Status, shown, area].filter(Boolean).join(' · ');
 }
