@@ -79,3 +79,25 @@ describe('changesOf', () => {
     expect(omitted).toBe(5);
   });
 });
+
+describe('changesOf: a create’s summary', () => {
+  it('shows a rent a month, with its cents', () => {
+    const plan = {
+      creates: [
+        {
+          key: 'R-1',
+          brief: {
+            Address: '1 Rue',
+            City: 'Nice',
+            SaleType: 'for_rent',
+            RentPrice: 3033.33,
+            CurrencySymbol: '£',
+          },
+        },
+      ],
+      updates: [],
+      deletes: [],
+    };
+    expect(changesOf(plan as never).changes[0]?.summary).toBe('1 Rue, Nice · £3,033.33 a month');
+  });
+});
