@@ -246,7 +246,6 @@ export function outcomeLabel(
   return report.outcome;
 }
 
-/** What a run says of listings another feed id tags, when the config has no feed of that id. */
 /** What a report says of creates whose key a hand-made listing has in other letter case. */
 function caseTwinsHint({ count, first }: CaseTwins): MappingHint {
   const named = first.map((t) => `${t.key} ≈ ${t.remoteKey} (ID ${t.id})`).join(', ');
@@ -258,6 +257,7 @@ function caseTwinsHint({ count, first }: CaseTwins): MappingHint {
   };
 }
 
+/** What a run says of listings another feed id tags, when the config has no feed of that id. */
 function formerIdHint(feedId: string, { owner, skipped, foreign }: UnknownOwner): MappingHint {
   if (skipped === 0)
     return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../config/index.ts';
 import type { RunReport } from '../../reconcile/index.ts';
 import { outcomeLabel, summarizeFeed } from './feed-summary.ts';
-import { liveText } from './feeds-page.ts';
+import { feedsPage, liveText } from './feeds-page.ts';
 import { rejectionsCsv } from './rejections-csv.ts';
 
 const feed = (schedule?: { cron: string; timezone: string }) =>
@@ -65,6 +65,29 @@ describe('summarizeFeed', () => {
     const compared = report({ mode: 'full', snapshot, failed: [], guards: [] });
     expect(summarizeFeed(feed(), { last: compared }, at).owned).toBe(6);
     expect(summarizeFeed(feed(), { last: skipped }, at).owned).toBeUndefined();
+  });
+
+  it('a feed never run is not stale: added a minute ago, its first run may be hours away', () => {
+    const fresh = summarizeFeed(feed(hourly), {}, new Date('2026-11-23T10:05:00Z'));
+    expect(fresh).toMatchObject({ outcome: 'never run', stale: false, attention: false });
+  });
+
+  it('the feeds page is "all healthy" only without partial runs (a new user read it beside 3 of 4 records rejected)', () => {
+    const at = new Date('2026-11-23T10:05:00Z');
+    const view = (rows: ReturnType<typeof summarizeFeed>[]) =>
+      String(feedsPage({ rows, sort: 'id', descending: false, live: new Map(), readOnly: true, now: at }));
+    const ok = summarizeFeed(feed(), { last: report({}) }, at);
+    const partial = summarizeFeed(
+      { ...feed(), id: 'eu' } as FeedConfig,
+      { last: report({ feedId: 'eu', rejected: 3 }) },
+      at,
+    );
+    expect(view([ok])).toContain('1 feeds · all healthy');
+    expect(view([ok, partial])).toContain(
+      '2 feeds · <span class="warn">1 partial (records rejected or held)</span>',
+    );
+    const failed = summarizeFeed(feed(hourly), { last: report({ outcome: 'failed' }) }, at);
+    expect(view([failed, partial])).toContain('<span class="warn">1 need attention</span> · 1 partial');
   });
 
   it('a failed last run stands out', () => {

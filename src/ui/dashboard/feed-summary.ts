@@ -45,7 +45,7 @@ export interface FeedSummary {
   counts?: ReturnType<typeof recordCounts>;
   /** The feed's listings on the platform after the last run. */
   owned?: number;
-  /** Not run for twice its interval (or never, though scheduled). */
+  /** Not run for twice its interval since its last run (a feed never run is `never run`). */
   stale: boolean;
   /** Stands out in the table: failed, guard tripped or stale. */
   attention: boolean;
@@ -67,8 +67,10 @@ export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSu
     schedule = { words: describeCron(cron), timezone, ...(runs ? { next: runs[0] } : {}) };
     if (runs && feed.enabled) {
       const interval = runs[1].getTime() - runs[0].getTime();
+      // A feed never run is "never run", not stale: added a minute ago, its first run may be hours
+      // away (a new user's fresh feeds all stood out as needing attention).
       const lastAt = last ? new Date(last.finishedAt).getTime() : undefined;
-      stale = lastAt === undefined || now.getTime() - lastAt > 2 * interval;
+      stale = lastAt !== undefined && now.getTime() - lastAt > 2 * interval;
     }
   }
   const owned = row.owned ?? (last ? ownedAfter(last) : undefined);

@@ -100,8 +100,14 @@ function row(r: FeedSummary, view: FeedsView): Html {
 export function feedsPage(view: FeedsView): Html {
   const rows = view.outcome ? view.rows.filter((r) => r.outcome === view.outcome) : view.rows;
   const attention = view.rows.filter((r) => r.attention).length;
+  // Partial runs (records rejected or held) are not "all healthy": their rows say what to fix.
+  const partial = view.rows.filter((r) => r.outcome === 'partial').length;
   return html`<div class="title-row"><h1>Feeds</h1><p class="lede">${view.rows.length} feeds${
-    attention ? html` · <span class="warn">${attention} need attention</span>` : ' · all healthy'
+    attention
+      ? html` · <span class="warn">${attention} need attention</span>${partial ? ` · ${partial} partial` : ''}`
+      : partial
+        ? html` · <span class="warn">${partial} partial (records rejected or held)</span>`
+        : ' · all healthy'
   }</p></div>
 ${filterBar(view)}
 <table class="feeds">
