@@ -24,6 +24,12 @@ const page = (run: RunReport) =>
   );
 
 describe('feedPage', () => {
+  it('says the time zone of the times it shows (a feed without a schedule: UTC)', () => {
+    const text = page(base);
+    expect(text).toMatch(/<h2>Run of [^<]+ <span class="tz">UTC<\/span>/);
+    expect(text).toMatch(/\?run=0">[^<]+<\/a> <span class="tz">UTC<\/span>/);
+  });
+
   it("says where a run's time went, when its report says", () => {
     const text = page({ ...base, phases: { feedMs: 29_500, pagesMs: 212, planMs: 1300, writesMs: 135_600 } });
     expect(text).toContain('time: feed 29.5 s, pages 212 ms, plan 1.3 s, writes 2 min 16 s');

@@ -37,7 +37,7 @@ function runsTable(view: FeedView, feedId: string): Html {
 <tbody>${view.runs.map((run, i) => {
     const counts = recordCounts(run);
     return html`<tr class="${i === view.selected ? 'selected' : ''}">
-  <td><a href="/feeds/${encodeURIComponent(feedId)}?run=${i}">${formatInZone(new Date(run.startedAt), view.summary.schedule?.timezone ?? 'UTC')}</a> <span class="sub">${ago(new Date(run.startedAt), view.now)}</span></td>
+  <td><a href="/feeds/${encodeURIComponent(feedId)}?run=${i}">${formatInZone(new Date(run.startedAt), view.summary.schedule?.timezone ?? 'UTC')}</a> <span class="tz">${view.summary.schedule?.timezone ?? 'UTC'}</span> <span class="sub">${ago(new Date(run.startedAt), view.now)}</span></td>
   <td>${outcomeBadge(outcomeLabel(run))}${run.dryRun ? html` <span class="flag">dry run</span>` : ''}</td>
   <td>${run.trigger ?? 'cli'}</td>
   <td class="num">${duration(run.durationMs)}</td>
@@ -177,7 +177,7 @@ export function feedPage(view: FeedView): Html {
 ${searchForm(s.id)}
 <section id="run-detail">${
     run
-      ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} ${outcomeBadge(outcomeLabel(run))}</h2>
+      ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} <span class="tz">${s.schedule?.timezone ?? 'UTC'}</span> ${outcomeBadge(outcomeLabel(run))}</h2>
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>${run.phases ? html`<p class="sub phases">time: ${phasesText(run.phases)}</p>` : ''}
