@@ -109,6 +109,26 @@ describe('XML presets', () => {
     }
   });
 
+  it('a malformed element is named with its line and the records read before it', async () => {
+    const property = (n: number, beds = `<beds>${n}</beds>`) =>
+      `  <property>\n    <id>${n}</id>\n    ${beds}\n  </property>\n`;
+    const records = [1, 2, 3, 4, 5].map((n) => property(n)).join('') + property(6, '<beds>5</bed>');
+    const path = join(tmpdir(), `malformed-${process.pid}.xml`);
+    // The 6th property's beds are on line 2 + 5 × 4 + 3 = 25.
+    await writeFile(path, `<?xml version="1.0"?>\n<root>\n${records}</root>\n`);
+    try {
+      const failed = await ingestFeed(
+        feed({ source: { format: 'xml', path, xml: { recordPath: 'root.property' } } }),
+        { state: {} },
+      ).catch((error: Error) => error);
+      expect((failed as Error).message).toBe(
+        'feed test-feed: malformed XML: <beds> closed by </bed> at line 25 (after 5 records)',
+      );
+    } finally {
+      await rm(path);
+    }
+  });
+
   it('listhub: commons: namespaces, empty Bathrooms beside full/half, weekly rent, cancelled removal', async () => {
     const result = await ingestFeed(fixtureFeed('listhub'), { state: {} });
     expect(result.rejections).toEqual([]);

@@ -55,7 +55,9 @@ export async function* readXml(
   } catch (error) {
     if (error instanceof XmlSplitError) {
       const code = error.unsafe ? 'E_FEED_UNSAFE' : 'E_FEED_PARSE';
-      throw new FeedError(code, feedId, `${error.message} (after ${index} records)`, { cause: error });
+      throw new FeedError(code, feedId, `${error.message} (after ${splitter.recordsCut} records)`, {
+        cause: error,
+      });
     }
     throw error;
   }

@@ -41,23 +41,37 @@ export class XmlRecordSplitter {
     this.maxRecordChars = maxRecordChars;
   }
 
+  /** Records completed so far, those of a push that failed too: where a malformed file broke. */
+  recordsCut = 0;
+  /** Line breaks in the text already dropped from `buf`: a problem's line is counted from them. */
+  #linesBefore = 0;
+
   /** Feed text; returns the records completed by it, as XML strings. */
   push(text: string): string[] {
     this.buf += text;
     const records: string[] = [];
     const buf = this.buf;
-    for (;;) {
-      const lt = buf.indexOf('<', this.pos);
-      if (lt < 0) {
-        this.checkText(buf.slice(this.pos));
-        this.pos = buf.length;
-        break;
+    try {
+      for (;;) {
+        const lt = buf.indexOf('<', this.pos);
+        if (lt < 0) {
+          this.checkText(buf.slice(this.pos));
+          this.pos = buf.length;
+          break;
+        }
+        if (!this.sawRoot) this.checkText(buf.slice(this.pos, lt));
+        this.pos = lt;
+        const end = this.scanTag(buf, lt, records);
+        if (end < 0) break;
+        this.pos = end;
       }
-      if (!this.sawRoot) this.checkText(buf.slice(this.pos, lt));
-      this.pos = lt;
-      const end = this.scanTag(buf, lt, records);
-      if (end < 0) break;
-      this.pos = end;
+    } catch (error) {
+      // Said with its line, as an editor shows it (`<beds> closed by </bed> at line 125`).
+      if (!(error instanceof XmlSplitError)) throw error;
+      const line = this.#linesBefore + lineBreaks(buf, 0, this.pos) + 1;
+      throw new XmlSplitError(`${error.message} at line ${line}`, error.unsafe);
+    } finally {
+      this.recordsCut += records.length;
     }
     this.compact();
     return records;
@@ -163,6 +177,7 @@ export class XmlRecordSplitter {
   private compact(): void {
     const keepFrom = this.recordStart >= 0 ? this.recordStart : this.pos;
     if (keepFrom > 0) {
+      this.#linesBefore += lineBreaks(this.buf, 0, keepFrom);
       this.buf = this.buf.slice(keepFrom);
       this.pos -= keepFrom;
       if (this.recordStart >= 0) this.recordStart = 0;
@@ -171,6 +186,13 @@ export class XmlRecordSplitter {
       throw new XmlSplitError(`a record is larger than ${this.maxRecordChars} characters`);
     }
   }
+}
+
+/** `\n` in `text` from `from` to `to`. */
+function lineBreaks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 /** `xmlns="…"` in a start tag (not `xmlns:prefix`). */
