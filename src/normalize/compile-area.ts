@@ -14,10 +14,7 @@ export function compileArea({ field, rule, ctx, set, read, extra }: FieldCompile
     if (!isSet(value)) return;
     if (out.raw) out.raw[field] = value;
     const parsed = parseNumber(value, ctx.decimalComma);
-    if (!parsed.ok)
-      return void out.problems.push(
-        problem(field, value, 'not_a_number', notANumber(value, ctx.decimalComma)),
-      );
+    if (!parsed.ok) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
     if (parsed.value === undefined) return;
     const unitText = (unitOf?.(record) as string | undefined) ?? (parsed.suffix || rule.unit);
     const unit = unitText ? normalizeAreaUnit(String(unitText)) : target;

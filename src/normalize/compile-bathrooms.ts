@@ -27,10 +27,7 @@ export function compileBathrooms({ field, rule, ctx, set, extra, writeNumber }: 
       const value = parts[i]?.(record);
       if (value === undefined) continue;
       const parsed = numberValue(value, ctx.decimalComma);
-      if (Number.isNaN(parsed))
-        return void out.problems.push(
-          problem(field, value, 'not_a_number', notANumber(value, ctx.decimalComma)),
-        );
+      if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
       if (parsed !== undefined) sum = (sum ?? 0) + parsed * WEIGHTS[i]!;
     }
     if (sum !== undefined) {

@@ -2,12 +2,14 @@ import { isUnderContract, REMOVE, STATUS_NOTE } from './enum-maps.ts';
 import type { FieldCompile } from './field-compile.ts';
 import { isSet } from './field-path.ts';
 import { problem } from './field-problem.ts';
-import type { ListingField } from './listing-schema.ts';
+import { type ListingField, STATUSES } from './listing-schema.ts';
 import type { FieldContext, FieldWriter } from './mapped-record.ts';
 import { normalizeToken } from './normalize-token.ts';
 
 const REMOVE_OUTCOME: unique symbol = Symbol('remove');
 const UNKNOWN_STATUS: unique symbol = Symbol('unknown status');
+/** What else an unknown status may be mapped to, beside Active, for its problem's message. */
+const OTHER_STATUSES = [...STATUSES.filter((s) => s !== 'Active'), 'remove'].join(', ');
 /** The listing value of an enum text, or what else it means. */
 type EnumOutcome = string | typeof REMOVE_OUTCOME | typeof UNKNOWN_STATUS;
 
@@ -37,7 +39,7 @@ export function compileEnum({ field, ctx, set, read }: FieldCompile): FieldWrite
           value,
           'unknown_status',
           // Said with the map that reads it: `Aktiv`, `Auction` are a feed's own words.
-          `is not a known status: map it in the feed's mapping, \`maps: { Status: { ${JSON.stringify(String(value).trim())}: Active } }\` (or PreOnMarket, Sold, remove)`,
+          `is not a known status: map it in the feed's mapping, \`maps: { Status: { ${JSON.stringify(String(value).trim())}: Active } }\` (or ${OTHER_STATUSES})`,
         ),
       );
     // A map to "" means "no value here": the next alternative (or the unknown policy) decides.

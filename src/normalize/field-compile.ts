@@ -1,5 +1,5 @@
 import type { RawFields } from './field-path.ts';
-import { problem } from './field-problem.ts';
+import { type FieldProblem, problem } from './field-problem.ts';
 import type { ListingField } from './listing-schema.ts';
 import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
 import type { FieldRuleObject } from './mapping-schema.ts';
@@ -40,13 +40,13 @@ export function writeNumberTo(
 ): void {
   if (out.raw) out.raw[field] = value;
   const parsed = numberValue(value, ctx.decimalComma);
-  if (Number.isNaN(parsed))
-    return void out.problems.push(problem(field, value, 'not_a_number', notANumber(value, ctx.decimalComma)));
+  if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
   if (parsed === undefined) return;
   set(out.listing, scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100);
 }
 
-/** Why a value is not a number, in a problem's words: a dot the feed did not say how to read, or none. */
-export function notANumber(value: unknown, decimalComma: DecimalComma): string {
-  return isAmbiguousDot(value, decimalComma) ? ambiguousDotMessage(value) : 'is not a number';
+/** A value that is not a number, as a problem: a dot the feed did not say how to read, or none. */
+export function notANumber(field: string, value: unknown, decimalComma: DecimalComma): FieldProblem {
+  const why = isAmbiguousDot(value, decimalComma) ? ambiguousDotMessage(value) : 'is not a number';
+  return problem(field, value, 'not_a_number', why);
 }
