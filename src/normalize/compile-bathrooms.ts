@@ -1,7 +1,6 @@
 import { compileSource } from './compile-rule.ts';
 import { type FieldCompile, notANumber } from './field-compile.ts';
 import { isSet } from './field-path.ts';
-import { problem } from './field-problem.ts';
 import type { FieldWriter } from './mapped-record.ts';
 import { numberValue } from './parse-number.ts';
 
