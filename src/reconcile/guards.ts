@@ -189,16 +189,30 @@ function unkeyedOf(
   return { held: gone, kept: numbers(deletes, (r) => r !== 'gone') };
 }
 
-/** The `maxDeleteShare` guard over `deletes`: duplicates always pass, the rest up to the share. */
+/**
+ * The `maxDeleteShare` guard over `deletes`: duplicates always pass, the rest up to the share.
+ * Removals the feed states (a record whose status says sold or withdrawn, a deletion marker) name
+ * their listing: they are the feed's word, not its silence, and a small brokerage's feed that sells
+ * three of its ten homes in a day must not leave them on the chatbot until someone overrides. So
+ * they pass beside the share, unless they are more than half the owned listings: a feed that
+ * suddenly calls most of its stock removed is likelier a status map gone wrong than a market.
+ */
 function applyShareGuard(
   input: GuardInput,
   decisions: GuardDecision[],
   kept: readonly number[],
 ): { allowed: number[]; held: number[] } {
   const { policy, deletes } = input;
-  const lossy = numbers(deletes, (r) => r !== 'duplicate', kept);
+  const removed = numbers(deletes, (r) => r === 'removed', kept);
+  const stated = removed.length > 0 && removed.length * 2 <= input.ownedCount;
+  const lossy = numbers(deletes, (r) => r === 'gone' || (r === 'removed' && !stated), kept);
   const duplicates = numbers(deletes, (r) => r === 'duplicate', kept);
-  if (lossy.length === 0) return { allowed: duplicates, held: [] };
+  const passing = stated ? [...duplicates, ...removed].sort((a, b) => a - b) : duplicates;
+  if (stated) {
+    const message = `${lossVerb(deletes, removed)} the ${removed.length} listing(s) the feed says are removed (sold, withdrawn or deleted at the source): the feed names them, so they do not count toward maxDeleteShare (at most half the ${input.ownedCount} owned listings)`;
+    decisions.push({ guard: 'removed-by-feed', tripped: false, message });
+  }
+  if (lossy.length === 0) return { allowed: stated ? [...kept] : duplicates, held: [] };
   const share = input.ownedCount === 0 ? 1 : lossy.length / input.ownedCount;
   const over = share > policy.maxDeleteShare;
   const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)})`;
@@ -224,5 +238,5 @@ function applyShareGuard(
     tripped: true,
     message: `refusing: ${lossVerb(deletes, lossy)} ${what}; rerun with --allow-mass-delete to apply`,
   });
-  return { allowed: duplicates, held: lossy };
+  return { allowed: passing, held: lossy };
 }

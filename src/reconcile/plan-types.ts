@@ -200,6 +200,7 @@ export type GuardName =
   | 'max-delete-share'
   | 'unkeyed-rejections'
   | 'adopt-from'
+  | 'removed-by-feed'
   | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */

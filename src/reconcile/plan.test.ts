@@ -308,20 +308,47 @@ describe('makePlan', () => {
     });
   });
 
-  it('counts removed-status deletes toward maxDeleteShare, in full and incremental mode', () => {
+  it('deletes the removals a feed states beside maxDeleteShare (a small feed selling 2 of 5), in full and incremental mode', () => {
     const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
     const removals = ['MLS-0003', 'MLS-0004'];
+    // 40% of the owned listings, over the 20% share: stated by the feed, they go. The one gone
+    // from the feed is 20%, within the share: it goes too.
     const full = planListings(listings(1, 2), remoteAll, { ...policy, removals });
     expect(summary(full)).toMatchObject({
-      deletes: [],
-      held: ['MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
+      deletes: ['MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
+      held: [],
+    });
+    expect(full.guards.find((g) => g.guard === 'removed-by-feed')).toMatchObject({
+      tripped: false,
+      message: expect.stringContaining('deleting the 2 listing(s) the feed says are removed'),
     });
     const incremental = planListings(listings(1, 1), remoteAll, { ...policy, mode: 'incremental', removals });
     expect(summary(incremental)).toMatchObject({
-      deletes: [],
-      held: ['MLS-0003#3 removed', 'MLS-0004#4 removed'],
+      deletes: ['MLS-0003#3 removed', 'MLS-0004#4 removed'],
+      held: [],
     });
-    expect(incremental.guards.find((g) => g.guard === 'max-delete-share')?.tripped).toBe(true);
+    expect(incremental.guards.find((g) => g.guard === 'max-delete-share')).toBeUndefined();
+  });
+
+  it('holds stated removals of more than half the owned listings (a status map gone wrong), and what is gone beside them', () => {
+    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
+    const removals = ['MLS-0002', 'MLS-0003', 'MLS-0004'];
+    const plan = planListings(listings(1, 1), remoteAll, { ...policy, removals });
+    expect(summary(plan)).toMatchObject({
+      deletes: [],
+      held: ['MLS-0002#2 removed', 'MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
+    });
+    expect(plan.guards.find((g) => g.guard === 'removed-by-feed')).toBeUndefined();
+    expect(plan.guards.find((g) => g.guard === 'max-delete-share')).toMatchObject({
+      tripped: true,
+      message: expect.stringContaining('4 of 5 owned listings'),
+    });
+    // Stated removals within half go even when what is gone beside them trips the share.
+    const gone = planListings(listings(1, 1), remoteAll, { ...policy, removals: ['MLS-0002'] });
+    expect(summary(gone)).toMatchObject({
+      deletes: ['MLS-0002#2 removed'],
+      held: ['MLS-0003#3 gone', 'MLS-0004#4 gone', 'MLS-0005#5 gone'],
+    });
   });
 
   it.each([
