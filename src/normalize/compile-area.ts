@@ -1,6 +1,6 @@
 import { convertArea, listingUnit, normalizeAreaUnit } from './area-units.ts';
 import { type FieldCompile, notANumber } from './field-compile.ts';
-import { isSet } from './field-path.ts';
+import { Conflict, isSet } from './field-path.ts';
 import { problem } from './field-problem.ts';
 import type { FieldWriter } from './mapped-record.ts';
 import { parseNumber } from './parse-number.ts';
@@ -12,7 +12,7 @@ export function compileArea({ field, rule, ctx, set, read, extra }: FieldCompile
   return (record, out) => {
     const value = read(record);
     if (!isSet(value)) return;
-    if (out.raw) out.raw[field] = value;
+    if (out.raw) out.raw[field] = value instanceof Conflict ? value.text : value;
     const parsed = parseNumber(value, ctx.decimalComma);
     if (!parsed.ok) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
     if (parsed.value === undefined) return;

@@ -14,7 +14,9 @@ const WEIGHTS = [1, 0.5, 0.75, 0.25];
 export function compileBathrooms({ field, rule, ctx, set, extra, writeNumber }: FieldCompile): FieldWriter {
   const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
   const primary =
-    from[0] === undefined ? () => undefined : compileSource({ ...rule, from: from[0] }, false, true).read;
+    from[0] === undefined
+      ? () => undefined
+      : compileSource({ ...rule, from: from[0] }, false, true, true).read;
   const rest =
     from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false, true).read : () => undefined;
   const parts = [extra(rule.full), extra(rule.half), extra(rule.threeQuarter), extra(rule.quarter)] as const;

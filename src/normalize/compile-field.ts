@@ -64,6 +64,17 @@ function compilerOf(kind: FieldKind, rule: FieldRuleObject): KindCompiler {
   }
 }
 
+/**
+ * Whether a field reads its path's values only when they agree (`compileAgreeing`): a number, a
+ * price or an area repeated with different values in one record is a problem, not its first value.
+ * Not where a companion attribute says which is which (`periodFrom`, `unitFrom`: REAXML's weekly
+ * and monthly `<rent>`, read as a pair with the first), nor a date counted in days.
+ */
+function agrees(kind: FieldKind, rule: FieldRuleObject): boolean {
+  if (kind !== 'number' && kind !== 'money' && kind !== 'area' && kind !== 'bathrooms') return false;
+  return rule.periodFrom === undefined && rule.unitFrom === undefined && rule.daysSince === undefined;
+}
+
 /** The readers and writers every field kind shares. */
 function fieldCompile(
   field: ListingField,
@@ -73,7 +84,7 @@ function fieldCompile(
 ): FieldCompile {
   // `out.listing[field]` with the field as a literal: one inline cache per field (literal-access.ts).
   const set = propertyWriter(field);
-  const source = compileSource(rule, kind === 'url', kind !== 'enum');
+  const source = compileSource(rule, kind === 'url', kind !== 'enum', agrees(kind, rule));
   const paths = [...source.paths];
   return {
     field,

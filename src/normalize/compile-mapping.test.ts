@@ -705,3 +705,48 @@ describe('a number the feed does not say how to read (a new user’s European fe
     expect(resolveMapping({ preset: 'openimmo', decimalComma: true }).decimalComma).toBe(true);
   });
 });
+
+describe('a number repeated in one record with different values (a new user’s generic XML)', () => {
+  const problemsOf = (record: Record<string, unknown>, mapping: MappingConfig = base) =>
+    map(record, mapping).problems.map((p) => `${p.field} ${p.reason} ${JSON.stringify(p.value)}`);
+
+  it('is a problem showing every value, not its first value taken unsaid', () => {
+    expect(
+      problemsOf({ ...good, beds: ['3', '4'], year: [{ '#text': '1999' }, { '#text': '2001' }] }),
+    ).toEqual(['Bedrooms conflicting "3 | 4"', 'YearBuilt conflicting "1999 | 2001"']);
+    expect(problemsOf({ ...good, baths: ['2', '3', '2'] })).toEqual(['Bathrooms conflicting "2 | 3"']);
+    expect(map({ ...good, beds: ['3', '4'] }).problems[0]?.message).toMatch(
+      /^Bedrooms "3 \| 4" is given 2 different values in one record .*: which one is meant is not known/,
+    );
+    const price: MappingConfig = { fields: { ...base.fields, SalePrice: 'details.price' } };
+    expect(problemsOf({ ...good, details: { price: ['275000', '280000'] } }, price)).toEqual([
+      'SalePrice conflicting "275000 | 280000"',
+    ]);
+  });
+
+  it('reads the value when the repeats agree or say nothing; a text or a paired period takes the first', () => {
+    const agreeing = map({ ...good, beds: ['3', ' 3 ', 'N/A', ''], baths: [{ '#text': '' }, '2'] });
+    expect(agreeing.problems).toEqual([]);
+    expect(agreeing.listing).toMatchObject({ Bedrooms: 3, Bathrooms: 2 });
+    expect(map({ ...good, beds: ['N/A', '4'] }).listing.Bedrooms).toBe(4);
+    // A weekly and a monthly rent read as a pair, each with its period: the first pair.
+    const rent: MappingConfig = {
+      fields: { ...base.fields, RentPrice: { from: 'rent', periodFrom: 'rent.@period' } },
+    };
+    const rents = map(
+      {
+        ...good,
+        rent: [
+          { '#text': '500', '@period': 'week' },
+          { '#text': '2166', '@period': 'month' },
+        ],
+      },
+      rent,
+    );
+    expect(rents.problems).toEqual([]);
+    expect(rents.listing.RentPrice).toBeCloseTo(2166.67, 0);
+    // Repeated categories, a repeated text: the first, as before.
+    const text: MappingConfig = { fields: { ...base.fields, City: 'city' } };
+    expect(map({ ...good, city: ['Springfield', 'Shelbyville'] }, text).listing.City).toBe('Springfield');
+  });
+});

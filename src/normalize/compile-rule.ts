@@ -1,4 +1,6 @@
 import {
+  Conflict,
+  compileAgreeing,
   compileFirst,
   compilePath,
   firstScalar,
@@ -24,11 +26,14 @@ export interface CompiledSource {
 /**
  * `from` / `const` / `template` / `join` / `sum` / `map` / `when` / `default` of a rule, compiled once
  * per feed. `valueMap`: apply the rule's `map` here (enum fields apply theirs with the enum maps).
+ * `agree`: a `from` path holding different values in one record reads as a `Conflict` (numbers),
+ * where otherwise its first value is taken (a text, a list of categories).
  */
 export function compileSource(
   rule: FieldRuleObject,
   encodeTemplate: boolean,
   valueMap = false,
+  agree = false,
 ): CompiledSource {
   const paths: string[] = [];
   let read: ValueSource = () => undefined;
@@ -42,7 +47,7 @@ export function compileSource(
   } else if (rule.from !== undefined) {
     const from = typeof rule.from === 'string' ? [rule.from] : rule.from;
     paths.push(...from);
-    read = rule.join === undefined ? firstOf(from) : joinOf(from.map(compilePath), rule.join);
+    read = rule.join === undefined ? firstOf(from, agree) : joinOf(from.map(compilePath), rule.join);
   } else if (rule.sum !== undefined) {
     const sum = typeof rule.sum === 'string' ? [rule.sum] : rule.sum;
     paths.push(...sum);
@@ -53,7 +58,7 @@ export function compileSource(
     const inner = read;
     read = (record) => {
       const value = inner(record);
-      if (!isSet(value)) return value;
+      if (!isSet(value) || value instanceof Conflict) return value;
       const mapped = map.get(normalizeToken(String(value))) ?? map.get('*');
       return mapped === undefined ? value : mapped === '' ? undefined : mapped;
     };
@@ -77,8 +82,8 @@ export function compileSource(
   return { read, paths };
 }
 
-function firstOf(paths: string[]): ValueSource {
-  const readers = paths.map(compileFirst);
+function firstOf(paths: string[], agree: boolean): ValueSource {
+  const readers = paths.map(agree ? compileAgreeing : compileFirst);
   if (readers.length === 1) return readers[0]!;
   return (record) => {
     for (const reader of readers) {

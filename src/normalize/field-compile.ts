@@ -1,4 +1,4 @@
-import type { RawFields } from './field-path.ts';
+import { Conflict, type RawFields } from './field-path.ts';
 import { type FieldProblem, problem } from './field-problem.ts';
 import type { ListingField } from './listing-schema.ts';
 import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
@@ -38,7 +38,7 @@ export function writeNumberTo(
   out: MappedRecord,
   scale: number,
 ): void {
-  if (out.raw) out.raw[field] = value;
+  if (out.raw) out.raw[field] = value instanceof Conflict ? value.text : value;
   const parsed = numberValue(value, ctx.decimalComma);
   if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
   if (parsed === undefined) return;
@@ -47,6 +47,13 @@ export function writeNumberTo(
 
 /** A value that is not a number, as a problem: a dot the feed did not say how to read, or none. */
 export function notANumber(field: string, value: unknown, decimalComma: DecimalComma): FieldProblem {
+  if (value instanceof Conflict)
+    return problem(
+      field,
+      value.text,
+      'conflicting',
+      `is given ${value.values.length} different values in one record (an element or value repeated): which one is meant is not known; fix the feed, or map the one meant`,
+    );
   const why = isAmbiguousDot(value, decimalComma) ? ambiguousDotMessage(value) : 'is not a number';
   return problem(field, value, 'not_a_number', why);
 }

@@ -1,4 +1,5 @@
 import { propertyReader } from './literal-access.ts';
+import { isUnsetText } from './parse-number.ts';
 
 /** A raw record as sources yield it: CSV columns, a parsed XML element, a RESO JSON object. */
 export type RawFields = Readonly<Record<string, unknown>>;
@@ -94,6 +95,67 @@ export function compileFirst(path: string): (record: RawFields) => unknown {
     if (typeof value === 'number' || typeof value === 'boolean') return value;
     return value === undefined || value === null ? undefined : firstScalar(reader, record);
   };
+}
+
+/**
+ * Different values at one path of one record: an element repeated (`<bedrooms>3</bedrooms>
+ * <bedrooms>4</bedrooms>`), a JSON array where one value was meant. Which one the feed means is not
+ * known, so a number field reading it is a problem showing them all (`"3 | 4"`), never the first
+ * taken unsaid.
+ */
+export class Conflict {
+  readonly values: readonly string[];
+  constructor(values: readonly string[]) {
+    this.values = values;
+  }
+  get text(): string {
+    return this.values.join(' | ');
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+/**
+ * The set scalar at a path, as `compileFirst`, when every set value there agrees; a `Conflict` when
+ * they differ. Values that say "unknown" (`N/A`) do not count. A key holding a scalar (a CSV column,
+ * most XML elements) is read as fast as `compileFirst` reads it.
+ */
+export function compileAgreeing(path: string): (record: RawFields) => unknown {
+  const reader = compilePath(path);
+  const read = path.includes('.') || path.includes(':') ? undefined : propertyReader(path);
+  return (record) => {
+    if (read !== undefined) {
+      const value = read(record);
+      if (typeof value === 'string') return isBlank(value) ? undefined : value;
+      if (typeof value === 'number' || typeof value === 'boolean') return value;
+      if (value === undefined || value === null) return undefined;
+    }
+    return agreeingScalar(reader, record);
+  };
+}
+
+function agreeingScalar(read: PathReader, record: RawFields): unknown {
+  let first: unknown;
+  let texts: string[] | undefined;
+  for (const value of read(record)) {
+    const scalar = scalarOf(value);
+    if (!isSet(scalar)) continue;
+    if (first === undefined) {
+      first = scalar;
+      continue;
+    }
+    const text = String(scalar).trim();
+    if (isUnsetText(text)) continue;
+    if (isUnsetText(String(first))) {
+      first = scalar;
+      continue;
+    }
+    if (texts === undefined && text === String(first).trim()) continue;
+    texts ??= [String(first).trim()];
+    if (!texts.includes(text)) texts.push(text);
+  }
+  return texts !== undefined && texts.length > 1 ? new Conflict(texts) : first;
 }
 
 /** The first set scalar at a path. */
