@@ -599,6 +599,7 @@ function summaryOf(ingest: IngestResult<unknown>): IngestSummary {
     ...(ingest.stats.known !== undefined ? { known: ingest.stats.known } : {}),
     ...(ingest.reused ? { reused: { sha256: ingest.reused.sha256 } } : {}),
     duplicates: ingest.stats.duplicates,
+    ...(ingest.removals.length > 0 ? { removals: ingest.removals.length } : {}),
     rejected: ingest.stats.rejected,
     rejections: ingest.rejections.slice(0, REJECTIONS_KEPT),
     rejectedWithoutKey: ingest.rejectedWithoutKey,

@@ -111,6 +111,12 @@ export interface RunReport {
    * counts them and no write does (absent from reports saved before it was).
    */
   duplicates?: number;
+  /**
+   * Keys whose record says the listing left the market (sold or withdrawn status, `MlgCanView:
+   * false`, a deletion marker): read, not listings; their listings are deleted (absent when none,
+   * and from reports saved before it was counted).
+   */
+  removals?: number;
   /** Feed records rejected by validation (see `rejections`). */
   rejected: number;
   /**

@@ -111,6 +111,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     const { mode, read, rejected, rejections, rejectedWithoutKey, decodedAs1252 } = prepared.ingest;
     Object.assign(report, { mode, read, rejected, rejections, rejectedWithoutKey });
     if (prepared.ingest.duplicates > 0) report.duplicates = prepared.ingest.duplicates;
+    if (prepared.ingest.removals) report.removals = prepared.ingest.removals;
     if (prepared.ingest.known !== undefined) report.known = prepared.ingest.known;
     if (prepared.ingest.reused) report.reusedReading = prepared.ingest.reused.sha256;
     report.decodedAs1252 = decodedAs1252.slice(0, 100);

@@ -97,6 +97,8 @@ export interface IngestSummary {
   reused?: { sha256: string };
   /** Records whose key an earlier record had (the last of each key is kept). */
   duplicates: number;
+  /** Keys whose record says the listing left the market (a removal status, a deletion marker). */
+  removals?: number;
   rejected: number;
   /** The first rejections, as ingestion worded them. */
   rejections: Rejection[];

@@ -23,4 +23,11 @@ export {
   showField,
   summarizePlan,
 } from './render-plan.ts';
-export { hintLines, phasesText, rejectionLine, renderReport, withOtherProblems } from './render-report.ts';
+export {
+  feedNotes,
+  hintLines,
+  phasesText,
+  rejectionLine,
+  renderReport,
+  withOtherProblems,
+} from './render-report.ts';

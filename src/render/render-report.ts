@@ -191,31 +191,47 @@ function heldLines(report: RunReport): string[] {
         `    … and ${report.inGrace - SHOWN} more; --json lists ${report.inGrace > grace.length ? `the first ${grace.length}` : 'them'}`,
       );
   }
+  lines.push(...feedNotes(report).map((note) => `  ${note}`));
+  return lines;
+}
+
+/**
+ * What the run read in the feed beside its listings and rejections: removals it stated, repeated
+ * keys, rows read as Windows-1252, unknown markers, dropped images, keyless rejections. The text
+ * report and the dashboard's run page say the same sentences.
+ */
+export function feedNotes(report: RunReport): string[] {
+  const notes: string[] = [];
+  if (report.removals)
+    notes.push(
+      `${report.removals} record(s) said their listing left the market (sold, withdrawn, deleted at the source): not listings; theirs on the platform are deleted`,
+    );
   if (report.decodedAs1252Count > 0) {
-    const rows = report.decodedAs1252.slice(0, SHOWN).join(', ');
+    const rows = (report.decodedAs1252 ?? []).slice(0, SHOWN).join(', ');
     const more = report.decodedAs1252Count > SHOWN ? ', …' : '';
-    lines.push(
-      `  ${report.decodedAs1252Count} row(s) were not UTF-8 and were read as Windows-1252: ${rows}${more}`,
+    notes.push(
+      `${report.decodedAs1252Count} row(s) were not UTF-8 and were read as Windows-1252: ${rows}${more}`,
     );
   }
-  const markers = Object.entries(report.unknownMarkers).filter(([, n]) => n > 0);
+  // Reports saved before a count existed lack it: the dashboard shows those too.
+  const markers = Object.entries(report.unknownMarkers ?? {}).filter(([, n]) => n > 0);
   if (markers.length > 0)
-    lines.push(
-      `  unknown (0, the feed has no value): ${markers.map(([field, n]) => `${field} ${n}`).join(', ')}`,
+    notes.push(
+      `unknown (0, the feed has no value): ${markers.map(([field, n]) => `${field} ${n}`).join(', ')}`,
     );
   if (report.droppedImages > 0)
-    lines.push(
-      `  ${report.droppedImages} image URL(s) dropped (not absolute http(s); \`validate --feed\` lists them)`,
+    notes.push(
+      `${report.droppedImages} image URL(s) dropped (not absolute http(s); \`validate --feed\` lists them)`,
     );
   if (report.rejectedWithoutKey > 0)
-    lines.push(
-      `  ${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
+    notes.push(
+      `${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
     );
   if (report.duplicates)
-    lines.push(
-      `  ${report.duplicates} record(s) repeated the key of an earlier one: the last of each key is kept (\`feed-sync validate --feed ${report.feedId}\` lists them)`,
+    notes.push(
+      `${report.duplicates} record(s) repeated the key of an earlier one: the last of each key is kept (\`feed-sync validate --feed ${report.feedId}\` lists them)`,
     );
-  return lines;
+  return notes;
 }
 
 /** Each write that failed: operation, key, remote ID, and what the platform answered. */

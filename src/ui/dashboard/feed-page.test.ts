@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunReport } from '../../reconcile/index.ts';
 import { REPORT_AT as at, runReport } from '../../testing/run-report.ts';
 import { feedPage } from './feed-page.ts';
+import { recordCounts } from './feed-summary.ts';
 
 const base: RunReport = runReport();
 
@@ -24,6 +25,42 @@ const page = (run: RunReport) =>
   );
 
 describe('feedPage', () => {
+  it('says what the CLI report says of the feed beside its listings (a new user missed it on the page), and counts only listings as accepted', () => {
+    const run: RunReport = {
+      ...base,
+      read: 12,
+      rejected: 1,
+      removals: 2,
+      duplicates: 1,
+      unknownMarkers: { YearBuilt: 4 },
+      droppedImages: 3,
+      rejections: [
+        {
+          feedId: 'acme',
+          index: 4,
+          key: 'K-5',
+          field: 'Bedrooms',
+          value: 'x',
+          reason: 'not_a_number',
+          message: 'Record 5 of acme.xml: Bedrooms "x" is not a number',
+        },
+      ],
+    };
+    const text = page(run);
+    expect(text).toContain('<h3>Read in the feed</h3>');
+    expect(text).toContain('2 record(s) said their listing left the market');
+    expect(text).toContain('unknown (0, the feed has no value): YearBuilt 4');
+    expect(text).toContain('3 image URL(s) dropped');
+    expect(text).toContain('1 record(s) repeated the key of an earlier one');
+    // An XML feed has records, not rows.
+    expect(text).toMatch(/<table class="rejections"><thead><tr><th class="num">Record<\/th>/);
+    expect(page({ ...run, rejections: [{ ...run.rejections[0]!, row: 6 }] })).toMatch(
+      /<th class="num">Row<\/th>/,
+    );
+    expect(recordCounts(run)).toMatchObject({ read: 12, accepted: 8, rejected: 1 });
+    expect(page(base)).not.toContain('Read in the feed');
+  });
+
   it('says the time zone of the times it shows (a feed without a schedule: UTC)', () => {
     const text = page(base);
     expect(text).toMatch(/<h2>Run of [^<]+ <span class="tz">UTC<\/span>/);

@@ -1,5 +1,5 @@
 import { failedCountOf, type ListingChange, type RunReport } from '../../reconcile/index.ts';
-import { holdReason, phasesText, showField, withOtherProblems } from '../../render/index.ts';
+import { feedNotes, holdReason, phasesText, showField, withOtherProblems } from '../../render/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
@@ -110,11 +110,22 @@ function changesSection(run: RunReport, feedId: string): Html {
   }${run.changesOmitted ? html`<p class="sub">… and ${run.changesOmitted} more.</p>` : ''}</section>`;
 }
 
+/** What the run read beside its listings (removals, unknown markers, dropped images…), as the CLI's report says it. */
+function notesSection(run: RunReport): Html {
+  const notes = feedNotes(run);
+  if (notes.length === 0) return html``;
+  return html`<section class="card notes"><h3>Read in the feed</h3><ul>${notes.map((n) => html`<li>${n}</li>`)}</ul></section>`;
+}
+
+/** `Row` for a CSV's rows; `Record` where the feed has none (XML, JSON): the place a rejection names. */
+const placeHeader = (rows: readonly { row?: number }[]) =>
+  rows.some((r) => r.row !== undefined) ? 'Row' : 'Record';
+
 function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   // A rejected record holds its listing: left as it is on the platform until the feed is fixed.
   const held = run.heldKeys ?? [];
   const heldPart = held.length
-    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">${run.heldOnPlatform === 0 ? 'none of this feed’s on the platform: not created until their record is fixed' : 'left exactly as they are on the platform until their record is fixed'}</span></h3><table class="held"><thead><tr><th class="num">Row</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
+    ? html`<section class="card"><h3>Held listings (${run.held}) <span class="sub">${run.heldOnPlatform === 0 ? 'none of this feed’s on the platform: not created until their record is fixed' : 'left exactly as they are on the platform until their record is fixed'}</span></h3><table class="held"><thead><tr><th class="num">${placeHeader(held)}</th><th>Listing</th><th>Why</th></tr></thead><tbody>${held.map(
         (h) =>
           html`<tr><td class="num">${h.row ?? h.index + 1}</td><td>${keyLink(feedId, h.key)}</td><td>${holdReason(h)}</td></tr>`,
       )}</tbody></table>${run.held > held.length ? html`<p class="sub">The first ${held.length} of ${run.held}.</p>` : ''}</section>`
@@ -122,7 +133,7 @@ function rejectedSection(run: RunReport, feedId: string, index: number): Html {
   if (run.rejected === 0) return heldPart;
   const csv = `/feeds/${encodeURIComponent(feedId)}/runs/${index}/rejections.csv`;
   return html`<section class="card"><h3>Rejected records (${run.rejected}) <a class="button small" href="${csv}" download>Download CSV</a></h3>
-<table class="rejections"><thead><tr><th class="num">Row</th><th>Listing</th><th>Field</th><th>Value</th><th>Reason</th></tr></thead><tbody>${run.rejections.map(
+<table class="rejections"><thead><tr><th class="num">${placeHeader(run.rejections)}</th><th>Listing</th><th>Field</th><th>Value</th><th>Reason</th></tr></thead><tbody>${run.rejections.map(
     (r) =>
       html`<tr><td class="num">${r.row ?? r.index + 1}</td><td>${keyLink(feedId, r.key)}</td><td>${r.field ?? ''}</td><td class="mono">${r.value === undefined ? '' : JSON.stringify(r.value)}</td><td>${withOtherProblems(r)}</td></tr>`,
   )}</tbody></table>${
@@ -181,7 +192,7 @@ ${searchForm(s.id)}
 <p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>${run.phases ? html`<p class="sub phases">time: ${phasesText(run.phases)}</p>` : ''}
-${guardSection(run, s.id, view.readOnly)}${hintsSection(run)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}`
+${guardSection(run, s.id, view.readOnly)}${hintsSection(run)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}${notesSection(run)}`
       : ''
   }</section>
 <h2>Last runs</h2>

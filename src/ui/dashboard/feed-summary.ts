@@ -16,13 +16,17 @@ export const OUTCOMES: readonly OutcomeLabel[] = [
   'never run',
 ];
 
-/** Records read, accepted, rejected, and listings held because their record was rejected. */
+/**
+ * Records read, accepted (those that are listings: not rejected, not a removal, not an earlier
+ * record of a repeated key), rejected, and listings held because their record was rejected.
+ */
 export function recordCounts(report: RunReport) {
   // Reports saved before `read` was counted: what the run accounted for.
   const read = report.read ?? report.created + report.updated + report.unchanged + report.rejected;
+  const notListings = report.rejected + (report.removals ?? 0) + (report.duplicates ?? 0);
   return {
     read,
-    accepted: Math.max(0, read - report.rejected),
+    accepted: Math.max(0, read - notListings),
     rejected: report.rejected,
     held: report.held ?? 0,
   };
