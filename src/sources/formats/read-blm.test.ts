@@ -68,6 +68,30 @@ describe('readBlm', () => {
     for (const size of [1, 2, 3, 5, 7]) expect(await read(crlf, size)).toEqual(whole);
   });
 
+  it('a file that writes no EOF before its EOR: a ^ left in a caption of a row whose last column is empty is one field more, not shifted unsaid (a new user’s agency file)', async () => {
+    const bare = (rows: string[]) =>
+      ['#HEADER#', "EOF : '^'", "EOR : '~'", '#DEFINITION#', 'AGENT_REF^CAPTION^TOUR~', '#DATA#', ...rows, '#END#', ''].join('\n');
+    const text = bare(['B1^Front^https://t.example/1~', 'B2^Living room ^ kitchen^~', 'B3^Garden^~']);
+    for (const size of [1, 4, text.length]) {
+      const records = await read(text, size);
+      expect(records.map((r) => [r.fields.AGENT_REF, r.problem?.reason, r.problem?.shape])).toEqual([
+        ['B1', undefined, undefined],
+        ['B2', 'field_count', 'shifted'],
+        ['B3', undefined, undefined],
+      ]);
+      expect(records[1]?.problem?.message).toBe(
+        'has 4 fields where the #DEFINITION# names 3 (this file writes no EOF before its EOR: an EOF character in a text field is one field more)',
+      );
+      expect(records[2]?.fields).toEqual({ AGENT_REF: 'B3', CAPTION: 'Garden', TOUR: '' });
+    }
+    // An exporter that ends its rows with an EOF but not its definition line: its rows are read.
+    const rows = await read(bare(['B1^Front^https://t.example/1^~', 'B3^Garden^^~']));
+    expect(rows.map((r) => [r.fields.TOUR, r.problem])).toEqual([
+      ['https://t.example/1', undefined],
+      ['', undefined],
+    ]);
+  });
+
   it('takes a last row whose EOR is missing as ended by the #END# line', async () => {
     const text = FILE.replace('A3^75000^^~\n#END#', 'A3^75000^^\n#END#');
     for (const size of [1, 3, text.length]) {

@@ -59,6 +59,10 @@ class BlmText {
   private pos = 0;
   private delimiters: BlmDelimiters | undefined;
   private columns: Readonly<Record<string, string | undefined>> = {};
+  /** Whether the #DEFINITION# line ends with an EOF before its EOR (`…^~`): then its rows do too. */
+  private definitionTrailing = true;
+  /** Rows read with exactly one value per column: the file writes no EOF before its EOR. */
+  private bareRows = 0;
 
   private readonly feedId: string;
   private readonly maxRecordBytes: number;
@@ -97,8 +101,11 @@ class BlmText {
     const header = parseBlmHeader(buf.slice(buf.indexOf(HEADER) + HEADER.length, definitionAt));
     if (typeof header === 'string') throw this.fail(header);
     this.delimiters = header;
-    const names = parseBlmDefinition(buf.slice(definitionAt + DEFINITION.length, dataAt), header);
+    const definition = buf.slice(definitionAt + DEFINITION.length, dataAt);
+    const names = parseBlmDefinition(definition, header);
     if (typeof names === 'string') throw this.fail(names);
+    const eorAt = definition.indexOf(header.eor);
+    this.definitionTrailing = (eorAt >= 0 ? definition.slice(0, eorAt) : definition).trim().endsWith(header.eof);
     this.names = names;
     this.columns = Object.fromEntries(names.map((name) => [name, undefined]));
     this.pos = dataAt + DATA.length;
@@ -148,10 +155,18 @@ class BlmText {
   private toRecord(record: string, row: number, eof: string): RawRecord {
     const names = this.names!;
     const values = record.split(eof);
+    if (values.length === names.length) this.bareRows++;
     // Rows end with EOF then EOR (`…^~`), or with EOR alone: a trailing empty value is that EOF.
-    if (values.length !== names.length && values.at(-1)!.trim() === '') values.pop();
+    // Unless the file writes none: where the #DEFINITION# line and the rows before end without one,
+    // a last empty value is one field more (a `^` the CRM left in a caption, the last column
+    // empty), and taking it for an EOF would shift every value after the `^` unsaid.
+    const trailingEof = this.definitionTrailing || this.bareRows === 0;
+    if (values.length !== names.length && values.at(-1)!.trim() === '' && trailingEof) values.pop();
     if (values.length !== names.length) {
-      const message = `has ${values.length} fields where the #DEFINITION# names ${names.length}`;
+      const bare = values.length === names.length + 1 && !trailingEof;
+      const message = `has ${values.length} fields where the #DEFINITION# names ${names.length}${
+        bare ? ' (this file writes no EOF before its EOR: an EOF character in a text field is one field more)' : ''
+      }`;
       // Only the first column, which a lost or extra field further on cannot have shifted: it is
       // AGENT_REF in every BLM file, so the rejected row keeps its key and its listing is held.
       const fields = { [names[0]!]: values[0] };
