@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { FeedSyncError } from '../errors.ts';
+import { nearestKey } from '../nearest.ts';
 import { fieldsForColumn } from '../normalize/index.ts';
 import { SOURCE_FORMATS } from '../sources/index.ts';
 import {
@@ -14,7 +15,7 @@ import {
   variableOf,
   wholeReferences,
 } from './interpolate.ts';
-import { knownKeysAt, nearestKey } from './known-keys.ts';
+import { knownKeysAt } from './known-keys.ts';
 import { type Config, configSchema, missingPlatformKey } from './schema.ts';
 
 /**

@@ -1,4 +1,5 @@
-import type { FieldProblem, Listing, RawFields } from '../normalize/index.ts';
+import { nearestKey } from '../nearest.ts';
+import type { FieldProblem, Listing, ListingField, RawFields } from '../normalize/index.ts';
 import {
   acceptListing,
   type CompiledMapping,
@@ -300,10 +301,58 @@ function infersFromHeader(feed: IngestSpec): boolean {
   return feed.source.format === 'csv' && (mapping.preset === 'mls-csv' || !hasRules);
 }
 
-/** What to say once about the mapping the first record decided (an inferred one only). */
+/**
+ * What to say once about the mapping the first record decided: an inferred one's missing URL
+ * column, and a CSV column the feed's own mapping names that its header does not have.
+ */
 function mappingHints(feed: IngestSpec, first: RawRecord, mapping: CompiledMapping): MappingHint[] {
-  if (!infersFromHeader(feed)) return [];
-  return inferredMappingHints(feed.id, Object.keys(first.fields), mapping.mapping);
+  const headers = Object.keys(first.fields);
+  const missing = feed.source.format === 'csv' ? missingColumnHints(feed, headers, mapping) : [];
+  if (!infersFromHeader(feed)) return missing;
+  return [...inferredMappingHints(feed.id, headers, mapping.mapping), ...missing];
+}
+
+/**
+ * A field of the feed's own mapping none of whose columns the CSV header has (`BuildingArea: Sq Ft`
+ * over a header with `SqFt`): every row leaves it unset, which passes for a feed without the value
+ * (the unknown marker 0, no images) and said nothing. The header is known before the first row.
+ */
+function missingColumnHints(
+  feed: IngestSpec,
+  headers: readonly string[],
+  mapping: CompiledMapping,
+): MappingHint[] {
+  const has = (path: string) => headers.includes(path) || headers.includes(path.split('.')[0]!);
+  const hints: MappingHint[] = [];
+  for (const field of Object.keys(feed.mapping.fields ?? {}) as ListingField[]) {
+    const paths = [...new Set(mapping.fieldPaths[field] ?? [])].filter((p) => !p.startsWith('$'));
+    if (paths.length === 0 || paths.some(has)) continue;
+    const named = paths.map((p) => `"${p}"`).join(', ');
+    const near = paths.map((p) => nearestColumn(p, headers)).find((h) => h !== undefined);
+    hints.push({
+      field,
+      code: 'unknown_column',
+      message: `mapping.fields.${field} reads ${named}, which the CSV header does not have: every row leaves ${field} unset`,
+      fix: near
+        ? `did you mean "${near}"? Map ${field} in feed ${feed.id} to a column of the header`
+        : `map ${field} in feed ${feed.id} to a column of the header: ${headers
+            .slice(0, 12)
+            .map((h) => `"${h}"`)
+            .join(', ')}${headers.length > 12 ? ', …' : ''}`,
+    });
+  }
+  return hints;
+}
+
+/** The header nearest a column name a mapping gives: by spelling, else the one header that starts with its first word. */
+function nearestColumn(name: string, headers: readonly string[]): string | undefined {
+  const near = nearestKey(name, headers);
+  if (near !== undefined) return near;
+  const word = /^[\p{L}\p{N}]+/u.exec(name)?.[0]?.toLowerCase();
+  if (!word || word.length < 3) return undefined;
+  const stem = word.endsWith('s') ? word.slice(0, -1) : word;
+  const starting = headers.filter((h) => h.toLowerCase().startsWith(stem));
+  return starting.length === 1 ? starting[0] : undefined;
 }
 
 /**

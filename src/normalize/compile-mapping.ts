@@ -98,6 +98,8 @@ export interface CompiledMapping {
   mapping: MappingConfig;
   /** Map one record; `explain` also keeps the raw value behind each field, for messages. */
   map(record: RawFields, explain?: boolean): MappedRecord;
+  /** The paths each mapped field reads (every alternative, its conditions and companions). */
+  fieldPaths: Readonly<Partial<Record<ListingField, readonly string[]>>>;
 }
 
 export interface CompileOptions {
@@ -112,6 +114,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
   const areaUnit = mapping.areaUnit ?? 'Square Feet';
   const writers: FieldWriter[] = [];
   const used = new Set<string>();
+  const fieldPaths: Partial<Record<ListingField, string[]>> = {};
   for (const [field, rule] of Object.entries(mapping.fields ?? {}) as [ListingField, unknown][]) {
     if (rule === null || rule === undefined || COMPUTED.has(field)) continue;
     const enumField = (MAPPED_ENUM_FIELDS as readonly string[]).includes(field)
@@ -141,6 +144,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       return compileField(field, KINDS[field], alternative, { ...fieldCtx, ...(enumMap ? { enumMap } : {}) });
     });
     for (const c of compiled) for (const path of c.paths) markUsed(used, path);
+    fieldPaths[field] = compiled.flatMap((c) => c.paths);
     if (compiled.length === 1) {
       writers.push(compiled[0]!.write);
       continue;
@@ -165,6 +169,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
   const markers = compileMarkers(mapping.missing, TAG_FIELD);
   return {
     mapping,
+    fieldPaths,
     map(record, explain = false) {
       const out: MappedRecord = { listing: { ...UNSET_FIELDS }, problems: [], remove: false };
       if (explain) out.raw = { ...UNSET_FIELDS };

@@ -94,3 +94,54 @@ describe('a zero-config CSV with no listing-URL column', () => {
     ]);
   });
 });
+
+describe('a hand mapping that names a column the CSV header does not have (a new user’s typo)', () => {
+  const mapping = `    mapping:
+      fields:
+        MLSNumber: "MLS #"
+        Url: { template: "https://example.com/listing/{MLS #}" }
+        Status: Status
+        SaleType: { const: for_sale }
+        PropertyType: Property Type
+        CurrencySymbol: { const: USD }
+        SalePrice: List Price
+        Bedrooms: Beds
+        Bathrooms: Baths
+        YearBuilt: Year Built
+        BuildingArea: Sq Ft
+        Images: { from: Photos, split: "|" }
+        City: [Town, City]
+`;
+
+  it('names each field whose columns are none of the header, with the column meant; a field with one of its columns is fine', async () => {
+    await writeFile(
+      join(t.dir, 'feed.csv'),
+      CSV.replace('Year Built', 'Year Built,Photo URLs').replaceAll(/1998$|2005$|2012$/gm, '$&,'),
+    );
+    await t.writeConfig(config(t.sandbox.url, mapping));
+    await t.cli('validate', '--feed', 'export', '--json');
+    const [report] = (JSON.parse(t.out()) as { feeds: { result: { hints: unknown[] } }[] }).feeds;
+    expect(report?.result.hints).toEqual([
+      {
+        field: 'BuildingArea',
+        code: 'unknown_column',
+        message:
+          'mapping.fields.BuildingArea reads "Sq Ft", which the CSV header does not have: every row leaves BuildingArea unset',
+        fix: 'did you mean "SqFt"? Map BuildingArea in feed export to a column of the header',
+      },
+      {
+        field: 'Images',
+        code: 'unknown_column',
+        message: expect.stringContaining(
+          'mapping.fields.Images reads "Photos", which the CSV header does not have',
+        ),
+        fix: expect.stringMatching(/^did you mean "Photo URLs"\?/),
+      },
+    ]);
+    // The run says it too, and still syncs what the rows give.
+    t.reset();
+    expect(await t.cli('sync', '--feed', 'export')).toBe(0);
+    expect(t.out()).toContain('hint: mapping.fields.BuildingArea reads "Sq Ft"');
+    expect(t.sandbox.listings('SN-URL')).toHaveLength(3);
+  });
+});

@@ -36,6 +36,7 @@ export function withPresetHooks(
   if (!derive) return compiled;
   return {
     mapping: compiled.mapping,
+    fieldPaths: compiled.fieldPaths,
     map: (record, explain) => compiled.map(derive(record, context), explain),
   };
 }

@@ -70,7 +70,17 @@ describe('readBlm', () => {
 
   it('a file that writes no EOF before its EOR: a ^ left in a caption of a row whose last column is empty is one field more, not shifted unsaid (a new user’s agency file)', async () => {
     const bare = (rows: string[]) =>
-      ['#HEADER#', "EOF : '^'", "EOR : '~'", '#DEFINITION#', 'AGENT_REF^CAPTION^TOUR~', '#DATA#', ...rows, '#END#', ''].join('\n');
+      [
+        '#HEADER#',
+        "EOF : '^'",
+        "EOR : '~'",
+        '#DEFINITION#',
+        'AGENT_REF^CAPTION^TOUR~',
+        '#DATA#',
+        ...rows,
+        '#END#',
+        '',
+      ].join('\n');
     const text = bare(['B1^Front^https://t.example/1~', 'B2^Living room ^ kitchen^~', 'B3^Garden^~']);
     for (const size of [1, 4, text.length]) {
       const records = await read(text, size);

@@ -105,7 +105,9 @@ class BlmText {
     const names = parseBlmDefinition(definition, header);
     if (typeof names === 'string') throw this.fail(names);
     const eorAt = definition.indexOf(header.eor);
-    this.definitionTrailing = (eorAt >= 0 ? definition.slice(0, eorAt) : definition).trim().endsWith(header.eof);
+    this.definitionTrailing = (eorAt >= 0 ? definition.slice(0, eorAt) : definition)
+      .trim()
+      .endsWith(header.eof);
     this.names = names;
     this.columns = Object.fromEntries(names.map((name) => [name, undefined]));
     this.pos = dataAt + DATA.length;
@@ -165,7 +167,9 @@ class BlmText {
     if (values.length !== names.length) {
       const bare = values.length === names.length + 1 && !trailingEof;
       const message = `has ${values.length} fields where the #DEFINITION# names ${names.length}${
-        bare ? ' (this file writes no EOF before its EOR: an EOF character in a text field is one field more)' : ''
+        bare
+          ? ' (this file writes no EOF before its EOR: an EOF character in a text field is one field more)'
+          : ''
       }`;
       // Only the first column, which a lost or extra field further on cannot have shifted: it is
       // AGENT_REF in every BLM file, so the rejected row keeps its key and its listing is held.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDistance, nearestKey } from './known-keys.ts';
+import { editDistance, nearestKey } from './nearest.ts';
 
 describe('nearestKey', () => {
   const known = ['baseUrl', 'secretKey', 'sessionKey', 'maxDeleteShare', 'from', 'worker', 'id'];
