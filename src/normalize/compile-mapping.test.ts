@@ -239,7 +239,7 @@ describe('compileMapping', () => {
       mapping,
     );
     expect(out.listing).toMatchObject({ ParkingSpots: 3, SaleType: 'for_rent', City: 'St Kilda' });
-    expect(out.listing.Description).toBe('Four beds & two baths.\nWalk to schools.\n\nCaf&eacute;s ñ nearby');
+    expect(out.listing.Description).toBe('Four beds & two baths.\nWalk to schools.\n\nCafés ñ nearby');
     expect(map({ $tag: 'residential', town: 'Unknown' }, mapping).listing).toMatchObject({
       SaleType: 'for_sale',
       City: undefined,

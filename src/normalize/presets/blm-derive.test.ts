@@ -29,6 +29,11 @@ describe('htmlToText', () => {
     ['<ul><li>Garden</li><li>Garage</li></ul>', '• Garden\n• Garage'],
     ['&pound;1,000 &#8364; &#x41; &bogus;', '£1,000 € A &bogus;'],
     ['<script>alert(1)</script>Text', 'Text'],
+    // Every HTML5 entity, as Spanish, French and UK exporters write them (a new user's Kyero feed).
+    ['Caf&eacute; &ndash; 100 m&sup2; &hellip; Espa&ntilde;a &rsquo;', 'Café – 100 m² … España ’'],
+    // What is not a tag stays: Kyero's `&lt;…&gt;` in a text, a comparison.
+    ['Up to <3 bedrooms> & price < 200k > 100k', 'Up to <3 bedrooms> & price < 200k > 100k'],
+    ['<!-- CRM note --><b>Sea</b> view', 'Sea view'],
   ])('%j → %j', (html, text) => {
     expect(htmlToText(html)).toBe(text);
   });
