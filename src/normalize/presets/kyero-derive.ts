@@ -50,7 +50,7 @@ function area(text: string): { value?: string; note?: string } {
 }
 
 /**
- * The `$`-fields the `kyero` preset reads: the price (`$price`) and the built and plot areas from
+ * The `$`-fields the `kyero` preset reads: the price (`$price`; a 0 is on request, `$priceOnRequest`) and the built and plot areas from
  * `surface_area` (or the top-level `built` / `plot` some exporters write), as integers (`12.500` is
  * 12500), their leading number when the agent wrote free text.
  */
@@ -59,9 +59,13 @@ export function deriveKyeroFields(fields: RawFields): RawFields {
   const built = area(textOf(surface.built) || textOf(fields.built));
   const plot = area(textOf(surface.plot) || textOf(fields.plot));
   const price = textOf(fields.price);
+  // Spanish CRMs write 0 for a price on request (the format has no qualifier): never €0 on the
+  // chatbot. The price is left unset, and a fact says it is on request.
+  const onRequest = /^0+(?:[.,]0+)?$/.test(price);
   return {
     ...fields,
-    $price: price === '' ? undefined : kyeroInteger(price),
+    $price: price === '' || onRequest ? undefined : kyeroInteger(price),
+    $priceOnRequest: onRequest ? 'on request' : undefined,
     $built: built.value,
     $builtText: built.note,
     $plot: plot.value,

@@ -64,6 +64,7 @@ export const kyero: MappingConfig = {
       'Part ownership': { from: 'part_ownership', map: { '1': 'yes', '0': '' } },
       'Energy rating': { from: 'energy_rating.consumption', map: { X: 'exempt or pending' } },
       'Emissions rating': { from: 'energy_rating.emissions', map: { X: 'exempt or pending' } },
+      Price: '$priceOnRequest',
       'Built area (as given)': '$builtText',
       'Plot (as given)': '$plotText',
       Contact: { from: ['email', 'contact_number', 'whatsapp_number'] },
