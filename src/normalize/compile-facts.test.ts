@@ -26,6 +26,17 @@ describe('compileFact', () => {
     expect(fact({ ...pool, no: 'no' }, { f: {} })).toBeUndefined();
   });
 
+  it('reads a number as a person reads it: 4.50 → 4.5, a German 4,5 rooms → 4.5; 1,250 is left as written', () => {
+    const rooms: FactRule = { from: 'rooms', as: 'number' };
+    expect(['4.50', '4,5', '4,50', '1,250', '3'].map((r) => fact(rooms, { rooms: r }))).toEqual([
+      '4.5',
+      '4.5',
+      '4.5',
+      '1,250',
+      '3',
+    ]);
+  });
+
   it('counts with singular and plural', () => {
     const parking: FactRule = {
       count: { garages: 'garage|garages', carports: 'carport|carports' },

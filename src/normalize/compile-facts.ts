@@ -91,7 +91,10 @@ function formatOne(text: string, as: FactRule['as']): string | undefined {
     case 'country':
       return countryName(text);
     case 'number':
-      return /^-?\d+\.\d+$/.test(text) ? String(Number(text)) : text;
+      // `4.50` → 4.5; a comma before one or two digits is a decimal comma (German, Spanish exports:
+      // `4,5` rooms), never a thousands separator, which groups three.
+      if (/^-?\d+\.\d+$/.test(text)) return String(Number(text));
+      return /^-?\d+,\d{1,2}$/.test(text) ? String(Number(text.replace(',', '.'))) : text;
     default:
       return text;
   }
