@@ -183,6 +183,7 @@ export async function collectFeed<T>(
     ...(sourceEnd.pause ? { pause: sourceEnd.pause } : {}),
     ...(sourceEnd.continues ? { continues: true } : {}),
     ...(sourceEnd.note ? { sourceNote: sourceEnd.note } : {}),
+    ...(sourceEnd.unframed ? { unframed: true } : {}),
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
     ...(end.hints.length > 0 ? { hints: end.hints } : {}),
   };

@@ -236,8 +236,10 @@ export interface IngestResult<T = Listing> {
   pause?: SourcePause;
   /** The source stopped at its per-run limit and goes on in the next run. */
   continues?: boolean;
-  /** Where a RESO replication stands. */
+  /** Where a RESO replication stands; how a CSV read to a connection's close was read. */
   sourceNote?: string;
+  /** A CSV read to the connection's close, its end unverifiable (`SourceEnd.unframed`). */
+  unframed?: boolean;
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
   mapping: unknown;
   /**

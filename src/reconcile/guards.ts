@@ -99,8 +99,13 @@ export function applyDeleteGuards(input: GuardInput): GuardResult {
   }
   const adopted = adoptFromGuard(input, decisions);
   const unkeyed = unkeyedGuard(policy, deletes, decisions, adopted.held);
-  const share = applyShareGuard(input, decisions, unkeyed.kept);
-  return { decisions, allowed: share.allowed, held: [...adopted.held, ...unkeyed.held, ...share.held] };
+  const unframed = unframedGuard(input, decisions, unkeyed.kept);
+  const share = applyShareGuard(input, decisions, unframed.kept);
+  return {
+    decisions,
+    allowed: share.allowed,
+    held: [...adopted.held, ...unkeyed.held, ...unframed.held, ...share.held],
+  };
 }
 
 /**
@@ -187,6 +192,45 @@ function unkeyedOf(
   const message = `${why}: ${gone.length} listing(s) gone from the feed not ${lossVerb(deletes, gone, 'past')}; fix the rows (\`feed-sync validate --feed ${policy.feedId}\` lists them). --allow-mass-delete would let all ${gone.length} go, those whose rows are broken included`;
   decisions.push({ guard: 'unkeyed-rejections', tripped: true, message });
   return { held: gone, kept: numbers(deletes, (r) => r !== 'gone') };
+}
+
+/** The share of the owned listings a CSV read to a connection's close may lose in one run. */
+export const UNFRAMED_SHARE = 0.05;
+
+/**
+ * A CSV read to the connection's close (the server sent no Content-Length and no chunks): a body
+ * cut at a row's end reads as the whole feed, its last rows silently gone. A day's churn is a few
+ * percent; a cut body is whatever was left unsent. So its `gone` deletes (and marks) wait for the
+ * override above `UNFRAMED_SHARE` of the owned listings (or `maxDeleteShare`, if lower), and the
+ * everyday run, within it, deletes as ever. Removals the feed states name their listing: not weighed.
+ */
+function unframedGuard(
+  input: GuardInput,
+  decisions: GuardDecision[],
+  kept: readonly number[],
+): { held: number[]; kept: number[] } {
+  const { policy, deletes } = input;
+  const none = { held: [], kept: [...kept] };
+  if (!policy.unframed || policy.mode !== 'full') return none;
+  const gone = numbers(deletes, (r) => r === 'gone', kept);
+  if (gone.length === 0) return none;
+  const limit = Math.min(UNFRAMED_SHARE, policy.maxDeleteShare);
+  const share = input.ownedCount === 0 ? 1 : gone.length / input.ownedCount;
+  const what = `the feed was read to the connection's close (no Content-Length, no chunks: a body cut at a row's end cannot be told from the whole file); ${gone.length} of ${input.ownedCount} owned listings (${percent(share)}) are gone from it`;
+  if (share <= limit) {
+    const message = `${what}, within ${percent(limit)}: ${lossVerb(deletes, gone)} them`;
+    decisions.push({ guard: 'unframed-body', tripped: false, message });
+    return none;
+  }
+  if (policy.allowMassDelete) {
+    const message = `${what}, more than ${percent(limit)}: ${lossVerb(deletes, gone)} them, override given`;
+    decisions.push({ guard: 'unframed-body', tripped: false, overridden: true, message });
+    return none;
+  }
+  const message = `${what}, more than ${percent(limit)}: not ${lossVerb(deletes, gone, 'past')}. If the server can send a Content-Length, ask for it; if the feed really lost them, --allow-mass-delete lets them go`;
+  decisions.push({ guard: 'unframed-body', tripped: true, message });
+  const held = new Set(gone);
+  return { held: gone, kept: kept.filter((i) => !held.has(i)) };
 }
 
 /**

@@ -201,6 +201,7 @@ export type GuardName =
   | 'unkeyed-rejections'
   | 'adopt-from'
   | 'removed-by-feed'
+  | 'unframed-body'
   | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */
@@ -283,6 +284,8 @@ export interface PlanPolicy {
   brokenRows?: readonly BrokenRow[];
   /** Broken rows beyond what a run keeps: any listing could be one, so no `gone` delete is made. */
   brokenRowsOmitted?: number;
+  /** A CSV read to a connection's close: its end unverifiable, its `gone` deletes weighed by `unframed-body`. */
+  unframed?: boolean;
   /** What a listing that leaves the feed becomes. Default: deleted at once. */
   gone?: GonePolicy;
   /** The grace clock of earlier runs (`FeedState.goneSince`). */

@@ -351,6 +351,32 @@ describe('makePlan', () => {
     });
   });
 
+  it('a CSV read to the connection’s close: gone deletes wait above 5% of the owned listings; the everyday run, within it, deletes', () => {
+    const remoteAll = Array.from({ length: 40 }, (_, i) => ours(i + 1, i + 1));
+    // 2 of 40 gone (5%): deleted, said ok.
+    const everyday = planListings(listings(1, 38), remoteAll, { ...policy, unframed: true });
+    expect(summary(everyday)).toMatchObject({ deletes: ['MLS-0039#39 gone', 'MLS-0040#40 gone'], held: [] });
+    expect(everyday.guards.find((g) => g.guard === 'unframed-body')).toMatchObject({ tripped: false });
+    // 6 of 40 gone (15%, under maxDeleteShare): a body cut at a row's end. Held; the removal goes.
+    const cut = planListings(listings(2, 34), remoteAll, {
+      ...policy,
+      unframed: true,
+      removals: ['MLS-0001'],
+    });
+    expect(summary(cut).held).toHaveLength(6);
+    expect(summary(cut).deletes).toEqual(['MLS-0001#1 removed']);
+    expect(cut.guards.find((g) => g.guard === 'unframed-body')).toMatchObject({
+      tripped: true,
+      message: expect.stringContaining("read to the connection's close"),
+    });
+    expect(
+      summary(planListings(listings(1, 34), remoteAll, { ...policy, unframed: true, allowMassDelete: true }))
+        .deletes,
+    ).toHaveLength(6);
+    // A framed body: the share guard alone, as ever.
+    expect(summary(planListings(listings(1, 34), remoteAll, policy)).deletes).toHaveLength(6);
+  });
+
   it.each([
     ['an empty feed', [], {}, 'empty-feed'],
     ['a failed source', listings(1, 1), { sourceFailed: true }, 'source-failed'],

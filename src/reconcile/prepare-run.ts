@@ -50,6 +50,7 @@ export function policyOf(
     | 'brokenRows'
     | 'brokenRowsOmitted'
     | 'present'
+    | 'unframed'
   >,
   options: SyncOptions = {},
   clock: { now: Date; goneSince?: Readonly<Record<string, string>> } = { now: new Date(0) },
@@ -73,6 +74,7 @@ export function policyOf(
     recordsRead: ingest.stats.records,
     ...(ingest.brokenRows ? { brokenRows: ingest.brokenRows } : {}),
     ...(ingest.brokenRowsOmitted ? { brokenRowsOmitted: ingest.brokenRowsOmitted } : {}),
+    ...(ingest.unframed ? { unframed: true } : {}),
     gone: feed.gone,
     goneSince: clock.goneSince ?? {},
     now: clock.now.getTime(),

@@ -28,6 +28,9 @@ export async function openFeed(feed: FeedSpec, deps: IngestDeps): Promise<Opened
   return { ...opened, records: deadline.guard(opened.records) };
 }
 
+const UNFRAMED_NOTE =
+  'read to the connection’s close: the server sent neither a Content-Length nor chunks, so a body cut at a row’s end cannot be told from the whole feed (deletes of more than 5% of the listings wait for --allow-mass-delete)';
+
 async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFeed> {
   const { source } = feed;
   const name = sourceName(source, feed.id);
@@ -69,6 +72,11 @@ async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFee
     state,
     linesAs1252: opened.linesAs1252,
     ...(opened.digest ? { digest: opened.digest } : {}),
+    // A CSV has no end of its own (XML its root's close tag, BLM its #END#): read to a connection's
+    // close, nothing tells a cut at a row's end from the whole file.
+    ...(opened.unframed && source.format === 'csv'
+      ? { end: () => ({ unframed: true, note: UNFRAMED_NOTE }) }
+      : {}),
   };
 }
 

@@ -113,6 +113,11 @@ export interface SourceEnd {
   state?: Partial<FeedState>;
   /** One line on where the replication stands, for the report (`first import: 30,000 records, 3 runs`). */
   note?: string;
+  /**
+   * A CSV read to the connection's close (no Content-Length, no chunks): a body cut at a row's end
+   * reads as a whole feed, so the delete guards ask more of what it leaves out (`unframed-body`).
+   */
+  unframed?: boolean;
 }
 
 /** Opens a feed: its raw records, or the news that it has not changed. `openFeed` is the one of production. */

@@ -173,4 +173,33 @@ describe('HTTP transport', () => {
       server = undefined;
     }
   });
+
+  it('says when a CSV was read to the connection’s close (no length, no chunks): its end cannot be checked', async () => {
+    const body = await TSV();
+    const framings = {
+      length: (res: import('node:http').ServerResponse) => void res.writeHead(200).end(body),
+      chunked: (res: import('node:http').ServerResponse) => {
+        res.writeHead(200);
+        res.write(body);
+        res.end();
+      },
+      close: (res: import('node:http').ServerResponse) =>
+        void res.socket?.end(
+          Buffer.concat([Buffer.from('HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n'), body]),
+        ),
+    };
+    const seen: Record<string, unknown> = {};
+    for (const [name, respond] of Object.entries(framings)) {
+      server = await withServer((_req, res) => respond(res));
+      const result = await ingestFeed(tsvFeed(`${server.url}/feed.tsv`), { state: {} });
+      seen[name] = [result.stats.valid, result.unframed ?? false, result.sourceNote?.slice(0, 39)];
+      await server.close();
+      server = undefined;
+    }
+    expect(seen).toEqual({
+      length: [3, false, undefined],
+      chunked: [3, false, undefined],
+      close: [3, true, 'read to the connection’s close: the ser'],
+    });
+  });
 });

@@ -18,6 +18,12 @@ export type HttpOpen =
        * Content-Encoding (gzip…) counted decoded, as got counts it, and named (`decoded`).
        */
       progress: () => Progress;
+      /**
+       * Whether the body's end is known when it comes: a Content-Length, chunks, or a
+       * Content-Encoding (gzip ends with its size and checksum). A body read to the connection's
+       * close has none: cut at a line end, it cannot be told from a whole one.
+       */
+      framed: boolean;
     };
 
 /** How far a body came (`HttpOpen.progress`). */
@@ -97,10 +103,20 @@ async function attempt(
     if (decoded) return { received: transferred, decoded };
     return { received: transferred, ...(total === undefined ? {} : { total }) };
   };
-  return { notModified: false, validators, body: stream, progress };
+  const framed =
+    decoded !== undefined || stream.downloadProgress.total !== undefined || chunked(response.rawHeaders);
+  return { notModified: false, validators, body: stream, progress, framed };
 }
 
 /** The Content-Encoding the server named (`gzip`…), from a response's raw headers; undefined for none or identity. */
+/** Whether the body comes in chunks (`Transfer-Encoding: chunked`), whose last one says it ended. */
+function chunked(rawHeaders: readonly string[] | undefined): boolean {
+  for (let i = 0; rawHeaders && i + 1 < rawHeaders.length; i += 2)
+    if ((rawHeaders[i] as string).toLowerCase() === 'transfer-encoding')
+      return (rawHeaders[i + 1] as string).toLowerCase().includes('chunked');
+  return false;
+}
+
 function contentEncodingOf(rawHeaders: readonly string[] | undefined): string | undefined {
   for (let i = 0; rawHeaders && i + 1 < rawHeaders.length; i += 2)
     if ((rawHeaders[i] as string).toLowerCase() === 'content-encoding') {

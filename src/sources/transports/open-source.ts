@@ -23,6 +23,8 @@ export type OpenedSource =
        * undone, a `.gz` file not yet unzipped).
        */
       digest?: () => SourceDigest | undefined;
+      /** A `url:` body read to the connection's close, with no length or chunks (`HttpOpen.framed`). */
+      unframed?: true;
     };
 
 export interface OpenOptions {
@@ -43,6 +45,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   // How far the feed's bytes came, for the message of a read that breaks off: a download's as got
   // counted them on the wire, a file's as read.
   let progress: (() => Progress) | undefined;
+  let unframed = false;
   if (source.url) {
     const opened = await openHttp({
       feedId,
@@ -57,6 +60,7 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
     digest = hashed.digest;
     validators = opened.validators;
     progress = opened.progress;
+    unframed = !opened.framed;
   } else {
     const file = await openFile(feedId, source.path!, options.signal);
     validators = { etag: file.etag };
@@ -85,7 +89,14 @@ export async function openSource(options: OpenOptions): Promise<OpenedSource> {
   const decoded = capBytes(feedId, source.maxBytes, gunzipIfNeeded(bytes));
   const where = source.url ? safeUrl(source.url) : (source.path as string);
   const text = decodeText(guard(feedId, where, progress, decoded), source.encoding, onLineAs1252);
-  return { notModified: false, validators, text, linesAs1252, digest };
+  return {
+    notModified: false,
+    validators,
+    text,
+    linesAs1252,
+    digest,
+    ...(unframed ? { unframed: true } : {}),
+  };
 }
 
 /** Name of the feed's file in messages: `Row 812 of acme.csv`. */

@@ -57,7 +57,10 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
   const overridable = run.guards.some(
     (g) =>
       g.tripped &&
-      (g.guard === 'max-delete-share' || g.guard === 'unkeyed-rejections' || g.guard === 'adopt-from'),
+      (g.guard === 'max-delete-share' ||
+        g.guard === 'unkeyed-rejections' ||
+        g.guard === 'adopt-from' ||
+        g.guard === 'unframed-body'),
   );
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Delete guards</h3><ul class="guards">${run.guards.map(
     (g) =>
