@@ -203,6 +203,17 @@ describe('MLS Grid', () => {
   });
 });
 
+describe('every provider', () => {
+  it('honours MLS Grid’s deletion marker passed through (a new user’s proxy): MlgCanView false is a removal, not a listing', async () => {
+    const data = Array.from({ length: 3 }, (_, i) => resoRecord(i + 1));
+    data[1] = { ...data[1]!, MlgCanView: false };
+    const odata = await serve(() => data);
+    const { result } = await run(feedOf(odata.url, { provider: 'generic' }), {}, T0, createMemoryBudget());
+    expect(keys(result).sort()).toEqual(['L000001', 'L000003']);
+    expect(result.removals).toEqual(['L000002']);
+  });
+});
+
 describe('budgets', () => {
   it('stops before the request that would exceed the hourly budget, and the next run goes on from there', async () => {
     const data = Array.from({ length: 10 }, (_, i) =>

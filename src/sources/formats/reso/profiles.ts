@@ -57,7 +57,12 @@ export interface ProviderProfile {
 export const odataString = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 const none = () => [];
-const never = () => false;
+/**
+ * MLS Grid's deletion marker, honoured from every provider: vendors and proxies that pass MLS Grid
+ * data through keep the field, and a record that says it must not be shown is never published.
+ */
+const notViewable = (record: Readonly<Record<string, unknown>>) =>
+  record.MlgCanView === false || record.MlgCanView === 'false';
 
 const generic: ProviderProfile = {
   provider: 'generic',
@@ -79,7 +84,7 @@ const generic: ProviderProfile = {
   mediaExpand: 'Media',
   requiredFilters: none,
   fullReadFilters: [],
-  isDeletion: never,
+  isDeletion: notViewable,
   sweepTop: 200,
 };
 
@@ -106,7 +111,6 @@ const mlsgrid: ProviderProfile = {
   requiredFilters: ({ originatingSystem }) =>
     originatingSystem ? [`OriginatingSystemName eq ${odataString(originatingSystem)}`] : [],
   fullReadFilters: ['MlgCanView eq true'],
-  isDeletion: (record) => record.MlgCanView === false,
   sweepTop: 5000,
 };
 

@@ -12,10 +12,12 @@ export async function* readResoFile(
   let index = 0;
   try {
     for await (const chunk of text) {
-      yield* batchOf(splitter.push(chunk), (json) => ({
-        index: index++,
-        fields: JSON.parse(json) as Record<string, unknown>,
-      }));
+      yield* batchOf(splitter.push(chunk), (json) => {
+        const fields = JSON.parse(json) as Record<string, unknown>;
+        // MLS Grid's deletion marker, as the API reader honours it: the listing must not be shown.
+        const removed = fields.MlgCanView === false || fields.MlgCanView === 'false';
+        return { index: index++, fields, ...(removed ? { removed: true as const } : {}) };
+      });
     }
     splitter.end();
   } catch (error) {
