@@ -201,6 +201,39 @@ describe('MLS Grid', () => {
       /full read: 30 this run, 250 records in 3 runs, complete; key sweep: 250 keys/,
     );
   });
+
+  it('a server that caps pages at 1,000 (a proxy): the sweep asks the feed’s own page size, and a refusal says the server’s words', async () => {
+    const data = Array.from({ length: 30 }, (_, i) => resoRecord(i + 1));
+    const capped = (params: URLSearchParams) =>
+      check(params) ?? (Number(params.get('$top')) > 1000 ? '$top must be at most 1000' : undefined);
+    const odata = await serve(() => data, { check: capped });
+    const budget = createMemoryBudget();
+    const first = await run(mlsgrid(odata.url, { top: 1000 }), {}, T0, budget);
+    const later = new Date(T0.getTime() + 2 * HOUR);
+    const { result } = await run(
+      mlsgrid(odata.url, { top: 1000, sweepEveryHours: 1 }),
+      first.state,
+      later,
+      budget,
+    );
+    expect(result.mode).toBe('full');
+    expect(odata.queries.map((q) => q.searchParams.get('$top'))).toEqual(['1000', '1000', '5000', '1000']);
+    expect(result.present?.size).toBe(30);
+    // A query the server refuses names what it said, not only the status.
+    await server?.close();
+    const strict = await serve(() => data, {
+      check: (params) => (Number(params.get('$top')) > 100 ? '$top must be at most 100' : undefined),
+    });
+    const refused = await run(
+      feedOf(strict.url, { provider: 'generic', top: 200 }),
+      {},
+      T0,
+      createMemoryBudget(),
+    ).catch((e: unknown) => e as Error);
+    expect((refused as Error).message).toMatch(
+      /after 1 attempt: HTTP 400: the server said "\$top must be at most 100"$/,
+    );
+  });
 });
 
 describe('every provider', () => {

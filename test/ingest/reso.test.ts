@@ -223,7 +223,7 @@ describe('RESO Web API', () => {
       code: string;
     };
     expect(error.code).toBe('E_FEED_FETCH');
-    expect(error.message).toMatch(/token request answered HTTP 401/);
+    expect(error.message).toMatch(/token request to http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 401/);
     expect(error.message).not.toMatch(/wrong-secret/);
   });
 

@@ -6,13 +6,63 @@ import {
   parseRetryAfter,
 } from '../../http/index.ts';
 
-/** A non-2xx answer from a feed server (`url` shown without credentials): retryable for 408, 429 and 5xx. */
-export function feedStatusError(status: number, url: string, retryAfter?: number | string): HttpStatusError {
-  return new HttpStatusError(status, `HTTP ${status} from ${url}`, {
-    kind: 'FEED_FETCH',
-    code: 'E_FEED_HTTP',
-    retryAfterMs: typeof retryAfter === 'string' ? parseRetryAfter(retryAfter) : retryAfter,
-  });
+/**
+ * A non-2xx answer from a feed server (`url` shown without credentials): retryable for 408, 429 and
+ * 5xx. `body`, the answer's text, gives the server's reason (`errorReasonOf`).
+ */
+export function feedStatusError(
+  status: number,
+  url: string,
+  retryAfter?: number | string,
+  body?: string,
+): HttpStatusError {
+  const reason = body === undefined ? undefined : errorReasonOf(body);
+  return new HttpStatusError(
+    status,
+    `HTTP ${status} from ${url}${reason ? `: the server said "${reason}"` : ''}`,
+    {
+      kind: 'FEED_FETCH',
+      code: 'E_FEED_HTTP',
+      retryAfterMs: typeof retryAfter === 'string' ? parseRetryAfter(retryAfter) : retryAfter,
+    },
+  );
+}
+
+/** Longest reason quoted from an error body. */
+const REASON_CHARS = 200;
+
+/**
+ * The reason an error answer gives, in one line: an OData error's `message` (`$top must be at most
+ * 1000`), an OAuth error and its description (`invalid_client: …`), a JSON `message`, or a short
+ * text body; undefined for an HTML page or nothing. Anything shaped like a credential is blanked.
+ */
+export function errorReasonOf(body: string): string | undefined {
+  const text = body.trim();
+  if (text === '' || text.startsWith('<')) return undefined;
+  let reason: string | undefined;
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>;
+    const error = json.error;
+    if (error && typeof error === 'object') {
+      const { message, code } = error as { message?: unknown; code?: unknown };
+      reason = typeof message === 'string' ? message : typeof code === 'string' ? code : undefined;
+    } else if (typeof error === 'string') {
+      const description = json.error_description;
+      reason = typeof description === 'string' && description ? `${error}: ${description}` : error;
+    } else if (typeof json.message === 'string') reason = json.message;
+    else if (typeof json.Message === 'string') reason = json.Message;
+  } catch {
+    reason = text;
+  }
+  if (reason === undefined) return undefined;
+  const line = reason
+    .replace(/\s+/g, ' ')
+    .replace(
+      /(bearer\s+|(?:access_|refresh_)?token["']?\s*[=:]\s*["']?|secret["']?\s*[=:]\s*["']?|password["']?\s*[=:]\s*["']?)[^\s"'&,;]+/gi,
+      '$1…',
+    )
+    .trim();
+  return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line || undefined;
 }
 
 /** The one list of retryable conditions (src/http/failure.ts), applied to a feed request's failure. */

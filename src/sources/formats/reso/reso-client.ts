@@ -100,7 +100,7 @@ export function createResoClient(
     let answer = await fetchOnce(url, false);
     if (answer.status === 401 && auth?.type === 'oauth2') answer = await fetchOnce(url, true);
     if (answer.status < 200 || answer.status > 299)
-      throw feedStatusError(answer.status, safeUrl(url), answer.retryAfterMs);
+      throw feedStatusError(answer.status, safeUrl(url), answer.retryAfterMs, answer.body);
     return parsePage(feedId, url, answer.body);
   };
 

@@ -62,12 +62,13 @@ export function sweepUrl(
   options: ResolvedReso,
   select: readonly string[],
   position?: ReplicationPosition,
+  top: number = options.profile.sweepTop,
 ): string {
   const filters = [...filtersOf(options, 'full'), ...positionFilters(position)];
   const query = encodeQuery({
     $filter: filters.join(' and ') || undefined,
     $select: [...new Set(['ListingKey', 'ModificationTimestamp', ...select])].join(','),
-    $top: options.profile.pageSizeBy === 'top' ? String(options.profile.sweepTop) : undefined,
+    $top: options.profile.pageSizeBy === 'top' ? String(top) : undefined,
     $orderby: options.profile.orderBy,
     ...options.profile.fullReadParams,
   });

@@ -232,15 +232,24 @@ export class ResoReplication {
     const keys = new KeyHashSet();
     let place: ResoCheckpoint = { kind: 'full', startedAt: '', pages: 0, records: 0, runs: 1 };
     let from: ReplicationPosition | undefined;
+    let top = options.profile.sweepTop;
     let url: string | undefined = sweepUrl(endpoint, options, reader.select);
     for (let pages = 1, restarts = 0; url; pages++) {
       let page: ODataPage;
       try {
         page = await client.getPage(url);
       } catch (error) {
+        // A server that allows smaller pages than the provider documents for key reads (a proxy, a
+        // vendor's own cap) refuses the sweep's `$top`: the feed's own page size, which it reads.
+        if (pages === 1 && isRefused(error) && top > options.top) {
+          top = options.top;
+          url = sweepUrl(endpoint, options, reader.select, undefined, top);
+          pages = 0;
+          continue;
+        }
         if (!isExpiredLink(error) || pages === 1 || ++restarts > MAX_LINK_RESTARTS) throw error;
         from = place.position;
-        url = sweepUrl(endpoint, options, reader.select, from);
+        url = sweepUrl(endpoint, options, reader.select, from, top);
         continue;
       }
       restarts = 0;
@@ -341,14 +350,21 @@ function positionOf(fields: Record<string, unknown>): PositionedRecord {
   };
 }
 
+/** The HTTP status a failed request was answered with, if it was answered. */
+function statusOf(error: unknown): number | undefined {
+  const cause = (error as { cause?: unknown }).cause;
+  return error instanceof HttpStatusError
+    ? error.status
+    : cause instanceof HttpStatusError
+      ? cause.status
+      : undefined;
+}
+
 /** A nextLink the server no longer knows (expired, unknown), as opposed to a server or network failure. */
 function isExpiredLink(error: unknown): boolean {
-  const cause = (error as { cause?: unknown }).cause;
-  const status =
-    error instanceof HttpStatusError
-      ? error.status
-      : cause instanceof HttpStatusError
-        ? cause.status
-        : undefined;
+  const status = statusOf(error);
   return status !== undefined && EXPIRED.has(status);
 }
+
+/** A query the server refused as asked (400). */
+const isRefused = (error: unknown) => statusOf(error) === 400;

@@ -1,6 +1,8 @@
 import { FeedSyncError } from '../../../errors.ts';
 import { httpOnFirstUse } from '../../../http/index.ts';
+import { safeUrl } from '../../feed-error.ts';
 import type { AuthConfig } from '../../source-schema.ts';
+import { errorReasonOf } from '../../transports/http-errors.ts';
 
 type OAuth2 = Extract<AuthConfig, { type: 'oauth2' }>;
 
@@ -66,7 +68,10 @@ export async function getToken(
     );
   const response = await (options.send ? options.send(post) : post());
   if (response.statusCode !== 200)
-    throw new TokenError(`token request answered HTTP ${response.statusCode}`, response.statusCode);
+    throw new TokenError(
+      tokenRefusal(response.statusCode, auth.tokenUrl, response.body),
+      response.statusCode,
+    );
   let body: { access_token?: unknown; expires_in?: unknown };
   try {
     body = JSON.parse(response.body) as typeof body;
@@ -78,6 +83,12 @@ export async function getToken(
   const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : Number(body.expires_in ?? 3600);
   cache.set(key, { token: body.access_token, expiresAt: now() + Math.max(0, expiresIn * 1000 - SKEW_MS) });
   return body.access_token;
+}
+
+/** `token request to auth.example/token answered HTTP 400: the server said "invalid_client: …"`. */
+function tokenRefusal(status: number, tokenUrl: string, body: unknown): string {
+  const reason = typeof body === 'string' ? errorReasonOf(body) : undefined;
+  return `token request to ${safeUrl(tokenUrl)} answered HTTP ${status}${reason ? `: the server said "${reason}"` : ''}`;
 }
 
 /** Forget every cached token (tests). */
