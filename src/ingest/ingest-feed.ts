@@ -184,6 +184,7 @@ export async function collectFeed<T>(
     ...(sourceEnd.continues ? { continues: true } : {}),
     ...(sourceEnd.note ? { sourceNote: sourceEnd.note } : {}),
     ...(sourceEnd.unframed ? { unframed: true } : {}),
+    ...(opened.stillListed ? { stillListed: opened.stillListed } : {}),
     mapping: (end.mapping ?? mappingFor(feed, undefined, deps)).mapping,
     ...(end.hints.length > 0 ? { hints: end.hints } : {}),
   };

@@ -1,5 +1,5 @@
 import type { Listing, MappingHint, RawFields } from '../normalize/index.ts';
-import type { FeedSpec, KeySet, SourceDigest, SourcePause } from '../sources/index.ts';
+import type { FeedSpec, KeySet, OpenedFeed, SourceDigest, SourcePause } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
 import type { MemoEntry } from './record-memo.ts';
 
@@ -240,6 +240,8 @@ export interface IngestResult<T = Listing> {
   sourceNote?: string;
   /** A CSV read to the connection's close, its end unverifiable (`SourceEnd.unframed`). */
   unframed?: boolean;
+  /** Asks the source which keys gone from its read it still lists (`OpenedFeed.stillListed`: RESO). */
+  stillListed?: OpenedFeed['stillListed'];
   /** The mapping in use (preset merged, or inferred from a CSV header), for `validate` to print. */
   mapping: unknown;
   /**

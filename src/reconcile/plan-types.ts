@@ -202,6 +202,7 @@ export type GuardName =
   | 'adopt-from'
   | 'removed-by-feed'
   | 'unframed-body'
+  | 'still-listed'
   | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */

@@ -33,6 +33,7 @@ import type {
   SyncOptions,
   UnknownOwner,
 } from './run-types.ts';
+import { keysStillListed, withKeys } from './still-listed.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -435,7 +436,18 @@ async function prepare(
     // The report, made once the records are closed, shows the first CHANGES_KEPT writes' changes:
     // at least those are read now.
     const described = Math.max(options.briefs ?? BRIEFS_KEPT, CHANGES_KEPT);
-    const made = makePlan(desired, snapshot.listings, policy);
+    let made = makePlan(desired, snapshot.listings, policy);
+    // A RESO provider is asked about the listings gone from its read before they are deleted: those
+    // it still lists were skipped by a read that moved, and are planned again as listed.
+    const still = ingest.stillListed && (await keysStillListed(made, ingest.stillListed, deps.logger));
+    if (still) {
+      if (still.listed.size > 0)
+        made = makePlan(desired, snapshot.listings, {
+          ...policy,
+          present: withKeys(policy.present, still.listed),
+        });
+      made.guards.push(still.decision);
+    }
     // A reused reading has no record to write: a plan that writes one reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
     const plan = withBriefs(made, loader, described);

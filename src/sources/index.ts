@@ -15,5 +15,6 @@ export type {
   RawRecord,
   SourceEnd,
   SourcePause,
+  StillListed,
 } from './source-types.ts';
 export { digestFile, type SourceDigest, statFile } from './transports/read-file.ts';

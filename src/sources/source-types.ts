@@ -155,4 +155,17 @@ export interface OpenedFeed {
   end?: () => SourceEnd;
   /** The feed's bytes digested, once `records` is exhausted (`OpenSource`'s `digest`). */
   digest?: () => SourceDigest | undefined;
+  /**
+   * Of some keys gone from the read, those the source still lists (a RESO provider asked by key):
+   * a read that moved while it was taken must not delete them. `asked` counts the keys asked about;
+   * `problem` says why the rest were not.
+   */
+  stillListed?: (keys: readonly string[]) => Promise<StillListed>;
+}
+
+/** What a source says of keys gone from its read (`OpenedFeed.stillListed`). */
+export interface StillListed {
+  listed: Set<string>;
+  asked: number;
+  problem?: string;
 }

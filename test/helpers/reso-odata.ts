@@ -5,7 +5,7 @@ import { type TestServer, withServer } from './with-server.ts';
 /**
  * A small RESO Web API (OData) server for the RESO source's tests, written from the providers'
  * published rules as the tests need them (not from feed-sync's query code): `$filter` with `and`
- * of `eq ne gt ge lt le` on strings, booleans, numbers and timestamps; `$select`, `$top`, `$orderby`
+ * and `or` (and parentheses) of `eq ne gt ge lt le` on strings, booleans, numbers and timestamps; `$select`, `$top`, `$orderby`
  * (one or two fields), `$expand=Media`; paging by `$skip` links, or by opaque tokens that expire
  * (Trestle's replication); an optional check of each query (MLS Grid's required filter, a `$top`
  * ceiling); rate headers; and a fault per request. Records are read from `dataset()` at each query.
@@ -131,8 +131,9 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-/** Split a filter at its top-level `and`s (outside parentheses and quotes). */
-function clauses(filter: string): string[] {
+/** Split a filter at its top-level `and`s (or `or`s: `word`), outside parentheses and quotes. */
+function clauses(filter: string, word = 'and'): string[] {
+  const sep = ` ${word} `;
   const out: string[] = [];
   let depth = 0;
   let quoted = false;
@@ -143,9 +144,9 @@ function clauses(filter: string): string[] {
     if (quoted) continue;
     if (c === '(') depth++;
     if (c === ')') depth--;
-    if (depth === 0 && filter.startsWith(' and ', i)) {
+    if (depth === 0 && filter.startsWith(sep, i)) {
       out.push(filter.slice(start, i));
-      start = i + 5;
+      start = i + sep.length;
     }
   }
   out.push(filter.slice(start));
@@ -153,6 +154,8 @@ function clauses(filter: string): string[] {
 }
 
 function matches(record: Record<string, unknown>, filter: string): boolean {
+  const alternatives = clauses(filter, 'or');
+  if (alternatives.length > 1) return alternatives.some((alternative) => matches(record, alternative));
   return clauses(filter).every((clause) => {
     if (clause.startsWith('(') && clause.endsWith(')')) return matches(record, clause.slice(1, -1));
     const m = /^(\w+) (eq|ne|gt|ge|lt|le) (.+)$/.exec(clause);

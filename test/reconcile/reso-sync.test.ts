@@ -149,6 +149,50 @@ describe('MLS Grid, end to end', () => {
   });
 });
 
+describe('a read that moves while it is taken (a new user’s MLS, paged by $skip)', () => {
+  it('a listing the read skipped is asked about before it is deleted, and kept: the provider still lists it', async () => {
+    // 25 listings, each modified a minute apart; pages of 10 by `$skip`.
+    const data = Array.from({ length: 25 }, (_, i) =>
+      resoRecord(i + 1, { ModificationTimestamp: `2024-05-01T10:${String(i).padStart(2, '0')}:00Z` }),
+    );
+    let served = 0;
+    let edit = false;
+    const s = await setUp(
+      () => {
+        // After the first page of a read, the MLS edits the first record: it moves to the end, and
+        // every later record one place back, so `$skip=10` skips one.
+        if (edit && ++served === 2) data[0] = { ...data[0]!, ModificationTimestamp: '2024-05-02T09:00:00Z' };
+        return data;
+      },
+      { provider: 'generic', mode: 'full', top: 10 },
+    );
+    expect(await s.sync(T0)).toMatchObject({ outcome: 'ok', created: 25 });
+    edit = true;
+    const moved = await s.sync(T0 + HOUR);
+    // Before: `deleted: T2M1010`, a listing still for sale, gone for good.
+    expect(moved).toMatchObject({ outcome: 'ok', mode: 'full', deleted: 0 });
+    expect(s.keys()).toHaveLength(25);
+    expect(moved.guards.find((g) => g.guard === 'still-listed')?.message).toMatch(
+      /^1 listing\(s\) gone from the read are still listed at the provider \(the feed changed while it was read\): kept, not deleted \(L000011\)$/,
+    );
+    const asked = s.odata.queries.find(
+      (q) =>
+        (q.searchParams.get('$filter') ?? '').includes(' or ') ||
+        (q.searchParams.get('$filter') ?? '').includes('ListingId eq'),
+    );
+    expect(asked?.searchParams.get('$filter')).toBe("(ListingId eq 'L000011')");
+    // A listing really gone is asked about too, confirmed, and deleted.
+    edit = false;
+    data.splice(4, 1);
+    const gone = await s.sync(T0 + 2 * HOUR);
+    expect(gone).toMatchObject({ outcome: 'ok', deleted: 1 });
+    expect(gone.guards.find((g) => g.guard === 'still-listed')?.message).toBe(
+      '1 confirmed gone at the provider: deleted',
+    );
+    expect(s.keys()).toHaveLength(24);
+  });
+});
+
 describe('a budget that runs out mid-run', () => {
   it('writes what was read, deletes nothing, ends paused with resumesAt, and the next run goes on from there', async () => {
     const data = Array.from({ length: 12 }, (_, i) =>

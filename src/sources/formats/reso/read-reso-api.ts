@@ -68,6 +68,7 @@ export async function openResoApi(feed: FeedSpec, deps: IngestDeps, name: string
     records: replication.records(),
     state: {},
     end: () => replication.end(),
+    stillListed: (keys) => replication.stillListed(keys),
   };
 }
 

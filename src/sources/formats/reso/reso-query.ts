@@ -75,6 +75,24 @@ export function sweepUrl(
   return `${root(endpoint)}/${options.resource}?${query}`;
 }
 
+/**
+ * The records of some keys, by the source field the feed's key is read from (`ListingId eq 'A' or
+ * …`), under the filters of a read of the whole feed: whether the provider still lists them.
+ */
+export function keysUrl(
+  endpoint: string,
+  options: ResolvedReso,
+  field: string,
+  keys: readonly string[],
+): string {
+  const anyKey = keys.map((key) => `${field} eq ${odataString(key)}`).join(' or ');
+  const query = encodeQuery({
+    $filter: [...filtersOf(options, 'full'), `(${anyKey})`].join(' and '),
+    $top: options.profile.pageSizeBy === 'top' ? String(Math.max(keys.length, 1)) : undefined,
+  });
+  return `${root(endpoint)}/${options.resource}?${query}`;
+}
+
 /** The filters that go on from a position: after the last ListingKey, or from the last instant. */
 function positionFilters(position: ReplicationPosition | undefined): string[] {
   if (position && 'timestamp' in position) return [`ModificationTimestamp ge ${position.timestamp}`];

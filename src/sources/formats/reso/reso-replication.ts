@@ -19,12 +19,14 @@ import {
 import { KeyHashSet } from './key-set.ts';
 import { replicationNote } from './replication-note.ts';
 import type { ODataPage, ResoClient } from './reso-client.ts';
-import { mediaUrl, replicationUrl, sameOrigin, sweepUrl } from './reso-query.ts';
+import { keysUrl, mediaUrl, replicationUrl, sameOrigin, sweepUrl } from './reso-query.ts';
 import type { ResolvedReso } from './resolve-options.ts';
 import { sweepKeyReader } from './sweep-keys.ts';
 
 /** Keys per Media query: an `or` chain longer than this makes URLs some vendors refuse. */
 const MEDIA_BATCH = 20;
+/** Keys per query asking whether the provider still lists them (`stillListed`). */
+const KEYS_BATCH = 20;
 
 /**
  * A nextLink that fails this many times in a row (expired, unknown, or past the provider's `$skip`
@@ -266,6 +268,48 @@ export class ResoReplication {
       url = page.nextLink;
     }
     return keys;
+  }
+
+  /**
+   * Which of `keys` (the feed's listing keys, gone from this run's read) the provider still lists as
+   * listings: a read paged by `$skip` over a feed that changes while it is read skips a record for
+   * each one edited or removed ahead of it, and that listing must not be deleted for it. Asked by
+   * the source field the key is read from, `KEYS_BATCH` keys a query, under the budget. A key rule
+   * that is a template cannot be asked (`unasked`); a query the provider refuses (400: the field is
+   * not searchable) stops the asking, named in `problem`; the budget's stop, a network failure too.
+   */
+  async stillListed(
+    keys: readonly string[],
+  ): Promise<{ listed: Set<string>; asked: number; problem?: string }> {
+    const { options, feed, endpoint, client } = this.deps;
+    const reader = sweepKeyReader(feed, this.deps.now());
+    const listed = new Set<string>();
+    if (reader.field === undefined)
+      return {
+        listed,
+        asked: 0,
+        problem: `the key of feed ${feed.id} is not read from one field, so it cannot be asked for`,
+      };
+    const wanted = new Set(keys);
+    let asked = 0;
+    for (let i = 0; i < keys.length; i += KEYS_BATCH) {
+      const batch = keys.slice(i, i + KEYS_BATCH);
+      let page: ODataPage;
+      try {
+        page = await client.getPage(keysUrl(endpoint, options, reader.field, batch));
+      } catch (error) {
+        const problem = error instanceof BudgetPause ? error.message : (error as Error).message;
+        return { listed, asked, problem };
+      }
+      asked += batch.length;
+      for (const record of page.value) {
+        const key = reader.keyOf(record);
+        if (key === undefined || !wanted.has(key)) continue;
+        if (options.profile.isDeletion(record) || reader.isRemoval(record)) continue;
+        listed.add(key);
+      }
+    }
+    return { listed, asked };
   }
 
   /** `media: fetch`: one Media query per batch of keys, attached as each record's `Media`. */

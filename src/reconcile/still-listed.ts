@@ -1,0 +1,58 @@
+import type { Logger } from '../logger.ts';
+import type { KeySet, StillListed } from '../sources/index.ts';
+import type { GuardDecision, Plan } from './plan-types.ts';
+
+/** Gone listings asked about in one run: a big feed's daily churn, never a broken export's all. */
+export const STILL_LISTED_ASKED_MAX = 2000;
+
+/** Keys named in a decision's message. */
+const NAMED = 10;
+
+/**
+ * Before a RESO feed's gone listings are deleted, the provider is asked whether it still lists
+ * them (`OpenedFeed.stillListed`): a read paged by `$skip` while the MLS edits records skips one
+ * record for each one that moves ahead of it, and that listing, still for sale, would be deleted
+ * and never come back (nothing changed to bring it). Those the provider lists are kept; what the
+ * run asked, found and could not ask is said as a decision (`still-listed`). Undefined when the
+ * plan deletes nothing gone from the feed.
+ */
+export async function keysStillListed(
+  plan: Plan,
+  stillListed: (keys: readonly string[]) => Promise<StillListed>,
+  logger?: Logger,
+): Promise<{ listed: Set<string>; decision: GuardDecision } | undefined> {
+  const gone: string[] = [];
+  let more = 0;
+  for (const d of plan.deletes) {
+    if (d.reason !== 'gone') continue;
+    if (gone.length < STILL_LISTED_ASKED_MAX) gone.push(d.key);
+    else more++;
+  }
+  if (gone.length === 0) return undefined;
+  const { listed, asked, problem } = await stillListed(gone);
+  const unasked = gone.length - asked + more;
+  const parts: string[] = [];
+  if (listed.size > 0) {
+    const named = [...listed].slice(0, NAMED).join(', ');
+    parts.push(
+      `${listed.size} listing(s) gone from the read are still listed at the provider (the feed changed while it was read): kept, not deleted (${named}${listed.size > NAMED ? ', …' : ''})`,
+    );
+  }
+  const confirmed = asked - listed.size;
+  if (confirmed > 0) parts.push(`${confirmed} confirmed gone at the provider: deleted`);
+  if (unasked > 0)
+    parts.push(
+      `${unasked} not asked about${problem ? ` (${problem})` : ` (more than ${STILL_LISTED_ASKED_MAX} a run)`}: deleted as the read found them`,
+    );
+  if (problem)
+    logger?.warn({ problem }, 'RESO: could not ask the provider about every listing gone from the read');
+  return { listed, decision: { guard: 'still-listed', tripped: false, message: parts.join('; ') } };
+}
+
+/** `present` and `more` as one set of keys the feed lists. */
+export function withKeys(present: KeySet | undefined, more: ReadonlySet<string>): KeySet {
+  return {
+    size: (present?.size ?? 0) + more.size,
+    has: (key) => more.has(key) || (present?.has(key) ?? false),
+  };
+}
