@@ -48,4 +48,31 @@ describe('withRetries', () => {
     await expect(withRetries(fail, { retries: 2, isRetryable: () => false })).rejects.toThrow('503');
     expect(calls).toBe(1);
   });
+
+  it('backs a 429 without Retry-After off by its own backoff (a provider’s seconds), others by the usual', async () => {
+    const delays: [string, number][] = [];
+    const failures = [new Refused(true), new Refused(true), new Refused(false)];
+    let calls = 0;
+    await withRetries(
+      async () => {
+        const failure = failures[calls++];
+        if (failure) throw failure;
+        return 'ok';
+      },
+      {
+        retries: 3,
+        isRetryable: () => true,
+        isRateLimited: (error) => (error as Refused).rateLimited,
+        backoff: { baseMs: 1 },
+        rateLimitedBackoff: { baseMs: 4 },
+        random: () => 1,
+        onRetry: (error, _n, ms) => delays.push([(error as Error).message, ms]),
+      },
+    );
+    expect(delays).toEqual([
+      ['429', 4],
+      ['429', 8],
+      ['503', 4],
+    ]);
+  });
 });

@@ -16,6 +16,11 @@ export interface RetryOptions {
   limiter?: Pick<Limiter, 'pause'>;
   signal?: AbortSignal;
   backoff?: BackoffOptions;
+  /**
+   * The backoff of a rate-limited answer that says no Retry-After (a provider's 429): longer than a
+   * network hiccup's, as the providers ask (Trestle: 1, 2, 4 … 32 s). Default `backoff`.
+   */
+  rateLimitedBackoff?: BackoffOptions;
   random?: () => number;
   /** Called before each wait, e.g. to log. */
   onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
@@ -28,8 +33,14 @@ export async function withRetries<T>(attempt: (n: number) => Promise<T>, options
       return await attempt(n);
     } catch (error) {
       if (n > options.retries || !options.isRetryable(error) || options.signal?.aborted) throw error;
-      const delay = retryDelay(n, options.retryAfterMs?.(error), options.random, options.backoff);
-      if (options.limiter && options.isRateLimited?.(error)) options.limiter.pause(delay);
+      const retryAfter = options.retryAfterMs?.(error);
+      const limited = options.isRateLimited?.(error) ?? false;
+      const backoff =
+        limited && retryAfter === undefined
+          ? (options.rateLimitedBackoff ?? options.backoff)
+          : options.backoff;
+      const delay = retryDelay(n, retryAfter, options.random, backoff);
+      if (options.limiter && limited) options.limiter.pause(delay);
       options.onRetry?.(error, n, delay);
       await sleep(delay, undefined, options.signal ? { signal: options.signal } : undefined).catch(() => {
         throw error;

@@ -39,6 +39,7 @@ async function setUp(
   dataset: () => Record<string, unknown>[],
   reso: Record<string, unknown>,
   server: Partial<ODataServerOptions> = {},
+  source: { retries?: number } = {},
 ): Promise<Setup> {
   sandbox = await startSandbox({ latencyMs: 1 });
   odata = await startOData({ dataset, ...server });
@@ -53,6 +54,7 @@ async function setUp(
           url: `${odata.url}/odata`,
           auth: { type: 'bearer', token: 'mls-token' },
           retries: 0,
+          ...source,
           reso,
         },
         mapping: { preset: 'reso' },
@@ -190,6 +192,45 @@ describe('a read that moves while it is taken (a new user’s MLS, paged by $ski
       '1 confirmed gone at the provider: deleted',
     );
     expect(s.keys()).toHaveLength(24);
+  });
+});
+
+describe('a provider that answers 429 (a new user’s MLS)', () => {
+  it('without Retry-After: backs off for seconds, then pauses the run with what it read written, the server’s words said', async () => {
+    const data = Array.from({ length: 30 }, (_, i) => resoRecord(i + 1));
+    let limited = false;
+    const s = await setUp(
+      () => data,
+      { provider: 'generic', mode: 'full', top: 10 },
+      {
+        fault: (_n, url) => (limited && url.searchParams.get('$skip') === '10' ? { status: 429 } : undefined),
+      },
+      { retries: 3 },
+    );
+    limited = true;
+    const started = Date.now();
+    const report = await s.sync(T0);
+    const took = Date.now() - started;
+    expect(report).toMatchObject({ outcome: 'paused', created: 10, deleted: 0 });
+    expect(report.reason).toMatch(
+      /the provider refused for the key's rate \(HTTP 429: the server said "fault"\): paused until 2024-05-02T00:01:00\.000Z/,
+    );
+    expect(report.resumesAt).toBe('2024-05-02T00:01:00.000Z');
+    // Four requests of that page, a second, two, four apart (with jitter, at least half), not a storm.
+    expect(s.odata.queries.filter((q) => q.searchParams.get('$skip') === '10')).toHaveLength(4);
+    expect(took).toBeGreaterThan(3000);
+    limited = false;
+    expect(await s.sync(T0 + HOUR)).toMatchObject({ outcome: 'ok', created: 20 });
+  }, 30_000);
+
+  it('MLS Grid: a 429 is a suspended token: no request more, paused an hour, and said', async () => {
+    const data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
+    const s = await setUp(() => data, MLSGRID, { fault: () => ({ status: 429 }) });
+    const report = await s.sync(T0);
+    expect(report.outcome).toBe('paused');
+    expect(report.reason).toMatch(/MLS Grid suspends a token that goes over its limits/);
+    expect(report.resumesAt).toBe('2024-05-02T01:00:00.000Z');
+    expect(s.odata.queries).toHaveLength(1);
   });
 });
 

@@ -20,9 +20,14 @@ export interface FeedRequestContext {
   limiter?: Pick<Limiter, 'pause'>;
 }
 
+/** A feed server's 429 without Retry-After, backed off as providers publish it (Trestle: 1, 2, 4 … 32 s). */
+export const RATE_LIMITED_BACKOFF = { baseMs: 1000, maxMs: 32_000 } as const;
+
 export interface FeedRetryOptions {
   /** Log message of each retry, e.g. `feed fetch retry`. */
   retryMessage: string;
+  /** Whether a 429 is retried at all (MLS Grid suspends a token that goes on asking). Default true. */
+  retryRateLimited?: boolean;
   /** The reason in the final error message. Default `describeHttpError` (status or network code). */
   describe?: (error: unknown) => string;
 }
@@ -43,7 +48,9 @@ export async function withFeedRetries<T>(
   try {
     return await withRetries(attempt, {
       retries: context.source.retries,
-      isRetryable: isRetryableHttpError,
+      isRetryable: (error) =>
+        isRetryableHttpError(error) && (options.retryRateLimited !== false || !isRateLimitedHttpError(error)),
+      rateLimitedBackoff: RATE_LIMITED_BACKOFF,
       retryAfterMs: retryAfterOfError,
       isRateLimited: isRateLimitedHttpError,
       ...(context.limiter ? { limiter: context.limiter } : {}),

@@ -37,6 +37,18 @@ export class BudgetPause extends FeedSyncError {
   }
 }
 
+/**
+ * The provider refused for the key's rate (429) past the retries: the run ends `paused` until
+ * `resumesAt`, what it read written, rather than failing and coming back on the next schedule (or
+ * the worker's retries) to ask again at once.
+ */
+export class RateLimitPause extends BudgetPause {
+  constructor(resumesAt: number, reason: string) {
+    super(resumesAt, 'provider');
+    this.message = `${reason}: paused until ${new Date(resumesAt).toISOString()}`;
+  }
+}
+
 /** What every request of a RESO source goes through: before it, the budget; after it, what the provider said. */
 export interface BudgetGate {
   /**

@@ -51,6 +51,11 @@ export interface ProviderProfile {
   isDeletion(record: Readonly<Record<string, unknown>>): boolean;
   /** Page size of a key sweep (`$select` of the key fields only, no `$expand`). */
   sweepTop: number;
+  /**
+   * A 429 the retries did not get past (or, `retry: false`, the first): the run ends `paused` for
+   * `pauseMs` (or the server's longer Retry-After), its records written, and says `note`.
+   */
+  rateLimited: { retry: boolean; pauseMs: number; note?: string };
 }
 
 /** An OData string literal: quotes doubled. */
@@ -86,6 +91,7 @@ const generic: ProviderProfile = {
   fullReadFilters: [],
   isDeletion: notViewable,
   sweepTop: 200,
+  rateLimited: { retry: true, pauseMs: 60_000 },
 };
 
 /**
@@ -112,6 +118,13 @@ const mlsgrid: ProviderProfile = {
     originatingSystem ? [`OriginatingSystemName eq ${odataString(originatingSystem)}`] : [],
   fullReadFilters: ['MlgCanView eq true'],
   sweepTop: 5000,
+  // Its 429 means the token went over a limit and is suspended (an e-mail goes to the account):
+  // asking again digs deeper. An hour, its shortest window.
+  rateLimited: {
+    retry: false,
+    pauseMs: 3_600_000,
+    note: 'MLS Grid suspends a token that goes over its limits and e-mails the account holder: check the token’s standing',
+  },
 };
 
 /**

@@ -46,6 +46,8 @@ export async function openResoApi(feed: FeedSpec, deps: IngestDeps, name: string
   const client = createResoClient(feed.id, source, limiter, {
     gate,
     headers: queryHeaders(options),
+    rateLimited: options.profile.rateLimited,
+    now: () => (deps.budgetClock ?? (() => new Date()))().getTime(),
     ...(deps.signal ? { signal: deps.signal } : {}),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });

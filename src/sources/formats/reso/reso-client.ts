@@ -6,8 +6,14 @@ import { FeedError, safeUrl } from '../../feed-error.ts';
 import type { SourceConfig } from '../../source-schema.ts';
 import { withFeedRetries } from '../../transports/feed-http.ts';
 import { feedAuthHeaders } from '../../transports/http-auth.ts';
-import { describeHttpError, feedStatusError } from '../../transports/http-errors.ts';
-import { type BudgetGate, BudgetPause } from './budget-gate.ts';
+import {
+  describeHttpError,
+  feedStatusError,
+  isRateLimitedHttpError,
+  retryAfterOfError,
+} from '../../transports/http-errors.ts';
+import { type BudgetGate, BudgetPause, RateLimitPause } from './budget-gate.ts';
+import type { ProviderProfile } from './profiles.ts';
 import { getToken, TokenError } from './reso-token.ts';
 
 /** One OData page: `value` and the link to the next page, if any. */
@@ -33,7 +39,15 @@ export function createResoClient(
   feedId: string,
   source: SourceConfig,
   limiter: Limiter,
-  options: { signal?: AbortSignal; logger?: Logger; gate?: BudgetGate; headers?: Record<string, string> },
+  options: {
+    signal?: AbortSignal;
+    logger?: Logger;
+    gate?: BudgetGate;
+    headers?: Record<string, string>;
+    /** What a 429 past the retries does (`ProviderProfile.rateLimited`); default: it fails the read. */
+    rateLimited?: ProviderProfile['rateLimited'];
+    now?: () => number;
+  },
 ): ResoClient {
   const { signal, gate } = options;
   const auth = source.auth;
@@ -117,11 +131,21 @@ export function createResoClient(
         return await withFeedRetries(context, url, () => attempt(url), {
           retryMessage: 'RESO request retry',
           describe: (error) => (error instanceof TokenError ? error.message : describeHttpError(error)),
+          ...(options.rateLimited ? { retryRateLimited: options.rateLimited.retry } : {}),
         });
       } catch (error) {
         // The budget said stop before a request was sent: not a failure of the feed.
         const cause = (error as { cause?: unknown }).cause;
-        throw cause instanceof BudgetPause ? cause : error;
+        if (cause instanceof BudgetPause) throw cause;
+        // The provider refused for the key's rate past the retries: a pause, its words said.
+        const limited = options.rateLimited;
+        if (limited && isRateLimitedHttpError(cause)) {
+          const waitMs = Math.max(limited.pauseMs, retryAfterOfError(cause) ?? 0);
+          const said = describeHttpError(cause).replace(` from ${safeUrl(url)}`, '');
+          const reason = `the provider refused for the key's rate (${said})${limited.note ? `; ${limited.note}` : ''}`;
+          throw new RateLimitPause((options.now ?? Date.now)() + waitMs, reason);
+        }
+        throw error;
       }
     },
   };
