@@ -106,7 +106,7 @@ export async function* itemsOf(
           // The run's clock, read once here at the edge: for `daysSince` rules, and the memo's seed.
           const now = deps.now?.() ?? new Date();
           mapping = mappingFor(feed, record, deps, now);
-          hints = mappingHints(feed, record, mapping);
+          hints = mappingHints(feed, record, mapping, opened.columns?.());
           if (memo) {
             seed = memoSeed(memo.salt, mapping, now);
             known = memo.open(mapping, seed, now);
@@ -305,9 +305,14 @@ function infersFromHeader(feed: IngestSpec): boolean {
  * What to say once about the mapping the first record decided: an inferred one's missing URL
  * column, and a CSV column the feed's own mapping names that its header does not have.
  */
-function mappingHints(feed: IngestSpec, first: RawRecord, mapping: CompiledMapping): MappingHint[] {
+function mappingHints(
+  feed: IngestSpec,
+  first: RawRecord,
+  mapping: CompiledMapping,
+  columns: readonly string[] | undefined,
+): MappingHint[] {
   const headers = Object.keys(first.fields);
-  const missing = feed.source.format === 'csv' ? missingColumnHints(feed, headers, mapping) : [];
+  const missing = columns ? missingColumnHints(feed, columns, mapping) : [];
   if (!infersFromHeader(feed)) return missing;
   return [...inferredMappingHints(feed.id, headers, mapping.mapping), ...missing];
 }

@@ -260,9 +260,12 @@ async function prepare(
   let early: DecodedSnapshot | undefined;
   /** How many listings the chatbot held after the last run: its pages are asked for at once. */
   let expectedCount: number | undefined;
+  /** The feed's listings on the platform after the last run that could tell (`FeedState.owned`). */
+  let ownedLast: number | undefined;
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
+    ownedLast = state.owned;
     expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
     const maySkip = maySkipUnchanged(feed, state, now(), options);
@@ -378,7 +381,7 @@ async function prepare(
     const reason = error.message.startsWith(`feed ${feed.id}: `) ? error.message : `feed: ${error.message}`;
     return { kind: 'failed', reason, error, guards: [{ ...SOURCE_FAILED }] };
   }
-  const summary = summaryOf(ingest);
+  let summary = summaryOf(ingest);
   const feedDone = elapsed();
   progress('normalizing', ingest.listings.length, ingest.stats.records);
   const skipped = ingest.notModified
@@ -448,6 +451,7 @@ async function prepare(
         });
       made.guards.push(still.decision);
     }
+    summary = withVanished(summary, feed, made.ownedCount, ownedLast);
     // A reused reading has no record to write: a plan that writes one reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
     const plan = withBriefs(made, loader, described);
@@ -604,6 +608,31 @@ export function expectedCountOf(lastReport: unknown): number | undefined {
 interface RunRecords {
   loader: DesiredLoader;
   close: () => void;
+}
+
+/**
+ * An incremental RESO run reads only what changed: a listing deleted on the platform behind
+ * feed-sync's back is in nothing it reads, and a sweep lists its key as still in the feed. Fewer
+ * of the feed's listings on the platform than the last run left (`FeedState.owned`) says some
+ * went: the next part reads the feed in full (`resoFullDue`), which restores them; the CLI runs it
+ * straight after, the worker queues it at once. A wrong count costs one full read, never a write.
+ */
+function withVanished(
+  summary: IngestSummary,
+  feed: RunFeedSpec,
+  ownedNow: number,
+  ownedLast: number | undefined,
+): IngestSummary {
+  if (feed.source.format !== 'reso' || !feed.source.url || summary.mode !== 'incremental') return summary;
+  if (ownedLast === undefined || ownedNow >= ownedLast || summary.continues || summary.pause) return summary;
+  const gone = ownedLast - ownedNow;
+  const note = `${gone} of the feed's ${ownedLast} listing(s) are no longer on the platform (deleted there?): the feed is read in full next, to restore them`;
+  return {
+    ...summary,
+    sourceState: { ...summary.sourceState, resoFullDue: true },
+    continues: true,
+    sourceNote: summary.sourceNote ? `${summary.sourceNote}; ${note}` : note,
+  };
 }
 
 function summaryOf(ingest: IngestResult<unknown>): IngestSummary {

@@ -63,7 +63,10 @@ async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFee
     source.format === 'xml' && feed.mapping.preset === 'openimmo'
       ? await peekOpenImmoScope(opened.text)
       : { mode: 'full' as const, text: opened.text };
-  const records = recordsOf(feed, text);
+  let header: readonly string[] | undefined;
+  const records = recordsOf(feed, text, (names) => {
+    header = names;
+  });
   return {
     notModified: false,
     mode,
@@ -72,6 +75,7 @@ async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFee
     state,
     linesAs1252: opened.linesAs1252,
     ...(opened.digest ? { digest: opened.digest } : {}),
+    ...(source.format === 'csv' ? { columns: () => header } : {}),
     // A CSV has no end of its own (XML its root's close tag, BLM its #END#): read to a connection's
     // close, nothing tells a cut at a row's end from the whole file.
     ...(opened.unframed && source.format === 'csv'
@@ -80,11 +84,15 @@ async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFee
   };
 }
 
-function recordsOf(feed: FeedSpec, text: AsyncIterable<string>): AsyncIterable<RawRecord[]> {
+function recordsOf(
+  feed: FeedSpec,
+  text: AsyncIterable<string>,
+  onHeader: (names: readonly string[]) => void,
+): AsyncIterable<RawRecord[]> {
   const { source } = feed;
   switch (source.format) {
     case 'csv':
-      return readCsv(feed.id, text, source.csv);
+      return readCsv(feed.id, text, { ...(source.csv ?? { skipRows: 0, quote: '"' }), onHeader });
     case 'xml': {
       const preset = feed.mapping.preset;
       const recordPath = source.xml?.recordPath ?? (preset ? PRESET_RECORD_PATHS[preset] : undefined);

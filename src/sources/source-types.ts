@@ -161,6 +161,8 @@ export interface OpenedFeed {
    * `problem` says why the rest were not.
    */
   stillListed?: (keys: readonly string[]) => Promise<StillListed>;
+  /** A CSV's header, once read (before its first record): the columns a mapping may name. */
+  columns?: () => readonly string[] | undefined;
 }
 
 /** What a source says of keys gone from its read (`OpenedFeed.stillListed`). */

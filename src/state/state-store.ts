@@ -38,6 +38,8 @@ export interface FeedState {
   resoSweepAt?: string;
   /** A RESO key sweep is owed (a full read over several runs ended; the sweep after it did not finish). */
   resoSweepDue?: boolean;
+  /** A RESO full read is owed: an incremental run found fewer of the feed's listings on the platform than it had. */
+  resoFullDue?: boolean;
 }
 
 export interface StateStore {

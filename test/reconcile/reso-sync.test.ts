@@ -195,6 +195,37 @@ describe('a read that moves while it is taken (a new user’s MLS, paged by $ski
   });
 });
 
+describe('a listing deleted on the platform behind feed-sync’s back (an incremental MLS feed)', () => {
+  it('is seen missing by count, and the next part reads the feed in full and restores it', async () => {
+    // An hour apart: the incremental run's overlap reads only the newest again.
+    const data = Array.from({ length: 8 }, (_, i) =>
+      resoRecord(i + 1, { ModificationTimestamp: `2024-05-01T0${i}:00:00Z` }),
+    );
+    const s = await setUp(() => data, { ...MLSGRID, sweepEveryHours: 24 });
+    expect(await s.sync(T0)).toMatchObject({ outcome: 'ok', created: 8 });
+    // Before: an incremental run read nothing of it, and a sweep listed its key as still in the feed.
+    const answer = await fetch(`${s.sandbox.url}/chat/Chatbot/RealEstateDelete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ SerialNumber: 'SN-1', Keys: ['L000004'], KeyType: 'MLSNumber' }),
+    });
+    expect(answer.ok).toBe(true);
+    const seen = await s.sync(T0 + HOUR);
+    expect(seen).toMatchObject({ outcome: 'ok', mode: 'incremental', created: 0, continues: true });
+    expect(seen.source).toMatch(
+      /1 of the feed's 8 listing\(s\) are no longer on the platform \(deleted there\?\): the feed is read in full next/,
+    );
+    const restored = await s.sync(T0 + HOUR + 1000);
+    expect(restored).toMatchObject({ outcome: 'ok', mode: 'full', created: 1, deleted: 0 });
+    expect(s.keys()).toHaveLength(8);
+    // Back to reading what changed; nothing missing, nothing said.
+    const quiet = await s.sync(T0 + 2 * HOUR);
+    expect(quiet).toMatchObject({ outcome: 'ok', mode: 'incremental' });
+    expect(quiet.continues).toBeUndefined();
+    expect(writes(quiet)).toBe(0);
+  });
+});
+
 describe('a provider that answers 429 (a new user’s MLS)', () => {
   it('without Retry-After: backs off for seconds, then pauses the run with what it read written, the server’s words said', async () => {
     const data = Array.from({ length: 30 }, (_, i) => resoRecord(i + 1));

@@ -16,6 +16,8 @@ const DEFAULT_MAX_RECORD = 8 * 1024 * 1024;
 export type CsvReadOptions = Omit<CsvOptions, 'maxRecordBytes' | 'allowUnterminatedLastRow'> & {
   maxRecordBytes?: number;
   allowUnterminatedLastRow?: boolean;
+  /** Told the header's column names once they are read, before the first record. */
+  onHeader?: (names: readonly string[]) => void;
 };
 
 /**
@@ -120,6 +122,7 @@ export async function* readCsv(
       columns = Object.fromEntries(names.map((name) => [name, undefined]));
       build = objectBuilder(names) as typeof build;
       padding.header(record.length, names.length);
+      options.onHeader?.(names);
       return undefined;
     }
     const fields = build(record);

@@ -46,6 +46,7 @@ export interface ResoState {
   resoCheckpoint?: unknown;
   resoSweepAt?: string | undefined;
   resoSweepDue?: boolean | undefined;
+  resoFullDue?: boolean | undefined;
 }
 
 /** A record as the checkpoint sees it. */
@@ -83,7 +84,14 @@ export function startReplication(
     options.fullEveryMs !== undefined &&
     lastFull !== undefined &&
     now.getTime() - lastFull >= options.fullEveryMs;
-  if (options.mode === 'full' || forceFull || watermark === undefined || lastFull === undefined || fullDue)
+  if (
+    options.mode === 'full' ||
+    forceFull ||
+    state.resoFullDue === true ||
+    watermark === undefined ||
+    lastFull === undefined ||
+    fullDue
+  )
     return { checkpoint: { kind: 'full', ...fresh }, resumed: false };
   const since = new Date(watermark - options.overlapMs).toISOString();
   return { checkpoint: { kind: 'incremental', since, ...fresh }, resumed: false };

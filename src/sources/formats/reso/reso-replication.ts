@@ -369,7 +369,10 @@ export class ResoReplication {
     const watermark = watermarkAfter(checkpoint, parseTimestamp(this.deps.state.resoWatermark));
     if (watermark) state.resoWatermark = watermark;
     const wholeInOneRun = checkpoint.kind === 'full' && checkpoint.runs === 1;
-    if (checkpoint.kind === 'full') state.lastFullRunAt = checkpoint.startedAt;
+    if (checkpoint.kind === 'full') {
+      state.lastFullRunAt = checkpoint.startedAt;
+      if (this.deps.state.resoFullDue) state.resoFullDue = undefined;
+    }
     // A full read in one run compares every key, as a sweep would (its time is `lastFullRunAt`).
     if (this.present) state.resoSweepAt = now.toISOString();
     if (wholeInOneRun || this.present) {
