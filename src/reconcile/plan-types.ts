@@ -245,6 +245,11 @@ export interface Plan {
   guards: GuardDecision[];
   /** Listings this feed owned on the remote before the run (the base of `maxDeleteShare`). */
   ownedCount: number;
+  /**
+   * Removals the feed states (a DELETE action, a withdrawn status) whose key a listing of another
+   * owner holds: left to that owner. How many, and the owners (`''`: an untagged listing).
+   */
+  removalsElsewhere?: { count: number; owners: string[] };
 }
 
 /** What the plan needs to know about the feed and the run. */

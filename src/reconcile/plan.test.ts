@@ -377,6 +377,18 @@ describe('makePlan', () => {
     expect(summary(planListings(listings(1, 34), remoteAll, policy)).deletes).toHaveLength(6);
   });
 
+  it('says a removal the feed states for a listing another feed owns, and leaves it (a new user’s OpenImmo TEIL file)', () => {
+    const remoteAll = [ours(1, 1), ours(2, 2), ours(3, 3, 'oi'), remote(4, listing(4))];
+    const plan = planListings(listings(1, 2), remoteAll, {
+      ...policy,
+      mode: 'incremental',
+      removals: ['MLS-0003', 'MLS-0004'],
+    });
+    expect(summary(plan).deletes).toEqual([]);
+    expect(plan.removalsElsewhere).toEqual({ count: 2, owners: ['oi', ''] });
+    expect(planListings(listings(1, 2), remoteAll, policy).removalsElsewhere).toBeUndefined();
+  });
+
   it.each([
     ['an empty feed', [], {}, 'empty-feed'],
     ['a failed source', listings(1, 1), { sourceFailed: true }, 'source-failed'],

@@ -128,9 +128,21 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   });
   let ownedCount = 0;
   const foreign = new PlannedForeign();
+  // Removals the feed states for a key another owner holds: left to that owner, and said.
+  const removals = policy.removals && policy.removals.length > 0 ? new Set(policy.removals) : undefined;
+  let removalsElsewhere: { count: number; owners: string[] } | undefined;
   for (let i = 0; i < remote.length; i++) {
     if (isMine(i)) ownedCount++;
-    else if (touched[i] === 0) foreign.add(remote.keyAt(i) ?? '', remote.idAt(i), remote.ownerAt(i));
+    else if (touched[i] === 0) {
+      const key = remote.keyAt(i) ?? '';
+      foreign.add(key, remote.idAt(i), remote.ownerAt(i));
+      if (removals?.has(key)) {
+        removalsElsewhere ??= { count: 0, owners: [] };
+        removalsElsewhere.count++;
+        const owner = remote.ownerAt(i) ?? '';
+        if (!removalsElsewhere.owners.includes(owner)) removalsElsewhere.owners.push(owner);
+      }
+    }
   }
   // Marking a listing Sold loses it as surely as deleting it: the guards count both (`found` holds
   // the marks beside the deletes).
@@ -169,6 +181,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     skipped: skipped.finish(),
     guards: guard.decisions,
     ownedCount,
+    ...(removalsElsewhere ? { removalsElsewhere } : {}),
   };
 }
 

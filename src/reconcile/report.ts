@@ -195,6 +195,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
   const { adopted, markedSold } = updateCounts(plan.updates);
   return {
     ownedBefore: plan.ownedCount,
+    ...(plan.removalsElsewhere ? { removalsElsewhere: plan.removalsElsewhere } : {}),
     created: plan.creates.length,
     updated: plan.updates.length,
     adopted,

@@ -206,6 +206,13 @@ export function feedNotes(report: RunReport): string[] {
     notes.push(
       `${report.removals} record(s) said their listing left the market (sold, withdrawn, deleted at the source): not listings; theirs on the platform are deleted`,
     );
+  const elsewhere = report.removalsElsewhere;
+  if (elsewhere) {
+    const owners = elsewhere.owners.map((o) => (o === '' ? 'an untagged listing' : `feed "${o}"`)).join(', ');
+    notes.push(
+      `${elsewhere.count} removal(s) the feed states name listings this feed does not own (${owners}): left as they are; if that feed was renamed to this one, \`adoptFrom\` makes them this feed's`,
+    );
+  }
   if (report.decodedAs1252Count > 0) {
     const rows = (report.decodedAs1252 ?? []).slice(0, SHOWN).join(', ');
     const more = report.decodedAs1252Count > SHOWN ? ', …' : '';

@@ -34,6 +34,7 @@ describe('feedPage', () => {
       duplicates: 1,
       unknownMarkers: { YearBuilt: 4 },
       droppedImages: 3,
+      removalsElsewhere: { count: 1, owners: ['oi'] },
       rejections: [
         {
           feedId: 'acme',
@@ -51,6 +52,9 @@ describe('feedPage', () => {
     expect(text).toContain('2 record(s) said their listing left the market');
     expect(text).toContain('unknown (0, the feed has no value): YearBuilt 4');
     expect(text).toContain('3 image URL(s) dropped');
+    expect(text).toContain(
+      '1 removal(s) the feed states name listings this feed does not own (feed &quot;oi&quot;)',
+    );
     expect(text).toContain('1 record(s) repeated the key of an earlier one');
     // An XML feed has records, not rows.
     expect(text).toMatch(/<table class="rejections"><thead><tr><th class="num">Record<\/th>/);
