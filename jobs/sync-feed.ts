@@ -14,6 +14,7 @@ import {
   syncFeedPayloadSchema,
 } from '../src/queue/index.ts';
 import {
+  goesOnNow,
   type MemoStore,
   memoFiles,
   outcomeLabel,
@@ -156,7 +157,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: 'repair' });
         await job.log('cancelled by shutdown: a repair run is queued');
       }
-      if (report.continues && report.read > 0 && report.outcome === 'ok' && !payload.dryRun) {
+      if (goesOnNow(report) && !payload.dryRun) {
         // A long RESO replication read in parts (`reso.recordsPerRun`): the next part runs at once.
         await enqueueFeedSync(ctx.queue, { feedId: feed.id, trigger: payload.trigger });
         await job.log('the replication goes on: the next part is queued');

@@ -38,6 +38,7 @@ export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export { type RecordStore, spillRecords } from './record-store.ts';
 export {
   emptyReport,
+  goesOnNow,
   type OutcomeLabel,
   outcomeLabel,
   outcomeOf,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runReport } from '../testing/run-report.ts';
-import { ownedAfter } from './report.ts';
+import { goesOnNow, ownedAfter } from './report.ts';
 import type { RunReport } from './report-types.ts';
 
 describe('ownedAfter', () => {
@@ -31,4 +31,20 @@ describe('ownedAfter', () => {
   ] as const)('%s', (_name, run, owned) => {
     expect(ownedAfter(run as RunReport)).toBe(owned);
   });
+});
+
+describe('goesOnNow', () => {
+  const part = runReport({ outcome: 'ok', continues: true, read: 10 });
+  it.each([
+    ['a part that read records goes on', part, true],
+    ['a part that read nothing new would go on forever: not at once', { ...part, read: 0 }, false],
+    [
+      'a full read owed (listings missing from the platform) goes on, read or not',
+      { ...part, read: 0, fullReadDue: true },
+      true,
+    ],
+    ['a run that ends, paused or failed, does not', { ...part, continues: undefined }, false],
+    ['paused', { ...part, outcome: 'paused' }, false],
+    ['a dry run', { ...part, dryRun: true }, false],
+  ])('%s', (_, report, expected) => expect(goesOnNow(report as RunReport)).toBe(expected));
 });

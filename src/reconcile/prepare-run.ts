@@ -631,6 +631,7 @@ function withVanished(
     ...summary,
     sourceState: { ...summary.sourceState, resoFullDue: true },
     continues: true,
+    fullReadDue: true,
     sourceNote: summary.sourceNote ? `${summary.sourceNote}; ${note}` : note,
   };
 }

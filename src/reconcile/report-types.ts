@@ -128,6 +128,8 @@ export interface RunReport {
   heldOnPlatform?: number;
   /** The first `HELD_KEPT` held keys, with the remote IDs they keep and why their record was rejected. */
   heldKeys: HeldListing[];
+  /** The next part reads the feed in full, to restore listings gone from the platform (`continues` too). */
+  fullReadDue?: boolean;
   /** Removals the feed stated for listings another owner holds: left to it (`Plan.removalsElsewhere`). */
   removalsElsewhere?: { count: number; owners: string[] };
   /** The feed's listings on the platform before the run's writes (the plan's `ownedCount`; absent before it was kept). */

@@ -112,6 +112,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     Object.assign(report, { mode, read, rejected, rejections, rejectedWithoutKey });
     if (prepared.ingest.duplicates > 0) report.duplicates = prepared.ingest.duplicates;
     if (prepared.ingest.removals) report.removals = prepared.ingest.removals;
+    if (prepared.ingest.fullReadDue) report.fullReadDue = true;
     if (prepared.ingest.known !== undefined) report.known = prepared.ingest.known;
     if (prepared.ingest.reused) report.reusedReading = prepared.ingest.reused.sha256;
     report.decodedAs1252 = decodedAs1252.slice(0, 100);
@@ -295,6 +296,16 @@ export function ownedAfter(report: RunReport): number | undefined {
       : report.ownedBefore + report.created - report.deleted;
   const kept = (report.heldOnPlatform ?? 0) + (report.inGrace ?? 0) + (report.heldDeletes ?? 0);
   return report.created + report.updated + report.unchanged + kept;
+}
+
+/**
+ * Whether the feed's next part runs at once (the CLI straight after, the worker queued): a run that
+ * ended ok and goes on, having read something (a part that read nothing new would go on forever),
+ * or owing a full read (which reads, and owes nothing after).
+ */
+export function goesOnNow(report: RunReport): boolean {
+  if (report.continues !== true || report.outcome !== 'ok' || report.dryRun) return false;
+  return report.read > 0 || report.fullReadDue === true;
 }
 
 /** Failed writes make a run failed; a tripped guard makes it guarded; otherwise it is ok. */

@@ -99,6 +99,8 @@ export interface IngestSummary {
   duplicates: number;
   /** Keys whose record says the listing left the market (a removal status, a deletion marker). */
   removals?: number;
+  /** The next part reads the feed in full (listings of the feed went missing from the platform). */
+  fullReadDue?: boolean;
   rejected: number;
   /** The first rejections, as ingestion worded them. */
   rejections: Rejection[];

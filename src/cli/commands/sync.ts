@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { clientFromConfig } from '../../api/index.ts';
 import { type Config, DEFAULT_CONFIG_FILE, type FeedConfig, findFeed } from '../../config/index.ts';
-import { emptyReport, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
+import { emptyReport, goesOnNow, type RunReport, runAndSave, zeroCalls } from '../../reconcile/index.ts';
 import { progressLine, renderReport } from '../../render/index.ts';
 import {
   assertStateWritable,
@@ -154,7 +154,7 @@ export function registerSync(program: Command): void {
             },
           ));
           // A part that read nothing new would go on forever: the next scheduled run takes it up.
-          goesOn = report.continues === true && report.read > 0 && !options.dryRun && report.outcome === 'ok';
+          goesOn = goesOnNow(report);
         } finally {
           // Kept for the feed's next part, so no other run takes the feed between two parts.
           if (goesOn && lock) kept = { feedId: feed.id, lock: lock.lock };
