@@ -327,17 +327,26 @@ function missingColumnHints(
   headers: readonly string[],
   mapping: CompiledMapping,
 ): MappingHint[] {
-  const has = (path: string) => headers.includes(path) || headers.includes(path.split('.')[0]!);
+  const has = (written: string) => {
+    const path = written.normalize('NFC');
+    return headers.includes(path) || headers.includes(path.split('.')[0]!);
+  };
   const hints: MappingHint[] = [];
   for (const field of Object.keys(feed.mapping.fields ?? {}) as ListingField[]) {
     const paths = [...new Set(mapping.fieldPaths[field] ?? [])].filter((p) => !p.startsWith('$'));
     if (paths.length === 0 || paths.some(has)) continue;
     const named = paths.map((p) => `"${p}"`).join(', ');
     const near = paths.map((p) => nearestColumn(p, headers)).find((h) => h !== undefined);
+    const rule = feed.mapping.fields?.[field];
+    const fallback =
+      feed.mapping.defaults?.[field] !== undefined ||
+      (Array.isArray(rule) ? rule : [rule]).some(
+        (r) => typeof r === 'object' && r !== null && 'default' in r,
+      );
     hints.push({
       field,
       code: 'unknown_column',
-      message: `mapping.fields.${field} reads ${named}, which the CSV header does not have: every row leaves ${field} unset`,
+      message: `mapping.fields.${field} reads ${named}, which the CSV header does not have: every row ${fallback ? `takes ${field}'s default` : `leaves ${field} unset`}`,
       fix: near
         ? `did you mean "${near}"? Map ${field} in feed ${feed.id} to a column of the header`
         : `map ${field} in feed ${feed.id} to a column of the header: ${headers

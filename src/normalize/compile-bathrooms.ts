@@ -13,9 +13,10 @@ const WEIGHTS = [1, 0.5, 0.75, 0.25];
  */
 export function compileBathrooms({ field, rule, ctx, set, extra, writeNumber }: FieldCompile): FieldWriter {
   const from = rule.from === undefined ? [] : typeof rule.from === 'string' ? [rule.from] : rule.from;
+  // A rule without `from` (`const: 1`, a `template`, a `sum`) gives the total itself.
   const primary =
     from[0] === undefined
-      ? () => undefined
+      ? compileSource(rule, false, true, true).read
       : compileSource({ ...rule, from: from[0] }, false, true, true).read;
   const rest =
     from.length > 1 ? compileSource({ ...rule, from: from.slice(1) }, false, true).read : () => undefined;

@@ -729,6 +729,9 @@ describe('a number repeated in one record with different values (a new user’s 
     expect(agreeing.problems).toEqual([]);
     expect(agreeing.listing).toMatchObject({ Bedrooms: 3, Bathrooms: 2 });
     expect(map({ ...good, beds: ['N/A', '4'] }).listing.Bedrooms).toBe(4);
+    // The same number written twice ways agrees (a new user's `199000` and `199000.00`).
+    const same = map({ ...good, beds: ['2', '2.0'], baths: ['2', '2.00'] });
+    expect([same.problems, same.listing.Bedrooms]).toEqual([[], 2]);
     // A weekly and a monthly rent read as a pair, each with its period: the first pair.
     const rent: MappingConfig = {
       fields: { ...base.fields, RentPrice: { from: 'rent', periodFrom: 'rent.@period' } },
@@ -748,5 +751,19 @@ describe('a number repeated in one record with different values (a new user’s 
     // Repeated categories, a repeated text: the first, as before.
     const text: MappingConfig = { fields: { ...base.fields, City: 'city' } };
     expect(map({ ...good, city: ['Springfield', 'Shelbyville'] }, text).listing.City).toBe('Springfield');
+  });
+});
+
+describe('mapping odds a new user met', () => {
+  it('a constant bathroom count is the count (it was ignored: every row "Bathrooms is missing")', () => {
+    const mapping: MappingConfig = { fields: { ...base.fields, Bathrooms: { const: 1 } } };
+    expect(map({ ...good, baths: undefined }, mapping).listing.Bathrooms).toBe(1);
+  });
+
+  it('a column named with a combining mark (macOS: `a` + `¨`) is the column the config names `ä`', () => {
+    const nfd = 'Wohnfla\u0308che';
+    const mapping: MappingConfig = { fields: { ...base.fields, BuildingArea: { from: nfd, unit: 'm2' } } };
+    // The CSV reader gives its header names in NFC.
+    expect(map({ ...good, Wohnfläche: '100' }, mapping).listing.BuildingArea).toBe(1076.39);
   });
 });

@@ -15,7 +15,9 @@ export const TEXT_KEY = '#text';
  * a dot (CSV headers such as `Sq. Ft.`) is found whole first. A namespace prefix (`commons:City`)
  * matches the element with or without it, since the XML source strips prefixes.
  */
-export function compilePath(path: string): PathReader {
+export function compilePath(written: string): PathReader {
+  // NFC, as the CSV reader's header names: `ä` typed either way finds its column.
+  const path = written.normalize('NFC');
   // One key (a CSV column, a JSON property): read with the key as a literal, no segment walk.
   if (!path.includes('.') && !path.includes(':')) {
     const read = propertyReader(path);
@@ -85,7 +87,8 @@ export function isBlank(text: string): boolean {
  * The first set scalar at a path, compiled: the common single-key path (a CSV column, a JSON
  * property) reads the record directly, without building arrays.
  */
-export function compileFirst(path: string): (record: RawFields) => unknown {
+export function compileFirst(written: string): (record: RawFields) => unknown {
+  const path = written.normalize('NFC');
   const reader = compilePath(path);
   if (path.includes('.') || path.includes(':')) return (record) => firstScalar(reader, record);
   const read = propertyReader(path);
@@ -121,7 +124,8 @@ export class Conflict {
  * they differ. Values that say "unknown" (`N/A`) do not count. A key holding a scalar (a CSV column,
  * most XML elements) is read as fast as `compileFirst` reads it.
  */
-export function compileAgreeing(path: string): (record: RawFields) => unknown {
+export function compileAgreeing(written: string): (record: RawFields) => unknown {
+  const path = written.normalize('NFC');
   const reader = compilePath(path);
   const read = path.includes('.') || path.includes(':') ? undefined : propertyReader(path);
   return (record) => {
@@ -133,6 +137,14 @@ export function compileAgreeing(path: string): (record: RawFields) => unknown {
     }
     return agreeingScalar(reader, record);
   };
+}
+
+/** Plain decimal numbers (`199000`, `199000.00`). */
+const PLAIN_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/** Two texts of one value: the same text, or the same plain number (`2` and `2.0`). */
+function sameValue(a: string, b: string): boolean {
+  return a === b || (PLAIN_NUMBER.test(a) && PLAIN_NUMBER.test(b) && Number(a) === Number(b));
 }
 
 function agreeingScalar(read: PathReader, record: RawFields): unknown {
@@ -151,9 +163,9 @@ function agreeingScalar(read: PathReader, record: RawFields): unknown {
       first = scalar;
       continue;
     }
-    if (texts === undefined && text === String(first).trim()) continue;
+    if (texts === undefined && sameValue(text, String(first).trim())) continue;
     texts ??= [String(first).trim()];
-    if (!texts.includes(text)) texts.push(text);
+    if (!texts.some((t) => sameValue(t, text))) texts.push(text);
   }
   return texts !== undefined && texts.length > 1 ? new Conflict(texts) : first;
 }

@@ -14,7 +14,10 @@ export function htmlToText(html: string): string {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<br\s*\/?>|<\/(p|div|li|h[1-6]|tr)\s*>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '• ')
-    .replace(/<\/?[a-z][^<>]*>|<![^<>]*>/gi, '');
+    // Table cells apart (`3 beds` | `2 baths` ran together as `3 beds2 baths`).
+    .replace(/<\/(td|th)\s*>/gi, ' ')
+    // An address in brackets is text, not a tag: `Contact Jane <jane@agency.example>`.
+    .replace(/<\/?[a-z][^<>]*>|<![^<>]*>/gi, (tag) => (/^<[^\s<>"'=]+@[^\s<>"'=]+>$/.test(tag) ? tag : ''));
   return collapse(text.includes('&') ? decodeHTML(text) : text);
 }
 

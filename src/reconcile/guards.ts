@@ -194,8 +194,10 @@ function unkeyedOf(
   return { held: gone, kept: numbers(deletes, (r) => r !== 'gone') };
 }
 
-/** The share of the owned listings a CSV read to a connection's close may lose in one run. */
+/** The share of the owned listings a CSV read to a connection's close may lose in one run… */
 export const UNFRAMED_SHARE = 0.05;
+/** …or this many, whichever is more: a brokerage of 19 homes sells one without an override. */
+export const UNFRAMED_FLOOR = 2;
 
 /**
  * A CSV read to the connection's close (the server sent no Content-Length and no chunks): a body
@@ -217,8 +219,9 @@ function unframedGuard(
   const limit = Math.min(UNFRAMED_SHARE, policy.maxDeleteShare);
   const share = input.ownedCount === 0 ? 1 : gone.length / input.ownedCount;
   const what = `the feed was read to the connection's close (no Content-Length, no chunks: a body cut at a row's end cannot be told from the whole file); ${gone.length} of ${input.ownedCount} owned listings (${percent(share)}) are gone from it`;
-  if (share <= limit) {
-    const message = `${what}, within ${percent(limit)}: ${lossVerb(deletes, gone)} them`;
+  if (share <= limit || gone.length <= UNFRAMED_FLOOR) {
+    const within = share <= limit ? `within ${percent(limit)}` : `no more than ${UNFRAMED_FLOOR}`;
+    const message = `${what}, ${within}: ${lossVerb(deletes, gone)} them`;
     decisions.push({ guard: 'unframed-body', tripped: false, message });
     return none;
   }
@@ -259,7 +262,12 @@ function applyShareGuard(
   if (lossy.length === 0) return { allowed: stated ? [...kept] : duplicates, held: [] };
   const share = input.ownedCount === 0 ? 1 : lossy.length / input.ownedCount;
   const over = share > policy.maxDeleteShare;
-  const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)})`;
+  // Stated removals of more than half the owned listings count with the rest: said, so the count adds up.
+  const counted =
+    !stated && removed.length > 0
+      ? `, ${removed.length} of them removals the feed states (more than half the owned listings: counted)`
+      : '';
+  const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)}${counted})`;
   if (!over) {
     decisions.push({
       guard: 'max-delete-share',

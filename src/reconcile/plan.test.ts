@@ -373,6 +373,11 @@ describe('makePlan', () => {
       summary(planListings(listings(1, 34), remoteAll, { ...policy, unframed: true, allowMassDelete: true }))
         .deletes,
     ).toHaveLength(6);
+    // A small brokerage's one sale a day (1 of 19, over 5%) goes: no more than 2 need no override.
+    const small = Array.from({ length: 19 }, (_, i) => ours(i + 1, i + 1));
+    expect(summary(planListings(listings(1, 18), small, { ...policy, unframed: true })).deletes).toEqual([
+      'MLS-0019#19 gone',
+    ]);
     // A framed body: the share guard alone, as ever.
     expect(summary(planListings(listings(1, 34), remoteAll, policy)).deletes).toHaveLength(6);
   });

@@ -34,6 +34,10 @@ describe('htmlToText', () => {
     // What is not a tag stays: Kyero's `&lt;…&gt;` in a text, a comparison.
     ['Up to <3 bedrooms> & price < 200k > 100k', 'Up to <3 bedrooms> & price < 200k > 100k'],
     ['<!-- CRM note --><b>Sea</b> view', 'Sea view'],
+    [
+      '<table><tr><td>3 beds</td><td>2 baths</td></tr></table>Contact Jane <jane@agency.example>',
+      '3 beds 2 baths\nContact Jane <jane@agency.example>',
+    ],
   ])('%j → %j', (html, text) => {
     expect(htmlToText(html)).toBe(text);
   });

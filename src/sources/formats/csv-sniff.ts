@@ -26,7 +26,8 @@ export function sniffDelimiter(headerLine: string, quote = '"'): string {
  * middle becomes `Column 7`; a repeated name becomes `Name (2)` so no value silently overwrites another.
  */
 export function headerNames(header: readonly string[]): string[] {
-  const names = header.map((name) => name.trim());
+  // NFC: a header written with a combining mark (`a` + `¨`, macOS exports) matches the mapping's `ä`.
+  const names = header.map((name) => name.trim().normalize('NFC'));
   while (names.length > 0 && names[names.length - 1] === '') names.pop();
   // A repeated name gets a number: `Photo`, `Photo (2)`. A number another column already has as its
   // own name (`a`, `a (2)`, `a`) moves on to the next one, so no two columns share a name.
