@@ -6,8 +6,8 @@ import type { FieldWriter } from './mapped-record.ts';
 import { parseNumber } from './parse-number.ts';
 
 /** An area in the feed's unit (`unitFrom`, a suffix such as "sq ft", or `unit`), converted to the listing's. */
-export function compileArea({ field, rule, ctx, set, read, extra }: FieldCompile): FieldWriter {
-  const unitOf = extra(rule.unitFrom);
+export function compileArea({ field, rule, ctx, set, read, companion }: FieldCompile): FieldWriter {
+  const unitOf = companion(rule.unitFrom);
   const target = listingUnit(ctx.areaUnit);
   return (record, out) => {
     const value = read(record);
@@ -16,7 +16,7 @@ export function compileArea({ field, rule, ctx, set, read, extra }: FieldCompile
     const parsed = parseNumber(value, ctx.decimalComma);
     if (!parsed.ok) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
     if (parsed.value === undefined) return;
-    const unitText = (unitOf?.(record) as string | undefined) ?? (parsed.suffix || rule.unit);
+    const unitText = (unitOf?.(record, value) as string | undefined) ?? (parsed.suffix || rule.unit);
     const unit = unitText ? normalizeAreaUnit(String(unitText)) : target;
     if (!unit)
       return void out.problems.push(

@@ -7,7 +7,7 @@ import { compileNumber } from './compile-number.ts';
 import { compileSource, ruleObject } from './compile-rule.ts';
 import { compileText } from './compile-text.ts';
 import { type FieldCompile, type KindCompiler, writeNumberTo } from './field-compile.ts';
-import { compileFirst, isSet, type RawFields } from './field-path.ts';
+import { compileCompanion, compileFirst, isSet, type RawFields } from './field-path.ts';
 import type { ListingField } from './listing-schema.ts';
 import { propertyReader, propertyWriter } from './literal-access.ts';
 import type { FieldContext, FieldWriter, MappedRecord } from './mapped-record.ts';
@@ -101,6 +101,11 @@ function fieldCompile(
       if (path === undefined) return undefined;
       paths.push(path);
       return compileFirst(path);
+    },
+    companion: (path) => {
+      if (path === undefined) return undefined;
+      paths.push(path);
+      return compileCompanion(typeof rule.from === 'string' ? rule.from : undefined, path);
     },
     writeNumber: (value: unknown, out: MappedRecord, scale = 1) =>
       writeNumberTo(set, field, value, ctx, out, scale),

@@ -767,3 +767,55 @@ describe('mapping odds a new user met', () => {
     expect(map({ ...good, Wohnfläche: '100' }, mapping).listing.BuildingArea).toBe(1076.39);
   });
 });
+
+describe('an element picked among repeated ones, and its companion from the same element', () => {
+  it('a path picks by attribute or child: one price per currency, the HOA fee among fees', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        ...base.fields,
+        SalePrice: 'price[@currency=EUR]',
+        HOAMonth: { from: 'Fees.Fee[FeeType=HOA].FeeAmount', periodFrom: 'Fees.Fee[FeeType=HOA].FeePeriod' },
+      },
+    };
+    const record = {
+      ...good,
+      price: [
+        { '#text': '250000', '@currency': 'USD' },
+        { '#text': '215000', '@currency': 'eur' },
+      ],
+      Fees: {
+        Fee: [
+          { FeeType: 'Tax', FeeAmount: '99', FeePeriod: 'Year' },
+          { FeeType: 'HOA', FeeAmount: '450', FeePeriod: 'Monthly' },
+        ],
+      },
+    };
+    const out = map(record, mapping);
+    expect(out.problems).toEqual([]);
+    expect(out.listing).toMatchObject({ SalePrice: 215_000, HOAMonth: 450 });
+    // Unpicked, the three prices are a problem that says how to pick.
+    expect(map(record, { fields: { ...base.fields, SalePrice: 'price' } }).problems[0]?.message).toContain(
+      'price[@currency=EUR]',
+    );
+  });
+
+  it('a period or unit is the one of the element the value came from (a new user’s REAXML read 2166 a month as a week)', () => {
+    const mapping: MappingConfig = {
+      fields: {
+        ...base.fields,
+        RentPrice: { from: 'rent', periodFrom: 'rent.@period' },
+        BuildingArea: { from: 'area', unitFrom: 'area.@unit' },
+      },
+    };
+    const out = map(
+      {
+        ...good,
+        rent: [{ '@period': 'week' }, { '#text': '2166', '@period': 'month' }],
+        area: [{ '#text': '80' }, { '#text': '861', '@unit': 'sqft' }],
+      },
+      { ...mapping, areaUnit: 'Square Meters' },
+    );
+    expect(out.problems).toEqual([]);
+    expect(out.listing).toMatchObject({ RentPrice: 2166, BuildingArea: 80 });
+  });
+});

@@ -8,13 +8,13 @@ import { perMonthFactor, priceSign } from './money.ts';
 const MONEY = new Set<string>(MONEY_FIELDS);
 
 /** A number or an amount of money, scaled, and per month when the feed names a period (`periodFrom`, `period`). */
-export function compileNumber({ field, rule, get, read, extra, writeNumber }: FieldCompile): FieldWriter {
-  const periodOf = extra(rule.periodFrom);
+export function compileNumber({ field, rule, get, read, companion, writeNumber }: FieldCompile): FieldWriter {
+  const periodOf = companion(rule.periodFrom);
   const money = MONEY.has(field);
   return (record, out) => {
     const value = read(record);
     if (!isSet(value)) return;
-    const periodText = (periodOf?.(record) as string | undefined) ?? rule.period;
+    const periodText = (periodOf?.(record, value) as string | undefined) ?? rule.period;
     let factor = 1;
     if (periodText !== undefined && isSet(periodText)) {
       const found = perMonthFactor(String(periodText));

@@ -22,6 +22,8 @@ export interface FieldCompile {
   read: (record: RawFields) => unknown;
   /** A reader of one more path the rule names (`unitFrom`, `periodFrom`, `full`…), or undefined. */
   extra: (path: string | undefined) => ((record: RawFields) => unknown) | undefined;
+  /** A companion of the value (`unitFrom`, `periodFrom`), read from the element the value came from. */
+  companion: (path: string | undefined) => ((record: RawFields, value: unknown) => unknown) | undefined;
   /** Parse `value` as a number, times `scale` (rounded to cents), and set it; a problem if it is not one. */
   writeNumber: (value: unknown, out: MappedRecord, scale?: number) => void;
   /** The paths the field reads, in the order the mapping lists them. */
@@ -52,7 +54,7 @@ export function notANumber(field: string, value: unknown, decimalComma: DecimalC
       field,
       value.text,
       'conflicting',
-      `is given ${value.values.length} different values in one record (an element or value repeated): which one is meant is not known; fix the feed, or map the one meant`,
+      `is given ${value.values.length} different values in one record (an element or value repeated): which one is meant is not known; fix the feed, or map the one meant (a path picks an element by an attribute or a child: \`price[@currency=EUR]\`)`,
     );
   const why = isAmbiguousDot(value, decimalComma) ? ambiguousDotMessage(value) : 'is not a number';
   return problem(field, value, 'not_a_number', why);

@@ -10,6 +10,15 @@ export type PathReader = (record: RawFields) => unknown[];
 /** Text of an XML element parsed with attributes: `{ '#text': '500000', '@display': 'no' }`. */
 export const TEXT_KEY = '#text';
 
+/** A path that is one key (a CSV column, a JSON property), read as a literal: no segment, prefix or pick. */
+const isKey = (path: string) => !path.includes('.') && !path.includes(':') && !PICK.test(path);
+
+/**
+ * A segment that picks among repeated elements by a child or attribute: `price[@currency=EUR]`,
+ * `Fee[FeeType=HOA]` (compared trimmed, ignoring case). The value holds no `.`.
+ */
+const PICK = /^([^[\]]+)\[([^=\]]+)=([^\]]*)\]$/;
+
 /**
  * Compile a path: `ListPrice`, `Location.City`, `price.@display`, `images.image.url`. A key holding
  * a dot (CSV headers such as `Sq. Ft.`) is found whole first. A namespace prefix (`commons:City`)
@@ -19,18 +28,18 @@ export function compilePath(written: string): PathReader {
   // NFC, as the CSV reader's header names: `ä` typed either way finds its column.
   const path = written.normalize('NFC');
   // One key (a CSV column, a JSON property): read with the key as a literal, no segment walk.
-  if (!path.includes('.') && !path.includes(':')) {
+  if (isKey(path)) {
     const read = propertyReader(path);
     return (record) => {
       const value = read(record);
       return value === undefined ? [] : Array.isArray(value) ? value.flat(Number.POSITIVE_INFINITY) : [value];
     };
   }
-  const segments = path.split('.').map((segment) => [segment, stripPrefix(segment)] as const);
+  const segments = path.split('.').map(segmentOf);
   return (record) => {
     if (Object.hasOwn(record, path)) return flatten([record[path]]);
     let current: unknown[] = [record];
-    for (const [segment, local] of segments) {
+    for (const { segment, local, pick } of segments) {
       const next: unknown[] = [];
       for (const item of current) {
         if (!item || typeof item !== 'object' || Array.isArray(item)) continue;
@@ -43,9 +52,35 @@ export function compilePath(written: string): PathReader {
         if (value !== undefined) next.push(value);
       }
       current = flatten(next);
+      if (pick) current = current.filter(pick);
       if (current.length === 0) return current;
     }
     return current;
+  };
+}
+
+interface Segment {
+  segment: string;
+  local: string;
+  pick?: (item: unknown) => boolean;
+}
+
+function segmentOf(written: string): Segment {
+  const picked = PICK.exec(written);
+  if (!picked) return { segment: written, local: stripPrefix(written) };
+  const [, name, key, wanted] = picked as unknown as [string, string, string, string];
+  const child = key.trim();
+  const want = wanted.trim().toLowerCase();
+  return {
+    segment: name,
+    local: stripPrefix(name),
+    pick: (item) => {
+      if (!item || typeof item !== 'object' || Array.isArray(item)) return false;
+      const object = item as Record<string, unknown>;
+      const value = Object.hasOwn(object, child) ? object[child] : object[stripPrefix(child)];
+      const scalar = scalarOf(Array.isArray(value) ? value[0] : value);
+      return scalar !== undefined && scalar !== null && String(scalar).trim().toLowerCase() === want;
+    },
   };
 }
 
@@ -90,7 +125,7 @@ export function isBlank(text: string): boolean {
 export function compileFirst(written: string): (record: RawFields) => unknown {
   const path = written.normalize('NFC');
   const reader = compilePath(path);
-  if (path.includes('.') || path.includes(':')) return (record) => firstScalar(reader, record);
+  if (!isKey(path)) return (record) => firstScalar(reader, record);
   const read = propertyReader(path);
   return (record) => {
     const value = read(record);
@@ -127,7 +162,7 @@ export class Conflict {
 export function compileAgreeing(written: string): (record: RawFields) => unknown {
   const path = written.normalize('NFC');
   const reader = compilePath(path);
-  const read = path.includes('.') || path.includes(':') ? undefined : propertyReader(path);
+  const read = isKey(path) ? propertyReader(path) : undefined;
   return (record) => {
     if (read !== undefined) {
       const value = read(record);
@@ -168,6 +203,31 @@ function agreeingScalar(read: PathReader, record: RawFields): unknown {
     if (!texts.some((t) => sameValue(t, text))) texts.push(text);
   }
   return texts !== undefined && texts.length > 1 ? new Conflict(texts) : first;
+}
+
+/**
+ * A companion of a value (`periodFrom: rent.@period`, `unitFrom: area.@unit`) read from the element
+ * the value came from: of `<rent period="week"/><rent period="month">2166</rent>` the month, where
+ * the first period anywhere said week (and 2166 a week is 9,386 a month). A companion path that is
+ * not under the value's own path, or a value no element holds (a default), reads it on its own.
+ */
+export function compileCompanion(
+  from: string | undefined,
+  companion: string,
+): (record: RawFields, value: unknown) => unknown {
+  const alone = compileFirst(companion);
+  if (from === undefined || !companion.startsWith(`${from}.`)) return (record) => alone(record);
+  const elements = compilePath(from);
+  const rest = compilePath(companion.slice(from.length + 1));
+  return (record, value) => {
+    const wanted = String(value).trim();
+    for (const item of elements(record)) {
+      const scalar = scalarOf(item);
+      if (scalar === undefined || scalar === null || String(scalar).trim() !== wanted) continue;
+      return item && typeof item === 'object' ? firstScalar(rest, item as RawFields) : undefined;
+    }
+    return alone(record);
+  };
 }
 
 /** The first set scalar at a path. */

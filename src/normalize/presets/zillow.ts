@@ -62,10 +62,10 @@ export const zillow: MappingConfig = {
         'RichDetails.GarageSpaces',
       ],
     },
+    // The HOA fee among the listing's fees, whichever comes first (it was read only when first).
     HOAMonth: {
-      from: 'Fees.Fee.FeeAmount',
-      periodFrom: 'Fees.Fee.FeePeriod',
-      when: { path: 'Fees.Fee.FeeType', in: ['HOA'] },
+      from: 'Fees.Fee[FeeType=HOA].FeeAmount',
+      periodFrom: 'Fees.Fee[FeeType=HOA].FeePeriod',
     },
     Address: { from: ['Location.StreetAddress', 'Location.UnitNumber'], join: ' ', when: ADDRESS_SHOWN() },
     City: 'Location.City',
