@@ -1,4 +1,4 @@
-import { decodeHTML } from 'entities';
+import { decodeHTMLStrict } from 'entities';
 
 /**
  * Description markup (BLM allows `<br>`, `<p>`, `<b>`; OpenImmo texts often carry it too) as plain
@@ -18,7 +18,8 @@ export function htmlToText(html: string): string {
     .replace(/<\/(td|th)\s*>/gi, ' ')
     // An address in brackets is text, not a tag: `Contact Jane <jane@agency.example>`.
     .replace(/<\/?[a-z][^<>]*>|<![^<>]*>/gi, (tag) => (/^<[^\s<>"'=]+@[^\s<>"'=]+>$/.test(tag) ? tag : ''));
-  return collapse(text.includes('&') ? decodeHTML(text) : text);
+  // Strict: an entity ends with `;`, so `?lang=es&region=3` and `&notes` stay as written.
+  return collapse(text.includes('&') ? decodeHTMLStrict(text) : text);
 }
 
 function collapse(text: string): string {

@@ -33,6 +33,8 @@ describe('htmlToText', () => {
     ['Caf&eacute; &ndash; 100 m&sup2; &hellip; Espa&ntilde;a &rsquo;', 'Café – 100 m² … España ’'],
     // What is not a tag stays: Kyero's `&lt;…&gt;` in a text, a comparison.
     ['Up to <3 bedrooms> & price < 200k > 100k', 'Up to <3 bedrooms> & price < 200k > 100k'],
+    // An entity ends with `;`: a raw `&` in a URL or a word stays (`&region` is no `®ion`).
+    ['See https://x.example/?lang=es&region=3 &notes', 'See https://x.example/?lang=es&region=3 &notes'],
     ['<!-- CRM note --><b>Sea</b> view', 'Sea view'],
     [
       '<table><tr><td>3 beds</td><td>2 baths</td></tr></table>Contact Jane <jane@agency.example>',

@@ -94,6 +94,25 @@ describe('readBlm', () => {
       );
       expect(records[2]?.fields).toEqual({ AGENT_REF: 'B3', CAPTION: 'Garden', TOUR: '' });
     }
+    // The stray `^` in the first row: the rows after it say the file's way (a new user's second file).
+    const first = await read(
+      bare(['B2^Living room ^ kitchen^~', 'B1^Front^https://t.example/1~', 'B3^Garden^~']),
+    );
+    expect(first.map((r) => [r.fields.AGENT_REF, r.problem?.shape])).toEqual([
+      ['B2', 'shifted'],
+      ['B1', undefined],
+      ['B3', undefined],
+    ]);
+    // A file whose rows do end with an EOF: one short row is that row's problem, not every later one's.
+    const short = await read(
+      bare(['B1^Front^https://t.example/1^~', 'B2^Lost^~', 'B3^Garden^^~', 'B4^Yard^x^~']),
+    );
+    expect(short.map((r) => [r.fields.AGENT_REF, r.problem?.shape])).toEqual([
+      ['B1', undefined],
+      ['B2', 'cut'],
+      ['B3', undefined],
+      ['B4', undefined],
+    ]);
     // An exporter that ends its rows with an EOF but not its definition line: its rows are read.
     const rows = await read(bare(['B1^Front^https://t.example/1^~', 'B3^Garden^^~']));
     expect(rows.map((r) => [r.fields.TOUR, r.problem])).toEqual([

@@ -10,6 +10,8 @@ const DATA = '#DATA#';
 const END = '#END#';
 /** The header and definition of a real file are a few KiB; more means this is not a BLM file. */
 const MAX_PREAMBLE = 1024 * 1024;
+/** Rows read before the file's way of ending a row (with or without an EOF before the EOR) is decided. */
+const DECIDE_ROWS = 20;
 
 /**
  * Rightmove BLM text → one raw record per `#DATA#` row, keyed by the `#DEFINITION#` names, streamed:
@@ -59,10 +61,17 @@ class BlmText {
   private pos = 0;
   private delimiters: BlmDelimiters | undefined;
   private columns: Readonly<Record<string, string | undefined>> = {};
-  /** Whether the #DEFINITION# line ends with an EOF before its EOR (`…^~`): then its rows do too. */
+  /** Whether the #DEFINITION# line ends with an EOF before its EOR (`…^~`): the tie-breaker. */
   private definitionTrailing = true;
-  /** Rows read with exactly one value per column: the file writes no EOF before its EOR. */
-  private bareRows = 0;
+  /**
+   * Whether the file's rows end with an EOF before the EOR (`…^last^~`), decided by the first
+   * `DECIDE_ROWS` rows (those held meanwhile in `pending`): rows with one value per column against
+   * rows with one more, empty. Where a row writes no EOF, a last empty value is a field: a `^` left
+   * in a caption of a row whose last column is empty, which read as that EOF shifted every value
+   * after it unsaid; where rows do write it, a short row is one cut, never a reason to doubt the rest.
+   */
+  private trailing: boolean | undefined;
+  private pending: { record: string; row: number }[] = [];
 
   private readonly feedId: string;
   private readonly maxRecordBytes: number;
@@ -119,13 +128,40 @@ class BlmText {
   rows(done: boolean): Generator<RawRecord[]> {
     const self = this;
     function* each(): Generator<RawRecord> {
-      for (let row = self.nextRow(done); row; row = self.nextRow(done)) yield row;
+      let raw = self.nextRow(done);
+      for (; raw; raw = self.nextRow(done)) {
+        if (self.trailing !== undefined) {
+          yield self.toRecord(raw.record, raw.row);
+          continue;
+        }
+        self.pending.push(raw);
+        if (self.pending.length >= DECIDE_ROWS) yield* self.decided();
+      }
+      // At `#END#`, or at the end of the text: decided by the rows there are.
+      if (self.trailing === undefined && (raw === undefined || done)) yield* self.decided();
     }
     return batchOf(each(), (row) => row);
   }
 
-  /** The next data row, `null` when more text is needed, `undefined` at `#END#`. */
-  private nextRow(done: boolean): RawRecord | null | undefined {
+  /** The file's way decided by the rows held, and those rows as records. */
+  private *decided(): Generator<RawRecord> {
+    const width = this.names!.length;
+    const { eof } = this.delimiters!;
+    let bare = 0;
+    let trailing = 0;
+    for (const { record } of this.pending) {
+      const values = record.split(eof);
+      if (values.length === width) bare++;
+      else if (values.length === width + 1 && values.at(-1)!.trim() === '') trailing++;
+    }
+    this.trailing = trailing === bare ? this.definitionTrailing : trailing > bare;
+    const held = this.pending;
+    this.pending = [];
+    for (const { record, row } of held) yield this.toRecord(record, row);
+  }
+
+  /** The next data row's text and line, `null` when more text is needed, `undefined` at `#END#`. */
+  private nextRow(done: boolean): { record: string; row: number } | null | undefined {
     const { eof, eor } = this.delimiters!;
     const { buf, lines } = this;
     for (;;) {
@@ -150,20 +186,18 @@ class BlmText {
       const next = endAt >= 0 ? endAt : at + eor.length;
       lines.advance(buf.slice(pos, next));
       this.pos = next;
-      if (record.trim() !== '') return this.toRecord(record, row, eof);
+      if (record.trim() !== '') return { record, row };
     }
   }
 
-  private toRecord(record: string, row: number, eof: string): RawRecord {
+  private toRecord(record: string, row: number): RawRecord {
     const names = this.names!;
-    const values = record.split(eof);
-    if (values.length === names.length) this.bareRows++;
-    // Rows end with EOF then EOR (`…^~`), or with EOR alone: a trailing empty value is that EOF.
-    // Unless the file writes none: where the #DEFINITION# line and the rows before end without one,
-    // a last empty value is one field more (a `^` the CRM left in a caption, the last column
-    // empty), and taking it for an EOF would shift every value after the `^` unsaid.
-    const trailingEof = this.definitionTrailing || this.bareRows === 0;
-    if (values.length !== names.length && values.at(-1)!.trim() === '' && trailingEof) values.pop();
+    const values = record.split(this.delimiters!.eof);
+    // Rows end with EOF then EOR (`…^~`), or with EOR alone: a trailing empty value is that EOF,
+    // unless the file's rows write none (`trailing`).
+    const trailingEof = this.trailing !== false;
+    // Where rows write the EOF, a last empty value is it, whatever the count: `B2^Lost^~` lost a field.
+    if (trailingEof && values.length > 1 && values.at(-1)!.trim() === '') values.pop();
     if (values.length !== names.length) {
       const bare = values.length === names.length + 1 && !trailingEof;
       const message = `has ${values.length} fields where the #DEFINITION# names ${names.length}${
