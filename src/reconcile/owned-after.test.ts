@@ -33,6 +33,42 @@ describe('ownedAfter', () => {
   });
 });
 
+describe('ownedAfter, as a reviewer found it', () => {
+  const snapshot = { remoteCount: 30, pages: 1, pageSize: 100, requestedPageSize: 100 };
+  it('a mark Sold is an update its grace counts too: counted once', () => {
+    const marked = runReport({
+      mode: 'full',
+      snapshot,
+      failed: [],
+      guards: [],
+      created: 0,
+      updated: 3,
+      markedSold: 1,
+      unchanged: 5,
+      inGrace: 1,
+    });
+    expect(ownedAfter(marked)).toBe(8);
+  });
+  it.each<[string, Partial<RunReport>, number | undefined]>([
+    ['an incremental run: what it found, and what its writes added and took', { mode: 'incremental' }, 31],
+    ['paused after a delete: the delete happened', { mode: 'incremental', outcome: 'paused' }, 31],
+    ['a part of a full read in parts', { mode: 'full', continues: true }, 31],
+    ['a failed write: unknown', { mode: 'incremental', failedCount: 1 }, undefined],
+    ['an older report without ownedBefore', { mode: 'incremental', ownedBefore: undefined }, undefined],
+  ])('%s', (_, extra, owned) => {
+    const run = runReport({
+      snapshot,
+      failed: [],
+      guards: [],
+      ownedBefore: 30,
+      created: 2,
+      deleted: 1,
+      ...extra,
+    });
+    expect(ownedAfter(run as RunReport)).toBe(owned);
+  });
+});
+
 describe('goesOnNow', () => {
   const part = runReport({ outcome: 'ok', continues: true, read: 10 });
   it.each([

@@ -260,12 +260,16 @@ async function prepare(
   let early: DecodedSnapshot | undefined;
   /** How many listings the chatbot held after the last run: its pages are asked for at once. */
   let expectedCount: number | undefined;
-  /** The feed's listings on the platform after the last run that could tell (`FeedState.owned`). */
+  /**
+   * The feed's listings on the platform after the last run that could tell (`FeedState.owned`), for
+   * a plain incremental run only: not one going on with a read in parts, nor one after a full read
+   * was owed already (a listing the full read could not restore must not owe another, and another).
+   */
   let ownedLast: number | undefined;
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
-    ownedLast = state.owned;
+    ownedLast = state.resoCheckpoint === undefined && !state.resoFullDue ? state.owned : undefined;
     expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
     const maySkip = maySkipUnchanged(feed, state, now(), options);
@@ -625,6 +629,9 @@ function withVanished(
 ): IngestSummary {
   if (feed.source.format !== 'reso' || !feed.source.url || summary.mode !== 'incremental') return summary;
   if (ownedLast === undefined || ownedNow >= ownedLast || summary.continues || summary.pause) return summary;
+  // The last part of a full read (its sweep owed) compared what it could: no second full read.
+  if (summary.sourceState.lastFullRunAt !== undefined || summary.sourceState.resoCheckpoint !== undefined)
+    return summary;
   const gone = ownedLast - ownedNow;
   const note = `${gone} of the feed's ${ownedLast} listing(s) are no longer on the platform (deleted there?): the feed is read in full next, to restore them`;
   return {

@@ -277,25 +277,22 @@ function formerIdHint(feedId: string, { owner, skipped, foreign }: UnknownOwner)
 }
 
 /**
- * The feed's listings on the platform after a run, as its report tells them: those it created,
- * updated and left unchanged, and those it kept without a write (a rejected record's listing, a
- * listing in its grace, a delete a guard held back). Only where the report can tell: a full
- * compare that ended ok or guarded with no failed write. An incremental run sees only what it read:
- * what it found before its writes, and what they added and took (`ownedBefore`; an older report
- * has none). A source that goes on next run or paused read part of the feed, a cancelled run
- * stopped mid-plan, a failed create or delete leaves the count unknown, and a dry run wrote
- * nothing: undefined.
+ * The feed's listings on the platform after a run, as its report tells them. A full compare that
+ * ended ok or guarded: those it created, updated (a mark Sold is an update of a listing its grace
+ * counts too: once) and left unchanged, and those it kept without a write (a rejected record's
+ * listing, a listing in its grace, a delete a guard held back). Any other run that planned (an
+ * incremental one, a part, a paused or cancelled one): what it found before its writes and what
+ * they added and took (`ownedBefore`; an older report has none). A failed create or delete leaves
+ * the count unknown, a run without a plan says nothing, and a dry run wrote nothing: undefined.
  */
 export function ownedAfter(report: RunReport): number | undefined {
-  if (report.dryRun || report.continues || report.snapshot === undefined) return undefined;
-  if ((report.outcome !== 'ok' && report.outcome !== 'guarded') || failedCountOf(report) > 0)
-    return undefined;
-  if (report.mode !== 'full')
-    return report.ownedBefore === undefined
-      ? undefined
-      : report.ownedBefore + report.created - report.deleted;
-  const kept = (report.heldOnPlatform ?? 0) + (report.inGrace ?? 0) + (report.heldDeletes ?? 0);
-  return report.created + report.updated + report.unchanged + kept;
+  if (report.dryRun || report.snapshot === undefined || failedCountOf(report) > 0) return undefined;
+  const settled = report.outcome === 'ok' || report.outcome === 'guarded';
+  if (report.mode === 'full' && !report.continues && settled) {
+    const kept = (report.heldOnPlatform ?? 0) + (report.inGrace ?? 0) + (report.heldDeletes ?? 0);
+    return report.created + report.updated - (report.markedSold ?? 0) + report.unchanged + kept;
+  }
+  return report.ownedBefore === undefined ? undefined : report.ownedBefore + report.created - report.deleted;
 }
 
 /**

@@ -150,6 +150,10 @@ export function stateOf(
   // What the feed owns after a run whose report can tell; any other leaves the last one's.
   const owned = ownedAfter(report);
   if (owned !== undefined) state.owned = owned;
+  // A run that wrote and cannot tell what it left (a failed write): the count is unknown, not the
+  // last one (which would read as listings deleted on the platform).
+  else if (!report.dryRun && (report.created > 0 || report.deleted > 0 || failedCountOf(report) > 0))
+    state.owned = undefined;
   if (prepared.kind === 'skipped') return { ...prepared.ingest.sourceState, ...state };
   // A run stopped by its provider's budget keeps its source state: its place in the feed.
   if (report.outcome === 'paused') return { ...prepared.ingest?.sourceState, ...state };
