@@ -33,7 +33,7 @@ import type {
   SyncOptions,
   UnknownOwner,
 } from './run-types.ts';
-import { keysStillListed, withKeys } from './still-listed.ts';
+import { goneUnasked, keysStillListed, withKeys } from './still-listed.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -448,12 +448,27 @@ async function prepare(
     // it still lists were skipped by a read that moved, and are planned again as listed.
     const still = ingest.stillListed && (await keysStillListed(made, ingest.stillListed, deps.logger));
     if (still) {
-      if (still.listed.size > 0)
+      const decisions = [still.decision];
+      if (still.listed.size > 0) {
         made = makePlan(desired, snapshot.listings, {
           ...policy,
           present: withKeys(policy.present, still.listed),
         });
-      made.guards.push(still.decision);
+        const unasked = goneUnasked(made, still.considered);
+        if (unasked) {
+          for (const key of unasked) still.listed.add(key);
+          made = makePlan(desired, snapshot.listings, {
+            ...policy,
+            present: withKeys(policy.present, still.listed),
+          });
+          decisions.push({
+            guard: 'still-listed',
+            tripped: false,
+            message: `${unasked.size} more listing(s) gone from the read, held by a guard until the provider's answer: not asked about, kept until the next run asks`,
+          });
+        }
+      }
+      made.guards.push(...decisions);
     }
     summary = withVanished(summary, feed, made.ownedCount, ownedLast);
     // A reused reading has no record to write: a plan that writes one reads the feed after all.

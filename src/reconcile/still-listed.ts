@@ -20,7 +20,7 @@ export async function keysStillListed(
   plan: Plan,
   stillListed: (keys: readonly string[]) => Promise<StillListed>,
   logger?: Logger,
-): Promise<{ listed: Set<string>; decision: GuardDecision } | undefined> {
+): Promise<{ listed: Set<string>; decision: GuardDecision; considered: Set<string> } | undefined> {
   const gone: string[] = [];
   let more = 0;
   for (const d of plan.deletes) {
@@ -29,24 +29,52 @@ export async function keysStillListed(
     else more++;
   }
   if (gone.length === 0) return undefined;
-  const { listed, asked, problem } = await stillListed(gone);
+  const { listed, asked, problem, paused } = await stillListed(gone);
   const unasked = gone.length - asked + more;
+  // Stopped by the provider's budget or rate: what was not asked about is kept until a run can ask
+  // (deleted unasked, a listing a moved read skipped would be lost).
+  const keptUnasked = paused === true;
+  if (keptUnasked) for (const key of gone.slice(asked)) listed.add(key);
   const parts: string[] = [];
-  if (listed.size > 0) {
-    const named = [...listed].slice(0, NAMED).join(', ');
+  const foundListed = listed.size - (keptUnasked ? gone.length - asked : 0);
+  if (foundListed > 0) {
+    const named = [...listed].slice(0, Math.min(NAMED, foundListed)).join(', ');
     parts.push(
-      `${listed.size} listing(s) gone from the read are still listed at the provider (the feed changed while it was read): kept, not deleted (${named}${listed.size > NAMED ? ', …' : ''})`,
+      `${foundListed} listing(s) gone from the read are still listed at the provider (the feed changed while it was read): kept, not deleted (${named}${foundListed > NAMED ? ', …' : ''})`,
     );
   }
-  const confirmed = asked - listed.size;
+  const confirmed = asked - foundListed;
   if (confirmed > 0) parts.push(`${confirmed} confirmed gone at the provider: deleted`);
-  if (unasked > 0)
+  if (keptUnasked)
+    parts.push(`${gone.length - asked} not asked about (${problem}): kept until a run can ask`);
+  const deletedUnasked = keptUnasked ? more : unasked;
+  if (deletedUnasked > 0)
     parts.push(
-      `${unasked} not asked about${problem ? ` (${problem})` : ` (more than ${STILL_LISTED_ASKED_MAX} a run)`}: deleted as the read found them`,
+      `${deletedUnasked} not asked about${problem && !keptUnasked ? ` (${problem})` : ` (more than ${STILL_LISTED_ASKED_MAX} a run)`}: deleted as the read found them`,
     );
   if (problem)
     logger?.warn({ problem }, 'RESO: could not ask the provider about every listing gone from the read');
-  return { listed, decision: { guard: 'still-listed', tripped: false, message: parts.join('; ') } };
+  const considered = new Set(gone);
+  return {
+    listed,
+    considered,
+    decision: { guard: 'still-listed', tripped: false, message: parts.join('; ') },
+  };
+}
+
+/**
+ * Gone deletes of a plan made again (with the listings the provider still lists kept) that the
+ * first plan did not have (a share guard that held them no longer does): not asked about, so kept
+ * this run; the next run asks. Their keys, or undefined when there are none.
+ */
+export function goneUnasked(plan: Plan, considered: ReadonlySet<string>): Set<string> | undefined {
+  let unasked: Set<string> | undefined;
+  for (const d of plan.deletes) {
+    if (d.reason !== 'gone' || considered.has(d.key)) continue;
+    unasked ??= new Set();
+    unasked.add(d.key);
+  }
+  return unasked;
 }
 
 /** `present` and `more` as one set of keys the feed lists. */

@@ -170,4 +170,6 @@ export interface StillListed {
   listed: Set<string>;
   asked: number;
   problem?: string;
+  /** The asking stopped for the provider's budget or rate: the keys not asked about are kept. */
+  paused?: boolean;
 }

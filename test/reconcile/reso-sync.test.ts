@@ -182,7 +182,7 @@ describe('a read that moves while it is taken (a new user’s MLS, paged by $ski
         (q.searchParams.get('$filter') ?? '').includes(' or ') ||
         (q.searchParams.get('$filter') ?? '').includes('ListingId eq'),
     );
-    expect(asked?.searchParams.get('$filter')).toBe("(ListingId eq 'L000011')");
+    expect(asked?.searchParams.get('$filter')).toBe("(ListingId eq 'L000011' or ListingKey eq 'L000011')");
     // A listing really gone is asked about too, confirmed, and deleted.
     edit = false;
     data.splice(4, 1);

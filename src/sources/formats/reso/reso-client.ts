@@ -143,6 +143,8 @@ export function createResoClient(
           const waitMs = Math.max(limited.pauseMs, retryAfterOfError(cause) ?? 0);
           const said = describeHttpError(cause).replace(` from ${safeUrl(url)}`, '');
           const reason = `the provider refused for the key's rate (${said})${limited.note ? `; ${limited.note}` : ''}`;
+          // Every run and process on the key holds back until then, not only this one's resume.
+          await gate?.heard(429, {}, waitMs);
           throw new RateLimitPause((options.now ?? Date.now)() + waitMs, reason);
         }
         throw error;

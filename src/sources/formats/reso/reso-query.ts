@@ -82,13 +82,13 @@ export function sweepUrl(
 export function keysUrl(
   endpoint: string,
   options: ResolvedReso,
-  field: string,
+  fields: readonly string[],
   keys: readonly string[],
 ): string {
-  const anyKey = keys.map((key) => `${field} eq ${odataString(key)}`).join(' or ');
+  const anyKey = keys.flatMap((key) => fields.map((field) => `${field} eq ${odataString(key)}`)).join(' or ');
   const query = encodeQuery({
     $filter: [...filtersOf(options, 'full'), `(${anyKey})`].join(' and '),
-    $top: options.profile.pageSizeBy === 'top' ? String(Math.max(keys.length, 1)) : undefined,
+    $top: options.profile.pageSizeBy === 'top' ? String(Math.max(keys.length * fields.length, 1)) : undefined,
   });
   return `${root(endpoint)}/${options.resource}?${query}`;
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../../../logger.ts';
 import { parseTimestamp } from '../../../normalize/index.ts';
 import type { FeedState } from '../../../state/index.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
-import type { FeedSpec, RawRecord, SourceEnd } from '../../source-types.ts';
+import type { FeedSpec, RawRecord, SourceEnd, StillListed } from '../../source-types.ts';
 import { batchOf } from '../batch.ts';
 import { BudgetPause } from './budget-gate.ts';
 import {
@@ -278,17 +278,17 @@ export class ResoReplication {
    * that is a template cannot be asked (`unasked`); a query the provider refuses (400: the field is
    * not searchable) stops the asking, named in `problem`; the budget's stop, a network failure too.
    */
-  async stillListed(
-    keys: readonly string[],
-  ): Promise<{ listed: Set<string>; asked: number; problem?: string }> {
+  async stillListed(keys: readonly string[]): Promise<StillListed> {
     const { options, feed, endpoint, client } = this.deps;
     const reader = sweepKeyReader(feed, this.deps.now());
     const listed = new Set<string>();
-    if (reader.field === undefined)
+    // MLS Grid searches ListingId, not ListingKey: the first field only there.
+    const fields = options.profile.provider === 'mlsgrid' ? reader.fields.slice(0, 1) : reader.fields;
+    if (fields.length === 0)
       return {
         listed,
         asked: 0,
-        problem: `the key of feed ${feed.id} is not read from one field, so it cannot be asked for`,
+        problem: `the key of feed ${feed.id} is made by its mapping, so it cannot be asked for`,
       };
     const wanted = new Set(keys);
     let asked = 0;
@@ -296,10 +296,10 @@ export class ResoReplication {
       const batch = keys.slice(i, i + KEYS_BATCH);
       let page: ODataPage;
       try {
-        page = await client.getPage(keysUrl(endpoint, options, reader.field, batch));
+        page = await client.getPage(keysUrl(endpoint, options, fields, batch));
       } catch (error) {
-        const problem = error instanceof BudgetPause ? error.message : (error as Error).message;
-        return { listed, asked, problem };
+        if (error instanceof BudgetPause) return { listed, asked, problem: error.message, paused: true };
+        return { listed, asked, problem: (error as Error).message };
       }
       asked += batch.length;
       for (const record of page.value) {

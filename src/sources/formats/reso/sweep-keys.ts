@@ -12,8 +12,11 @@ export function sweepKeyReader(
 ): {
   select: string[];
   keyOf(fields: RawFields): string | undefined;
-  /** The source field the key is first read from, when the rule reads fields (not a template). */
-  field: string | undefined;
+  /**
+   * The source fields the key is read from as they are (`from: [ListingId, ListingKey]`), for a
+   * query by key; empty when the rule makes the key (a template, a map, a join).
+   */
+  fields: string[];
   /** Whether a record says its listing left the market (a removal status, a deletion marker). */
   isRemoval(fields: RawFields): boolean;
 } {
@@ -22,10 +25,9 @@ export function sweepKeyReader(
   const field = feed.key ?? 'MLSNumber';
   const rule = compiled.mapping.fields?.[field];
   const select = new Set(['ListingKey', ...pathsOf(rule)]);
-  const first = firstPathOf(rule);
   return {
     select: [...select],
-    field: first,
+    fields: plainPathsOf(rule),
     isRemoval: (fields) => compiled.map(fields).remove,
     keyOf(fields) {
       const value = compiled.map(fields).listing[field];
@@ -34,13 +36,16 @@ export function sweepKeyReader(
   };
 }
 
-/** The source field a rule reads first, when it reads fields: `ListingId` of `{ from: [ListingId, ListingKey] }`. */
-function firstPathOf(rule: unknown): string | undefined {
-  if (typeof rule === 'string') return /^[A-Za-z_][\w]*$/.test(rule) ? rule : undefined;
-  if (Array.isArray(rule)) return firstPathOf(rule[0]);
-  if (!rule || typeof rule !== 'object') return undefined;
-  const { from, template } = rule as { from?: unknown; template?: unknown };
-  return template === undefined ? firstPathOf(from) : undefined;
+/** The fields a rule reads as they are: `[ListingId, ListingKey]` of `{ from: [ListingId, ListingKey] }`. */
+function plainPathsOf(rule: unknown): string[] {
+  const field = (path: unknown) => typeof path === 'string' && /^[A-Za-z_]\w*$/.test(path);
+  if (typeof rule === 'string') return field(rule) ? [rule] : [];
+  if (!rule || typeof rule !== 'object' || Array.isArray(rule)) return [];
+  const { from, ...rest } = rule as { from?: unknown };
+  // Only `from` (and `when`/`default`, which pick no other text): a map or a join makes another key.
+  if (Object.keys(rest).some((k) => k !== 'when' && k !== 'default')) return [];
+  const paths = Array.isArray(from) ? from : [from];
+  return paths.every(field) ? (paths as string[]) : [];
 }
 
 /** The top-level source fields a field rule reads: its paths, alternatives and template placeholders. */
