@@ -16,6 +16,22 @@ describe('the reason an error answer gives (a new user saw only "HTTP 400")', ()
     ['{"value":[]}', undefined],
   ])('%s → %s', (body, reason) => expect(errorReasonOf(body)).toBe(reason));
 
+  it('blanks the feed’s own secrets and the shapes a reviewer found passing', () => {
+    const said = (text: string, secrets: string[] = []) =>
+      errorReasonOf(JSON.stringify({ message: text }), secrets);
+    expect(said('Invalid API key: sk_live_9f8e7d6c5b', ['sk_live_9f8e7d6c5b'])).toBe('Invalid API key: …');
+    expect(said('client_secret abc123XYZ is wrong')).toBe('client_secret … is wrong');
+    expect(said('apikey=SECRET and X-Api-Key: SECRETXYZ')).toBe('apikey=… and X-Api-Key: …');
+    expect(said('Basic dXNlcjpodW50ZXIy refused')).toBe('Basic … refused');
+    expect(said('cannot reach https://user:hunter2@host.example/x')).toBe(
+      'cannot reach https://…@host.example/x',
+    );
+    expect(said('refresh token RT-abc123 expired')).toBe('refresh token … expired');
+    expect(said('bad eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abc-def_123')).toBe('bad …');
+    // Words are words: a suspended token is said so.
+    expect(said('Your access token has been suspended')).toBe('Your access token has been suspended');
+  });
+
   it('blanks what looks like a credential, and cuts a long text', () => {
     expect(errorReasonOf('{"message":"bad token=abc123secret for Bearer xyz.789"}')).toBe(
       'bad token=… for Bearer …',

@@ -15,8 +15,9 @@ export function feedStatusError(
   url: string,
   retryAfter?: number | string,
   body?: string,
+  secrets: readonly string[] = [],
 ): HttpStatusError {
-  const reason = body === undefined ? undefined : errorReasonOf(body);
+  const reason = body === undefined ? undefined : errorReasonOf(body, secrets);
   return new HttpStatusError(
     status,
     `HTTP ${status} from ${url}${reason ? `: the server said "${reason}"` : ''}`,
@@ -36,7 +37,7 @@ const REASON_CHARS = 200;
  * 1000`), an OAuth error and its description (`invalid_client: …`), a JSON `message`, or a short
  * text body; undefined for an HTML page or nothing. Anything shaped like a credential is blanked.
  */
-export function errorReasonOf(body: string): string | undefined {
+export function errorReasonOf(body: string, secrets: readonly string[] = []): string | undefined {
   const text = body.trim();
   if (text === '' || text.startsWith('<')) return undefined;
   let reason: string | undefined;
@@ -55,11 +56,23 @@ export function errorReasonOf(body: string): string | undefined {
     reason = text;
   }
   if (reason === undefined) return undefined;
-  const line = reason
+  let said = reason;
+  // The feed's own secrets, wherever a server echoes them; then what has the shape of one.
+  for (const secret of secrets) said = said.split(secret).join('…');
+  const line = said
     .replace(/\s+/g, ' ')
+    .replace(/:\/\/[^\s/@]+@/g, '://…@')
+    .replace(/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, '…')
+    .replace(/\b(basic|bearer)\s+[\w+/=.~-]+/gi, '$1 …')
+    // `token=…`, `"secret": "…"`, and after a space a word that has a digit (`refresh token RT-9f…`,
+    // not `token has been suspended`).
     .replace(
-      /(bearer\s+|(?:access_|refresh_)?token["']?\s*[=:]\s*["']?|secret["']?\s*[=:]\s*["']?|password["']?\s*[=:]\s*["']?)[^\s"'&,;]+/gi,
-      '$1…',
+      /\b((?:client_)?secret|(?:access_|refresh_)?token|api[-_]?key|password|passwd|pwd)(["']?\s*[=:]\s*["']?)[^\s"'&,;]+/gi,
+      '$1$2…',
+    )
+    .replace(
+      /\b((?:client_)?secret|(?:access_|refresh_)?token|api[-_]?key|password|passwd|pwd)(\s+)(?=[^\s"'&,;]*\d)[^\s"'&,;]{6,}/gi,
+      '$1$2…',
     )
     .trim();
   return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 1)}…` : line || undefined;

@@ -5,7 +5,7 @@ import type { Logger } from '../../../logger.ts';
 import { FeedError, safeUrl } from '../../feed-error.ts';
 import type { SourceConfig } from '../../source-schema.ts';
 import { withFeedRetries } from '../../transports/feed-http.ts';
-import { feedAuthHeaders } from '../../transports/http-auth.ts';
+import { feedAuthHeaders, secretsOf } from '../../transports/http-auth.ts';
 import {
   describeHttpError,
   feedStatusError,
@@ -51,6 +51,8 @@ export function createResoClient(
 ): ResoClient {
   const { signal, gate } = options;
   const auth = source.auth;
+  /** Blanked in what the provider says back. */
+  const secrets = secretsOf(source);
   /**
    * Every request to the provider, the token's too: counted in the key's budget first, then sent
    * under the feed's limiter; `heard` reads its answer back into the budget.
@@ -114,7 +116,7 @@ export function createResoClient(
     let answer = await fetchOnce(url, false);
     if (answer.status === 401 && auth?.type === 'oauth2') answer = await fetchOnce(url, true);
     if (answer.status < 200 || answer.status > 299)
-      throw feedStatusError(answer.status, safeUrl(url), answer.retryAfterMs, answer.body);
+      throw feedStatusError(answer.status, safeUrl(url), answer.retryAfterMs, answer.body, secrets);
     return parsePage(feedId, url, answer.body);
   };
 

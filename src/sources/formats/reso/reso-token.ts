@@ -69,7 +69,7 @@ export async function getToken(
   const response = await (options.send ? options.send(post) : post());
   if (response.statusCode !== 200)
     throw new TokenError(
-      tokenRefusal(response.statusCode, auth.tokenUrl, response.body),
+      tokenRefusal(response.statusCode, auth.tokenUrl, response.body, auth.clientSecret),
       response.statusCode,
     );
   let body: { access_token?: unknown; expires_in?: unknown };
@@ -86,8 +86,8 @@ export async function getToken(
 }
 
 /** `token request to auth.example/token answered HTTP 400: the server said "invalid_client: …"`. */
-function tokenRefusal(status: number, tokenUrl: string, body: unknown): string {
-  const reason = typeof body === 'string' ? errorReasonOf(body) : undefined;
+function tokenRefusal(status: number, tokenUrl: string, body: unknown, secret: string): string {
+  const reason = typeof body === 'string' ? errorReasonOf(body, [secret]) : undefined;
   return `token request to ${safeUrl(tokenUrl)} answered HTTP ${status}${reason ? `: the server said "${reason}"` : ''}`;
 }
 
