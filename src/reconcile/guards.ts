@@ -194,6 +194,9 @@ function unkeyedOf(
   return { held: gone, kept: numbers(deletes, (r) => r !== 'gone') };
 }
 
+/** Stated removals pass beside `maxDeleteShare` up to that share of their own, or this many. */
+export const REMOVED_FLOOR = 5;
+
 /** The share of the owned listings a CSV read to a connection's close may lose in one run… */
 export const UNFRAMED_SHARE = 0.05;
 /** …or this many, whichever is more: a brokerage of 19 homes sells one without an override. */
@@ -241,8 +244,10 @@ function unframedGuard(
  * Removals the feed states (a record whose status says sold or withdrawn, a deletion marker) name
  * their listing: they are the feed's word, not its silence, and a small brokerage's feed that sells
  * three of its ten homes in a day must not leave them on the chatbot until someone overrides. So
- * they pass beside the share, unless they are more than half the owned listings: a feed that
- * suddenly calls most of its stock removed is likelier a status map gone wrong than a market.
+ * they pass beside the share, up to a share of their own (`maxDeleteShare` of the owned listings,
+ * or `REMOVED_FLOOR`, whichever is more); beyond it they count with the rest: a feed that suddenly
+ * calls much of its stock removed is likelier a status map gone wrong (a CRM's renamed status read
+ * by a catch-all) than a market.
  */
 function applyShareGuard(
   input: GuardInput,
@@ -251,12 +256,13 @@ function applyShareGuard(
 ): { allowed: number[]; held: number[] } {
   const { policy, deletes } = input;
   const removed = numbers(deletes, (r) => r === 'removed', kept);
-  const stated = removed.length > 0 && removed.length * 2 <= input.ownedCount;
+  const statedLimit = Math.max(policy.maxDeleteShare * input.ownedCount, REMOVED_FLOOR);
+  const stated = removed.length > 0 && removed.length <= statedLimit;
   const lossy = numbers(deletes, (r) => r === 'gone' || (r === 'removed' && !stated), kept);
   const duplicates = numbers(deletes, (r) => r === 'duplicate', kept);
   const passing = stated ? [...duplicates, ...removed].sort((a, b) => a - b) : duplicates;
   if (stated) {
-    const message = `${lossVerb(deletes, removed)} the ${removed.length} listing(s) the feed says are removed (sold, withdrawn or deleted at the source): the feed names them, so they do not count toward maxDeleteShare (at most half the ${input.ownedCount} owned listings)`;
+    const message = `${lossVerb(deletes, removed)} the ${removed.length} listing(s) the feed says are removed (sold, withdrawn or deleted at the source): the feed names them, so they do not count toward maxDeleteShare beside what is gone (up to ${Math.floor(statedLimit)} of the ${input.ownedCount} owned listings)`;
     decisions.push({ guard: 'removed-by-feed', tripped: false, message });
   }
   if (lossy.length === 0) return { allowed: stated ? [...kept] : duplicates, held: [] };
@@ -265,7 +271,7 @@ function applyShareGuard(
   // Stated removals of more than half the owned listings count with the rest: said, so the count adds up.
   const counted =
     !stated && removed.length > 0
-      ? `, ${removed.length} of them removals the feed states (more than half the owned listings: counted)`
+      ? `, ${removed.length} of them removals the feed states (more than ${Math.floor(statedLimit)}: counted)`
       : '';
   const what = `${lossy.length} of ${input.ownedCount} owned listings (${percent(share)}; limit ${percent(policy.maxDeleteShare)}${counted})`;
   if (!over) {

@@ -330,21 +330,23 @@ describe('makePlan', () => {
     expect(incremental.guards.find((g) => g.guard === 'max-delete-share')).toBeUndefined();
   });
 
-  it('holds stated removals of more than half the owned listings (a status map gone wrong), and what is gone beside them', () => {
-    const remoteAll = [1, 2, 3, 4, 5].map((n) => ours(n, n));
-    const removals = ['MLS-0002', 'MLS-0003', 'MLS-0004'];
-    const plan = planListings(listings(1, 1), remoteAll, { ...policy, removals });
-    expect(summary(plan)).toMatchObject({
-      deletes: [],
-      held: ['MLS-0002#2 removed', 'MLS-0003#3 removed', 'MLS-0004#4 removed', 'MLS-0005#5 gone'],
-    });
+  it('holds stated removals beyond a share of their own (a status map gone wrong), and what is gone beside them', () => {
+    const remoteAll = Array.from({ length: 20 }, (_, i) => ours(i + 1, i + 1));
+    // 6 of 20 stated removed: more than 20% of them and more than 5 — a catch-all map read a CRM's renamed status.
+    const removals = [2, 3, 4, 5, 6, 7].map((n) => `MLS-${String(n).padStart(4, '0')}`);
+    const plan = planListings([listing(1), ...listings(8, 19)], remoteAll, { ...policy, removals });
+    expect(summary(plan).deletes).toEqual([]);
+    expect(summary(plan).held).toHaveLength(7);
     expect(plan.guards.find((g) => g.guard === 'removed-by-feed')).toBeUndefined();
     expect(plan.guards.find((g) => g.guard === 'max-delete-share')).toMatchObject({
       tripped: true,
-      message: expect.stringContaining('4 of 5 owned listings'),
+      message: expect.stringContaining(
+        '7 of 20 owned listings (35%; limit 20%, 6 of them removals the feed states (more than 5: counted))',
+      ),
     });
-    // Stated removals within half go even when what is gone beside them trips the share.
-    const gone = planListings(listings(1, 1), remoteAll, { ...policy, removals: ['MLS-0002'] });
+    // Stated removals within their share go even when what is gone beside them trips the share.
+    const five = Array.from({ length: 5 }, (_, i) => ours(i + 1, i + 1));
+    const gone = planListings(listings(1, 1), five, { ...policy, removals: ['MLS-0002'] });
     expect(summary(gone)).toMatchObject({
       deletes: ['MLS-0002#2 removed'],
       held: ['MLS-0003#3 gone', 'MLS-0004#4 gone', 'MLS-0005#5 gone'],
