@@ -79,7 +79,8 @@ export function decideGone(leaving: Iterable<Leaving>, input: GoneInput): GoneDe
     }
     grace.add(l.key, l.id, l.reason, since);
     const sold = policy.action === 'markSold' ? remote.soldAt?.(l.position) : undefined;
-    if (sold !== undefined) decision.markSold.push(deletes.add(l.key, l.id, 'gone', undefined, sold));
+    // A mark keeps why the listing leaves: a removal the feed states is weighed as one (`removed-by-feed`).
+    if (sold !== undefined) decision.markSold.push(deletes.add(l.key, l.id, l.reason, undefined, sold));
   }
   return { ...decision, grace: PlannedGrace.of(grace, policy), held: [...heldByKey.values()] };
 }
