@@ -1,17 +1,21 @@
 import { nearestKey } from '../nearest.ts';
-import type { FieldProblem, Listing, ListingField, RawFields } from '../normalize/index.ts';
 import {
   acceptListing,
   type CompiledMapping,
   compileMapping,
+  type FieldProblem,
+  factPaths,
   inferCsvMapping,
   inferredMappingHints,
+  type Listing,
+  type ListingField,
   type MappedRecord,
   type MappingHint,
   mergeMappings,
   noteOf,
   noteRowsHint,
   presetRejectionHint,
+  type RawFields,
   validateListing,
   withPresetHooks,
 } from '../normalize/index.ts';
@@ -353,6 +357,22 @@ function missingColumnHints(
             .slice(0, 12)
             .map((h) => `"${h}"`)
             .join(', ')}${headers.length > 12 ? ', …' : ''}`,
+    });
+  }
+  // A fact whose columns the header lacks is on no listing: said the same way.
+  for (const [key, rule] of Object.entries(feed.mapping.extensions?.fields ?? {})) {
+    if (rule === null || rule === undefined) continue;
+    const paths = [...new Set(typeof rule === 'string' ? [rule] : factPaths(rule))].filter(
+      (p) => !p.startsWith('$'),
+    );
+    if (paths.length === 0 || paths.some(has)) continue;
+    const near = paths.map((p) => nearestColumn(p, headers)).find((h) => h !== undefined);
+    hints.push({
+      code: 'unknown_column',
+      message: `mapping.extensions.fields.${key} reads ${paths.map((p) => `"${p}"`).join(', ')}, which the CSV header does not have: no listing gets the fact ${key}`,
+      fix: near
+        ? `did you mean "${near}"? Map the fact ${key} in feed ${feed.id} to a column of the header`
+        : `map the fact ${key} in feed ${feed.id} to a column of the header`,
     });
   }
   return hints;

@@ -230,7 +230,7 @@ function compileExtensions(
       ? {
           key,
           reader: compilePath(rule),
-          column: /[.:]/.test(rule) ? undefined : propertyReader(rule),
+          column: /[.:]/.test(rule) ? undefined : propertyReader(rule.normalize('NFC')),
           fact: undefined,
         }
       : { key, reader: undefined, column: undefined, fact: compileFact(rule) },

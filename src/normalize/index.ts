@@ -1,4 +1,5 @@
 export { normalizeAreaUnit } from './area-units.ts';
+export { factPaths } from './compile-facts.ts';
 export type { FieldKind } from './compile-field.ts';
 export { type CompiledMapping, compileMapping, KINDS, type MappedRecord } from './compile-mapping.ts';
 export { compileCondition } from './compile-rule.ts';

@@ -111,6 +111,10 @@ describe('a hand mapping that names a column the CSV header does not have (a new
         BuildingArea: Sq Ft
         Images: { from: Photos, split: "|" }
         City: [Town, City]
+      extensions:
+        fields:
+          Agent: Listing Agnt
+          Zip code: Zip
 `;
 
   it('names each field whose columns are none of the header, with the column meant; a field with one of its columns is fine', async () => {
@@ -136,6 +140,12 @@ describe('a hand mapping that names a column the CSV header does not have (a new
           'mapping.fields.Images reads "Photos", which the CSV header does not have',
         ),
         fix: expect.stringMatching(/^did you mean "Photo URLs"\?/),
+      },
+      {
+        code: 'unknown_column',
+        message:
+          'mapping.extensions.fields.Agent reads "Listing Agnt", which the CSV header does not have: no listing gets the fact Agent',
+        fix: 'map the fact Agent in feed export to a column of the header',
       },
     ]);
     // The run says it too, and still syncs what the rows give.
