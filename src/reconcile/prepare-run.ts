@@ -446,7 +446,9 @@ async function prepare(
     let made = makePlan(desired, snapshot.listings, policy);
     // A RESO provider is asked about the listings gone from its read before they are deleted: those
     // it still lists were skipped by a read that moved, and are planned again as listed.
-    const still = ingest.stillListed && (await keysStillListed(made, ingest.stillListed, deps.logger));
+    const still =
+      ingest.stillListed &&
+      (await keysStillListed(made, ingest.stillListed, deps.logger, feed.gone?.action === 'markSold'));
     if (still) {
       const decisions = [still.decision];
       if (still.listed.size > 0) {

@@ -56,4 +56,25 @@ describe('keysStillListed', () => {
     ).toBeUndefined();
     expect(called).toBe(false);
   });
+
+  it('asks about the marks Sold too, where gone listings are marked (a reviewer: marked Sold, then back)', async () => {
+    const plan = {
+      ...planOf(['A']),
+      updates: [
+        { key: 'M', id: 5, markSold: true },
+        { key: 'U', id: 6 },
+      ],
+    } as unknown as Plan;
+    const asked: string[] = [];
+    await keysStillListed(
+      plan,
+      async (keys) => {
+        asked.push(...keys);
+        return { listed: new Set<string>(), asked: keys.length };
+      },
+      undefined,
+      true,
+    );
+    expect(asked).toEqual(['A', 'M']);
+  });
 });

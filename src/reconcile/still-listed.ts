@@ -20,14 +20,17 @@ export async function keysStillListed(
   plan: Plan,
   stillListed: (keys: readonly string[]) => Promise<StillListed>,
   logger?: Logger,
+  marks = false,
 ): Promise<{ listed: Set<string>; decision: GuardDecision; considered: Set<string> } | undefined> {
   const gone: string[] = [];
   let more = 0;
-  for (const d of plan.deletes) {
-    if (d.reason !== 'gone') continue;
-    if (gone.length < STILL_LISTED_ASKED_MAX) gone.push(d.key);
+  const leaving = (key: string) => {
+    if (gone.length < STILL_LISTED_ASKED_MAX) gone.push(key);
     else more++;
-  }
+  };
+  for (const d of plan.deletes) if (d.reason === 'gone') leaving(d.key);
+  // `gone.action: markSold`: a listing a moved read skipped would be marked Sold, then back.
+  if (marks) for (const u of plan.updates) if (u.markSold) leaving(u.key);
   if (gone.length === 0) return undefined;
   const { listed, asked, problem, paused } = await stillListed(gone);
   const unasked = gone.length - asked + more;
