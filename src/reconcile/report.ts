@@ -277,22 +277,23 @@ function formerIdHint(feedId: string, { owner, skipped, foreign }: UnknownOwner)
 }
 
 /**
- * The feed's listings on the platform after a run, as its report tells them. A full compare that
- * ended ok or guarded: those it created, updated (a mark Sold is an update of a listing its grace
- * counts too: once) and left unchanged, and those it kept without a write (a rejected record's
- * listing, a listing in its grace, a delete a guard held back). Any other run that planned (an
- * incremental one, a part, a paused or cancelled one): what it found before its writes and what
- * they added and took (`ownedBefore`; an older report has none). A failed create or delete leaves
- * the count unknown, a run without a plan says nothing, and a dry run wrote nothing: undefined.
+ * The feed's listings on the platform after a run, as its report tells them: what it found before
+ * its writes and what they added and took (`ownedBefore`), whatever the run (an incremental one, a
+ * RESO sweep's, a part, a paused or cancelled one). A report older than `ownedBefore` counts a
+ * full compare that ended ok or guarded: created, updated (a mark Sold is an update its grace
+ * counts too: once), unchanged, and kept without a write (a rejected record's listing, a listing in
+ * its grace, a delete a guard held). A failed create or delete leaves the count unknown, a run
+ * without a plan says nothing, and a dry run wrote nothing: undefined.
  */
 export function ownedAfter(report: RunReport): number | undefined {
   if (report.dryRun || report.snapshot === undefined || failedCountOf(report) > 0) return undefined;
+  // What the run found and what its writes did: exact for every run (a RESO key sweep's run reads a
+  // few records and keeps the rest unread, which a count of what it read would leave out).
+  if (report.ownedBefore !== undefined) return report.ownedBefore + report.created - report.deleted;
   const settled = report.outcome === 'ok' || report.outcome === 'guarded';
-  if (report.mode === 'full' && !report.continues && settled) {
-    const kept = (report.heldOnPlatform ?? 0) + (report.inGrace ?? 0) + (report.heldDeletes ?? 0);
-    return report.created + report.updated - (report.markedSold ?? 0) + report.unchanged + kept;
-  }
-  return report.ownedBefore === undefined ? undefined : report.ownedBefore + report.created - report.deleted;
+  if (report.mode !== 'full' || report.continues || !settled) return undefined;
+  const kept = (report.heldOnPlatform ?? 0) + (report.inGrace ?? 0) + (report.heldDeletes ?? 0);
+  return report.created + report.updated - (report.markedSold ?? 0) + report.unchanged + kept;
 }
 
 /**

@@ -183,6 +183,8 @@ describe('a read that moves while it is taken (a new user’s MLS, paged by $ski
         (q.searchParams.get('$filter') ?? '').includes('ListingId eq'),
     );
     expect(asked?.searchParams.get('$filter')).toBe("(ListingId eq 'L000011' or ListingKey eq 'L000011')");
+    // Never a larger page than the feed asks (`top: 10`): a server capped there would refuse it.
+    expect(Number(asked?.searchParams.get('$top'))).toBeLessThanOrEqual(10);
     // A listing really gone is asked about too, confirmed, and deleted.
     edit = false;
     data.splice(4, 1);
@@ -261,6 +263,11 @@ describe('a provider that answers 429 (a new user’s MLS)', () => {
     expect(report.outcome).toBe('paused');
     expect(report.reason).toMatch(/MLS Grid suspends a token that goes over its limits/);
     expect(report.resumesAt).toBe('2024-05-02T01:00:00.000Z');
+    expect(s.odata.queries).toHaveLength(1);
+    // The next run within the hour (the CLI again, a scheduled tick) does not ask the suspended token.
+    const again = await s.sync(T0 + 10 * 60_000);
+    expect(again.outcome).toBe('paused');
+    expect(again.resumesAt).toMatch(/^2024-05-02T01:00:00\.\d{3}Z$/);
     expect(s.odata.queries).toHaveLength(1);
   });
 });

@@ -67,6 +67,8 @@ export class ResoReplication {
   private present: KeyHashSet | undefined;
   private sweepWanted = false;
   private sweepProblem: string | undefined;
+  /** A page size the provider refused above, found by this run's sweep: its key queries ask no more. */
+  private pageCap: number | undefined;
   private readThisRun = 0;
   private readonly deps: ReplicationDeps;
 
@@ -245,6 +247,7 @@ export class ResoReplication {
         // vendor's own cap) refuses the sweep's `$top`: the feed's own page size, which it reads.
         if (pages === 1 && isRefused(error) && top > options.top) {
           top = options.top;
+          this.pageCap = top;
           url = sweepUrl(endpoint, options, reader.select, undefined, top);
           pages = 0;
           continue;
@@ -291,23 +294,31 @@ export class ResoReplication {
         problem: `the key of feed ${feed.id} is made by its mapping, so it cannot be asked for`,
       };
     const wanted = new Set(keys);
+    // A query answers a record per key and field at most: within the page size the feed asks (and
+    // the one this run's sweep found the server allows), so no record is left on a next page.
+    const top = Math.min(options.top, this.pageCap ?? options.top);
+    const perQuery = Math.max(1, Math.min(KEYS_BATCH, Math.floor(top / fields.length)));
     let asked = 0;
-    for (let i = 0; i < keys.length; i += KEYS_BATCH) {
-      const batch = keys.slice(i, i + KEYS_BATCH);
-      let page: ODataPage;
+    for (let i = 0; i < keys.length; i += perQuery) {
+      const batch = keys.slice(i, i + perQuery);
       try {
-        page = await client.getPage(keysUrl(endpoint, options, fields, batch));
+        // A server that caps pages below what was asked says so with a nextLink: followed.
+        let url: string | undefined = keysUrl(endpoint, options, fields, batch);
+        for (let pages = 0; url && pages < 10; pages++) {
+          const page: ODataPage = await client.getPage(url);
+          for (const record of page.value) {
+            const key = reader.keyOf(record);
+            if (key === undefined || !wanted.has(key)) continue;
+            if (options.profile.isDeletion(record) || reader.isRemoval(record)) continue;
+            listed.add(key);
+          }
+          url = page.nextLink && sameOrigin(page.nextLink, endpoint) ? page.nextLink : undefined;
+        }
       } catch (error) {
         if (error instanceof BudgetPause) return { listed, asked, problem: error.message, paused: true };
         return { listed, asked, problem: (error as Error).message };
       }
       asked += batch.length;
-      for (const record of page.value) {
-        const key = reader.keyOf(record);
-        if (key === undefined || !wanted.has(key)) continue;
-        if (options.profile.isDeletion(record) || reader.isRemoval(record)) continue;
-        listed.add(key);
-      }
     }
     return { listed, asked };
   }
