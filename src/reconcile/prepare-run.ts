@@ -473,6 +473,7 @@ async function prepare(
       made.guards.push(...decisions);
     }
     summary = withVanished(summary, feed, made.ownedCount, ownedLast);
+    if (feed.source.format === 'reso' && feed.source.url) summary = { ...summary, fromProvider: true };
     // A reused reading has no record to write: a plan that writes one reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
     const plan = withBriefs(made, loader, described);

@@ -130,6 +130,8 @@ export interface RunReport {
   heldKeys: HeldListing[];
   /** The next part reads the feed in full, to restore listings gone from the platform (`continues` too). */
   fullReadDue?: boolean;
+  /** The feed is a provider's API (RESO): its repeated keys are records that moved while it was read. */
+  fromProvider?: boolean;
   /** Removals the feed stated for listings another owner holds: left to it (`Plan.removalsElsewhere`). */
   removalsElsewhere?: { count: number; owners: string[] };
   /** The feed's listings on the platform before the run's writes (the plan's `ownedCount`; absent before it was kept). */

@@ -113,6 +113,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     if (prepared.ingest.duplicates > 0) report.duplicates = prepared.ingest.duplicates;
     if (prepared.ingest.removals) report.removals = prepared.ingest.removals;
     if (prepared.ingest.fullReadDue) report.fullReadDue = true;
+    if (prepared.ingest.fromProvider) report.fromProvider = true;
     if (prepared.ingest.known !== undefined) report.known = prepared.ingest.known;
     if (prepared.ingest.reused) report.reusedReading = prepared.ingest.reused.sha256;
     report.decodedAs1252 = decodedAs1252.slice(0, 100);

@@ -101,6 +101,8 @@ export interface IngestSummary {
   removals?: number;
   /** The next part reads the feed in full (listings of the feed went missing from the platform). */
   fullReadDue?: boolean;
+  /** The feed is a provider's API (RESO): a key read twice is a record that moved while it was read. */
+  fromProvider?: boolean;
   rejected: number;
   /** The first rejections, as ingestion worded them. */
   rejections: Rejection[];

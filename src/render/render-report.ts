@@ -236,7 +236,9 @@ export function feedNotes(report: RunReport): string[] {
     );
   if (report.duplicates)
     notes.push(
-      `${report.duplicates} record(s) repeated the key of an earlier one: the last of each key is kept (\`feed-sync validate --feed ${report.feedId}\` lists them)`,
+      report.fromProvider
+        ? `${report.duplicates} record(s) came twice from the provider (changed while the feed was read, they moved to a later page): the last of each key is kept`
+        : `${report.duplicates} record(s) repeated the key of an earlier one: the last of each key is kept (\`feed-sync validate --feed ${report.feedId}\` lists them)`,
     );
   return notes;
 }

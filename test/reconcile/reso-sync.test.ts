@@ -3,6 +3,7 @@ import { clientFromConfig } from '../../src/api/index.ts';
 import type { Config, FeedConfig } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
 import { type RunReport, saveRun, syncFeed } from '../../src/reconcile/index.ts';
+import { feedNotes } from '../../src/render/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
 import { type ODataServer, type ODataServerOptions, resoRecord, startOData } from '../helpers/reso-odata.ts';
@@ -173,6 +174,10 @@ describe('a read that moves while it is taken (a new user’s MLS, paged by $ski
     const moved = await s.sync(T0 + HOUR);
     // Before: `deleted: T2M1010`, a listing still for sale, gone for good.
     expect(moved).toMatchObject({ outcome: 'ok', mode: 'full', deleted: 0 });
+    // The record that moved came twice: said as the provider's, not as a feed to fix with validate.
+    expect(feedNotes(moved)).toContain(
+      '1 record(s) came twice from the provider (changed while the feed was read, they moved to a later page): the last of each key is kept',
+    );
     expect(s.keys()).toHaveLength(25);
     expect(moved.guards.find((g) => g.guard === 'still-listed')?.message).toMatch(
       /^1 listing\(s\) gone from the read are still listed at the provider \(the feed changed while it was read\): kept, not deleted \(L000011\)$/,
