@@ -130,6 +130,22 @@ describe.skipIf(!redisAvailable)('the container', () => {
   }
 
   describe.skipIf(!redisAvailable)('the image, run without Docker', () => {
+    it('on a Node older than 24 (the machine’s /usr/bin/node) says so and exits 1, never nothing and 0', async (context) => {
+      if (prepared && process.env.CI) throw new Error(`cannot prepare the image folder: ${prepared}`);
+      if (prepared) context.skip(`cannot prepare the image folder: ${prepared}`);
+      const old = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => existsSync(path));
+      const version = old ? (await run(old, ['--version'])).stdout.trim() : '';
+      if (!old || Number(version.slice(1).split('.')[0]) >= 24)
+        context.skip('no Node older than 24 on this machine');
+      const answer = await run(old!, ['dist/src/cli/main.js', 'healthcheck'], { cwd: app }).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(answer).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('feed-sync needs Node 24 or newer'),
+      });
+    });
+
     it('refuses to start with the example UI password, or without the platform key, in one line', async (context) => {
       if (prepared && process.env.CI) throw new Error(`cannot prepare the image folder: ${prepared}`);
       if (prepared) context.skip(`cannot prepare the image folder: ${prepared}`);
