@@ -241,7 +241,7 @@ function unframedGuard(
 
 /**
  * The `maxDeleteShare` guard over `deletes`: duplicates always pass, the rest up to the share.
- * Removals the feed states (a record whose status says sold or withdrawn, a deletion marker) name
+ * Removals the feed states (a record whose status says withdrawn or expired, a deletion marker) name
  * their listing: they are the feed's word, not its silence, and a small brokerage's feed that sells
  * three of its ten homes in a day must not leave them on the chatbot until someone overrides. So
  * they pass beside the share, up to a share of their own (`maxDeleteShare` of the owned listings,
@@ -262,7 +262,7 @@ function applyShareGuard(
   const duplicates = numbers(deletes, (r) => r === 'duplicate', kept);
   const passing = stated ? [...duplicates, ...removed].sort((a, b) => a - b) : duplicates;
   if (stated) {
-    const message = `${lossVerb(deletes, removed)} the ${removed.length} listing(s) the feed says are removed (sold, withdrawn or deleted at the source): the feed names them, so they do not count toward maxDeleteShare beside what is gone (up to ${Math.floor(statedLimit)} of the ${input.ownedCount} owned listings)`;
+    const message = `${lossVerb(deletes, removed)} the ${removed.length} listing(s) the feed says are removed (withdrawn, expired or deleted at the source): the feed names them, so they do not count toward maxDeleteShare beside what is gone (up to ${Math.floor(statedLimit)} of the ${input.ownedCount} owned listings)`;
     decisions.push({ guard: 'removed-by-feed', tripped: false, message });
   }
   if (lossy.length === 0) return { allowed: stated ? [...kept] : duplicates, held: [] };

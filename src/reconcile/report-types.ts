@@ -112,7 +112,7 @@ export interface RunReport {
    */
   duplicates?: number;
   /**
-   * Keys whose record says the listing left the market (sold or withdrawn status, `MlgCanView:
+   * Keys whose record says the listing left the market (withdrawn or expired status, `MlgCanView:
    * false`, a deletion marker): read, not listings; their listings are deleted (absent when none,
    * and from reports saved before it was counted).
    */

@@ -204,7 +204,7 @@ export function feedNotes(report: RunReport): string[] {
   const notes: string[] = [];
   if (report.removals)
     notes.push(
-      `${report.removals} record(s) said their listing left the market (sold, withdrawn, deleted at the source): not listings; a listing of theirs on the platform leaves with them, unless a guard holds it (above)`,
+      `${report.removals} record(s) said their listing left the market (withdrawn, expired, deleted at the source): not listings; a listing of theirs on the platform leaves with them, unless a guard holds it (above)`,
     );
   const elsewhere = report.removalsElsewhere;
   if (elsewhere) {
