@@ -267,7 +267,8 @@ function applyShareGuard(
   }
   if (lossy.length === 0) return { allowed: stated ? [...kept] : duplicates, held: [] };
   const share = input.ownedCount === 0 ? 1 : lossy.length / input.ownedCount;
-  const over = share > policy.maxDeleteShare;
+  // One listing is never a mass delete: a brokerage of four homes that sells one needs no override.
+  const over = share > policy.maxDeleteShare && lossy.length > 1;
   // Stated removals of more than half the owned listings count with the rest: said, so the count adds up.
   const counted =
     !stated && removed.length > 0

@@ -274,6 +274,18 @@ describe('makePlan', () => {
     });
   });
 
+  it('one listing leaving a tiny feed is no mass delete (a new user’s four homes); two of four are', () => {
+    const four = [1, 2, 3, 4].map((n) => ours(n, n));
+    expect(summary(planListings(listings(1, 3), four, policy))).toMatchObject({
+      deletes: ['MLS-0004#4 gone'],
+      held: [],
+    });
+    expect(summary(planListings(listings(1, 2), four, policy))).toMatchObject({
+      deletes: [],
+      held: ['MLS-0003#3 gone', 'MLS-0004#4 gone'],
+    });
+  });
+
   it('holds the deletes of a big feed that halved or came back empty, and deletes them when allowed (300k: no stack overflow)', () => {
     const n = 300_000;
     // The feed's one record is listing 0's; the other listings are this feed's and gone.
