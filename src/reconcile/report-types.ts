@@ -176,6 +176,8 @@ export interface RunReport {
   duplicatesDeleted: number;
   /** Deletes a guard held back. */
   heldDeletes: number;
+  /** The first deletes a guard held back, by key: what `--allow-mass-delete` would delete (absent when none). */
+  heldDeleteKeys?: { key: string; id: number; reason: string }[];
   /** Listings gone from the feed marked Sold by this run (`gone.action: markSold`; counted in `updated` too). */
   markedSold: number;
   /** Listings gone from the feed kept for now (`gone.afterDays`): how many, and the first `HELD_KEPT`. */

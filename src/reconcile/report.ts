@@ -216,6 +216,15 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     markedSold,
     inGrace: plan.grace.length,
     graceKeys: itemsOf(plan.grace, 0, HELD_KEPT),
+    ...(plan.heldDeletes.length > 0
+      ? {
+          heldDeleteKeys: itemsOf(plan.heldDeletes, 0, HELD_KEPT).map((d) => ({
+            key: d.key,
+            id: d.id,
+            reason: d.reason,
+          })),
+        }
+      : {}),
     held: plan.held.length,
     heldOnPlatform: countOnPlatform(plan.held),
     heldKeys: itemsOf(plan.held, 0, HELD_KEPT),

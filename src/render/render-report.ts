@@ -86,6 +86,7 @@ export function renderReport(report: RunReport): string {
       `  guard ${g.guard}: ${g.tripped ? 'TRIPPED' : g.overridden ? 'overridden' : 'ok'} — ${g.message}`,
     );
   for (const d of report.drift) lines.push(`  drift: ${d}`);
+  lines.push(...heldDeleteLines(report));
   lines.push(...hintLines(report));
   lines.push(...changeLines(report));
   lines.push(...rejectionLines(report), ...heldLines(report), ...failureLines(report));
@@ -97,6 +98,17 @@ export function renderReport(report: RunReport): string {
     );
   }
   return lines.join('\n');
+}
+
+/** The deletes a guard held back, by key: what an override would delete, named before it is given. */
+function heldDeleteLines(report: RunReport): string[] {
+  const held = report.heldDeleteKeys ?? [];
+  if (held.length === 0) return [];
+  const shown = held.slice(0, SHOWN).map((d) => `${d.key} (ID ${d.id}, ${d.reason})`);
+  const more = report.heldDeletes - shown.length;
+  return [
+    `  held back, --allow-mass-delete would delete: ${shown.join(', ')}${more > 0 ? `, … and ${more} more (\`feed-sync plan --feed ${report.feedId}\` lists them)` : ''}`,
+  ];
 }
 
 /** The report's words for each kind of write (`ListingChange.op`), in the plan's order. */

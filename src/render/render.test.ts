@@ -368,3 +368,19 @@ describe('money as a person reads it (a new user saw €1,250.5 and a rent like 
     expect(showField('SalePrice', 99.9, { CurrencySymbol: '£' })).toBe('£99.90');
   });
 });
+
+describe('a guarded run names what it held back (a new user approved --allow-mass-delete blind)', () => {
+  it('lists the first held deletes by key, and how many more', () => {
+    const heldDeleteKeys = Array.from({ length: 12 }, (_, i) => ({
+      key: `K-${i + 1}`,
+      id: i + 1,
+      reason: 'gone',
+    }));
+    const text = renderReport(report({ heldDeletes: 12, heldDeleteKeys }));
+    expect(text).toContain(
+      '  held back, --allow-mass-delete would delete: K-1 (ID 1, gone), K-2 (ID 2, gone), K-3 (ID 3, gone)',
+    );
+    expect(text).toMatch(/K-10 \(ID 10, gone\), … and 2 more \(`feed-sync plan --feed \S+` lists them\)$/m);
+    expect(renderReport(report())).not.toContain('held back, --allow-mass-delete');
+  });
+});

@@ -69,7 +69,11 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
     tripped && !overridable
       ? html`<p>No override applies: fix the feed (<code>feed-sync validate --feed ${feedId}</code> says what its records lack).</p>`
       : tripped && run.heldDeletes > 0
-        ? html`<p>${run.heldDeletes} deletes were held back. If the feed really dropped these listings, run once with deletes allowed:</p>${
+        ? html`<p>${run.heldDeletes} deletes were held back${
+            run.heldDeleteKeys?.length
+              ? html`: ${run.heldDeleteKeys.map((d, i) => html`${i > 0 ? ', ' : ''}${keyLink(feedId, d.key)}`)}${run.heldDeletes > run.heldDeleteKeys.length ? ` and ${run.heldDeletes - run.heldDeleteKeys.length} more` : ''}`
+              : ''
+          }. If the feed really dropped these listings, run once with deletes allowed:</p>${
             readOnly
               ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
               : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform?"><input type="hidden" name="allowMassDelete" value="1"><button type="submit" class="danger">Run now, allowing the deletes</button></form>`
