@@ -56,6 +56,22 @@ describe('summarizeFeed', () => {
     expect(summarizeFeed(feed(), { last }, new Date('2030-01-01T00:00:00Z')).stale).toBe(false);
   });
 
+  it('a run that skipped the unchanged feed leaves the feed where the last read left it (a held listing stood behind "all healthy")', () => {
+    const read = report({ finishedAt: '2026-11-23T09:00:00Z', rejected: 1, held: 1, read: 6, outcome: 'ok' });
+    const skipped = report({
+      finishedAt: '2026-11-23T10:00:00Z',
+      outcome: 'skipped',
+      read: 0,
+      rejected: 0,
+      held: 0,
+    });
+    const at = new Date('2026-11-23T10:05:00Z');
+    const summary = summarizeFeed(feed(hourly), { last: skipped, lastRead: read }, at);
+    expect(summary.counts).toMatchObject({ rejected: 1, held: 1 });
+    expect(summary.outcome).toBe(outcomeLabel(read));
+    expect(summary.last).toBe(skipped);
+  });
+
   it('owns what the last run that could tell left, through runs that skipped the unchanged feed', () => {
     const at = new Date('2026-11-23T10:05:00Z');
     const skipped = report({ outcome: 'skipped', created: 0, updated: 0, unchanged: 0, read: 0 });

@@ -36,6 +36,11 @@ export function recordCounts(report: RunReport) {
 export interface FeedRow {
   last?: RunReport;
   owned?: number;
+  /**
+   * When the last run skipped the unchanged feed: the last run that read it, whose rejections and
+   * holds still stand (the overview said "all healthy" beside a listing still held).
+   */
+  lastRead?: RunReport;
 }
 
 /** One row of the feeds table. Pure: the config, the last report, the clock. */
@@ -62,7 +67,9 @@ export interface FeedSummary {
  */
 export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSummary {
   const { last } = row;
-  const outcome = outcomeLabel(last);
+  // A skipped run changed nothing: the feed stands where the last run that read it left it.
+  const standing = last?.outcome === 'skipped' && row.lastRead ? row.lastRead : last;
+  const outcome = outcomeLabel(standing);
   let schedule: FeedSummary['schedule'];
   let stale = false;
   if (feed.schedule) {
@@ -83,7 +90,7 @@ export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSu
     chatbot: feed.chatbot,
     enabled: feed.enabled,
     ...(schedule ? { schedule } : {}),
-    ...(last ? { last, counts: recordCounts(last) } : {}),
+    ...(last && standing ? { last, counts: recordCounts(standing) } : {}),
     ...(owned === undefined ? {} : { owned }),
     outcome,
     stale,

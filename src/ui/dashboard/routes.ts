@@ -45,9 +45,16 @@ export function dashboardRouter(options: DashboardOptions): Router {
     lastReport: async (feedId) => (await options.state.getFeed(feedId)).lastReport as RunReport | undefined,
     feedRow: async (feedId) => {
       const { lastReport, owned } = await options.state.getFeed(feedId);
+      const last = lastReport as RunReport | undefined;
+      // After a skipped run, the last that read the feed: what still stands.
+      const lastRead =
+        last?.outcome === 'skipped'
+          ? ((await options.state.listRuns(feedId, 20)) as RunReport[]).find((r) => r.outcome !== 'skipped')
+          : undefined;
       return {
-        ...(lastReport === undefined ? {} : { last: lastReport as RunReport }),
+        ...(last === undefined ? {} : { last }),
         ...(owned === undefined ? {} : { owned }),
+        ...(lastRead === undefined ? {} : { lastRead }),
       };
     },
   };
