@@ -155,6 +155,22 @@ describe('CSV feeds', () => {
     expect(await read(true)).toEqual(['A', 'B']);
   });
 
+  it('a download cut inside a quoted field says so, naming the row (it said `Quote Not Closed`)', async () => {
+    const chunks = (async function* () {
+      yield 'MLS #,Remarks\nA,ok\nB,"a long remark, cut';
+    })();
+    const read = async () => {
+      for await (const _ of eachRecord(readCsv('cut', chunks, { skipRows: 0, quote: '"' }))) void _;
+    };
+    await expect(read()).rejects.toMatchObject({
+      code: 'E_FEED_PARSE',
+      retryable: true,
+      message: expect.stringContaining(
+        'the file ends inside a quoted field of row 3 (its quote never closes)',
+      ),
+    });
+  });
+
   it('names the cut row even when it holds one or two characters', async () => {
     for (const last of ['C', 'C,']) {
       const chunks = (async function* () {

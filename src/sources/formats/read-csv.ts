@@ -166,6 +166,15 @@ export async function* readCsv(
   } catch (error) {
     if (error instanceof FeedError || (error as Error).name === 'AbortError') throw error;
     if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') throw tooLarge(line);
+    // The text ended inside quotes: the same news as a row cut short, said so (a tester got the
+    // tokenizer's `Quote Not Closed`).
+    if ((error as { code?: string }).code === 'CSV_QUOTE_NOT_CLOSED')
+      throw new FeedError(
+        'E_FEED_PARSE',
+        feedId,
+        `the file ends inside a quoted field of row ${line} (its quote never closes): a download cut short, or a quote in that row not doubled? Nothing is synced`,
+        { cause: error, retryable: true },
+      );
     throw new FeedError('E_FEED_PARSE', feedId, `not valid CSV: ${(error as Error).message}`, {
       cause: error,
     });
