@@ -158,6 +158,16 @@ describe('feed-sync validate --explain on a preset', () => {
 });
 
 describe('feed-sync validate: the mapping in use, to copy into a config', () => {
+  it('a preset is named, its hundreds of lines written out only with --explain (they buried the summary)', async () => {
+    const text = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'reaxml']);
+    expect(text.out).toContain(
+      "  mapping in use: the reaxml preset with this feed's own rules over it (--explain writes it out; --json has it)",
+    );
+    expect(text.out).not.toContain('  mapping in use:\n');
+    const explained = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'reaxml', '--explain']);
+    expect(explained.out).toMatch(/  mapping in use:\n    mapping:\n(.*\n)*      preset: reaxml\n/);
+  });
+
   it('is written out in full (no YAML anchors or aliases) and reads back as the mapping in effect', async () => {
     const text = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'mls-export']);
     const block = text.out.split('  mapping in use:\n')[1]!.split('\n  problems by field')[0]!;

@@ -300,11 +300,20 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
     const facts = explainFacts(result.mapping as MappingConfig | undefined);
     if (facts.length > 0) lines.push('  ExtensionColumn facts and where they come from:', ...facts);
   }
-  lines.push('  mapping in use:');
-  // Written out in full, to copy into a config: no anchors and aliases for the rules presets share.
-  lines.push(
-    indent(stringify({ mapping: result.mapping }, { aliasDuplicateObjects: false }).trimEnd(), '    '),
-  );
+  // A preset's rules are hundreds of lines (REAXML's ~350) that bury the summary: named, and written
+  // out with --explain; an inferred or hand mapping in full, to copy into a config.
+  const preset = (result.mapping as MappingConfig | undefined)?.preset;
+  if (preset !== undefined && preset !== 'mls-csv' && !options.explain) {
+    lines.push(
+      `  mapping in use: the ${preset} preset with this feed's own rules over it (--explain writes it out; --json has it)`,
+    );
+  } else {
+    lines.push('  mapping in use:');
+    // Written out in full, to copy into a config: no anchors and aliases for the rules presets share.
+    lines.push(
+      indent(stringify({ mapping: result.mapping }, { aliasDuplicateObjects: false }).trimEnd(), '    '),
+    );
+  }
   lines.push(...problemTable(result.problemCounts));
   return `${lines.join('\n')}\n`;
 }
