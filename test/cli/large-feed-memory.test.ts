@@ -25,10 +25,13 @@ const ROWS = 80_000;
 const HEAP_MB = 64;
 /**
  * The rejected feed's records, and its heap: with a held key an object (~210 bytes) a sync ran out
- * of 56 MB (measured); with ~940 bytes a rejection, validate alone took ~130.
+ * of 56 MB (measured); with ~940 bytes a rejection, validate alone took ~130. Its live heap now
+ * peaks at ~33 MB (`--trace-gc`, after each Mark-Compact, the same before and after 2026-12-02's
+ * changes); at 56 MB a CI run on a loaded machine once ran out with its garbage not yet collected,
+ * so the bound leaves that room: still half what the regression it guards took.
  */
 const REJECTED_ROWS = 100_000;
-const REJECTED_HEAP_MB = 56;
+const REJECTED_HEAP_MB = 64;
 
 let dir: string;
 let sandbox: Sandbox;
