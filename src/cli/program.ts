@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, readProxyEnv } from '../config/index.ts';
+import { ConfigError, readProxyEnv, UnknownFeedError } from '../config/index.ts';
 import { useProxy } from '../http/index.ts';
 import { COMMANDS } from './commands/index.ts';
 import { describeError, withExamples } from './context.ts';
@@ -94,6 +94,15 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     // every command. `issues` as printed (`file:line:column: path: message`); `problems` as fields.
     if (error instanceof ConfigError && args.includes('--json')) {
       const config = { ok: false, file: error.source, issues: error.issues, problems: error.problems };
+      process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
+    }
+    // An unknown feed id is the config's problem too: the same document, naming it.
+    if (error instanceof UnknownFeedError && args.includes('--json')) {
+      const config = {
+        ok: false,
+        issues: [error.message],
+        problems: [{ path: '--feed', message: error.message }],
+      };
       process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
     }
     const debug = args.includes('--debug');

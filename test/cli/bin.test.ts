@@ -265,6 +265,18 @@ describe('the feed-sync binary: help and usage', () => {
     const result = await bin(['sync', '-c', config, '--feed', 'nope']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('feed-sync: no feed "nope" in the config (feeds: bin-feed)\n');
+    // Every command alike (validate said exit 1), and with --json one document saying it.
+    for (const command of ['validate', 'plan', 'sync']) {
+      const json = await bin([command, '-c', config, '--feed', 'nope', '--json']);
+      expect(json.code).toBe(2);
+      expect(JSON.parse(json.stdout)).toEqual({
+        config: {
+          ok: false,
+          issues: ['no feed "nope" in the config (feeds: bin-feed)'],
+          problems: [{ path: '--feed', message: 'no feed "nope" in the config (feeds: bin-feed)' }],
+        },
+      });
+    }
   });
 });
 

@@ -165,7 +165,7 @@ describe('feed-sync validate: the mapping in use, to copy into a config', () => 
     );
     expect(text.out).not.toContain('  mapping in use:\n');
     const explained = await run(['validate', '-c', FIXTURE_CONFIG, '--feed', 'reaxml', '--explain']);
-    expect(explained.out).toMatch(/  mapping in use:\n    mapping:\n(.*\n)*      preset: reaxml\n/);
+    expect(explained.out).toMatch(/ {2}mapping in use:\n {4}mapping:\n(.*\n)* {6}preset: reaxml\n/);
   });
 
   it('is written out in full (no YAML anchors or aliases) and reads back as the mapping in effect', async () => {

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { BudgetStore } from '../../budget/index.ts';
 import type { Config, FeedConfig } from '../../config/index.ts';
-import { DEFAULT_CONFIG_FILE, loadConfig } from '../../config/index.ts';
+import { DEFAULT_CONFIG_FILE, findFeed, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
 import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
 import { type RecordStore, spillRecords } from '../../reconcile/index.ts';
@@ -139,9 +139,8 @@ function feedsToRead(config: Config, options: ValidateOptions): FeedConfig[] {
     return config.feeds;
   }
   if (!options.feed) return [];
-  const feed = config.feeds.find((f) => f.id === options.feed);
-  if (!feed) throw new CliExit(`no feed "${options.feed}" in the config`);
-  return [feed];
+  // The one lookup: an unknown id names the feeds there are, exit 2 as every command (it said 1).
+  return [findFeed(config, options.feed)];
 }
 
 async function validateFeed(
