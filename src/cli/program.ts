@@ -92,19 +92,14 @@ export async function main(argv: string[] = process.argv): Promise<number> {
     const exitCode = exitCodeOfError(error);
     // `--json` promises one JSON document on stdout: an invalid config is one too (exit 2), for
     // every command. `issues` as printed (`file:line:column: path: message`); `problems` as fields.
-    if (error instanceof ConfigError && args.includes('--json')) {
-      const config = { ok: false, file: error.source, issues: error.issues, problems: error.problems };
-      process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
-    }
     // An unknown feed id is the config's problem too: the same document, naming it.
-    if (error instanceof UnknownFeedError && args.includes('--json')) {
-      const config = {
-        ok: false,
-        issues: [error.message],
-        problems: [{ path: '--feed', message: error.message }],
-      };
-      process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
-    }
+    const config =
+      error instanceof ConfigError
+        ? { ok: false, file: error.source, issues: error.issues, problems: error.problems }
+        : error instanceof UnknownFeedError
+          ? { ok: false, issues: [error.message], problems: [{ path: '--feed', message: error.message }] }
+          : undefined;
+    if (config && args.includes('--json')) process.stdout.write(`${JSON.stringify({ config }, null, 2)}\n`);
     const debug = args.includes('--debug');
     // One line; a config with several problems gets a line per problem (describeError says so).
     const message = error instanceof ConfigError ? describeError(error) : oneLine(describeError(error));

@@ -68,7 +68,8 @@ function compilerOf(kind: FieldKind, rule: FieldRuleObject): KindCompiler {
  * Whether a field reads its path's values only when they agree (`compileAgreeing`): a number, a
  * price or an area repeated with different values in one record is a problem, not its first value.
  * Not where a companion attribute says which is which (`periodFrom`, `unitFrom`: REAXML's weekly
- * and monthly `<rent>`, read as a pair with the first), nor a date counted in days.
+ * and monthly `<rent>`, the first read with its own period, `compileCompanion`), nor a date
+ * counted in days.
  */
 function agrees(kind: FieldKind, rule: FieldRuleObject): boolean {
   if (kind !== 'number' && kind !== 'money' && kind !== 'area' && kind !== 'bathrooms') return false;

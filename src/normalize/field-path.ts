@@ -123,15 +123,26 @@ export function isBlank(text: string): boolean {
  * property) reads the record directly, without building arrays.
  */
 export function compileFirst(written: string): (record: RawFields) => unknown {
+  return compileScalar(written, firstScalar);
+}
+
+/**
+ * A path's scalar, read by `slow` over all its values; a key holding a plain value (a CSV column,
+ * most XML elements) read directly, without building arrays.
+ */
+function compileScalar(
+  written: string,
+  slow: (read: PathReader, record: RawFields) => unknown,
+): (record: RawFields) => unknown {
   const path = written.normalize('NFC');
   const reader = compilePath(path);
-  if (!isKey(path)) return (record) => firstScalar(reader, record);
+  if (!isKey(path)) return (record) => slow(reader, record);
   const read = propertyReader(path);
   return (record) => {
     const value = read(record);
     if (typeof value === 'string') return isBlank(value) ? undefined : value;
     if (typeof value === 'number' || typeof value === 'boolean') return value;
-    return value === undefined || value === null ? undefined : firstScalar(reader, record);
+    return value === undefined || value === null ? undefined : slow(reader, record);
   };
 }
 
@@ -160,18 +171,7 @@ export class Conflict {
  * most XML elements) is read as fast as `compileFirst` reads it.
  */
 export function compileAgreeing(written: string): (record: RawFields) => unknown {
-  const path = written.normalize('NFC');
-  const reader = compilePath(path);
-  const read = isKey(path) ? propertyReader(path) : undefined;
-  return (record) => {
-    if (read !== undefined) {
-      const value = read(record);
-      if (typeof value === 'string') return isBlank(value) ? undefined : value;
-      if (typeof value === 'number' || typeof value === 'boolean') return value;
-      if (value === undefined || value === null) return undefined;
-    }
-    return agreeingScalar(reader, record);
-  };
+  return compileScalar(written, agreeingScalar);
 }
 
 /** Plain decimal numbers (`199000`, `199000.00`). */

@@ -265,11 +265,11 @@ function applyShareGuard(
     const message = `${lossVerb(deletes, removed)} the ${removed.length} listing(s) the feed says are removed (withdrawn, expired or deleted at the source): the feed names them, so they do not count toward maxDeleteShare beside what is gone (up to ${Math.floor(statedLimit)} of the ${input.ownedCount} owned listings)`;
     decisions.push({ guard: 'removed-by-feed', tripped: false, message });
   }
-  if (lossy.length === 0) return { allowed: stated ? [...kept] : duplicates, held: [] };
+  if (lossy.length === 0) return { allowed: passing, held: [] };
   const share = input.ownedCount === 0 ? 1 : lossy.length / input.ownedCount;
   // One listing is never a mass delete: a brokerage of four homes that sells one needs no override.
   const over = share > policy.maxDeleteShare && lossy.length > 1;
-  // Stated removals of more than half the owned listings count with the rest: said, so the count adds up.
+  // Stated removals beyond their own share count with the rest: said, so the count adds up.
   const counted =
     !stated && removed.length > 0
       ? `, ${removed.length} of them removals the feed states (more than ${Math.floor(statedLimit)}: counted)`

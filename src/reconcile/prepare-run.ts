@@ -451,18 +451,15 @@ async function prepare(
       (await keysStillListed(made, ingest.stillListed, deps.logger, feed.gone?.action === 'markSold'));
     if (still) {
       const decisions = [still.decision];
+      // The plan again, with what the provider still lists (and what is not asked yet) kept.
+      const replan = () =>
+        makePlan(desired, snapshot.listings, { ...policy, present: withKeys(policy.present, still.listed) });
       if (still.listed.size > 0) {
-        made = makePlan(desired, snapshot.listings, {
-          ...policy,
-          present: withKeys(policy.present, still.listed),
-        });
+        made = replan();
         const unasked = goneUnasked(made, still.considered);
         if (unasked) {
           for (const key of unasked) still.listed.add(key);
-          made = makePlan(desired, snapshot.listings, {
-            ...policy,
-            present: withKeys(policy.present, still.listed),
-          });
+          made = replan();
           decisions.push({
             guard: 'still-listed',
             tripped: false,
@@ -473,7 +470,7 @@ async function prepare(
       made.guards.push(...decisions);
     }
     summary = withVanished(summary, feed, made.ownedCount, ownedLast);
-    if (feed.source.format === 'reso' && feed.source.url) summary = { ...summary, fromProvider: true };
+    if (isResoApi(feed)) summary = { ...summary, fromProvider: true };
     // A reused reading has no record to write: a plan that writes one reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
     const plan = withBriefs(made, loader, described);
@@ -632,6 +629,9 @@ interface RunRecords {
   close: () => void;
 }
 
+/** A feed read from a provider's RESO Web API (not a saved RESO file). */
+const isResoApi = (feed: RunFeedSpec) => feed.source.format === 'reso' && feed.source.url !== undefined;
+
 /**
  * An incremental RESO run reads only what changed: a listing deleted on the platform behind
  * feed-sync's back is in nothing it reads, and a sweep lists its key as still in the feed. Fewer
@@ -645,7 +645,7 @@ function withVanished(
   ownedNow: number,
   ownedLast: number | undefined,
 ): IngestSummary {
-  if (feed.source.format !== 'reso' || !feed.source.url || summary.mode !== 'incremental') return summary;
+  if (!isResoApi(feed) || summary.mode !== 'incremental') return summary;
   if (ownedLast === undefined || ownedNow >= ownedLast || summary.continues || summary.pause) return summary;
   // The last part of a full read (its sweep owed) compared what it could: no second full read.
   if (summary.sourceState.lastFullRunAt !== undefined || summary.sourceState.resoCheckpoint !== undefined)

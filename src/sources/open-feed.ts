@@ -29,7 +29,7 @@ export async function openFeed(feed: FeedSpec, deps: IngestDeps): Promise<Opened
 }
 
 const UNFRAMED_NOTE =
-  'read to the connection’s close: the server sent neither a Content-Length nor chunks, so a body cut at a row’s end cannot be told from the whole feed (deletes of more than 5% of the listings wait for --allow-mass-delete)';
+  'read to the connection’s close: the server sent neither a Content-Length nor chunks, so a body cut at a row’s end cannot be told from the whole feed (deletes of more than 5% of the listings, and more than 2, wait for --allow-mass-delete)';
 
 async function openFeedWith(feed: FeedSpec, deps: IngestDeps): Promise<OpenedFeed> {
   const { source } = feed;

@@ -108,20 +108,21 @@ async function attempt(
   return { notModified: false, validators, body: stream, progress, framed };
 }
 
-/** The Content-Encoding the server named (`gzip`…), from a response's raw headers; undefined for none or identity. */
-/** Whether the body comes in chunks (`Transfer-Encoding: chunked`), whose last one says it ended. */
-function chunked(rawHeaders: readonly string[] | undefined): boolean {
+/** A header's value from a response's raw headers (got drops some from `headers`), lowercased. */
+function rawHeader(rawHeaders: readonly string[] | undefined, name: string): string | undefined {
   for (let i = 0; rawHeaders && i + 1 < rawHeaders.length; i += 2)
-    if ((rawHeaders[i] as string).toLowerCase() === 'transfer-encoding')
-      return (rawHeaders[i + 1] as string).toLowerCase().includes('chunked');
-  return false;
+    if ((rawHeaders[i] as string).toLowerCase() === name)
+      return (rawHeaders[i + 1] as string).trim().toLowerCase();
+  return undefined;
 }
 
+/** Whether the body comes in chunks (`Transfer-Encoding: chunked`), whose last one says it ended. */
+function chunked(rawHeaders: readonly string[] | undefined): boolean {
+  return rawHeader(rawHeaders, 'transfer-encoding')?.includes('chunked') ?? false;
+}
+
+/** The Content-Encoding the server named (`gzip`…), from a response's raw headers; undefined for none or identity. */
 function contentEncodingOf(rawHeaders: readonly string[] | undefined): string | undefined {
-  for (let i = 0; rawHeaders && i + 1 < rawHeaders.length; i += 2)
-    if ((rawHeaders[i] as string).toLowerCase() === 'content-encoding') {
-      const value = (rawHeaders[i + 1] as string).trim().toLowerCase();
-      return value === '' || value === 'identity' ? undefined : value;
-    }
-  return undefined;
+  const value = rawHeader(rawHeaders, 'content-encoding');
+  return value === '' || value === 'identity' ? undefined : value;
 }

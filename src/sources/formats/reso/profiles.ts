@@ -66,7 +66,7 @@ const none = () => [];
  * MLS Grid's deletion marker, honoured from every provider: vendors and proxies that pass MLS Grid
  * data through keep the field, and a record that says it must not be shown is never published.
  */
-const notViewable = (record: Readonly<Record<string, unknown>>) =>
+export const notViewable = (record: Readonly<Record<string, unknown>>) =>
   record.MlgCanView === false || record.MlgCanView === 'false';
 
 const generic: ProviderProfile = {

@@ -2,6 +2,7 @@ import { FeedError } from '../../feed-error.ts';
 import type { RawRecord } from '../../source-types.ts';
 import { batchOf } from '../batch.ts';
 import { JsonArraySplitter } from './json-array-splitter.ts';
+import { notViewable } from './profiles.ts';
 
 /** A RESO JSON file (an OData page saved to disk, or a bare array of records), streamed: a batch per chunk. */
 export async function* readResoFile(
@@ -15,7 +16,7 @@ export async function* readResoFile(
       yield* batchOf(splitter.push(chunk), (json) => {
         const fields = JSON.parse(json) as Record<string, unknown>;
         // MLS Grid's deletion marker, as the API reader honours it: the listing must not be shown.
-        const removed = fields.MlgCanView === false || fields.MlgCanView === 'false';
+        const removed = notViewable(fields);
         return { index: index++, fields, ...(removed ? { removed: true as const } : {}) };
       });
     }
