@@ -165,6 +165,13 @@ export const feedConfigSchema = z.strictObject({
   /** What a listing that leaves the feed becomes: deleted (default) or marked Sold, after a grace. */
   gone: goneSchema.default({ action: 'delete', afterDays: 0 }),
   /**
+   * A value the feed stops sending (a price gone "on request", the last photo removed): `clear` it
+   * on the platform (default; a field the feed sets on none of its listings is never touched), or
+   * `keep` what the platform holds. The spec has no value that clears a field, so a listing with a
+   * value to clear is replaced: created anew, then the old one deleted.
+   */
+  unsetFields: z.enum(['clear', 'keep']).default('clear'),
+  /**
    * Scheduled runs may skip a feed that has not changed (HTTP 304, same file), but compare it with the
    * platform at least this often, so listings edited or deleted behind feed-sync's back are repaired.
    * Manual runs always compare. Default 24 hours.

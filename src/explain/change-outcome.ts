@@ -8,7 +8,7 @@ import { failedCountOf, type ListingChange, type RunReport } from '../reconcile/
 export type ChangeOutcome = 'done' | 'failed' | 'not issued' | 'maybe failed' | 'maybe not issued';
 
 export function changeOutcome(run: RunReport, change: ListingChange): ChangeOutcome {
-  const op = change.op === 'adopt' || change.op === 'sold' ? 'update' : change.op;
+  const op = change.op === 'adopt' || change.op === 'sold' || change.op === 'replace' ? 'update' : change.op;
   const failed = run.failed.some(
     (f) =>
       f.key === change.key &&

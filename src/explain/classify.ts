@@ -10,7 +10,14 @@ export function classifyKey(plan: Plan, key: string, remote: readonly RemoteList
     if (u.key !== key) continue;
     if (u.markSold)
       out.push({ kind: 'sold', id: u.id, from: u.changes.find((c) => c.field === 'Status')?.from });
-    else out.push({ kind: 'update', id: u.id, adopt: u.adopt, changes: u.changes });
+    else
+      out.push({
+        kind: 'update',
+        id: u.id,
+        adopt: u.adopt,
+        changes: u.changes,
+        ...(u.replace ? { replace: true as const } : {}),
+      });
   }
   if (plan.unchanged.includes(key)) {
     const kept = keptId(plan, key, remote);

@@ -7,6 +7,7 @@ import {
   DEFAULT_HASH_KEY,
   type FeedSide,
   type KeyPolicy,
+  mappedFieldsMask,
   planKey,
   policyOf,
   type RunReport,
@@ -67,6 +68,8 @@ export async function explainListing(
     ...planPolicy(config, feed, mode, now),
     goneSince: since === undefined ? {} : { [key]: since },
     ...('brokenRows' in read && read.brokenRows.length > 0 ? { brokenRows: read.brokenRows } : {}),
+    // The plan sees one key: the fields a value is cleared in are the whole feed's.
+    ...('fieldsSet' in read ? { fieldsSet: read.fieldsSet | mappedFieldsMask(read.mapping?.mapping) } : {}),
   };
   const classification =
     platform.lookedUp && !('error' in read)
@@ -109,7 +112,7 @@ function keptByListing(
   if (!platform.lookedUp) return kept;
   for (const record of platform.records) {
     if (!keptAsFeeds(classification, record.id)) continue;
-    const fields = keptOnPlatform(listing, record);
+    const fields = keptOnPlatform(listing, record, classification);
     if (fields.length > 0) kept.set(record.id, fields);
   }
   return kept;

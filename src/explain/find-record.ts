@@ -1,6 +1,6 @@
 import type { FeedConfig } from '../config/index.ts';
 import type { BrokenRow, FeedItem } from '../ingest/index.ts';
-import { containsWord } from '../reconcile/index.ts';
+import { containsWord, fieldMask } from '../reconcile/index.ts';
 import type { IngestDeps, RawRecord } from '../sources/index.ts';
 import { keyOfItem, type ScannedFeed, scanFeed } from './scan-feed.ts';
 import type { BrokenMention, RecordPlace } from './types.ts';
@@ -28,6 +28,8 @@ export interface FoundRecords extends ScannedFeed {
   brokenRows: BrokenRow[];
   /** The feed's first record: the mapping an inferred (CSV header) feed uses comes from it. */
   first: RawRecord | undefined;
+  /** The fields the feed sets on some listing (`fieldMask`'s bits): the fields a sync clears a value in. */
+  fieldsSet: number;
 }
 
 /** Mentions kept: a key found in more broken rows than this says enough. */
@@ -47,8 +49,10 @@ export async function findRecords(
   const byMlsNumber: FoundRecords['byMlsNumber'] = [];
   let first: RawRecord | undefined;
   let earlierOmitted = 0;
+  let fieldsSet = 0;
   const scanned = await scanFeed(feed, deps, (item, record, name) => {
     first ??= record;
+    if (item.kind === 'listing') fieldsSet |= fieldMask(item.listing);
     const itemKey = keyOfItem(item);
     if (itemKey === key) {
       const found = { item, record, place: placeOf(record, name) };
@@ -69,7 +73,7 @@ export async function findRecords(
       mentions.push(mentionOf(record, name, item.kind === 'rejected' ? item.rejection.message : ''));
     }
   });
-  return { ...scanned, matches, earlierOmitted, mentions, brokenRows, byMlsNumber, first };
+  return { ...scanned, matches, earlierOmitted, mentions, brokenRows, byMlsNumber, first, fieldsSet };
 }
 
 /** A broken record as `explain` shows it: where, why, and its cells in order (under the header's names). */

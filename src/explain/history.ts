@@ -8,6 +8,7 @@ export const HISTORY_SHOWN = 10;
 const DONE = {
   create: 'created',
   update: 'updated',
+  replace: 'replaced (a value the feed no longer sends cleared)',
   adopt: 'adopted',
   sold: 'marked Sold',
   delete: 'deleted',
@@ -15,6 +16,7 @@ const DONE = {
 const PLANNED = {
   create: 'would create',
   update: 'would update',
+  replace: 'would replace (a value the feed no longer sends cleared)',
   adopt: 'would adopt',
   sold: 'would mark Sold',
   delete: 'would delete',

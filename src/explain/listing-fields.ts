@@ -1,3 +1,4 @@
+import { isClear } from '../reconcile/index.ts';
 import type { Classification, ListingPart, PlatformRecord } from './types.ts';
 
 /**
@@ -24,17 +25,27 @@ export function fieldsOf(listing: Record<string, unknown>): [string, unknown][] 
 export const extensionField = (key: string) => `ExtensionColumn[${key}]`;
 
 /**
- * The fields a platform listing has that the feed's valid record leaves unset: an update sends the
- * fields the feed sets and no value the spec defines clears one (docs/reconcile.md, "The update
- * body"), so the platform keeps them and the comparison does not look at them. An ExtensionColumn
- * entry is not one: the feed's entries are sent, and compared, as a whole. Pure.
+ * The fields a platform listing has that the feed's valid record leaves unset and a sync keeps: a
+ * field the feed sets on none of its listings (or every field, under `unsetFields: keep`); one the
+ * plan clears (`classification`: its update's changes, a replace) is not kept (docs/reconcile.md,
+ * "A value the feed stops sending"). A number 0 is not a value to clear. An ExtensionColumn entry
+ * is not one: the feed's entries are sent, and compared, as a whole. Pure.
  */
-export function keptOnPlatform(listing: ListingPart | undefined, record: PlatformRecord): string[] {
+export function keptOnPlatform(
+  listing: ListingPart | undefined,
+  record: PlatformRecord,
+  classification: readonly Classification[] = [],
+): string[] {
   if (listing?.status !== 'valid') return [];
   const set = new Set(listing.fields.filter((f) => f.value !== undefined).map((f) => f.field));
+  const cleared = new Set(
+    classification.flatMap((c) =>
+      c.kind === 'update' && c.id === record.id ? c.changes.filter(isClear).map((f) => f.field) : [],
+    ),
+  );
   return fieldsOf(record.listing)
     .map(([field]) => field)
-    .filter((field) => !field.startsWith('ExtensionColumn') && !set.has(field));
+    .filter((field) => !field.startsWith('ExtensionColumn') && !set.has(field) && !cleared.has(field));
 }
 
 /** Whether the plan keeps listing `id` as the feed's (updates it or finds it in sync): not a duplicate it deletes. */

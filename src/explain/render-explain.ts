@@ -216,15 +216,18 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
   const lines = [
     `  ID ${r.id} · ${owner}${e.listing && e.listing.status !== 'remove' ? " (beside it, the feed's value where it differs)" : ''}`,
   ];
-  const kept = new Set(keptAsFeeds(e.verdict.classification, r.id) ? keptOnPlatform(e.listing, r) : []);
+  const { classification } = e.verdict;
+  const kept = new Set(keptAsFeeds(classification, r.id) ? keptOnPlatform(e.listing, r, classification) : []);
   for (const [field, value] of shown) {
     const differs = marked.has(field);
     const beside =
       differs && feed.has(field)
         ? `  ≠ feed ${cut(show(field, feed.get(field), units), 40)}`
-        : kept.has(field)
-          ? '  (the feed leaves it unset: kept)'
-          : '';
+        : differs && !field.startsWith('ExtensionColumn')
+          ? '  (the feed no longer sends it: cleared)'
+          : kept.has(field)
+            ? '  (the feed leaves it unset: kept)'
+            : '';
     lines.push(`    ${field.padEnd(width)}  ${beside ? value.padEnd(valueWidth) : value}${beside}`);
   }
   return lines;

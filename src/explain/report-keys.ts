@@ -14,6 +14,7 @@ export interface ReportKey {
 const DONE = {
   create: 'created',
   update: 'updated',
+  replace: 'replaced (a value the feed no longer sends cleared)',
   adopt: 'adopted',
   sold: 'marked Sold',
   delete: 'deleted',

@@ -143,7 +143,14 @@ export type PlatformPart =
  */
 export type Classification =
   | { kind: 'create' }
-  | { kind: 'update'; id: number; adopt: boolean; changes: readonly FieldChange[] }
+  | {
+      kind: 'update';
+      id: number;
+      adopt: boolean;
+      changes: readonly FieldChange[];
+      /** A field the feed stopped sending is cleared: created anew, this ID deleted. */
+      replace?: true;
+    }
   | { kind: 'unchanged'; id: number }
   | { kind: 'delete'; id: number; reason: 'gone' | 'removed' | 'duplicate'; since?: string }
   /** Gone from the feed and marked Sold this run (`gone.action: markSold`). */
@@ -165,7 +172,7 @@ export type Classification =
 
 export interface VerdictLine {
   /** What a sync does about one listing: a write, or `none`. */
-  action: 'create' | 'update' | 'adopt' | 'mark Sold' | 'delete' | 'none';
+  action: 'create' | 'update' | 'replace' | 'adopt' | 'mark Sold' | 'delete' | 'none';
   id?: number;
   /** One sentence. */
   text: string;

@@ -87,7 +87,7 @@ describe('verdictOf', () => {
   it('fields the platform keeps that the feed leaves unset are named, for the listing that keeps them', () => {
     const kept = { ...context, kept: new Map([[7, ['SalePrice', 'Description']]]) };
     const said =
-      'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear a field';
+      'the platform keeps SalePrice, Description, which the feed leaves unset: the feed sets it on none of its listings, or its unsetFields is keep, so a sync does not clear it';
     expect(verdictOf([{ kind: 'unchanged', id: 7 }], kept).summary).toBe(
       `in sync: the platform already has the feed’s listing; a sync writes nothing (${said})`,
     );
@@ -110,6 +110,19 @@ describe('verdictOf', () => {
     expect(verdictOf([{ kind: 'unchanged', id: 7 }], { ...context, kept: new Map() }).summary).toBe(
       'in sync: the platform already has the feed’s listing; a sync writes nothing',
     );
+  });
+
+  it('an update that clears a value the feed no longer sends is a replace, and says which', () => {
+    const price = { field: 'SalePrice', from: 275000, to: undefined };
+    const verdict = verdictOf(
+      [{ kind: 'update', id: 7, adopt: false, changes: [price, hash], replace: true }],
+      context,
+    );
+    expect(verdict.summary).toBe('a sync would replace ID 7');
+    expect(verdict.lines[0]?.text).toBe(
+      'a sync would replace ID 7 (1 field differs): the feed no longer sends SalePrice, and no value the platform takes clears a field, so the listing is created anew and ID 7 deleted',
+    );
+    expect(verdict.lines[0]?.changes).toEqual([price]);
   });
 
   it('a delete after a grace says the grace is over; a mark Sold shows its one field', () => {

@@ -1,4 +1,4 @@
-import type { FieldChange } from '../reconcile/index.ts';
+import { type FieldChange, isClear } from '../reconcile/index.ts';
 import type { Classification, Verdict, VerdictLine } from './types.ts';
 
 /** What the verdict needs to know besides the plan's classification. */
@@ -23,10 +23,13 @@ export interface VerdictContext {
   kept?: ReadonlyMap<number, readonly string[]>;
 }
 
-/** `(the platform keeps SalePrice, which the feed leaves unset: a sync does not clear a field)`. */
+/** `(the platform keeps SalePrice, which the feed leaves unset: …)`. */
 function keptText(kept: readonly string[]): string {
-  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear a field`;
+  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: the feed sets it on none of its listings, or its unsetFields is keep, so a sync does not clear it`;
 }
+
+/** The fields an update's changes clear (`isClear`). */
+const clearedOf = (changes: readonly FieldChange[]) => changes.filter(isClear).map((f) => f.field);
 
 /** The owner tag among an update's changes (`ExtensionColumn[feed-sync:feed]`, or the config's `ownerKey`). */
 const isOwnerTag = (change: FieldChange) =>
@@ -102,7 +105,14 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
                 : `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`,
             changes,
           }
-        : { action: 'update', id: c.id, text: `a sync would update ID ${c.id}: ${why}`, changes };
+        : c.replace
+          ? {
+              action: 'replace',
+              id: c.id,
+              text: `a sync would replace ID ${c.id} (${why}): the feed no longer sends ${clearedOf(c.changes).join(', ')}, and no value the platform takes clears a field, so the listing is created anew and ID ${c.id} deleted`,
+              changes,
+            }
+          : { action: 'update', id: c.id, text: `a sync would update ID ${c.id}: ${why}`, changes };
     }
     case 'unchanged':
       return { action: 'none', id: c.id, text: `ID ${c.id} equals the feed’s record: unchanged` };

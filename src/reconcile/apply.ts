@@ -29,6 +29,8 @@ export interface ApplyResult {
   adopted: number;
   /** Updates that marked a listing gone from the feed Sold (counted in `updated` too). */
   markedSold: number;
+  /** Updates made as a replace: created anew, the old listing deleted (counted in `updated` too). */
+  replaced: number;
   deleted: number;
   duplicatesDeleted: number;
   ambiguousResolved: number;
@@ -76,6 +78,7 @@ export function noWrites(): ApplyResult {
     updated: 0,
     adopted: 0,
     markedSold: 0,
+    replaced: 0,
     deleted: 0,
     duplicatesDeleted: 0,
     ambiguousResolved: 0,
@@ -109,6 +112,7 @@ export async function applyPlan(
     signal,
   };
   const run = (update: PlannedUpdate) => async () => {
+    if (update.replace && !update.markSold) return replace(update);
     try {
       const { loader } = options;
       const key = String(update.id);
@@ -141,6 +145,40 @@ export async function applyPlan(
       failures.push(toFailure(error, 'update', update.key, update.id));
       refusals.failed(error);
     }
+  };
+  /**
+   * An update that clears a field (`PlannedUpdate.replace`): the spec has no value that clears one,
+   * so the feed's record is created anew, then the old listing deleted by its ID. Created first: a
+   * run stopped between the two leaves two listings of the key, and the next run deletes the one
+   * that differs from the feed (a duplicate), never none.
+   */
+  const replace = async (update: PlannedUpdate) => {
+    const { loader } = options;
+    try {
+      const json = loader.json?.(update.desired);
+      const record =
+        json === undefined
+          ? loader.load(update.desired)
+          : { json, listing: () => loader.load(update.desired) };
+      // A create in doubt is looked up among the key's listings but the one it replaces.
+      await createListing({ ...createContext, replacing: update.id }, update.key, record);
+      refusals.done();
+    } catch (error) {
+      failures.push(toFailure(error, 'update', update.key, update.id));
+      refusals.failed(error);
+      return;
+    }
+    try {
+      await client.deleteListings({ SerialNumber: chatbot, Keys: [String(update.id)], KeyType: 'NewOaks' });
+      refusals.done();
+    } catch (error) {
+      // The new listing is there: the next run deletes the old one as a duplicate of its key.
+      failures.push(toFailure(error, 'delete', update.key, update.id));
+      refusals.failed(error);
+    }
+    result.updated++;
+    result.replaced++;
+    if (update.adopt) result.adopted++;
   };
   const create = (planned: PlannedCreate) => async () => {
     try {

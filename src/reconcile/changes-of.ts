@@ -6,7 +6,7 @@ export const CHANGES_KEPT = 500;
 /** One listing a run wrote (or, in a dry run, would write), with the fields that changed. */
 export interface ListingChange {
   key: string;
-  op: 'create' | 'update' | 'adopt' | 'sold' | 'delete';
+  op: 'create' | 'update' | 'replace' | 'adopt' | 'sold' | 'delete';
   /** The platform's ID, for updates and deletes. */
   id?: number;
   /** Updates: each changed field, old → new, in canonical form (the record-hash tag left out). */
@@ -52,7 +52,7 @@ export function changesOf(plan: Plan, kept = CHANGES_KEPT): { changes: ListingCh
     const { CurrencySymbol: currency, AreaUnit: areaUnit } = u.brief ?? {};
     all.push({
       key: u.key,
-      op: u.adopt ? 'adopt' : u.markSold ? 'sold' : 'update',
+      op: u.adopt ? 'adopt' : u.markSold ? 'sold' : u.replace ? 'replace' : 'update',
       id: u.id,
       fields,
       ...(currency ? { currency } : {}),

@@ -74,17 +74,36 @@ export function sameValue(field: ListingField, desired: unknown, remote: unknown
 }
 
 /**
- * The fields that differ between the desired listing and what the remote returned. Only fields the
- * list returns are compared, and only those the feed sets: a field the feed leaves unset is not the
- * feed's to clear. Fields the list never returns (AreaUnit, Location) are covered by the record hash
- * carried in ExtensionColumn.
+ * Whether the remote holds a value in a field the feed's listing leaves unset that a sync clears: set,
+ * and for a number not 0 (a platform that stores an unset number as 0 would otherwise be rewritten on
+ * every run, and 0 is no value a buyer is told).
  */
-export function diffListing(desired: Listing, remote: Partial<Listing>): FieldChange[] {
+export function holdsValue(field: ListingField, have: unknown): boolean {
+  if (isUnset(have)) return false;
+  return !(NUMERIC.has(field) && Number(have) === 0);
+}
+
+/**
+ * The fields that differ between the desired listing and what the remote returned. Only fields the
+ * list returns are compared. A field the feed leaves unset is compared only when it is among
+ * `clearable` (bit i for `RETURNED_FIELDS[i]`: the fields the feed sets on some listing, see
+ * `DesiredIndex.clearable`): a value the platform still holds there is one the feed stopped sending
+ * (a price gone "on request"), a change `{ from: value, to: undefined }` (`isClear`). Fields the list
+ * never returns (AreaUnit, Location) are covered by the record hash carried in ExtensionColumn.
+ */
+export function diffListing(desired: Listing, remote: Partial<Listing>, clearable = 0): FieldChange[] {
   const changes: FieldChange[] = [];
   const samePhotos = samePhotoStamp(desired, remote);
-  for (const field of RETURNED_FIELDS) {
+  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
+    const field = RETURNED_FIELDS[i] as ListingField;
     const want = desired[field];
-    if (isUnset(want) || (field === 'Images' && samePhotos)) continue;
+    if (field === 'Images' && samePhotos) continue;
+    if (isUnset(want)) {
+      const have = remote[field];
+      if ((clearable & (1 << i)) !== 0 && field !== 'ExtensionColumn' && holdsValue(field, have))
+        changes.push({ field, from: have, to: undefined });
+      continue;
+    }
     const have = remote[field];
     if (sameValue(field, want, have)) continue;
     if (field === 'ExtensionColumn')
@@ -92,6 +111,20 @@ export function diffListing(desired: Listing, remote: Partial<Listing>): FieldCh
     else changes.push({ field, from: have, to: want });
   }
   return changes;
+}
+
+/** A change that clears a field: the feed leaves it unset, the platform holds a value (`diffListing`). */
+export function isClear(change: FieldChange): boolean {
+  return change.to === undefined && CLEARABLE.has(change.field);
+}
+
+/** The fields a change may clear: the returned ones but ExtensionColumn (sent whole, entries and all). */
+const CLEARABLE = new Set<string>(RETURNED_FIELDS.filter((field) => field !== 'ExtensionColumn'));
+
+/** Whether any change clears a field: the update is made as a replace (apply.ts). */
+export function clearsAny(changes: readonly FieldChange[]): boolean {
+  for (const change of changes) if (isClear(change)) return true;
+  return false;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface CreateContext {
   signal?: AbortSignal | undefined;
   /** Creates sent again after a lookup found nothing. Default 3. */
   maxAttempts?: number;
+  /** The ID of the listing this create replaces (`PlannedUpdate.replace`): never the one a lookup finds. */
+  replacing?: number;
 }
 
 export type CreateOutcome = 'created' | 'resolved';
@@ -77,6 +79,11 @@ async function lookUp(ctx: CreateContext, key: string, listing: Listing) {
     PageSize: 100,
   });
   return page.List.map(canonicalizeRemote)
-    .filter((r) => keyOf(r.listing, ctx.keyField) === key && ownerOf(r.listing, ctx.tags) === ctx.feedId)
+    .filter(
+      (r) =>
+        r.id !== ctx.replacing &&
+        keyOf(r.listing, ctx.keyField) === key &&
+        ownerOf(r.listing, ctx.tags) === ctx.feedId,
+    )
     .sort((a, b) => a.id - b.id)[0];
 }

@@ -25,10 +25,38 @@ export class DesiredIndex {
   /** The ids of the keys kept, in the order keys were first kept: the order of `forEach`. */
   #order = new Int32Array(0);
   #size = 0;
+  /** The fields some record sets (the masks' union). */
+  #union = 0;
+  readonly #clearUnset: boolean;
+
+  /**
+   * `clearUnset: false` (`feeds[].unsetFields: keep`): a value the feed stops sending stays.
+   * `fieldsSet`: fields the feed sets on listings not noted here (a plan of one key).
+   */
+  constructor(options: { clearUnset?: boolean; fieldsSet?: number } = {}) {
+    this.#clearUnset = options.clearUnset ?? true;
+    this.#union = options.fieldsSet ?? 0;
+  }
+
+  /**
+   * The fields a value the platform holds is cleared in where a listing of the feed leaves them
+   * unset: those the feed's mapping maps (`clearAlso`) or it sets on some listing (a price, a photo),
+   * so a value it stops sending leaves the chatbot. A field the feed never sets is not its to clear.
+   * Bit i: `RETURNED_FIELDS[i]`.
+   */
+  clearable(): number {
+    return this.#clearUnset ? this.#union : 0;
+  }
+
+  /** Fields the feed may set though no record noted sets them (its mapping's: `mappedFieldsMask`). */
+  clearAlso(fields: number): void {
+    this.#union |= fields;
+  }
 
   /** Note a digested record (`desiredOf`); returns its number. */
   add(desired: DesiredListing): number {
     const { ref } = desired;
+    this.#union |= desired.mask;
     this.#masks.set(ref, desired.mask);
     this.#digests.set(ref, desired.digest);
     // Keys are compared trimmed; the record's own copy of the key is dropped with the record.

@@ -195,6 +195,26 @@ export function ownFields(listing: Partial<Listing>): { mask: number; digest: nu
   return digestFields(listing, undefined);
 }
 
+/**
+ * The fields a mapping maps (its `fields`' and `defaults`' keys), as a mask of the returned fields
+ * (bit i for `RETURNED_FIELDS[i]`): the fields a feed's listings may set, so the fields it clears a
+ * value in (`DesiredIndex.clearable`). `mapping`: a resolved mapping (`IngestResult.mapping`).
+ */
+export function mappedFieldsMask(mapping: unknown): number {
+  const { fields, defaults } = (mapping ?? {}) as { fields?: object; defaults?: object };
+  const named = new Set([
+    ...Object.entries(fields ?? {})
+      .filter(([, rule]) => rule !== null && rule !== undefined)
+      .map(([field]) => field),
+    ...Object.keys(defaults ?? {}),
+  ]);
+  let mask = 0;
+  RETURNED_FIELDS.forEach((field, i) => {
+    if (named.has(field)) mask |= 1 << i;
+  });
+  return mask;
+}
+
 /** Which of the returned fields a listing sets: bit i for `RETURNED_FIELDS[i]`. */
 export function fieldMask(listing: Partial<Listing>): number {
   return digestFields(listing, undefined).mask;

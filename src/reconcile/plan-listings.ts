@@ -28,7 +28,10 @@ export function planListings(
 ): ListingsPlan {
   const tags = { ownerKey: policy.ownerKey, hashKey: policy.hashKey ?? DEFAULT_HASH_KEY };
   const store = memoryRecords();
-  const index = new DesiredIndex();
+  const index = new DesiredIndex({
+    clearUnset: policy.unsetFields !== 'keep',
+    ...(policy.fieldsSet === undefined ? {} : { fieldsSet: policy.fieldsSet }),
+  });
   const refs = desired.map((listing) =>
     index.add(desiredOf(listing, keyOf(listing, policy.keyField) ?? '', policy.feedId, tags, store)),
   );

@@ -59,6 +59,11 @@ export interface RemoteEntries {
    */
   differsAt(i: number): boolean;
   /**
+   * Whether listing `i`'s changes clear a field (`isClear`): its update is a replace. Optional: read
+   * from `changesAt` where left out (test fakes).
+   */
+  clearsAt?(i: number): boolean;
+  /**
    * Where listing `i`'s changes are kept (0: it has none), to be read by `changesByRef`, which holds
    * the place they are kept and not these entries: a plan's updates find their changes this way, so
    * the entries (~28 bytes a listing) are let go of once the plan is made, not after it is applied.
@@ -134,6 +139,11 @@ export interface PlannedUpdate {
   changes: readonly FieldChange[];
   /** True when the remote listing was not ours yet (a hand-added one whose key is in the feed). */
   adopt: boolean;
+  /**
+   * A field the feed stopped sending holds a value on the platform (`changes` clear it): the spec
+   * has no value that clears a field, so the listing is created anew and then this one deleted.
+   */
+  replace?: true;
   /** A listing gone from the feed, marked Sold (`gone.action: markSold`): its own record, `Status: Sold`. */
   markSold?: true;
 }
@@ -254,6 +264,13 @@ export interface Plan {
 
 /** What the plan needs to know about the feed and the run. */
 export interface PlanPolicy {
+  /** A value the feed stops sending: cleared (default) or kept on the platform (`feeds[].unsetFields`). */
+  unsetFields?: 'clear' | 'keep';
+  /**
+   * The fields the whole feed sets on some listing (a mask, bit i for `RETURNED_FIELDS[i]`), where
+   * the plan sees only part of it (`explain`'s plan of one key): the fields a value is cleared in.
+   */
+  fieldsSet?: number;
   feedId: string;
   chatbot: string;
   keyField: 'MLSNumber' | 'Url';

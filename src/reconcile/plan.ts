@@ -1,6 +1,7 @@
 import type { Listing } from '../normalize/index.ts';
 import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
+import { clearsAny } from './compare.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
 import { type AdoptedOwner, applyDeleteGuards } from './guards.ts';
@@ -59,6 +60,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
 
   const creates: number[] = [];
   const { sources, changesRefAt } = updateSources(desired, remote);
+  const clearsAt = (i: number) =>
+    remote.clearsAt ? remote.clearsAt(i) : clearsAny(comparedChangesAt(remote, i));
   const updates = new UpdatesBuilder(sources);
   // Every delete the plan finds, and the marks Sold the guards count with them, in columns.
   const found = new DeleteColumns();
@@ -80,7 +83,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     // A listing a former id of the feed tagged (`adoptFrom`) differs in its owner tag: it is
     // written once more, to carry this id.
     if (!remote.differsAt(keeper)) unchanged.add(ref);
-    else updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId);
+    else
+      updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId, clearsAt(keeper));
   };
 
   const anyHeld = heldKeys.size > 0;
@@ -107,7 +111,13 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     const resolved = resolveForeign(key, group, ctx);
     if ('adopt' in resolved) {
       touched[resolved.adopt] = 1;
-      updates.add(ref, remote.idAt(resolved.adopt), changesRefAt(resolved.adopt), true);
+      updates.add(
+        ref,
+        remote.idAt(resolved.adopt),
+        changesRefAt(resolved.adopt),
+        true,
+        clearsAt(resolved.adopt),
+      );
     } else if ('skip' in resolved) skipped.add(resolved.skip);
     else creates.push(ref);
   });

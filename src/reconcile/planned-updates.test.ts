@@ -81,7 +81,7 @@ describe('PlannedUpdates', () => {
     const { updates, read } = plan();
     const ids = Array.from(updates, (u) => `${u.key}#${u.id}:${u.desired.ref}`);
     expect(ids).toEqual(['MLS-0#99:7', 'MLS-1#11:1', 'MLS-1#12:1', 'MLS-2#21:2', 'MLS-3#30:0']);
-    expect(updateCounts(updates)).toEqual({ adopted: 1, markedSold: 1 });
+    expect(updateCounts(updates)).toEqual({ adopted: 1, markedSold: 1, replaced: 0 });
     expect(read).toEqual([]);
     expect(updates.at(2)?.changes).toEqual([{ field: 'SalePrice', from: 1, to: 6 }]);
     expect(read).toEqual([6]);
@@ -118,13 +118,14 @@ describe('PlannedUpdates', () => {
       brief: { City: 'city 40' },
     });
     expect(Array.from(updates, (u) => u.key)).toEqual(['MLS-15', 'MLS-2']);
-    expect(updateCounts(updates)).toEqual({ adopted: 0, markedSold: 1 });
+    expect(updateCounts(updates)).toEqual({ adopted: 0, markedSold: 1, replaced: 0 });
   });
 
   it('counts adoptions and Sold marks of an array as well', () => {
     expect(updateCounts([sold, { ...sold, markSold: undefined, adopt: true }])).toEqual({
       adopted: 1,
       markedSold: 1,
+      replaced: 0,
     });
     expect(new UpdatesBuilder(sources()).finish().length).toBe(0);
   });

@@ -27,6 +27,8 @@ interface UpdateColumns {
   refs: NumberColumn<Int32Array>;
   slots: NumberColumn<Int32Array>;
   adopted: Set<number>;
+  /** The few made as a replace (`PlannedUpdate.replace`). */
+  replacing: Set<number>;
 }
 
 /**
@@ -94,6 +96,7 @@ export class PlannedUpdates implements UpdateList {
         return known ?? sources.changesAt(slot);
       },
       adopt: columns.adopted.has(at),
+      ...(columns.replacing.has(at) ? { replace: true as const } : {}),
     };
   }
 
@@ -114,9 +117,10 @@ export class PlannedUpdates implements UpdateList {
   }
 
   /** How many adopt a listing, and how many mark one Sold (the report's counts): no update is made. */
-  counts(): { adopted: number; markedSold: number } {
+  counts(): { adopted: number; markedSold: number; replaced: number } {
     let adopted = 0;
     let markedSold = 0;
+    let replaced = this.#columns.replacing.size;
     // In the order they were gathered: counts need no order.
     const { slots, adopted: adopts } = this.#columns;
     for (let at = 0; at < this.#order.length; at++) {
@@ -132,8 +136,9 @@ export class PlannedUpdates implements UpdateList {
       const update = this.#whole.at(-1 - slot);
       if (update.adopt) adopted++;
       if (update.markSold) markedSold++;
+      if (update.replace) replaced++;
     }
-    return { adopted, markedSold };
+    return { adopted, markedSold, replaced };
   }
 
   *[Symbol.iterator](): Iterator<PlannedUpdate> {
@@ -149,7 +154,13 @@ export class PlannedUpdates implements UpdateList {
 /** Gathers a plan's updates as `makePlan` finds them, then puts them in key order (`finish`). */
 export class UpdatesBuilder {
   readonly #sources: UpdateSources;
-  readonly #columns: UpdateColumns = { ids: float64s(), refs: int32s(), slots: int32s(), adopted: new Set() };
+  readonly #columns: UpdateColumns = {
+    ids: float64s(),
+    refs: int32s(),
+    slots: int32s(),
+    adopted: new Set(),
+    replacing: new Set(),
+  };
   readonly #whole = new WholeUpdates();
   #length = 0;
 
@@ -158,13 +169,14 @@ export class UpdatesBuilder {
   }
 
   /** An update of the remote listing `id` to the feed's record `ref`, its changes at `place` (≥ 0). */
-  add(ref: number, id: number, place: number, adopt: boolean): void {
+  add(ref: number, id: number, place: number, adopt: boolean, replace = false): void {
     const i = this.#length++;
     const columns = this.#columns;
     columns.refs.set(i, ref);
     columns.ids.set(i, id);
     columns.slots.set(i, place);
     if (adopt) columns.adopted.add(i);
+    if (replace) columns.replacing.add(i);
   }
 
   /**
@@ -262,13 +274,15 @@ class WholeUpdates {
 }
 
 /** How many of a plan's updates adopt a listing, and how many mark one Sold, without making them. */
-export function updateCounts(updates: UpdateList): { adopted: number; markedSold: number } {
+export function updateCounts(updates: UpdateList): { adopted: number; markedSold: number; replaced: number } {
   if (updates instanceof PlannedUpdates) return updates.counts();
   let adopted = 0;
   let markedSold = 0;
+  let replaced = 0;
   for (const u of updates) {
     if (u.adopt) adopted++;
     if (u.markSold) markedSold++;
+    if (u.replace) replaced++;
   }
-  return { adopted, markedSold };
+  return { adopted, markedSold, replaced };
 }

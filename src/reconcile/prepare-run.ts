@@ -14,6 +14,7 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
+import { mappedFieldsMask } from './digest.ts';
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -77,6 +78,7 @@ export function policyOf(
     ...(ingest.brokenRowsOmitted ? { brokenRowsOmitted: ingest.brokenRowsOmitted } : {}),
     ...(ingest.unframed ? { unframed: true } : {}),
     gone: feed.gone,
+    ...(feed.unsetFields === 'keep' ? { unsetFields: 'keep' as const } : {}),
     goneSince: clock.goneSince ?? {},
     now: clock.now.getTime(),
   };
@@ -253,7 +255,7 @@ async function prepare(
   };
   // Each listing is digested and spilled as it is read; the feed's mask and digest per record,
   // indexed by key once the feed is read.
-  const desired = new DesiredIndex();
+  const desired = new DesiredIndex({ clearUnset: feed.unsetFields !== 'keep' });
   memo?.checkAgainst(desired);
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
@@ -403,6 +405,7 @@ async function prepare(
   try {
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
+    desired.clearAlso(mappedFieldsMask(ingest.mapping));
     const { loader } = kept;
     const policy = policyOf(config, feed, ingest, options, {
       now: runAt,

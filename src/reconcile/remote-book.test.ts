@@ -47,7 +47,7 @@ describe('RemoteBook', () => {
         listing(4, { Bedrooms: 5 }),
       ];
       // On the platform: 1 as written; 2 edited by hand; 3 with a Description the feed no longer
-      // sets (the field is not compared, the record hash is); 4 with the old bedrooms; 5 another feed's; 6 and 7 this
+      // sets (cleared: the feed sets it on its other listings); 4 with the old bedrooms; 5 another feed's; 6 and 7 this
       // feed's, gone from it (7 Sold already); 8 without a key.
       const onPlatform: [number, Listing][] = [
         [101, withTags(listing(1), 'acme', tags)],
@@ -99,7 +99,7 @@ describe('RemoteBook', () => {
       expect(actual.map((r) => [r.id, r.changes?.map((c) => c.field), r.sold])).toEqual([
         [101, [], undefined],
         [102, ['City', HASH], undefined],
-        [103, [HASH], undefined],
+        [103, ['Description', HASH], undefined],
         [104, ['Bedrooms', HASH], undefined],
         [105, undefined, undefined],
         [106, undefined, 'Active'],

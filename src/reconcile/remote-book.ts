@@ -171,6 +171,7 @@ export class RemoteBook {
     }
     const wanted = this.#wanted;
     const wantedCount = this.#wantedCount;
+    const clearable = desired.clearable();
     const batch = (at: number) => {
       const positions = Array.from({ length: Math.min(RECORDS_AT_ONCE, wantedCount - at) }, (_, n) =>
         wanted.get(at + n),
@@ -192,7 +193,13 @@ export class RemoteBook {
           // Wanted with the feed's mask, its digest differs: not computed again.
           const differs = desired.maskAt(ref) === this.#masks.get(i);
           columns.amend(i, {
-            changes: changesAgainst(listing, desired.listingAt(this.#keys.keyAt(i), ref), loader, differs),
+            changes: changesAgainst(
+              listing,
+              desired.listingAt(this.#keys.keyAt(i), ref),
+              loader,
+              differs,
+              clearable,
+            ),
           });
         } else if (sold) columns.amend(i, { sold: { ref: sold.put(listing), from: listing.Status } });
       });

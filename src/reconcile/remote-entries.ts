@@ -2,6 +2,7 @@ import type { RemoteListing } from '../api/index.ts';
 import { KeySet } from '../key-arena.ts';
 import type { Listing } from '../normalize/index.ts';
 import { float64s, int32s, type NumberColumn } from '../number-column.ts';
+import { clearsAny } from './compare.ts';
 import type { DesiredLoader } from './desired.ts';
 import type { DesiredIndex } from './desired-index.ts';
 import { OwnerNames } from './owner-names.ts';
@@ -125,7 +126,13 @@ function entryColumns(
   const owner = internOwner(ownerOf(remote.listing, tags));
   const ref = key === undefined ? -1 : desired.refOf(key);
   if (ref < 0 || key === undefined) return { id: remote.id, key, owner, ref: -1, changes: undefined };
-  const changes = changesAgainst(remote.listing, desired.listingAt(key, ref), loader);
+  const changes = changesAgainst(
+    remote.listing,
+    desired.listingAt(key, ref),
+    loader,
+    false,
+    desired.clearable(),
+  );
   return { id: remote.id, key, owner, ref, changes };
 }
 
@@ -154,6 +161,8 @@ export class Columns implements RemoteEntries {
   readonly #changeRefs = int32s();
   /** Reads the changes `changeRefAt` places, holding only `#keeper` (see `changesReader`). */
   readonly changesByRef: (ref: number) => readonly FieldChange[];
+  /** The entries whose changes clear a field (`isClear`), by the order they arrived in: a few. */
+  readonly #clearing = new Set<number>();
   /** Only the entries a run would mark Sold, by the order they arrived in. */
   readonly #sold = new Map<number, { ref: number; from: unknown }>();
   /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
@@ -193,7 +202,9 @@ export class Columns implements RemoteEntries {
   }
 
   #keepChanges(i: number, changes: readonly FieldChange[] | undefined): void {
-    if (changes !== undefined && changes.length > 0) this.#changeRefs.set(i, this.#keeper.put(changes) + 1);
+    if (changes === undefined || changes.length === 0) return;
+    this.#changeRefs.set(i, this.#keeper.put(changes) + 1);
+    if (clearsAny(changes)) this.#clearing.add(i);
   }
 
   add(page: number, entry: Entry): void {
@@ -264,6 +275,10 @@ export class Columns implements RemoteEntries {
 
   differsAt(i: number): boolean {
     return this.changeRefAt(i) !== 0;
+  }
+
+  clearsAt(i: number): boolean {
+    return this.#clearing.has(this.#at(i));
   }
 
   soldAt(i: number): { ref: number; from: unknown } | undefined {

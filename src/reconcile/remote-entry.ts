@@ -1,5 +1,6 @@
-import type { Listing } from '../normalize/index.ts';
-import { diffListing } from './compare.ts';
+import { RETURNED_FIELDS } from '../api/index.ts';
+import type { Listing, ListingField } from '../normalize/index.ts';
+import { diffListing, holdsValue } from './compare.ts';
 import type { DesiredLoader } from './desired.ts';
 import { fieldsDigest } from './digest.ts';
 import type { DesiredListing, FieldChange } from './plan-types.ts';
@@ -14,21 +15,38 @@ export const UNREAD: readonly FieldChange[] = Object.freeze([
 /**
  * What an update of `remote` to the feed's listing would change (`SAME` when nothing). `differs`:
  * the caller knows the digest of `remote` under the feed's mask differs (the decode thread's, where
- * the two masks are the same), so it is not computed again.
+ * the two masks are the same), so it is not computed again. `clearable`: the fields a value the
+ * platform holds is cleared in where the feed's listing leaves them unset (`diffListing`).
  */
 export function changesAgainst(
   remote: Partial<Listing>,
   wanted: DesiredListing,
   loader: DesiredLoader,
   differs = false,
+  clearable = 0,
 ): readonly FieldChange[] {
-  if (!differs && fieldsDigest(remote, wanted.mask) === wanted.digest) return SAME;
+  if (
+    !differs &&
+    fieldsDigest(remote, wanted.mask) === wanted.digest &&
+    !holdsCleared(remote, clearable & ~wanted.mask)
+  )
+    return SAME;
   // A record the run did not read (its feed reading reused): it differs, how is not known. A plan
   // that writes it makes the run read the feed (`ReadingNeedsRecords`); one that does not (another
   // feed's listing, a held key) needs no more.
   if (loader.unread?.(wanted)) return UNREAD;
-  const changes = diffListing(loader.load(wanted), remote);
+  const changes = diffListing(loader.load(wanted), remote, clearable);
   return changes.length === 0 ? SAME : changes;
+}
+
+/** Whether `remote` holds a value in one of `fields` (a mask): the feed leaves them unset. */
+function holdsCleared(remote: Partial<Listing>, fields: number): boolean {
+  if (fields === 0) return false;
+  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
+    const field = RETURNED_FIELDS[i] as ListingField;
+    if ((fields & (1 << i)) !== 0 && holdsValue(field, remote[field])) return true;
+  }
+  return false;
 }
 
 /** Owner tags repeat on every listing of a feed: one string per owner, not one per listing. */

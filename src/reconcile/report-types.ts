@@ -180,6 +180,11 @@ export interface RunReport {
   heldDeleteKeys?: { key: string; id: number; reason: string }[];
   /** Listings gone from the feed marked Sold by this run (`gone.action: markSold`; counted in `updated` too). */
   markedSold: number;
+  /**
+   * Updates made as a replace, because a field the feed stopped sending held a value (created anew,
+   * the old listing then deleted; counted in `updated` too). Absent from reports saved before it was.
+   */
+  replaced?: number;
   /** Listings gone from the feed kept for now (`gone.afterDays`): how many, and the first `HELD_KEPT`. */
   inGrace: number;
   graceKeys: GraceListing[];

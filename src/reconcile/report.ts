@@ -169,6 +169,8 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     failed: done.failures,
     failedCount: done.failedCount,
   });
+  if (done.replaced > 0) report.replaced = done.replaced;
+  else delete report.replaced;
   if (done.stopped !== undefined) {
     // The key was refused: every write left would have been refused too.
     report.notApplied = keptOf(done.notApplied);
@@ -194,13 +196,14 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
 
 /** The plan's counts: the report of a dry run, and the base a real run overwrites with what it did. */
 function plannedCounts(plan: Plan): Partial<RunReport> {
-  const { adopted, markedSold } = updateCounts(plan.updates);
+  const { adopted, markedSold, replaced } = updateCounts(plan.updates);
   return {
     ownedBefore: plan.ownedCount,
     ...(plan.removalsElsewhere ? { removalsElsewhere: plan.removalsElsewhere } : {}),
     created: plan.creates.length,
     updated: plan.updates.length,
     adopted,
+    ...(replaced > 0 ? { replaced } : {}),
     deleted: plan.deletes.length,
     duplicatesDeleted: duplicateDeletes(plan.deletes),
     unchanged: plan.unchanged.length,

@@ -20,6 +20,8 @@ export interface RunFeedSpec extends IngestSpec {
   fullCompareEveryHours: number;
   /** What a listing that leaves the feed becomes: deleted or marked Sold, after a grace. */
   gone: GonePolicy;
+  /** A value the feed stops sending: cleared on the platform (default) or kept. */
+  unsetFields?: 'clear' | 'keep';
 }
 
 /** The part of the whole config a run reads besides its feed. */

@@ -205,7 +205,7 @@ export function renderPlan(plan: Plan, options: RenderPlanOptions = {}): string 
     '',
     ...section('Create', plan.creates, limit, (c) => [`  + create  ${c.key}  ${headline(c.brief)}`]),
     ...section('Update', plan.updates, limit, (u) => [
-      `  ~ ${u.adopt ? 'adopt ' : u.markSold ? 'sold  ' : 'update'}  ${u.key}  (ID ${u.id})${u.markSold ? ': gone from the feed, marked Sold' : ''}`,
+      `  ~ ${u.adopt ? 'adopt ' : u.markSold ? 'sold  ' : u.replace ? 'replace' : 'update'}  ${u.key}  (ID ${u.id})${u.markSold ? ': gone from the feed, marked Sold' : u.replace ? ': a value the feed no longer sends is cleared (created anew, this ID deleted)' : ''}`,
       ...changeLines(u.changes, u.brief),
     ]),
     ...section('Delete', plan.deletes, limit, (d) => [

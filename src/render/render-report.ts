@@ -61,6 +61,9 @@ export function renderReport(report: RunReport): string {
     report.duplicatesDeleted ? `${report.duplicatesDeleted} remote duplicates deleted` : '',
     report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
     report.markedSold ? `${report.markedSold} listing(s) gone from the feed marked Sold` : '',
+    report.replaced
+      ? `${report.replaced} listing(s) replaced to clear a value the feed no longer sends (created anew, the old ID deleted)`
+      : '',
     report.inGrace ? `${report.inGrace} listing(s) gone from the feed kept until their grace ends` : '',
     report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',
     skippedCountOf(report)
@@ -115,6 +118,7 @@ function heldDeleteLines(report: RunReport): string[] {
 const WRITTEN: readonly [ListingChange['op'], string][] = [
   ['create', 'created'],
   ['update', 'updated'],
+  ['replace', 'replaced (a value the feed no longer sends cleared)'],
   ['adopt', 'adopted'],
   ['sold', 'marked Sold'],
   ['delete', 'deleted'],

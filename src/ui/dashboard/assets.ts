@@ -52,7 +52,7 @@ form.run-now, .actions form { display:inline; margin:0; }
 .guards { margin:0; padding-left:18px; } .guards li.tripped { color:var(--bad); }
 .fields { margin:0; padding:0; list-style:none; }
 .fields .field { font-weight:600; } .fields .old { color:var(--bad); text-decoration:line-through; } .fields .new { color:var(--ok); font-weight:600; }
-.op { font-size:12px; font-weight:600; } .op-create { color:var(--ok); } .op-update, .op-adopt { color:var(--accent); } .op-delete { color:var(--bad); }
+.op { font-size:12px; font-weight:600; } .op-create { color:var(--ok); } .op-update, .op-adopt, .op-replace { color:var(--accent); } .op-delete { color:var(--bad); }
 .empty { color:var(--muted); text-align:center; padding:20px; }
 .result { margin-top:4px; font-size:12px; }
 `;

@@ -20,6 +20,7 @@ export interface FeedView {
 const OPS: Record<ListingChange['op'], string> = {
   create: 'created',
   update: 'updated',
+  replace: 'replaced',
   adopt: 'adopted',
   sold: 'marked Sold',
   delete: 'deleted',
