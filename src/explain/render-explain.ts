@@ -221,7 +221,7 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
   for (const [field, value] of shown) {
     const differs = marked.has(field);
     const beside =
-      differs && feed.has(field)
+      differs && feed.get(field) !== undefined
         ? `  ≠ feed ${cut(show(field, feed.get(field), units), 40)}`
         : differs && !field.startsWith('ExtensionColumn')
           ? '  (the feed no longer sends it: cleared)'
@@ -249,6 +249,14 @@ function changeLines(
   units: Units,
 ): string[] {
   return (changes ?? []).map((c) => `    ${changeText(c.field, c.from, c.to, units)}`);
+}
+
+/**
+ * The history alone (`History: …` and its entries), for a key in neither the feed nor the platform
+ * whose runs are recorded (a listing the feed deleted): what `--json` has beside `unknown: true`.
+ */
+export function renderHistory(e: Explanation): string {
+  return historyLines(e, unitsOf(e)).join('\n');
 }
 
 function historyLines(e: Explanation, units: Units): string[] {

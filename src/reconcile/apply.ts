@@ -1,5 +1,7 @@
 import type { Operation, PlatformClient } from '../api/index.ts';
-import { isApiError, PlatformError } from '../api/index.ts';
+import { canonicalizeRemote, isApiError, PlatformError, RETURNED_FIELDS } from '../api/index.ts';
+import type { Listing } from '../normalize/index.ts';
+import { isClear, isUnset } from './compare.ts';
 import { createListing, LISTING_CHECKED } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
 import { FailureLog } from './failure-log.ts';
@@ -155,30 +157,29 @@ export async function applyPlan(
   const replace = async (update: PlannedUpdate) => {
     const { loader } = options;
     try {
-      const json = loader.json?.(update.desired);
-      const record =
-        json === undefined
-          ? loader.load(update.desired)
-          : { json, listing: () => loader.load(update.desired) };
+      const listing = loader.load(update.desired);
+      // What the platform holds in the fields the feed leaves unset and does not clear (a value
+      // added by hand) goes on the new listing too: a replace clears only what the feed stopped sending.
+      const held = await heldBeside(client, chatbot, update, listing);
       // A create in doubt is looked up among the key's listings but the one it replaces.
-      await createListing({ ...createContext, replacing: update.id }, update.key, record);
+      await createListing({ ...createContext, replacing: update.id }, update.key, { ...listing, ...held });
       refusals.done();
     } catch (error) {
       failures.push(toFailure(error, 'update', update.key, update.id));
       refusals.failed(error);
       return;
     }
+    result.updated++;
+    if (update.adopt) result.adopted++;
     try {
       await client.deleteListings({ SerialNumber: chatbot, Keys: [String(update.id)], KeyType: 'NewOaks' });
       refusals.done();
+      result.replaced++;
     } catch (error) {
       // The new listing is there: the next run deletes the old one as a duplicate of its key.
       failures.push(toFailure(error, 'delete', update.key, update.id));
       refusals.failed(error);
     }
-    result.updated++;
-    result.replaced++;
-    if (update.adopt) result.adopted++;
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
@@ -251,6 +252,31 @@ export async function applyPlan(
   result.failedDeletes = failures.failedDeletes;
   result.notApplied.creates.sort();
   return result;
+}
+
+/**
+ * The values listing `update.id` holds in fields `listing` (the feed's record) leaves unset and the
+ * update does not clear: read from the platform (the list filtered by the listing's MLSNumber), for a
+ * replace to keep them. None when the listing is not found (deleted meanwhile: the replace creates).
+ */
+async function heldBeside(
+  client: PlatformClient,
+  chatbot: string,
+  update: PlannedUpdate,
+  listing: Listing,
+): Promise<Partial<Listing>> {
+  const mls = update.changes.find((c) => c.field === 'MLSNumber')?.from ?? listing.MLSNumber;
+  const page = await client.listListings({ SerialNumber: chatbot, MLSNumber: String(mls), PageSize: 100 });
+  const found = page.List.map(canonicalizeRemote).find((r) => r.id === update.id);
+  if (found === undefined) return {};
+  const cleared = new Set(update.changes.filter(isClear).map((c) => c.field));
+  const held: Partial<Listing> = {};
+  for (const field of RETURNED_FIELDS) {
+    if (field === 'ExtensionColumn' || cleared.has(field) || !isUnset(listing[field])) continue;
+    const value = found.listing[field];
+    if (!isUnset(value)) (held as Record<string, unknown>)[field] = value;
+  }
+  return held;
 }
 
 async function deleteBatch(

@@ -37,6 +37,26 @@ describe('keysStillListed', () => {
     );
   });
 
+  it('keeps the gone listings beyond what a run asks about, for a later run to ask (a tester: deleted unasked)', async () => {
+    const asked: string[][] = [];
+    const still = await keysStillListed(
+      planOf(['A', 'B', 'C', 'D']),
+      async (keys) => {
+        asked.push([...keys]);
+        return { listed: new Set(['A']), asked: keys.length };
+      },
+      undefined,
+      false,
+      2,
+    );
+    expect(asked).toEqual([['A', 'B']]);
+    expect([...(still?.listed ?? [])]).toEqual(['A', 'C', 'D']);
+    expect([...(still?.considered ?? [])]).toEqual(['A', 'B']);
+    expect(still?.decision.message).toBe(
+      '1 listing(s) gone from the read are still listed at the provider (the feed changed while it was read): kept, not deleted (A); 1 confirmed gone at the provider: deleted; 2 more not asked about (more than 2 a run): kept until a run asks',
+    );
+  });
+
   it('a refused query deletes as the read found, and says so; nothing gone, nothing asked', async () => {
     const still = await keysStillListed(planOf(['A']), async () => ({
       listed: new Set<string>(),

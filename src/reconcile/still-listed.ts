@@ -2,8 +2,11 @@ import type { Logger } from '../logger.ts';
 import type { KeySet, StillListed } from '../sources/index.ts';
 import type { GuardDecision, Plan } from './plan-types.ts';
 
-/** Gone listings asked about in one run: a big feed's daily churn, never a broken export's all. */
-export const STILL_LISTED_ASKED_MAX = 2000;
+/**
+ * Gone listings asked about in one run (500 queries of 20, under the budget): a big feed's daily
+ * churn. Any beyond are kept until a later run asks (a share guard holds a broken export's all).
+ */
+export const STILL_LISTED_ASKED_MAX = 10_000;
 
 /** Keys named in a decision's message. */
 const NAMED = 10;
@@ -21,25 +24,28 @@ export async function keysStillListed(
   stillListed: (keys: readonly string[]) => Promise<StillListed>,
   logger?: Logger,
   marks = false,
+  askedMax = STILL_LISTED_ASKED_MAX,
 ): Promise<{ listed: Set<string>; decision: GuardDecision; considered: Set<string> } | undefined> {
   const gone: string[] = [];
-  let more = 0;
+  /** Beyond `askedMax`: kept this run, not asked (deleted unasked, a skipped listing would be lost). */
+  const beyond: string[] = [];
   const leaving = (key: string) => {
-    if (gone.length < STILL_LISTED_ASKED_MAX) gone.push(key);
-    else more++;
+    if (gone.length < askedMax) gone.push(key);
+    else beyond.push(key);
   };
   for (const d of plan.deletes) if (d.reason === 'gone') leaving(d.key);
   // `gone.action: markSold`: a listing a moved read skipped would be marked Sold, then back.
   if (marks) for (const u of plan.updates) if (u.markSold) leaving(u.key);
   if (gone.length === 0) return undefined;
   const { listed, asked, problem, paused } = await stillListed(gone);
-  const unasked = gone.length - asked + more;
+  const unasked = gone.length - asked;
   // Stopped by the provider's budget or rate: what was not asked about is kept until a run can ask
   // (deleted unasked, a listing a moved read skipped would be lost).
   const keptUnasked = paused === true;
   if (keptUnasked) for (const key of gone.slice(asked)) listed.add(key);
   const parts: string[] = [];
   const foundListed = listed.size - (keptUnasked ? gone.length - asked : 0);
+  for (const key of beyond) listed.add(key);
   if (foundListed > 0) {
     const named = [...listed].slice(0, Math.min(NAMED, foundListed)).join(', ');
     parts.push(
@@ -50,11 +56,10 @@ export async function keysStillListed(
   if (confirmed > 0) parts.push(`${confirmed} confirmed gone at the provider: deleted`);
   if (keptUnasked)
     parts.push(`${gone.length - asked} not asked about (${problem}): kept until a run can ask`);
-  const deletedUnasked = keptUnasked ? more : unasked;
-  if (deletedUnasked > 0)
-    parts.push(
-      `${deletedUnasked} not asked about${problem && !keptUnasked ? ` (${problem})` : ` (more than ${STILL_LISTED_ASKED_MAX} a run)`}: deleted as the read found them`,
-    );
+  if (!keptUnasked && unasked > 0)
+    parts.push(`${unasked} not asked about${problem ? ` (${problem})` : ''}: deleted as the read found them`);
+  if (beyond.length > 0)
+    parts.push(`${beyond.length} more not asked about (more than ${askedMax} a run): kept until a run asks`);
   if (problem)
     logger?.warn({ problem }, 'RESO: could not ask the provider about every listing gone from the read');
   const considered = new Set(gone);

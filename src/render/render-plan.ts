@@ -124,14 +124,15 @@ function without(urls: readonly string[], other: readonly string[]): string[] {
 
 /**
  * The record hash moves with every change; it is worth a line only when nothing else shows why
- * (a change to AreaUnit or Location, which the list never returns).
+ * (a change to AreaUnit or Location, which the list never returns, or a field the feed no longer
+ * sets that the platform keeps: `unsetFields: keep`, or a field the feed never maps).
  */
 function changeLines(changes: readonly FieldChange[], listing: ListingBrief | undefined): string[] {
   const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
   const visible = changes.filter((c) => !isHash(c));
   if (visible.length > 0) return visible.map((c) => changeLine(c, listing));
   return [
-    '      (a field the list does not return, such as AreaUnit or Location, changed: record hash differs)',
+    '      (only the record hash differs: a field the list does not return (AreaUnit, Location) changed, or one the feed no longer sets that the platform keeps; `feed-sync explain` says which)',
   ];
 }
 

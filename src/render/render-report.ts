@@ -62,7 +62,7 @@ export function renderReport(report: RunReport): string {
     report.heldDeletes ? `${report.heldDeletes} deletes held back` : '',
     report.markedSold ? `${report.markedSold} listing(s) gone from the feed marked Sold` : '',
     report.replaced
-      ? `${report.replaced} listing(s) replaced to clear a value the feed no longer sends (created anew, the old ID deleted)`
+      ? `${report.replaced} listing(s) ${report.dryRun ? 'would be ' : ''}replaced to clear a value the feed no longer sends (created anew, the old ID deleted)`
       : '',
     report.inGrace ? `${report.inGrace} listing(s) gone from the feed kept until their grace ends` : '',
     report.ambiguousResolved ? `${report.ambiguousResolved} ambiguous creates resolved by lookup` : '',

@@ -119,16 +119,29 @@ describe('feed-sync explain --feed ID KEY', () => {
       .map((v, i) => (i === 10 ? '' : v))
       .join(',');
 
-  it('a field the feed no longer sets: the platform’s value said to be kept, not cleared', async () => {
+  it('a field the feed no longer sets: the platform’s value cleared by a replace, or kept under unsetFields: keep', async () => {
     await feed(
       [row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5, { price: '' }), row(6)].join(''),
     );
     try {
       const { code, stdout } = await explain('M-5');
       expect(code).toBe(0);
-      expect(stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed leaves it unset: kept\)\n/);
+      expect(stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed no longer sends it: cleared\)\n/);
       expect(stdout).toContain(
-        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: a sync does not clear a field), or a field the list never returns (AreaUnit, Location) changed`,
+        `Verdict: a sync would replace ID ${idOf('M-5')} (1 field differs): the feed no longer sends SalePrice, and no value the platform takes clears a field, so the listing is created anew and ID ${idOf('M-5')} deleted\n    SalePrice: $300,000 → (unset)`,
+      );
+      const keeps = join(dir, 'keeps.yaml');
+      await writeFile(
+        keeps,
+        (await readFile(config, 'utf8')).replace(
+          /^( +)chatbot: EX-BOT$/m,
+          '$1chatbot: EX-BOT\n$1unsetFields: keep',
+        ),
+      );
+      const kept = await bin(['explain', '-c', keeps, '--feed', 'ex-feed', 'M-5']);
+      expect(kept.stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed leaves it unset: kept\)\n/);
+      expect(kept.stdout).toContain(
+        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: the feed sets it on none of its listings, or its unsetFields is keep, so a sync does not clear it), or a field the list never returns (AreaUnit, Location) changed`,
       );
     } finally {
       await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5), row(6)].join(''));
@@ -196,6 +209,27 @@ describe('feed-sync explain --feed ID KEY', () => {
       rule: '"Price"',
       inputs: [{ path: 'Price', value: '250000' }],
     });
+  });
+
+  it('a key the feed deleted: the one line, and the runs that touched it (a tester: the history was dropped)', async () => {
+    const deleted = join(dir, 'deleted.yaml');
+    await writeFile(
+      deleted,
+      csvFeedConfig(sandbox.url, { id: 'del-feed', chatbot: 'DEL-BOT' })
+        .replace('state.json', 'deleted-state.json')
+        .replace('path: feed.csv', 'path: deleted.csv'),
+    );
+    await feed([1, 2].map((n) => row(n)).join(''), 'deleted.csv');
+    expect((await bin(['sync', '-c', deleted, '--feed', 'del-feed'])).code).toBe(0);
+    await feed(row(1), 'deleted.csv');
+    expect((await bin(['sync', '-c', deleted, '--feed', 'del-feed'])).code).toBe(0);
+    const { code, stdout, stderr } = await bin(['explain', '-c', deleted, '--feed', 'del-feed', 'M-2']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('M-2 is in neither feed del-feed');
+    expect(stdout).toMatch(
+      /^History: the last runs that touched it, newest first \(2 runs in the state file .*deleted-state\.json\)\n {2}\S+ \S+ {2}deleted ID \d+ \(gone from the feed\)|^History: the last runs that touched it, newest first \(2 runs in the state file .*deleted-state\.json\)\n {2}\S+ \S+ {2}deleted ID \d+/,
+    );
+    expect(stdout).toMatch(/\n {2}\S+ \S+ {2}created: \$300,000 \(manual run, ok\)\n$/);
   });
 
   it('a key in neither the feed nor the platform: one line, exit 1', async () => {
@@ -454,6 +488,26 @@ describe('feed-sync explain: the worker’s embedded store (no REDIS_URL)', () =
       await again.close();
     } finally {
       if (open) await store.close();
+      await cleanup();
+    }
+  }, 60_000);
+});
+
+describe('feed-sync explain: an embedded store no worker ran the feed in', () => {
+  it('shows the state file’s runs, not "no recorded run" (a tester: `feed-sync ui` made the store)', async () => {
+    const embedded = BACKENDS.find((b) => b.name === 'embedded');
+    const { store: choice, cleanup } = await embedded!.fresh();
+    const store = await openQueueStore(choice, DEFAULT_PREFIX);
+    await store.close();
+    try {
+      const env = { FEED_SYNC_STATE_DIR: join(choice.kind === 'embedded' ? choice.dir : '', '..') };
+      const { code, stdout } = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(
+        /History: the last runs that touched it, newest first \(\d+ runs? in the state file /,
+      );
+      expect(stdout).toContain('(manual run');
+    } finally {
       await cleanup();
     }
   }, 60_000);

@@ -88,7 +88,10 @@ describe('OpenImmo XML with preset openimmo (fixtures/feeds/xml/openimmo.xml)', 
       ParkingSpots: 2,
     });
     expect(listings.get('H-207')?.SalePrice).toBeUndefined();
+    // Said as a fact, as the Kyero and BLM presets say theirs (a tester found it missing).
+    expect(extension(listings.get('H-207'), 'Price')).toBe('on request');
     expect(listings.get('G-303')?.SalePrice).toBe(249000);
+    expect(extension(listings.get('G-303'), 'Price')).toBeUndefined();
   });
 });
 

@@ -161,3 +161,44 @@ describe('a value the feed stops sending', () => {
     expect(stored('MLS-0001').map((l) => [l.ID, l.SalePrice])).toEqual([[freshId, undefined]]);
   });
 });
+
+describe('a replace', () => {
+  it('keeps what was added by hand in fields the feed leaves unset and does not clear (a tester: wiped)', async () => {
+    const { EstimatePrice: _e, DepositFee: _d, ...fields } = LISTING_MAPPING.fields ?? {};
+    h = await startHarness([{ mapping: { ...LISTING_MAPPING, fields } }]);
+    await h.sync(h.feed(), listings(1, 2));
+    const [one] = stored('MLS-0001');
+    const { ID, SerialNumber: _s, ...record } = one!;
+    await h.client.updateListing({
+      ...record,
+      EstimatePrice: 430_000,
+      DepositFee: 10_000,
+      SerialNumber: 'SN-1',
+      Key: String(ID),
+      KeyType: 'NewOaks',
+    });
+    const next = [listing(1, { SalePrice: undefined }), listing(2)];
+    const report = await h.sync(h.feed(), next);
+    expect(report).toMatchObject({ updated: 1, replaced: 1 });
+    expect(stored('MLS-0001')).toHaveLength(1);
+    expect(stored('MLS-0001')[0]).toMatchObject({ EstimatePrice: 430_000, DepositFee: 10_000 });
+    expect(stored('MLS-0001')[0]?.SalePrice).toBeUndefined();
+    expect(writes(await h.sync(h.feed(), next))).toBe(0);
+  });
+
+  it('whose delete is refused is no replace yet: the failure is said, and the next run deletes the old one', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 2));
+    const next = [listing(1, { SalePrice: undefined }), listing(2)];
+    h.sandbox.configure({ faults: { refuseRate: 1 }, faultOperations: ['delete'] });
+    const report = await h.sync(h.feed(), next);
+    expect(report.replaced).toBeUndefined();
+    expect(report).toMatchObject({ updated: 1 });
+    expect(report.failed.map((f) => f.operation)).toEqual(['delete']);
+    expect(stored('MLS-0001')).toHaveLength(2);
+    h.sandbox.configure({ faults: { refuseRate: 0 } });
+    const after = await h.sync(h.feed(), next);
+    expect(after).toMatchObject({ deleted: 1, duplicatesDeleted: 1 });
+    expect(stored('MLS-0001').map((l) => l.SalePrice)).toEqual([undefined]);
+  });
+});

@@ -91,6 +91,8 @@ export const openimmo: MappingConfig = {
           Delete: '',
         },
       },
+      // A price on request (`<kaufpreis auf_anfrage="true"/>`): SalePrice is left unset, and this says why.
+      Price: { yes: { 'preise.kaufpreis.@auf_anfrage': 'on request' }, when: [SALE] },
       'Property kind': '$kind',
       Title: 'freitexte.objekttitel',
       Rooms: { from: 'flaechen.anzahl_zimmer', as: 'number' },
