@@ -166,9 +166,10 @@ export const feedConfigSchema = z.strictObject({
   gone: goneSchema.default({ action: 'delete', afterDays: 0 }),
   /**
    * A value the feed stops sending (a price gone "on request", the last photo removed): `clear` it
-   * on the platform (default; a field the feed sets on none of its listings is never touched), or
-   * `keep` what the platform holds. The spec has no value that clears a field, so a listing with a
-   * value to clear is replaced: created anew, then the old one deleted.
+   * on the platform (default: in the fields the feed sets on some listing, and the prices its
+   * mapping maps; any other field is never touched), or `keep` what the platform holds. The spec has
+   * no value that clears a field, so a listing with a value to clear is replaced: created anew, then
+   * the old one deleted (guard `mass-replace` holds many at once).
    */
   unsetFields: z.enum(['clear', 'keep']).default('clear'),
   /**

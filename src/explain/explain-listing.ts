@@ -7,7 +7,7 @@ import {
   DEFAULT_HASH_KEY,
   type FeedSide,
   type KeyPolicy,
-  mappedFieldsMask,
+  mappedPricesMask,
   planKey,
   policyOf,
   type RunReport,
@@ -67,9 +67,11 @@ export async function explainListing(
   const policy = {
     ...planPolicy(config, feed, mode, now),
     goneSince: since === undefined ? {} : { [key]: since },
+    // A listing the platform fills again after a replace is not replaced again, as a run decides.
+    ...(state.cleared?.[key] ? { clearedBefore: { [key]: state.cleared[key] } } : {}),
     ...('brokenRows' in read && read.brokenRows.length > 0 ? { brokenRows: read.brokenRows } : {}),
     // The plan sees one key: the fields a value is cleared in are the whole feed's.
-    ...('fieldsSet' in read ? { fieldsSet: read.fieldsSet | mappedFieldsMask(read.mapping?.mapping) } : {}),
+    ...('fieldsSet' in read ? { fieldsSet: read.fieldsSet | mappedPricesMask(read.mapping?.mapping) } : {}),
   };
   const classification =
     platform.lookedUp && !('error' in read)

@@ -100,9 +100,12 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
             action: 'adopt',
             id: c.id,
             text:
-              former !== undefined
+              (former !== undefined
                 ? `ID ${c.id} is tagged for feed ${String(former)}, a former id of this feed (adoptFrom): a sync would tag it as ${context.feedId}'s and update it (${why})`
-                : `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`,
+                : `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`) +
+              (c.replace
+                ? `, as a replace: the feed no longer sends ${clearedOf(c.changes).join(', ')}, so the listing is created anew and ID ${c.id} deleted`
+                : ''),
             changes,
           }
         : c.replace

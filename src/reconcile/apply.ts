@@ -1,5 +1,11 @@
 import type { Operation, PlatformClient } from '../api/index.ts';
-import { canonicalizeRemote, isApiError, PlatformError, RETURNED_FIELDS } from '../api/index.ts';
+import {
+  AmbiguousCreateError,
+  canonicalizeRemote,
+  isApiError,
+  PlatformError,
+  RETURNED_FIELDS,
+} from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import { isClear, isUnset } from './compare.ts';
 import { createListing, LISTING_CHECKED } from './create-listing.ts';
@@ -33,6 +39,8 @@ export interface ApplyResult {
   markedSold: number;
   /** Updates made as a replace: created anew, the old listing deleted (counted in `updated` too). */
   replaced: number;
+  /** The fields each replace cleared, by key (the first `CLEARED_KEPT`): the next run's `clearedBefore`. */
+  cleared: Record<string, string[]>;
   deleted: number;
   duplicatesDeleted: number;
   ambiguousResolved: number;
@@ -46,6 +54,9 @@ export interface ApplyResult {
   /** Why writing stopped before the plan was done (the platform refused the key): the rest is in `notApplied`. */
   stopped?: string;
 }
+
+/** Replaced keys whose cleared fields a run keeps for the next (`ApplyResult.cleared`). */
+export const CLEARED_KEPT = 10_000;
 
 interface Task {
   kind: 'creates' | 'updates' | 'deletes';
@@ -81,6 +92,7 @@ export function noWrites(): ApplyResult {
     adopted: 0,
     markedSold: 0,
     replaced: 0,
+    cleared: {},
     deleted: 0,
     duplicatesDeleted: 0,
     ambiguousResolved: 0,
@@ -152,7 +164,9 @@ export async function applyPlan(
    * An update that clears a field (`PlannedUpdate.replace`): the spec has no value that clears one,
    * so the feed's record is created anew, then the old listing deleted by its ID. Created first: a
    * run stopped between the two leaves two listings of the key, and the next run deletes the one
-   * that differs from the feed (a duplicate), never none.
+   * that differs from the feed (a duplicate), never none. A create in doubt deletes nothing (it may
+   * not have happened); a create the platform refuses falls back to the update, so the fields the
+   * feed sets still land (the clear is reported failed).
    */
   const replace = async (update: PlannedUpdate) => {
     const { loader } = options;
@@ -161,12 +175,15 @@ export async function applyPlan(
       // What the platform holds in the fields the feed leaves unset and does not clear (a value
       // added by hand) goes on the new listing too: a replace clears only what the feed stopped sending.
       const held = await heldBeside(client, chatbot, update, listing);
-      // A create in doubt is looked up among the key's listings but the one it replaces.
       await createListing({ ...createContext, replacing: update.id }, update.key, { ...listing, ...held });
       refusals.done();
     } catch (error) {
       failures.push(toFailure(error, 'update', update.key, update.id));
       refusals.failed(error);
+      if (error instanceof AmbiguousCreateError || refusals.stopped !== undefined || !isApiError(error))
+        return;
+      // Refused (a 4xx, a business error): the update without the clear, as before there were clears.
+      await run({ ...update, replace: undefined } as PlannedUpdate)();
       return;
     }
     result.updated++;
@@ -174,7 +191,8 @@ export async function applyPlan(
     try {
       await client.deleteListings({ SerialNumber: chatbot, Keys: [String(update.id)], KeyType: 'NewOaks' });
       refusals.done();
-      result.replaced++;
+      if (result.replaced++ < CLEARED_KEPT)
+        result.cleared[update.key] = update.changes.filter(isClear).map((c) => c.field);
     } catch (error) {
       // The new listing is there: the next run deletes the old one as a duplicate of its key.
       failures.push(toFailure(error, 'delete', update.key, update.id));

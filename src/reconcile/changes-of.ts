@@ -52,7 +52,7 @@ export function changesOf(plan: Plan, kept = CHANGES_KEPT): { changes: ListingCh
     const { CurrencySymbol: currency, AreaUnit: areaUnit } = u.brief ?? {};
     all.push({
       key: u.key,
-      op: u.adopt ? 'adopt' : u.markSold ? 'sold' : u.replace ? 'replace' : 'update',
+      op: u.markSold ? 'sold' : u.replace ? 'replace' : u.adopt ? 'adopt' : 'update',
       id: u.id,
       fields,
       ...(currency ? { currency } : {}),

@@ -14,7 +14,11 @@ export interface CreateContext {
   signal?: AbortSignal | undefined;
   /** Creates sent again after a lookup found nothing. Default 3. */
   maxAttempts?: number;
-  /** The ID of the listing this create replaces (`PlannedUpdate.replace`): never the one a lookup finds. */
+  /**
+   * The ID of the listing this create replaces (`PlannedUpdate.replace`): a create in doubt is not
+   * looked up (the key's other listings, a duplicate this run deletes, would pass for it), but thrown,
+   * so the old listing stays; the next run finds one listing or two, and keeps the one equal to the feed.
+   */
   replacing?: number;
 }
 
@@ -51,7 +55,7 @@ export async function createListing(
       else await ctx.client.createListing({ ...parsed!, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
       return 'created';
     } catch (error) {
-      if (!(error instanceof AmbiguousCreateError)) throw error;
+      if (!(error instanceof AmbiguousCreateError) || ctx.replacing !== undefined) throw error;
       parsed ??= kept!.listing();
       const listing = parsed;
       const found = await lookUp(ctx, key, listing);
@@ -79,11 +83,6 @@ async function lookUp(ctx: CreateContext, key: string, listing: Listing) {
     PageSize: 100,
   });
   return page.List.map(canonicalizeRemote)
-    .filter(
-      (r) =>
-        r.id !== ctx.replacing &&
-        keyOf(r.listing, ctx.keyField) === key &&
-        ownerOf(r.listing, ctx.tags) === ctx.feedId,
-    )
+    .filter((r) => keyOf(r.listing, ctx.keyField) === key && ownerOf(r.listing, ctx.tags) === ctx.feedId)
     .sort((a, b) => a.id - b.id)[0];
 }

@@ -40,15 +40,16 @@ export class DesiredIndex {
 
   /**
    * The fields a value the platform holds is cleared in where a listing of the feed leaves them
-   * unset: those the feed's mapping maps (`clearAlso`) or it sets on some listing (a price, a photo),
-   * so a value it stops sending leaves the chatbot. A field the feed never sets is not its to clear.
+   * unset: those it sets on some listing (a price, a photo), and the prices its mapping maps
+   * (`clearAlso`), so a value it stops sending leaves the chatbot. A field the feed never sets is
+   * not its to clear.
    * Bit i: `RETURNED_FIELDS[i]`.
    */
   clearable(): number {
     return this.#clearUnset ? this.#union : 0;
   }
 
-  /** Fields the feed may set though no record noted sets them (its mapping's: `mappedFieldsMask`). */
+  /** Fields the feed may set though no record noted sets them (its mapping's prices: `mappedPricesMask`). */
   clearAlso(fields: number): void {
     this.#union |= fields;
   }

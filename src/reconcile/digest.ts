@@ -195,12 +195,18 @@ export function ownFields(listing: Partial<Listing>): { mask: number; digest: nu
   return digestFields(listing, undefined);
 }
 
+/** The prices a mapping may map: a feed's own to clear, whether or not a listing of this run sets one. */
+const PRICES = new Set<string>(['SalePrice', 'RentPrice']);
+
 /**
- * The fields a mapping maps (its `fields`' and `defaults`' keys), as a mask of the returned fields
- * (bit i for `RETURNED_FIELDS[i]`): the fields a feed's listings may set, so the fields it clears a
- * value in (`DesiredIndex.clearable`). `mapping`: a resolved mapping (`IngestResult.mapping`).
+ * The prices a mapping maps (its `fields`' and `defaults`' keys), as a mask of the returned fields
+ * (bit i for `RETURNED_FIELDS[i]`): a price the feed stopped sending is cleared even where no
+ * listing of the run has one (a small sale feed gone all "on request"), beside the fields some
+ * listing sets (`DesiredIndex.clearable`). Other fields a mapping maps but no listing sets are not
+ * the feed's to clear (a value added by hand in a field the provider never fills stays).
+ * `mapping`: a resolved mapping (`IngestResult.mapping`).
  */
-export function mappedFieldsMask(mapping: unknown): number {
+export function mappedPricesMask(mapping: unknown): number {
   const { fields, defaults } = (mapping ?? {}) as { fields?: object; defaults?: object };
   const named = new Set([
     ...Object.entries(fields ?? {})
@@ -210,7 +216,7 @@ export function mappedFieldsMask(mapping: unknown): number {
   ]);
   let mask = 0;
   RETURNED_FIELDS.forEach((field, i) => {
-    if (named.has(field)) mask |= 1 << i;
+    if (PRICES.has(field) && named.has(field)) mask |= 1 << i;
   });
   return mask;
 }

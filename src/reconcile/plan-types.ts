@@ -213,6 +213,8 @@ export type GuardName =
   | 'removed-by-feed'
   | 'unframed-body'
   | 'still-listed'
+  | 'mass-replace'
+  | 'platform-fills'
   | 'incremental';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */
@@ -225,6 +227,11 @@ export interface GuardDecision {
 
 /** Everything a run would do, as plain data: printing it is the dry run, applying it is a loop over it. */
 export interface Plan {
+  /**
+   * Listings holding again a value the last run's replace cleared (the platform fills it): key →
+   * the fields, not replaced again. Absent when none.
+   */
+  refilled?: Record<string, string[]>;
   feedId: string;
   chatbot: string;
   keyField: 'MLSNumber' | 'Url';
@@ -264,6 +271,11 @@ export interface Plan {
 
 /** What the plan needs to know about the feed and the run. */
 export interface PlanPolicy {
+  /**
+   * The fields the last run's replaces cleared, and the ones the platform filled again since, by
+   * key (`FeedState.cleared`): a listing holding one again is not replaced again.
+   */
+  clearedBefore?: Readonly<Record<string, readonly string[]>>;
   /** A value the feed stops sending: cleared (default) or kept on the platform (`feeds[].unsetFields`). */
   unsetFields?: 'clear' | 'keep';
   /**

@@ -1,15 +1,16 @@
 import type { Listing } from '../normalize/index.ts';
 import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
-import { clearsAny } from './compare.ts';
+import { clearsAny, isClear } from './compare.ts';
 import { DesiredIndex } from './desired-index.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
-import { type AdoptedOwner, applyDeleteGuards } from './guards.ts';
+import { type AdoptedOwner, applyDeleteGuards, REMOVED_FLOOR } from './guards.ts';
 import { ownsListing } from './ownership.ts';
 import type {
   DesiredListing,
   FieldChange,
   GonePolicy,
+  GuardDecision,
   Plan,
   PlanPolicy,
   RemoteEntries,
@@ -82,10 +83,30 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     }
     // A listing a former id of the feed tagged (`adoptFrom`) differs in its owner tag: it is
     // written once more, to carry this id.
-    if (!remote.differsAt(keeper)) unchanged.add(ref);
-    else
-      updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId, clearsAt(keeper));
+    if (!remote.differsAt(keeper)) {
+      unchanged.add(ref);
+      return;
+    }
+    let replace = clearsAt(keeper);
+    if (replace && policy.clearedBefore !== undefined) {
+      const k = key();
+      const before = policy.clearedBefore[k];
+      const changes = before === undefined ? [] : comparedChangesAt(remote, keeper);
+      const clears = changes.filter(isClear).map((c) => c.field);
+      // Cleared by the last run's replace, and held again: the platform fills it. Not replaced again.
+      if (before !== undefined && clears.every((field) => before.includes(field))) {
+        refilled.set(k, clears);
+        replace = false;
+        if (changes.every((c) => isClear(c) || isHashTag(c))) {
+          unchanged.add(ref);
+          return;
+        }
+      }
+    }
+    updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId, replace);
   };
+  /** Keys holding again what a replace cleared (`Plan.refilled`). */
+  const refilled = new Map<string, string[]>();
 
   const anyHeld = heldKeys.size > 0;
   desired.forEachRef((ref, keyOf) => {
@@ -173,6 +194,9 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     else gone.goneSince[key] = earlier;
   }
 
+  const replaceGuard = guardReplaces(updates, policy, ownedCount);
+  const fills = refilledDecision(refilled);
+
   return {
     feedId: policy.feedId,
     chatbot: policy.chatbot,
@@ -189,11 +213,68 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     goneSince: gone.goneSince,
     foreign: foreign.finish(),
     skipped: skipped.finish(),
-    guards: guard.decisions,
+    guards: [...guard.decisions, ...(replaceGuard ? [replaceGuard] : []), ...(fills ? [fills] : [])],
     ownedCount,
+    ...(refilled.size > 0 ? { refilled: Object.fromEntries(refilled) } : {}),
     ...(removalsElsewhere ? { removalsElsewhere } : {}),
   };
 }
+
+/** Keys a guard decision names. */
+const NAMED_KEYS = 10;
+
+/**
+ * A replace deletes a listing and creates it anew (a new ID): many at once are a mass delete in all
+ * but name, and a feed that blanked a column by mistake (its photos, its prices) would wipe it from
+ * every listing. Beyond `maxDeleteShare` of the owned listings (or `REMOVED_FLOOR`), the replaces
+ * are held (guard `mass-replace`): plain updates without their clears, or no write where the clears
+ * were all; `--allow-mass-delete` lets them through.
+ */
+function guardReplaces(
+  updates: UpdatesBuilder,
+  policy: PlanPolicy,
+  owned: number,
+): GuardDecision | undefined {
+  const count = updates.replaceCount();
+  const limit = Math.max(Math.floor(policy.maxDeleteShare * owned), REMOVED_FLOOR);
+  if (count <= limit) return undefined;
+  const what = `${count} listing(s) would be replaced to clear a value the feed no longer sends, more than ${limit} (maxDeleteShare ${policy.maxDeleteShare} of ${owned} owned`;
+  if (policy.allowMassDelete)
+    return {
+      guard: 'mass-replace',
+      tripped: false,
+      overridden: true,
+      message: `${what}): allowed by --allow-mass-delete`,
+    };
+  const keys = updates.holdReplaces();
+  const named = `${keys.slice(0, NAMED_KEYS).join(', ')}${keys.length > NAMED_KEYS ? ', …' : ''}`;
+  return {
+    guard: 'mass-replace',
+    tripped: true,
+    message: `${what}, or ${REMOVED_FLOOR}): held, each updated without clearing (${named}); a feed that blanked a column by mistake would wipe it from every listing. If the feed means it, --allow-mass-delete replaces them; unsetFields: keep never clears`,
+  };
+}
+
+/**
+ * Listings whose replace last run cleared a field the platform holds again: it fills the field
+ * itself (a geocoder, a default), and replacing them again would do so on every run, a new ID each
+ * time. Said (`platform-fills`, not a tripped guard); `unsetFields: keep` says it for the feed.
+ */
+function refilledDecision(refilled: ReadonlyMap<string, readonly string[]>): GuardDecision | undefined {
+  if (refilled.size === 0) return undefined;
+  const fields = [...new Set([...refilled.values()].flat())].sort();
+  const keys = [...refilled.keys()];
+  const named = `${keys.slice(0, NAMED_KEYS).join(', ')}${keys.length > NAMED_KEYS ? ', …' : ''}`;
+  return {
+    guard: 'platform-fills',
+    tripped: false,
+    message: `${refilled.size} listing(s) hold again ${fields.join(', ')}, which a replace cleared the run before (the platform seems to fill it itself): not replaced again, kept as the platform holds it (${named}); unsetFields: keep stops the clearing for this feed`,
+  };
+}
+
+/** The record hash moves with every update (`ExtensionColumn[…:hash]`). */
+const isHashTag = (change: FieldChange) =>
+  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 
 /** The feed's listings by trimmed key, the last of a key winning: what `makePlan` takes. */
 export function desiredByKey(desired: Iterable<DesiredListing>): DesiredIndex {
@@ -380,7 +461,17 @@ function planLeaving(
   const { remote } = ctx;
   const removals = new Set(ctx.policy.removals ?? []);
   const pending = ctx.policy.goneSince ?? {};
-  const kept = new Set<string>();
+  /**
+   * A key the run keeps without its record (not in an incremental read, or listed by a sweep): the
+   * newest of its listings (IDs ascend), the others deleted as duplicates. The newest is the one a
+   * replace made, where its old listing's delete failed (the old one holds the value it cleared).
+   */
+  const kept = new Map<string, number>();
+  const keep = (key: string, i: number) => {
+    const before = kept.get(key);
+    if (before !== undefined) found.add(key, remote.idAt(before), 'duplicate');
+    kept.set(key, i);
+  };
   const leaving = new LeavingList(remote);
   for (let i = 0; i < remote.length; i++) {
     if (touched[i] === 1 || !ctx.isMine(i)) continue;
@@ -389,10 +480,9 @@ function planLeaving(
     if (key && (removals.has(key) || (ctx.policy.mode === 'incremental' && Object.hasOwn(pending, key))))
       leaving.add(i, 'removed');
     // A key a RESO sweep listed is still in the feed, though not sent this run: left as it is.
-    else if (key && ctx.policy.present?.has(key)) kept.add(key);
+    else if (key && ctx.policy.present?.has(key)) keep(key, i);
     else if (ctx.policy.mode === 'full') leaving.add(i, 'gone');
-    else if (kept.has(key)) found.add(key, remote.idAt(i), 'duplicate');
-    else kept.add(key);
+    else keep(key, i);
   }
   return leaving;
 }

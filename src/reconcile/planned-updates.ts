@@ -1,4 +1,5 @@
 import { float64s, int32s, type NumberColumn } from '../number-column.ts';
+import { isClear } from './compare.ts';
 import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 import type { DeleteColumns } from './planned-deletes.ts';
@@ -162,6 +163,8 @@ export class UpdatesBuilder {
     replacing: new Set(),
   };
   readonly #whole = new WholeUpdates();
+  /** Updates a guard left out (`holdReplaces`). */
+  readonly #dropped = new Set<number>();
   #length = 0;
 
   constructor(sources: UpdateSources) {
@@ -230,12 +233,40 @@ export class UpdatesBuilder {
       const ky = y ?? sources.keyAt(refs.get(b));
       return kx < ky ? -1 : kx > ky ? 1 : 0;
     };
-    const order = Int32Array.from({ length: n }, (_, i) => i).sort(
+    const places = Int32Array.from({ length: n }, (_, i) => i);
+    const dropped = this.#dropped;
+    const order = (dropped.size === 0 ? places : places.filter((i) => !dropped.has(i))).sort(
       (a, b) => keyOrder(a, b) || ids.get(a) - ids.get(b),
     );
     return new PlannedUpdates(sources, this.#columns, order, this.#whole);
   }
+
+  /** How many updates are made as a replace (`add`'s `replace`). */
+  replaceCount(): number {
+    return this.#columns.replacing.size;
+  }
+
+  /**
+   * A guard holds the replaces (`mass-replace`): each is made a plain update, without its clears,
+   * or left out where the clears (and the record hash) were all it changed, so that a run the guard
+   * holds does not rewrite those listings again and again. Returns the keys of the replaces held.
+   */
+  holdReplaces(): string[] {
+    const { replacing, slots, refs } = this.#columns;
+    const keys: string[] = [];
+    for (const i of replacing) {
+      keys.push(this.#sources.keyAt(refs.get(i)));
+      const changes = this.#sources.changesAt(slots.get(i));
+      if (changes.every((c) => isClear(c) || isHashTag(c))) this.#dropped.add(i);
+    }
+    replacing.clear();
+    return keys;
+  }
 }
+
+/** The record hash moves with every update (`ExtensionColumn[…:hash]`). */
+const isHashTag = (change: FieldChange) =>
+  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 
 /**
  * The updates a plan does not make from the columns: marks Sold (their numbers in the plan's

@@ -14,7 +14,7 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { mappedFieldsMask } from './digest.ts';
+import { mappedPricesMask } from './digest.ts';
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -259,6 +259,7 @@ async function prepare(
   memo?.checkAgainst(desired);
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
+  let clearedBefore: FeedState['cleared'];
   let early: DecodedSnapshot | undefined;
   /** How many listings the chatbot held after the last run: its pages are asked for at once. */
   let expectedCount: number | undefined;
@@ -271,6 +272,7 @@ async function prepare(
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
+    clearedBefore = state.cleared;
     ownedLast = state.resoCheckpoint === undefined && !state.resoFullDue ? state.owned : undefined;
     expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
@@ -405,12 +407,15 @@ async function prepare(
   try {
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
-    desired.clearAlso(mappedFieldsMask(ingest.mapping));
+    desired.clearAlso(mappedPricesMask(ingest.mapping));
     const { loader } = kept;
-    const policy = policyOf(config, feed, ingest, options, {
-      now: runAt,
-      ...(goneSince ? { goneSince } : {}),
-    });
+    const policy = {
+      ...policyOf(config, feed, ingest, options, {
+        now: runAt,
+        ...(goneSince ? { goneSince } : {}),
+      }),
+      ...(clearedBefore ? { clearedBefore } : {}),
+    };
     const sold = soldRecordsOf(policy, (listing) => store.put(listing));
     const keeper = changesIn(store);
     const readEarly = early !== undefined;

@@ -1,5 +1,5 @@
 import { RETURNED_FIELDS } from '../api/index.ts';
-import type { Listing, ListingField } from '../normalize/index.ts';
+import { type Listing, type ListingField, photoStampOf } from '../normalize/index.ts';
 import { diffListing, holdsValue } from './compare.ts';
 import type { DesiredLoader } from './desired.ts';
 import { fieldsDigest } from './digest.ts';
@@ -39,11 +39,17 @@ export function changesAgainst(
   return changes.length === 0 ? SAME : changes;
 }
 
-/** Whether `remote` holds a value in one of `fields` (a mask): the feed leaves them unset. */
+/**
+ * Whether `remote` holds a value in one of `fields` (a mask): the feed leaves them unset. Its photos
+ * do not count where it carries a photo stamp: the digests being equal, the feed's record carries
+ * the same stamp, and the photos are compared by it (`diffListing`, `samePhotoStamp`).
+ */
 function holdsCleared(remote: Partial<Listing>, fields: number): boolean {
   if (fields === 0) return false;
+  const stamped = photoStampOf(remote) !== undefined;
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
     const field = RETURNED_FIELDS[i] as ListingField;
+    if (field === 'Images' && stamped) continue;
     if ((fields & (1 << i)) !== 0 && holdsValue(field, remote[field])) return true;
   }
   return false;

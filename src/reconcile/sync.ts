@@ -180,7 +180,13 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
     const notDone = new Set([...applied.notApplied.deletes, ...applied.failedDeletes]);
     for (const d of prepared.plan.deletes) if (!notDone.has(d.key)) delete next[d.key];
   }
-  return { goneSince: Object.keys(next).length > 0 ? next : undefined };
+  // What this run's replaces cleared, and what the platform filled again since an earlier one's:
+  // a listing holding either next run is not replaced again (`PlanPolicy.clearedBefore`).
+  const cleared = { ...prepared.plan.refilled, ...applied?.cleared };
+  return {
+    goneSince: Object.keys(next).length > 0 ? next : undefined,
+    cleared: Object.keys(cleared).length > 0 ? cleared : undefined,
+  };
 }
 
 /** Save what a run leaves in the feed's state: the one place a run's state is written. */

@@ -8,6 +8,7 @@ import type {
   ListingBrief,
   Plan,
 } from '../reconcile/index.ts';
+import { updateCounts } from '../reconcile/index.ts';
 
 const REASONS: Record<DeleteReason, string> = {
   gone: 'gone from the feed',
@@ -140,7 +141,7 @@ function changeLines(changes: readonly FieldChange[], listing: ListingBrief | un
 export function summarizePlan(plan: Plan): string {
   const parts = [
     `${plan.creates.length} to create`,
-    `${plan.updates.length} to update`,
+    `${plan.updates.length} to update${replacesIn(plan) > 0 ? ` (${replacesIn(plan)} as a replace)` : ''}`,
     `${plan.deletes.length} to delete`,
     `${plan.unchanged.length} unchanged`,
     `${plan.foreign.length} foreign`,
@@ -150,6 +151,11 @@ export function summarizePlan(plan: Plan): string {
   if (plan.held.length > 0) parts.push(`${plan.held.length} held`);
   if (plan.grace.length > 0) parts.push(`${plan.grace.length} gone (in grace)`);
   return `Plan: ${parts.join(', ')}.`;
+}
+
+/** How many of a plan's updates are replaces (counted without making them). */
+function replacesIn(plan: Plan): number {
+  return updateCounts(plan.updates).replaced;
 }
 
 /** Why a listing is held, in words: its record's rejection, or the broken row its key appears in. */

@@ -40,6 +40,12 @@ export interface FeedState {
   resoSweepDue?: boolean;
   /** A RESO full read is owed: an incremental run found fewer of the feed's listings on the platform than it had. */
   resoFullDue?: boolean;
+  /**
+   * Listings a replace cleared fields of, by key: the fields (`PlannedUpdate.replace`), kept while
+   * the next run finds them cleared, or finds the platform holding them again (it fills them itself:
+   * not replaced again, `platform-fills`).
+   */
+  cleared?: Record<string, string[]>;
 }
 
 export interface StateStore {

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import {
+  AmbiguousCreateError,
+  type PlatformClient,
+  PlatformError,
+  TimeoutError,
+} from '../../src/api/index.ts';
 import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
 import { renderReport } from '../../src/render/index.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
-import { LISTING_MAPPING } from '../../src/testing/records-feed.ts';
+import { LISTING_MAPPING, recordsFeed } from '../../src/testing/records-feed.ts';
 import { type Harness, startHarness } from './harness.ts';
 
 /**
@@ -200,5 +206,167 @@ describe('a replace', () => {
     const after = await h.sync(h.feed(), next);
     expect(after).toMatchObject({ deleted: 1, duplicatesDeleted: 1 });
     expect(stored('MLS-0001').map((l) => l.SalePrice)).toEqual([undefined]);
+  });
+});
+
+describe('a replace, what a reviewer found', () => {
+  /** A client whose first create's answer is lost, and that never happened. */
+  const losingFirstCreate = (client: PlatformClient): PlatformClient => {
+    let lost = false;
+    const lose = () => {
+      if (lost) return false;
+      lost = true;
+      return true;
+    };
+    return {
+      ...client,
+      createListingJson: async (...args: Parameters<PlatformClient['createListingJson']>) => {
+        if (lose()) throw new AmbiguousCreateError(new TimeoutError('create', 1000));
+        return client.createListingJson(...args);
+      },
+      createListing: async (...args: Parameters<PlatformClient['createListing']>) => {
+        if (lose()) throw new AmbiguousCreateError(new TimeoutError('create', 1000));
+        return client.createListing(...args);
+      },
+    };
+  };
+
+  it('a create in doubt deletes nothing, though a duplicate of the key this run deletes could pass for it', async () => {
+    h = await startHarness([{}], {}, { concurrency: 1 });
+    await h.sync(h.feed(), listings(1, 2));
+    const { ID: _id, SerialNumber: _s, ...record } = stored('MLS-0001')[0]!;
+    h.sandbox.seed('SN-1', [withTags({ ...record, City: 'Elsewhere' }, 'feed1', tags)]);
+    const next = [listing(1, { SalePrice: undefined }), listing(2)];
+    const report = await h.sync(h.feed(), next, {}, { client: losingFirstCreate(h.client) });
+    expect(report.failed.map((f) => f.operation)).toEqual(['update']);
+    // The duplicate went; the listing replaced in doubt stayed, with its price.
+    expect(stored('MLS-0001').map((l) => l.SalePrice)).toEqual([251_000.33]);
+    await h.sync(h.feed(), next);
+    expect(stored('MLS-0001').map((l) => l.SalePrice)).toEqual([undefined]);
+    expect(writes(await h.sync(h.feed(), next))).toBe(0);
+  });
+
+  it('a create the platform refuses: the update is made without the clear, so the rest lands', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 2));
+    h.sandbox.configure({ faults: { refuseRate: 1 }, faultOperations: ['create'] });
+    const next = [listing(1, { SalePrice: undefined, Status: 'Sold' }), listing(2)];
+    const report = await h.sync(h.feed(), next);
+    expect(report.failed.map((f) => f.operation)).toEqual(['update']);
+    expect(report).toMatchObject({ updated: 1 });
+    expect(stored('MLS-0001').map((l) => [l.Status, l.SalePrice])).toEqual([['Sold', 251_000.33]]);
+  });
+
+  it('an incremental run without the key keeps the newest of its listings: the replace, not the old one', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 2));
+    const refusing: PlatformClient = {
+      ...h.client,
+      deleteListings: async () => {
+        throw new PlatformError('delete', 500, 'boom');
+      },
+    };
+    await h.sync(h.feed(), [listing(1, { SalePrice: undefined }), listing(2)], {}, { client: refusing });
+    expect(stored('MLS-0001')).toHaveLength(2);
+    const report = await h.sync(
+      h.feed(),
+      recordsFeed([listing(2, { City: 'Shelbyville' })], { mode: 'incremental' }),
+    );
+    expect(report).toMatchObject({ duplicatesDeleted: 1 });
+    expect(stored('MLS-0001').map((l) => l.SalePrice)).toEqual([undefined]);
+  });
+
+  it('many at once are held by a guard (a feed that blanked its price column): plain updates, no flap, --allow-mass-delete replaces', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 20));
+    const ids = h.sandbox.listings('SN-1').map((l) => l.ID);
+    const blank = listings(1, 20).map((l, i) => ({
+      ...l,
+      SalePrice: undefined,
+      ...(i === 0 ? { City: 'Shelbyville' } : {}),
+    }));
+    const held = await h.sync(h.feed(), blank);
+    expect(held).toMatchObject({ outcome: 'guarded', created: 0, deleted: 0 });
+    expect(held.replaced).toBeUndefined();
+    const guard = held.guards.find((g) => g.guard === 'mass-replace');
+    expect(guard).toMatchObject({ tripped: true });
+    expect(guard?.message).toMatch(
+      /^20 listing\(s\) would be replaced to clear a value the feed no longer sends, more than 5 /,
+    );
+    // The one with another change is updated (its price kept); the others are not written.
+    expect(held).toMatchObject({ updated: 1 });
+    expect(h.sandbox.listings('SN-1').map((l) => l.ID)).toEqual(ids);
+    expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice !== undefined)).toBe(true);
+    expect(h.sandbox.listings('SN-1')[0]?.City).toBe('Shelbyville');
+    const again = await h.sync(h.feed(), blank);
+    expect(writes(again)).toBe(0);
+    const allowed = await h.sync(h.feed(), blank, { allowMassDelete: true });
+    expect(allowed).toMatchObject({ replaced: 20 });
+    expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice === undefined)).toBe(true);
+  });
+
+  it('a column blanked on every listing is not the feed’s to clear (no listing sets it), but for the prices', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 3));
+    const noPhotos = listings(1, 3).map((l) => ({ ...l, Images: undefined }));
+    const report = await h.sync(h.feed(), noPhotos);
+    expect(report.replaced).toBeUndefined();
+    expect(h.sandbox.listings('SN-1').every((l) => (l.Images ?? []).length === 2)).toBe(true);
+  });
+
+  it('an adopted listing replaced is said as a replace', async () => {
+    h = await startHarness();
+    h.sandbox.seed('SN-1', [listing(1, { HOAMonth: 300 })]);
+    const report = await h.sync(h.feed(), [listing(1), listing(2, { HOAMonth: 100 })]);
+    expect(report).toMatchObject({ adopted: 1, replaced: 1, created: 1 });
+    expect(report.changes?.find((c) => c.key === 'MLS-0001')).toMatchObject({ op: 'replace' });
+    expect(stored('MLS-0001').map((l) => l.HOAMonth)).toEqual([undefined]);
+  });
+});
+
+describe('a platform that fills a field itself', () => {
+  it('is not replaced again and again: the run after a replace that finds the value back leaves it, and says so', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 3));
+    const next = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];
+    const first = await h.sync(h.feed(), next);
+    expect(first).toMatchObject({ replaced: 1 });
+    expect(await h.state.getFeed('feed1')).toMatchObject({
+      cleared: { 'MLS-0001': ['Latitude', 'Longitude'] },
+    });
+    // The platform geocodes the new listing: its coordinates are back.
+    const [one] = stored('MLS-0001');
+    const { ID, SerialNumber: _s, ...record } = one!;
+    await h.client.updateListing({
+      ...record,
+      Latitude: 39.7,
+      Longitude: -89.6,
+      SerialNumber: 'SN-1',
+      Key: String(ID),
+      KeyType: 'NewOaks',
+    });
+    for (let run = 0; run < 2; run++) {
+      const again = await h.sync(h.feed(), next);
+      expect(writes(again)).toBe(0);
+      expect(again.guards.find((g) => g.guard === 'platform-fills')?.message).toMatch(
+        /^1 listing\(s\) hold again Latitude, Longitude, which a replace cleared the run before/,
+      );
+    }
+    expect(stored('MLS-0001').map((l) => l.ID)).toEqual([ID]);
+    // The value comes back in the feed: an update as ever, and the note is forgotten.
+    const back = await h.sync(h.feed(), listings(1, 3));
+    expect(back).toMatchObject({ updated: 1 });
+    expect((await h.state.getFeed('feed1')).cleared).toBeUndefined();
+  });
+
+  it('a value gone, back, and gone again is cleared each time (no note left from the first)', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 3));
+    const poa = [listing(1, { SalePrice: undefined }), ...listings(2, 3)];
+    expect(await h.sync(h.feed(), poa)).toMatchObject({ replaced: 1 });
+    expect(writes(await h.sync(h.feed(), poa))).toBe(0);
+    expect((await h.state.getFeed('feed1')).cleared).toBeUndefined();
+    await h.sync(h.feed(), listings(1, 3));
+    expect(await h.sync(h.feed(), poa)).toMatchObject({ replaced: 1 });
   });
 });

@@ -61,7 +61,8 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
       (g.guard === 'max-delete-share' ||
         g.guard === 'unkeyed-rejections' ||
         g.guard === 'adopt-from' ||
-        g.guard === 'unframed-body'),
+        g.guard === 'unframed-body' ||
+        g.guard === 'mass-replace'),
   );
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Delete guards</h3><ul class="guards">${run.guards.map(
     (g) =>
