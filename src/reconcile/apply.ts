@@ -6,7 +6,7 @@ import {
   PlatformError,
   RETURNED_FIELDS,
 } from '../api/index.ts';
-import type { Listing } from '../normalize/index.ts';
+import { type Listing, listingSchema } from '../normalize/index.ts';
 import { isClear, isUnset } from './compare.ts';
 import { createListing, LISTING_CHECKED } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
@@ -165,39 +165,54 @@ export async function applyPlan(
    * so the feed's record is created anew, then the old listing deleted by its ID. Created first: a
    * run stopped between the two leaves two listings of the key, and the next run deletes the one
    * that differs from the feed (a duplicate), never none. A create in doubt deletes nothing (it may
-   * not have happened); a create the platform refuses falls back to the update, so the fields the
-   * feed sets still land (the clear is reported failed).
+   * not have happened; it is not looked up: another listing of the key, a duplicate this run
+   * deletes, would pass for it); a create answered with the old listing's own ID (a platform that
+   * creates by MLSNumber as an update) deletes nothing; a create the platform refuses falls back to
+   * the update, so the fields the feed sets still land. Either of the last two is noted in
+   * `cleared`, so the next run does not try again (`platform-fills`).
    */
   const replace = async (update: PlannedUpdate) => {
     const { loader } = options;
+    const clears = update.changes.filter(isClear).map((c) => c.field);
+    let id: string;
     try {
       const listing = loader.load(update.desired);
       // What the platform holds in the fields the feed leaves unset and does not clear (a value
       // added by hand) goes on the new listing too: a replace clears only what the feed stopped sending.
       const held = await heldBeside(client, chatbot, update, listing);
-      await createListing({ ...createContext, replacing: update.id }, update.key, { ...listing, ...held });
+      id = await client.createListing({ ...listing, ...held, SerialNumber: chatbot }, LISTING_CHECKED);
       refusals.done();
     } catch (error) {
-      failures.push(toFailure(error, 'update', update.key, update.id));
+      failures.push(toFailure(error, 'create', update.key, update.id));
       refusals.failed(error);
-      if (error instanceof AmbiguousCreateError || refusals.stopped !== undefined || !isApiError(error))
-        return;
-      // Refused (a 4xx, a business error): the update without the clear, as before there were clears.
+      if (error instanceof AmbiguousCreateError || refusals.stopped !== undefined) return;
+      // Refused (a 4xx, a business error): the update without the clear, as before there were
+      // clears; the clear is not tried again by the next run.
+      noteCleared(update.key, clears);
       await run({ ...update, replace: undefined } as PlannedUpdate)();
       return;
     }
     result.updated++;
     if (update.adopt) result.adopted++;
+    if (id === String(update.id)) {
+      // The platform updated the listing in place: nothing to delete, and the clear did not happen.
+      noteCleared(update.key, clears);
+      return;
+    }
     try {
       await client.deleteListings({ SerialNumber: chatbot, Keys: [String(update.id)], KeyType: 'NewOaks' });
       refusals.done();
-      if (result.replaced++ < CLEARED_KEPT)
-        result.cleared[update.key] = update.changes.filter(isClear).map((c) => c.field);
+      result.replaced++;
+      noteCleared(update.key, clears);
     } catch (error) {
       // The new listing is there: the next run deletes the old one as a duplicate of its key.
       failures.push(toFailure(error, 'delete', update.key, update.id));
       refusals.failed(error);
     }
+  };
+  /** The fields a replace cleared (or could not), by key, for the next run (`ApplyResult.cleared`). */
+  const noteCleared = (key: string, fields: string[]) => {
+    if (Object.keys(result.cleared).length < CLEARED_KEPT) result.cleared[key] = fields;
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
@@ -292,7 +307,9 @@ async function heldBeside(
   for (const field of RETURNED_FIELDS) {
     if (field === 'ExtensionColumn' || cleared.has(field) || !isUnset(listing[field])) continue;
     const value = found.listing[field];
-    if (!isUnset(value)) (held as Record<string, unknown>)[field] = value;
+    // Only a value the listing schema takes (the list may return an enum the create refuses).
+    if (!isUnset(value) && listingSchema.shape[field].safeParse(value).success)
+      (held as Record<string, unknown>)[field] = value;
   }
   return held;
 }

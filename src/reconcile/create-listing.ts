@@ -14,12 +14,6 @@ export interface CreateContext {
   signal?: AbortSignal | undefined;
   /** Creates sent again after a lookup found nothing. Default 3. */
   maxAttempts?: number;
-  /**
-   * The ID of the listing this create replaces (`PlannedUpdate.replace`): a create in doubt is not
-   * looked up (the key's other listings, a duplicate this run deletes, would pass for it), but thrown,
-   * so the old listing stays; the next run finds one listing or two, and keeps the one equal to the feed.
-   */
-  replacing?: number;
 }
 
 export type CreateOutcome = 'created' | 'resolved';
@@ -55,7 +49,7 @@ export async function createListing(
       else await ctx.client.createListing({ ...parsed!, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
       return 'created';
     } catch (error) {
-      if (!(error instanceof AmbiguousCreateError) || ctx.replacing !== undefined) throw error;
+      if (!(error instanceof AmbiguousCreateError)) throw error;
       parsed ??= kept!.listing();
       const listing = parsed;
       const found = await lookUp(ctx, key, listing);

@@ -228,10 +228,11 @@ export interface GuardDecision {
 /** Everything a run would do, as plain data: printing it is the dry run, applying it is a loop over it. */
 export interface Plan {
   /**
-   * Listings holding again a value the last run's replace cleared (the platform fills it): key →
-   * the fields, not replaced again. Absent when none.
+   * What replaces cleared, for the next run (`PlanPolicy.clearedBefore`, with the run's own
+   * replaces added): the listings holding again a value a replace cleared (the platform fills it:
+   * not replaced again), and earlier notes the feed still leaves unset. Key → fields; absent when none.
    */
-  refilled?: Record<string, string[]>;
+  clearedNotes?: Record<string, string[]>;
   feedId: string;
   chatbot: string;
   keyField: 'MLSNumber' | 'Url';

@@ -1,4 +1,5 @@
-import type { Listing } from '../normalize/index.ts';
+import { RETURNED_FIELDS } from '../api/index.ts';
+import type { Listing, ListingField } from '../normalize/index.ts';
 import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { clearsAny, isClear } from './compare.ts';
@@ -97,7 +98,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
       if (before !== undefined && clears.every((field) => before.includes(field))) {
         refilled.set(k, clears);
         replace = false;
-        if (changes.every((c) => isClear(c) || isHashTag(c))) {
+        if (changes.every(isClear)) {
           unchanged.add(ref);
           return;
         }
@@ -194,8 +195,9 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     else gone.goneSince[key] = earlier;
   }
 
-  const replaceGuard = guardReplaces(updates, policy, ownedCount);
+  const replaceGuard = guardReplaces(updates, policy, ownedCount, unchanged);
   const fills = refilledDecision(refilled);
+  const notes = clearedNotes(policy, desired, refilled);
 
   return {
     feedId: policy.feedId,
@@ -215,7 +217,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     skipped: skipped.finish(),
     guards: [...guard.decisions, ...(replaceGuard ? [replaceGuard] : []), ...(fills ? [fills] : [])],
     ownedCount,
-    ...(refilled.size > 0 ? { refilled: Object.fromEntries(refilled) } : {}),
+    ...(notes.size > 0 ? { clearedNotes: Object.fromEntries(notes) } : {}),
     ...(removalsElsewhere ? { removalsElsewhere } : {}),
   };
 }
@@ -234,6 +236,7 @@ function guardReplaces(
   updates: UpdatesBuilder,
   policy: PlanPolicy,
   owned: number,
+  unchanged: UnchangedKeys,
 ): GuardDecision | undefined {
   const count = updates.replaceCount();
   const limit = Math.max(Math.floor(policy.maxDeleteShare * owned), REMOVED_FLOOR);
@@ -246,13 +249,44 @@ function guardReplaces(
       overridden: true,
       message: `${what}): allowed by --allow-mass-delete`,
     };
-  const keys = updates.holdReplaces();
+  const { keys, dropped } = updates.holdReplaces();
+  // Held with nothing else to write: left as they are, counted with the unchanged.
+  for (const ref of dropped) unchanged.add(ref);
   const named = `${keys.slice(0, NAMED_KEYS).join(', ')}${keys.length > NAMED_KEYS ? ', …' : ''}`;
   return {
     guard: 'mass-replace',
     tripped: true,
     message: `${what}, or ${REMOVED_FLOOR}): held, each updated without clearing (${named}); a feed that blanked a column by mistake would wipe it from every listing. If the feed means it, --allow-mass-delete replaces them; unsetFields: keep never clears`,
   };
+}
+
+/**
+ * The notes of what replaces cleared (`PlanPolicy.clearedBefore`) the next run reads: this run's
+ * `refilled`, and the earlier notes of keys whose feed record still leaves those fields unset (an
+ * incremental run keeps those of the keys it did not read). A note goes once the feed sets the
+ * field again (a price back: a later "on request" is cleared again) or, in a full run, the key
+ * leaves the feed. Bounded by the feed's keys.
+ */
+function clearedNotes(
+  policy: PlanPolicy,
+  desired: DesiredIndex,
+  refilled: ReadonlyMap<string, string[]>,
+): Map<string, string[]> {
+  const notes = new Map<string, string[]>();
+  for (const [key, fields] of Object.entries(policy.clearedBefore ?? {})) {
+    const ref = desired.refOf(key);
+    if (ref < 0) {
+      if (policy.mode === 'incremental') notes.set(key, [...fields]);
+      continue;
+    }
+    const mask = desired.maskAt(ref);
+    const unset = fields.filter(
+      (field) => (mask & (1 << RETURNED_FIELDS.indexOf(field as ListingField))) === 0,
+    );
+    if (unset.length > 0) notes.set(key, unset);
+  }
+  for (const [key, fields] of refilled) notes.set(key, fields);
+  return notes;
 }
 
 /**
@@ -268,13 +302,9 @@ function refilledDecision(refilled: ReadonlyMap<string, readonly string[]>): Gua
   return {
     guard: 'platform-fills',
     tripped: false,
-    message: `${refilled.size} listing(s) hold again ${fields.join(', ')}, which a replace cleared the run before (the platform seems to fill it itself): not replaced again, kept as the platform holds it (${named}); unsetFields: keep stops the clearing for this feed`,
+    message: `${refilled.size} listing(s) hold ${fields.join(', ')} again, which an earlier replace cleared or could not clear (the platform fills it itself, or refused the replace): not replaced again, kept as the platform holds it (${named}); unsetFields: keep stops the clearing for this feed`,
   };
 }
-
-/** The record hash moves with every update (`ExtensionColumn[…:hash]`). */
-const isHashTag = (change: FieldChange) =>
-  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 
 /** The feed's listings by trimmed key, the last of a key winning: what `makePlan` takes. */
 export function desiredByKey(desired: Iterable<DesiredListing>): DesiredIndex {
@@ -482,7 +512,8 @@ function planLeaving(
     // A key a RESO sweep listed is still in the feed, though not sent this run: left as it is.
     else if (key && ctx.policy.present?.has(key)) keep(key, i);
     else if (ctx.policy.mode === 'full') leaving.add(i, 'gone');
-    else keep(key, i);
+    // Listings without a key are not duplicates of one another: left as they are.
+    else if (key) keep(key, i);
   }
   return leaving;
 }

@@ -1,5 +1,5 @@
 import { float64s, int32s, type NumberColumn } from '../number-column.ts';
-import { isClear } from './compare.ts';
+import { clearsAny, isClear } from './compare.ts';
 import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 import type { DeleteColumns } from './planned-deletes.ts';
@@ -88,16 +88,20 @@ export class PlannedUpdates implements UpdateList {
     const ref = columns.refs.get(at);
     const sources = this.#sources;
     const known = this.#changes[i];
+    const replace = columns.replacing.has(at);
     return {
       key: sources.keyAt(ref),
       id: columns.ids.get(at),
       desired: { ref },
       ...(brief === undefined ? {} : { brief }),
       get changes() {
-        return known ?? sources.changesAt(slot);
+        if (known !== undefined) return known;
+        const changes = sources.changesAt(slot);
+        // An update that is not a replace clears nothing (a guard held it, the platform fills it).
+        return replace || !clearsAny(changes) ? changes : changes.filter((c) => !isClear(c));
       },
       adopt: columns.adopted.has(at),
-      ...(columns.replacing.has(at) ? { replace: true as const } : {}),
+      ...(replace ? { replace: true as const } : {}),
     };
   }
 
@@ -248,25 +252,28 @@ export class UpdatesBuilder {
 
   /**
    * A guard holds the replaces (`mass-replace`): each is made a plain update, without its clears,
-   * or left out where the clears (and the record hash) were all it changed, so that a run the guard
-   * holds does not rewrite those listings again and again. Returns the keys of the replaces held.
+   * or left out where the clears were all it changed, so that a run the guard holds does not
+   * rewrite those listings again and again. Returns the keys of the replaces held, and the records
+   * (`ref`) of those left out.
    */
-  holdReplaces(): string[] {
+  holdReplaces(): { keys: string[]; dropped: number[] } {
     const { replacing, slots, refs } = this.#columns;
     const keys: string[] = [];
+    const dropped: number[] = [];
     for (const i of replacing) {
       keys.push(this.#sources.keyAt(refs.get(i)));
       const changes = this.#sources.changesAt(slots.get(i));
-      if (changes.every((c) => isClear(c) || isHashTag(c))) this.#dropped.add(i);
+      // Only clears: no write. A change the list never shows (the record hash alone: AreaUnit,
+      // Location) is written once, without the clears; the next run finds only the clears.
+      if (changes.every(isClear)) {
+        this.#dropped.add(i);
+        dropped.push(refs.get(i));
+      }
     }
     replacing.clear();
-    return keys;
+    return { keys, dropped };
   }
 }
-
-/** The record hash moves with every update (`ExtensionColumn[…:hash]`). */
-const isHashTag = (change: FieldChange) =>
-  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 
 /**
  * The updates a plan does not make from the columns: marks Sold (their numbers in the plan's

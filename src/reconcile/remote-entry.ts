@@ -25,12 +25,12 @@ export function changesAgainst(
   differs = false,
   clearable = 0,
 ): readonly FieldChange[] {
-  if (
-    !differs &&
-    fieldsDigest(remote, wanted.mask) === wanted.digest &&
-    !holdsCleared(remote, clearable & ~wanted.mask)
-  )
-    return SAME;
+  if (!differs && fieldsDigest(remote, wanted.mask) === wanted.digest) {
+    // Equal where the feed sets fields: what is left is what the platform holds where it sets none,
+    // read off the platform's listing alone (a reused reading holds no record to load).
+    const clears = clearsOf(remote, clearable & ~wanted.mask);
+    return clears.length === 0 ? SAME : clears;
+  }
   // A record the run did not read (its feed reading reused): it differs, how is not known. A plan
   // that writes it makes the run read the feed (`ReadingNeedsRecords`); one that does not (another
   // feed's listing, a held key) needs no more.
@@ -40,19 +40,21 @@ export function changesAgainst(
 }
 
 /**
- * Whether `remote` holds a value in one of `fields` (a mask): the feed leaves them unset. Its photos
- * do not count where it carries a photo stamp: the digests being equal, the feed's record carries
- * the same stamp, and the photos are compared by it (`diffListing`, `samePhotoStamp`).
+ * The clears of the fields in `fields` (a mask: the feed leaves them unset) where `remote` holds a
+ * value: `{ field, from: value, to: undefined }`, as `diffListing` makes them. Its photos do not
+ * count where it carries a photo stamp: the digests being equal, the feed's record carries the same
+ * stamp, and the photos are compared by it (`diffListing`, `samePhotoStamp`).
  */
-function holdsCleared(remote: Partial<Listing>, fields: number): boolean {
-  if (fields === 0) return false;
+function clearsOf(remote: Partial<Listing>, fields: number): FieldChange[] {
+  if (fields === 0) return [];
   const stamped = photoStampOf(remote) !== undefined;
+  const clears: FieldChange[] = [];
   for (let i = 0; i < RETURNED_FIELDS.length; i++) {
     const field = RETURNED_FIELDS[i] as ListingField;
-    if (field === 'Images' && stamped) continue;
-    if ((fields & (1 << i)) !== 0 && holdsValue(field, remote[field])) return true;
+    if ((fields & (1 << i)) === 0 || field === 'ExtensionColumn' || (field === 'Images' && stamped)) continue;
+    if (holdsValue(field, remote[field])) clears.push({ field, from: remote[field], to: undefined });
   }
-  return false;
+  return clears;
 }
 
 /** Owner tags repeat on every listing of a feed: one string per owner, not one per listing. */

@@ -182,7 +182,7 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
   }
   // What this run's replaces cleared, and what the platform filled again since an earlier one's:
   // a listing holding either next run is not replaced again (`PlanPolicy.clearedBefore`).
-  const cleared = { ...prepared.plan.refilled, ...applied?.cleared };
+  const cleared = { ...prepared.plan.clearedNotes, ...applied?.cleared };
   return {
     goneSince: Object.keys(next).length > 0 ? next : undefined,
     cleared: Object.keys(cleared).length > 0 ? cleared : undefined,

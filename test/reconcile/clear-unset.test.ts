@@ -238,7 +238,7 @@ describe('a replace, what a reviewer found', () => {
     h.sandbox.seed('SN-1', [withTags({ ...record, City: 'Elsewhere' }, 'feed1', tags)]);
     const next = [listing(1, { SalePrice: undefined }), listing(2)];
     const report = await h.sync(h.feed(), next, {}, { client: losingFirstCreate(h.client) });
-    expect(report.failed.map((f) => f.operation)).toEqual(['update']);
+    expect(report.failed.map((f) => f.operation)).toEqual(['create']);
     // The duplicate went; the listing replaced in doubt stayed, with its price.
     expect(stored('MLS-0001').map((l) => l.SalePrice)).toEqual([251_000.33]);
     await h.sync(h.feed(), next);
@@ -252,9 +252,38 @@ describe('a replace, what a reviewer found', () => {
     h.sandbox.configure({ faults: { refuseRate: 1 }, faultOperations: ['create'] });
     const next = [listing(1, { SalePrice: undefined, Status: 'Sold' }), listing(2)];
     const report = await h.sync(h.feed(), next);
-    expect(report.failed.map((f) => f.operation)).toEqual(['update']);
+    expect(report.failed.map((f) => f.operation)).toEqual(['create']);
     expect(report).toMatchObject({ updated: 1 });
     expect(stored('MLS-0001').map((l) => [l.Status, l.SalePrice])).toEqual([['Sold', 251_000.33]]);
+    // Not tried again run after run (a reviewer: failed, and the feed read in full, every run).
+    const again = await h.sync(h.feed(), next);
+    expect(writes(again)).toBe(0);
+    expect(again).toMatchObject({ outcome: 'ok' });
+    expect(again.guards.find((g) => g.guard === 'platform-fills')).toBeDefined();
+  });
+
+  it('a create answered with the old listing’s own ID (a platform that creates by MLSNumber as an update) deletes nothing', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 2));
+    const client = h.client;
+    const upsert: PlatformClient = {
+      ...client,
+      createListing: async (body, options) => {
+        const same = h!.sandbox.listings('SN-1').find((l) => l.MLSNumber === body.MLSNumber);
+        if (same === undefined) return client.createListing(body, options);
+        await client.updateListing({ ...body, Key: String(same.ID), KeyType: 'NewOaks' }, options);
+        return String(same.ID);
+      },
+    };
+    const report = await h.sync(
+      h.feed(),
+      [listing(1, { SalePrice: undefined }), listing(2)],
+      {},
+      { client: upsert },
+    );
+    expect(report.apiCalls.delete).toBe(0);
+    expect(stored('MLS-0001')).toHaveLength(1);
+    expect(report.replaced).toBeUndefined();
   });
 
   it('an incremental run without the key keeps the newest of its listings: the replace, not the old one', async () => {
@@ -293,13 +322,16 @@ describe('a replace, what a reviewer found', () => {
     expect(guard?.message).toMatch(
       /^20 listing\(s\) would be replaced to clear a value the feed no longer sends, more than 5 /,
     );
-    // The one with another change is updated (its price kept); the others are not written.
-    expect(held).toMatchObject({ updated: 1 });
+    // Updated without the clear (their record hash moved; MLS-0001's city too), prices and IDs kept.
+    expect(held).toMatchObject({ updated: 20 });
+    expect(held.changes?.find((c) => c.key === 'MLS-0001')?.fields?.map((f) => f.field)).toEqual(['City']);
     expect(h.sandbox.listings('SN-1').map((l) => l.ID)).toEqual(ids);
     expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice !== undefined)).toBe(true);
     expect(h.sandbox.listings('SN-1')[0]?.City).toBe('Shelbyville');
+    // Then only the clears are left, and held: no write, the listings counted unchanged.
     const again = await h.sync(h.feed(), blank);
     expect(writes(again)).toBe(0);
+    expect(again).toMatchObject({ outcome: 'guarded', unchanged: 20 });
     const allowed = await h.sync(h.feed(), blank, { allowMassDelete: true });
     expect(allowed).toMatchObject({ replaced: 20 });
     expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice === undefined)).toBe(true);
@@ -345,11 +377,14 @@ describe('a platform that fills a field itself', () => {
       Key: String(ID),
       KeyType: 'NewOaks',
     });
+    // An incremental run that does not read the key keeps the note (a reviewer: dropped, then replaced again).
+    await h.sync(h.feed(), recordsFeed([listing(2)], { mode: 'incremental' }));
+    expect((await h.state.getFeed('feed1')).cleared).toEqual({ 'MLS-0001': ['Latitude', 'Longitude'] });
     for (let run = 0; run < 2; run++) {
       const again = await h.sync(h.feed(), next);
       expect(writes(again)).toBe(0);
       expect(again.guards.find((g) => g.guard === 'platform-fills')?.message).toMatch(
-        /^1 listing\(s\) hold again Latitude, Longitude, which a replace cleared the run before/,
+        /^1 listing\(s\) hold Latitude, Longitude again, which an earlier replace cleared or could not clear/,
       );
     }
     expect(stored('MLS-0001').map((l) => l.ID)).toEqual([ID]);
@@ -365,8 +400,10 @@ describe('a platform that fills a field itself', () => {
     const poa = [listing(1, { SalePrice: undefined }), ...listings(2, 3)];
     expect(await h.sync(h.feed(), poa)).toMatchObject({ replaced: 1 });
     expect(writes(await h.sync(h.feed(), poa))).toBe(0);
-    expect((await h.state.getFeed('feed1')).cleared).toBeUndefined();
+    // Noted while the feed leaves it unset; forgotten once the price is back.
+    expect((await h.state.getFeed('feed1')).cleared).toEqual({ 'MLS-0001': ['SalePrice'] });
     await h.sync(h.feed(), listings(1, 3));
+    expect((await h.state.getFeed('feed1')).cleared).toBeUndefined();
     expect(await h.sync(h.feed(), poa)).toMatchObject({ replaced: 1 });
   });
 });
