@@ -9,10 +9,12 @@ export type ChangeOutcome = 'done' | 'failed' | 'not issued' | 'maybe failed' | 
 
 export function changeOutcome(run: RunReport, change: ListingChange): ChangeOutcome {
   const op = change.op === 'adopt' || change.op === 'sold' || change.op === 'replace' ? 'update' : change.op;
+  // A replace is a create and a delete: either failing fails it.
+  const ops = change.op === 'replace' ? ['create', 'update', 'delete'] : [op];
   const failed = run.failed.some(
     (f) =>
       f.key === change.key &&
-      f.operation === op &&
+      ops.includes(f.operation) &&
       (f.id === undefined || change.id === undefined || f.id === change.id),
   );
   if (failed) return 'failed';

@@ -25,7 +25,7 @@ export interface VerdictContext {
 
 /** `(the platform keeps SalePrice, which the feed leaves unset: …)`. */
 function keptText(kept: readonly string[]): string {
-  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: the feed sets it on none of its listings, or its unsetFields is keep, so a sync does not clear it`;
+  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it again after a replace (platform-fills)`;
 }
 
 /** The fields an update's changes clear (`isClear`). */

@@ -54,6 +54,11 @@ export class DesiredIndex {
     this.#union |= fields;
   }
 
+  /** The fields the records noted set (and `fieldsSet`'s): what a run keeps for incremental ones (`FeedState.fieldsSet`). */
+  fieldsSet(): number {
+    return this.#union;
+  }
+
   /** Note a digested record (`desiredOf`); returns its number. */
   add(desired: DesiredListing): number {
     const { ref } = desired;

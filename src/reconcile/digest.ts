@@ -221,6 +221,20 @@ export function mappedPricesMask(mapping: unknown): number {
   return mask;
 }
 
+/** Field names as a mask of the returned fields (bit i for `RETURNED_FIELDS[i]`); other names are left out. */
+export function maskOfFields(names: readonly string[]): number {
+  let mask = 0;
+  RETURNED_FIELDS.forEach((field, i) => {
+    if (names.includes(field)) mask |= 1 << i;
+  });
+  return mask;
+}
+
+/** The names of a mask's returned fields (`maskOfFields` the other way). */
+export function fieldsOfMask(mask: number): string[] {
+  return RETURNED_FIELDS.filter((_, i) => (mask & (1 << i)) !== 0);
+}
+
 /** Which of the returned fields a listing sets: bit i for `RETURNED_FIELDS[i]`. */
 export function fieldMask(listing: Partial<Listing>): number {
   return digestFields(listing, undefined).mask;

@@ -252,8 +252,8 @@ export class UpdatesBuilder {
 
   /**
    * A guard holds the replaces (`mass-replace`): each is made a plain update, without its clears,
-   * or left out where the clears were all it changed, so that a run the guard holds does not
-   * rewrite those listings again and again. Returns the keys of the replaces held, and the records
+   * or left out where the clears (and the record hash) were all it changed, so that a run the
+   * guard holds does not rewrite those listings. Returns the keys of the replaces held, and the records
    * (`ref`) of those left out.
    */
   holdReplaces(): { keys: string[]; dropped: number[] } {
@@ -263,9 +263,10 @@ export class UpdatesBuilder {
     for (const i of replacing) {
       keys.push(this.#sources.keyAt(refs.get(i)));
       const changes = this.#sources.changesAt(slots.get(i));
-      // Only clears: no write. A change the list never shows (the record hash alone: AreaUnit,
-      // Location) is written once, without the clears; the next run finds only the clears.
-      if (changes.every(isClear)) {
+      // Only clears (and the record hash, which the clears move): no write while the guard holds
+      // (a broken export would otherwise rewrite every listing, and again once fixed). A change the
+      // list never shows (AreaUnit, Location) waits with the clears.
+      if (changes.every((c) => isClear(c) || isHashTag(c))) {
         this.#dropped.add(i);
         dropped.push(refs.get(i));
       }
@@ -324,3 +325,7 @@ export function updateCounts(updates: UpdateList): { adopted: number; markedSold
   }
   return { adopted, markedSold, replaced };
 }
+
+/** The record hash moves with every update (`ExtensionColumn[…:hash]`). */
+const isHashTag = (change: FieldChange) =>
+  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');

@@ -14,7 +14,7 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { mappedPricesMask } from './digest.ts';
+import { fieldsOfMask, mappedPricesMask, maskOfFields } from './digest.ts';
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -260,6 +260,7 @@ async function prepare(
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
   let clearedBefore: FeedState['cleared'];
+  let fieldsSetBefore: FeedState['fieldsSet'];
   let early: DecodedSnapshot | undefined;
   /** How many listings the chatbot held after the last run: its pages are asked for at once. */
   let expectedCount: number | undefined;
@@ -273,6 +274,7 @@ async function prepare(
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
     clearedBefore = state.cleared;
+    fieldsSetBefore = state.fieldsSet;
     ownedLast = state.resoCheckpoint === undefined && !state.resoFullDue ? state.owned : undefined;
     expectedCount = expectedCountOf(state.lastReport);
     const { etag: _e, lastModified: _l, ...withoutValidators } = state;
@@ -408,6 +410,10 @@ async function prepare(
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
     desired.clearAlso(mappedPricesMask(ingest.mapping));
+    // An incremental read holds only the changed records: the fields the feed sets are also those
+    // its earlier reads found (a dropped description is cleared though no record of the run has one).
+    if (ingest.mode === 'incremental') desired.clearAlso(maskOfFields(fieldsSetBefore ?? []));
+    const fieldsSet = fieldsOfMask(desired.fieldsSet());
     const { loader } = kept;
     const policy = {
       ...policyOf(config, feed, ingest, options, {
@@ -489,6 +495,7 @@ async function prepare(
     const planDone = elapsed();
     return {
       kind: 'planned',
+      fieldsSet,
       ingest: summary,
       snapshot: {
         remoteCount,

@@ -162,6 +162,8 @@ export type PreparedRun =
       close: () => void;
       /** How long reading the feed, the pages left after it and the plan took (`RunPhases`, less `writesMs`). */
       phases: Omit<RunPhases, 'writesMs'>;
+      /** The fields the feed's listings set, for the next run (`FeedState.fieldsSet`). */
+      fieldsSet?: string[];
     }
   | { kind: 'skipped'; ingest: IngestSummary; reason: string }
   | { kind: 'cancelled'; ingest?: IngestSummary; reason: string }

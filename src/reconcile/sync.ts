@@ -186,6 +186,7 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
   return {
     goneSince: Object.keys(next).length > 0 ? next : undefined,
     cleared: Object.keys(cleared).length > 0 ? cleared : undefined,
+    ...(prepared.fieldsSet ? { fieldsSet: prepared.fieldsSet } : {}),
   };
 }
 

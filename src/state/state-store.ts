@@ -46,6 +46,12 @@ export interface FeedState {
    * not replaced again, `platform-fills`).
    */
   cleared?: Record<string, string[]>;
+  /**
+   * The fields the feed's listings set (`DesiredIndex.clearable`'s own part), from its last full
+   * read and the incremental ones since: an incremental run, which reads only the changed records,
+   * clears in those too.
+   */
+  fieldsSet?: string[];
 }
 
 export interface StateStore {

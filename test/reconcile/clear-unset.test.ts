@@ -322,8 +322,10 @@ describe('a replace, what a reviewer found', () => {
     expect(guard?.message).toMatch(
       /^20 listing\(s\) would be replaced to clear a value the feed no longer sends, more than 5 /,
     );
-    // Updated without the clear (their record hash moved; MLS-0001's city too), prices and IDs kept.
-    expect(held).toMatchObject({ updated: 20 });
+    // MLS-0001's city is written, without the clear; the others are not written at all (a tester:
+    // 180 writes of the record hash alone, and 180 more once the export was fixed).
+    expect(held).toMatchObject({ updated: 1, unchanged: 19 });
+    expect(held.apiCalls.update).toBe(1);
     expect(held.changes?.find((c) => c.key === 'MLS-0001')?.fields?.map((f) => f.field)).toEqual(['City']);
     expect(h.sandbox.listings('SN-1').map((l) => l.ID)).toEqual(ids);
     expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice !== undefined)).toBe(true);
@@ -332,6 +334,11 @@ describe('a replace, what a reviewer found', () => {
     const again = await h.sync(h.feed(), blank);
     expect(writes(again)).toBe(0);
     expect(again).toMatchObject({ outcome: 'guarded', unchanged: 20 });
+    // The export fixed: the 19 held are as they were; MLS-0001 takes its record hash back.
+    const fixed = listings(1, 20).map((l, i) => (i === 0 ? { ...l, City: 'Shelbyville' } : l));
+    const repaired = await h.sync(h.feed(), fixed);
+    expect(repaired).toMatchObject({ outcome: 'ok', updated: 1, unchanged: 19 });
+    expect(h.sandbox.listings('SN-1').map((l) => l.ID)).toEqual(ids);
     const allowed = await h.sync(h.feed(), blank, { allowMassDelete: true });
     expect(allowed).toMatchObject({ replaced: 20 });
     expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice === undefined)).toBe(true);
@@ -405,5 +412,18 @@ describe('a platform that fills a field itself', () => {
     await h.sync(h.feed(), listings(1, 3));
     expect((await h.state.getFeed('feed1')).cleared).toBeUndefined();
     expect(await h.sync(h.feed(), poa)).toMatchObject({ replaced: 1 });
+  });
+});
+
+describe('an incremental feed', () => {
+  it('clears a field its earlier reads set, though no record of this run sets it (a tester: a RESO description kept)', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 3));
+    expect((await h.state.getFeed('feed1')).fieldsSet).toContain('Description');
+    const changed = [listing(2, { Description: undefined })];
+    const report = await h.sync(h.feed(), recordsFeed(changed, { mode: 'incremental' }));
+    expect(report).toMatchObject({ replaced: 1 });
+    expect(stored('MLS-0002')[0]?.Description).toBeUndefined();
+    expect(h.keys()).toEqual(['MLS-0001', 'MLS-0002', 'MLS-0003']);
   });
 });

@@ -196,7 +196,7 @@ const DRY_RUN_REASONS: Record<number, string> = {
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
 const EXIT_REASONS: Record<number, string> = {
   [EXIT.failed]: 'the sync failed (see the report)',
-  [EXIT.guarded]: 'a delete guard tripped: deletes were held back; the report says why and what to do',
+  [EXIT.guarded]: 'a guard tripped: deletes (or replaces) were held back; the report says why and what to do',
   [EXIT.partial]:
     'synced, but some feed records were rejected or held, or skipped for a feed id the config does not have (see the report)',
   [EXIT.paused]:

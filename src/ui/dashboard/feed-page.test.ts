@@ -118,6 +118,16 @@ describe('feedPage', () => {
     });
     expect(empty).not.toContain('Run now, allowing the deletes');
     expect(empty).toContain('No override applies: fix the feed');
+    // Replaces held, no delete: the override is offered for them (a tester found no way to give it).
+    const replaces = page({
+      ...base,
+      outcome: 'guarded',
+      heldDeletes: 0,
+      guards: [{ guard: 'mass-replace', tripped: true, message: '180 listing(s) would be replaced' }],
+    });
+    expect(replaces).toContain('Run now, allowing the replaces');
+    expect(replaces).toContain('name="allowMassDelete" value="1"');
+    expect(replaces).not.toContain('Run now, allowing the deletes');
   });
 
   it('says when held keys have no listing on the platform, and when the failures shown are the first of more', () => {
