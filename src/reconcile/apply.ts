@@ -41,6 +41,8 @@ export interface ApplyResult {
   replaced: number;
   /** The fields each replace cleared, by key (the first `CLEARED_KEPT`): the next run's `clearedBefore`. */
   cleared: Record<string, string[]>;
+  /** The new ID of each listing a replace created, by key (the first `CLEARED_KEPT`). */
+  newIds: Record<string, number>;
   deleted: number;
   duplicatesDeleted: number;
   ambiguousResolved: number;
@@ -93,6 +95,7 @@ export function noWrites(): ApplyResult {
     markedSold: 0,
     replaced: 0,
     cleared: {},
+    newIds: {},
     deleted: 0,
     duplicatesDeleted: 0,
     ambiguousResolved: 0,
@@ -202,7 +205,7 @@ export async function applyPlan(
     try {
       await client.deleteListings({ SerialNumber: chatbot, Keys: [String(update.id)], KeyType: 'NewOaks' });
       refusals.done();
-      result.replaced++;
+      if (result.replaced++ < CLEARED_KEPT) result.newIds[update.key] = Number(id);
       noteCleared(update.key, clears);
     } catch (error) {
       // The new listing is there: the next run deletes the old one as a duplicate of its key.

@@ -9,6 +9,8 @@ export interface ListingChange {
   op: 'create' | 'update' | 'replace' | 'adopt' | 'sold' | 'delete';
   /** The platform's ID, for updates and deletes. */
   id?: number;
+  /** A replace: the new listing's ID (`id` is the one deleted); absent in a dry run. */
+  newId?: number;
   /** Updates: each changed field, old → new, in canonical form (the record-hash tag left out). */
   fields?: FieldChange[];
   /** Updates: the listing's currency symbol and area unit, to show prices and areas with them. */

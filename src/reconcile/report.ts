@@ -171,6 +171,11 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
   });
   if (done.replaced > 0) report.replaced = done.replaced;
   else delete report.replaced;
+  // A replace's new listing, by its new ID: what anyone who keeps platform IDs needs.
+  for (const change of report.changes ?? []) {
+    const newId = change.op === 'replace' ? done.newIds[change.key] : undefined;
+    if (newId !== undefined) change.newId = newId;
+  }
   if (done.stopped !== undefined) {
     // The key was refused: every write left would have been refused too.
     report.notApplied = keptOf(done.notApplied);

@@ -145,7 +145,8 @@ function changeLines(report: RunReport): string[] {
     if (of.length === 0) continue;
     const shown = of.slice(0, SHOWN).map((c) => {
       const fields = c.fields?.map((f) => f.field) ?? [];
-      return fields.length > 0 ? `${c.key} (${fields.join(', ')})` : c.key;
+      const key = c.newId === undefined ? c.key : `${c.key} [ID ${c.id} → ${c.newId}]`;
+      return fields.length > 0 ? `${key} (${fields.join(', ')})` : key;
     });
     const more = of.length - shown.length;
     lines.push(`    ${word}: ${shown.join(', ')}${more > 0 ? `, … and ${more} more` : ''}`);

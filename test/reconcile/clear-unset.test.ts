@@ -62,7 +62,10 @@ describe('a value the feed stops sending', () => {
     expect(stored('MLS-0001')[0]?.ID).toBe(idsBefore.get('MLS-0001'));
     // The report says what was cleared, and how.
     const price = report.changes?.find((c) => c.key === 'MLS-0002');
-    expect(price).toMatchObject({ op: 'replace' });
+    expect(price).toMatchObject({ op: 'replace', id: idsBefore.get('MLS-0002'), newId: two?.ID });
+    expect(renderReport(report)).toContain(
+      `MLS-0002 [ID ${idsBefore.get('MLS-0002')} → ${two?.ID}] (SalePrice)`,
+    );
     expect(price?.fields?.find((f) => f.field === 'SalePrice')).toMatchObject({ from: 252_000.33 });
     expect(renderReport(report)).toContain(
       '3 listing(s) replaced to clear a value the feed no longer sends (created anew, the old ID deleted)',
