@@ -106,7 +106,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     }
     updates.add(ref, remote.idAt(keeper), changesRefAt(keeper), owner !== policy.feedId, replace);
   };
-  /** Keys holding again what a replace cleared (`Plan.refilled`). */
+  /** Keys holding again what a replace cleared (said as `platform-fills`, noted in `Plan.clearedNotes`). */
   const refilled = new Map<string, string[]>();
 
   const anyHeld = heldKeys.size > 0;
@@ -229,8 +229,8 @@ const NAMED_KEYS = 10;
  * A replace deletes a listing and creates it anew (a new ID): many at once are a mass delete in all
  * but name, and a feed that blanked a column by mistake (its photos, its prices) would wipe it from
  * every listing. Beyond `maxDeleteShare` of the owned listings (or `REMOVED_FLOOR`), the replaces
- * are held (guard `mass-replace`): plain updates without their clears, or no write where the clears
- * were all; `--allow-mass-delete` lets them through.
+ * are held (guard `mass-replace`): no write where the clears (and the record hash) were all, else
+ * a plain update without the clears; `--allow-mass-delete` lets them through.
  */
 function guardReplaces(
   updates: UpdatesBuilder,
@@ -256,7 +256,7 @@ function guardReplaces(
   return {
     guard: 'mass-replace',
     tripped: true,
-    message: `${what}, or ${REMOVED_FLOOR}): held, each updated without clearing (${named}); a feed that blanked a column by mistake would wipe it from every listing. If the feed means it, --allow-mass-delete replaces them; unsetFields: keep never clears`,
+    message: `${what}, or ${REMOVED_FLOOR}): held, each left as it is, or updated without the clear where the feed changed something else (${named}); a feed that blanked a column by mistake would wipe it from every listing. If the feed means it, --allow-mass-delete replaces them; unsetFields: keep never clears`,
   };
 }
 
