@@ -1,4 +1,4 @@
-import { type FieldChange, isClear } from '../reconcile/index.ts';
+import { type FieldChange, isClear, isHashTag } from '../reconcile/index.ts';
 import type { Classification, Verdict, VerdictLine } from './types.ts';
 
 /** What the verdict needs to know besides the plan's classification. */
@@ -34,10 +34,6 @@ const clearedOf = (changes: readonly FieldChange[]) => changes.filter(isClear).m
 /** The owner tag among an update's changes (`ExtensionColumn[feed-sync:feed]`, or the config's `ownerKey`). */
 const isOwnerTag = (change: FieldChange) =>
   change.field.startsWith('ExtensionColumn[') && !change.field.endsWith(':hash]');
-
-/** The record hash moves with every update; alone, it means a field the list never returns changed. */
-const isHashTag = (change: FieldChange) =>
-  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 
 /**
  * In sync, what a sync would write (field by field, old → new), or why it writes nothing: held,

@@ -13,7 +13,7 @@ import type { DesiredLoader } from './desired.ts';
 import { FailureLog } from './failure-log.ts';
 import { KeyRefusals } from './key-refusals.ts';
 import type { TagKeys } from './ownership.ts';
-import type { Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
+import type { FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import { inStoreOrder, itemsOf } from './planned-creates.ts';
 import { type Failure, type NotApplied, notAppliedCount } from './report-types.ts';
 
@@ -176,13 +176,14 @@ export async function applyPlan(
    */
   const replace = async (update: PlannedUpdate) => {
     const { loader } = options;
-    const clears = update.changes.filter(isClear).map((c) => c.field);
+    const changes = update.changes;
+    const clears = changes.filter(isClear).map((c) => c.field);
     let id: string;
     try {
       const listing = loader.load(update.desired);
       // What the platform holds in the fields the feed leaves unset and does not clear (a value
       // added by hand) goes on the new listing too: a replace clears only what the feed stopped sending.
-      const held = await heldBeside(client, chatbot, update, listing);
+      const held = await heldBeside(client, chatbot, update.id, listing, changes);
       id = await client.createListing({ ...listing, ...held, SerialNumber: chatbot }, LISTING_CHECKED);
       refusals.done();
     } catch (error) {
@@ -214,8 +215,9 @@ export async function applyPlan(
     }
   };
   /** The fields a replace cleared (or could not), by key, for the next run (`ApplyResult.cleared`). */
+  let notes = 0;
   const noteCleared = (key: string, fields: string[]) => {
-    if (Object.keys(result.cleared).length < CLEARED_KEPT) result.cleared[key] = fields;
+    if (notes++ < CLEARED_KEPT) result.cleared[key] = fields;
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
@@ -291,21 +293,22 @@ export async function applyPlan(
 }
 
 /**
- * The values listing `update.id` holds in fields `listing` (the feed's record) leaves unset and the
- * update does not clear: read from the platform (the list filtered by the listing's MLSNumber), for a
- * replace to keep them. None when the listing is not found (deleted meanwhile: the replace creates).
+ * The values listing `id` holds in fields `listing` (the feed's record) leaves unset and `changes`
+ * do not clear: read from the platform (the list filtered by the listing's MLSNumber), for a replace
+ * to keep them. None when the listing is not found (deleted meanwhile: the replace creates).
  */
 async function heldBeside(
   client: PlatformClient,
   chatbot: string,
-  update: PlannedUpdate,
+  id: number,
   listing: Listing,
+  changes: readonly FieldChange[],
 ): Promise<Partial<Listing>> {
-  const mls = update.changes.find((c) => c.field === 'MLSNumber')?.from ?? listing.MLSNumber;
+  const mls = changes.find((c) => c.field === 'MLSNumber')?.from ?? listing.MLSNumber;
   const page = await client.listListings({ SerialNumber: chatbot, MLSNumber: String(mls), PageSize: 100 });
-  const found = page.List.map(canonicalizeRemote).find((r) => r.id === update.id);
+  const found = page.List.map(canonicalizeRemote).find((r) => r.id === id);
   if (found === undefined) return {};
-  const cleared = new Set(update.changes.filter(isClear).map((c) => c.field));
+  const cleared = new Set(changes.filter(isClear).map((c) => c.field));
   const held: Partial<Listing> = {};
   for (const field of RETURNED_FIELDS) {
     if (field === 'ExtensionColumn' || cleared.has(field) || !isUnset(listing[field])) continue;

@@ -1,3 +1,4 @@
+import { isHashTag } from './compare.ts';
 import type { DeleteReason, FieldChange, Plan } from './plan-types.ts';
 
 /** Changes a report carries listing by listing; the counts have the rest. */
@@ -20,10 +21,6 @@ export interface ListingChange {
   summary?: string;
   reason?: DeleteReason;
 }
-
-/** The record hash changes with every update; it says nothing a person can use beside the fields. */
-const isHashTag = (change: FieldChange) =>
-  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 
 /**
  * The plan's writes listing by listing, for the report (`changes`), bounded to `kept` entries in

@@ -99,9 +99,7 @@ export function diffListing(desired: Listing, remote: Partial<Listing>, clearabl
     const want = desired[field];
     if (field === 'Images' && samePhotos) continue;
     if (isUnset(want)) {
-      const have = remote[field];
-      if ((clearable & (1 << i)) !== 0 && field !== 'ExtensionColumn' && holdsValue(field, have))
-        changes.push({ field, from: have, to: undefined });
+      if ((clearable & (1 << i)) !== 0) pushClear(changes, field, remote[field]);
       continue;
     }
     const have = remote[field];
@@ -111,6 +109,35 @@ export function diffListing(desired: Listing, remote: Partial<Listing>, clearabl
     else changes.push({ field, from: have, to: want });
   }
   return changes;
+}
+
+/** A clear of `field` onto `changes` where the platform holds a value there (ExtensionColumn is sent whole). */
+function pushClear(changes: FieldChange[], field: ListingField, have: unknown): void {
+  if (field !== 'ExtensionColumn' && holdsValue(field, have))
+    changes.push({ field, from: have, to: undefined });
+}
+
+/**
+ * The clears of the fields in `fields` (a mask: the feed's listing leaves them unset) where `remote`
+ * holds a value, as `diffListing` makes them, read off the platform's listing alone. Its photos do
+ * not count where it carries a photo stamp: `fields` lies outside a mask whose digests are equal,
+ * so the feed's record carries the same stamp, and photos are compared by it (`samePhotoStamp`).
+ */
+export function clearsOf(remote: Partial<Listing>, fields: number): FieldChange[] {
+  const clears: FieldChange[] = [];
+  if (fields === 0) return clears;
+  const stamped = photoStampOf(remote) !== undefined;
+  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
+    const field = RETURNED_FIELDS[i] as ListingField;
+    if ((fields & (1 << i)) !== 0 && !(field === 'Images' && stamped))
+      pushClear(clears, field, remote[field]);
+  }
+  return clears;
+}
+
+/** The record-hash tag among a listing's changes (`ExtensionColumn[feed-sync:hash]`): it moves with every update. */
+export function isHashTag(change: FieldChange): boolean {
+  return change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');
 }
 
 /** A change that clears a field: the feed leaves it unset, the platform holds a value (`diffListing`). */

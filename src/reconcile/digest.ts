@@ -195,9 +195,6 @@ export function ownFields(listing: Partial<Listing>): { mask: number; digest: nu
   return digestFields(listing, undefined);
 }
 
-/** The prices a mapping may map: a feed's own to clear, whether or not a listing of this run sets one. */
-const PRICES = new Set<string>(['SalePrice', 'RentPrice']);
-
 /**
  * The prices a mapping maps (its `fields`' and `defaults`' keys), as a mask of the returned fields
  * (bit i for `RETURNED_FIELDS[i]`): a price the feed stopped sending is cleared even where no
@@ -208,17 +205,13 @@ const PRICES = new Set<string>(['SalePrice', 'RentPrice']);
  */
 export function mappedPricesMask(mapping: unknown): number {
   const { fields, defaults } = (mapping ?? {}) as { fields?: object; defaults?: object };
-  const named = new Set([
+  const named = [
     ...Object.entries(fields ?? {})
       .filter(([, rule]) => rule !== null && rule !== undefined)
       .map(([field]) => field),
     ...Object.keys(defaults ?? {}),
-  ]);
-  let mask = 0;
-  RETURNED_FIELDS.forEach((field, i) => {
-    if (PRICES.has(field) && named.has(field)) mask |= 1 << i;
-  });
-  return mask;
+  ];
+  return maskOfFields(named) & maskOfFields(['SalePrice', 'RentPrice']);
 }
 
 /** Field names as a mask of the returned fields (bit i for `RETURNED_FIELDS[i]`); other names are left out. */

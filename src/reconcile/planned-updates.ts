@@ -1,5 +1,5 @@
 import { float64s, int32s, type NumberColumn } from '../number-column.ts';
-import { clearsAny, isClear } from './compare.ts';
+import { clearsAny, isClear, isHashTag } from './compare.ts';
 import type { FieldChange, ListingBrief, PlannedUpdate, UpdateList } from './plan-types.ts';
 import { placeIn } from './planned-creates.ts';
 import type { DeleteColumns } from './planned-deletes.ts';
@@ -325,7 +325,3 @@ export function updateCounts(updates: UpdateList): { adopted: number; markedSold
   }
   return { adopted, markedSold, replaced };
 }
-
-/** The record hash moves with every update (`ExtensionColumn[…:hash]`). */
-const isHashTag = (change: FieldChange) =>
-  change.field.startsWith('ExtensionColumn[') && change.field.endsWith(':hash]');

@@ -1,6 +1,5 @@
-import { RETURNED_FIELDS } from '../api/index.ts';
-import { type Listing, type ListingField, photoStampOf } from '../normalize/index.ts';
-import { diffListing, holdsValue } from './compare.ts';
+import type { Listing } from '../normalize/index.ts';
+import { clearsOf, diffListing } from './compare.ts';
 import type { DesiredLoader } from './desired.ts';
 import { fieldsDigest } from './digest.ts';
 import type { DesiredListing, FieldChange } from './plan-types.ts';
@@ -37,24 +36,6 @@ export function changesAgainst(
   if (loader.unread?.(wanted)) return UNREAD;
   const changes = diffListing(loader.load(wanted), remote, clearable);
   return changes.length === 0 ? SAME : changes;
-}
-
-/**
- * The clears of the fields in `fields` (a mask: the feed leaves them unset) where `remote` holds a
- * value: `{ field, from: value, to: undefined }`, as `diffListing` makes them. Its photos do not
- * count where it carries a photo stamp: the digests being equal, the feed's record carries the same
- * stamp, and the photos are compared by it (`diffListing`, `samePhotoStamp`).
- */
-function clearsOf(remote: Partial<Listing>, fields: number): FieldChange[] {
-  if (fields === 0) return [];
-  const stamped = photoStampOf(remote) !== undefined;
-  const clears: FieldChange[] = [];
-  for (let i = 0; i < RETURNED_FIELDS.length; i++) {
-    const field = RETURNED_FIELDS[i] as ListingField;
-    if ((fields & (1 << i)) === 0 || field === 'ExtensionColumn' || (field === 'Images' && stamped)) continue;
-    if (holdsValue(field, remote[field])) clears.push({ field, from: remote[field], to: undefined });
-  }
-  return clears;
 }
 
 /** Owner tags repeat on every listing of a feed: one string per owner, not one per listing. */

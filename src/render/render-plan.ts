@@ -8,7 +8,7 @@ import type {
   ListingBrief,
   Plan,
 } from '../reconcile/index.ts';
-import { updateCounts } from '../reconcile/index.ts';
+import { isHashTag, updateCounts } from '../reconcile/index.ts';
 
 const REASONS: Record<DeleteReason, string> = {
   gone: 'gone from the feed',
@@ -129,8 +129,7 @@ function without(urls: readonly string[], other: readonly string[]): string[] {
  * sets that the platform keeps: `unsetFields: keep`, or a field the feed never maps).
  */
 function changeLines(changes: readonly FieldChange[], listing: ListingBrief | undefined): string[] {
-  const isHash = (c: FieldChange) => c.field.startsWith('ExtensionColumn[') && c.field.endsWith(':hash]');
-  const visible = changes.filter((c) => !isHash(c));
+  const visible = changes.filter((c) => !isHashTag(c));
   if (visible.length > 0) return visible.map((c) => changeLine(c, listing));
   return [
     '      (only the record hash differs: a field the list does not return (AreaUnit, Location) changed, or one the feed no longer sets that the platform keeps; `feed-sync explain` says which)',

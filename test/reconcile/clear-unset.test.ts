@@ -5,12 +5,11 @@ import {
   PlatformError,
   TimeoutError,
 } from '../../src/api/index.ts';
-import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
 import { renderReport } from '../../src/render/index.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
 import { LISTING_MAPPING, recordsFeed } from '../../src/testing/records-feed.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { type Harness, startHarness, writes } from './harness.ts';
 
 /**
  * A value the feed stops sending (a price gone "on request", the last photo, a description) leaves
@@ -19,7 +18,6 @@ import { type Harness, startHarness } from './harness.ts';
  * deleted). Never a listing lost, never two left, and the next run writes nothing.
  */
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
-const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();

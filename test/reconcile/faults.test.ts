@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlatformError } from '../../src/api/index.ts';
-import { type RunReport, readSnapshot } from '../../src/reconcile/index.ts';
+import { readSnapshot } from '../../src/reconcile/index.ts';
 import { DEFAULT_FAULTS } from '../../src/sandbox/options.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { type Harness, startHarness, writes } from './harness.ts';
 
-const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();

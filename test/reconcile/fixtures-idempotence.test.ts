@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
 import { ingestFeed } from '../../src/ingest/index.ts';
-import { DEFAULT_HASH_KEY, ownerOf, type RunReport } from '../../src/reconcile/index.ts';
+import { DEFAULT_HASH_KEY, ownerOf } from '../../src/reconcile/index.ts';
 import { FIXTURE_FEED_IDS, fixtureFeed } from '../helpers/fixture-feeds.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { type Harness, startHarness, writes } from './harness.ts';
 
 /** Every feed of fixtures/feeds/feed-sync.yaml, and the tab-separated one read with preset mls-csv too. */
 const FIXTURE_FEEDS: [name: string, feed: FeedConfig][] = [
@@ -19,7 +19,6 @@ const FIXTURE_FEEDS: [name: string, feed: FeedConfig][] = [
   ],
 ];
 
-const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();

@@ -77,3 +77,7 @@ export async function startHarness(
     close: () => sandbox.close(),
   };
 }
+
+/** The writes a run made (create, update and delete calls): 0 for a run that changed nothing. */
+export const writes = (report: RunReport): number =>
+  report.apiCalls.create + report.apiCalls.update + report.apiCalls.delete;

@@ -8,6 +8,7 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
 import { type ODataServer, type ODataServerOptions, resoRecord, startOData } from '../helpers/reso-odata.ts';
 import { makeConfig } from './fixtures.ts';
+import { writes } from './harness.ts';
 
 /**
  * The RESO source as production runs it (no ingest hook): a provider played by the test OData
@@ -91,7 +92,6 @@ async function setUp(
   };
 }
 
-const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 const MLSGRID = { provider: 'mlsgrid', originatingSystem: 'actris', mode: 'incremental' };
 
 describe('MLS Grid, end to end', () => {

@@ -1,14 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunReport } from '../../src/reconcile/index.ts';
 import { withTags } from '../../src/reconcile/index.ts';
 import { renderReport } from '../../src/render/index.ts';
 import { FeedError } from '../../src/sources/feed-error.ts';
 import { listing, listings } from '../../src/testing/listing.ts';
 import { recordsFeed } from '../../src/testing/records-feed.ts';
-import { type Harness, startHarness } from './harness.ts';
+import { type Harness, startHarness, writes } from './harness.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
-const writes = (r: RunReport) => r.apiCalls.create + r.apiCalls.update + r.apiCalls.delete;
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
