@@ -1,46 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { keptAsFeeds, keptOnPlatform } from './listing-fields.ts';
-import type { ListingPart } from './types.ts';
+import { keptOnPlatform } from './listing-fields.ts';
+import type { FieldTrace, ListingPart } from './types.ts';
 
-const listing = (status: ListingPart['status'], fields: Record<string, unknown>): ListingPart => ({
-  status,
-  fields: Object.entries(fields).map(([field, value]) => ({ field, value, origin: 'config', inputs: [] })),
+const part = (values: Record<string, unknown>): ListingPart => ({
+  status: 'valid',
+  fields: Object.entries(values).map(([field, value]) => ({ field, value }) as FieldTrace),
   problems: [],
   unknown: [],
   tags: [],
 });
 
 describe('keptOnPlatform', () => {
-  const record = {
-    id: 7,
-    listing: {
-      MLSNumber: 'A-1',
-      SalePrice: 300_000,
-      Description: 'old text',
-      ExtensionColumn: [{ Key: 'Pool', value: 'yes' }],
-    },
-  };
-
-  it('names the fields the platform has and the valid record leaves unset, not ExtensionColumn entries', () => {
-    const valid = listing('valid', { MLSNumber: 'A-1', SalePrice: undefined, Description: 'new text' });
-    expect(keptOnPlatform(valid, record)).toEqual(['SalePrice']);
+  it('counts a value typed in where the feed gives the unknown marker 0 as kept, and a platform 0 as nothing', () => {
+    const feed = part({ City: 'Springfield', YearBuilt: 0, ParkingSpots: 0, LotArea: 0 });
+    const platform = {
+      id: 7,
+      listing: { City: 'Springfield', YearBuilt: 1995, ParkingSpots: 0, SalePrice: 1 },
+    };
+    expect(keptOnPlatform(feed, platform)).toEqual(['YearBuilt', 'SalePrice']);
   });
 
-  it('nothing for a record that is rejected or removed, or absent', () => {
-    expect(keptOnPlatform(listing('rejected', { MLSNumber: 'A-1' }), record)).toEqual([]);
-    expect(keptOnPlatform(listing('remove', { MLSNumber: 'A-1' }), record)).toEqual([]);
-    expect(keptOnPlatform(undefined, record)).toEqual([]);
-  });
-});
-
-describe('keptAsFeeds', () => {
-  it('a listing the plan updates or finds in sync, not a duplicate it deletes or another owner’s', () => {
-    const classification = [
-      { kind: 'unchanged', id: 7 },
-      { kind: 'delete', id: 8, reason: 'duplicate' },
-      { kind: 'skipped', id: 9, reason: 'owned-by-other-feed' },
-      { kind: 'update', id: 10, adopt: false, changes: [] },
-    ] as const;
-    expect([7, 8, 9, 10, 11].filter((id) => keptAsFeeds(classification, id))).toEqual([7, 10]);
+  it('does not count a field the plan changes: a marker 0 the feed sets it to, or a clear', () => {
+    const feed = part({ City: 'Springfield', YearBuilt: 0 });
+    const platform = { id: 7, listing: { City: 'Springfield', YearBuilt: 1995, SalePrice: 1 } };
+    const update = {
+      kind: 'update' as const,
+      id: 7,
+      changes: [
+        { field: 'YearBuilt', from: 1995, to: 0 },
+        { field: 'SalePrice', from: 1, to: undefined },
+      ],
+    };
+    expect(keptOnPlatform(feed, platform, [update as never])).toEqual([]);
   });
 });

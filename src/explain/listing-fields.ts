@@ -1,4 +1,5 @@
-import { isClear } from '../reconcile/index.ts';
+import type { ListingField } from '../normalize/index.ts';
+import { leavesUnset } from '../reconcile/index.ts';
 import type { Classification, ListingPart, PlatformRecord } from './types.ts';
 
 /**
@@ -27,7 +28,7 @@ export const extensionField = (key: string) => `ExtensionColumn[${key}]`;
 /**
  * The fields a platform listing has that the feed's valid record leaves unset and a sync keeps: a
  * field the feed sets on none of its listings (or every field, under `unsetFields: keep`); one the
- * plan clears (`classification`: its update's changes, a replace) is not kept (docs/reconcile.md,
+ * plan changes (`classification`: its update's changes, a replace's clears) is not kept (docs/reconcile.md,
  * "A value the feed stops sending"). A number 0 is not a value to clear. An ExtensionColumn entry
  * is not one: the feed's entries are sent, and compared, as a whole. Pure.
  */
@@ -37,13 +38,18 @@ export function keptOnPlatform(
   classification: readonly Classification[] = [],
 ): string[] {
   if (listing?.status !== 'valid') return [];
-  const set = new Set(listing.fields.filter((f) => f.value !== undefined).map((f) => f.field));
+  // The unknown marker 0 (a year the format does not carry) sets nothing: a value typed in stays.
+  const set = new Set(
+    listing.fields.filter((f) => !leavesUnset(f.field as ListingField, f.value)).map((f) => f.field),
+  );
+  // What the plan changes is not kept: a clear, or a marker 0 the feed sets the field to.
   const cleared = new Set(
     classification.flatMap((c) =>
-      c.kind === 'update' && c.id === record.id ? c.changes.filter(isClear).map((f) => f.field) : [],
+      c.kind === 'update' && c.id === record.id ? c.changes.map((f) => f.field) : [],
     ),
   );
   return fieldsOf(record.listing)
+    .filter(([field, value]) => !leavesUnset(field as ListingField, value))
     .map(([field]) => field)
     .filter((field) => !field.startsWith('ExtensionColumn') && !set.has(field) && !cleared.has(field));
 }

@@ -23,6 +23,7 @@ export {
   type ListingField,
   listingSchema,
   MARKER_FIELDS,
+  type MarkerField,
   MONEY_FIELDS,
   NUMERIC_FIELDS,
   SALE_TYPES,
@@ -30,6 +31,7 @@ export {
   STATUSES,
   TEXT_FIELDS,
   TOURS,
+  UNKNOWN,
 } from './listing-schema.ts';
 export { objectBuilder, propertyReader } from './literal-access.ts';
 export {

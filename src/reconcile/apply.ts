@@ -6,8 +6,9 @@ import {
   PlatformError,
   RETURNED_FIELDS,
 } from '../api/index.ts';
-import { type Listing, listingSchema } from '../normalize/index.ts';
-import { isClear, isUnset } from './compare.ts';
+import { HttpStatusError } from '../http/index.ts';
+import { type Listing, listingSchema, type MappingHint } from '../normalize/index.ts';
+import { isClear, isUnset, leavesUnset } from './compare.ts';
 import { createListing, LISTING_CHECKED } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
 import { FailureLog } from './failure-log.ts';
@@ -16,6 +17,7 @@ import type { TagKeys } from './ownership.ts';
 import type { FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
 import { inStoreOrder, itemsOf } from './planned-creates.ts';
 import { type Failure, type NotApplied, notAppliedCount } from './report-types.ts';
+import { unknownLeftOut, withoutUnknown, withoutUnknownJson } from './update-body.ts';
 
 export interface ApplyOptions {
   chatbot: string;
@@ -55,6 +57,8 @@ export interface ApplyResult {
   cancelled: boolean;
   /** Why writing stopped before the plan was done (the platform refused the key): the rest is in `notApplied`. */
   stopped?: string;
+  /** What the writes learned of the platform that the report says (`RunReport.hints`). */
+  hints?: MappingHint[];
 }
 
 /** Replaced keys whose cleared fields a run keeps for the next (`ApplyResult.cleared`). */
@@ -84,6 +88,20 @@ function toFailure(error: unknown, operation: Operation, key: string, id?: numbe
     ...platform,
     message: error.message,
   };
+}
+
+/**
+ * The platform refused a record (an envelope error but a refused key, an HTTP 400 or 422): the same
+ * request is refused again, a different one may not be.
+ */
+function refusesRecord(error: unknown): boolean {
+  if (error instanceof PlatformError) return error.platformCode !== 401 && error.platformCode !== 429;
+  if (error instanceof HttpStatusError) return error.status === 400 || error.status === 422;
+  return false;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** What a plan's apply comes to before its first write (and a run stopped before applying). */
@@ -128,21 +146,47 @@ export async function applyPlan(
     tags: options.tags,
     signal,
   };
+  // The unknown markers an update leaves out (a field the feed never sets: a year an office typed in
+  // stays), until the platform refuses an update for one missing: then every update sends them.
+  const leftOut = unknownLeftOut(plan.clearable);
+  let sendsMarkers = leftOut.length === 0;
+  const send = async (update: PlannedUpdate, whole: boolean): Promise<number> => {
+    const { loader } = options;
+    const key = String(update.id);
+    const omit = whole || update.markSold ? [] : leftOut;
+    // The feed's record was checked when the feed was read, and is sent as its store kept it where
+    // it can be; a listing marked Sold is the platform's own, checked whole.
+    const json = update.markSold ? undefined : loader.json?.(update.desired);
+    if (json !== undefined)
+      return client.updateListingJson(chatbot, key, withoutUnknownJson(json, omit), LISTING_CHECKED);
+    const listing = withoutUnknown(loader.load(update.desired), omit);
+    return client.updateListing(
+      { ...listing, SerialNumber: chatbot, Key: key, KeyType: 'NewOaks' },
+      update.markSold ? {} : LISTING_CHECKED,
+    );
+  };
   const run = (update: PlannedUpdate) => async () => {
     if (update.replace && !update.markSold) return replace(update);
     try {
-      const { loader } = options;
-      const key = String(update.id);
-      // The feed's record was checked when the feed was read, and is sent as its store kept it where
-      // it can be; a listing marked Sold is the platform's own, checked whole.
-      const json = update.markSold ? undefined : loader.json?.(update.desired);
-      const count =
-        json !== undefined
-          ? await client.updateListingJson(chatbot, key, json, LISTING_CHECKED)
-          : await client.updateListing(
-              { ...loader.load(update.desired), SerialNumber: chatbot, Key: key, KeyType: 'NewOaks' },
-              update.markSold ? {} : LISTING_CHECKED,
-            );
+      let count: number;
+      const whole = sendsMarkers;
+      try {
+        count = await send(update, whole);
+      } catch (error) {
+        // A platform that takes the fields required on create as required on update (the spec says
+        // so; its example leaves several out): the markers are sent from now on, this one again
+        // (and each one in flight beside it).
+        if (whole || !refusesRecord(error)) throw error;
+        sendsMarkers = true;
+        result.hints ??= [
+          {
+            code: 'update_needs_markers',
+            message: `the platform refused an update without the unknown marker 0 in ${leftOut.join(', ')}, fields this feed never sets (${errorText(error)}): this run's updates sent the 0, overwriting any value typed into those fields on the platform`,
+            fix: 'nothing to fix in the config: the platform requires every field on update. To keep a value typed in by hand, map the field from the feed',
+          },
+        ];
+        count = await send(update, true);
+      }
       refusals.done();
       if (count === 0) {
         const message = `update: listing ID ${update.id} no longer exists; the next run recreates it`;
@@ -308,10 +352,11 @@ async function heldBeside(
   const page = await client.listListings({ SerialNumber: chatbot, MLSNumber: String(mls), PageSize: 100 });
   const found = page.List.map(canonicalizeRemote).find((r) => r.id === id);
   if (found === undefined) return {};
-  const cleared = new Set(changes.filter(isClear).map((c) => c.field));
+  // A field the run changes (a clear, or a marker 0 the feed now says) is the feed's.
+  const changed = new Set(changes.map((c) => c.field));
   const held: Partial<Listing> = {};
   for (const field of RETURNED_FIELDS) {
-    if (field === 'ExtensionColumn' || cleared.has(field) || !isUnset(listing[field])) continue;
+    if (field === 'ExtensionColumn' || changed.has(field) || !leavesUnset(field, listing[field])) continue;
     const value = found.listing[field];
     // Only a value the listing schema takes (the list may return an enum the create refuses).
     if (!isUnset(value) && listingSchema.shape[field].safeParse(value).success)

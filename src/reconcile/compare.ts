@@ -1,6 +1,6 @@
 import { platformImages, RETURNED_FIELDS } from '../api/index.ts';
 import type { ExtensionEntry, Listing, ListingField } from '../normalize/index.ts';
-import { ENUM_FIELDS, NUMERIC_FIELDS, photoStampOf } from '../normalize/index.ts';
+import { ENUM_FIELDS, MARKER_FIELDS, NUMERIC_FIELDS, photoStampOf, UNKNOWN } from '../normalize/index.ts';
 import type { FieldChange } from './plan-types.ts';
 import { foldSpaces } from './white-space.ts';
 
@@ -51,6 +51,24 @@ export function isUnset(value: unknown): boolean {
   return false;
 }
 
+const MARKERS = new Set<string>(MARKER_FIELDS);
+
+/** Whether `field` is one whose `0` is the unknown marker (`MARKER_FIELDS`: YearBuilt, ParkingSpots…). */
+export function isMarkerField(field: string): boolean {
+  return MARKERS.has(field);
+}
+
+/**
+ * Whether the feed's listing leaves `field` unset: no value, or the unknown marker 0 in a field that
+ * has one (`MARKER_FIELDS`: a required number the feed does not say, filled with 0 only because
+ * create requires it). Either way the feed says nothing there, so a value the platform holds (a year
+ * an office typed in) is not overwritten, unless the feed sets the field on some listing and so
+ * clears it (`diffListing`'s `clearable`).
+ */
+export function leavesUnset(field: ListingField, value: unknown): boolean {
+  return value === UNKNOWN ? MARKERS.has(field) : isUnset(value);
+}
+
 /** Equal in canonical form, for one field. */
 export function sameValue(field: ListingField, desired: unknown, remote: unknown): boolean {
   if (desired === remote) return true;
@@ -98,7 +116,7 @@ export function diffListing(desired: Listing, remote: Partial<Listing>, clearabl
     const field = RETURNED_FIELDS[i] as ListingField;
     const want = desired[field];
     if (field === 'Images' && samePhotos) continue;
-    if (isUnset(want)) {
+    if (leavesUnset(field, want)) {
       if ((clearable & (1 << i)) !== 0) pushClear(changes, field, remote[field]);
       continue;
     }
@@ -111,10 +129,14 @@ export function diffListing(desired: Listing, remote: Partial<Listing>, clearabl
   return changes;
 }
 
-/** A clear of `field` onto `changes` where the platform holds a value there (ExtensionColumn is sent whole). */
+/**
+ * A clear of `field` onto `changes` where the platform holds a value there (ExtensionColumn is sent
+ * whole). A field with an unknown marker is cleared to it, 0, as an update can send: not a clear
+ * (`isClear`), which needs a replace.
+ */
 function pushClear(changes: FieldChange[], field: ListingField, have: unknown): void {
   if (field !== 'ExtensionColumn' && holdsValue(field, have))
-    changes.push({ field, from: have, to: undefined });
+    changes.push({ field, from: have, to: MARKERS.has(field) ? UNKNOWN : undefined });
 }
 
 /**

@@ -1,7 +1,13 @@
 import { platformImages, RETURNED_FIELDS } from '../api/index.ts';
 import type { ExtensionEntry, Listing } from '../normalize/index.ts';
-import { ENUM_FIELDS, NUMERIC_FIELDS, photoStampOf, propertyReader } from '../normalize/index.ts';
-import { isUnset } from './compare.ts';
+import {
+  ENUM_FIELDS,
+  MARKER_FIELDS,
+  NUMERIC_FIELDS,
+  photoStampOf,
+  propertyReader,
+} from '../normalize/index.ts';
+import { leavesUnset } from './compare.ts';
 import { isSpace } from './white-space.ts';
 
 /**
@@ -214,6 +220,9 @@ export function mappedPricesMask(mapping: unknown): number {
   return maskOfFields(named) & maskOfFields(['SalePrice', 'RentPrice']);
 }
 
+/** The fields whose 0 is the unknown marker (`MARKER_FIELDS`), as a mask of the returned fields: 0 there is no value. */
+export const MARKER_MASK = maskOfFields(MARKER_FIELDS);
+
 /** Field names as a mask of the returned fields (bit i for `RETURNED_FIELDS[i]`); other names are left out. */
 export function maskOfFields(names: readonly string[]): number {
   let mask = 0;
@@ -252,7 +261,8 @@ function digestFields(
     const bit = 1 << i;
     if (given !== undefined && (given & bit) === 0) continue;
     const value = READERS[i]!(listing);
-    const unset = isUnset(value);
+    // The unknown marker 0 is no value, the feed's or the platform's: a number a record lacks.
+    const unset = leavesUnset(RETURNED_FIELDS[i]!, value);
     if (given === undefined) {
       if (unset) continue;
       mask |= bit;

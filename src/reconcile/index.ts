@@ -7,7 +7,7 @@
 export { type ApplyOptions, type ApplyResult, applyPlan } from './apply.ts';
 export { containsWord } from './broken-rows.ts';
 export type { ListingChange } from './changes-of.ts';
-export { clearsAny, diffListing, isClear, isHashTag, sameValue } from './compare.ts';
+export { clearsAny, diffListing, isClear, isHashTag, leavesUnset, sameValue } from './compare.ts';
 export { zeroCalls } from './counting-client.ts';
 export type { DesiredLoader, ListingBrief } from './desired.ts';
 export { fieldMask, mappedPricesMask } from './digest.ts';

@@ -23,6 +23,7 @@ import {
   finishDigest,
   KINDS,
   Kind,
+  MARKER_MASK,
   mixEnumOf,
   mixExtensionOf,
   mixExtensionSpans,
@@ -432,7 +433,8 @@ function digestListing(
     const bit = 1 << f;
     if (kind === Kind.Number || kind === Kind.Coordinate) {
       const value = numberAt(b, slot, type);
-      if (value === undefined) continue;
+      // The unknown marker 0 is no value (`leavesUnset`), as `ownFields` reads it.
+      if (value === undefined || (value === 0 && (MARKER_MASK & bit) !== 0)) continue;
       mask |= bit;
       mixNumberOf(kind, value);
     } else if (kind === Kind.Text) {

@@ -204,6 +204,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     chatbot: policy.chatbot,
     keyField: policy.keyField,
     mode: policy.mode,
+    clearable: desired.clearable(),
     creates: PlannedCreates.inKeyOrder(creates, keysOf(desired), keyOrderOf(desired)),
     updates: updates.finish(),
     deletes: PlannedDeletes.inKeyOrder(found, allowed),

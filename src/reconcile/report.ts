@@ -169,6 +169,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     failed: done.failures,
     failedCount: done.failedCount,
   });
+  if (done.hints !== undefined) report.hints = [...(report.hints ?? []), ...done.hints];
   if (done.replaced > 0) report.replaced = done.replaced;
   else delete report.replaced;
   // A replace's new listing, by its new ID: what anyone who keeps platform IDs needs.

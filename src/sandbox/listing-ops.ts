@@ -1,6 +1,12 @@
 import { fail, ok } from './envelope.ts';
 import { describeIssues } from './issues.ts';
-import { createSchema, deleteSchema, LISTING_FIELDS, updateSchema } from './request-schemas.ts';
+import {
+  createSchema,
+  deleteSchema,
+  LISTING_FIELDS,
+  strictUpdateSchema,
+  updateSchema,
+} from './request-schemas.ts';
 import { envelopeReply, type Handler } from './state.ts';
 
 const LISTING_KEYS = new Set<string>(LISTING_FIELDS);
@@ -15,7 +21,8 @@ export const create: Handler = (body, state) => {
 
 /** Update (4.4): Data is the number of records updated; none matching is still a success with 0. */
 export const update: Handler = (body, state) => {
-  const parsed = updateSchema.safeParse(body, { reportInput: true });
+  const schema = state.settings.updateRequiresAll ? strictUpdateSchema : updateSchema;
+  const parsed = schema.safeParse(body, { reportInput: true });
   if (!parsed.success) return envelopeReply(fail(400, describeIssues(parsed.error)));
   const { SerialNumber, Key, KeyType, ...rest } = parsed.data;
   const patch = Object.fromEntries(Object.entries(rest).filter(([field]) => LISTING_KEYS.has(field)));

@@ -32,6 +32,7 @@ export const configureSchema = z.strictObject({
   faultOperations: z.array(z.enum(OPERATIONS)).optional(),
   seed: z.number().int().optional(),
   imagesFormat: z.enum(['comma', 'json']).optional(),
+  updateRequiresAll: z.boolean().optional(),
   streamFraming: z.enum(['sse', 'ndjson']).optional(),
   streamDelayMs: ms.optional(),
 }) satisfies z.ZodType<SandboxConfigure>;

@@ -57,6 +57,11 @@ export interface SandboxSettings {
   seed: number;
   /** Default 'comma'. */
   imagesFormat: ImagesFormat;
+  /**
+   * Update (4.4) as its field table reads: every field required on create is required on update
+   * too, an update without one refused (400). Default false: the lenient reading of its example.
+   */
+  updateRequiresAll: boolean;
   /** Default 'sse'. */
   streamFraming: StreamFraming;
   /** Pause between streamed pieces, in ms, so they arrive as separate chunks. Default 5. */
@@ -104,6 +109,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   faultOperations: ['create', 'update', 'list', 'delete'],
   seed: 1,
   imagesFormat: 'comma',
+  updateRequiresAll: false,
   streamFraming: 'sse',
   streamDelayMs: 5,
 };

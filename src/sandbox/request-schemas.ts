@@ -77,6 +77,13 @@ export const updateSchema = sandboxListingSchema.partial().extend({
   KeyType: z.enum(KEY_TYPES),
 });
 
+/** 4.4 Update as its field table reads (`updateRequiresAll`): the fields required on create, required. */
+export const strictUpdateSchema = sandboxListingSchema.extend({
+  SerialNumber: required,
+  Key: required,
+  KeyType: z.enum(KEY_TYPES),
+});
+
 // 4.5 List.
 export const listSchema = z.strictObject({
   SerialNumber: required,

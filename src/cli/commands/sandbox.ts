@@ -31,6 +31,7 @@ interface SandboxCliOptions extends ResoCliOptions {
   faultOperations?: string[];
   imagesFormat?: 'comma' | 'json';
   streamFraming?: 'sse' | 'ndjson';
+  updateRequiresAll?: boolean;
 }
 
 function integer(value: string): number {
@@ -104,6 +105,10 @@ export function registerSandbox(program: Command): void {
         'json',
       ]),
     )
+    .option(
+      '--update-requires-all',
+      "refuse (400) an update without every field required on create, as 4.4's table reads",
+    )
     .addOption(
       new Option('--stream-framing <framing>', 'streamed answers (default sse)').choices(['sse', 'ndjson']),
     )
@@ -162,6 +167,7 @@ export function toSandboxOptions(options: SandboxCliOptions): SandboxOptions {
     seed: options.seed,
     imagesFormat: options.imagesFormat,
     streamFraming: options.streamFraming,
+    updateRequiresAll: options.updateRequiresAll,
     // Names are checked by startSandbox, which says which one is wrong.
     faultOperations: options.faultOperations as SandboxOptions['faultOperations'],
     faults: withoutUndefined(faults),
