@@ -4,7 +4,7 @@ import type { BudgetStore } from '../../budget/index.ts';
 import type { Config, FeedConfig } from '../../config/index.ts';
 import { DEFAULT_CONFIG_FILE, findFeed, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
-import { explainFacts, type MappingConfig } from '../../normalize/index.ts';
+import { explainFacts, type Listing, type MappingConfig } from '../../normalize/index.ts';
 import { type RecordStore, spillRecords } from '../../reconcile/index.ts';
 import { rejectionLine } from '../../render/index.ts';
 import { isFeedError } from '../../sources/index.ts';
@@ -156,23 +156,41 @@ async function validateFeed(
     // normalized listing: each is spilled to a temporary file as it is read and printed from there,
     // one at a time; the text report needs only their keys. Memory stays flat with the feed.
     const deps = { state: {}, forceFull: true, logger, ...(budget ? { budget } : {}) };
+    // Listings without a price: most of a feed so is a price column the mapping missed.
+    let unpriced = 0;
+    const priced = (listing: Listing) => {
+      if (listing.SalePrice === undefined && listing.RentPrice === undefined) unpriced++;
+    };
     if (!json) {
       // The text shows the first rejections of each field and reason; the rest are counted.
-      const result = await collectFeed(feed, deps, (_listing, key) => key, {
-        rejectionsPerLabel: SHOWN_PER_REASON,
-        duplicateKeysKept: DUPLICATE_KEYS_KEPT,
-      });
-      return { feedId: feed.id, ok: true, result };
+      const result = await collectFeed(
+        feed,
+        deps,
+        (listing, key) => {
+          priced(listing);
+          return key;
+        },
+        { rejectionsPerLabel: SHOWN_PER_REASON, duplicateKeysKept: DUPLICATE_KEYS_KEPT },
+      );
+      return { feedId: feed.id, ok: true, result: withPriceHint(result, unpriced) };
     }
     records = spillRecords();
     rejected = spillRecords<Rejection>();
     const spill = rejected;
-    const result = await collectFeed(feed, deps, (listing) => (records as RecordStore).put(listing), {
-      rejectionsPerLabel: 0,
-      spillRejection: (rejection) => spill.put(rejection),
-      duplicateKeysKept: DUPLICATE_KEYS_KEPT,
-    });
-    return { feedId: feed.id, ok: true, result, records, rejected };
+    const result = await collectFeed(
+      feed,
+      deps,
+      (listing) => {
+        priced(listing);
+        return (records as RecordStore).put(listing);
+      },
+      {
+        rejectionsPerLabel: 0,
+        spillRejection: (rejection) => spill.put(rejection),
+        duplicateKeysKept: DUPLICATE_KEYS_KEPT,
+      },
+    );
+    return { feedId: feed.id, ok: true, result: withPriceHint(result, unpriced), records, rejected };
   } catch (error) {
     records?.close();
     rejected?.close();
@@ -180,6 +198,26 @@ async function validateFeed(
     return { feedId: feed.id, ok: false, code: error.code, error: error.message };
   }
 }
+
+/**
+ * A hint when most valid records have no price (neither SalePrice nor RentPrice): a price column the
+ * mapping did not map (a header the inference did not know, a preset's field left out), which a sync
+ * would write as listings a buyer asks "how much" about in vain. A few unpriced ones (price on
+ * request) are no hint.
+ */
+export function withPriceHint<T>(result: IngestResult<T>, unpriced: number): IngestResult<T> {
+  const { valid } = result.stats;
+  if (valid < PRICE_HINT_MIN || unpriced * 2 <= valid) return result;
+  const hint = {
+    code: 'no_price',
+    message: `${unpriced} of ${valid} valid records have no price (neither SalePrice nor RentPrice): the chatbot cannot say what they cost`,
+    fix: 'map the price column (mapping.fields.SalePrice, or RentPrice for rentals; `--explain` shows what each field comes from); leave it so only if these homes are truly priced on request',
+  };
+  return { ...result, hints: [...(result.hints ?? []), hint] };
+}
+
+/** Fewer valid records than this get no price hint: a feed of three is read at a glance. */
+const PRICE_HINT_MIN = 10;
 
 /**
  * `validate --json`: the reports with every listing, each read back from its feed's records and
