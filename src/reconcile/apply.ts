@@ -1,17 +1,11 @@
-import type { Operation, PlatformClient } from '../api/index.ts';
-import {
-  AmbiguousCreateError,
-  canonicalizeRemote,
-  isApiError,
-  PlatformError,
-  RETURNED_FIELDS,
-} from '../api/index.ts';
+import type { PlatformClient } from '../api/index.ts';
+import { AmbiguousCreateError, canonicalizeRemote, PlatformError, RETURNED_FIELDS } from '../api/index.ts';
 import { HttpStatusError } from '../http/index.ts';
-import { type Listing, listingSchema, type MappingHint } from '../normalize/index.ts';
+import { type Listing, listingSchema, type MappingHint, type MarkerField } from '../normalize/index.ts';
 import { isClear, isUnset, leavesUnset } from './compare.ts';
-import { createListing, LISTING_CHECKED } from './create-listing.ts';
+import { createPlanned, LISTING_CHECKED } from './create-listing.ts';
 import type { DesiredLoader } from './desired.ts';
-import { FailureLog } from './failure-log.ts';
+import { FailureLog, toFailure } from './failure-log.ts';
 import { KeyRefusals } from './key-refusals.ts';
 import type { TagKeys } from './ownership.ts';
 import type { FieldChange, Plan, PlannedCreate, PlannedDelete, PlannedUpdate } from './plan-types.ts';
@@ -70,34 +64,20 @@ interface Task {
   run: () => Promise<void>;
 }
 
-/** A write that did not happen, as a report entry. Programming errors are not failures: they throw. */
-function toFailure(error: unknown, operation: Operation, key: string, id?: number): Failure {
-  if (!isApiError(error)) throw error;
-  const platform =
-    error instanceof PlatformError
-      ? {
-          ...(error.platformCode === undefined ? {} : { platformCode: error.platformCode }),
-          platformMessage: error.platformMessage,
-        }
-      : {};
-  return {
-    key,
-    operation,
-    ...(id === undefined ? {} : { id }),
-    code: error.code,
-    ...platform,
-    message: error.message,
-  };
-}
-
 /**
- * The platform refused a record (an envelope error but a refused key, an HTTP 400 or 422): the same
- * request is refused again, a different one may not be.
+ * The marker field of `fields` a refused update names (a platform that requires it: an envelope
+ * Code 400 or 422, an HTTP 400 or 422, whose message names the field), else undefined. A refusal
+ * that names none (a content rule, a record the platform refuses whatever it holds) is no reason to
+ * send the markers.
  */
-function refusesRecord(error: unknown): boolean {
-  if (error instanceof PlatformError) return error.platformCode !== 401 && error.platformCode !== 429;
-  if (error instanceof HttpStatusError) return error.status === 400 || error.status === 422;
-  return false;
+function namesLeftOut(error: unknown, fields: readonly MarkerField[]): MarkerField | undefined {
+  const refused =
+    error instanceof PlatformError
+      ? error.platformCode === 400 || error.platformCode === 422
+      : error instanceof HttpStatusError && (error.status === 400 || error.status === 422);
+  if (!refused) return undefined;
+  const said = errorText(error).toLowerCase();
+  return fields.find((field) => said.includes(field.toLowerCase()));
 }
 
 function errorText(error: unknown): string {
@@ -150,42 +130,55 @@ export async function applyPlan(
   // stays), until the platform refuses an update for one missing: then every update sends them.
   const leftOut = unknownLeftOut(plan.clearable);
   let sendsMarkers = leftOut.length === 0;
-  const send = async (update: PlannedUpdate, whole: boolean): Promise<number> => {
+  /** The update's request, the markers of `omit` left out of its record (`left`: some were). */
+  const request = (update: PlannedUpdate, omit: readonly MarkerField[]) => {
     const { loader } = options;
     const key = String(update.id);
-    const omit = whole || update.markSold ? [] : leftOut;
     // The feed's record was checked when the feed was read, and is sent as its store kept it where
     // it can be; a listing marked Sold is the platform's own, checked whole.
     const json = update.markSold ? undefined : loader.json?.(update.desired);
-    if (json !== undefined)
-      return client.updateListingJson(chatbot, key, withoutUnknownJson(json, omit), LISTING_CHECKED);
-    const listing = withoutUnknown(loader.load(update.desired), omit);
-    return client.updateListing(
-      { ...listing, SerialNumber: chatbot, Key: key, KeyType: 'NewOaks' },
-      update.markSold ? {} : LISTING_CHECKED,
-    );
+    if (json !== undefined) {
+      const body = withoutUnknownJson(json, omit);
+      return {
+        left: body.length !== json.length,
+        send: () => client.updateListingJson(chatbot, key, body, LISTING_CHECKED),
+      };
+    }
+    const whole = loader.load(update.desired);
+    const listing = withoutUnknown(whole, omit);
+    return {
+      left: listing !== whole,
+      send: () =>
+        client.updateListing(
+          { ...listing, SerialNumber: chatbot, Key: key, KeyType: 'NewOaks' },
+          update.markSold ? {} : LISTING_CHECKED,
+        ),
+    };
   };
   const run = (update: PlannedUpdate) => async () => {
     if (update.replace && !update.markSold) return replace(update);
     try {
       let count: number;
-      const whole = sendsMarkers;
+      const first = request(update, sendsMarkers || update.markSold ? [] : leftOut);
       try {
-        count = await send(update, whole);
+        count = await first.send();
       } catch (error) {
-        // A platform that takes the fields required on create as required on update (the spec says
-        // so; its example leaves several out): the markers are sent from now on, this one again
-        // (and each one in flight beside it).
-        if (whole || !refusesRecord(error)) throw error;
-        sendsMarkers = true;
-        result.hints ??= [
-          {
-            code: 'update_needs_markers',
-            message: `the platform refused an update without the unknown marker 0 in ${leftOut.join(', ')}, fields this feed never sets (${errorText(error)}): this run's updates sent the 0, overwriting any value typed into those fields on the platform`,
-            fix: 'nothing to fix in the config: the platform requires every field on update. To keep a value typed in by hand, map the field from the feed',
-          },
-        ];
-        count = await send(update, true);
+        // A platform that takes the fields required on create as required on update (4.4's table;
+        // its example leaves several out) refuses the record, naming a field left out: sent again
+        // with the markers, and so is every later update of the run. Any other refusal is a failure.
+        const named = first.left ? namesLeftOut(error, leftOut) : undefined;
+        if (named === undefined) throw error;
+        count = await request(update, []).send();
+        if (!sendsMarkers) {
+          sendsMarkers = true;
+          result.hints = [
+            {
+              code: 'update_needs_markers',
+              message: `the platform refused an update without ${named} (${errorText(error)}): from then on, this run's updates sent the unknown marker 0 in ${leftOut.join(', ')}, which the feed never sets, overwriting any value typed into them on the platform`,
+              fix: 'nothing to fix in the config: the platform requires every field on update. To keep a value typed in by hand, map the field from the feed',
+            },
+          ];
+        }
       }
       refusals.done();
       if (count === 0) {
@@ -265,13 +258,7 @@ export async function applyPlan(
   };
   const create = (planned: PlannedCreate) => async () => {
     try {
-      const { loader } = options;
-      const json = loader.json?.(planned.desired);
-      const record =
-        json === undefined
-          ? loader.load(planned.desired)
-          : { json, listing: () => loader.load(planned.desired) };
-      const outcome = await createListing(createContext, planned.key, record);
+      const { outcome } = await createPlanned(createContext, options.loader, planned);
       refusals.done();
       result.created++;
       if (outcome === 'resolved') result.ambiguousResolved++;

@@ -2,8 +2,10 @@ import type { PlatformClient } from '../api/index.ts';
 import { AmbiguousCreateError, canonicalizeRemote } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import { diffListing } from './compare.ts';
+import type { DesiredLoader } from './desired.ts';
 import { ownerOf, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
+import type { PlannedCreate } from './plan-types.ts';
 
 export interface CreateContext {
   client: PlatformClient;
@@ -17,6 +19,12 @@ export interface CreateContext {
 }
 
 export type CreateOutcome = 'created' | 'resolved';
+
+/** A create made: how (sent, or a create in doubt found made), and the listing's platform ID. */
+export interface Created {
+  outcome: CreateOutcome;
+  id: number;
+}
 
 /** A record to create as the JSON text its run kept (`DesiredLoader.json`), and the listing it reads as. */
 export interface CreateRecord {
@@ -36,7 +44,7 @@ export async function createListing(
   ctx: CreateContext,
   key: string,
   record: Listing | CreateRecord,
-): Promise<CreateOutcome> {
+): Promise<Created> {
   const attempts = ctx.maxAttempts ?? 3;
   const kept = 'json' in record ? record : undefined;
   // Given as JSON text, the record is parsed only for the rare create in doubt (compared below).
@@ -45,9 +53,11 @@ export async function createListing(
     try {
       // The feed's record, checked against the listing schema when the feed was read: sent as the
       // store kept it where it can be.
-      if (kept !== undefined) await ctx.client.createListingJson(ctx.chatbot, kept.json, LISTING_CHECKED);
-      else await ctx.client.createListing({ ...parsed!, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
-      return 'created';
+      const id =
+        kept !== undefined
+          ? await ctx.client.createListingJson(ctx.chatbot, kept.json, LISTING_CHECKED)
+          : await ctx.client.createListing({ ...parsed!, SerialNumber: ctx.chatbot }, LISTING_CHECKED);
+      return { outcome: 'created', id: Number(id) };
     } catch (error) {
       if (!(error instanceof AmbiguousCreateError)) throw error;
       parsed ??= kept!.listing();
@@ -63,7 +73,7 @@ export async function createListing(
           };
           await ctx.client.updateListing(request, LISTING_CHECKED);
         }
-        return 'resolved';
+        return { outcome: 'resolved', id: found.id };
       }
       if (attempt >= attempts || ctx.signal?.aborted) throw error;
     }
@@ -79,4 +89,16 @@ async function lookUp(ctx: CreateContext, key: string, listing: Listing) {
   return page.List.map(canonicalizeRemote)
     .filter((r) => keyOf(r.listing, ctx.keyField) === key && ownerOf(r.listing, ctx.tags) === ctx.feedId)
     .sort((a, b) => a.id - b.id)[0];
+}
+
+/** A planned create sent: its record as the run's store kept it (JSON text where it can be). */
+export function createPlanned(
+  ctx: CreateContext,
+  loader: DesiredLoader,
+  planned: PlannedCreate,
+): Promise<Created> {
+  const json = loader.json?.(planned.desired);
+  const record =
+    json === undefined ? loader.load(planned.desired) : { json, listing: () => loader.load(planned.desired) };
+  return createListing(ctx, planned.key, record);
 }

@@ -1,5 +1,6 @@
 import { hashOf, KeyArena, KeyTable } from '../key-arena.ts';
 import { float64s, int32s } from '../number-column.ts';
+import { MARKER_MASK } from './digest.ts';
 import type { DesiredListing } from './plan-types.ts';
 
 /**
@@ -46,7 +47,9 @@ export class DesiredIndex {
    * Bit i: `RETURNED_FIELDS[i]`.
    */
   clearable(): number {
-    return this.#clearUnset ? this.#union : 0;
+    // Under `keep`, a marker field the feed sets still takes its 0 (`MARKER_MASK`): 0 is a value an
+    // update can send, as it always was; only a field the feed never sets is left to the platform.
+    return this.#clearUnset ? this.#union : this.#union & MARKER_MASK;
   }
 
   /** Fields the feed may set though no record noted sets them (its mapping's prices: `mappedPricesMask`). */

@@ -1,3 +1,4 @@
+import { isApiError, type Operation, PlatformError } from '../api/index.ts';
 import type { Failure } from './report-types.ts';
 
 /** Failed writes a run keeps whole (the first in key order); every one is counted. */
@@ -40,4 +41,24 @@ export class FailureLog {
   sorted(): Failure[] {
     return this.#failures.sort(byKey).slice(0, this.#kept);
   }
+}
+
+/** A write that did not happen, as a report entry. Programming errors are not failures: they throw. */
+export function toFailure(error: unknown, operation: Operation, key: string, id?: number): Failure {
+  if (!isApiError(error)) throw error;
+  const platform =
+    error instanceof PlatformError
+      ? {
+          ...(error.platformCode === undefined ? {} : { platformCode: error.platformCode }),
+          platformMessage: error.platformMessage,
+        }
+      : {};
+  return {
+    key,
+    operation,
+    ...(id === undefined ? {} : { id }),
+    code: error.code,
+    ...platform,
+    message: error.message,
+  };
 }

@@ -239,9 +239,10 @@ export interface Plan {
   mode: 'full' | 'incremental';
   /**
    * The fields a value the platform holds is cleared in where the feed's listing leaves them unset
-   * (`DesiredIndex.clearable`; bit i for `RETURNED_FIELDS[i]`). An update sends an unknown marker 0
-   * only in these: elsewhere the feed never says the field, and a value the platform holds there
-   * (typed in by an office) stays. Absent (a plan made by hand): every marker is sent.
+   * (`DesiredIndex.clearable`; bit i for `RETURNED_FIELDS[i]`; under `unsetFields: keep`, only the
+   * marker fields the feed sets). An update sends an unknown marker 0 only in these: elsewhere the
+   * feed never gives the field, and a value the platform holds there (typed in by an office) stays.
+   * Absent (a plan made by hand): every marker is sent.
    */
   clearable?: number;
   /** In key order (`PlannedCreates`: a record number a create, not an object). */

@@ -14,7 +14,7 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { fieldsOfMask, mappedPricesMask, maskOfFields } from './digest.ts';
+import { fieldsOfMask, MARKER_MASK, mappedPricesMask, maskOfFields } from './digest.ts';
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
@@ -412,7 +412,8 @@ async function prepare(
     desired.clearAlso(mappedPricesMask(ingest.mapping));
     // An incremental read holds only the changed records: the fields the feed sets are also those
     // its earlier reads found (a dropped description is cleared though no record of the run has one).
-    if (ingest.mode === 'incremental') desired.clearAlso(maskOfFields(fieldsSetBefore ?? []));
+    // Not its marker fields: a state saved before a 0 counted as unset names every one of them.
+    if (ingest.mode === 'incremental') desired.clearAlso(maskOfFields(fieldsSetBefore ?? []) & ~MARKER_MASK);
     const fieldsSet = fieldsOfMask(desired.fieldsSet());
     const { loader } = kept;
     const policy = {

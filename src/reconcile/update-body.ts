@@ -5,8 +5,9 @@ import { type Listing, MARKER_FIELDS, type MarkerField, UNKNOWN } from '../norma
  * What an update leaves out of the feed's record: the unknown marker 0 in a field the feed never
  * sets (`MARKER_FIELDS`: YearBuilt, ParkingSpots, DaysOnMarket…, required on create, filled with 0
  * because the format does not carry them). Sent, it overwrote a value an office typed into the
- * listing on every update. A field the feed sets on some listing (`Plan.clearable`) keeps its 0: there
- * the marker clears a value the feed stopped sending. Pure: text and objects in, text and objects out.
+ * listing on every update. A marker field the feed sets on some listing (`Plan.clearable`: under
+ * `unsetFields: keep` too) keeps its 0: there the 0 clears a value the feed stopped sending, or is the
+ * feed's own (a studio's 0 bedrooms). Pure: text and objects in, text and objects out.
  */
 
 /** The marker fields whose 0 an update leaves out: those not in `clearable` (none when it is absent). */

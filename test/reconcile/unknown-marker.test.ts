@@ -111,4 +111,29 @@ describe('the unknown marker 0', () => {
     expect(stored('MLS-0002')[0]).toMatchObject({ Bedrooms: 0 });
     expect(writes(await h.sync(h.feed(), next))).toBe(0);
   });
+
+  it('a refusal that names no field left out (a content rule) is a failure: nothing sent again, no hint', async () => {
+    h = await startHarness([{}], { faults: { refuseRate: 1 }, faultOperations: ['update'] });
+    await h.sync(h.feed(), bare(1, 3));
+    await h.sandbox.configure({ faults: { refuseRate: 0 } });
+    await typeIn('MLS-0003', { YearBuilt: 1995 });
+    await h.sandbox.configure({ faults: { refuseRate: 1 } });
+    const report = await h.sync(h.feed(), bare(1, 3, { SalePrice: 99_000 }));
+    expect(report).toMatchObject({ updated: 0, failedCount: 3 });
+    expect(report.apiCalls.update).toBe(3);
+    expect(report.hints?.map((hint) => hint.code) ?? []).not.toContain('update_needs_markers');
+    expect(stored('MLS-0003')[0]).toMatchObject({ YearBuilt: 1995 });
+  });
+
+  it('under unsetFields: keep, a 0 the feed gives in a field it sets elsewhere is written (a studio, a relisting)', async () => {
+    h = await startHarness([{ unsetFields: 'keep' }]);
+    await h.sync(h.feed(), listings(1, 3));
+    const next = listings(1, 3).map((l) =>
+      l.MLSNumber === 'MLS-0002' ? { ...l, Bedrooms: 0, DaysOnMarket: 0 } : l,
+    );
+    const report = await h.sync(h.feed(), next);
+    expect(report).toMatchObject({ updated: 1, failedCount: 0 });
+    expect(stored('MLS-0002')[0]).toMatchObject({ Bedrooms: 0, DaysOnMarket: 0 });
+    expect(writes(await h.sync(h.feed(), next))).toBe(0);
+  });
 });
