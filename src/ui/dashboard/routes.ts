@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import express, { type Router } from 'express';
 import type { Config } from '../../config/index.ts';
 import type { RunReport } from '../../reconcile/index.ts';
-import type { StateStore } from '../../state/index.ts';
+import { type StateStore, withCliHistory } from '../../state/index.ts';
 import { CSS, JS } from './assets.ts';
 import { chatbotRoutes } from './chatbot-routes.ts';
 import { feedRoutes } from './feed-routes.ts';
@@ -32,9 +32,11 @@ export interface DashboardOptions {
  */
 export function dashboardRouter(options: DashboardOptions): Router {
   const router = express.Router();
+  // A feed no worker ran shows the runs `feed-sync sync` made (the config's state file).
+  const state = withCliHistory(options.state, () => options.getConfig()?.stateFile);
   const ctx: DashboardContext = {
     queue: options.queue,
-    state: options.state,
+    state,
     getConfig: () => options.getConfig(),
     readOnly: options.readOnly,
     runsShown: options.runsShown ?? 20,
@@ -42,14 +44,14 @@ export function dashboardRouter(options: DashboardOptions): Router {
     feedsOf: () => options.getConfig()?.feeds ?? [],
     send: (res, title, section, body) =>
       void res.type('html').send(page({ title, section, body, readOnly: options.readOnly })),
-    lastReport: async (feedId) => (await options.state.getFeed(feedId)).lastReport as RunReport | undefined,
+    lastReport: async (feedId) => (await state.getFeed(feedId)).lastReport as RunReport | undefined,
     feedRow: async (feedId) => {
-      const { lastReport, owned } = await options.state.getFeed(feedId);
+      const { lastReport, owned } = await state.getFeed(feedId);
       const last = lastReport as RunReport | undefined;
       // After a skipped run, the last that read the feed: what still stands.
       const lastRead =
         last?.outcome === 'skipped'
-          ? ((await options.state.listRuns(feedId, 20)) as RunReport[]).find((r) => r.outcome !== 'skipped')
+          ? ((await state.listRuns(feedId, 20)) as RunReport[]).find((r) => r.outcome !== 'skipped')
           : undefined;
       return {
         ...(last === undefined ? {} : { last }),
@@ -72,7 +74,7 @@ export function dashboardRouter(options: DashboardOptions): Router {
   feedRoutes(router, ctx);
   listingRoutes(router, {
     getConfig: options.getConfig,
-    explainer: options.explainer ?? defaultExplainer(options.state),
+    explainer: options.explainer ?? defaultExplainer(state),
     send: (res, title, body) => ctx.send(res, title, 'feeds', body),
     notFound,
   });
