@@ -84,6 +84,9 @@ export async function explainListing(
     feedIds: config.feeds.map((f) => f.id),
     feedHasIt: last !== undefined,
     kept: keptByListing(classification, platform, listing),
+    replacesHeld: (state.lastReport as RunReport | undefined)?.guards?.some(
+      (g) => g.guard === 'mass-replace' && g.tripped,
+    ),
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });

@@ -125,6 +125,17 @@ describe('verdictOf', () => {
     expect(verdict.lines[0]?.changes).toEqual([price]);
   });
 
+  it("a replace says so when the last run's replaces were held by guard mass-replace", () => {
+    const price = { field: 'SalePrice', from: 275000, to: undefined };
+    const classification = [
+      { kind: 'update' as const, id: 7, adopt: false, changes: [price, hash], replace: true as const },
+    ];
+    expect(verdictOf(classification, context).lines[0]?.text).not.toContain('mass-replace');
+    expect(verdictOf(classification, { ...context, replacesHeld: true }).lines[0]?.text).toContain(
+      'deleted; the last run held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and a sync holds this one too while as many are due, unless run with --allow-mass-delete',
+    );
+  });
+
   it('a delete after a grace says the grace is over; a mark Sold shows its one field', () => {
     const withGrace = { ...context, graceDays: 3 };
     const [gone] = verdictOf(

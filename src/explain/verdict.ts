@@ -21,6 +21,18 @@ export interface VerdictContext {
    * unset (`keptOnPlatform`): kept, never cleared.
    */
   kept?: ReadonlyMap<number, readonly string[]>;
+  /**
+   * The last run's replaces were held by guard `mass-replace` (a plan of one key cannot count a
+   * run's replaces): a replace says a sync may hold it too.
+   */
+  replacesHeld?: boolean;
+}
+
+/** What a replace line adds when the last run's replaces were held (`VerdictContext.replacesHeld`). */
+function heldText(context: VerdictContext): string {
+  return context.replacesHeld
+    ? '; the last run held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and a sync holds this one too while as many are due, unless run with --allow-mass-delete'
+    : '';
 }
 
 /** `(the platform keeps SalePrice, which the feed leaves unset: …)`. */
@@ -100,7 +112,7 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
                 ? `ID ${c.id} is tagged for feed ${String(former)}, a former id of this feed (adoptFrom): a sync would tag it as ${context.feedId}'s and update it (${why})`
                 : `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`) +
               (c.replace
-                ? `, as a replace: the feed no longer sends ${clearedOf(c.changes).join(', ')}, so the listing is created anew and ID ${c.id} deleted`
+                ? `, as a replace: the feed no longer sends ${clearedOf(c.changes).join(', ')}, so the listing is created anew and ID ${c.id} deleted${heldText(context)}`
                 : ''),
             changes,
           }
@@ -108,7 +120,7 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
           ? {
               action: 'replace',
               id: c.id,
-              text: `a sync would replace ID ${c.id} (${why}): the feed no longer sends ${clearedOf(c.changes).join(', ')}, and no value the platform takes clears a field, so the listing is created anew and ID ${c.id} deleted`,
+              text: `a sync would replace ID ${c.id} (${why}): the feed no longer sends ${clearedOf(c.changes).join(', ')}, and no value the platform takes clears a field, so the listing is created anew and ID ${c.id} deleted${heldText(context)}`,
               changes,
             }
           : { action: 'update', id: c.id, text: `a sync would update ID ${c.id}: ${why}`, changes };
