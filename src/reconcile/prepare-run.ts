@@ -3,6 +3,7 @@ import { isFeedSyncError } from '../errors.ts';
 import { collectFeed, type IngestResult, type KnownItem } from '../ingest/index.ts';
 import { feedField } from '../logger.ts';
 import type { Listing } from '../normalize/index.ts';
+import { int32s } from '../number-column.ts';
 import type { IngestDeps } from '../sources/index.ts';
 import type { FeedState } from '../state/index.ts';
 import { CHANGES_KEPT } from './changes-of.ts';
@@ -14,10 +15,10 @@ import {
 } from './decoded-snapshot.ts';
 import { BRIEFS_KEPT, type DesiredLoader, desiredOf, withBriefs } from './desired.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { fieldsOfMask, MARKER_MASK, mappedPricesMask, maskOfFields } from './digest.ts';
+import { fieldsOfMask, MARKER_MASK, mappedPricesMask, maskOfFields, ownFields } from './digest.ts';
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
-import { DEFAULT_HASH_KEY, type TagKeys } from './ownership.ts';
+import { DEFAULT_HASH_KEY, type TagKeys, withTags } from './ownership.ts';
 import { PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
@@ -189,24 +190,36 @@ async function prepareOnce(
  * The run's record store, its numbers shifted past a reused reading's listings (`reserve`): those
  * have no record, and asking for one is `ReadingNeedsRecords`.
  */
-function offsetRecords(
-  store: RecordStore & { text(ref: number): string },
-): RecordStore & { reserve(count: number): void; unread(ref: number): boolean; text(ref: number): string } {
+function offsetRecords(store: RecordStore & { text(ref: number): string }): RecordStore & {
+  reserve(count: number): void;
+  unread(ref: number): boolean;
+  text(ref: number): string;
+  fill(ref: number, record: Listing): void;
+} {
   let offset = 0;
+  /** A reserved number's record, kept later (`fill`): where it is in `store`, plus one. */
+  const filled = int32s();
+  const at = (ref: number): number => {
+    const place = filled.get(ref) - 1;
+    if (place < 0) throw new ReadingNeedsRecords();
+    return place;
+  };
   return {
     reserve(count) {
       if (store.size > 0) throw new Error('records are reserved before any is kept');
       offset = count;
     },
-    unread: (ref) => ref >= 0 && ref < offset,
+    unread: (ref) => ref >= 0 && ref < offset && filled.get(ref) === 0,
+    fill(ref, record) {
+      if (!(ref >= 0 && ref < offset)) throw new RangeError(`record ${ref} is not reserved`);
+      filled.set(ref, store.put(record) + 1);
+    },
     put: (record) => store.put(record) + offset,
     get(ref) {
-      if (ref < offset) throw new ReadingNeedsRecords();
-      return store.get(ref - offset);
+      return ref < offset ? store.get(at(ref)) : store.get(ref - offset);
     },
     text(ref) {
-      if (ref < offset) throw new ReadingNeedsRecords();
-      return store.text(ref - offset);
+      return ref < offset ? store.text(at(ref)) : store.text(ref - offset);
     },
     get size() {
       return store.size + offset;
@@ -270,6 +283,8 @@ async function prepare(
    * was owed already (a listing the full read could not restore must not owe another, and another).
    */
   let ownedLast: number | undefined;
+  /** How the feed is read (validators, budget, signal): again, where a reused reading needs records. */
+  let ingestDeps: IngestDeps | undefined;
   try {
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
@@ -294,7 +309,7 @@ async function prepare(
             logger: deps.logger,
           })
         : undefined;
-    const ingestDeps: IngestDeps = {
+    ingestDeps = {
       state: maySkip || fromServer ? state : withoutValidators,
       ...(deps.logger ? { logger: deps.logger } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -486,8 +501,17 @@ async function prepare(
     }
     summary = withVanished(summary, feed, made.ownedCount, ownedLast);
     if (isResoApi(feed)) summary = { ...summary, fromProvider: true };
-    // A reused reading has no record to write: a plan that writes one reads the feed after all.
-    if (ingest.reused && writesUnread(made, store)) throw new ReadingNeedsRecords();
+    // A reused reading has no record to write: a plan that writes one reads the records now (a
+    // `path:` feed's file, the same bytes), each checked against the reading, so the pages read and
+    // the plan stand; else (a `url:` feed's 304) the run reads the feed after all.
+    if (ingest.reused && writesUnread(made, store)) {
+      if (feed.source.path === undefined || ingestDeps === undefined) throw new ReadingNeedsRecords();
+      const note =
+        'the feed is unchanged, but listings on the platform differ from it: reading its records to write them';
+      deps.logger?.info(feedField(deps.logger, feed.id), note);
+      deps.onProgress?.({ phase: 'fetching', done: 0, total: 0, note });
+      await fillReading(feed, ingestDeps, { store, desired, tags, memo, count: ingest.listings.length });
+    }
     const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
     const remoteCount = snapshot.listings.length;
@@ -571,6 +595,70 @@ export function caseTwinsOf(plan: Pick<Plan, 'creates' | 'foreign'>): CaseTwins 
       twins.first.push({ key: create.key, remoteKey: remote.key, id: remote.id });
   }
   return twins.count > 0 ? twins : undefined;
+}
+
+/**
+ * The records of a reused reading, read from the feed's file (its bytes the reading's: checked by
+ * size and SHA-256 before it was reused), each listing put at its number in the reading (its row
+ * in the reading's memo: the feed's listings in order, each key once) after its key, mask and digest
+ * are found equal to the reading's. One that is not, or a count that differs (the file changed since
+ * it was digested), is `ReadingNeedsRecords`: the run reads the feed and the pages anew. Records
+ * the memo knows are kept as their fields, as a run reading the feed keeps them.
+ */
+async function fillReading(
+  feed: RunFeedSpec,
+  deps: IngestDeps,
+  {
+    store,
+    desired,
+    tags,
+    memo,
+    count,
+  }: {
+    store: ReturnType<typeof offsetRecords>;
+    desired: DesiredIndex;
+    tags: TagKeys;
+    memo: RunMemo | undefined;
+    count: number;
+  },
+): Promise<void> {
+  let ref = 0;
+  const fill = (key: string, mask: number, digest: number, record: Listing) => {
+    if (
+      ref >= count ||
+      key !== desired.keyAt(ref) ||
+      mask !== desired.maskAt(ref) ||
+      digest !== desired.digestAt(ref)
+    )
+      throw new ReadingNeedsRecords(
+        `its records differ from its last reading (record ${ref + 1}): reading the feed`,
+      );
+    store.fill(ref++, record);
+  };
+  await collectFeed(
+    feed,
+    { ...deps, forceFull: true },
+    (listing, key) => {
+      const tagged = withTags(listing, feed.id, tags);
+      const { mask, digest } = ownFields(tagged);
+      fill(key.trim(), mask, digest, tagged);
+      return 0;
+    },
+    {
+      rejectionsPerLabel: 0,
+      duplicateKeysKept: 0,
+      ...(memo && {
+        memo: memo.reading,
+        keepKnown: (item: KnownItem) => {
+          const { key, mask, digest } = item.entry;
+          fill(key, mask, digest, memo.stored(item));
+          return 0;
+        },
+      }),
+    },
+  );
+  if (ref !== count)
+    throw new ReadingNeedsRecords(`it holds ${count} listings, the file ${ref}: reading the feed`);
 }
 
 /**

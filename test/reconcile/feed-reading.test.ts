@@ -104,22 +104,29 @@ describe('a feed reading', () => {
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-7')?.SalePrice).toBe(999000);
   });
 
-  it('repairs a listing edited or deleted on the platform: the plan needs records, so the feed is read', async () => {
+  it('repairs a listing edited or deleted on the platform: the plan needs records, so they are read, the pages once', async () => {
     const { h, path, run } = await setup();
     writeFileSync(path, feedText());
     await run();
     await post(h, 'RealEstateUpdate', { Key: 'R-3', KeyType: 'MLSNumber', SalePrice: 1 });
     await post(h, 'RealEstateDelete', { Keys: ['R-4'], KeyType: 'MLSNumber' });
     const notes: string[] = [];
+    h.sandbox.resetStats();
     const repaired = await run({ onProgress: (p) => void (p.note && notes.push(p.note)) });
-    expect(repaired.reusedReading).toBeUndefined();
-    // Its progress says why it reads the feed after all (a terminal showed `fetching` twice, unexplained).
+    // The reading stands (the plan it made is the one applied): its records are read from the file,
+    // and the pages are not read again (they were, with the feed read over, before).
+    expect(repaired.reusedReading).toBeDefined();
+    const lists = h.sandbox.stats().requests.list;
+    // Its progress says why it reads the feed (a terminal showed `fetching` twice, unexplained).
     expect(notes).toEqual([
-      'the feed is unchanged, but listings on the platform differ from it: reading the feed to write them',
+      'the feed is unchanged, but listings on the platform differ from it: reading its records to write them',
     ]);
     expect([repaired.updated, repaired.created, repaired.unchanged]).toEqual([1, 1, 18]);
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
     expect(h.keys()).toContain('R-4');
+    // The pages read once (20 listings, PageSize 50: a page, and one asked for beside it at most);
+    // a run that started over to read the records read them twice.
+    expect(lists).toBeLessThanOrEqual(2);
     // And the run after that reuses the reading again.
     const again = await run();
     expect(again.reusedReading).toBeDefined();
@@ -220,8 +227,9 @@ describe('a feed reading, against what reading the file gives', () => {
     await run();
     failing = false;
     expect(memo.files.has('acme@reading')).toBe(false);
-    // The first reading put back (a run killed between its memo and its reading), the file too: the
-    // memo on disk is the second run's, not the one the reading names.
+    // The changed file's memo written, then the first reading put back (a run killed between its
+    // memo and its reading), the file too: the memo on disk is not the one the reading names.
+    await run();
     memo.files.set('acme@reading', firstReading as Buffer);
     writeFileSync(path, feedText());
     const third = await run();
