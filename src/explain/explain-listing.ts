@@ -77,6 +77,7 @@ export async function explainListing(
     platform.lookedUp && !('error' in read)
       ? classifyKey(planKey(key, side, remote, policy), key, remote)
       : [];
+  const runs = (await deps.state.listRuns(feed.id)) as RunReport[];
   const verdict = verdictOf(classification, {
     feedId: feed.id,
     mode,
@@ -84,13 +85,13 @@ export async function explainListing(
     feedIds: config.feeds.map((f) => f.id),
     feedHasIt: last !== undefined,
     kept: keptByListing(classification, platform, listing),
-    replacesHeld: (state.lastReport as RunReport | undefined)?.guards?.some(
-      (g) => g.guard === 'mass-replace' && g.tripped,
-    ),
+    // The last run that compared (a skipped or failed run has no guards of its own).
+    replacesHeld: runs
+      .find((r) => r.snapshot !== undefined)
+      ?.guards?.some((g) => g.guard === 'mass-replace' && g.tripped),
     ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });
-  const runs = (await deps.state.listRuns(feed.id)) as RunReport[];
   return {
     feedId: feed.id,
     chatbot: feed.chatbot,

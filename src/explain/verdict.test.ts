@@ -132,7 +132,7 @@ describe('verdictOf', () => {
     ];
     expect(verdictOf(classification, context).lines[0]?.text).not.toContain('mass-replace');
     expect(verdictOf(classification, { ...context, replacesHeld: true }).lines[0]?.text).toContain(
-      'deleted; the last run held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and a sync holds this one too while as many are due, unless run with --allow-mass-delete',
+      'deleted; the last run that compared held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and while as many are due a sync holds this clear too (the listing left as it is, or updated without the clear where other fields changed), unless run with --allow-mass-delete',
     );
   });
 

@@ -31,7 +31,7 @@ export interface VerdictContext {
 /** What a replace line adds when the last run's replaces were held (`VerdictContext.replacesHeld`). */
 function heldText(context: VerdictContext): string {
   return context.replacesHeld
-    ? '; the last run held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and a sync holds this one too while as many are due, unless run with --allow-mass-delete'
+    ? '; the last run that compared held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and while as many are due a sync holds this clear too (the listing left as it is, or updated without the clear where other fields changed), unless run with --allow-mass-delete'
     : '';
 }
 

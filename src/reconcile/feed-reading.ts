@@ -82,9 +82,15 @@ interface Reading {
 export class ReadingNeedsRecords extends Error {
   /** Why, as the run's info line says it. */
   readonly why: string;
-  constructor(why = 'listings on the platform differ from it: reading the feed to write them') {
+  /** The feed changed after all (its file, while read): `why` is said of it alone, not after "the feed is unchanged, but". */
+  readonly changed: boolean;
+  constructor(
+    why = 'listings on the platform differ from it: reading the feed to write them',
+    changed = false,
+  ) {
     super('a reused feed reading has no records to write');
     this.why = why;
+    this.changed = changed;
   }
 }
 

@@ -24,6 +24,7 @@ import { keyOf, makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
 import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
+import { UNREAD_FIELD } from './remote-entry.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import { isMemoRecord, RunMemo } from './run-memo.ts';
@@ -135,7 +136,7 @@ export async function prepareRun(
       return await prepareOnce(config, feed, client, deps, options, true);
     } catch (error) {
       if (!(error instanceof ReadingNeedsRecords)) throw error;
-      const note = `the feed is unchanged, but ${error.why}`;
+      const note = error.changed ? `the feed ${error.why}` : `the feed is unchanged, but ${error.why}`;
       deps.logger?.info(feedField(deps.logger, feed.id), note);
       // The terminal's progress says why it reads the feed again (a second `fetching … planning`).
       deps.onProgress?.({ phase: 'fetching', done: 0, total: 0, note });
@@ -199,6 +200,7 @@ function offsetRecords(store: RecordStore & { text(ref: number): string }): Reco
   let offset = 0;
   /** A reserved number's record, kept later (`fill`): where it is in `store`, plus one. */
   const filled = int32s();
+  let fills = 0;
   const at = (ref: number): number => {
     const place = filled.get(ref) - 1;
     if (place < 0) throw new ReadingNeedsRecords();
@@ -212,6 +214,7 @@ function offsetRecords(store: RecordStore & { text(ref: number): string }): Reco
     unread: (ref) => ref >= 0 && ref < offset && filled.get(ref) === 0,
     fill(ref, record) {
       if (!(ref >= 0 && ref < offset)) throw new RangeError(`record ${ref} is not reserved`);
+      if (filled.get(ref) === 0) fills++;
       filled.set(ref, store.put(record) + 1);
     },
     put: (record) => store.put(record) + offset,
@@ -222,7 +225,8 @@ function offsetRecords(store: RecordStore & { text(ref: number): string }): Reco
       return ref < offset ? store.text(at(ref)) : store.text(ref - offset);
     },
     get size() {
-      return store.size + offset;
+      // A filled number's record is in `store` too: counted once.
+      return store.size + offset - fills;
     },
     close: () => store.close(),
   };
@@ -505,12 +509,24 @@ async function prepare(
     // `path:` feed's file, the same bytes), each checked against the reading, so the pages read and
     // the plan stand; else (a `url:` feed's 304) the run reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) {
-      if (feed.source.path === undefined || ingestDeps === undefined) throw new ReadingNeedsRecords();
+      // Only where the plan knows every change it writes (a listing deleted on the platform, a value
+      // the feed leaves unset read off the platform's listing): a listing that differs where the
+      // feed sets fields was compared without its record (its changes unknown: a clear in them
+      // would be missed, and the guards count the replaces), so the run starts over.
+      if (feed.source.path === undefined || ingestDeps === undefined || changesUnknown(made, store))
+        throw new ReadingNeedsRecords();
       const note =
         'the feed is unchanged, but listings on the platform differ from it: reading its records to write them';
       deps.logger?.info(feedField(deps.logger, feed.id), note);
       deps.onProgress?.({ phase: 'fetching', done: 0, total: 0, note });
-      await fillReading(feed, ingestDeps, { store, desired, tags, memo, count: ingest.listings.length });
+      await fillReading(feed, ingestDeps, {
+        store,
+        desired,
+        tags,
+        memo,
+        count: ingest.listings.length,
+        sha256: ingest.reused.sha256,
+      });
     }
     const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
@@ -601,9 +617,10 @@ export function caseTwinsOf(plan: Pick<Plan, 'creates' | 'foreign'>): CaseTwins 
  * The records of a reused reading, read from the feed's file (its bytes the reading's: checked by
  * size and SHA-256 before it was reused), each listing put at its number in the reading (its row
  * in the reading's memo: the feed's listings in order, each key once) after its key, mask and digest
- * are found equal to the reading's. One that is not, or a count that differs (the file changed since
- * it was digested), is `ReadingNeedsRecords`: the run reads the feed and the pages anew. Records
- * the memo knows are kept as their fields, as a run reading the feed keeps them.
+ * are found equal to the reading's. One that is not, a count that differs, other bytes, or a file
+ * that cannot be read now (changed while it was read) is `ReadingNeedsRecords`: the run reads the
+ * feed and the pages anew. Records the memo knows are kept as their fields, as a run reading the
+ * feed keeps them.
  */
 async function fillReading(
   feed: RunFeedSpec,
@@ -614,51 +631,62 @@ async function fillReading(
     tags,
     memo,
     count,
+    sha256,
   }: {
     store: ReturnType<typeof offsetRecords>;
     desired: DesiredIndex;
     tags: TagKeys;
     memo: RunMemo | undefined;
     count: number;
+    /** The bytes the reading read. */
+    sha256: string;
   },
 ): Promise<void> {
   let ref = 0;
+  const changed = (what: string) =>
+    new ReadingNeedsRecords(`changed while its records were read (${what}): reading it again`, true);
   const fill = (key: string, mask: number, digest: number, record: Listing) => {
-    if (
-      ref >= count ||
-      key !== desired.keyAt(ref) ||
-      mask !== desired.maskAt(ref) ||
-      digest !== desired.digestAt(ref)
-    )
-      throw new ReadingNeedsRecords(
-        `its records differ from its last reading (record ${ref + 1}): reading the feed`,
-      );
+    const same =
+      ref < count &&
+      key === desired.keyAt(ref) &&
+      mask === desired.maskAt(ref) &&
+      digest === desired.digestAt(ref);
+    if (!same) throw changed(`listing ${ref + 1} is not the reading's`);
     store.fill(ref++, record);
   };
-  await collectFeed(
-    feed,
-    { ...deps, forceFull: true },
-    (listing, key) => {
-      const tagged = withTags(listing, feed.id, tags);
-      const { mask, digest } = ownFields(tagged);
-      fill(key.trim(), mask, digest, tagged);
-      return 0;
-    },
-    {
-      rejectionsPerLabel: 0,
-      duplicateKeysKept: 0,
-      ...(memo && {
-        memo: memo.reading,
-        keepKnown: (item: KnownItem) => {
-          const { key, mask, digest } = item.entry;
-          fill(key, mask, digest, memo.stored(item));
-          return 0;
-        },
-      }),
-    },
-  );
-  if (ref !== count)
-    throw new ReadingNeedsRecords(`it holds ${count} listings, the file ${ref}: reading the feed`);
+  let read: IngestResult<number>;
+  try {
+    read = await collectFeed(
+      feed,
+      { ...deps, forceFull: true },
+      (listing, key) => {
+        const tagged = withTags(listing, feed.id, tags);
+        const { mask, digest } = ownFields(tagged);
+        fill(key.trim(), mask, digest, tagged);
+        return 0;
+      },
+      {
+        rejectionsPerLabel: 0,
+        duplicateKeysKept: 0,
+        ...(memo && {
+          memo: memo.reading,
+          keepKnown: (item: KnownItem) => {
+            const { key, mask, digest } = item.entry;
+            fill(key, mask, digest, memo.stored(item));
+            return 0;
+          },
+        }),
+      },
+    );
+  } catch (error) {
+    // A file gone or cut since it was digested: the run reads the feed anew, and says why it fails.
+    if (error instanceof ReadingNeedsRecords || !isFeedSyncError(error)) throw error;
+    throw changed(error.message);
+  }
+  if (ref !== count) throw changed(`the reading holds ${count} listings, the file ${ref}`);
+  // Its other records too (a removal, a rejection): the same bytes.
+  if (read.sourceDigest !== undefined && read.sourceDigest.sha256 !== sha256)
+    throw changed("its SHA-256 is not the reading's");
 }
 
 /**
@@ -687,6 +715,13 @@ function startSnapshot(
     ...(expectedCount === undefined ? {} : { expectedCount }),
     ...(pageMemo ? { pageMemo } : {}),
   });
+}
+
+/** Whether a plan updates a listing whose record the run did not read and whose changes it does not know. */
+function changesUnknown(plan: Plan, store: { unread(ref: number): boolean }): boolean {
+  for (const update of plan.updates)
+    if (store.unread(update.desired.ref) && update.changes.some((c) => c.field === UNREAD_FIELD)) return true;
+  return false;
 }
 
 /** Whether a plan creates or updates a listing whose record the run did not read (its feed reading reused). */

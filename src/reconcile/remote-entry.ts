@@ -6,9 +6,11 @@ import type { DesiredListing, FieldChange } from './plan-types.ts';
 
 /** No change: one shared array. */
 export const SAME: readonly FieldChange[] = Object.freeze([]);
+/** The one change of a listing whose feed record the run did not read: how it differs is not known. */
+export const UNREAD_FIELD = '(unknown: the feed record was not read)';
 /** The changes of a listing whose feed record the run did not read (`DesiredLoader.unread`). */
 export const UNREAD: readonly FieldChange[] = Object.freeze([
-  Object.freeze({ field: '(unknown: the feed record was not read)', from: undefined, to: undefined }),
+  Object.freeze({ field: UNREAD_FIELD, from: undefined, to: undefined }),
 ]);
 
 /**

@@ -104,33 +104,62 @@ describe('a feed reading', () => {
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-7')?.SalePrice).toBe(999000);
   });
 
-  it('repairs a listing edited or deleted on the platform: the plan needs records, so they are read, the pages once', async () => {
+  it('repairs a listing deleted on the platform: its record read from the file, the pages not read again', async () => {
     const { h, path, run } = await setup();
     writeFileSync(path, feedText());
     await run();
-    await post(h, 'RealEstateUpdate', { Key: 'R-3', KeyType: 'MLSNumber', SalePrice: 1 });
     await post(h, 'RealEstateDelete', { Keys: ['R-4'], KeyType: 'MLSNumber' });
     const notes: string[] = [];
     h.sandbox.resetStats();
     const repaired = await run({ onProgress: (p) => void (p.note && notes.push(p.note)) });
-    // The reading stands (the plan it made is the one applied): its records are read from the file,
-    // and the pages are not read again (they were, with the feed read over, before).
+    // The reading stands (the plan it made is the one applied): the records are read from the file.
     expect(repaired.reusedReading).toBeDefined();
-    const lists = h.sandbox.stats().requests.list;
-    // Its progress says why it reads the feed (a terminal showed `fetching` twice, unexplained).
     expect(notes).toEqual([
       'the feed is unchanged, but listings on the platform differ from it: reading its records to write them',
     ]);
-    expect([repaired.updated, repaired.created, repaired.unchanged]).toEqual([1, 1, 18]);
-    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
+    expect([repaired.created, repaired.updated, repaired.unchanged]).toEqual([1, 0, 19]);
     expect(h.keys()).toContain('R-4');
-    // The pages read once (20 listings, PageSize 50: a page, and one asked for beside it at most);
-    // a run that started over to read the records read them twice.
-    expect(lists).toBeLessThanOrEqual(2);
-    // And the run after that reuses the reading again.
+    // The pages read once (20 listings, PageSize 50: a page, and one asked for beside it at most); a
+    // run that started over to read the records read them twice.
+    expect(h.sandbox.stats().requests.list).toBeLessThanOrEqual(2);
     const again = await run();
     expect(again.reusedReading).toBeDefined();
     expect(again.unchanged).toBe(20);
+  });
+
+  it('clears a value typed in where the feed leaves the field unset: a replace from the reading', async () => {
+    const { h, path, run } = await setup();
+    const bare = (i: number) => (i === 5 ? row(5).replace('"Remarks for 5"', '""') : row(i));
+    writeFileSync(path, feedText(bare));
+    await run();
+    await post(h, 'RealEstateUpdate', { Key: 'R-5', KeyType: 'MLSNumber', Description: 'typed by hand' });
+    const repaired = await run();
+    expect(repaired.reusedReading).toBeDefined();
+    expect(repaired).toMatchObject({ updated: 1, replaced: 1, failedCount: 0 });
+    expect(repaired.changes?.find((c) => c.key === 'R-5')).toMatchObject({ op: 'replace' });
+    expect(h.sandbox.listings('SN-1').filter((l) => l.MLSNumber === 'R-5')).toHaveLength(1);
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-5')?.Description).toBeUndefined();
+    expect((await run()).unchanged).toBe(20);
+  });
+
+  it('repairs a listing edited on the platform: its changes need its record, so the feed is read anew', async () => {
+    const { h, path, run } = await setup();
+    writeFileSync(path, feedText());
+    await run();
+    await post(h, 'RealEstateUpdate', { Key: 'R-3', KeyType: 'MLSNumber', SalePrice: 1 });
+    const notes: string[] = [];
+    const repaired = await run({ onProgress: (p) => void (p.note && notes.push(p.note)) });
+    expect(repaired.reusedReading).toBeUndefined();
+    // Its progress says why it reads the feed after all (a terminal showed `fetching` twice, unexplained).
+    expect(notes).toEqual([
+      'the feed is unchanged, but listings on the platform differ from it: reading the feed to write them',
+    ]);
+    expect([repaired.updated, repaired.created, repaired.unchanged]).toEqual([1, 0, 19]);
+    expect(repaired.changes?.find((c) => c.key === 'R-3')?.fields).toEqual([
+      expect.objectContaining({ field: 'SalePrice', from: 1, to: 403000 }),
+    ]);
+    expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
+    expect((await run()).reusedReading).toBeDefined();
   });
 
   it('holds nothing it should delete: a listing gone from the platform feed is deleted as without one', async () => {
