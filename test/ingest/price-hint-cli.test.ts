@@ -1,43 +1,18 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCliFeed } from '../helpers/cli-feed.ts';
+import { csvFeedConfig, csvRow, HEADER, useCliFeed } from '../helpers/cli-feed.ts';
 
-// An export whose price column the mapping does not map (a tester: `validate` said nothing).
-const t = useCliFeed(
-  (url) => `
-api: { baseUrl: ${url} }
-stateFile: state.json
-feeds:
-  - id: homes
-    chatbot: SN-HOMES
-    key: MLSNumber
-    source: { format: csv, path: feed.csv }
-    mapping:
-      fields:
-        MLSNumber: MLS
-        Status: Status
-        SaleType: { const: for_sale }
-        PropertyType: Type
-        CurrencySymbol: { const: "$" }
-        Bedrooms: Beds
-        Bathrooms: Baths
-        Url: Url
-        SalePrice: List Price
-`,
-);
+// An export whose prices did not come through (a tester: `validate` said nothing).
+const t = useCliFeed((url) => csvFeedConfig(url, { id: 'homes', chatbot: 'SN-HOMES' }));
 
+/** `rows` rows, those `priced` says with a price, the rest with the price cell empty. */
 const csv = (rows: number, priced: (n: number) => boolean) =>
-  [
-    'MLS,Status,Type,Beds,Baths,Url,List Price,Asking',
-    ...Array.from({ length: rows }, (_, i) => {
-      const n = i + 1;
-      return `H-${n},Active,House,3,2,https://homes.example/${n},${priced(n) ? 300000 + n : ''},${300000 + n}`;
-    }),
-  ].join('\n') + '\n';
+  HEADER +
+  Array.from({ length: rows }, (_, i) => csvRow(i + 1, { price: priced(i + 1) ? 300_001 + i : '' })).join('');
 
 describe('validate: most records without a price', () => {
-  it('hints at the price column the mapping missed, and stays quiet over a few priced on request', async () => {
+  it('hints at the price column, and stays quiet over a few priced on request', async () => {
     await writeFile(
       join(t.dir, 'feed.csv'),
       csv(12, (n) => n > 9),
