@@ -24,13 +24,17 @@ describe('withCliHistory', () => {
     await cli.recordRun('acme', report('acme', '2026-12-02T10:00:00Z') as never);
     const worker = createMemoryStateStore();
     const state = withCliHistory(worker, () => file);
-    expect(await state.listRuns('acme')).toMatchObject([{ startedAt: '2026-12-02T10:00:00Z' }]);
+    expect(await state.listRuns('acme')).toMatchObject([
+      { startedAt: '2026-12-02T10:00:00Z', fromStateFile: true },
+    ]);
     expect((await state.getFeed('acme')).lastReport).toMatchObject({ startedAt: '2026-12-02T10:00:00Z' });
     expect(await state.listRuns('other')).toEqual([]);
     // Writes are the worker's; its first run hides the command line's.
     await state.recordRun('acme', report('acme', '2026-12-02T11:00:00Z') as never);
     expect(await worker.listRuns('acme')).toHaveLength(1);
-    expect(await state.listRuns('acme')).toMatchObject([{ startedAt: '2026-12-02T11:00:00Z' }]);
+    const [worker1] = (await state.listRuns('acme')) as Record<string, unknown>[];
+    expect(worker1).toMatchObject({ startedAt: '2026-12-02T11:00:00Z' });
+    expect(worker1?.fromStateFile).toBeUndefined();
     expect((await state.getFeed('acme')).lastReport).toMatchObject({ startedAt: '2026-12-02T11:00:00Z' });
     expect(await cli.listRuns('acme')).toHaveLength(1);
   });

@@ -1,6 +1,9 @@
 import { createFileStateStore } from './file-store.ts';
 import type { FeedState, StateStore } from './state-store.ts';
 
+/** A run `withCliHistory` read from the command line's state file carries this, true. */
+export const FROM_STATE_FILE = 'fromStateFile';
+
 /**
  * The worker's state store, read with the runs `feed-sync sync` made from the command line beside
  * it (its state file, `stateFile()`): a feed no worker has run shows the command line's runs, where
@@ -36,7 +39,9 @@ export function withCliHistory(primary: StateStore, stateFile: () => string | un
     async listRuns(feedId, limit) {
       const runs = await primary.listRuns(feedId, limit);
       if (runs.length > 0) return runs;
-      return (await fallback((store) => store.listRuns(feedId, limit))) ?? runs;
+      const fromCli = await fallback((store) => store.listRuns(feedId, limit));
+      // Each marked, so a page can say where it comes from.
+      return fromCli?.map((run) => ({ ...(run as object), [FROM_STATE_FILE]: true })) ?? runs;
     },
     updateFeed: (feedId, patch) => primary.updateFeed(feedId, patch),
     getSettingsFingerprint: (chatbot) => primary.getSettingsFingerprint(chatbot),

@@ -25,6 +25,14 @@ const page = (run: RunReport) =>
   );
 
 describe('feedPage', () => {
+  it('says where runs made from the command line come from, and only then', () => {
+    const fromCli = { ...base, fromStateFile: true } as RunReport;
+    expect(page(fromCli)).toContain(
+      "from the command line (the config's state file): no worker has run this feed yet",
+    );
+    expect(page(base)).not.toContain('from the command line');
+  });
+
   it('says what the CLI report says of the feed beside its listings (a new user missed it on the page), and counts only listings as accepted', () => {
     const run: RunReport = {
       ...base,

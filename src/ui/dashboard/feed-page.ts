@@ -1,5 +1,6 @@
 import { failedCountOf, type ListingChange, type RunReport } from '../../reconcile/index.ts';
 import { feedNotes, holdReason, phasesText, showField, withOtherProblems } from '../../render/index.ts';
+import { FROM_STATE_FILE } from '../../state/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
@@ -33,7 +34,13 @@ const DELETE_REASONS: Record<string, string> = {
 
 function runsTable(view: FeedView, feedId: string): Html {
   if (view.runs.length === 0) return html`<p class="empty">No run recorded yet.</p>`;
-  return html`<table class="runs">
+  const fromCli = (view.runs[0] as Record<string, unknown> | undefined)?.[FROM_STATE_FILE] === true;
+  return html`${
+    fromCli
+      ? html`<p class="sub">Runs made with <span class="mono">feed-sync sync</span> from the command line (the config's state file): no worker has run this feed yet.</p>
+`
+      : ''
+  }<table class="runs">
 <thead><tr><th>Started</th><th>Outcome</th><th>Trigger</th><th class="num">Duration</th><th class="num">Read</th><th class="num">Rejected</th><th class="num">Held</th><th class="num">Changes</th></tr></thead>
 <tbody>${view.runs.map((run, i) => {
     const counts = recordCounts(run);
