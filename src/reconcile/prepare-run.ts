@@ -425,6 +425,8 @@ async function prepare(
   }
 
   progress('snapshot');
+  /** A reused reading's records are being read (`fillReading`): what a stop then interrupts. */
+  let filling = false;
   try {
     // The feed's listings by key, last record winning.
     desired.keep(ingest.listings);
@@ -519,6 +521,7 @@ async function prepare(
         'the feed is unchanged, but listings on the platform differ from it: reading its records to write them';
       deps.logger?.info(feedField(deps.logger, feed.id), note);
       deps.onProgress?.({ phase: 'fetching', done: 0, total: 0, note });
+      filling = true;
       await fillReading(feed, ingestDeps, {
         store,
         desired,
@@ -527,6 +530,8 @@ async function prepare(
         count: ingest.listings.length,
         sha256: ingest.reused.sha256,
       });
+      filling = false;
+      summary = { ...summary, reused: { sha256: ingest.reused.sha256, recordsRead: true } };
     }
     const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
@@ -558,7 +563,13 @@ async function prepare(
     // Its reads stopped and its pages freed, whatever stopped the snapshot (idempotent once read).
     early?.abandon();
     if (deps.signal?.aborted)
-      return { kind: 'cancelled', ingest: summary, reason: 'cancelled while reading the listings' };
+      return {
+        kind: 'cancelled',
+        ingest: summary,
+        reason: filling
+          ? "cancelled while reading the feed's records"
+          : 'cancelled while reading the listings',
+      };
     if (!isFeedSyncError(error)) throw error;
     return { kind: 'failed', ingest: summary, reason: `snapshot: ${error.message}`, error, guards: [] };
   }

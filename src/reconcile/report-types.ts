@@ -107,6 +107,11 @@ export interface RunReport {
    */
   reusedReading?: string;
   /**
+   * With `reusedReading`: the plan wrote listings whose changes it knew, so the file's records were
+   * read for them, each checked against the reading (the pages and the plan kept).
+   */
+  reusedReadingRecordsRead?: true;
+  /**
    * Records whose key an earlier record of the feed had: the last of each key is kept, so `read`
    * counts them and no write does (absent from reports saved before it was).
    */

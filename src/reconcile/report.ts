@@ -116,6 +116,7 @@ function runReportOf(prepared: PreparedRun, applied: ApplyResult | undefined, me
     if (prepared.ingest.fromProvider) report.fromProvider = true;
     if (prepared.ingest.known !== undefined) report.known = prepared.ingest.known;
     if (prepared.ingest.reused) report.reusedReading = prepared.ingest.reused.sha256;
+    if (prepared.ingest.reused?.recordsRead) report.reusedReadingRecordsRead = true;
     report.decodedAs1252 = decodedAs1252.slice(0, 100);
     report.decodedAs1252Count = decodedAs1252.length;
     report.unknownMarkers = prepared.ingest.unknownMarkers;

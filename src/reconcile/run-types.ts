@@ -94,7 +94,7 @@ export interface IngestSummary {
   /** Of the records read, those the record memo knew from the last run: not mapped again. */
   known?: number;
   /** The feed's bytes were the last run's (SHA-256): its reading was reused, no record read (`IngestResult.reused`). */
-  reused?: { sha256: string };
+  reused?: { sha256: string; recordsRead?: true };
   /** Records whose key an earlier record had (the last of each key is kept). */
   duplicates: number;
   /** Keys whose record says the listing left the market (a removal status, a deletion marker). */

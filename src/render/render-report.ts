@@ -51,7 +51,9 @@ export function renderReport(report: RunReport): string {
   );
   if (report.reusedReading)
     lines.push(
-      `  feed reading: the feed's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): not read again, its records taken from the record memo`,
+      report.reusedReadingRecordsRead
+        ? `  feed reading: the feed's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): compared from its last reading; the file's records read to write the listings the platform lost or changed, each checked against that reading`
+        : `  feed reading: the feed's bytes are the last run's (SHA-256 ${report.reusedReading.slice(0, 12)}…): not read again, its records taken from the record memo`,
     );
   if (report.known)
     lines.push(

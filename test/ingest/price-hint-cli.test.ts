@@ -19,7 +19,7 @@ describe('validate: most records without a price', () => {
     );
     expect(await t.cli('validate', '--feed', 'homes')).toBe(0);
     expect(t.out()).toContain(
-      'hint: 9 of 12 valid records have no price (neither SalePrice nor RentPrice): the chatbot cannot say what they cost',
+      'hint: 9 of 12 listings have no price (neither SalePrice nor RentPrice; the last record of each key): the chatbot cannot say what they cost',
     );
     expect(t.out()).toContain('fix: map the price column (mapping.fields.SalePrice');
     t.reset();
@@ -33,5 +33,20 @@ describe('validate: most records without a price', () => {
     );
     expect(await t.cli('validate', '--feed', 'homes')).toBe(0);
     expect(t.out()).not.toContain('have no price');
+  });
+
+  it('counts the record each key keeps: an export whose every key comes unpriced, then priced, has its prices', async () => {
+    const unpriced = csv(12, () => false).slice(HEADER.length);
+    const priced = csv(12, () => true).slice(HEADER.length);
+    await writeFile(join(t.dir, 'feed.csv'), HEADER + unpriced + priced);
+    for (const args of [[], ['--json']]) {
+      t.reset();
+      expect(await t.cli('validate', '--feed', 'homes', ...args)).toBe(0);
+      expect(t.out()).not.toContain('have no price');
+    }
+    await writeFile(join(t.dir, 'feed.csv'), HEADER + priced + unpriced);
+    t.reset();
+    expect(await t.cli('validate', '--feed', 'homes')).toBe(0);
+    expect(t.out()).toContain('hint: 12 of 12 listings have no price');
   });
 });

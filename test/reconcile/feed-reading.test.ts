@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
 import { decodePool } from '../../src/reconcile/decode-pool.ts';
 import type { RunReport, SyncDeps } from '../../src/reconcile/index.ts';
+import { renderReport } from '../../src/render/index.ts';
 import { memoryMemo } from '../../src/testing/memory-memo.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
 import { type TestServer, withServer } from '../ingest/helpers.ts';
@@ -118,12 +119,18 @@ describe('a feed reading', () => {
       'the feed is unchanged, but listings on the platform differ from it: reading its records to write them',
     ]);
     expect([repaired.created, repaired.updated, repaired.unchanged]).toEqual([1, 0, 19]);
+    expect(repaired.reusedReadingRecordsRead).toBe(true);
+    expect(renderReport(repaired)).toContain(
+      "the file's records read to write the listings the platform lost or changed",
+    );
     expect(h.keys()).toContain('R-4');
     // The pages read once (20 listings, PageSize 50: a page, and one asked for beside it at most); a
     // run that started over to read the records read them twice.
     expect(h.sandbox.stats().requests.list).toBeLessThanOrEqual(2);
     const again = await run();
     expect(again.reusedReading).toBeDefined();
+    expect(again.reusedReadingRecordsRead).toBeUndefined();
+    expect(renderReport(again)).toContain('not read again, its records taken from the record memo');
     expect(again.unchanged).toBe(20);
   });
 

@@ -5,6 +5,7 @@ import type { Config, FeedConfig } from '../../config/index.ts';
 import { DEFAULT_CONFIG_FILE, findFeed, loadConfig } from '../../config/index.ts';
 import { collectFeed, type IngestResult, type Rejection } from '../../ingest/index.ts';
 import { explainFacts, type Listing, type MappingConfig } from '../../normalize/index.ts';
+import { int32s } from '../../number-column.ts';
 import { type RecordStore, spillRecords } from '../../reconcile/index.ts';
 import { rejectionLine } from '../../render/index.ts';
 import { isFeedError } from '../../sources/index.ts';
@@ -156,33 +157,29 @@ async function validateFeed(
     // normalized listing: each is spilled to a temporary file as it is read and printed from there,
     // one at a time; the text report needs only their keys. Memory stays flat with the feed.
     const deps = { state: {}, forceFull: true, logger, ...(budget ? { budget } : {}) };
-    // Listings without a price: most of a feed so is a price column the mapping missed.
-    let unpriced = 0;
-    const priced = (listing: Listing) => {
-      if (listing.SalePrice === undefined && listing.RentPrice === undefined) unpriced++;
-    };
+    // Listings without a price (the last record of each key): most of a feed so is a price column
+    // the mapping missed.
+    const noPrice = (listing: Listing) => listing.SalePrice === undefined && listing.RentPrice === undefined;
     if (!json) {
-      // The text shows the first rejections of each field and reason; the rest are counted.
-      const result = await collectFeed(
-        feed,
-        deps,
-        (listing, key) => {
-          priced(listing);
-          return key;
-        },
-        { rejectionsPerLabel: SHOWN_PER_REASON, duplicateKeysKept: DUPLICATE_KEYS_KEPT },
-      );
-      return { feedId: feed.id, ok: true, result: withPriceHint(result, unpriced) };
+      // The text shows the first rejections of each field and reason; the rest are counted. Of each
+      // listing it keeps whether it has a price.
+      const result = await collectFeed(feed, deps, (listing) => (noPrice(listing) ? 1 : 0), {
+        rejectionsPerLabel: SHOWN_PER_REASON,
+        duplicateKeysKept: DUPLICATE_KEYS_KEPT,
+      });
+      return { feedId: feed.id, ok: true, result: withPriceHint(result, (flag) => flag === 1) };
     }
     records = spillRecords();
     rejected = spillRecords<Rejection>();
     const spill = rejected;
+    const unpriced = int32s();
     const result = await collectFeed(
       feed,
       deps,
       (listing) => {
-        priced(listing);
-        return (records as RecordStore).put(listing);
+        const ref = (records as RecordStore).put(listing);
+        if (noPrice(listing)) unpriced.set(ref, 1);
+        return ref;
       },
       {
         rejectionsPerLabel: 0,
@@ -190,7 +187,8 @@ async function validateFeed(
         duplicateKeysKept: DUPLICATE_KEYS_KEPT,
       },
     );
-    return { feedId: feed.id, ok: true, result: withPriceHint(result, unpriced), records, rejected };
+    const hinted = withPriceHint(result, (ref) => unpriced.get(ref) === 1);
+    return { feedId: feed.id, ok: true, result: hinted, records, rejected };
   } catch (error) {
     records?.close();
     rejected?.close();
@@ -205,18 +203,24 @@ async function validateFeed(
  * would write as listings a buyer asks "how much" about in vain. A few unpriced ones (price on
  * request) are no hint.
  */
-export function withPriceHint<T>(result: IngestResult<T>, unpriced: number): IngestResult<T> {
-  const { valid } = result.stats;
-  if (valid < PRICE_HINT_MIN || unpriced * 2 <= valid) return result;
+export function withPriceHint<T>(result: IngestResult<T>, unpriced: (kept: T) => boolean): IngestResult<T> {
+  let listings = 0;
+  let without = 0;
+  for (const kept of result.listings) {
+    if (kept === undefined) continue;
+    listings++;
+    if (unpriced(kept)) without++;
+  }
+  if (listings < PRICE_HINT_MIN || without * 2 <= listings) return result;
   const hint = {
     code: 'no_price',
-    message: `${unpriced} of ${valid} valid records have no price (neither SalePrice nor RentPrice): the chatbot cannot say what they cost`,
+    message: `${without} of ${listings} listings have no price (neither SalePrice nor RentPrice; the last record of each key): the chatbot cannot say what they cost`,
     fix: 'map the price column (mapping.fields.SalePrice, or RentPrice for rentals; `--explain` shows what each field comes from); leave it so only if these homes are truly priced on request',
   };
   return { ...result, hints: [...(result.hints ?? []), hint] };
 }
 
-/** Fewer valid records than this get no price hint: a feed of three is read at a glance. */
+/** Fewer listings than this get no price hint: a feed of three is read at a glance. */
 const PRICE_HINT_MIN = 10;
 
 /**

@@ -9,7 +9,7 @@ import {
   searchFeed,
 } from '../../explain/index.ts';
 import type { RunReport } from '../../reconcile/index.ts';
-import type { StateStore } from '../../state/index.ts';
+import { FROM_STATE_FILE, type StateStore } from '../../state/index.ts';
 import type { Html } from './html.ts';
 import { listingHref, listingPage } from './listing-page.ts';
 import { searchPage } from './listing-search.ts';
@@ -28,12 +28,15 @@ export function defaultExplainer(
   state: Pick<StateStore, 'getFeed' | 'listRuns' | 'budgets'>,
 ): ListingExplainer {
   return {
-    explain: (config, feed, key) =>
-      explainListing(config, feed, key, {
-        client: clientFromConfig(config),
-        state,
-        historyFrom: "the worker's run history",
-      }),
+    explain: async (config, feed, key) => {
+      // The runs of a feed no worker has run are the command line's (`withCliHistory`): said so.
+      const [last] = (await state.listRuns(feed.id, 1)) as Record<string, unknown>[];
+      const historyFrom =
+        last?.[FROM_STATE_FILE] === true
+          ? 'the runs feed-sync sync made from the command line (the state file: no worker has run this feed)'
+          : "the worker's run history";
+      return explainListing(config, feed, key, { client: clientFromConfig(config), state, historyFrom });
+    },
     search: async (feed, query) => {
       // The keys the feed page shows come from its last run: searched too (held, in grace, deleted).
       const [lastRun] = (await state.listRuns(feed.id)) as RunReport[];

@@ -74,7 +74,7 @@ export function dashboardRouter(options: DashboardOptions): Router {
   feedRoutes(router, ctx);
   listingRoutes(router, {
     getConfig: options.getConfig,
-    explainer: options.explainer ?? defaultExplainer(options.state),
+    explainer: options.explainer ?? defaultExplainer(state),
     send: (res, title, body) => ctx.send(res, title, 'feeds', body),
     notFound,
   });
