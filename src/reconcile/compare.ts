@@ -53,11 +53,6 @@ export function isUnset(value: unknown): boolean {
 
 const MARKERS = new Set<string>(MARKER_FIELDS);
 
-/** Whether `field` is one whose `0` is the unknown marker (`MARKER_FIELDS`: YearBuilt, ParkingSpots…). */
-export function isMarkerField(field: string): boolean {
-  return MARKERS.has(field);
-}
-
 /**
  * Whether the feed's listing leaves `field` unset: no value, or the unknown marker 0 in a field that
  * has one (`MARKER_FIELDS`: a required number the feed does not say, filled with 0 only because
