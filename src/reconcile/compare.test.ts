@@ -39,9 +39,9 @@ describe('diffListing: a value the feed stops sending', () => {
     const change = { field: 'ExtensionColumn[Pool]', from: 'yes', to: undefined };
     expect(isClear(change)).toBe(false);
     expect(clearsAny([change, { field: 'City', from: 'A', to: 'B' }])).toBe(false);
-    // Nor the mark of a record the run did not read (`UNREAD`).
+    // Nor the mark of a record the run did not read (`unreadAgainst`: its from the platform's listing).
     expect(
-      isClear({ field: '(unknown: the feed record was not read)', from: undefined, to: undefined }),
+      isClear({ field: '(unknown: the feed record was not read)', from: { City: 'A' }, to: undefined }),
     ).toBe(false);
   });
 });

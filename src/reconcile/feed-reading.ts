@@ -32,7 +32,8 @@ import type { MemoStore } from './run-memo.ts';
  * used (a day), and for the same bytes: a pure function of the bytes, computed once.
  *
  * A reused reading has no record to write: a plan that needs one (a listing changed or deleted on
- * the platform) makes the run read the feed after all (`ReadingNeedsRecords`).
+ * the platform) makes a `path:` feed's run read the file's records, checked against the reading
+ * (`fillReading`, prepare-run.ts), and a `url:` feed's read the feed after all (`ReadingNeedsRecords`).
  */
 
 /** Kept in the memo store under the feed's id in this scope (`<feed>@reading.memo`). */

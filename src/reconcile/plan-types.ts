@@ -76,6 +76,12 @@ export interface RemoteEntries {
    * the record that marks it Sold (its own fields, `Status: Sold`) and the status it has now.
    */
   soldAt?(i: number): { ref: number; from: unknown } | undefined;
+  /**
+   * Compares again the listings compared without their feed record, once it can be read (a reused
+   * reading: `Columns.compareUnread`). Optional: entries that cannot (test fakes) make such a run
+   * read the feed anew.
+   */
+  compareUnread?(compare: (remote: Partial<Listing>, ref: number) => readonly FieldChange[]): void;
 }
 
 /** Why a remote listing is deleted. */

@@ -24,7 +24,7 @@ import { keyOf, makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
 import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
-import { UNREAD_FIELD } from './remote-entry.ts';
+import { changesAgainst, isUnread } from './remote-entry.ts';
 import { REJECTIONS_KEPT } from './report-types.ts';
 import type { RunConfig, RunFeedSpec } from './run-config.ts';
 import { isMemoRecord, RunMemo } from './run-memo.ts';
@@ -511,11 +511,18 @@ async function prepare(
     // `path:` feed's file, the same bytes), each checked against the reading, so the pages read and
     // the plan stand; else (a `url:` feed's 304) the run reads the feed after all.
     if (ingest.reused && writesUnread(made, store)) {
-      // Only where the plan knows every change it writes (a listing deleted on the platform, a value
-      // the feed leaves unset read off the platform's listing): a listing that differs where the
-      // feed sets fields was compared without its record (its changes unknown: a clear in them
-      // would be missed, and the guards count the replaces), so the run starts over.
-      if (feed.source.path === undefined || ingestDeps === undefined || changesUnknown(made, store))
+      // A listing that differs where the feed sets fields was compared without its record (its
+      // changes unknown: a clear in them would be missed, and the guards count the replaces): it is
+      // compared again once the records are read, from the platform's listing its changes keep, and
+      // the plan made again. Entries that cannot (and a provider asked about its listings, whose
+      // plan is more than `makePlan`'s) make the run start over.
+      const unknown = changesUnknown(made, store);
+      const { listings } = snapshot;
+      if (
+        feed.source.path === undefined ||
+        ingestDeps === undefined ||
+        (unknown && (listings.compareUnread === undefined || still))
+      )
         throw new ReadingNeedsRecords();
       const note =
         'the feed is unchanged, but listings on the platform differ from it: reading its records to write them';
@@ -531,6 +538,13 @@ async function prepare(
         sha256: ingest.reused.sha256,
       });
       filling = false;
+      if (unknown) {
+        const clearable = desired.clearable();
+        listings.compareUnread?.((remote, ref) =>
+          changesAgainst(remote, desired.listingAt(desired.keyAt(ref), ref), loader, true, clearable),
+        );
+        made = makePlan(desired, listings, policy);
+      }
       summary = { ...summary, reused: { sha256: ingest.reused.sha256, recordsRead: true } };
     }
     const plan = withBriefs(made, loader, described);
@@ -731,7 +745,7 @@ function startSnapshot(
 /** Whether a plan updates a listing whose record the run did not read and whose changes it does not know. */
 function changesUnknown(plan: Plan, store: { unread(ref: number): boolean }): boolean {
   for (const update of plan.updates)
-    if (store.unread(update.desired.ref) && update.changes.some((c) => c.field === UNREAD_FIELD)) return true;
+    if (store.unread(update.desired.ref) && isUnread(update.changes)) return true;
   return false;
 }
 

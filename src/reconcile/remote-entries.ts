@@ -10,7 +10,7 @@ import { ownerOf, ownsListing, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { ChangeKeeper, FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
 import { changesIn, memoryRecords } from './record-store.ts';
-import { changesAgainst, internOwner, SAME } from './remote-entry.ts';
+import { changesAgainst, internOwner, isUnread, SAME } from './remote-entry.ts';
 import type { SnapshotSink } from './snapshot.ts';
 
 export type { ChangeKeeper, RemoteEntries };
@@ -163,6 +163,11 @@ export class Columns implements RemoteEntries {
   readonly changesByRef: (ref: number) => readonly FieldChange[];
   /** The entries whose changes clear a field (`isClear`), by the order they arrived in: a few. */
   readonly #clearing = new Set<number>();
+  /**
+   * The entries compared without their feed record (`unreadAgainst`), by the order they arrived in:
+   * those a reused reading's listings edited on the platform give, a few.
+   */
+  readonly #unread = new Set<number>();
   /** Only the entries a run would mark Sold, by the order they arrived in. */
   readonly #sold = new Map<number, { ref: number; from: unknown }>();
   /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
@@ -205,6 +210,29 @@ export class Columns implements RemoteEntries {
     if (changes === undefined || changes.length === 0) return;
     this.#changeRefs.set(i, this.#keeper.put(changes) + 1);
     if (clearsAny(changes)) this.#clearing.add(i);
+    if (isUnread(changes)) this.#unread.add(i);
+  }
+
+  /** How many entries were compared without their feed record (`unreadAgainst`). */
+  get unreadCount(): number {
+    return this.#unread.size;
+  }
+
+  /**
+   * Compares again each entry compared without its feed record, now that it can be read (a reused
+   * reading's records were read: `fillReading`): `compare` gets the platform's listing its changes
+   * kept and the feed's record number, and gives the changes. A plan made before is made again.
+   */
+  compareUnread(compare: (remote: Partial<Listing>, ref: number) => readonly FieldChange[]): void {
+    for (const i of [...this.#unread]) {
+      const kept = this.#keeper.get(this.#changeRefs.get(i) - 1);
+      const remote = kept[0]?.from as Partial<Listing>;
+      const changes = compare(remote, this.#refs.get(i));
+      this.#unread.delete(i);
+      this.#clearing.delete(i);
+      this.#changeRefs.set(i, 0);
+      this.#keepChanges(i, changes);
+    }
   }
 
   add(page: number, entry: Entry): void {

@@ -8,10 +8,20 @@ import type { DesiredListing, FieldChange } from './plan-types.ts';
 export const SAME: readonly FieldChange[] = Object.freeze([]);
 /** The one change of a listing whose feed record the run did not read: how it differs is not known. */
 export const UNREAD_FIELD = '(unknown: the feed record was not read)';
-/** The changes of a listing whose feed record the run did not read (`DesiredLoader.unread`). */
-export const UNREAD: readonly FieldChange[] = Object.freeze([
-  Object.freeze({ field: UNREAD_FIELD, from: undefined, to: undefined }),
-]);
+/**
+ * The changes of a listing whose feed record the run did not read (`DesiredLoader.unread`): how it
+ * differs is not known. Its `from` is the platform's listing, so that once the record is read (a
+ * reused reading's `fillReading`) the listing is compared again without its page (`isUnread`,
+ * `Columns.compareUnread`).
+ */
+export function unreadAgainst(remote: Partial<Listing>): readonly FieldChange[] {
+  return [{ field: UNREAD_FIELD, from: remote, to: undefined }];
+}
+
+/** Whether changes are a listing's compared without its feed record (`unreadAgainst`). */
+export function isUnread(changes: readonly FieldChange[] | undefined): boolean {
+  return changes?.length === 1 && changes[0]?.field === UNREAD_FIELD;
+}
 
 /**
  * What an update of `remote` to the feed's listing would change (`SAME` when nothing). `differs`:
@@ -35,7 +45,7 @@ export function changesAgainst(
   // A record the run did not read (its feed reading reused): it differs, how is not known. A plan
   // that writes it makes the run read the feed (`ReadingNeedsRecords`); one that does not (another
   // feed's listing, a held key) needs no more.
-  if (loader.unread?.(wanted)) return UNREAD;
+  if (loader.unread?.(wanted)) return unreadAgainst(remote);
   const changes = diffListing(loader.load(wanted), remote, clearable);
   return changes.length === 0 ? SAME : changes;
 }

@@ -149,24 +149,51 @@ describe('a feed reading', () => {
     expect((await run()).unchanged).toBe(20);
   });
 
-  it('repairs a listing edited on the platform: its changes need its record, so the feed is read anew', async () => {
+  it('repairs a listing edited on the platform: compared again once its record is read, the pages not read again', async () => {
     const { h, path, run } = await setup();
     writeFileSync(path, feedText());
     await run();
     await post(h, 'RealEstateUpdate', { Key: 'R-3', KeyType: 'MLSNumber', SalePrice: 1 });
     const notes: string[] = [];
+    h.sandbox.resetStats();
     const repaired = await run({ onProgress: (p) => void (p.note && notes.push(p.note)) });
-    expect(repaired.reusedReading).toBeUndefined();
-    // Its progress says why it reads the feed after all (a terminal showed `fetching` twice, unexplained).
+    // The reading stands: its records are read from the file, and R-3 compared again with its own.
+    expect(repaired.reusedReading).toBeDefined();
+    expect(repaired.reusedReadingRecordsRead).toBe(true);
     expect(notes).toEqual([
-      'the feed is unchanged, but listings on the platform differ from it: reading the feed to write them',
+      'the feed is unchanged, but listings on the platform differ from it: reading its records to write them',
     ]);
     expect([repaired.updated, repaired.created, repaired.unchanged]).toEqual([1, 0, 19]);
     expect(repaired.changes?.find((c) => c.key === 'R-3')?.fields).toEqual([
       expect.objectContaining({ field: 'SalePrice', from: 1, to: 403000 }),
     ]);
+    expect(h.sandbox.stats().requests.list).toBeLessThanOrEqual(2);
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
-    expect((await run()).reusedReading).toBeDefined();
+    expect((await run()).unchanged).toBe(20);
+  });
+
+  it('clears what an edit on the platform added where the feed sets fields on others: a replace, guards counted', async () => {
+    const { h, path, run } = await setup();
+    const bare = (i: number) => (i === 5 ? row(5).replace('"Remarks for 5"', '""') : row(i));
+    writeFileSync(path, feedText(bare));
+    await run();
+    // A price the feed sets, and a description it leaves unset on R-5: the edit's two changes.
+    await post(h, 'RealEstateUpdate', {
+      Key: 'R-5',
+      KeyType: 'MLSNumber',
+      SalePrice: 2,
+      Description: 'typed by hand',
+    });
+    const repaired = await run();
+    expect(repaired.reusedReading).toBeDefined();
+    expect(repaired).toMatchObject({ updated: 1, replaced: 1, failedCount: 0 });
+    const fields = repaired.changes?.find((c) => c.key === 'R-5')?.fields?.map((f) => f.field);
+    expect(fields?.sort()).toEqual(['Description', 'SalePrice']);
+    const after = h.sandbox.listings('SN-1').filter((l) => l.MLSNumber === 'R-5');
+    expect(after).toHaveLength(1);
+    expect(after[0]?.Description).toBeUndefined();
+    expect(after[0]?.SalePrice).toBe(405000);
+    expect((await run()).unchanged).toBe(20);
   });
 
   it('holds nothing it should delete: a listing gone from the platform feed is deleted as without one', async () => {
