@@ -183,6 +183,11 @@ export interface VerdictLine {
 export interface Verdict {
   /** `in sync`, `will write` (a sync would write something), `nothing written` (held, foreign…), `unknown`. */
   state: 'in sync' | 'will write' | 'nothing written' | 'unknown';
+  /**
+   * The guards that may hold what `will write` says (`mass-replace`: the last run that compared held
+   * its replaces, and this verdict's write is a replace). Absent when none may.
+   */
+  mayBeHeldBy?: 'mass-replace'[];
   /** One line. */
   summary: string;
   lines: VerdictLine[];

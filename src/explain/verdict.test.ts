@@ -130,8 +130,24 @@ describe('verdictOf', () => {
     const classification = [
       { kind: 'update' as const, id: 7, adopt: false, changes: [price, hash], replace: true as const },
     ];
-    expect(verdictOf(classification, context).lines[0]?.text).not.toContain('mass-replace');
-    expect(verdictOf(classification, { ...context, replacesHeld: true }).lines[0]?.text).toContain(
+    const free = verdictOf(classification, context);
+    expect(free.lines[0]?.text).not.toContain('mass-replace');
+    expect([free.state, free.mayBeHeldBy, free.summary]).toEqual([
+      'will write',
+      undefined,
+      'a sync would replace ID 7',
+    ]);
+    const held = verdictOf(classification, { ...context, replacesHeld: true });
+    // `--json` readers see it beside the state, not only in the line's words.
+    expect([held.state, held.mayBeHeldBy, held.summary]).toEqual([
+      'will write',
+      ['mass-replace'],
+      'a sync would replace ID 7, unless guard mass-replace holds the replace as it did in the last run that compared',
+    ]);
+    // A plain update is never held by it.
+    const update = [{ kind: 'update' as const, id: 7, adopt: false, changes: [hash], replace: false as const }];
+    expect(verdictOf(update, { ...context, replacesHeld: true }).mayBeHeldBy).toBeUndefined();
+    expect(held.lines[0]?.text).toContain(
       'deleted; the last run that compared held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and while as many are due a sync holds this clear too (the listing left as it is, or updated without the clear where other fields changed), unless run with --allow-mass-delete',
     );
   });

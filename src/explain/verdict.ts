@@ -65,6 +65,11 @@ export function verdictOf(classification: Classification[], context: VerdictCont
   if (writes.length > 0) {
     state = 'will write';
     summary = `a sync would ${writes.map(verbOf).join(' and ')}`;
+    // The replace a mass-replace guard held last time: `will write`, unless the guard holds it again.
+    if (context.replacesHeld && classification.some((c) => c.kind === 'update' && c.replace)) {
+      summary += ', unless guard mass-replace holds the replace as it did in the last run that compared';
+      return { state, mayBeHeldBy: ['mass-replace'], summary, lines, classification };
+    }
   } else if (unchanged && classification.length === 1) {
     state = 'in sync';
     summary = 'in sync: the platform already has the feed’s listing; a sync writes nothing';
