@@ -145,7 +145,7 @@ describe('verdictOf', () => {
       'a sync would replace ID 7, unless guard mass-replace holds the replace as it did in the last run that compared',
     ]);
     // A plain update is never held by it.
-    const update = [{ kind: 'update' as const, id: 7, adopt: false, changes: [hash], replace: false as const }];
+    const update = [{ kind: 'update' as const, id: 7, adopt: false, changes: [hash] }];
     expect(verdictOf(update, { ...context, replacesHeld: true }).mayBeHeldBy).toBeUndefined();
     expect(held.lines[0]?.text).toContain(
       'deleted; the last run that compared held its replaces (guard mass-replace: more than maxDeleteShare of the listings), and while as many are due a sync holds this clear too (the listing left as it is, or updated without the clear where other fields changed), unless run with --allow-mass-delete',
