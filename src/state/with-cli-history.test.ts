@@ -18,7 +18,7 @@ const stateFile = () => {
 const report = (feedId: string, startedAt: string) => ({ feedId, startedAt, outcome: 'ok', created: 3 });
 
 describe('withCliHistory', () => {
-  it("shows the command line's runs of a feed no worker ran, and the worker's once it has", async () => {
+  it("shows the command line's runs of a feed no worker ran, and beside the worker's once it has", async () => {
     const file = stateFile();
     const cli = createFileStateStore(file);
     await cli.recordRun('acme', report('acme', '2026-12-02T10:00:00Z') as never);
@@ -29,14 +29,24 @@ describe('withCliHistory', () => {
     ]);
     expect((await state.getFeed('acme')).lastReport).toMatchObject({ startedAt: '2026-12-02T10:00:00Z' });
     expect(await state.listRuns('other')).toEqual([]);
-    // Writes are the worker's; its first run hides the command line's.
+    // Writes are the worker's; the command line's runs stay in the history, newest first.
     await state.recordRun('acme', report('acme', '2026-12-02T11:00:00Z') as never);
     expect(await worker.listRuns('acme')).toHaveLength(1);
-    const [worker1] = (await state.listRuns('acme')) as Record<string, unknown>[];
-    expect(worker1).toMatchObject({ startedAt: '2026-12-02T11:00:00Z' });
-    expect(worker1?.fromStateFile).toBeUndefined();
-    expect((await state.getFeed('acme')).lastReport).toMatchObject({ startedAt: '2026-12-02T11:00:00Z' });
     expect(await cli.listRuns('acme')).toHaveLength(1);
+    const runs = (await state.listRuns('acme')) as Record<string, unknown>[];
+    expect(runs.map((r) => [r.startedAt, r.fromStateFile])).toEqual([
+      ['2026-12-02T11:00:00Z', undefined],
+      ['2026-12-02T10:00:00Z', true],
+    ]);
+    expect((await state.getFeed('acme')).lastReport).toMatchObject({ startedAt: '2026-12-02T11:00:00Z' });
+    // A sync by hand after the worker's run: the newest, so the feed's state is the state file's.
+    await cli.recordRun('acme', report('acme', '2026-12-02T12:00:00Z') as never);
+    const again = (await state.listRuns('acme', 2)) as Record<string, unknown>[];
+    expect(again.map((r) => [r.startedAt, r.fromStateFile])).toEqual([
+      ['2026-12-02T12:00:00Z', true],
+      ['2026-12-02T11:00:00Z', undefined],
+    ]);
+    expect((await state.getFeed('acme')).lastReport).toMatchObject({ startedAt: '2026-12-02T12:00:00Z' });
   });
 
   it('passes over a state file that is missing, unreadable, or not configured', async () => {

@@ -6,10 +6,12 @@ export const FROM_STATE_FILE = 'fromStateFile';
 
 /**
  * The worker's state store, read with the runs `feed-sync sync` made from the command line beside
- * it (its state file, `stateFile()`): a feed no worker has run shows the command line's runs, where
- * an operator who synced by hand, then opened the dashboard, read "never run". A feed the worker has
- * run shows the worker's runs only. Writes go to the worker's store. A state file that cannot be read
- * is passed over (the worker's store answers as it would alone).
+ * it (its state file, `stateFile()`): an operator who synced by hand, then opened the dashboard,
+ * read "never run", and once a worker had run the feed, the runs made by hand before (or since)
+ * were gone from its history. The runs are both stores', newest first, each from the state file
+ * marked (`FROM_STATE_FILE`); the feed's state is the store's whose last run is the newer. Writes go
+ * to the worker's store. A state file that cannot be read is passed over (the worker's store
+ * answers as it would alone).
  */
 export function withCliHistory(primary: StateStore, stateFile: () => string | undefined): StateStore {
   let cli: { path: string; store: StateStore } | undefined;
@@ -32,20 +34,28 @@ export function withCliHistory(primary: StateStore, stateFile: () => string | un
     ...(primary.budgets ? { budgets: primary.budgets } : {}),
     async getFeed(feedId): Promise<FeedState> {
       const state = await primary.getFeed(feedId);
-      if (state.lastReport !== undefined) return state;
       const fromCli = await fallback((store) => store.getFeed(feedId));
-      return fromCli?.lastReport !== undefined ? fromCli : state;
+      return startedAt(fromCli?.lastReport) > startedAt(state.lastReport) && fromCli ? fromCli : state;
     },
     async listRuns(feedId, limit) {
       const runs = await primary.listRuns(feedId, limit);
-      if (runs.length > 0) return runs;
       const fromCli = await fallback((store) => store.listRuns(feedId, limit));
+      if (fromCli === undefined || fromCli.length === 0) return runs;
       // Each marked, so a page can say where it comes from.
-      return fromCli?.map((run) => ({ ...(run as object), [FROM_STATE_FILE]: true })) ?? runs;
+      const marked = fromCli.map((run) => ({ ...(run as object), [FROM_STATE_FILE]: true }));
+      const both = [...runs, ...marked].sort((a, b) => startedAt(b) - startedAt(a));
+      return limit === undefined ? both : both.slice(0, limit);
     },
     updateFeed: (feedId, patch) => primary.updateFeed(feedId, patch),
     getSettingsFingerprint: (chatbot) => primary.getSettingsFingerprint(chatbot),
     setSettingsFingerprint: (chatbot, fingerprint) => primary.setSettingsFingerprint(chatbot, fingerprint),
     recordRun: (feedId, report) => primary.recordRun(feedId, report),
   };
+}
+
+/** A run's start (ms), from its report's `startedAt`; -Infinity for none. */
+function startedAt(run: unknown): number {
+  const at = (run as { startedAt?: unknown } | undefined)?.startedAt;
+  const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN;
+  return Number.isFinite(ms) ? ms : Number.NEGATIVE_INFINITY;
 }

@@ -6,7 +6,7 @@ import { recordCounts } from './feed-summary.ts';
 
 const base: RunReport = runReport();
 
-const page = (run: RunReport) =>
+const page = (run: RunReport, ...more: RunReport[]) =>
   String(
     feedPage({
       summary: {
@@ -17,7 +17,7 @@ const page = (run: RunReport) =>
         stale: false,
         attention: true,
       },
-      runs: [run],
+      runs: [run, ...more],
       selected: 0,
       readOnly: false,
       now: at,
@@ -31,6 +31,12 @@ describe('feedPage', () => {
       "from the command line (the config's state file): no worker has run this feed yet",
     );
     expect(page(base)).not.toContain('from the command line');
+    expect(page(base)).not.toContain('command line</span>');
+    // Beside the worker's runs, each of its rows is marked.
+    const mixed = page(base, fromCli);
+    expect(mixed).not.toContain('no worker has run this feed yet');
+    expect(mixed).toContain('were made with <span class="mono">feed-sync sync</span>');
+    expect(mixed.match(/<span class="flag">command line<\/span><\/td>/g)).toHaveLength(1);
   });
 
   it('says what the CLI report says of the feed beside its listings (a new user missed it on the page), and counts only listings as accepted', () => {

@@ -34,12 +34,16 @@ const DELETE_REASONS: Record<string, string> = {
 
 function runsTable(view: FeedView, feedId: string): Html {
   if (view.runs.length === 0) return html`<p class="empty">No run recorded yet.</p>`;
-  const fromCli = (view.runs[0] as Record<string, unknown> | undefined)?.[FROM_STATE_FILE] === true;
+  const fromCli = (run: RunReport) => (run as unknown as Record<string, unknown>)[FROM_STATE_FILE] === true;
+  const cliRuns = view.runs.filter(fromCli).length;
   return html`${
-    fromCli
+    cliRuns === view.runs.length
       ? html`<p class="sub">Runs made with <span class="mono">feed-sync sync</span> from the command line (the config's state file): no worker has run this feed yet.</p>
 `
-      : ''
+      : cliRuns > 0
+        ? html`<p class="sub">Runs marked <span class="flag">command line</span> were made with <span class="mono">feed-sync sync</span> (the config's state file); the others by the worker.</p>
+`
+        : ''
   }<table class="runs">
 <thead><tr><th>Started</th><th>Outcome</th><th>Trigger</th><th class="num">Duration</th><th class="num">Read</th><th class="num">Rejected</th><th class="num">Held</th><th class="num">Changes</th></tr></thead>
 <tbody>${view.runs.map((run, i) => {
@@ -47,7 +51,7 @@ function runsTable(view: FeedView, feedId: string): Html {
     return html`<tr class="${i === view.selected ? 'selected' : ''}">
   <td><a href="/feeds/${encodeURIComponent(feedId)}?run=${i}">${formatInZone(new Date(run.startedAt), view.summary.schedule?.timezone ?? 'UTC')}</a> <span class="tz">${view.summary.schedule?.timezone ?? 'UTC'}</span> <span class="sub">${ago(new Date(run.startedAt), view.now)}</span></td>
   <td>${outcomeBadge(outcomeLabel(run))}${run.dryRun ? html` <span class="flag">dry run</span>` : ''}</td>
-  <td>${run.trigger ?? 'cli'}</td>
+  <td>${run.trigger ?? 'cli'}${cliRuns > 0 && cliRuns < view.runs.length && fromCli(run) ? html` <span class="flag">command line</span>` : ''}</td>
   <td class="num">${duration(run.durationMs)}</td>
   <td class="num">${counts.read}</td>
   <td class="num${counts.rejected ? ' warn' : ''}">${counts.rejected}</td>

@@ -29,12 +29,15 @@ export function defaultExplainer(
 ): ListingExplainer {
   return {
     explain: async (config, feed, key) => {
-      // The runs of a feed no worker has run are the command line's (`withCliHistory`): said so.
-      const [last] = (await state.listRuns(feed.id, 1)) as Record<string, unknown>[];
+      // Runs made from the command line are the state file's (`withCliHistory`): said so.
+      const runs = (await state.listRuns(feed.id)) as Record<string, unknown>[];
+      const cliRuns = runs.filter((run) => run[FROM_STATE_FILE] === true).length;
       const historyFrom =
-        last?.[FROM_STATE_FILE] === true
-          ? 'the runs feed-sync sync made from the command line (the state file: no worker has run this feed)'
-          : "the worker's run history";
+        cliRuns === 0
+          ? "the worker's run history"
+          : cliRuns === runs.length
+            ? 'the runs feed-sync sync made from the command line (the state file: no worker has run this feed)'
+            : "the worker's run history and the runs feed-sync sync made from the command line (the state file)";
       return explainListing(config, feed, key, { client: clientFromConfig(config), state, historyFrom });
     },
     search: async (feed, query) => {
