@@ -87,7 +87,7 @@ describe('verdictOf', () => {
   it('fields the platform keeps that the feed leaves unset are named, for the listing that keeps them', () => {
     const kept = { ...context, kept: new Map([[7, ['SalePrice', 'Description']]]) };
     const said =
-      'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it again after a replace (platform-fills)';
+      'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it after a replace or a create (platform-fills)';
     expect(verdictOf([{ kind: 'unchanged', id: 7 }], kept).summary).toBe(
       `in sync: the platform already has the feed’s listing; a sync writes nothing (${said})`,
     );

@@ -37,7 +37,7 @@ function heldText(context: VerdictContext): string {
 
 /** `(the platform keeps SalePrice, which the feed leaves unset: …)`. */
 function keptText(kept: readonly string[]): string {
-  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it again after a replace (platform-fills)`;
+  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it after a replace or a create (platform-fills)`;
 }
 
 /** The fields an update's changes clear (`isClear`). */

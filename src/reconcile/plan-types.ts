@@ -82,6 +82,8 @@ export interface RemoteEntries {
    * read the feed anew.
    */
   compareUnread?(compare: (remote: Partial<Listing>, ref: number) => readonly FieldChange[]): void;
+  /** Whether `compareUnread` can compare every such listing (it keeps the platform's listing of so many). */
+  unreadComparable?(): boolean;
 }
 
 /** Why a remote listing is deleted. */
@@ -239,6 +241,11 @@ export interface Plan {
    * not replaced again), and earlier notes the feed still leaves unset. Key → fields; absent when none.
    */
   clearedNotes?: Record<string, string[]>;
+  /**
+   * This run's creates whose record leaves unset a field the feed sets on others, by key: the fields
+   * (the first `CREATED_NOTES_KEPT`), for the next run (`PlanPolicy.createdUnset`). Absent when none.
+   */
+  createdUnset?: Record<string, string[]>;
   feedId: string;
   chatbot: string;
   keyField: 'MLSNumber' | 'Url';
@@ -291,6 +298,11 @@ export interface PlanPolicy {
    * key (`FeedState.cleared`): a listing holding one again is not replaced again.
    */
   clearedBefore?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The listings the last run created, with the fields it created them without that the feed sets
+   * on others (`FeedState.createdUnset`): one holding such a field now had it filled by the platform.
+   */
+  createdUnset?: Readonly<Record<string, readonly string[]>>;
   /** A value the feed stops sending: cleared (default) or kept on the platform (`feeds[].unsetFields`). */
   unsetFields?: 'clear' | 'keep';
   /**

@@ -4,6 +4,7 @@ import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { clearsAny, isClear } from './compare.ts';
 import { DesiredIndex } from './desired-index.ts';
+import { fieldsOfMask, maskOfFields } from './digest.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
 import { type AdoptedOwner, applyDeleteGuards, REMOVED_FLOOR } from './guards.ts';
 import { ownsListing } from './ownership.ts';
@@ -89,14 +90,18 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
       return;
     }
     let replace = clearsAt(keeper);
-    if (replace && policy.clearedBefore !== undefined) {
+    if (replace && (policy.clearedBefore !== undefined || policy.createdUnset !== undefined)) {
       const k = key();
-      const before = policy.clearedBefore[k];
+      const cleared = policy.clearedBefore?.[k];
+      const created = policy.createdUnset?.[k];
+      const before = cleared && created ? [...cleared, ...created] : (cleared ?? created);
       const changes = before === undefined ? [] : comparedChangesAt(remote, keeper);
       const clears = changes.filter(isClear).map((c) => c.field);
-      // Cleared by the last run's replace, and held again: the platform fills it. Not replaced again.
+      // Cleared by the last run's replace, or left out by its create, and held now: the platform
+      // fills it (a geocoder, a default). Not replaced for it.
       if (before !== undefined && clears.every((field) => before.includes(field))) {
         refilled.set(k, clears);
+        if (!clears.every((field) => cleared?.includes(field))) filledAfterCreate.add(k);
         replace = false;
         if (changes.every(isClear)) {
           unchanged.add(ref);
@@ -108,6 +113,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   };
   /** Keys holding again what a replace cleared (said as `platform-fills`, noted in `Plan.clearedNotes`). */
   const refilled = new Map<string, string[]>();
+  /** Of those, the keys the last run created without the field (`PlanPolicy.createdUnset`). */
+  const filledAfterCreate = new Set<string>();
 
   const anyHeld = heldKeys.size > 0;
   desired.forEachRef((ref, keyOf) => {
@@ -196,8 +203,9 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   }
 
   const replaceGuard = guardReplaces(updates, policy, ownedCount, unchanged);
-  const fills = refilledDecision(refilled);
+  const fills = refilledDecision(refilled, filledAfterCreate);
   const notes = clearedNotes(policy, desired, refilled);
+  const createdUnset = createdUnsetOf(desired, creates, policy);
 
   return {
     feedId: policy.feedId,
@@ -219,6 +227,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     guards: [...guard.decisions, ...(replaceGuard ? [replaceGuard] : []), ...(fills ? [fills] : [])],
     ownedCount,
     ...(notes.size > 0 ? { clearedNotes: Object.fromEntries(notes) } : {}),
+    ...(createdUnset.size > 0 ? { createdUnset: Object.fromEntries(createdUnset) } : {}),
     ...(removalsElsewhere ? { removalsElsewhere } : {}),
   };
 }
@@ -295,16 +304,79 @@ function clearedNotes(
  * itself (a geocoder, a default), and replacing them again would do so on every run, a new ID each
  * time. Said (`platform-fills`, not a tripped guard); `unsetFields: keep` says it for the feed.
  */
-function refilledDecision(refilled: ReadonlyMap<string, readonly string[]>): GuardDecision | undefined {
+function refilledDecision(
+  refilled: ReadonlyMap<string, readonly string[]>,
+  afterCreate: ReadonlySet<string>,
+): GuardDecision | undefined {
   if (refilled.size === 0) return undefined;
-  const fields = [...new Set([...refilled.values()].flat())].sort();
+  const said = (keys: string[], what: string) => {
+    if (keys.length === 0) return [];
+    const fields = [...new Set(keys.flatMap((key) => refilled.get(key) ?? []))].sort();
+    const named = `${keys.slice(0, NAMED_KEYS).join(', ')}${keys.length > NAMED_KEYS ? ', …' : ''}`;
+    return [`${keys.length} listing(s) hold ${fields.join(', ')} ${what} (${named})`];
+  };
   const keys = [...refilled.keys()];
-  const named = `${keys.slice(0, NAMED_KEYS).join(', ')}${keys.length > NAMED_KEYS ? ', …' : ''}`;
+  const parts = [
+    ...said(
+      keys.filter((key) => !afterCreate.has(key)),
+      'again, which an earlier replace cleared or could not clear (the platform fills it itself, or refused the replace): not replaced again, kept as the platform holds it',
+    ),
+    ...said(
+      keys.filter((key) => afterCreate.has(key)),
+      'since the last run created them without it (the feed leaves it unset on them: the platform fills it itself, a geocoder or a default): not replaced for it, kept as the platform holds it',
+    ),
+  ];
   return {
     guard: 'platform-fills',
     tripped: false,
-    message: `${refilled.size} listing(s) hold ${fields.join(', ')} again, which an earlier replace cleared or could not clear (the platform fills it itself, or refused the replace): not replaced again, kept as the platform holds it (${named}); unsetFields: keep stops the clearing for this feed`,
+    message: `${parts.join('; ')}; unsetFields: keep stops the clearing for this feed`,
   };
+}
+
+/**
+ * The fields a platform fills in a listing created without them (`createdUnsetOf`): its geocoder's
+ * coordinates. Any other field a listing holds that the feed leaves unset was typed in (an office's
+ * description), and is cleared as ever; a platform that fills one is told by its first replace
+ * (`platform-fills` after a replace).
+ */
+const GEOCODED_MASK = maskOfFields(['Latitude', 'Longitude']);
+
+/** How many of a run's creates `createdUnsetOf` notes: the rest are replaced once if the platform fills them. */
+export const CREATED_NOTES_KEPT = 10_000;
+
+/**
+ * The creates whose record leaves unset coordinates the feed sets on others (`DesiredIndex.clearable`
+ * within `GEOCODED_MASK`), by key, the fields (`Plan.createdUnset`). A platform
+ * that fills such a field itself (a geocoder) would otherwise have the next run replace the listing
+ * to clear it, a new ID for each new listing; the next run takes the field it then finds as the
+ * platform's (`platform-fills`). Only the next run's: a value typed in later is cleared as usual.
+ * An incremental run keeps the earlier notes of the keys it did not read, as `clearedNotes` does.
+ */
+function createdUnsetOf(
+  desired: DesiredIndex,
+  creates: readonly number[],
+  policy: PlanPolicy,
+): Map<string, string[]> {
+  const notes = new Map<string, string[]>();
+  if (policy.mode === 'incremental')
+    for (const [key, fields] of Object.entries(policy.createdUnset ?? {}))
+      if (notes.size < CREATED_NOTES_KEPT && desired.refOf(key) < 0) notes.set(key, [...fields]);
+  const clearable = desired.clearable() & GEOCODED_MASK;
+  if (clearable === 0) return notes;
+  /** The fields of each mask, made once: a million creates share a few masks. */
+  const fieldsOf = new Map<number, string[]>();
+  for (const ref of creates) {
+    if (notes.size >= CREATED_NOTES_KEPT) break;
+    const unset = clearable & ~desired.maskAt(ref);
+    if (unset === 0) continue;
+    let fields = fieldsOf.get(unset);
+    if (fields === undefined) {
+      fields = fieldsOfMask(unset);
+      fieldsOf.set(unset, fields);
+    }
+    notes.set(desired.keyAt(ref), fields);
+  }
+  return notes;
 }
 
 /** The feed's listings by trimmed key, the last of a key winning: what `makePlan` takes. */

@@ -277,6 +277,7 @@ async function prepare(
   let ingest: IngestResult<number>;
   let goneSince: FeedState['goneSince'];
   let clearedBefore: FeedState['cleared'];
+  let createdUnset: FeedState['createdUnset'];
   let fieldsSetBefore: FeedState['fieldsSet'];
   let early: DecodedSnapshot | undefined;
   /** How many listings the chatbot held after the last run: its pages are asked for at once. */
@@ -293,6 +294,7 @@ async function prepare(
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
     clearedBefore = state.cleared;
+    createdUnset = state.createdUnset;
     fieldsSetBefore = state.fieldsSet;
     ownedLast = state.resoCheckpoint === undefined && !state.resoFullDue ? state.owned : undefined;
     expectedCount = expectedCountOf(state.lastReport);
@@ -443,6 +445,7 @@ async function prepare(
         ...(goneSince ? { goneSince } : {}),
       }),
       ...(clearedBefore ? { clearedBefore } : {}),
+      ...(createdUnset ? { createdUnset } : {}),
     };
     const sold = soldRecordsOf(policy, (listing) => store.put(listing));
     const keeper = changesIn(store);
@@ -521,7 +524,7 @@ async function prepare(
       if (
         feed.source.path === undefined ||
         ingestDeps === undefined ||
-        (unknown && (listings.compareUnread === undefined || still))
+        (unknown && (listings.compareUnread === undefined || !listings.unreadComparable?.() || still))
       )
         throw new ReadingNeedsRecords();
       const note =

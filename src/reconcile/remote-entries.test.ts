@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { RemoteListing } from '../api/index.ts';
 import type { Listing } from '../normalize/index.ts';
 import { desiredByKey } from './plan.ts';
-import { remoteEntries } from './remote-entries.ts';
+import { remoteEntries, UNREAD_KEPT } from './remote-entries.ts';
+import { UNREAD_FIELD } from './remote-entry.ts';
 
 const tags = { ownerKey: 'feed-sync:feed', hashKey: 'feed-sync:hash' };
 const remote = (id: number, key: string, owner?: string): RemoteListing => ({
@@ -76,5 +77,42 @@ describe('remoteEntries', () => {
     expect(listings.length).toBe(3000);
     for (let i = 0; i < 3000; i++)
       expect([listings.idAt(i), listings.keyAt(i)]).toEqual([i + 1, `K-${i + 1}`]);
+  });
+
+  it('compares again, once their records are read, the entries compared without them; past UNREAD_KEPT it cannot', () => {
+    const count = UNREAD_KEPT + 1;
+    const desired = desiredByKey(
+      Array.from({ length: count }, (_, ref) => ({ key: `K-${ref}`, mask: 1, digest: 7, ref })),
+    );
+    const read = new Set<number>();
+    const loader = { load: () => ({}) as Listing, unread: (d: { ref: number }) => !read.has(d.ref) };
+    const sink = remoteEntries('MLSNumber', tags, desired, loader);
+    // IDs against the arrival order: compared again by arrival, read back by ID.
+    for (let ref = 0; ref < 3; ref++) sink.keep(1, remote(100 - ref, `K-${ref}`, 'acme'));
+    const { listings } = sink.finish();
+    expect(listings.changesAt(0)?.[0]).toMatchObject({ field: UNREAD_FIELD, from: { MLSNumber: 'K-2' } });
+    expect(listings.unreadComparable?.()).toBe(true);
+    const seen: [string | undefined, number][] = [];
+    listings.compareUnread?.((platform, ref) => {
+      seen.push([platform.MLSNumber, ref]);
+      return ref === 1 ? [] : [{ field: 'City', from: platform.MLSNumber, to: 'Springfield' }];
+    });
+    expect(seen.sort()).toEqual([
+      ['K-0', 0],
+      ['K-1', 1],
+      ['K-2', 2],
+    ]);
+    expect([0, 1, 2].map((i) => [listings.idAt(i), listings.differsAt(i), listings.changesAt(i)])).toEqual([
+      [98, true, [{ field: 'City', from: 'K-2', to: 'Springfield' }]],
+      [99, false, []],
+      [100, true, [{ field: 'City', from: 'K-0', to: 'Springfield' }]],
+    ]);
+
+    const many = remoteEntries('MLSNumber', tags, desired, loader);
+    for (let ref = 0; ref < count; ref++) many.keep(1, remote(ref + 1, `K-${ref}`, 'acme'));
+    const all = many.finish().listings;
+    expect(all.unreadComparable?.()).toBe(false);
+    // The last one keeps no listing: how it differs is not known.
+    expect(all.changesAt(count - 1)).toEqual([{ field: UNREAD_FIELD, from: undefined, to: undefined }]);
   });
 });

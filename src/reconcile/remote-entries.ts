@@ -10,7 +10,7 @@ import { ownerOf, ownsListing, type TagKeys } from './ownership.ts';
 import { keyOf } from './plan.ts';
 import type { ChangeKeeper, FieldChange, PlanPolicy, RemoteEntries } from './plan-types.ts';
 import { changesIn, memoryRecords } from './record-store.ts';
-import { changesAgainst, internOwner, isUnread, SAME } from './remote-entry.ts';
+import { changesAgainst, internOwner, isUnread, SAME, UNREAD_FIELD } from './remote-entry.ts';
 import type { SnapshotSink } from './snapshot.ts';
 
 export type { ChangeKeeper, RemoteEntries };
@@ -168,6 +168,8 @@ export class Columns implements RemoteEntries {
    * those a reused reading's listings edited on the platform give, a few.
    */
   readonly #unread = new Set<number>();
+  /** More entries were compared without their record than `UNREAD_KEPT`: not all can be compared again. */
+  #unreadPassed = false;
   /** Only the entries a run would mark Sold, by the order they arrived in. */
   readonly #sold = new Map<number, { ref: number; from: unknown }>();
   /** Arrival positions in ID order, once `finish` made it: entries are read through it, never copied. */
@@ -208,14 +210,23 @@ export class Columns implements RemoteEntries {
 
   #keepChanges(i: number, changes: readonly FieldChange[] | undefined): void {
     if (changes === undefined || changes.length === 0) return;
-    this.#changeRefs.set(i, this.#keeper.put(changes) + 1);
-    if (clearsAny(changes)) this.#clearing.add(i);
-    if (isUnread(changes)) this.#unread.add(i);
+    let kept = changes;
+    if (isUnread(changes)) {
+      // The platform's listing kept for the first `UNREAD_KEPT` (a platform that rewrote a field
+      // of a million listings would spill gigabytes of them): past those, the run starts over.
+      if (this.#unread.size < UNREAD_KEPT) this.#unread.add(i);
+      else {
+        kept = UNREAD_BARE;
+        this.#unreadPassed = true;
+      }
+    }
+    this.#changeRefs.set(i, this.#keeper.put(kept) + 1);
+    if (clearsAny(kept)) this.#clearing.add(i);
   }
 
-  /** How many entries were compared without their feed record (`unreadAgainst`). */
-  get unreadCount(): number {
-    return this.#unread.size;
+  /** Whether every entry compared without its feed record can be compared again (`compareUnread`). */
+  unreadComparable(): boolean {
+    return !this.#unreadPassed;
   }
 
   /**
@@ -318,6 +329,13 @@ export class Columns implements RemoteEntries {
     return this.#order[i] as number;
   }
 }
+
+/** How many listings compared without their feed record keep the platform's listing (`Columns.compareUnread`). */
+export const UNREAD_KEPT = 10_000;
+/** The changes of one past those: how it differs is not known, and cannot be found without its page. */
+const UNREAD_BARE: readonly FieldChange[] = Object.freeze([
+  Object.freeze({ field: UNREAD_FIELD, from: undefined, to: undefined }),
+]);
 
 /** Changes by the number `Columns.changeRefAt` gives (0: none): a closure over the keeper alone. */
 function changesReader(keeper: ChangeKeeper): (ref: number) => readonly FieldChange[] {

@@ -186,6 +186,8 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
   return {
     goneSince: Object.keys(next).length > 0 ? next : undefined,
     cleared: Object.keys(cleared).length > 0 ? cleared : undefined,
+    // This run's creates, left without a field the feed sets on others: the next run's only.
+    createdUnset: prepared.plan.createdUnset,
     ...(prepared.fieldsSet ? { fieldsSet: prepared.fieldsSet } : {}),
   };
 }

@@ -47,6 +47,13 @@ export interface FeedState {
    */
   cleared?: Record<string, string[]>;
   /**
+   * The listings the last run created, by key, with the fields it created them without that the
+   * feed sets on others (`Plan.createdUnset`): one the next run finds holding one was filled by the
+   * platform (a geocoder, a default), not sent, and is not replaced for it (`platform-fills`); the
+   * next run's notes replace these.
+   */
+  createdUnset?: Record<string, string[]>;
+  /**
    * The fields the feed's listings set (`DesiredIndex.clearable`'s own part), from its last full
    * read and the incremental ones since: an incremental run, which reads only the changed records,
    * clears in those too.

@@ -141,7 +141,7 @@ describe('feed-sync explain --feed ID KEY', () => {
       const kept = await bin(['explain', '-c', keeps, '--feed', 'ex-feed', 'M-5']);
       expect(kept.stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed leaves it unset: kept\)\n/);
       expect(kept.stdout).toContain(
-        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it again after a replace (platform-fills)), or a field the list never returns (AreaUnit, Location) changed`,
+        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it after a replace or a create (platform-fills)), or a field the list never returns (AreaUnit, Location) changed`,
       );
     } finally {
       await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5), row(6)].join(''));

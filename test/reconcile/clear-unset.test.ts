@@ -26,6 +26,20 @@ afterEach(async () => {
 
 const stored = (mls: string) => h!.sandbox.listings('SN-1').filter((l) => l.MLSNumber === mls);
 
+/** The platform fills a listing's coordinates itself (a geocoder): an update that sends them. */
+async function geocode(mls: string): Promise<void> {
+  const [one] = stored(mls);
+  const { ID, SerialNumber: _s, ...record } = one!;
+  await h!.client.updateListing({
+    ...record,
+    Latitude: 39.7,
+    Longitude: -89.6,
+    SerialNumber: 'SN-1',
+    Key: String(ID),
+    KeyType: 'NewOaks',
+  });
+}
+
 describe('a value the feed stops sending', () => {
   it('is cleared: the listing replaced once, the rest untouched, the next run writes nothing', async () => {
     h = await startHarness();
@@ -400,6 +414,44 @@ describe('a platform that fills a field itself', () => {
     const back = await h.sync(h.feed(), listings(1, 3));
     expect(back).toMatchObject({ updated: 1 });
     expect((await h.state.getFeed('feed1')).cleared).toBeUndefined();
+  });
+
+  it('is not replaced when the platform fills it in a listing just created without it (a tester: each new listing replaced once)', async () => {
+    h = await startHarness();
+    // MLS-0001 comes without coordinates; the feed sets them on the others.
+    const feed = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];
+    expect(await h.sync(h.feed(), feed)).toMatchObject({ created: 3 });
+    expect((await h.state.getFeed('feed1')).createdUnset).toEqual({ 'MLS-0001': ['Latitude', 'Longitude'] });
+    await geocode('MLS-0001');
+    const [{ ID } = { ID: 0 }] = stored('MLS-0001');
+    const next = await h.sync(h.feed(), feed);
+    expect(writes(next)).toBe(0);
+    expect(next.guards.find((g) => g.guard === 'platform-fills')?.message).toMatch(
+      /^1 listing\(s\) hold Latitude, Longitude since the last run created them without it/,
+    );
+    // From then on the listing's note is a replace's: kept while the feed leaves the fields unset.
+    const state = await h.state.getFeed('feed1');
+    expect([state.createdUnset, state.cleared]).toEqual([
+      undefined,
+      { 'MLS-0001': ['Latitude', 'Longitude'] },
+    ]);
+    expect(writes(await h.sync(h.feed(), feed))).toBe(0);
+    expect(stored('MLS-0001').map((l) => [l.ID, l.Latitude])).toEqual([[ID, 39.7]]);
+  });
+
+  it('takes a value as the platform’s only in the run after the create: one typed in later is cleared as usual', async () => {
+    h = await startHarness();
+    const feed = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];
+    await h.sync(h.feed(), feed);
+    // Nothing filled: the note goes with the run after the create.
+    expect(writes(await h.sync(h.feed(), feed))).toBe(0);
+    expect((await h.state.getFeed('feed1')).createdUnset).toBeUndefined();
+    await geocode('MLS-0001');
+    const typed = await h.sync(h.feed(), feed);
+    expect(typed).toMatchObject({ replaced: 1 });
+    expect(stored('MLS-0001').map((l) => l.Latitude)).toEqual([undefined]);
+    // A listing whose record sets every field the feed sets is noted by no create.
+    expect((await h.state.getFeed('feed1')).createdUnset).toBeUndefined();
   });
 
   it('a value gone, back, and gone again is cleared each time (no note left from the first)', async () => {
