@@ -69,7 +69,7 @@ export async function explainListing(
     goneSince: since === undefined ? {} : { [key]: since },
     // A listing the platform fills again after a replace is not replaced again, as a run decides.
     ...(state.cleared?.[key] ? { clearedBefore: { [key]: state.cleared[key] } } : {}),
-    ...(state.createdUnset?.[key] ? { createdUnset: { [key]: state.createdUnset[key] } } : {}),
+    ...(state.createdUnset?.includes(key) ? { createdUnset: [key] } : {}),
     ...('brokenRows' in read && read.brokenRows.length > 0 ? { brokenRows: read.brokenRows } : {}),
     // The plan sees one key: the fields a value is cleared in are the whole feed's.
     ...('fieldsSet' in read ? { fieldsSet: read.fieldsSet | mappedPricesMask(read.mapping?.mapping) } : {}),

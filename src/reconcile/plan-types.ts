@@ -242,10 +242,12 @@ export interface Plan {
    */
   clearedNotes?: Record<string, string[]>;
   /**
-   * This run's creates whose record leaves unset a field the feed sets on others, by key: the fields
-   * (the first `CREATED_NOTES_KEPT`), for the next run (`PlanPolicy.createdUnset`). Absent when none.
+   * The keys of listings a run created whose record leaves unset coordinates the feed sets on others
+   * (`GEOCODED_FIELDS`), for the next run (`PlanPolicy.createdUnset`): this run's creates, then the
+   * earlier notes of keys whose listing the platform has not filled yet and whose record still leaves
+   * them unset. Absent when none.
    */
-  createdUnset?: Record<string, string[]>;
+  createdUnset?: string[];
   feedId: string;
   chatbot: string;
   keyField: 'MLSNumber' | 'Url';
@@ -299,10 +301,10 @@ export interface PlanPolicy {
    */
   clearedBefore?: Readonly<Record<string, readonly string[]>>;
   /**
-   * The listings the last run created, with the fields it created them without that the feed sets
-   * on others (`FeedState.createdUnset`): one holding such a field now had it filled by the platform.
+   * The keys of listings a run created without coordinates the feed sets on others
+   * (`FeedState.createdUnset`): one holding them now had them filled by the platform (a geocoder).
    */
-  createdUnset?: Readonly<Record<string, readonly string[]>>;
+  createdUnset?: readonly string[];
   /** A value the feed stops sending: cleared (default) or kept on the platform (`feeds[].unsetFields`). */
   unsetFields?: 'clear' | 'keep';
   /**

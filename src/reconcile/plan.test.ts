@@ -601,3 +601,63 @@ describe('a plan and the remote entries it was made from', () => {
     expect(plan.unchanged.length).toBe(1);
   });
 });
+
+describe('listings created without the coordinates the feed sets on others (createdUnset)', () => {
+  const bare = (n: number) => listing(n, { Latitude: undefined, Longitude: undefined });
+  /** As the last run created it, and as the platform holds it once its geocoder has filled it. */
+  const created = (id: number, n: number) => remote(id, withTags(bare(n), 'acme', tags));
+  const geocoded = (id: number, n: number) =>
+    remote(id, { ...withTags(bare(n), 'acme', tags), Latitude: 39.7, Longitude: -89.6 });
+  const notes = (p: ReturnType<typeof planListings>) => [p.createdUnset, p.clearedNotes];
+
+  it('notes a create that leaves them unset, none that sets them', () => {
+    const plan = planListings([bare(1), ...listings(2, 3)], [], policy);
+    expect(notes(plan)).toEqual([['MLS-0001'], undefined]);
+  });
+
+  it('keeps the note while the geocoder has not filled the listing; once filled, not replaced, the note a kept one', () => {
+    const feed = [bare(1), ...listings(2, 3)];
+    const others = [ours(12, 2), ours(13, 3)];
+    const late = planListings(feed, [created(11, 1), ...others], { ...policy, createdUnset: ['MLS-0001'] });
+    expect([summary(late).updates, late.unchanged.length]).toEqual([[], 3]);
+    expect(notes(late)).toEqual([['MLS-0001'], undefined]);
+    const filled = planListings(feed, [geocoded(11, 1), ...others], {
+      ...policy,
+      createdUnset: ['MLS-0001'],
+    });
+    expect([summary(filled).updates, filled.unchanged.length]).toEqual([[], 3]);
+    expect(notes(filled)).toEqual([undefined, { 'MLS-0001': ['Latitude', 'Longitude'] }]);
+    // Without the note, the listing is replaced to clear what the feed leaves unset.
+    const unnoted = planListings(feed, [geocoded(11, 1), ...others], policy);
+    expect(Array.from(unnoted.updates, (u) => [u.key, u.replace !== undefined])).toEqual([
+      ['MLS-0001', true],
+    ]);
+  });
+
+  it('a filled listing whose record changed too is updated, not replaced', () => {
+    const feed = [listing(1, { Latitude: undefined, Longitude: undefined, SalePrice: 1 }), ...listings(2, 3)];
+    const plan = planListings(feed, [geocoded(11, 1), ours(12, 2), ours(13, 3)], {
+      ...policy,
+      createdUnset: ['MLS-0001'],
+    });
+    expect(Array.from(plan.updates, (u) => [u.key, u.replace !== undefined])).toEqual([['MLS-0001', false]]);
+  });
+
+  it('drops the note once the feed sets them on the record, or the key leaves a full read', () => {
+    const plan = planListings(listings(1, 3), [created(11, 1), ours(12, 2), ours(13, 3)], {
+      ...policy,
+      createdUnset: ['MLS-0001', 'MLS-0009'],
+    });
+    expect(notes(plan)).toEqual([undefined, undefined]);
+  });
+
+  it('an incremental read keeps the notes of keys it did not read, not of those the feed removed, and notes its creates', () => {
+    const incremental = { ...policy, mode: 'incremental' as const, removals: ['MLS-0008'] };
+    const plan = planListings([bare(4), listing(2)], [created(11, 1), ours(12, 2)], {
+      ...incremental,
+      createdUnset: ['MLS-0001', 'MLS-0008'],
+    });
+    expect(summary(plan).creates).toEqual(['MLS-0004']);
+    expect(notes(plan)).toEqual([['MLS-0004', 'MLS-0001'], undefined]);
+  });
+});

@@ -4,7 +4,7 @@ import { int32s } from '../number-column.ts';
 import { BrokenRowIndex } from './broken-rows.ts';
 import { clearsAny, isClear } from './compare.ts';
 import { DesiredIndex } from './desired-index.ts';
-import { fieldsOfMask, maskOfFields } from './digest.ts';
+import { maskOfFields } from './digest.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
 import { type AdoptedOwner, applyDeleteGuards, REMOVED_FLOOR } from './guards.ts';
 import { ownsListing } from './ownership.ts';
@@ -90,10 +90,10 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
       return;
     }
     let replace = clearsAt(keeper);
-    if (replace && (policy.clearedBefore !== undefined || policy.createdUnset !== undefined)) {
+    if (replace && (policy.clearedBefore !== undefined || createdBefore.size > 0)) {
       const k = key();
       const cleared = policy.clearedBefore?.[k];
-      const created = policy.createdUnset?.[k];
+      const created = createdBefore.has(k) ? GEOCODED_FIELDS : undefined;
       const before = cleared && created ? [...cleared, ...created] : (cleared ?? created);
       const changes = before === undefined ? [] : comparedChangesAt(remote, keeper);
       const clears = changes.filter(isClear).map((c) => c.field);
@@ -113,6 +113,8 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   };
   /** Keys holding again what a replace cleared (said as `platform-fills`, noted in `Plan.clearedNotes`). */
   const refilled = new Map<string, string[]>();
+  /** Keys a run created without coordinates the feed sets on others (`PlanPolicy.createdUnset`). */
+  const createdBefore = new Set(policy.createdUnset);
   /** Of those, the keys the last run created without the field (`PlanPolicy.createdUnset`). */
   const filledAfterCreate = new Set<string>();
 
@@ -205,7 +207,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const replaceGuard = guardReplaces(updates, policy, ownedCount, unchanged);
   const fills = refilledDecision(refilled, filledAfterCreate);
   const notes = clearedNotes(policy, desired, refilled);
-  const createdUnset = createdUnsetOf(desired, creates, policy);
+  const createdUnset = createdUnsetOf(desired, creates, createdBefore, refilled, policy);
 
   return {
     feedId: policy.feedId,
@@ -227,7 +229,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
     guards: [...guard.decisions, ...(replaceGuard ? [replaceGuard] : []), ...(fills ? [fills] : [])],
     ownedCount,
     ...(notes.size > 0 ? { clearedNotes: Object.fromEntries(notes) } : {}),
-    ...(createdUnset.size > 0 ? { createdUnset: Object.fromEntries(createdUnset) } : {}),
+    ...(createdUnset.size > 0 ? { createdUnset: [...createdUnset] } : {}),
     ...(removalsElsewhere ? { removalsElsewhere } : {}),
   };
 }
@@ -319,11 +321,11 @@ function refilledDecision(
   const parts = [
     ...said(
       keys.filter((key) => !afterCreate.has(key)),
-      'again, which an earlier replace cleared or could not clear (the platform fills it itself, or refused the replace): not replaced again, kept as the platform holds it',
+      'again, which an earlier replace cleared or could not clear, or a create left out (the platform fills it itself, or refused the replace): not replaced again, kept as the platform holds it',
     ),
     ...said(
       keys.filter((key) => afterCreate.has(key)),
-      'since the last run created them without it (the feed leaves it unset on them: the platform fills it itself, a geocoder or a default): not replaced for it, kept as the platform holds it',
+      'since a run created them without it (the feed leaves it unset on them: the platform fills it itself, a geocoder): not replaced for it, kept as the platform holds it',
     ),
   ];
   return {
@@ -339,42 +341,36 @@ function refilledDecision(
  * description), and is cleared as ever; a platform that fills one is told by its first replace
  * (`platform-fills` after a replace).
  */
-const GEOCODED_MASK = maskOfFields(['Latitude', 'Longitude']);
-
-/** How many of a run's creates `createdUnsetOf` notes: the rest are replaced once if the platform fills them. */
-export const CREATED_NOTES_KEPT = 10_000;
+const GEOCODED_FIELDS: readonly string[] = ['Latitude', 'Longitude'];
+const GEOCODED_MASK = maskOfFields(GEOCODED_FIELDS);
 
 /**
- * The creates whose record leaves unset coordinates the feed sets on others (`DesiredIndex.clearable`
- * within `GEOCODED_MASK`), by key, the fields (`Plan.createdUnset`). A platform
- * that fills such a field itself (a geocoder) would otherwise have the next run replace the listing
- * to clear it, a new ID for each new listing; the next run takes the field it then finds as the
- * platform's (`platform-fills`). Only the next run's: a value typed in later is cleared as usual.
- * An incremental run keeps the earlier notes of the keys it did not read, as `clearedNotes` does.
+ * The keys of listings created without coordinates the feed sets on others (`DesiredIndex.clearable`
+ * within `GEOCODED_MASK`), for the next run (`Plan.createdUnset`): a platform that fills them itself
+ * (a geocoder) would otherwise have a later run replace the listing to clear them, a new ID for each
+ * new listing; the run that finds them filled takes them as the platform's (`platform-fills`, and
+ * the key's note moves to `Plan.clearedNotes`). This run's creates first; then the earlier notes
+ * (`createdBefore`) of keys not found filled (a geocoder that fills a listing a run or more later),
+ * while their record still leaves a coordinate unset: an incremental run keeps those of the keys it
+ * did not read, unless the feed removed them. Bounded by the feed's keys, as `clearedNotes` is.
  */
 function createdUnsetOf(
   desired: DesiredIndex,
   creates: readonly number[],
+  createdBefore: ReadonlySet<string>,
+  refilled: ReadonlyMap<string, string[]>,
   policy: PlanPolicy,
-): Map<string, string[]> {
-  const notes = new Map<string, string[]>();
-  if (policy.mode === 'incremental')
-    for (const [key, fields] of Object.entries(policy.createdUnset ?? {}))
-      if (notes.size < CREATED_NOTES_KEPT && desired.refOf(key) < 0) notes.set(key, [...fields]);
+): Set<string> {
+  const notes = new Set<string>();
   const clearable = desired.clearable() & GEOCODED_MASK;
-  if (clearable === 0) return notes;
-  /** The fields of each mask, made once: a million creates share a few masks. */
-  const fieldsOf = new Map<number, string[]>();
-  for (const ref of creates) {
-    if (notes.size >= CREATED_NOTES_KEPT) break;
-    const unset = clearable & ~desired.maskAt(ref);
-    if (unset === 0) continue;
-    let fields = fieldsOf.get(unset);
-    if (fields === undefined) {
-      fields = fieldsOfMask(unset);
-      fieldsOf.set(unset, fields);
-    }
-    notes.set(desired.keyAt(ref), fields);
+  const leavesUnset = (ref: number) => (clearable & ~desired.maskAt(ref)) !== 0;
+  if (clearable !== 0) for (const ref of creates) if (leavesUnset(ref)) notes.add(desired.keyAt(ref));
+  if (createdBefore.size === 0) return notes;
+  const removed = policy.mode === 'incremental' ? new Set(policy.removals) : undefined;
+  for (const key of createdBefore) {
+    if (refilled.has(key)) continue;
+    const ref = desired.refOf(key);
+    if (ref < 0 ? removed !== undefined && !removed.has(key) : leavesUnset(ref)) notes.add(key);
   }
   return notes;
 }

@@ -524,9 +524,14 @@ async function prepare(
       if (
         feed.source.path === undefined ||
         ingestDeps === undefined ||
-        (unknown && (listings.compareUnread === undefined || !listings.unreadComparable?.() || still))
+        (unknown && (listings.compareUnread === undefined || still))
       )
         throw new ReadingNeedsRecords();
+      // Entries past `UNREAD_KEPT` kept no platform listing to compare again (a missing answer: the same).
+      if (unknown && listings.unreadComparable?.() !== true)
+        throw new ReadingNeedsRecords(
+          'more listings on the platform differ from it than a reused reading compares again: reading the feed to write them',
+        );
       const note =
         'the feed is unchanged, but listings on the platform differ from it: reading its records to write them';
       deps.logger?.info(feedField(deps.logger, feed.id), note);

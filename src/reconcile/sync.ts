@@ -186,7 +186,7 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
   return {
     goneSince: Object.keys(next).length > 0 ? next : undefined,
     cleared: Object.keys(cleared).length > 0 ? cleared : undefined,
-    // This run's creates, left without a field the feed sets on others: the next run's only.
+    // Creates left without coordinates the feed sets on others, until the platform fills them.
     createdUnset: prepared.plan.createdUnset,
     ...(prepared.fieldsSet ? { fieldsSet: prepared.fieldsSet } : {}),
   };

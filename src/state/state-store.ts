@@ -47,12 +47,12 @@ export interface FeedState {
    */
   cleared?: Record<string, string[]>;
   /**
-   * The listings the last run created, by key, with the fields it created them without that the
-   * feed sets on others (`Plan.createdUnset`): one the next run finds holding one was filled by the
-   * platform (a geocoder, a default), not sent, and is not replaced for it (`platform-fills`); the
-   * next run's notes replace these.
+   * The keys of listings a run created without coordinates the feed sets on others
+   * (`Plan.createdUnset`): one a later run finds holding them had them filled by the platform (a
+   * geocoder), not sent, and is not replaced for it (`platform-fills`; its note then moves to
+   * `cleared`). Kept while the listing is found without them and its record leaves them unset.
    */
-  createdUnset?: Record<string, string[]>;
+  createdUnset?: string[];
   /**
    * The fields the feed's listings set (`DesiredIndex.clearable`'s own part), from its last full
    * read and the incremental ones since: an incremental run, which reads only the changed records,
