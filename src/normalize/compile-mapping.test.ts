@@ -695,6 +695,25 @@ describe('a number the feed does not say how to read (a new user’s European fe
     expect(us.listing).toMatchObject({ SalePrice: 450_000, BuildingArea: 1649 });
   });
 
+  it('a coordinate with three decimals is read as one, said or not, as none is 39676 (a tester: the listing held)', () => {
+    const coordinates = (mapping: Record<string, unknown>, record: Record<string, string>) =>
+      compileMapping({ fields: { Latitude: 'lat', Longitude: 'lon' }, ...mapping } as never).map(record);
+    for (const decimalComma of [undefined, true, false]) {
+      const out = coordinates(decimalComma === undefined ? {} : { decimalComma }, { lat: '39.676', lon: '-89.704' });
+      expect([out.problems, out.listing.Latitude, out.listing.Longitude], String(decimalComma)).toEqual([
+        [],
+        39.676,
+        -89.704,
+      ]);
+    }
+    // A decimal-comma feed's comma still reads as its decimal mark; a price's dot is still asked about.
+    expect(coordinates({ decimalComma: true }, { lat: '52,4987', lon: '13,3777' }).listing).toMatchObject({
+      Latitude: 52.4987,
+      Longitude: 13.3777,
+    });
+    expect(map({}, { price: '450.000' }).problems.map((p) => p.reason)).toEqual(['not_a_number']);
+  });
+
   it('a preset whose feeds write a decimal point reads 1.250 as 1.25; openimmo and kyero do not say', () => {
     for (const preset of ['reso', 'reaxml', 'listhub', 'zillow', 'blm'] as const)
       expect(resolveMapping({ preset }).decimalComma, preset).toBe(false);

@@ -41,10 +41,24 @@ export function writeNumberTo(
   scale: number,
 ): void {
   if (out.raw) out.raw[field] = value instanceof Conflict ? value.text : value;
-  const parsed = numberValue(value, ctx.decimalComma);
-  if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
+  const decimalComma = field === 'Latitude' || field === 'Longitude' ? coordinateMode(value, ctx) : ctx.decimalComma;
+  const parsed = numberValue(value, decimalComma);
+  if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, decimalComma));
   if (parsed === undefined) return;
   set(out.listing, scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100);
+}
+
+/** One dot between digits, as a coordinate is written: `39.676`, `-89.7042`. */
+const DOTTED_COORDINATE = /^\s*[+-]?\d{1,3}\.\d+\s*$/;
+
+/**
+ * How a coordinate is read: one dot between digits is a decimal point whatever the feed says of its
+ * decimals, as no coordinate is 39676 (a tester: `39.676` held the listing as 39676 or 39.676, and a
+ * decimal-comma feed read it as 39676); anything else as the feed says (`52,4987` in a
+ * decimal-comma feed).
+ */
+function coordinateMode(value: unknown, ctx: FieldContext): DecimalComma {
+  return typeof value === 'string' && DOTTED_COORDINATE.test(value) ? false : ctx.decimalComma;
 }
 
 /** A value that is not a number, as a problem: a dot the feed did not say how to read, or none. */
