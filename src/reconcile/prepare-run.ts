@@ -19,7 +19,7 @@ import { fieldsOfMask, MARKER_MASK, mappedPricesMask, maskOfFields, ownFields } 
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
 import { DEFAULT_HASH_KEY, type TagKeys, withTags } from './ownership.ts';
-import { PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
+import { PAGE_MEMO_BYTES_PER_LISTING, PAGE_MEMO_MAX_BYTES, PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
 import { keyOf, makePlan } from './plan.ts';
 import type { Plan, PlanPolicy } from './plan-types.ts';
 import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
@@ -326,6 +326,10 @@ async function prepare(
       ...(deps.budgetClock ? { budgetClock: deps.budgetClock } : {}),
       now,
     };
+    // The pages asked for while the file is digested go on as the feed's own read if its reading is
+    // not used after all (a file changed within its size: a tester saw every page read twice), unless
+    // the chatbot needs the larger page memo only a run that reads no record may hold.
+    const likelyReads = fitsPageMemo(feed.key, expectedCount) ? reads : reusedReads(reads);
     const reused =
       reuse && memo
         ? await reuseReading({
@@ -337,7 +341,7 @@ async function prepare(
             // The pages are asked for while the file is digested, with the larger page memo a run
             // that reads no record may hold; dropped if the reading is not used after all.
             onLikely: () => {
-              early ??= startSnapshot(client, config, feed, tags, reusedReads(reads), expectedCount);
+              early ??= startSnapshot(client, config, feed, tags, likelyReads, expectedCount);
             },
             signal: deps.signal,
             logger: deps.logger,
@@ -346,7 +350,7 @@ async function prepare(
           })
         : undefined;
     if (reused) store.reserve(reused.listings.length);
-    else if (early !== undefined) {
+    else if (early !== undefined && likelyReads !== reads) {
       early.abandon();
       early = undefined;
     }
@@ -762,6 +766,11 @@ function writesUnread(plan: Plan, store: { unread(ref: number): boolean }): bool
   for (const create of plan.creates) if (store.unread(create.desired.ref)) return true;
   for (const update of plan.updates) if (store.unread(update.desired.ref)) return true;
   return false;
+}
+
+/** Whether the chatbot's pages, as many as the last run found, fit the page memo a run reading its feed holds. */
+function fitsPageMemo(key: RunFeedSpec['key'], expectedCount: number | undefined): boolean {
+  return (expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING[key] <= PAGE_MEMO_MAX_BYTES;
 }
 
 /** A run's reads when it reuses its feed's reading: a larger page memo (`PAGE_MEMO_REUSED_MAX_BYTES`). */

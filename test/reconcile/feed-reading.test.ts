@@ -91,16 +91,19 @@ describe('a feed reading', () => {
     expect(second.created + second.updated + second.deleted).toBe(0);
   });
 
-  it('is not reused when a byte changed: the run reads the feed', async () => {
+  it('is not reused when a byte changed: the run reads the feed, and the pages once (a tester: twice within the size)', async () => {
     const { h, path, run } = await setup();
     writeFileSync(path, feedText());
     await run();
+    // The same size: the reading looked likely, and the pages were asked for while the file was digested.
     writeFileSync(
       path,
       feedText((i) => (i === 7 ? row(7, '"$999,000"') : row(i))),
     );
+    h.sandbox.resetStats();
     const second = await run();
     expect(second.reusedReading).toBeUndefined();
+    expect(h.sandbox.stats().requests.list).toBe(1);
     expect(second.updated).toBe(1);
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-7')?.SalePrice).toBe(999000);
   });
