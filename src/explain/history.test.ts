@@ -46,6 +46,18 @@ describe('historyOf', () => {
     ]);
   });
 
+  it('marks a run the command line made, read beside the worker’s (withCliHistory)', () => {
+    const create = { changes: [{ key: 'A-1', op: 'create' as const, summary: '1 Main St' }] };
+    const runs = [
+      { ...run('2026-11-25T10:00:00.000Z', { trigger: 'manual', ...create }), fromStateFile: true },
+      run('2026-11-24T10:00:00.000Z', { trigger: 'schedule', ...create }),
+    ] as RunReport[];
+    expect(historyOf(runs, 'A-1').map((e) => [e.trigger, e.commandLine])).toEqual([
+      ['manual', true],
+      ['schedule', undefined],
+    ]);
+  });
+
   it('a failed write, a hold, a grace; a run whose report left writes out says it may have changed it', () => {
     const runs = [
       run('2026-11-26T10:00:00.000Z', {

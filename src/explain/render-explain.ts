@@ -273,7 +273,7 @@ function historyLines(e: Explanation, units: Units): string[] {
 function entryLines(entry: HistoryEntry, units: Units): string[] {
   const when = entry.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
   const id = entry.id === undefined ? '' : ` ID ${entry.id}`;
-  const run = `${entry.trigger} run, ${entry.outcome}${entry.dryRun ? ', dry run' : ''}`;
+  const run = `${entry.trigger} run${entry.commandLine ? ' from the command line' : ''}, ${entry.outcome}${entry.dryRun ? ', dry run' : ''}`;
   const detail = entry.detail ? `: ${cut(entry.detail, 100)}` : '';
   return [`  ${when}  ${entry.what}${id}${detail} (${run})`, ...changeLines(entry.fields, units)];
 }

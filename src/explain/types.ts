@@ -201,6 +201,8 @@ export interface HistoryEntry {
   /** The run's outcome as the dashboard says it (`outcomeLabel`): `ok`, `partial`, `guard tripped`… */
   outcome: string;
   dryRun: boolean;
+  /** The run was `feed-sync sync` from the command line, read beside the worker's (`withCliHistory`). */
+  commandLine?: true;
   /** `created`, `updated`, `adopted`, `marked Sold`, `deleted`, `… failed`, `kept in grace`, `held`, `rejected`, `not recorded`. */
   what: string;
   id?: number;

@@ -699,7 +699,10 @@ describe('a number the feed does not say how to read (a new user’s European fe
     const coordinates = (mapping: Record<string, unknown>, record: Record<string, string>) =>
       compileMapping({ fields: { Latitude: 'lat', Longitude: 'lon' }, ...mapping } as never).map(record);
     for (const decimalComma of [undefined, true, false]) {
-      const out = coordinates(decimalComma === undefined ? {} : { decimalComma }, { lat: '39.676', lon: '-89.704' });
+      const out = coordinates(decimalComma === undefined ? {} : { decimalComma }, {
+        lat: '39.676',
+        lon: '-89.704',
+      });
       expect([out.problems, out.listing.Latitude, out.listing.Longitude], String(decimalComma)).toEqual([
         [],
         39.676,

@@ -41,7 +41,8 @@ export function writeNumberTo(
   scale: number,
 ): void {
   if (out.raw) out.raw[field] = value instanceof Conflict ? value.text : value;
-  const decimalComma = field === 'Latitude' || field === 'Longitude' ? coordinateMode(value, ctx) : ctx.decimalComma;
+  const decimalComma =
+    field === 'Latitude' || field === 'Longitude' ? coordinateMode(value, ctx) : ctx.decimalComma;
   const parsed = numberValue(value, decimalComma);
   if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, decimalComma));
   if (parsed === undefined) return;

@@ -1,6 +1,9 @@
 import { createFileStateStore } from './file-store.ts';
 import type { FeedState, StateStore } from './state-store.ts';
 
+/** What a store answers when it is only read. */
+export type StateReads = Pick<StateStore, 'getFeed' | 'listRuns' | 'budgets'>;
+
 /** A run `withCliHistory` read from the command line's state file carries this, true. */
 export const FROM_STATE_FILE = 'fromStateFile';
 
@@ -14,6 +17,17 @@ export const FROM_STATE_FILE = 'fromStateFile';
  * answers as it would alone).
  */
 export function withCliHistory(primary: StateStore, stateFile: () => string | undefined): StateStore {
+  return {
+    ...readsWithCliHistory(primary, stateFile),
+    updateFeed: (feedId, patch) => primary.updateFeed(feedId, patch),
+    getSettingsFingerprint: (chatbot) => primary.getSettingsFingerprint(chatbot),
+    setSettingsFingerprint: (chatbot, fingerprint) => primary.setSettingsFingerprint(chatbot, fingerprint),
+    recordRun: (feedId, report) => primary.recordRun(feedId, report),
+  };
+}
+
+/** The reads of `withCliHistory`, of a store only read (`feed-sync explain`'s). */
+export function readsWithCliHistory(primary: StateReads, stateFile: () => string | undefined): StateReads {
   let cli: { path: string; store: StateStore } | undefined;
   const cliStore = (): StateStore | undefined => {
     const path = stateFile();
@@ -46,10 +60,6 @@ export function withCliHistory(primary: StateStore, stateFile: () => string | un
       const both = [...runs, ...marked].sort((a, b) => startedAt(b) - startedAt(a));
       return limit === undefined ? both : both.slice(0, limit);
     },
-    updateFeed: (feedId, patch) => primary.updateFeed(feedId, patch),
-    getSettingsFingerprint: (chatbot) => primary.getSettingsFingerprint(chatbot),
-    setSettingsFingerprint: (chatbot, fingerprint) => primary.setSettingsFingerprint(chatbot, fingerprint),
-    recordRun: (feedId, report) => primary.recordRun(feedId, report),
   };
 }
 

@@ -470,17 +470,17 @@ describe('feed-sync explain: the worker’s embedded store (no REDIS_URL)', () =
       const running = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
       expect(running.code).toBe(0);
       expect(running.stdout).toMatch(
-        /History: the last runs that touched it, newest first \(1 run in the worker's store \(embedded PGlite at \S+\/queue, read through the running worker\)\)\n/,
+        /History: the last runs that touched it, newest first \(\d+ runs in the worker's store \(embedded PGlite at \S+\/queue, read through the running worker\) and the runs feed-sync sync made from the command line \(the state file \S+\)\)\n/,
       );
       expect(running.stdout).toContain(entry);
-      // The state file's runs (the CLI's sync) are not the worker's: not shown.
-      expect(running.stdout).not.toContain('(manual run');
+      // The state file's runs (the CLI's sync) beside the worker's, marked, as the dashboard shows them.
+      expect(running.stdout).toMatch(/\(manual run from the command line, ok\)\n/);
       await store.close();
       open = false;
       const alone = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
       expect(alone.code).toBe(0);
       expect(alone.stdout).toMatch(
-        /\(1 run in the worker's store \(embedded PGlite at \S+\/queue; no worker running\)\)\n/,
+        /\(\d+ runs in the worker's store \(embedded PGlite at \S+\/queue; no worker running\) and the runs feed-sync sync made from the command line/,
       );
       expect(alone.stdout).toContain(entry);
       // Its lock is given back: the worker starts again on it.
@@ -532,7 +532,13 @@ describe.skipIf(!redisAvailable)('feed-sync explain: the worker’s history', ()
       await writeFile(worker, `${await readFile(config, 'utf8')}worker: { prefix: "${prefix}" }\n`);
       const result = await bin(['explain', '-c', worker, '--feed', 'ex-feed', 'M-1'], { REDIS_URL });
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain("(1 run in the worker's store (Redis at ");
+      // With the runs the command line made (a tester: explain left them out, the dashboard showed them).
+      expect(result.stdout).toMatch(
+        /\(\d+ runs in the worker's store \(Redis at \S+\) and the runs feed-sync sync made from the command line \(the state file \S+\)\)\n/,
+      );
+      expect(result.stdout).toMatch(
+        / {2}\S+ \S+ {2}created: \$300,000 \(manual run from the command line, ok\)\n/,
+      );
       expect(result.stdout).toContain(
         '  2026-11-24 06:00:00Z  updated ID 41 (schedule run, ok)\n    SalePrice: $300,000 → $280,000\n',
       );

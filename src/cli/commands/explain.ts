@@ -9,7 +9,13 @@ import {
   renderHistory,
   unknownKeyLine,
 } from '../../explain/index.ts';
-import { createFileStateStore, namespaceOf } from '../../state/index.ts';
+import {
+  createFileStateStore,
+  FROM_STATE_FILE,
+  namespaceOf,
+  readsWithCliHistory,
+  type StateReads,
+} from '../../state/index.ts';
 import {
   CliExit,
   cliLogger,
@@ -107,8 +113,7 @@ async function historyOf(
   if (choice.kind !== 'embedded') {
     const store = await openQueueStore(choice, config.worker.prefix, history);
     return {
-      store: store.state,
-      from: `the worker's store (${describeStore(store)})`,
+      ...(await besideCli(store.state, `the worker's store (${describeStore(store)})`)),
       close: () => store.close(),
     };
   }
@@ -118,7 +123,7 @@ async function historyOf(
     // A store no worker ran this feed in (`feed-sync ui` made it, say) has none of its runs: the
     // CLI's, in the state file, are the feed's history (a tester saw them hidden).
     if (reader && (await reader.state.listRuns(feedId)).length === 0) await reader.close();
-    else if (reader) return { store: reader.state, from: reader.from, close: () => reader.close() };
+    else if (reader) return { ...(await besideCli(reader.state, reader.from)), close: () => reader.close() };
   } catch (error) {
     // The worker's store cannot be read from here: the state file, and why, in the History line.
     const reason = error instanceof Error ? error.message : String(error);
@@ -126,4 +131,23 @@ async function historyOf(
   }
   const store = createFileStateStore(config.stateFile, history);
   return { store, from: `the state file ${config.stateFile}${instead}`, close: async () => {} };
+
+  /**
+   * The worker's store with the runs `feed-sync sync` made from the command line beside it, as the
+   * dashboard reads them (`withCliHistory`; a tester: explain and the dashboard told one listing's
+   * history apart).
+   */
+  async function besideCli(store: StateReads, from: string) {
+    const both = readsWithCliHistory(store, () => config.stateFile);
+    const cliRuns = (await both.listRuns(feedId)).filter(
+      (run) => (run as Record<string, unknown>)[FROM_STATE_FILE] === true,
+    ).length;
+    return {
+      store: both,
+      from:
+        cliRuns === 0
+          ? from
+          : `${from} and the runs feed-sync sync made from the command line (the state file ${config.stateFile})`,
+    };
+  }
 }

@@ -230,7 +230,7 @@ function verdictCard(e: Explanation, units: Units): Html {
 }
 
 function historyRow(h: HistoryEntry, units: Units): Html {
-  return html`<tr><td>${h.startedAt.slice(0, 19).replace('T', ' ')} UTC</td><td>${h.trigger}</td><td>${h.outcome}${h.dryRun ? ' (dry run)' : ''}</td><td><b>${h.what}</b>${h.id === undefined ? '' : ` ID ${h.id}`}${
+  return html`<tr><td>${h.startedAt.slice(0, 19).replace('T', ' ')} UTC</td><td>${h.trigger}${h.commandLine ? html` <span class="flag">command line</span>` : ''}</td><td>${h.outcome}${h.dryRun ? ' (dry run)' : ''}</td><td><b>${h.what}</b>${h.id === undefined ? '' : ` ID ${h.id}`}${
     h.detail ? html` <span class="sub">${h.detail}</span>` : ''
   }${changeList(h.fields, units)}</td></tr>`;
 }
