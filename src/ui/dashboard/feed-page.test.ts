@@ -39,6 +39,17 @@ describe('feedPage', () => {
     expect(mixed.match(/<span class="flag">command line<\/span><\/td>/g)).toHaveLength(1);
   });
 
+  it('a skipped run is said without the compare it did not make (a tester: "skipped · … · full compare")', () => {
+    const skipped = {
+      ...base,
+      outcome: 'skipped',
+      mode: 'full',
+      reason: 'the feed has not changed',
+    } as RunReport;
+    expect(page(skipped)).not.toContain('full compare');
+    expect(page({ ...base, mode: 'full' } as RunReport)).toContain(' · full compare');
+  });
+
   it('says what the CLI report says of the feed beside its listings (a new user missed it on the page), and counts only listings as accepted', () => {
     const run: RunReport = {
       ...base,

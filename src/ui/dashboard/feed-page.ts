@@ -215,7 +215,7 @@ ${searchForm(s.id)}
 <section id="run-detail">${
     run
       ? html`<h2>Run of ${formatInZone(new Date(run.startedAt), s.schedule?.timezone ?? 'UTC')} <span class="tz">${s.schedule?.timezone ?? 'UTC'}</span> ${outcomeBadge(outcomeLabel(run))}</h2>
-<p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode ? ` · ${run.mode} compare` : ''}${
+<p class="lede">${run.trigger ? `${run.trigger} run` : 'run'} · ${duration(run.durationMs)}${run.mode && run.outcome !== 'skipped' ? ` · ${run.mode} compare` : ''}${
           run.reason ? html` · <span class="reason">${readableReason(run.reason)}</span>` : ''
         }</p>${run.phases ? html`<p class="sub phases">time: ${phasesText(run.phases)}</p>` : ''}
 ${guardSection(run, s.id, view.readOnly)}${hintsSection(run)}${failuresSection(run, s.id)}${changesSection(run, s.id)}${graceSection(run, s.id)}${rejectedSection(run, s.id, view.selected)}${notesSection(run)}`

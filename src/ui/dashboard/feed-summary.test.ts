@@ -70,6 +70,13 @@ describe('summarizeFeed', () => {
     expect(summary.counts).toMatchObject({ rejected: 1, held: 1 });
     expect(summary.outcome).toBe(outcomeLabel(read));
     expect(summary.last).toBe(skipped);
+    // The row says when the feed was read and how long that took, and the check since (a tester read
+    // "ok just now · 11 ms" beside an earlier run's counts).
+    const page = String(
+      feedsPage({ rows: [summary], sort: 'id', descending: false, live: new Map(), readOnly: true, now: at }),
+    );
+    expect(page).toContain('>1 h ago · ');
+    expect(page).toContain('>unchanged since: checked 5 min ago</div>');
   });
 
   it('owns what the last run that could tell left, through runs that skipped the unchanged feed', () => {

@@ -50,6 +50,8 @@ export interface FeedSummary {
   enabled: boolean;
   schedule?: { words: string; timezone: string; next?: Date };
   last?: RunReport;
+  /** The last run that read the feed, when the last run skipped it (unchanged): the outcome and counts are its. */
+  lastRead?: RunReport;
   outcome: OutcomeLabel;
   counts?: ReturnType<typeof recordCounts>;
   /** The feed's listings on the platform after the last run. */
@@ -91,6 +93,7 @@ export function summarizeFeed(feed: FeedConfig, row: FeedRow, now: Date): FeedSu
     enabled: feed.enabled,
     ...(schedule ? { schedule } : {}),
     ...(last && standing ? { last, counts: recordCounts(standing) } : {}),
+    ...(standing && standing !== last ? { lastRead: standing } : {}),
     ...(owned === undefined ? {} : { owned }),
     outcome,
     stale,

@@ -1,4 +1,4 @@
-import type { RunProgress } from '../../reconcile/index.ts';
+import type { RunProgress, RunReport } from '../../reconcile/index.ts';
 import { progressText } from '../../render/index.ts';
 import { type FeedSummary, OUTCOMES, type SortKey } from './feed-summary.ts';
 import { Html, html } from './html.ts';
@@ -74,8 +74,22 @@ function filterBar(view: FeedsView): Html {
   ).map((o) => link(o, o, counts.get(o) ?? 0))}</nav>`;
 }
 
+/**
+ * When the last run was, and how long it took; after a run that skipped the unchanged feed, the run
+ * that read it (whose outcome and counts the row shows) and the check since (a tester read "ok just
+ * now · 11 ms" beside an earlier run's counts).
+ */
+function lastRunLine(last: RunReport, lastRead: RunReport | undefined, now: Date): Html {
+  const at = (run: RunReport) => ago(new Date(run.finishedAt), now);
+  return lastRead
+    ? html`<div class="sub" title="${lastRead.finishedAt}">${at(lastRead)} · ${duration(lastRead.durationMs)}</div><div class="sub" title="${last.finishedAt}">unchanged since: checked ${at(last)}</div>`
+    : html`<div class="sub" title="${last.finishedAt}">${at(last)} · ${duration(last.durationMs)}</div>`;
+}
+
 function row(r: FeedSummary, view: FeedsView): Html {
   const last = r.last;
+  /** The run whose outcome the row shows: the last that read the feed. */
+  const standing = r.lastRead ?? last;
   const live = view.live.get(r.id);
   const counts = r.counts;
   const flags = [r.stale ? 'stale' : '', !r.enabled ? 'disabled' : ''].filter(Boolean);
@@ -83,8 +97,10 @@ function row(r: FeedSummary, view: FeedsView): Html {
   <td><a class="feed-id" href="/feeds/${encodeURIComponent(r.id)}">${r.id}</a>${flags.map((f) => html` <span class="flag flag-${f}">${f}</span>`)}
     <div class="sub mono">${r.chatbot}</div></td>
   <td>${r.schedule ? html`${r.schedule.words}<div class="sub">next ${r.schedule.next ? formatInZone(r.schedule.next, r.schedule.timezone) : '—'} <span class="tz">${r.schedule.timezone}</span></div>` : html`<span class="sub">manual only</span>`}</td>
-  <td>${outcomeBadge(r.outcome)}${last ? html`<div class="sub" title="${last.finishedAt}">${ago(new Date(last.finishedAt), view.now)} · ${duration(last.durationMs)}</div>` : ''}${
-    last?.reason && r.outcome !== 'ok' ? html`<div class="reason">${readableReason(last.reason)}</div>` : ''
+  <td>${outcomeBadge(r.outcome)}${last ? lastRunLine(last, r.lastRead, view.now) : ''}${
+    standing?.reason && r.outcome !== 'ok'
+      ? html`<div class="reason">${readableReason(standing.reason)}</div>`
+      : ''
   }</td>
   <td class="num">${counts ? counts.read : '—'}</td>
   <td class="num">${counts ? counts.accepted : '—'}</td>

@@ -4,6 +4,9 @@ const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 
 const two = (n: string) => n.padStart(2, '0');
 const isNumber = (field: string) => /^\d+$/.test(field);
 const step = (field: string) => /^\*\/(\d+)$/.exec(field)?.[1];
+/** `every 2 hours`, `every hour` (a tester read `every 1 minutes`). */
+const every = (n: string, unit: string) =>
+  Number(n) === 1 ? `every ${unit}` : `every ${Number(n)} ${unit}s`;
 
 /**
  * A cron expression in words, for the common shapes (`every 2 hours at :15`, `daily at 06:30`,
@@ -19,16 +22,16 @@ export function describeCron(cron: string): string {
   if (seconds !== undefined && seconds !== '0') {
     if (seconds === '*' && minute === '*' && hour === '*' && everyDay) return 'every second';
     const n = step(seconds);
-    if (n && minute === '*' && hour === '*' && everyDay) return `every ${n} seconds`;
+    if (n && minute === '*' && hour === '*' && everyDay) return every(n, 'second');
     return `cron ${cron}`;
   }
   if (minute === '*' && hour === '*' && everyDay) return 'every minute';
   const everyMinutes = step(minute);
-  if (everyMinutes && hour === '*' && everyDay) return `every ${everyMinutes} minutes`;
+  if (everyMinutes && hour === '*' && everyDay) return every(everyMinutes, 'minute');
   if (!isNumber(minute)) return `cron ${cron}`;
   const everyHours = step(hour);
   if (hour === '*' && everyDay) return `hourly at :${two(minute)}`;
-  if (everyHours && everyDay) return `every ${everyHours} hours at :${two(minute)}`;
+  if (everyHours && everyDay) return `${every(everyHours, 'hour')} at :${two(minute)}`;
   const hours = hour.split(',');
   if (!hours.every(isNumber)) return `cron ${cron}`;
   const at = hours.map((h) => `${two(h)}:${two(minute)}`).join(', ');
