@@ -8,6 +8,7 @@ import {
   type FeedSide,
   type KeyPolicy,
   mappedPricesMask,
+  maskOfFields,
   planKey,
   policyOf,
   type RunReport,
@@ -86,6 +87,12 @@ export async function explainListing(
     feedIds: config.feeds.map((f) => f.id),
     feedHasIt: last !== undefined,
     kept: keptByListing(classification, platform, listing),
+    keptWhy: (fields) =>
+      keptReasons(fields, {
+        keep: feed.unsetFields === 'keep',
+        filled: [...(policy.clearedBefore?.[key] ?? []), ...(policy.createdUnset ? GEOCODED : [])],
+        ...(policy.fieldsSet === undefined ? {} : { fieldsSet: policy.fieldsSet }),
+      }),
     // The last run that compared (a skipped or failed run has no guards of its own).
     replacesHeld: runs
       .find((r) => r.snapshot !== undefined)
@@ -104,6 +111,39 @@ export async function explainListing(
     verdict,
     history: { from: deps.historyFrom, runs: runs.length, entries: historyOf(runs, key) },
   };
+}
+
+/** The coordinates a note of a create left without them names (`FeedState.createdUnset`). */
+const GEOCODED = ['Latitude', 'Longitude'];
+
+/**
+ * Why a sync keeps each of `fields` the feed leaves unset, grouped (a tester read three reasons
+ * joined by "or" where one applied): the feed's `unsetFields: keep`, the platform's own value
+ * (`platform-fills`: a replace's or a create's note), or a field no listing of the feed sets.
+ * Undefined where a field has none of these (the sentence then names each that may apply).
+ */
+export function keptReasons(
+  fields: readonly string[],
+  why: { keep: boolean; filled: readonly string[]; fieldsSet?: number },
+): string | undefined {
+  if (why.keep) return "the feed's unsetFields is keep";
+  const filled: string[] = [];
+  const setOnNone: string[] = [];
+  for (const field of fields) {
+    if (why.filled.includes(field)) filled.push(field);
+    else if (why.fieldsSet !== undefined && (why.fieldsSet & maskOfFields([field])) === 0)
+      setOnNone.push(field);
+    else return undefined;
+  }
+  // One reason: said of "it" or "them"; two: each of its fields.
+  const name = (group: string[]) =>
+    filled.length > 0 && setOnNone.length > 0 ? group.join(', ') : group.length === 1 ? 'it' : 'them';
+  return [
+    ...(setOnNone.length > 0 ? [`the feed sets ${name(setOnNone)} on none of its listings`] : []),
+    ...(filled.length > 0
+      ? [`the platform filled ${name(filled)} after a replace or a create (platform-fills)`]
+      : []),
+  ].join('; ');
 }
 
 /**

@@ -224,7 +224,7 @@ function recordLines(r: PlatformRecord, e: Explanation, units: Units): string[] 
       differs && feed.get(field) !== undefined
         ? `  ≠ feed ${cut(show(field, feed.get(field), units), 40)}`
         : differs && !field.startsWith('ExtensionColumn')
-          ? '  (the feed no longer sends it: cleared)'
+          ? '  (the feed leaves it unset: cleared)'
           : kept.has(field)
             ? '  (the feed leaves it unset: kept)'
             : '';

@@ -87,7 +87,7 @@ describe('verdictOf', () => {
   it('fields the platform keeps that the feed leaves unset are named, for the listing that keeps them', () => {
     const kept = { ...context, kept: new Map([[7, ['SalePrice', 'Description']]]) };
     const said =
-      'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it after a replace or a create (platform-fills)';
+      'the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear them where the feed sets them on none of its listings, its unsetFields is keep, or the platform filled them after a replace or a create (platform-fills)';
     expect(verdictOf([{ kind: 'unchanged', id: 7 }], kept).summary).toBe(
       `in sync: the platform already has the feed’s listing; a sync writes nothing (${said})`,
     );
@@ -106,6 +106,11 @@ describe('verdictOf', () => {
     expect(other?.text).toBe(
       'a sync would update ID 8: only the record hash differs: a field the list never returns (AreaUnit, Location) changed',
     );
+    // The reason that applies, where the explainer knows it (a tester read three joined by "or").
+    const known = { ...kept, keptWhy: () => 'the feed sets them on none of its listings' };
+    expect(verdictOf([{ kind: 'unchanged', id: 7 }], known).summary).toBe(
+      'in sync: the platform already has the feed’s listing; a sync writes nothing (the platform keeps SalePrice, Description, which the feed leaves unset: a sync does not clear them: the feed sets them on none of its listings)',
+    );
     // None kept: the sentence is the plain one.
     expect(verdictOf([{ kind: 'unchanged', id: 7 }], { ...context, kept: new Map() }).summary).toBe(
       'in sync: the platform already has the feed’s listing; a sync writes nothing',
@@ -120,7 +125,7 @@ describe('verdictOf', () => {
     );
     expect(verdict.summary).toBe('a sync would replace ID 7');
     expect(verdict.lines[0]?.text).toBe(
-      'a sync would replace ID 7 (1 field differs): the feed no longer sends SalePrice, and no value the platform takes clears a field, so the listing is created anew and ID 7 deleted',
+      'a sync would replace ID 7 (1 field differs): the feed leaves SalePrice unset, and no value the platform takes clears a field, so the listing is created anew and ID 7 deleted',
     );
     expect(verdict.lines[0]?.changes).toEqual([price]);
   });

@@ -22,6 +22,11 @@ export interface VerdictContext {
    */
   kept?: ReadonlyMap<number, readonly string[]>;
   /**
+   * Why those fields are kept, as a run decides it (`its unsetFields is keep`, `the feed sets them on
+   * none of its listings`, `platform-fills`), by field; absent: each reason that may apply is named.
+   */
+  keptWhy?: (fields: readonly string[]) => string | undefined;
+  /**
    * The last run's replaces were held by guard `mass-replace` (a plan of one key cannot count a
    * run's replaces): a replace says a sync may hold it too.
    */
@@ -35,9 +40,13 @@ function heldText(context: VerdictContext): string {
     : '';
 }
 
-/** `(the platform keeps SalePrice, which the feed leaves unset: …)`. */
-function keptText(kept: readonly string[]): string {
-  return `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it after a replace or a create (platform-fills)`;
+/** `(the platform keeps SalePrice, which the feed leaves unset: …)`, with the reason that applies where known. */
+function keptText(kept: readonly string[], context: VerdictContext): string {
+  const them = kept.length === 1 ? 'it' : 'them';
+  const why = context.keptWhy?.(kept);
+  return why
+    ? `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear ${them}: ${why}`
+    : `the platform keeps ${kept.join(', ')}, which the feed leaves unset: a sync does not clear ${them} where the feed sets ${them} on none of its listings, its unsetFields is keep, or the platform filled ${them} after a replace or a create (platform-fills)`;
 }
 
 /** The fields an update's changes clear (`isClear`). */
@@ -75,7 +84,7 @@ export function verdictOf(classification: Classification[], context: VerdictCont
     summary = 'in sync: the platform already has the feed’s listing; a sync writes nothing';
     const only = classification[0];
     const kept = only?.kind === 'unchanged' ? context.kept?.get(only.id) : undefined;
-    if (kept && kept.length > 0) summary += ` (${keptText(kept)})`;
+    if (kept && kept.length > 0) summary += ` (${keptText(kept, context)})`;
   } else {
     state = 'nothing written';
     summary = `nothing will be written: ${lines.map((l) => l.text).join('; ')}`;
@@ -99,7 +108,7 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
       const kept = context.kept?.get(c.id);
       const why = hashOnly
         ? kept && kept.length > 0
-          ? `only the record hash differs: the feed no longer sets ${kept.join(', ')} (${keptText(kept)}), or a field the list never returns (AreaUnit, Location) changed`
+          ? `only the record hash differs: the feed no longer sets ${kept.join(', ')} (${keptText(kept, context)}), or a field the list never returns (AreaUnit, Location) changed`
           : 'only the record hash differs: a field the list never returns (AreaUnit, Location) changed'
         : shown.length === 1
           ? '1 field differs'
@@ -117,7 +126,7 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
                 ? `ID ${c.id} is tagged for feed ${String(former)}, a former id of this feed (adoptFrom): a sync would tag it as ${context.feedId}'s and update it (${why})`
                 : `ID ${c.id} has the key but no owner tag (added by hand): a sync would adopt it, tag it as ${context.feedId}'s and update it (${why})`) +
               (c.replace
-                ? `, as a replace: the feed no longer sends ${clearedOf(c.changes).join(', ')}, so the listing is created anew and ID ${c.id} deleted${heldText(context)}`
+                ? `, as a replace: the feed leaves ${clearedOf(c.changes).join(', ')} unset, so the listing is created anew and ID ${c.id} deleted${heldText(context)}`
                 : ''),
             changes,
           }
@@ -125,7 +134,7 @@ function lineOf(c: Classification, context: VerdictContext): VerdictLine {
           ? {
               action: 'replace',
               id: c.id,
-              text: `a sync would replace ID ${c.id} (${why}): the feed no longer sends ${clearedOf(c.changes).join(', ')}, and no value the platform takes clears a field, so the listing is created anew and ID ${c.id} deleted${heldText(context)}`,
+              text: `a sync would replace ID ${c.id} (${why}): the feed leaves ${clearedOf(c.changes).join(', ')} unset, and no value the platform takes clears a field, so the listing is created anew and ID ${c.id} deleted${heldText(context)}`,
               changes,
             }
           : { action: 'update', id: c.id, text: `a sync would update ID ${c.id}: ${why}`, changes };

@@ -10,7 +10,7 @@ export type { ListingChange } from './changes-of.ts';
 export { clearsAny, diffListing, isClear, isHashTag, leavesUnset, sameValue } from './compare.ts';
 export { zeroCalls } from './counting-client.ts';
 export type { DesiredLoader, ListingBrief } from './desired.ts';
-export { fieldMask, mappedPricesMask } from './digest.ts';
+export { fieldMask, mappedPricesMask, maskOfFields } from './digest.ts';
 export { codeStamp, memoFiles, scopedMemo } from './memo-files.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { PAGE_MEMO_BYTES_PER_LISTING, PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';

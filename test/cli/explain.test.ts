@@ -126,9 +126,9 @@ describe('feed-sync explain --feed ID KEY', () => {
     try {
       const { code, stdout } = await explain('M-5');
       expect(code).toBe(0);
-      expect(stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed no longer sends it: cleared\)\n/);
+      expect(stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed leaves it unset: cleared\)\n/);
       expect(stdout).toContain(
-        `Verdict: a sync would replace ID ${idOf('M-5')} (1 field differs): the feed no longer sends SalePrice, and no value the platform takes clears a field, so the listing is created anew and ID ${idOf('M-5')} deleted\n    SalePrice: $300,000 → (unset)`,
+        `Verdict: a sync would replace ID ${idOf('M-5')} (1 field differs): the feed leaves SalePrice unset, and no value the platform takes clears a field, so the listing is created anew and ID ${idOf('M-5')} deleted\n    SalePrice: $300,000 → (unset)`,
       );
       const keeps = join(dir, 'keeps.yaml');
       await writeFile(
@@ -141,7 +141,7 @@ describe('feed-sync explain --feed ID KEY', () => {
       const kept = await bin(['explain', '-c', keeps, '--feed', 'ex-feed', 'M-5']);
       expect(kept.stdout).toMatch(/\n {4}SalePrice +\$300,000 + \(the feed leaves it unset: kept\)\n/);
       expect(kept.stdout).toContain(
-        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: a sync does not clear it where the feed sets it on none of its listings, its unsetFields is keep, or the platform filled it after a replace or a create (platform-fills)), or a field the list never returns (AreaUnit, Location) changed`,
+        `Verdict: a sync would update ID ${idOf('M-5')}: only the record hash differs: the feed no longer sets SalePrice (the platform keeps SalePrice, which the feed leaves unset: a sync does not clear it: the feed's unsetFields is keep), or a field the list never returns (AreaUnit, Location) changed`,
       );
     } finally {
       await feed([row(1), row(2, { price: 250_000 }), row(3, { beds: 'three' }), row(5), row(6)].join(''));
