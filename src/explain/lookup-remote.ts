@@ -69,8 +69,8 @@ export async function lookupRemote(client: PlatformClient, input: LookupInput): 
     // Unfiltered: said as what was read.
     if (unfiltered(filter))
       tried[tried.length - 1] = truncated
-        ? `none (the first ${MAX_PAGES * pageSizeOf(filter, input.pageSize)} listings)`
-        : 'none (every listing)';
+        ? `no filter (the first ${MAX_PAGES * pageSizeOf(filter, input.pageSize)} listings read)`
+        : 'no filter (every listing read)';
     if (remote.length > 0) break;
   }
   const records = remote.sort((a, b) => a.id - b.id).map((r) => platformRecord(r, input.tags));

@@ -238,7 +238,7 @@ describe('feed-sync explain --feed ID KEY', () => {
       code: 1,
       stdout: '',
       stderr:
-        'feed-sync: NOPE-1 is in neither feed ex-feed (5 records read) nor chatbot EX-BOT (list filtered by MLSNumber NOPE-1, then none (every listing))\n',
+        'feed-sync: NOPE-1 is in neither feed ex-feed (5 records read) nor chatbot EX-BOT (list filtered by MLSNumber NOPE-1, then no filter (every listing read))\n',
     });
   });
 
@@ -311,7 +311,7 @@ describe('feed-sync explain --feed ID KEY', () => {
       expect(code).toBe(0);
       // The platform's filter is by the exact text: the chatbot's first page finds it, keyed as the plan keys it.
       expect(stdout).toContain(
-        'Platform: 1 listing with MLSNumber M-1 (filtered by MLSNumber M-1, then none (every listing); 2 list calls)',
+        'Platform: 1 listing with MLSNumber M-1 (filtered by MLSNumber M-1, then no filter (every listing read); 2 list calls)',
       );
       expect(stdout).toContain('Verdict: in sync');
       const planned = await bin(['plan', '-c', config, '--feed', 'ex-feed', '--json']);

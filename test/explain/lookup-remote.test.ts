@@ -31,7 +31,7 @@ describe('lookupRemote', () => {
     expect(found.remote.map((r) => r.listing.MLSNumber)).toEqual(['MLS-0003']);
     expect(found.part).toMatchObject({
       lookedUp: true,
-      by: 'MLSNumber MLS-0003, then none (every listing)',
+      by: 'MLSNumber MLS-0003, then no filter (every listing read)',
       calls: 3,
     });
   });
@@ -41,7 +41,7 @@ describe('lookupRemote', () => {
     expect(small.part).toMatchObject({
       lookedUp: true,
       records: [],
-      by: 'MLSNumber MLS-9999, then none (every listing)',
+      by: 'MLSNumber MLS-9999, then no filter (every listing read)',
     });
     expect(small.part).not.toHaveProperty('incomplete');
     await sandbox?.close();
@@ -50,7 +50,7 @@ describe('lookupRemote', () => {
       lookedUp: true,
       records: [],
       incomplete: true,
-      by: 'MLSNumber MLS-9999, then none (the first 4 listings)',
+      by: 'MLSNumber MLS-9999, then no filter (the first 4 listings read)',
     });
   });
 });
