@@ -179,8 +179,31 @@ export function registerSync(program: Command): void {
       );
     const code = exitCodeOf(reports);
     const reasons = options.dryRun ? DRY_RUN_REASONS : EXIT_REASONS;
-    if (code !== EXIT.ok) throw new CliExit(reasons[code] ?? 'the sync did not complete', code);
+    if (code !== EXIT.ok)
+      throw new CliExit(
+        code === EXIT.guarded && !options.dryRun
+          ? guardedReason(reports)
+          : (reasons[code] ?? 'the sync did not complete'),
+        code,
+      );
   });
+}
+
+/**
+ * The exit line of a run a guard stopped: the guards that tripped, and what they held (a tester read
+ * "deletes (or replaces) were held back" where every record was rejected and nothing was to delete).
+ */
+export function guardedReason(reports: readonly RunReport[]): string {
+  const tripped = [
+    ...new Set(reports.flatMap((r) => (r.guards ?? []).filter((g) => g.tripped).map((g) => g.guard))),
+  ];
+  const held = reports.reduce((sum, r) => sum + (r.heldDeletes ?? 0), 0);
+  const parts = [
+    ...(held > 0 ? [`${held} delete(s) held back`] : []),
+    ...(tripped.includes('mass-replace') ? ['the replaces held back'] : []),
+  ];
+  const what = parts.length > 0 ? parts.join(' and ') : 'no listing was to delete, none held';
+  return `a guard tripped${tripped.length > 0 ? ` (${tripped.join(', ')})` : ''}: ${what}; the report says why and what to do`;
 }
 
 /** A dry run writes nothing: each exit says what a sync would do, never what was written. */
@@ -196,7 +219,6 @@ const DRY_RUN_REASONS: Record<number, string> = {
 /** The one line on stderr that goes with a non-zero exit code; the report above says the rest. */
 const EXIT_REASONS: Record<number, string> = {
   [EXIT.failed]: 'the sync failed (see the report)',
-  [EXIT.guarded]: 'a guard tripped: deletes (or replaces) were held back; the report says why and what to do',
   [EXIT.partial]:
     'synced, but some feed records were rejected or held, or skipped for a feed id the config does not have (see the report)',
   [EXIT.paused]:
