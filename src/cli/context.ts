@@ -24,6 +24,18 @@ export function withConfigOption(command: Command): Command {
   );
 }
 
+/**
+ * The commands a report suggests (`` `feed-sync validate --feed acme` ``) with the config file the
+ * run was given, where another would be read without it (a tester ran the hint and got the default
+ * file's feeds). Unchanged for the default file and for `FEED_SYNC_CONFIG`, which the command reads too.
+ */
+export function withConfigInCommands(text: string, config: string | undefined): string {
+  if (config === undefined || config === DEFAULT_CONFIG_FILE || config === process.env.FEED_SYNC_CONFIG)
+    return text;
+  const file = /^[\w./@:+-]+$/.test(config) ? config : `'${config.replaceAll("'", "'\\''")}'`;
+  return text.replace(/`feed-sync (validate|plan|explain|sync) /g, `\`feed-sync $1 -c ${file} `);
+}
+
 /** `--json` on the reporting commands. */
 export function withJsonOption(command: Command): Command {
   return command.option('--json', 'machine-readable output on stdout');

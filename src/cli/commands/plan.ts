@@ -10,6 +10,7 @@ import {
   clockOf,
   type GlobalOptions,
   loadCliConfig,
+  withConfigInCommands,
   withConfigOption,
   withExamples,
   withJsonOption,
@@ -118,7 +119,7 @@ export function registerPlan(program: Command): void {
         // The plan, then what the run says to fix in the config (a renamed feed, a CSV with no URL column).
         const hints = hintLines(report);
         process.stdout.write(`${text}\n${hints.length > 0 ? `${hints.join('\n')}\n` : ''}`);
-      } else process.stdout.write(`${renderReport(report)}\n`);
+      } else process.stdout.write(`${withConfigInCommands(renderReport(report), options.config)}\n`);
       if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
     } finally {
       process.off('SIGINT', onSignal);

@@ -18,6 +18,7 @@ import {
   clockOf,
   type GlobalOptions,
   loadCliConfig,
+  withConfigInCommands,
   withConfigOption,
   withExamples,
   withJsonOption,
@@ -162,7 +163,8 @@ export function registerSync(program: Command): void {
         }
         progress.clear();
         reports.push(report);
-        if (!options.json) process.stdout.write(`${renderReport(report)}\n`);
+        if (!options.json)
+          process.stdout.write(`${withConfigInCommands(renderReport(report), options.config)}\n`);
         if (goesOn) queue.splice(i + 1, 0, feed);
       }
       kept?.lock.release();
