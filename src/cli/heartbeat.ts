@@ -58,7 +58,11 @@ export function startHeartbeat(
         if (stopped) return;
         // Written whole, then renamed over the last: a check never reads a half-written beat.
         const next = `${file}.${process.pid}.tmp`;
-        await writeFile(next, JSON.stringify({ ...h, ...(stopping ? { stopping } : {}), at: Date.now() }));
+        // Draining is healthy (`healthProblem`): `ok` says so to whatever reads the file itself.
+        await writeFile(
+          next,
+          JSON.stringify({ ...h, ...(stopping ? { ok: true, stopping } : {}), at: Date.now() }),
+        );
         await rename(next, file);
       })
       .catch(() => {});

@@ -42,6 +42,8 @@ export function watchConfig(
   // Changes seen so far: a change during a load means the file was still being written (a save
   // that truncates, then writes), so what was read may be half a file; the next reload decides.
   let changes = 0;
+  /** The last refusal said: a file saved twice as it was (an editor's write, then its rename) is refused once. */
+  let refused: string | undefined;
 
   const reload = () => {
     chain = chain.then(async () => {
@@ -51,10 +53,14 @@ export function watchConfig(
         config = adapt(await loadConfig(path, env));
       } catch (error) {
         if (changes !== seen) return;
-        if (error instanceof ConfigError) handlers.onInvalid(error);
+        if (error instanceof ConfigError && error.message !== refused) {
+          refused = error.message;
+          handlers.onInvalid(error);
+        }
         return;
       }
       if (changes !== seen) return;
+      refused = undefined;
       const text = JSON.stringify(config);
       if (text === last) return;
       last = text;

@@ -94,6 +94,10 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       );
       expect(await pending(service)).toEqual([]);
       expect(service.config().feeds[0]?.mapping.fields?.Url).toBe('Link');
+      // Saved again as it was (an editor's second write): refused once, not logged twice (a tester).
+      await save(file, configText({ a: 'Permalink', b: 'Link' }, 'wokrer: {}'));
+      await new Promise((done) => setTimeout(done, 400));
+      expect(lines.filter((l) => l.includes('config change refused'))).toHaveLength(1);
 
       await save(file, configText({ a: 'Permalink', b: 'Link' }));
       await waitFor(async () => (await pending(service)).length > 0, 5000, 'the run of a');
