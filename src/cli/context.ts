@@ -29,11 +29,19 @@ export function withConfigOption(command: Command): Command {
  * run was given, where another would be read without it (a tester ran the hint and got the default
  * file's feeds). Unchanged for the default file and for `FEED_SYNC_CONFIG`, which the command reads too.
  */
-export function withConfigInCommands(text: string, config: string | undefined): string {
-  if (config === undefined || config === DEFAULT_CONFIG_FILE || config === process.env.FEED_SYNC_CONFIG)
-    return text;
+export function withConfigInCommands(
+  text: string,
+  config: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  // What the suggested command reads without `-c`: FEED_SYNC_CONFIG, else the default file.
+  if (config === undefined || config === (env.FEED_SYNC_CONFIG || DEFAULT_CONFIG_FILE)) return text;
   const file = /^[\w./@:+-]+$/.test(config) ? config : `'${config.replaceAll("'", "'\\''")}'`;
-  return text.replace(/`feed-sync (validate|plan|explain|sync) /g, `\`feed-sync $1 -c ${file} `);
+  // A function, not a replacement string: a `$` in the file's name is the name's.
+  return text.replace(
+    /`feed-sync (validate|plan|explain|sync)(?=[ `])/g,
+    (_match, command: string) => `\`feed-sync ${command} -c ${file}`,
+  );
 }
 
 /** `--json` on the reporting commands. */

@@ -4,6 +4,7 @@ import { isFeedSyncError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { CompiledMapping } from '../normalize/index.ts';
 import {
+  createdUnsetKeys,
   DEFAULT_HASH_KEY,
   type FeedSide,
   type KeyPolicy,
@@ -70,7 +71,7 @@ export async function explainListing(
     goneSince: since === undefined ? {} : { [key]: since },
     // A listing the platform fills again after a replace is not replaced again, as a run decides.
     ...(state.cleared?.[key] ? { clearedBefore: { [key]: state.cleared[key] } } : {}),
-    ...(state.createdUnset?.includes(key) ? { createdUnset: [key] } : {}),
+    ...(createdUnsetKeys(state.createdUnset)?.includes(key) ? { createdUnset: [key] } : {}),
     ...('brokenRows' in read && read.brokenRows.length > 0 ? { brokenRows: read.brokenRows } : {}),
     // The plan sees one key: the fields a value is cleared in are the whole feed's.
     ...('fieldsSet' in read ? { fieldsSet: read.fieldsSet | mappedPricesMask(read.mapping?.mapping) } : {}),

@@ -717,6 +717,27 @@ describe('a number the feed does not say how to read (a new user’s European fe
     expect(map({}, { price: '450.000' }).problems.map((p) => p.reason)).toEqual(['not_a_number']);
   });
 
+  it('a hemisphere letter gives a coordinate its sign, never dropped (a reviewer: 33.86 S read as 33.86)', () => {
+    const coordinates = (lat: string, lon: string) =>
+      compileMapping({ fields: { Latitude: 'lat', Longitude: 'lon' } } as never).map({ lat, lon });
+    expect(coordinates('33.8688° S', '151.2093 E').listing).toMatchObject({
+      Latitude: -33.8688,
+      Longitude: 151.2093,
+    });
+    expect(coordinates('40.7128 N', '74.0060 W').listing).toMatchObject({
+      Latitude: 40.7128,
+      Longitude: -74.006,
+    });
+    expect(coordinates('39,676', '-89,704').listing).toMatchObject({ Latitude: 39.676, Longitude: -89.704 });
+    // A letter of the other axis, or a sign beside a letter: refused, naming the field.
+    const wrong = coordinates('33.86 E', '-151.2 W');
+    expect([wrong.listing.Latitude, wrong.listing.Longitude]).toEqual([undefined, undefined]);
+    expect(wrong.problems.map((p) => p.message)).toEqual([
+      'Latitude "33.86 E" is not a latitude (N or S)',
+      'Longitude "-151.2 W" is not a longitude (E or W)',
+    ]);
+  });
+
   it('a preset whose feeds write a decimal point reads 1.250 as 1.25; openimmo and kyero do not say', () => {
     for (const preset of ['reso', 'reaxml', 'listhub', 'zillow', 'blm'] as const)
       expect(resolveMapping({ preset }).decimalComma, preset).toBe(false);

@@ -41,25 +41,51 @@ export function writeNumberTo(
   scale: number,
 ): void {
   if (out.raw) out.raw[field] = value instanceof Conflict ? value.text : value;
-  const decimalComma =
-    field === 'Latitude' || field === 'Longitude' ? coordinateMode(value, ctx) : ctx.decimalComma;
-  const parsed = numberValue(value, decimalComma);
-  if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, decimalComma));
+  const coordinate =
+    (field === 'Latitude' || field === 'Longitude') && typeof value === 'string'
+      ? coordinateOf(field, value)
+      : undefined;
+  if (coordinate !== undefined) {
+    if (Number.isNaN(coordinate))
+      return void out.problems.push(
+        problem(
+          field,
+          value,
+          'not_a_number',
+          `is not a ${field === 'Latitude' ? 'latitude (N or S)' : 'longitude (E or W)'}`,
+        ),
+      );
+    return void set(out.listing, coordinate);
+  }
+  const parsed = numberValue(value, ctx.decimalComma);
+  if (Number.isNaN(parsed)) return void out.problems.push(notANumber(field, value, ctx.decimalComma));
   if (parsed === undefined) return;
   set(out.listing, scale === 1 ? parsed : Math.round(parsed * scale * 100) / 100);
 }
 
-/** One dot between digits, as a coordinate is written: `39.676`, `-89.7042`. */
-const DOTTED_COORDINATE = /^\s*[+-]?\d{1,3}\.\d+\s*$/;
+/**
+ * A coordinate as feeds write it: `39.676`, `-89.7042`, `39,676` (a decimal comma), `33.8688° S`,
+ * `151.2093 E`: one separator between digits, a degree sign and a hemisphere letter optional.
+ */
+const COORDINATE = /^\s*([+-]?)(\d{1,3})(?:[.,](\d+))?\s*°?\s*([NSEWnsew])?\s*$/;
 
 /**
- * How a coordinate is read: one dot between digits is a decimal point whatever the feed says of its
- * decimals, as no coordinate is 39676 (a tester: `39.676` held the listing as 39676 or 39.676, and a
- * decimal-comma feed read it as 39676); anything else as the feed says (`52,4987` in a
- * decimal-comma feed).
+ * A coordinate's value, read whatever the feed says of its decimals: one separator between digits
+ * is a decimal mark, as no coordinate is 39676 (a tester: `39.676` held the listing as 39676 or
+ * 39.676); a hemisphere letter gives the sign (`33.86 S` is -33.86, never 33.86: a reviewer). NaN
+ * for a letter of the other axis or a sign beside a letter; undefined for any other text (read as a
+ * number, as before).
  */
-function coordinateMode(value: unknown, ctx: FieldContext): DecimalComma {
-  return typeof value === 'string' && DOTTED_COORDINATE.test(value) ? false : ctx.decimalComma;
+export function coordinateOf(field: 'Latitude' | 'Longitude', text: string): number | undefined {
+  const match = COORDINATE.exec(text);
+  if (match === null) return undefined;
+  const [, sign, whole, decimals, letter] = match;
+  const value = Number(`${whole}.${decimals ?? '0'}`);
+  if (letter === undefined) return sign === '-' ? -value : value;
+  const hemisphere = letter.toUpperCase();
+  const axis = field === 'Latitude' ? 'NS' : 'EW';
+  if (!axis.includes(hemisphere) || sign !== '') return Number.NaN;
+  return hemisphere === 'S' || hemisphere === 'W' ? -value : value;
 }
 
 /** A value that is not a number, as a problem: a dot the feed did not say how to read, or none. */

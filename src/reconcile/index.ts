@@ -35,7 +35,7 @@ export type {
 } from './plan-types.ts';
 export { type CreateList, createsKey, PlannedCreates } from './planned-creates.ts';
 export { PlannedUpdates, type UpdateList, updateCounts } from './planned-updates.ts';
-export { maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
+export { createdUnsetKeys, maySkipUnchanged, policyOf, prepareRun } from './prepare-run.ts';
 export { type RecordStore, spillRecords } from './record-store.ts';
 export {
   emptyReport,

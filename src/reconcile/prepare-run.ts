@@ -294,7 +294,7 @@ async function prepare(
     const state = await deps.state.getFeed(feed.id);
     goneSince = state.goneSince;
     clearedBefore = state.cleared;
-    createdUnset = state.createdUnset;
+    createdUnset = createdUnsetKeys(state.createdUnset);
     fieldsSetBefore = state.fieldsSet;
     ownedLast = state.resoCheckpoint === undefined && !state.resoFullDue ? state.owned : undefined;
     expectedCount = expectedCountOf(state.lastReport);
@@ -768,9 +768,22 @@ function writesUnread(plan: Plan, store: { unread(ref: number): boolean }): bool
   return false;
 }
 
+/**
+ * The keys of `FeedState.createdUnset` as a list, whatever a state holds there: an object by key (as
+ * an unreleased build saved it, a reviewer) gives its keys, anything else none. A state the run cannot
+ * read must not fail every run of the feed.
+ */
+export function createdUnsetKeys(notes: unknown): string[] | undefined {
+  if (Array.isArray(notes)) return notes.filter((key): key is string => typeof key === 'string');
+  if (typeof notes === 'object' && notes !== null) return Object.keys(notes);
+  return undefined;
+}
+
 /** Whether the chatbot's pages, as many as the last run found, fit the page memo a run reading its feed holds. */
 function fitsPageMemo(key: RunFeedSpec['key'], expectedCount: number | undefined): boolean {
-  return (expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING[key] <= PAGE_MEMO_MAX_BYTES;
+  // With room to spare: the bytes a listing are a guess (long keys, many tags), and a memo that grows
+  // past the bound is not kept.
+  return (expectedCount ?? 0) * PAGE_MEMO_BYTES_PER_LISTING[key] <= PAGE_MEMO_MAX_BYTES * 0.75;
 }
 
 /** A run's reads when it reuses its feed's reading: a larger page memo (`PAGE_MEMO_REUSED_MAX_BYTES`). */

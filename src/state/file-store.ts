@@ -109,6 +109,24 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
     }
   }
 
+  /** The file as last parsed for a read, and its version (`versionOf`). */
+  let parsed: { version: string; state: StateFile } | undefined;
+
+  /**
+   * The file for a read that changes nothing, parsed again only when it was replaced since: the
+   * dashboard reads a feed's state and runs on every page (the command line's beside the worker's,
+   * a reviewer), the whole file each time. What is returned from it is copied.
+   */
+  async function readShared(): Promise<StateFile> {
+    await queue;
+    const before = await versionOf(file);
+    if (before !== undefined && parsed?.version === before) return parsed.state;
+    const state = await read();
+    const after = await versionOf(file);
+    parsed = after !== undefined && after === before ? { version: after, state } : undefined;
+    return state;
+  }
+
   function update(change: (state: StateFile) => void): Promise<void> {
     const next = queue.then(async () => {
       await mkdir(dirname(file), { recursive: true });
@@ -157,8 +175,7 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
         }),
     }),
     async getFeed(feedId) {
-      await queue;
-      return { ...(await read()).feeds[feedId] };
+      return structuredClone((await readShared()).feeds[feedId] ?? {});
     },
     updateFeed(feedId, patch) {
       return update((state) => {
@@ -166,8 +183,7 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
       });
     },
     async getSettingsFingerprint(chatbot) {
-      await queue;
-      return (await read()).settingsFingerprints[chatbot];
+      return (await readShared()).settingsFingerprints[chatbot];
     },
     setSettingsFingerprint(chatbot, fingerprint) {
       return update((state) => {
@@ -181,8 +197,7 @@ export function createFileStateStore(given: string, options: HistoryOptions = {}
       });
     },
     async listRuns(feedId, limit = keep) {
-      await queue;
-      return ((await read()).runs[feedId] ?? []).slice(0, limit);
+      return structuredClone(((await readShared()).runs[feedId] ?? []).slice(0, limit));
     },
   };
 }

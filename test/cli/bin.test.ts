@@ -366,7 +366,7 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
     expect(held.stderr).toContain('rerun with --allow-mass-delete');
     // The exit line names the guard and what it held (a tester: "deletes (or replaces)" where none was).
     expect(held.stderr.trimEnd().split('\n').at(-1)).toBe(
-      'feed-sync: a guard tripped (max-delete-share): 4 delete(s) held back; the report says why and what to do',
+      'feed-sync: a guard tripped (max-delete-share: 4 listing(s) kept that it would delete or mark Sold); the report says why and what to do',
     );
     expect(sandbox.listings('BIN-BOT')).toHaveLength(5);
     const allowed = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--allow-mass-delete']);

@@ -436,6 +436,16 @@ describe('a platform that fills a field itself', () => {
     expect(stored('MLS-0001').map((l) => [l.ID, l.Latitude])).toEqual([[ID, 39.7]]);
   });
 
+  it('reads a note saved as an object by key (an unreleased build), rather than failing every run (a reviewer)', async () => {
+    h = await startHarness();
+    const feed = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];
+    await h.sync(h.feed(), feed);
+    await h.state.updateFeed('feed1', { createdUnset: { 'MLS-0001': ['Latitude', 'Longitude'] } as never });
+    await geocode('MLS-0001');
+    const next = await h.sync(h.feed(), feed);
+    expect([next.outcome, writes(next)]).toEqual(['ok', 0]);
+  });
+
   it('takes the coordinates a geocoder fills a run or more after the create as the platform’s (a reviewer: a slow geocoder replaced)', async () => {
     h = await startHarness();
     const feed = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];

@@ -329,3 +329,22 @@ describe('the state file, written by several processes at once', () => {
     expect(lockPathOf(join(dir, 'a', 'state.json'), 'acme')).toContain(join('shared', '.feed-sync-locks'));
   });
 });
+
+describe('the state file read for the dashboard', () => {
+  it('is parsed again only when replaced: another process’s write is seen, a caller’s change is not kept', async () => {
+    const file = join(dir, 'state.json');
+    const ours = createFileStateStore(file);
+    const theirs = createFileStateStore(file);
+    await ours.updateFeed('acme', { etag: '"1"' });
+    const first = await ours.getFeed('acme');
+    expect(first.etag).toBe('"1"');
+    // The copy handed out is the caller's: changing it changes no later read.
+    first.etag = 'changed by a caller';
+    expect((await ours.getFeed('acme')).etag).toBe('"1"');
+    // Another process (another store on the file) writes: the next read sees it.
+    await theirs.updateFeed('acme', { etag: '"2"' });
+    expect((await ours.getFeed('acme')).etag).toBe('"2"');
+    await theirs.recordRun('acme', { startedAt: '2026-12-03T00:00:00.000Z' } as never);
+    expect(await ours.listRuns('acme')).toHaveLength(1);
+  });
+});

@@ -118,7 +118,8 @@ export function registerPlan(program: Command): void {
       } else if (text !== undefined) {
         // The plan, then what the run says to fix in the config (a renamed feed, a CSV with no URL column).
         const hints = hintLines(report);
-        process.stdout.write(`${text}\n${hints.length > 0 ? `${hints.join('\n')}\n` : ''}`);
+        const shown = `${text}\n${hints.length > 0 ? `${hints.join('\n')}\n` : ''}`;
+        process.stdout.write(withConfigInCommands(shown, options.config));
       } else process.stdout.write(`${withConfigInCommands(renderReport(report), options.config)}\n`);
       if (!plan) throw new CliExit(report.reason ?? 'no plan could be made');
     } finally {

@@ -196,16 +196,22 @@ export function registerSync(program: Command): void {
  * "deletes (or replaces) were held back" where every record was rejected and nothing was to delete).
  */
 export function guardedReason(reports: readonly RunReport[]): string {
-  const tripped = [
-    ...new Set(reports.flatMap((r) => (r.guards ?? []).filter((g) => g.tripped).map((g) => g.guard))),
-  ];
-  const held = reports.reduce((sum, r) => sum + (r.heldDeletes ?? 0), 0);
-  const parts = [
-    ...(held > 0 ? [`${held} delete(s) held back`] : []),
-    ...(tripped.includes('mass-replace') ? ['the replaces held back'] : []),
-  ];
-  const what = parts.length > 0 ? parts.join(' and ') : 'no listing was to delete, none held';
-  return `a guard tripped${tripped.length > 0 ? ` (${tripped.join(', ')})` : ''}: ${what}; the report says why and what to do`;
+  const guarded = reports.filter((r) => (r.guards ?? []).some((g) => g.tripped));
+  const said = (r: RunReport) => {
+    const tripped = [...new Set((r.guards ?? []).filter((g) => g.tripped).map((g) => g.guard))];
+    const parts = [
+      // Deletes, or marks Sold (`gone.action: markSold`): the guards count both.
+      ...(r.heldDeletes > 0 ? [`${r.heldDeletes} listing(s) kept that it would delete or mark Sold`] : []),
+      ...(tripped.includes('mass-replace') ? ['its replaces held back'] : []),
+    ];
+    return `${tripped.join(', ')}: ${parts.length > 0 ? parts.join(' and ') : 'no listing was to delete, none held'}`;
+  };
+  // Several feeds (`--all`): each named.
+  const what =
+    guarded.length === 1 && guarded[0]
+      ? `a guard tripped (${said(guarded[0])})`
+      : `guards tripped (${guarded.map((r) => `${r.feedId}: ${said(r)}`).join('; ')})`;
+  return `${what}; the report says why and what to do`;
 }
 
 /** A dry run writes nothing: each exit says what a sync would do, never what was written. */

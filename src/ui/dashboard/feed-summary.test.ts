@@ -77,6 +77,18 @@ describe('summarizeFeed', () => {
     );
     expect(page).toContain('>1 h ago · ');
     expect(page).toContain('>unchanged since: checked 5 min ago</div>');
+    // A skip that read nothing (a provider's budget spent) is not "unchanged" (a reviewer).
+    const spent = summarizeFeed(
+      feed(hourly),
+      { last: { ...skipped, reason: 'nothing read: the provider budget is spent' }, lastRead: read },
+      at,
+    );
+    const spentPage = String(
+      feedsPage({ rows: [spent], sort: 'id', descending: false, live: new Map(), readOnly: true, now: at }),
+    );
+    expect(spentPage).toContain(
+      '>skipped since (5 min ago): nothing read: the provider budget is spent</div>',
+    );
   });
 
   it('owns what the last run that could tell left, through runs that skipped the unchanged feed', () => {

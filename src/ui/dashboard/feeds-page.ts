@@ -81,8 +81,13 @@ function filterBar(view: FeedsView): Html {
  */
 function lastRunLine(last: RunReport, lastRead: RunReport | undefined, now: Date): Html {
   const at = (run: RunReport) => ago(new Date(run.finishedAt), now);
+  // A skip is the feed unchanged, or nothing read (a provider's budget spent): said as it was.
+  const since =
+    last.reason === undefined || /has not changed/.test(last.reason)
+      ? `unchanged since: checked ${at(last)}`
+      : `skipped since (${at(last)}): ${readableReason(last.reason)}`;
   return lastRead
-    ? html`<div class="sub" title="${lastRead.finishedAt}">${at(lastRead)} · ${duration(lastRead.durationMs)}</div><div class="sub" title="${last.finishedAt}">unchanged since: checked ${at(last)}</div>`
+    ? html`<div class="sub" title="${lastRead.finishedAt}">${at(lastRead)} · ${duration(lastRead.durationMs)}</div><div class="sub" title="${last.finishedAt}">${since}</div>`
     : html`<div class="sub" title="${last.finishedAt}">${at(last)} · ${duration(last.durationMs)}</div>`;
 }
 

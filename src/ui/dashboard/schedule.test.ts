@@ -7,7 +7,7 @@ describe('describeCron', () => {
     ['15 * * * *', 'hourly at :15'],
     ['*/10 * * * *', 'every 10 minutes'],
     ['*/1 * * * *', 'every minute'],
-    ['15 */1 * * *', 'every hour at :15'],
+    ['15 */1 * * *', 'hourly at :15'],
     ['*/1 * * * * *', 'every second'],
     ['30 6 * * *', 'daily at 06:30'],
     ['0 6,18 * * *', 'daily at 06:00, 18:00'],

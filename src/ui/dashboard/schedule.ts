@@ -31,6 +31,7 @@ export function describeCron(cron: string): string {
   if (!isNumber(minute)) return `cron ${cron}`;
   const everyHours = step(hour);
   if (hour === '*' && everyDay) return `hourly at :${two(minute)}`;
+  if (everyHours === '1' && everyDay) return `hourly at :${two(minute)}`;
   if (everyHours && everyDay) return `${every(everyHours, 'hour')} at :${two(minute)}`;
   const hours = hour.split(',');
   if (!hours.every(isNumber)) return `cron ${cron}`;
