@@ -187,9 +187,26 @@ export function clockOf(prepared: PreparedRun, applied: ApplyResult | undefined)
     goneSince: Object.keys(next).length > 0 ? next : undefined,
     cleared: Object.keys(cleared).length > 0 ? cleared : undefined,
     // Creates left without coordinates the feed sets on others, until the platform fills them.
-    createdUnset: prepared.plan.createdUnset,
+    createdUnset: createdNotes(prepared.plan.createdUnset, applied),
     ...(prepared.fieldsSet ? { fieldsSet: prepared.fieldsSet } : {}),
   };
+}
+
+/**
+ * The plan's notes of creates left without coordinates (`Plan.createdUnset`), less the creates that
+ * did not happen: not issued, or refused (a create in doubt, `E_AMBIGUOUS`, may have happened: kept).
+ * The next run creates those again and notes them anew (a reviewer: a refused create kept a note).
+ */
+function createdNotes(notes: string[] | undefined, applied: ApplyResult | undefined): string[] | undefined {
+  if (notes === undefined || applied === undefined) return notes;
+  // A plain create's failure (no ID: a replace's create names the listing it replaces).
+  const failed = applied.failures.filter(
+    (f) => f.operation === 'create' && f.id === undefined && f.code !== 'E_AMBIGUOUS',
+  );
+  if (failed.length === 0 && applied.notApplied.creates.length === 0) return notes;
+  const notMade = new Set([...applied.notApplied.creates, ...failed.map((f) => f.key)]);
+  const kept = notes.filter((key) => !notMade.has(key));
+  return kept.length > 0 ? kept : undefined;
 }
 
 /** Save what a run leaves in the feed's state: the one place a run's state is written. */

@@ -436,6 +436,18 @@ describe('a platform that fills a field itself', () => {
     expect(stored('MLS-0001').map((l) => [l.ID, l.Latitude])).toEqual([[ID, 39.7]]);
   });
 
+  it('notes no create the platform refused; the next run creates it and notes it then (a reviewer)', async () => {
+    h = await startHarness();
+    const feed = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];
+    h.sandbox.configure({ faults: { refuseRate: 1 }, faultOperations: ['create'] });
+    const refused = await h.sync(h.feed(), feed);
+    expect(refused.failed.map((f) => [f.key, f.operation])).toContainEqual(['MLS-0001', 'create']);
+    expect((await h.state.getFeed('feed1')).createdUnset).toBeUndefined();
+    h.sandbox.configure({ faults: { refuseRate: 0 } });
+    expect(await h.sync(h.feed(), feed)).toMatchObject({ created: 3 });
+    expect((await h.state.getFeed('feed1')).createdUnset).toEqual(['MLS-0001']);
+  });
+
   it('reads a note saved as an object by key (an unreleased build), rather than failing every run (a reviewer)', async () => {
     h = await startHarness();
     const feed = [listing(1, { Latitude: undefined, Longitude: undefined }), ...listings(2, 3)];
