@@ -733,9 +733,31 @@ describe('a number the feed does not say how to read (a new user’s European fe
     const wrong = coordinates('33.86 E', '-151.2 W');
     expect([wrong.listing.Latitude, wrong.listing.Longitude]).toEqual([undefined, undefined]);
     expect(wrong.problems.map((p) => p.message)).toEqual([
-      'Latitude "33.86 E" is not a latitude (N or S)',
-      'Longitude "-151.2 W" is not a longitude (E or W)',
+      'Latitude "33.86 E" is not a latitude in decimal degrees (39.676, -33.8688, 33.8688 S)',
+      'Longitude "-151.2 W" is not a longitude in decimal degrees (-89.704, 151.2093 E, 74.006 W)',
     ]);
+    // A hemisphere before the number, spelled out, a typeset minus (a tester: each read as positive).
+    expect(coordinates('S 33.8688', 'W74.0060').listing).toMatchObject({
+      Latitude: -33.8688,
+      Longitude: -74.006,
+    });
+    expect(coordinates('33.8688 South', '\u2212151.2093').listing).toMatchObject({
+      Latitude: -33.8688,
+      Longitude: -151.2093,
+    });
+    // No text dropped around a coordinate's number, as around a price's; none read as a number it is not.
+    for (const [lat, lon] of [
+      ['W 74.0060', 'USD 39.5'],
+      ['39.5 sqft', '39.676 NE'],
+      ['39.676.5', 'N 39.6 S'],
+      ['39°40\'33.6"N', '1234.5'],
+    ]) {
+      const refused = coordinates(lat as string, lon as string);
+      expect(
+        [refused.listing.Latitude, refused.listing.Longitude, refused.problems.length],
+        `${lat} ${lon}`,
+      ).toEqual([undefined, undefined, 2]);
+    }
   });
 
   it('a preset whose feeds write a decimal point reads 1.250 as 1.25; openimmo and kyero do not say', () => {

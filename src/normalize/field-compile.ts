@@ -41,18 +41,15 @@ export function writeNumberTo(
   scale: number,
 ): void {
   if (out.raw) out.raw[field] = value instanceof Conflict ? value.text : value;
-  const coordinate =
-    (field === 'Latitude' || field === 'Longitude') && typeof value === 'string'
-      ? coordinateOf(field, value)
-      : undefined;
-  if (coordinate !== undefined) {
+  if ((field === 'Latitude' || field === 'Longitude') && typeof value === 'string') {
+    const coordinate = coordinateOf(field, value);
     if (Number.isNaN(coordinate))
       return void out.problems.push(
         problem(
           field,
           value,
           'not_a_number',
-          `is not a ${field === 'Latitude' ? 'latitude (N or S)' : 'longitude (E or W)'}`,
+          `is not a ${field === 'Latitude' ? 'latitude' : 'longitude'} in decimal degrees (${field === 'Latitude' ? '39.676, -33.8688, 33.8688 S' : '-89.704, 151.2093 E, 74.006 W'})`,
         ),
       );
     return void set(out.listing, coordinate);
@@ -64,25 +61,30 @@ export function writeNumberTo(
 }
 
 /**
- * A coordinate as feeds write it: `39.676`, `-89.7042`, `39,676` (a decimal comma), `33.8688° S`,
- * `151.2093 E`: one separator between digits, a degree sign and a hemisphere letter optional.
+ * A coordinate as feeds write it, in decimal degrees: `39.676`, `-89.7042`, `−89.7042` (a typeset
+ * minus), `39,676` (a decimal comma), `33.8688° S`, `S 33.8688`, `33.8688 South`: one separator
+ * between digits, a degree sign, and a hemisphere before or after, optional.
  */
-const COORDINATE = /^\s*([+-]?)(\d{1,3})(?:[.,](\d+))?\s*°?\s*([NSEWnsew])?\s*$/;
+const COORDINATE =
+  /^\s*(north|south|east|west|[nsew])?\s*([+\-\u2212]?)(\d{1,3})(?:[.,](\d+))?\s*°?\s*(north|south|east|west|[nsew])?\s*$/i;
 
 /**
  * A coordinate's value, read whatever the feed says of its decimals: one separator between digits
  * is a decimal mark, as no coordinate is 39676 (a tester: `39.676` held the listing as 39676 or
- * 39.676); a hemisphere letter gives the sign (`33.86 S` is -33.86, never 33.86: a reviewer). NaN
- * for a letter of the other axis or a sign beside a letter; undefined for any other text (read as a
- * number, as before).
+ * 39.676); a hemisphere gives the sign (`33.86 S` is -33.86, never 33.86: a reviewer; `S 33.86`,
+ * `33.86 South` too: a tester). NaN for anything else: a hemisphere of the other axis, two of them, a
+ * sign beside one, a unit or words around the number (no text is dropped to read a coordinate, as it
+ * is around a price's number), degrees and minutes.
  */
-export function coordinateOf(field: 'Latitude' | 'Longitude', text: string): number | undefined {
+export function coordinateOf(field: 'Latitude' | 'Longitude', text: string): number {
   const match = COORDINATE.exec(text);
-  if (match === null) return undefined;
-  const [, sign, whole, decimals, letter] = match;
+  if (match === null) return Number.NaN;
+  const [, before, sign, whole, decimals, after] = match;
   const value = Number(`${whole}.${decimals ?? '0'}`);
-  if (letter === undefined) return sign === '-' ? -value : value;
-  const hemisphere = letter.toUpperCase();
+  const negative = sign === '-' || sign === '\u2212';
+  if (before === undefined && after === undefined) return negative ? -value : value;
+  if (before !== undefined && after !== undefined) return Number.NaN;
+  const hemisphere = (before ?? after ?? '').charAt(0).toUpperCase();
   const axis = field === 'Latitude' ? 'NS' : 'EW';
   if (!axis.includes(hemisphere) || sign !== '') return Number.NaN;
   return hemisphere === 'S' || hemisphere === 'W' ? -value : value;

@@ -369,6 +369,12 @@ describe('the feed-sync binary: reports, logs and exit codes', () => {
       'feed-sync: a guard tripped (max-delete-share: 4 listing(s) kept that it would delete or mark Sold); the report says why and what to do',
     );
     expect(sandbox.listings('BIN-BOT')).toHaveLength(5);
+    // A dry run says the same, as what a sync would do (a tester: its line said deletes where none were).
+    const dry = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--dry-run']);
+    expect([dry.code, dry.stderr.trimEnd().split('\n').at(-1)]).toEqual([
+      3,
+      'feed-sync: dry run: nothing written; a guard tripped (max-delete-share: 4 listing(s) kept that it would delete or mark Sold); the report says why and what to do',
+    ]);
     const allowed = await bin(['sync', '-c', config, '--feed', 'bin-feed', '--allow-mass-delete']);
     expect(allowed.code).toBe(0);
     expect(sandbox.listings('BIN-BOT')).toHaveLength(1);

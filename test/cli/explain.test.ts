@@ -470,7 +470,7 @@ describe('feed-sync explain: the worker’s embedded store (no REDIS_URL)', () =
       const running = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
       expect(running.code).toBe(0);
       expect(running.stdout).toMatch(
-        /History: the last runs that touched it, newest first \(\d+ runs in the worker's store \(embedded PGlite at \S+\/queue, read through the running worker\) and the runs feed-sync sync made from the command line \(the state file \S+\)\)\n/,
+        /History: the last runs that touched it, newest first \(\d+ runs in the worker's store \(embedded PGlite at \S+\/queue, read through the running worker\) and the state file \S+: \d+ of them made by feed-sync sync from the command line\)\n/,
       );
       expect(running.stdout).toContain(entry);
       // The state file's runs (the CLI's sync) beside the worker's, marked, as the dashboard shows them.
@@ -480,7 +480,7 @@ describe('feed-sync explain: the worker’s embedded store (no REDIS_URL)', () =
       const alone = await bin(['explain', '-c', config, '--feed', 'ex-feed', 'M-1'], env);
       expect(alone.code).toBe(0);
       expect(alone.stdout).toMatch(
-        /\(\d+ runs in the worker's store \(embedded PGlite at \S+\/queue; no worker running\) and the runs feed-sync sync made from the command line/,
+        /\(\d+ runs in the worker's store \(embedded PGlite at \S+\/queue; no worker running\) and the state file \S+: \d+ of them made by feed-sync sync from the command line/,
       );
       expect(alone.stdout).toContain(entry);
       // Its lock is given back: the worker starts again on it.
@@ -534,7 +534,7 @@ describe.skipIf(!redisAvailable)('feed-sync explain: the worker’s history', ()
       expect(result.code).toBe(0);
       // With the runs the command line made (a tester: explain left them out, the dashboard showed them).
       expect(result.stdout).toMatch(
-        /\(\d+ runs in the worker's store \(Redis at \S+\) and the runs feed-sync sync made from the command line \(the state file \S+\)\)\n/,
+        /\(\d+ runs in the worker's store \(Redis at \S+\) and the state file \S+: \d+ of them made by feed-sync sync from the command line\)\n/,
       );
       expect(result.stdout).toMatch(
         / {2}\S+ \S+ {2}created: \$300,000 \(manual run from the command line, ok\)\n/,

@@ -147,7 +147,8 @@ async function historyOf(
       from:
         cliRuns === 0
           ? from
-          : `${from} and the runs feed-sync sync made from the command line (the state file ${config.stateFile})`,
+          : // Counted apart (a tester read all of them as the worker's).
+            `${from} and the state file ${config.stateFile}: ${cliRuns} of them made by feed-sync sync from the command line`,
     };
   }
 }

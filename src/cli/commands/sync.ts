@@ -183,9 +183,11 @@ export function registerSync(program: Command): void {
     const reasons = options.dryRun ? DRY_RUN_REASONS : EXIT_REASONS;
     if (code !== EXIT.ok)
       throw new CliExit(
-        code === EXIT.guarded && !options.dryRun
-          ? guardedReason(reports)
-          : (reasons[code] ?? 'the sync did not complete'),
+        code !== EXIT.guarded
+          ? (reasons[code] ?? 'the sync did not complete')
+          : options.dryRun
+            ? `dry run: nothing written; ${guardedReason(reports)}`
+            : guardedReason(reports),
         code,
       );
   });
@@ -204,20 +206,19 @@ export function guardedReason(reports: readonly RunReport[]): string {
       ...(r.heldDeletes > 0 ? [`${r.heldDeletes} listing(s) kept that it would delete or mark Sold`] : []),
       ...(tripped.includes('mass-replace') ? ['its replaces held back'] : []),
     ];
-    return `${tripped.join(', ')}: ${parts.length > 0 ? parts.join(' and ') : 'no listing was to delete, none held'}`;
+    return `${tripped.join(', ')}: ${parts.length > 0 ? parts.join(' and ') : 'no delete held back'}`;
   };
-  // Several feeds (`--all`): each named.
+  // Several feeds (`--all`): each named, even where one tripped (a tester).
   const what =
-    guarded.length === 1 && guarded[0]
+    reports.length === 1 && guarded[0]
       ? `a guard tripped (${said(guarded[0])})`
-      : `guards tripped (${guarded.map((r) => `${r.feedId}: ${said(r)}`).join('; ')})`;
+      : `${guarded.length === 1 ? 'a guard' : 'guards'} tripped (${guarded.map((r) => `${r.feedId}: ${said(r)}`).join('; ')})`;
   return `${what}; the report says why and what to do`;
 }
 
 /** A dry run writes nothing: each exit says what a sync would do, never what was written. */
 const DRY_RUN_REASONS: Record<number, string> = {
   [EXIT.failed]: 'dry run: nothing written; the run failed (see the report)',
-  [EXIT.guarded]: 'dry run: nothing written; a delete guard would hold deletes back (the report says why)',
   [EXIT.partial]:
     'dry run: nothing written; some feed records are rejected or held, or skipped for a feed id the config does not have (see the report)',
   [EXIT.paused]: "dry run: nothing written; the provider's request budget is spent (see resumes at)",

@@ -37,7 +37,7 @@ export function defaultExplainer(
           ? "the worker's run history"
           : cliRuns === runs.length
             ? 'the runs feed-sync sync made from the command line (the state file: no worker has run this feed)'
-            : "the worker's run history and the runs feed-sync sync made from the command line (the state file)";
+            : `the worker's run history and the state file: ${cliRuns} of them made by feed-sync sync from the command line`;
       return explainListing(config, feed, key, { client: clientFromConfig(config), state, historyFrom });
     },
     search: async (feed, query) => {
