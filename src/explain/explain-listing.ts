@@ -7,6 +7,7 @@ import {
   createdUnsetKeys,
   DEFAULT_HASH_KEY,
   type FeedSide,
+  GEOCODED_FIELDS,
   type KeyPolicy,
   mappedPricesMask,
   maskOfFields,
@@ -91,7 +92,7 @@ export async function explainListing(
     keptWhy: (fields) =>
       keptReasons(fields, {
         keep: feed.unsetFields === 'keep',
-        filled: [...(policy.clearedBefore?.[key] ?? []), ...(policy.createdUnset ? GEOCODED : [])],
+        filled: [...(policy.clearedBefore?.[key] ?? []), ...(policy.createdUnset ? GEOCODED_FIELDS : [])],
         ...(policy.fieldsSet === undefined ? {} : { fieldsSet: policy.fieldsSet }),
       }),
     // The last run that compared (a skipped or failed run has no guards of its own).
@@ -113,9 +114,6 @@ export async function explainListing(
     history: { from: deps.historyFrom, runs: runs.length, entries: historyOf(runs, key) },
   };
 }
-
-/** The coordinates a note of a create left without them names (`FeedState.createdUnset`). */
-const GEOCODED = ['Latitude', 'Longitude'];
 
 /**
  * Why a sync keeps each of `fields` the feed leaves unset, grouped (a tester read three reasons

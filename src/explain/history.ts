@@ -1,5 +1,5 @@
 import { outcomeLabel, type RunReport } from '../reconcile/index.ts';
-import { FROM_STATE_FILE } from '../state/index.ts';
+import { isFromStateFile } from '../state/index.ts';
 import { changeOutcome, outcomeNote } from './change-outcome.ts';
 import type { HistoryEntry } from './types.ts';
 
@@ -37,9 +37,7 @@ export function historyOf(runs: readonly RunReport[], key: string, shown = HISTO
       trigger: run.trigger ?? 'cli',
       outcome: outcomeLabel(run),
       dryRun: run.dryRun,
-      ...((run as unknown as Record<string, unknown>)[FROM_STATE_FILE] === true
-        ? { commandLine: true as const }
-        : {}),
+      ...(isFromStateFile(run) ? { commandLine: true as const } : {}),
     };
     const found = entriesOf(run, key);
     if (found.length > 0) entries.push(...found.map((e) => ({ ...base, ...e })));

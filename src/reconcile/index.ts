@@ -14,7 +14,7 @@ export { fieldMask, mappedPricesMask, maskOfFields } from './digest.ts';
 export { codeStamp, memoFiles, scopedMemo } from './memo-files.ts';
 export { DEFAULT_HASH_KEY, ownerOf, recordHash, type TagKeys, withTags } from './ownership.ts';
 export { PAGE_MEMO_BYTES_PER_LISTING, PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
-export { keyOf } from './plan.ts';
+export { GEOCODED_FIELDS, keyOf } from './plan.ts';
 export { type FeedSide, type KeyPolicy, planKey } from './plan-key.ts';
 export { type ListingsPlan, planListings } from './plan-listings.ts';
 export type {

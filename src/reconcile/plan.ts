@@ -115,7 +115,7 @@ export function makePlan(desired: DesiredIndex, remote: RemoteEntries, policy: P
   const refilled = new Map<string, string[]>();
   /** Keys a run created without coordinates the feed sets on others (`PlanPolicy.createdUnset`). */
   const createdBefore = new Set(policy.createdUnset);
-  /** Of those, the keys the last run created without the field (`PlanPolicy.createdUnset`). */
+  /** Of the keys holding again what was cleared, those a run created without it (`createdBefore`). */
   const filledAfterCreate = new Set<string>();
 
   const anyHeld = heldKeys.size > 0;
@@ -341,7 +341,7 @@ function refilledDecision(
  * description), and is cleared as ever; a platform that fills one is told by its first replace
  * (`platform-fills` after a replace).
  */
-const GEOCODED_FIELDS: readonly string[] = ['Latitude', 'Longitude'];
+export const GEOCODED_FIELDS: readonly string[] = ['Latitude', 'Longitude'];
 const GEOCODED_MASK = maskOfFields(GEOCODED_FIELDS);
 
 /**

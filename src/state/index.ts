@@ -6,4 +6,10 @@ export { createRedisStateStore } from './redis-store.ts';
 export { DEFAULT_HISTORY_RUNS, type HistoryOptions, type RunRecord } from './run-history.ts';
 export { heldReason, lockFeedRun, lockPathOf, RUN_LOCK_STALE_MS, takeRunLock } from './run-lock.ts';
 export { createMemoryStateStore, type FeedState, mergeFeedState, type StateStore } from './state-store.ts';
-export { FROM_STATE_FILE, readsWithCliHistory, type StateReads, withCliHistory } from './with-cli-history.ts';
+export {
+  FROM_STATE_FILE,
+  isFromStateFile,
+  readsWithCliHistory,
+  type StateReads,
+  withCliHistory,
+} from './with-cli-history.ts';

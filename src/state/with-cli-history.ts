@@ -7,6 +7,13 @@ export type StateReads = Pick<StateStore, 'getFeed' | 'listRuns' | 'budgets'>;
 /** A run `withCliHistory` read from the command line's state file carries this, true. */
 export const FROM_STATE_FILE = 'fromStateFile';
 
+/** Whether `withCliHistory` read this run from the command line's state file (`FROM_STATE_FILE`). */
+export function isFromStateFile(run: unknown): boolean {
+  return (
+    typeof run === 'object' && run !== null && (run as Record<string, unknown>)[FROM_STATE_FILE] === true
+  );
+}
+
 /**
  * The worker's state store, read with the runs `feed-sync sync` made from the command line beside
  * it (its state file, `stateFile()`): an operator who synced by hand, then opened the dashboard,

@@ -11,7 +11,7 @@ import {
 } from '../../explain/index.ts';
 import {
   createFileStateStore,
-  FROM_STATE_FILE,
+  isFromStateFile,
   namespaceOf,
   readsWithCliHistory,
   type StateReads,
@@ -139,9 +139,7 @@ async function historyOf(
    */
   async function besideCli(store: StateReads, from: string) {
     const both = readsWithCliHistory(store, () => config.stateFile);
-    const cliRuns = (await both.listRuns(feedId)).filter(
-      (run) => (run as Record<string, unknown>)[FROM_STATE_FILE] === true,
-    ).length;
+    const cliRuns = (await both.listRuns(feedId)).filter(isFromStateFile).length;
     return {
       store: both,
       from:

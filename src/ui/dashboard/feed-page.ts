@@ -1,6 +1,6 @@
 import { failedCountOf, type ListingChange, type RunReport } from '../../reconcile/index.ts';
 import { feedNotes, holdReason, phasesText, showField, withOtherProblems } from '../../render/index.ts';
-import { FROM_STATE_FILE } from '../../state/index.ts';
+import { isFromStateFile } from '../../state/index.ts';
 import { type FeedSummary, outcomeLabel, recordCounts } from './feed-summary.ts';
 import { type LiveRun, liveText, outcomeBadge, readableReason, runNowForm } from './feeds-page.ts';
 import { type Html, html } from './html.ts';
@@ -34,8 +34,7 @@ const DELETE_REASONS: Record<string, string> = {
 
 function runsTable(view: FeedView, feedId: string): Html {
   if (view.runs.length === 0) return html`<p class="empty">No run recorded yet.</p>`;
-  const fromCli = (run: RunReport) => (run as unknown as Record<string, unknown>)[FROM_STATE_FILE] === true;
-  const cliRuns = view.runs.filter(fromCli).length;
+  const cliRuns = view.runs.filter(isFromStateFile).length;
   return html`${
     cliRuns === view.runs.length
       ? html`<p class="sub">Runs made with <span class="mono">feed-sync sync</span> from the command line (the config's state file): no worker has run this feed yet.</p>
@@ -51,7 +50,7 @@ function runsTable(view: FeedView, feedId: string): Html {
     return html`<tr class="${i === view.selected ? 'selected' : ''}">
   <td><a href="/feeds/${encodeURIComponent(feedId)}?run=${i}">${formatInZone(new Date(run.startedAt), view.summary.schedule?.timezone ?? 'UTC')}</a> <span class="tz">${view.summary.schedule?.timezone ?? 'UTC'}</span> <span class="sub">${ago(new Date(run.startedAt), view.now)}</span></td>
   <td>${outcomeBadge(outcomeLabel(run))}${run.dryRun ? html` <span class="flag">dry run</span>` : ''}</td>
-  <td>${run.trigger ?? 'cli'}${cliRuns > 0 && cliRuns < view.runs.length && fromCli(run) ? html` <span class="flag">command line</span>` : ''}</td>
+  <td>${run.trigger ?? 'cli'}${cliRuns > 0 && cliRuns < view.runs.length && isFromStateFile(run) ? html` <span class="flag">command line</span>` : ''}</td>
   <td class="num">${duration(run.durationMs)}</td>
   <td class="num">${counts.read}</td>
   <td class="num${counts.rejected ? ' warn' : ''}">${counts.rejected}</td>

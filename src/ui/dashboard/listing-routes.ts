@@ -9,7 +9,7 @@ import {
   searchFeed,
 } from '../../explain/index.ts';
 import type { RunReport } from '../../reconcile/index.ts';
-import { FROM_STATE_FILE, type StateStore } from '../../state/index.ts';
+import { isFromStateFile, type StateStore } from '../../state/index.ts';
 import type { Html } from './html.ts';
 import { listingHref, listingPage } from './listing-page.ts';
 import { searchPage } from './listing-search.ts';
@@ -31,7 +31,7 @@ export function defaultExplainer(
     explain: async (config, feed, key) => {
       // Runs made from the command line are the state file's (`withCliHistory`): said so.
       const runs = (await state.listRuns(feed.id)) as Record<string, unknown>[];
-      const cliRuns = runs.filter((run) => run[FROM_STATE_FILE] === true).length;
+      const cliRuns = runs.filter(isFromStateFile).length;
       const historyFrom =
         cliRuns === 0
           ? "the worker's run history"
