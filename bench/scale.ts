@@ -25,7 +25,12 @@
  * measured before the size's runs and again after them, the faster of the two the floor: a minute
  * in which the machine is slower must not lower the ratios). The initial sync's bound is the larger
  * of its ingest (`validate`) and those creates.
- * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*).
+ * `--latency MS`: every sandbox (the runs' and the floors') answers each request MS later, as a
+ * platform across a network does; the creates' floor then waits on it too (`calls ÷ 8 × latency`
+ * at least), as issue 23 §1's platform bound does. Without it the platform answers at once and shares
+ * the run's CPUs, which is the harder case (and the default).
+ * Writes bench/results/scale.{json,md,svg} (`--million`: scale-million.*; with `--latency MS`,
+ * `-latency-MSms` added to the name).
  */
 
 import { once } from 'node:events';
@@ -75,11 +80,17 @@ const INITIAL_GOAL = 1.1;
  * fields and tags, so the same bytes), 8 at a time, on a sandbox process of their own; with the CPU
  * the floor's process and the sandbox used.
  */
-async function createsFloor(format: Format, listings: number, workDir: string): Promise<CpuRun> {
+async function createsFloor(
+  format: Format,
+  listings: number,
+  workDir: string,
+  latencyMs: number,
+): Promise<CpuRun> {
   const template = join(workDir, `template-${format}.json`);
   writeFileSync(template, JSON.stringify(await sentListing(format, workDir)));
   const sandbox = await startSandboxProcess();
   try {
+    if (latencyMs > 0) await sandbox.configure({ latencyMs });
     const platform = platformCpu(sandbox);
     const run = await floorRun(['creates', sandbox.url, 'FLOOR', String(listings), '8', template], listings);
     return { ...run, platformCpuMs: platform() };
@@ -214,12 +225,14 @@ async function runSize(
   workDir: string,
   nodeOptions: readonly string[],
   floors: Floors[],
+  latencyMs: number,
 ): Promise<Row[]> {
   // A copy: the rewrite changes it, and the generated file is reused by the next bench.
   const file = join(workDir, `${format}-${listings}.feed`);
   copyFileSync(await generateFeed(format, listings), file);
-  const creates = await createsFloor(format, listings, workDir);
+  const creates = await createsFloor(format, listings, workDir, latencyMs);
   const sandbox = await startSandboxProcess();
+  if (latencyMs > 0) await sandbox.configure({ latencyMs });
   // The chatbot's pages as a bare client reads them, beside the no-ops they bound (the sandbox's
   // pace changes over a long run: it holds a million listings, then rewrites them).
   const readPages = () => floor(['pages', sandbox.url, `SCALE-${format}-${listings}`, '1000', '8'], listings);
@@ -279,7 +292,7 @@ async function runSize(
     const [before, after] = pageReads as [number, number];
     // The runs' sandbox (a million listings) closed first: the floor's platform has the machine.
     await sandbox.close();
-    const createsAfter = await createsFloor(format, listings, workDir);
+    const createsAfter = await createsFloor(format, listings, workDir, latencyMs);
     floors.push({
       format,
       listings,
@@ -327,8 +340,13 @@ export async function run(args: string[]): Promise<void> {
       formats: { type: 'string' },
       /** Without the image's heap bound: V8 sizes its heap from the machine's memory. */
       unbounded: { type: 'boolean', default: false },
+      /** Each request answered this many ms later, by every sandbox of the run (a platform across a network). */
+      latency: { type: 'string', default: '0' },
     },
   });
+  const latencyMs = Number(values.latency);
+  if (!Number.isFinite(latencyMs) || latencyMs < 0)
+    throw new Error(`--latency: not a number of ms: ${values.latency}`);
   const nodeOptions = values.unbounded ? [] : imageNodeArgs();
   const sizes = values.sizes
     ? values.sizes.split(',').map(Number)
@@ -342,7 +360,9 @@ export async function run(args: string[]): Promise<void> {
     `node ${nodeOptions.length > 0 ? `${nodeOptions.join(' ')} (as the image starts node: its NODE_OPTIONS and entrypoint)` : '(unbounded heap: --unbounded)'}`,
   );
   out(`the image's allocator: ${allocator()}`);
-  out(`sandbox in a process of its own (a new one a size), no latency, concurrency 8, PageSize 1000\n`);
+  out(
+    `sandbox in a process of its own (a new one a size), ${latencyMs > 0 ? `${latencyMs} ms latency` : 'no latency'}, concurrency 8, PageSize 1000\n`,
+  );
 
   const baseline = await runChild(['-e', '']);
   out(`baseline: an empty Node process peaks at ${baseline.peakMb.toFixed(0)} MB\n`);
@@ -352,7 +372,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     for (const format of formats)
       for (const size of sizes) {
-        const measured = await runSize(format, size, workDir, nodeOptions, floors);
+        const measured = await runSize(format, size, workDir, nodeOptions, floors, latencyMs);
         rows.push(...measured);
         for (const r of measured)
           out(
@@ -368,7 +388,8 @@ export async function run(args: string[]): Promise<void> {
   const verdicts = [...verdictsOf(rows), ...floorVerdicts(rows, floors)];
   out('');
   for (const v of verdicts) out(v);
-  save(values.million ? 'scale-million' : 'scale', rows, head, body, verdicts, baseline.peakMb, nodeOptions);
+  const name = `${values.million ? 'scale-million' : 'scale'}${latencyMs > 0 ? `-latency-${latencyMs}ms` : ''}`;
+  save(name, rows, head, body, verdicts, baseline.peakMb, nodeOptions, latencyMs);
 }
 
 function tableOf(rows: readonly Row[]) {
@@ -535,6 +556,7 @@ function save(
   verdicts: string[],
   baselineMb: number,
   nodeOptions: readonly string[],
+  latencyMs: number,
 ) {
   const heap =
     nodeOptions.length > 0
@@ -544,11 +566,11 @@ function save(
   const where = machine();
   writeFileSync(
     join(RESULTS, `${name}.json`),
-    `${JSON.stringify({ when, machine: where, nodeOptions, baselineMb, rows }, null, 2)}\n`,
+    `${JSON.stringify({ when, machine: where, nodeOptions, latencyMs, baselineMb, rows }, null, 2)}\n`,
   );
   writeFileSync(
     join(RESULTS, `${name}.md`),
-    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${name === 'scale-million' ? ' --million' : rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}\`), built CLI, ${heap}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
+    `Scale curve, ${when} UTC, ${where} (\`npm run bench -- scale${name.startsWith('scale-million') ? ' --million' : rows.some((r) => r.listings >= 300_000) ? ' --large' : ''}${latencyMs > 0 ? ` --latency ${latencyMs}` : ''}\`), built CLI, ${heap}, ${latencyMs > 0 ? `the platform answering ${latencyMs} ms late` : 'the platform answering at once'}.\n\n${markdownTable(head, body)}\n${verdicts.map((v) => `- ${v}`).join('\n')}\n`,
   );
   const series = (metric: 'ms' | 'peakMb'): Series[] =>
     Object.entries(COLORS).map(([name, color]) => ({
@@ -568,7 +590,7 @@ function save(
         bound: { y: RSS_BOUND_MB, label: `goal ${RSS_BOUND_MB} MB` },
       },
     ],
-    `feed-sync sync via the built CLI, ${heap}, sandbox without latency, concurrency 8. ${when} UTC, ${where}.`,
+    `feed-sync sync via the built CLI, ${heap}, sandbox ${latencyMs > 0 ? `with ${latencyMs} ms latency` : 'without latency'}, concurrency 8. ${when} UTC, ${where}.`,
   );
   writeFileSync(join(RESULTS, `${name}.svg`), svg);
   out(`\nwritten: bench/results/${name}.{json,md,svg}`);

@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
 import { decodePool } from '../../src/reconcile/decode-pool.ts';
 import type { RunReport, SyncDeps } from '../../src/reconcile/index.ts';
+import { UNREAD_KEPT } from '../../src/reconcile/remote-entries.ts';
 import { renderReport } from '../../src/render/index.ts';
 import { memoryMemo } from '../../src/testing/memory-memo.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
@@ -174,6 +175,44 @@ describe('a feed reading', () => {
     expect(h.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'R-3')?.SalePrice).toBe(403000);
     expect((await run()).unchanged).toBe(20);
   });
+
+  it('reads the feed when more listings were edited on the platform than it compares again (UNREAD_KEPT), and repairs them all', async () => {
+    const { h, path, run } = await setup();
+    const count = UNREAD_KEPT + 1;
+    let text = HEADER;
+    for (let i = 1; i <= count; i++) text += row(i);
+    writeFileSync(path, text);
+    expect((await run()).created).toBe(count);
+    // Every listing's price changed on the platform (deleted and put back as edited: the sandbox has
+    // no bulk edit), so each differs in a field the feed sets, its changes unknown without its record.
+    const edited = h.sandbox.listings('SN-1').map(({ ID: _id, SerialNumber: _serial, ...listing }) => ({
+      ...listing,
+      SalePrice: 1,
+    }));
+    for (let i = 0; i < edited.length; i += 500)
+      await post(h, 'RealEstateDelete', {
+        Keys: edited.slice(i, i + 500).map((l) => l.MLSNumber),
+        KeyType: 'MLSNumber',
+      });
+    h.sandbox.seed('SN-1', edited);
+    const notes: string[] = [];
+    const repaired = await run({ onProgress: (p) => void (p.note && notes.push(p.note)) });
+    expect(notes).toEqual([
+      'the feed is unchanged, but more listings on the platform differ from it than a reused reading compares again: reading the feed to write them',
+    ]);
+    // The run read the feed (no reading reused) and wrote every listing back: none lost, none twice.
+    expect(repaired.reusedReading).toBeUndefined();
+    expect([repaired.outcome, repaired.updated, repaired.created, repaired.deleted]).toEqual([
+      'ok',
+      count,
+      0,
+      0,
+    ]);
+    const prices = h.sandbox.listings('SN-1').map((l) => l.SalePrice);
+    expect(prices).toHaveLength(count);
+    expect(prices.filter((price) => price === 1)).toEqual([]);
+    expect((await run()).unchanged).toBe(count);
+  }, 120_000);
 
   it('clears what an edit on the platform added where the feed sets fields on others: a replace, guards counted', async () => {
     const { h, path, run } = await setup();
