@@ -75,7 +75,7 @@ const oneLine = (text: string) =>
 
 /** Runs the CLI and returns the exit code (README "Exit codes"). Never throws. */
 export async function main(argv: string[] = process.argv): Promise<number> {
-  quietWhenStdoutCloses();
+  quietWhenOutputCloses();
   const program = buildProgram();
   const args = argv.slice(2);
   try {
@@ -109,24 +109,26 @@ export async function main(argv: string[] = process.argv): Promise<number> {
   }
 }
 
-/** Marks stdout once its EPIPE is heard (`quietWhenStdoutCloses`). */
-const QUIET = Symbol('feed-sync: stdout quiet when closed');
+/** Marks stdout and stderr once their EPIPE is heard (`quietWhenOutputCloses`). */
+const QUIET = Symbol('feed-sync: output quiet when closed');
 
 /**
- * The reader of stdout went away (`… --json | head`): what it wanted is printed. Later writes go
- * nowhere, and the command ends with its own exit code, quietly, where an unheard 'error' event
- * on stdout ended the process with a stack trace.
+ * The reader of stdout or stderr went away (`… --json | head`, `sync 2>&1 | head -3`): what it
+ * wanted is printed. Later writes go nowhere, and the command goes on to end with its own exit code,
+ * quietly, where an unheard 'error' event ended the process with a stack trace (on stderr, a sync's
+ * progress line: a tester's `2>&1 | head` left 1 of 40 listings written and no run recorded).
  */
-function quietWhenStdoutCloses(): void {
-  // Once per process (main() runs many times in tests). Not judged by stdout's other 'error'
+function quietWhenOutputCloses(): void {
+  // Once per process (main() runs many times in tests). Not judged by the streams' other 'error'
   // listeners: a worker thread's stdio pipe adds one (the decode thread, started before this runs),
   // and a pipe's listener rethrows an error no other listener hears.
-  const stdout = process.stdout as NodeJS.WriteStream & { [QUIET]?: true };
-  if (stdout[QUIET]) return;
-  stdout[QUIET] = true;
-  stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  for (const stream of [process.stdout, process.stderr] as (NodeJS.WriteStream & { [QUIET]?: true })[]) {
+    if (stream[QUIET]) continue;
+    stream[QUIET] = true;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
 }
 
 /** The stack and the causes' stacks, for `--debug`. */

@@ -31,20 +31,32 @@ beforeAll(async () => {
   const second = csvFeedConfig(sandbox.url, { id: 'second', chatbot: 'HEAD-2' })
     .split('feeds:\n')[1]
     ?.replace('path: feed.csv', 'path: two/feed.csv');
-  await writeFile(join(dir, 'feed-sync.yaml'), `${first}${second}`);
+  const third = csvFeedConfig(sandbox.url, { id: 'third', chatbot: 'HEAD-3' }).split('feeds:\n')[1];
+  await writeFile(join(dir, 'feed-sync.yaml'), `${first}${second}${third}`);
 });
 afterAll(async () => {
   await sandbox.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-/** `feed-sync ARGS`, its stdout's reader gone after `read` chunks (0: before anything is printed). */
-async function closedEarly(args: string[], read: number): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(NODE, [BIN, ...args], { cwd: dir, env: { ...process.env, LOG_LEVEL: 'warn' } });
+/**
+ * `feed-sync ARGS`, its stdout's reader gone after `read` chunks (0: before anything is printed);
+ * with `stderr: 'closed'`, its stderr's reader gone at once too (`2>&1 | head`).
+ */
+async function closedEarly(
+  args: string[],
+  read: number,
+  options: { stderr?: 'closed' } = {},
+): Promise<{ code: number | null; stderr: string }> {
+  // Info lines on stderr when it is closed: what a run writes there as it goes.
+  const level = options.stderr === 'closed' ? 'info' : 'warn';
+  const child = spawn(NODE, [BIN, ...args], { cwd: dir, env: { ...process.env, LOG_LEVEL: level } });
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk;
-  });
+  if (options.stderr === 'closed') child.stderr.destroy();
+  else
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
   let chunks = 0;
   if (read === 0) child.stdout.destroy();
   else
@@ -68,5 +80,11 @@ describe('a reader of stdout gone early (| head)', () => {
     expect(code).toBe(0);
     expect(sandbox.listings('HEAD-1')).toHaveLength(ROWS);
     expect(sandbox.listings('HEAD-2')).toHaveLength(3);
+  }, 60_000);
+
+  it('sync with stdout and stderr both gone (2>&1 | head) writes every listing and ends with its exit code', async () => {
+    const { code } = await closedEarly(['sync', '--feed', 'third'], 0, { stderr: 'closed' });
+    expect(code).toBe(0);
+    expect(sandbox.listings('HEAD-3')).toHaveLength(ROWS);
   }, 60_000);
 });
