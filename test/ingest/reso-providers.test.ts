@@ -323,6 +323,23 @@ describe('budgets', () => {
   });
 });
 
+describe('an endpoint with a query of its own', () => {
+  it("keeps it as a query on every request (Bridge's ?access_token=): the records read, not a 404", async () => {
+    const data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
+    const odata = await serve(() => data);
+    const feed = fixtureFeed('reso', {
+      source: { path: undefined, url: `${odata.url}/odata?access_token=t0ken`, retries: 0, reso: { top: 2 } },
+    });
+    const { result } = await run(feed, {}, T0, createMemoryBudget());
+    expect(keys(result)).toHaveLength(5);
+    expect(odata.queries.length).toBeGreaterThan(0);
+    for (const url of odata.queries.slice(0, 1)) {
+      expect(url.pathname).toBe('/odata/Property');
+      expect(url.searchParams.get('access_token')).toBe('t0ken');
+    }
+  });
+});
+
 describe('Trestle', () => {
   it('replicates the whole feed with replication=true to its empty last page, and goes on from the last page read when a link expired', async () => {
     const data = Array.from({ length: 9 }, (_, i) => resoRecord(i + 1));

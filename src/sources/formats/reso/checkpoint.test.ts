@@ -11,7 +11,7 @@ import {
 } from './checkpoint.ts';
 import { KeyHashSet } from './key-set.ts';
 import { ceilingsOf, parseReset } from './rate-headers.ts';
-import { queryHeaders, replicationUrl, sweepUrl } from './reso-query.ts';
+import { keysUrl, mediaUrl, queryHeaders, replicationUrl, resourceUrl, sweepUrl } from './reso-query.ts';
 import { resolveResoOptions } from './resolve-options.ts';
 
 const NOW = new Date('2024-05-02T00:00:00Z');
@@ -177,6 +177,28 @@ describe('queries per provider', () => {
     );
     expect(queryHeaders(resolved({ provider: 'bridge' }))).toEqual({ prefer: 'odata.maxpagesize=200' });
     expect(queryHeaders(resolved({ provider: 'mlsgrid', originatingSystem: 'a' }))).toEqual({});
+  });
+  it("keeps an endpoint's own query (Bridge's ?access_token=) as a query, before the query's parameters", () => {
+    const o = resolved({ provider: 'bridge' });
+    const endpoint = 'https://b/api/v2/OData/test/?access_token=T0K';
+    expect(decoded(replicationUrl(endpoint, o, { ...cp, kind: 'incremental', since: 'S' }))).toBe(
+      'https://b/api/v2/OData/test/Property?access_token=T0K&$filter=ModificationTimestamp gt S&$orderby=ModificationTimestamp asc,ListingKey asc',
+    );
+    expect(
+      sweepUrl(endpoint, o, ['ListingId']).startsWith(
+        'https://b/api/v2/OData/test/Property?access_token=T0K&',
+      ),
+    ).toBe(true);
+    expect(
+      keysUrl(endpoint, o, ['ListingId'], ['A']).startsWith(
+        'https://b/api/v2/OData/test/Property?access_token=T0K&',
+      ),
+    ).toBe(true);
+    expect(mediaUrl(endpoint, ['K']).startsWith('https://b/api/v2/OData/test/Media?access_token=T0K&')).toBe(
+      true,
+    );
+    expect(resourceUrl('https://x/v2/', 'Property', '')).toBe('https://x/v2/Property');
+    expect(resourceUrl('https://x/v2?', 'Property', 'a=1')).toBe('https://x/v2/Property?a=1');
   });
 });
 

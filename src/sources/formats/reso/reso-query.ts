@@ -10,7 +10,19 @@ export function encodeQuery(params: Readonly<Record<string, string | undefined>>
     .join('&');
 }
 
-const root = (endpoint: string) => endpoint.replace(/\/+$/, '');
+/**
+ * The URL of a resource under the endpoint, with the query: the endpoint's own query (Bridge takes
+ * its token as `?access_token=`) kept as a query, before this one's parameters, where it used to be
+ * joined into the path (`/v2?access_token=…/Property?…`: a 404, found by a tester).
+ */
+export function resourceUrl(endpoint: string, resource: string, query: string): string {
+  const withoutHash = endpoint.replace(/#.*$/, '');
+  const mark = withoutHash.indexOf('?');
+  const base = (mark < 0 ? withoutHash : withoutHash.slice(0, mark)).replace(/\/+$/, '');
+  const own = mark < 0 ? '' : withoutHash.slice(mark + 1);
+  const joined = [own, query].filter((part) => part !== '').join('&');
+  return `${base}/${resource}${joined === '' ? '' : `?${joined}`}`;
+}
 
 /**
  * The filters of a query: the provider's required ones (MLS Grid's `OriginatingSystemName`), those
@@ -44,7 +56,7 @@ export function replicationUrl(endpoint: string, options: ResolvedReso, checkpoi
     $expand: options.expand,
     ...(checkpoint.kind === 'full' ? options.profile.fullReadParams : {}),
   });
-  return `${root(endpoint)}/${options.resource}?${query}`;
+  return resourceUrl(endpoint, options.resource, query);
 }
 
 /** Fields a `$select` must keep for the provider's deletion marker to be read. */
@@ -72,7 +84,7 @@ export function sweepUrl(
     $orderby: options.profile.orderBy,
     ...options.profile.fullReadParams,
   });
-  return `${root(endpoint)}/${options.resource}?${query}`;
+  return resourceUrl(endpoint, options.resource, query);
 }
 
 /**
@@ -90,7 +102,7 @@ export function keysUrl(
     $filter: [...filtersOf(options, 'full'), `(${anyKey})`].join(' and '),
     $top: options.profile.pageSizeBy === 'top' ? String(Math.max(keys.length * fields.length, 1)) : undefined,
   });
-  return `${root(endpoint)}/${options.resource}?${query}`;
+  return resourceUrl(endpoint, options.resource, query);
 }
 
 /** The filters that go on from a position: after the last ListingKey, or from the last instant. */
@@ -114,7 +126,7 @@ export function mediaUrl(endpoint: string, keys: readonly string[]): string {
     $orderby: 'ResourceRecordKey asc,Order asc',
     $top: '1000',
   });
-  return `${root(endpoint)}/Media?${query}`;
+  return resourceUrl(endpoint, 'Media', query);
 }
 
 /** Whether a nextLink stays on the endpoint's origin: the token is never sent anywhere else. */
