@@ -111,6 +111,43 @@ describe('MLS Grid', () => {
     return undefined;
   };
 
+  it('reads again, next run, from where a record that moved while the pages were read was: the record its paging skipped is read', async () => {
+    const when = (h: number) => new Date(T0.getTime() - 24 * HOUR + h * HOUR);
+    const at = (h: number) => when(h).toISOString();
+    let data = Array.from({ length: 9 }, (_, i) => resoRecord(i + 1, { ModificationTimestamp: at(i) }));
+    let movedAfterFirstPage = false;
+    const odata = await serve(() => data, {
+      check,
+      // After the first page of the second run, record 2 changes: it moves to the end of the
+      // timestamp order, and `$skip` paging skips the record after its old place.
+      fault: (_n, url) => {
+        if (movedAfterFirstPage && url.searchParams.get('$skip') === '3') {
+          movedAfterFirstPage = false;
+          data = data.map((r) =>
+            r.ListingKey === 'ACT000002' ? { ...r, ListPrice: 1, ModificationTimestamp: at(22) } : r,
+          );
+        }
+        return undefined;
+      },
+    });
+    const budget = createMemoryBudget();
+    const feed = mlsgrid(odata.url, { top: 3, overlapMinutes: 1 });
+    const first = await run(feed, {}, when(10), budget);
+    expect(keys(first.result)).toHaveLength(9);
+    // Changes before the second run: records 2 to 5, in this order of time.
+    data = data.map((r, i) =>
+      i >= 1 && i <= 4 ? { ...r, ListPrice: 900_000 + i, ModificationTimestamp: at(12 + i) } : r,
+    );
+    movedAfterFirstPage = true;
+    const second = await run(feed, first.state, when(23), budget);
+    // Page 1: 9, 2, 3 (9 within the overlap); then 2 moved to the end: page 2 is 5, 2, and 4 was
+    // skipped.
+    expect(keys(second.result).sort()).toEqual(['L000002', 'L000003', 'L000005', 'L000009']);
+    const third = await run(feed, second.state, when(23.5), budget);
+    const four = third.result.listings.find((l) => l.MLSNumber === 'L000004');
+    expect(four?.SalePrice).toBe(900_003);
+  });
+
   it('imports with MlgCanView eq true, then reads changes with MlgCanView false as deletions', async () => {
     let data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
     const odata = await serve(() => data, { check });

@@ -9,7 +9,7 @@ import {
   sweepDue,
   watermarkAfter,
 } from './checkpoint.ts';
-import { KeyHashSet } from './key-set.ts';
+import { FirstSeen, KeyHashSet } from './key-set.ts';
 import { ceilingsOf, parseReset } from './rate-headers.ts';
 import { keysUrl, mediaUrl, queryHeaders, replicationUrl, resourceUrl, sweepUrl } from './reso-query.ts';
 import { resolveResoOptions } from './resolve-options.ts';
@@ -106,6 +106,15 @@ describe('advanced: the place after a page', () => {
       '2024-04-02T00:00:00.000Z',
     );
     expect(watermarkAfter(start, undefined)).toBeUndefined();
+  });
+
+  it('goes no later than the first timestamp of a record read twice (movedFloor), even back', () => {
+    const moved = { ...start, newest: '2024-04-05T00:00:00Z', movedFloor: '2024-04-01T12:00:00.000Z' };
+    expect(watermarkAfter(moved, undefined)).toBe('2024-04-01T12:00:00.000Z');
+    expect(watermarkAfter(moved, at('2024-04-02T00:00:00Z'))).toBe('2024-04-01T12:00:00.000Z');
+    expect(watermarkAfter({ ...moved, movedFloor: '2024-04-09T00:00:00Z' }, undefined)).toBe(
+      '2024-04-05T00:00:00.000Z',
+    );
   });
 });
 
@@ -228,6 +237,17 @@ describe('rate headers', () => {
     expect(parseReset('1714611600', now)).toBe(1_714_611_600_000);
     expect(parseReset('1714611600000', now)).toBe(1_714_611_600_000);
     expect(parseReset('soon', now)).toBeUndefined();
+  });
+});
+
+describe('FirstSeen', () => {
+  it('gives the first time a key was read, through growth, and notes a new key', () => {
+    const seen = new FirstSeen();
+    for (let i = 0; i < 5000; i++) expect(seen.firstOf(`L${i}`, i)).toBeUndefined();
+    expect(seen.firstOf('L42', 9999)).toBe(42);
+    expect(seen.firstOf(' L4999 ', 1)).toBe(4999);
+    expect(seen.firstOf('L5000', 7)).toBeUndefined();
+    expect(seen.firstOf('L5000', 8)).toBe(7);
   });
 });
 

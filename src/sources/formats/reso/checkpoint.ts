@@ -32,6 +32,13 @@ export const checkpointSchema = z.strictObject({
   linkAt: z.string().optional(),
   /** Newest ModificationTimestamp read in this replication (ISO): the watermark once it completes. */
   newest: z.string().optional(),
+  /**
+   * The earliest first-read timestamp (ISO) of a record read twice in this replication: it changed
+   * while the pages were read, and moved to the end of a timestamp order. A provider that pages by
+   * `$skip` then skips the record after its old place, whose timestamp is at or after this one: the
+   * watermark goes no later, so the next replication reads it (a tester's MLS Grid-like server).
+   */
+  movedFloor: z.string().optional(),
   pages: z.number().int().min(0),
   records: z.number().int().min(0),
   /** Runs this replication has taken so far, this one included. */
@@ -162,12 +169,16 @@ export function readAlready(position: ReplicationPosition | undefined, record: P
 /**
  * The watermark once a replication completes: the newest timestamp it read, but never after the
  * instant it began (records ordered by key and modified meanwhile are read by the next one), and
- * never before the last watermark. Undefined when it read nothing newer.
+ * never before the last watermark but for `movedFloor`. Undefined when it read nothing newer.
  */
 export function watermarkAfter(checkpoint: ResoCheckpoint, previous: number | undefined): string | undefined {
   if (!checkpoint.newest) return previous === undefined ? undefined : new Date(previous).toISOString();
   const reached = Math.min(Date.parse(checkpoint.newest), Date.parse(checkpoint.startedAt));
-  return new Date(previous === undefined ? reached : Math.max(previous, reached)).toISOString();
+  const after = previous === undefined ? reached : Math.max(previous, reached);
+  // A record read twice (it moved while the pages were read): no later than its first timestamp,
+  // even before the last watermark, so what the paging skipped after its old place is read next.
+  const floor = checkpoint.movedFloor ? Date.parse(checkpoint.movedFloor) : Number.NaN;
+  return new Date(floor < after ? floor : after).toISOString();
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   sweepDue,
   watermarkAfter,
 } from './checkpoint.ts';
-import { KeyHashSet } from './key-set.ts';
+import { FirstSeen, KeyHashSet } from './key-set.ts';
 import { replicationNote } from './replication-note.ts';
 import type { ODataPage, ResoClient } from './reso-client.ts';
 import { keysUrl, mediaUrl, replicationUrl, sameOrigin, sweepUrl } from './reso-query.ts';
@@ -70,6 +70,8 @@ export class ResoReplication {
   /** A page size the provider refused above, found by this run's sweep: its key queries ask no more. */
   private pageCap: number | undefined;
   private readThisRun = 0;
+  /** When each key was first read in this run, for a timestamp order (`movedFloor`). */
+  private firstSeen: FirstSeen | undefined;
   private readonly deps: ReplicationDeps;
 
   constructor(deps: ReplicationDeps) {
@@ -148,13 +150,10 @@ export class ResoReplication {
         fields,
         ...(profile.isDeletion(fields) ? { removed: true as const } : {}),
       }));
-      this.checkpoint = advanced(
-        this.checkpoint,
-        positioned.filter((_, i) => !readAlready(this.queryFrom, positioned[i]!)),
-        profile.order,
-        page.nextLink,
-        this.deps.now(),
-      );
+      const read = positioned.filter((_, i) => !readAlready(this.queryFrom, positioned[i]!));
+      const moved = profile.order === 'timestamp' ? this.movedFloor(read) : undefined;
+      this.checkpoint = advanced(this.checkpoint, read, profile.order, page.nextLink, this.deps.now());
+      if (moved !== undefined) this.checkpoint.movedFloor = new Date(moved).toISOString();
       this.readThisRun += fresh.length;
       if (JSON.stringify(this.checkpoint.position) !== restartedFrom) restarts = 0;
       if (!page.nextLink) {
@@ -193,6 +192,28 @@ export class ResoReplication {
       }
     }
     if (this.stop === 'complete') await this.sweepIfDue();
+  }
+
+  /**
+   * The earliest first timestamp of the records of a page read before in this run, with the
+   * replication's floor so far: undefined when none came twice. Said once a run.
+   */
+  private movedFloor(records: readonly PositionedRecord[]): number | undefined {
+    this.firstSeen ??= new FirstSeen();
+    const stored = this.checkpoint.movedFloor ? Date.parse(this.checkpoint.movedFloor) : undefined;
+    let floor = stored;
+    for (const r of records) {
+      if (r.key === undefined || r.modified === undefined) continue;
+      const first = this.firstSeen.firstOf(r.key, r.modified);
+      if (first !== undefined && first !== r.modified && (floor === undefined || first < floor))
+        floor = first;
+    }
+    if (floor !== undefined && stored === undefined)
+      this.deps.logger?.info(
+        { feedId: this.deps.feed.id, from: new Date(floor).toISOString() },
+        'RESO: a record came again while the pages were read (it changed meanwhile, and paging by position may have skipped the one after its old place): the next run reads again from its first timestamp',
+      );
+    return floor === stored ? undefined : floor;
   }
 
   private async getOrPause(url: string): Promise<ODataPage | undefined> {
