@@ -99,7 +99,7 @@ export async function explainListing(
     replacesHeld: runs
       .find((r) => r.snapshot !== undefined)
       ?.guards?.some((g) => g.guard === 'mass-replace' && g.tripped),
-    ...('error' in read ? { feedUnknown: `the feed could not be read (${read.error})` } : {}),
+    ...feedUnknownOf(read),
     ...(!platform.lookedUp ? { platformUnknown: `the platform was not read: ${platform.reason}` } : {}),
   });
   return {
@@ -180,6 +180,22 @@ export function isUnknownKey(explanation: Explanation): boolean {
   const { source, platform } = explanation;
   if (source.found || source.error !== undefined || source.mentions.length > 0) return false;
   return platform.lookedUp ? platform.records.length === 0 : platform.error !== true;
+}
+
+/**
+ * Why the feed's side is not known: it could not be read, its provider's budget stopped the read
+ * (some records or none: a key missing from them is not gone), or it has no records (a sync of it
+ * fails and deletes nothing). A tester read "gone from the feed: a sync would delete" for both.
+ */
+function feedUnknownOf(read: FoundRecords | { error: string }): { feedUnknown?: string } {
+  if ('error' in read) return { feedUnknown: `the feed could not be read (${read.error})` };
+  if (read.pause)
+    return {
+      feedUnknown: `the feed was not read whole: ${read.pause.reason} (the provider's request budget; a sync goes on once it resumes)`,
+    };
+  if (read.records === 0)
+    return { feedUnknown: 'the feed has no records (a sync of it fails and deletes nothing)' };
+  return {};
 }
 
 async function readFeedFor(

@@ -1,7 +1,7 @@
 import type { FeedConfig } from '../config/index.ts';
 import { type FeedItem, itemsOf } from '../ingest/index.ts';
 import type { CompiledMapping } from '../normalize/index.ts';
-import { type IngestDeps, openFeed, type RawRecord } from '../sources/index.ts';
+import { type IngestDeps, openFeed, type RawRecord, type SourcePause } from '../sources/index.ts';
 
 /** What reading a whole feed for one question gives besides what the visitor kept. */
 export interface ScannedFeed {
@@ -10,6 +10,8 @@ export interface ScannedFeed {
   records: number;
   /** The mapping the run uses (a CSV header decides an inferred one); undefined for a feed without records. */
   mapping: CompiledMapping | undefined;
+  /** The provider's budget stopped the read (RESO): the records are some of the feed's, or none. */
+  pause?: SourcePause;
 }
 
 /**
@@ -38,7 +40,14 @@ export async function scanFeed(
     });
     count += next.value.length;
   }
-  return { name: opened.name, mode: opened.mode, records: count, mapping: next.value.mapping };
+  const pause = opened.end?.().pause;
+  return {
+    name: opened.name,
+    mode: opened.mode,
+    records: count,
+    mapping: next.value.mapping,
+    ...(pause ? { pause } : {}),
+  };
 }
 
 async function* remembering(

@@ -287,6 +287,21 @@ describe('feed-sync explain --feed ID KEY', () => {
     expect(result.stderr).toBe('feed-sync: the feed could not be read (see above)\n');
   });
 
+  it('a feed with no records: not "a sync would delete" (a sync of it fails and deletes nothing), the exit is 1', async () => {
+    const empty = join(dir, 'empty.yaml');
+    await writeFile(join(dir, 'empty.csv'), HEADER);
+    await writeFile(
+      empty,
+      csvFeedConfig(sandbox.url, { id: 'ex-feed', chatbot: 'EX-BOT' }).replace('feed.csv', 'empty.csv'),
+    );
+    const result = await bin(['explain', '-c', empty, '--feed', 'ex-feed', 'M-1']);
+    expect(result.stdout).not.toContain('a sync would delete');
+    expect(result.stdout).toContain(
+      'Verdict: unknown: the feed has no records (a sync of it fails and deletes nothing)',
+    );
+    expect(result.code).toBe(1);
+  });
+
   it('history: a run with a rejected row is partial, as the dashboard says it', async () => {
     const synced = await bin(['sync', '-c', config, '--feed', 'ex-feed']);
     expect(synced.code).toBe(4);

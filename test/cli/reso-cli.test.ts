@@ -75,6 +75,24 @@ function start(
   return Object.assign(child, { output: () => ({ out, err }), done });
 }
 
+/** `feed-sync ARGS -c feed-sync.yaml` in `cwd`, to its end. */
+async function runBin(
+  cwd: string,
+  args: string[],
+): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(NODE, [BIN, ...args, '--config', join(cwd, 'feed-sync.yaml')], {
+    cwd,
+    env: { ...process.env, MLSGRID_TOKEN: 'secret-mls-token' },
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (err += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, out, err };
+}
+
 const stateOf = async (folder: string) =>
   JSON.parse(await readFile(join(folder, 'state.json'), 'utf8').catch(() => '{}')) as {
     feeds?: Record<string, { resoCheckpoint?: { records: number; runs: number } }>;
@@ -159,6 +177,18 @@ describe('feed-sync sync on an MLS Grid feed', () => {
     // Another process, the same budget: nothing is sent.
     expect(s.odata.queries).toHaveLength(3);
     expect(s.sandbox.listings('MLS-BOT')).toHaveLength(6);
+
+    // validate and explain say the budget is spent, not "fix the mapping" nor "would delete" (a tester).
+    const validate = await runBin(s.dir, ['validate', '--feed', 'mls']);
+    expect(validate.out).toContain('paused: the per-hour budget');
+    expect(validate.err).toContain("mls: paused, the provider's request budget is spent");
+    expect(validate.err).not.toContain('fix the mapping');
+    expect(validate.code).toBe(1);
+    const explain = await runBin(s.dir, ['explain', '--feed', 'mls', 'L000001']);
+    expect(explain.out).not.toContain('a sync would delete');
+    expect(explain.out).toMatch(/Verdict: unknown: the feed was not read whole: .*budget/);
+    expect(explain.code).toBe(1);
+    expect(s.odata.queries).toHaveLength(3);
   });
 
   it('a plan counts in the state file exactly the requests it sent', async () => {

@@ -83,6 +83,8 @@ export function registerExplain(program: Command): void {
           explanation.platform.lookedUp || !explanation.platform.error ? '' : 'the platform',
         ].filter(Boolean);
         if (failed.length > 0) throw new CliExit(`${failed.join(' and ')} could not be read (see above)`);
+        // Read, but not whole or empty (a spent provider budget, no records): nothing to say of the key.
+        if (explanation.verdict.state === 'unknown') throw new CliExit(explanation.verdict.summary);
       } finally {
         await history.close();
       }

@@ -111,10 +111,22 @@ export function registerValidate(program: Command): void {
       process.stdout.write(`${[...reports.map(render), ...noteLines].join('\n')}\n`);
     }
     const failed = reports.filter((r) => !r.ok).length;
-    const empty = reports.filter(yieldsNothing).map((r) => r.feedId);
+    const yielding = reports.filter(yieldsNothing);
+    const noRecords = yielding.filter((r) => r.ok && r.result.stats.records === 0).map((r) => r.feedId);
+    const empty = yielding.filter((r) => r.ok && r.result.stats.records > 0).map((r) => r.feedId);
+    const paused = reports.filter((r) => r.ok && r.result.pause !== undefined).map((r) => r.feedId);
     // Every reason to fail, in one line: a feed that could not be read and one that yields nothing.
     const problems = [
       ...(failed > 0 ? [`${failed} of ${reports.length} feed(s) could not be read`] : []),
+      // A spent budget read nothing (or part): not the mapping's fault (a tester read "fix the mapping").
+      ...(paused.length > 0
+        ? [
+            `${paused.join(', ')}: paused, the provider's request budget is spent (see above): read again once it resumes`,
+          ]
+        : []),
+      ...(noRecords.length > 0
+        ? [`${noRecords.join(', ')}: the feed has no records (a sync of it fails and deletes nothing)`]
+        : []),
       ...(empty.length > 0
         ? [
             `no valid listing in ${empty.join(', ')}: fix the mapping (see the problems ${options.json ? 'in the report' : 'above'})`,
@@ -250,18 +262,29 @@ async function printJson(reports: readonly FeedReport[], notes: readonly string[
     arrays.push(listings, rejections, result.held, result.removals, result.duplicates);
     // A feed read whose every record was rejected is not ok (exit 1, as the text's ✗ says); the
     // result is still there to say why.
-    const verdict = yieldsNothing(report)
-      ? { ok: false, code: NO_VALID_LISTING, error: noValidListing(result.stats) }
-      : { ok: true };
+    const verdict = result.pause
+      ? {
+          ok: false,
+          code: PAUSED,
+          error: `paused: ${result.pause.reason}`,
+          resumesAt: result.pause.resumesAt,
+        }
+      : yieldsNothing(report)
+        ? { ok: false, code: NO_VALID_LISTING, error: noValidListing(result.stats) }
+        : { ok: true };
     return { feedId: report.feedId, ...verdict, result: { ...result, listings, rejections } };
   });
   await writePieces(process.stdout, jsonPieces({ feeds, ...(notes.length > 0 ? { notes } : {}) }, arrays));
 }
 
+/** `validate --json`'s code for a feed whose provider's request budget is spent: read in part, or not at all. */
+const PAUSED = 'E_PAUSED';
+
 /** `validate --json`'s code for a feed read whose every record was rejected. */
 const NO_VALID_LISTING = 'E_NO_VALID_LISTING';
 
 function noValidListing(stats: IngestResult<unknown>['stats']): string {
+  if (stats.records === 0) return 'the feed has no records (a sync of it fails and deletes nothing)';
   if (stats.removed === 0)
     return `no valid listing: all ${stats.records} record(s) rejected; fix the mapping (see the rejections)`;
   // Removals alone: a full feed's sync trips its empty-feed guard, deleting none of them.
@@ -274,7 +297,7 @@ function noValidListing(stats: IngestResult<unknown>['stats']): string {
  * changed, exit 3). An incremental feed of removals alone is a normal day's delta.
  */
 function yieldsNothing(report: FeedReport): boolean {
-  if (!report.ok) return false;
+  if (!report.ok || report.result.pause !== undefined) return false;
   const { stats, mode } = report.result;
   return stats.valid === 0 && (stats.removed === 0 || mode === 'full');
 }
@@ -286,6 +309,10 @@ export function renderFeedReport(report: FeedReport, options: { explain?: boolea
   const lines = [
     `${yieldsNothing(report) ? '✗' : '✓'} ${result.feedId}: ${stats.records} records: ${stats.valid} valid, ${stats.rejected} rejected, ${stats.removed} to remove, ${stats.duplicates} duplicate${stats.duplicates === 1 ? '' : 's'} (${result.mode})`,
   ];
+  if (result.pause)
+    lines.push(
+      `  paused: ${result.pause.reason}; the provider was asked no more, so these counts are of the records read before it`,
+    );
   for (const hint of result.hints ?? []) lines.push(`  hint: ${hint.message}`, `    fix: ${hint.fix}`);
   const as1252 = result.decodedAs1252 ?? [];
   if (as1252.length > 0) {
