@@ -148,6 +148,31 @@ describe('MLS Grid', () => {
     expect(four?.SalePrice).toBe(900_003);
   });
 
+  it('ends with a key sweep when a deletion marker has no ListingId (ListingKey alone): its listing is found gone', async () => {
+    let data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
+    const odata = await serve(() => data, { check });
+    const budget = createMemoryBudget();
+    const feed = mlsgrid(odata.url);
+    const first = await run(feed, {}, T0, budget);
+    expect(keys(first.result)).toHaveLength(5);
+    // A sparse marker: what MLS Grid may send for a record no longer to be shown.
+    data = data.map((r, i) =>
+      i === 1
+        ? {
+            ListingKey: r.ListingKey,
+            OriginatingSystemName: 'actris',
+            MlgCanView: false,
+            ModificationTimestamp: '2024-05-02T01:00:00Z',
+          }
+        : r,
+    );
+    const second = await run(feed, first.state, new Date(T0.getTime() + 2 * HOUR), budget);
+    expect(second.result.mode).toBe('full');
+    expect(second.result.present?.has('L000001')).toBe(true);
+    expect(second.result.present?.has('L000002')).toBe(false);
+    expect(second.result.present?.size).toBe(4);
+  });
+
   it('imports with MlgCanView eq true, then reads changes with MlgCanView false as deletions', async () => {
     let data = Array.from({ length: 5 }, (_, i) => resoRecord(i + 1));
     const odata = await serve(() => data, { check });

@@ -72,6 +72,13 @@ export class ResoReplication {
   private readThisRun = 0;
   /** When each key was first read in this run, for a timestamp order (`movedFloor`). */
   private firstSeen: FirstSeen | undefined;
+  /**
+   * Deletion markers read without the field the feed's key comes from first (MLS Grid's marker of
+   * ListingKey alone, where the key is the ListingId): their removal names no listing of the chatbot.
+   * The run ends with a key sweep, which finds each such listing gone.
+   */
+  private unmatchedMarkers = 0;
+  private keyFirstField: string | null | undefined;
   private readonly deps: ReplicationDeps;
 
   constructor(deps: ReplicationDeps) {
@@ -145,6 +152,8 @@ export class ResoReplication {
           return;
         }
       }
+      for (const fields of fresh)
+        if (profile.isDeletion(fields) && this.lacksKeyField(fields)) this.unmatchedMarkers++;
       yield* batchOf(fresh, (fields) => ({
         index: index++,
         fields,
@@ -216,6 +225,20 @@ export class ResoReplication {
     return floor === stored ? undefined : floor;
   }
 
+  /**
+   * Whether a record lacks the field the feed's key is read from first, where the key rule falls
+   * back to others (`from: [ListingId, ListingKey]`): its key is then not its listing's.
+   */
+  private lacksKeyField(fields: Readonly<Record<string, unknown>>): boolean {
+    if (this.keyFirstField === undefined) {
+      const from = sweepKeyReader(this.deps.feed, this.deps.now()).fields;
+      this.keyFirstField = from.length > 1 ? (from[0] ?? null) : null;
+    }
+    if (this.keyFirstField === null) return false;
+    const value = fields[this.keyFirstField];
+    return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  }
+
   private async getOrPause(url: string): Promise<ODataPage | undefined> {
     try {
       return await this.deps.client.getPage(url);
@@ -235,7 +258,13 @@ export class ResoReplication {
   private async sweepIfDue(): Promise<void> {
     const { options, feed } = this.deps;
     const now = this.deps.now();
-    if (!sweepDue(options, this.deps.state, this.checkpoint, now, parseTimestamp)) return;
+    const unmatched = this.unmatchedMarkers > 0;
+    if (!unmatched && !sweepDue(options, this.deps.state, this.checkpoint, now, parseTimestamp)) return;
+    if (unmatched)
+      this.deps.logger?.warn(
+        { feedId: feed.id, markers: this.unmatchedMarkers, field: this.keyFirstField },
+        `RESO: ${this.unmatchedMarkers} deletion marker(s) without ${this.keyFirstField}, which the feed's key comes from: a key sweep finds their listings gone`,
+      );
     this.sweepWanted = true;
     try {
       const keys = await this.sweep(sweepKeyReader(feed, now));
