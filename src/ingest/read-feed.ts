@@ -448,8 +448,14 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
   if (record.row !== undefined) ref.row = record.row;
   if (key !== undefined) ref.key = key;
   // Built only for a record that is not a listing: most are, and this runs for every record.
-  const where = () =>
-    record.row !== undefined ? `Row ${record.row} of ${name}` : `Record ${record.index + 1} of ${name}`;
+  // A RESO record by its ListingKey: its place in a provider's answer moves from run to run (a tester).
+  const where = () => {
+    if (record.row !== undefined) return `Row ${record.row} of ${name}`;
+    const listingKey = record.fields.ListingKey;
+    return typeof listingKey === 'string' && listingKey.trim() !== ''
+      ? `Record ListingKey ${listingKey.trim()} of ${name}`
+      : `Record ${record.index + 1} of ${name}`;
+  };
   if (mapped.remove || record.removed) {
     if (key !== undefined) return { kind: 'remove', key, ref };
     const text = record.removed

@@ -402,6 +402,23 @@ describe('an endpoint with a query of its own', () => {
   });
 });
 
+describe("a provider's record in messages", () => {
+  it("is named by its ListingKey and the endpoint (no query), not its place in this answer nor the URL's last segment", async () => {
+    const data = Array.from({ length: 4 }, (_, i) =>
+      resoRecord(i + 1, i === 2 ? { BedroomsTotal: 'two' } : {}),
+    );
+    const odata = await serve(() => data);
+    const feed = fixtureFeed('reso', {
+      source: { path: undefined, url: `${odata.url}/odata?access_token=t0ken`, retries: 0, reso: { top: 2 } },
+    });
+    const { result } = await run(feed, {}, T0, createMemoryBudget());
+    const host = new URL(odata.url).host;
+    expect(result.rejections.map((r) => r.message)).toEqual([
+      `Record ListingKey ACT000003 of ${host}/odata (MLSNumber L000003): Bedrooms "two" is not a number`,
+    ]);
+  });
+});
+
 describe('Trestle', () => {
   it('replicates the whole feed with replication=true to its empty last page, and goes on from the last page read when a link expired', async () => {
     const data = Array.from({ length: 9 }, (_, i) => resoRecord(i + 1));

@@ -104,7 +104,11 @@ export function sourceName(source: SourceConfig, feedId: string): string {
   if (source.name) return source.name;
   if (source.path) return basename(source.path);
   try {
-    const name = basename(new URL(source.url!).pathname);
+    const url = new URL(source.url!);
+    // A RESO endpoint's last segment (`v2`, `odata`) names nothing: its host and path do (no query:
+    // a token may be in it).
+    if (source.format === 'reso') return `${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    const name = basename(url.pathname);
     return name || feedId;
   } catch {
     return feedId;
