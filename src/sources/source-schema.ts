@@ -200,7 +200,39 @@ export const sourceSchema = z
      */
     mediaBaseUrl: z.url({ protocol: /^https?$/ }).optional(),
   })
-  .refine((s) => Boolean(s.url) !== Boolean(s.path), { message: 'give exactly one of url or path' });
+  .refine((s) => Boolean(s.url) !== Boolean(s.path), { message: 'give exactly one of url or path' })
+  .superRefine((s, ctx) => {
+    for (const problem of mlsGridLimitProblems(s.url, s.reso))
+      ctx.addIssue({ code: 'custom', ...problem, path: ['reso', ...problem.path] });
+  });
+
+/**
+ * MLS Grid suspends a token over its published limits: against its own host, a limit above one is
+ * refused, not run into (a tester's `perSecond: 5` was accepted). Lower limits are the user's; a
+ * server elsewhere (a proxy, a test double) takes any.
+ */
+function mlsGridLimitProblems(
+  url: string | undefined,
+  reso: z.output<typeof resoOptionsSchema> | undefined,
+): { path: string[]; message: string }[] {
+  if (reso?.provider !== 'mlsgrid' || !url || !/(^|\.)mlsgrid\.com$/i.test(new URL(url).hostname)) return [];
+  const profile = PROFILES.mlsgrid;
+  const given = { ...reso.limits, perSecond: reso.limits?.perSecond ?? reso.requestsPerSecond };
+  const problems: { path: string[]; message: string }[] = [];
+  for (const name of ['perSecond', 'perHour', 'perDay', 'bytesPerHour'] as const) {
+    const value = given[name];
+    const ceiling = profile.limits[name];
+    if (value !== undefined && ceiling !== undefined && value > ceiling)
+      problems.push({
+        path:
+          name === 'perSecond' && reso.limits?.perSecond === undefined
+            ? ['requestsPerSecond']
+            : ['limits', name],
+        message: `MLS Grid suspends a token over ${ceiling} (limits.${name}, docs.mlsgrid.com): ${value} is above it; give ${ceiling} or less, or leave it out`,
+      });
+  }
+  return problems;
+}
 export type SourceConfig = z.infer<typeof sourceSchema>;
 export type CsvOptions = z.infer<typeof csvOptionsSchema>;
 export type XmlOptions = z.infer<typeof xmlOptionsSchema>;

@@ -93,6 +93,18 @@ feeds:
       '{ provider: mlsgrid, originatingSystem: a, limits: { perHuor: 5 } }',
       /limits.perHuor: unknown key; did you mean perHour/,
     ],
+    [
+      '{ provider: mlsgrid, originatingSystem: a, limits: { perSecond: 5 } }',
+      /reso\.limits\.perSecond: MLS Grid suspends a token over 2 \(limits\.perSecond, docs\.mlsgrid\.com\): 5 is above it/,
+    ],
+    [
+      '{ provider: mlsgrid, originatingSystem: a, requestsPerSecond: 3 }',
+      /reso\.requestsPerSecond: MLS Grid suspends a token over 2/,
+    ],
+    [
+      '{ provider: mlsgrid, originatingSystem: a, limits: { perDay: 50000 } }',
+      /reso\.limits\.perDay: MLS Grid suspends a token over 40000/,
+    ],
   ])('refuses %s with a clear error', (reso, message) => {
     expect(() => load(reso)).toThrow(message);
   });
