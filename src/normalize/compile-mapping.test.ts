@@ -319,6 +319,18 @@ describe('compileMapping', () => {
     const out = map({ lat: '0', lng: '0' }, { fields: { Latitude: 'lat', Longitude: 'lng' } });
     expect(out.listing.Latitude).toBeUndefined();
   });
+  it.each([
+    ['85 m2', 914.93],
+    ['85 sq m', 914.93],
+    ['85 m^2', 914.93],
+    ['85 sqft', 85],
+    ['85 ft2', 85],
+    ['85 sq. ft.', 85],
+  ])('reads an area whose unit is written %j (a tester: `SqFt "85 m2"` was not a number)', (area, sqft) => {
+    const out = map({ area }, { fields: { BuildingArea: { from: 'area', unit: 'sqft' } } });
+    expect(out.problems).toEqual([]);
+    expect(out.listing.BuildingArea).toBe(sqft);
+  });
   it('decimal comma when configured', () => {
     expect(
       map({ a: '84,5' }, { decimalComma: true, areaUnit: 'Square Meters', fields: { BuildingArea: 'a' } })

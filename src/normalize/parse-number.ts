@@ -99,8 +99,9 @@ export function parseText(raw: string, decimalComma: DecimalComma): ParsedNumber
   if (!match) return notNumber;
   const prefix = raw.trim().slice(0, raw.trim().length - match[1]!.length - match[2]!.length);
   const suffix = match[2]!.trim();
-  // A prefix is a currency symbol or code ("$", "EUR", "A$"), never words; a suffix never holds digits.
-  if (/[a-z]{4,}/i.test(prefix) || /\d/.test(suffix)) return notNumber;
+  // A prefix is a currency symbol or code ("$", "EUR", "A$"), never words; a suffix never holds
+  // digits but an area's square (`85 m2`, `m^2`, `ft2`: a tester's `85 m2` was refused beside `111 m²`).
+  if (/[a-z]{4,}/i.test(prefix) || (/\d/.test(suffix) && !SQUARED.test(suffix))) return notNumber;
   // `1.150 million`: a magnitude says the dot is a decimal point.
   const mode = decimalComma === 'unsaid' && magnitudeOf(suffix) !== undefined ? false : decimalComma;
   const value = Number(clean(match[1]!.replace(/[\s'\u00a0\u202f]/g, ''), mode));
@@ -108,6 +109,9 @@ export function parseText(raw: string, decimalComma: DecimalComma): ParsedNumber
 }
 
 const notNumber: ParsedNumber = { ok: false, reason: 'not_a_number' };
+
+/** A unit squared with a digit: `m2`, `m^2`, `ft2`, `ft^2`. */
+const SQUARED = /^(?:m|ft)\^?2$/i;
 
 /** A separator followed by one or two digits at the end: a decimal mark, never thousands. */
 const DECIMAL_COMMA = /,(\d{1,2})$/;

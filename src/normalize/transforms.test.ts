@@ -203,6 +203,29 @@ describe('area units', () => {
     ['square', 'square'],
     ['furlong', undefined],
   ])('%s → %s', (unit, expected) => expect(normalizeAreaUnit(unit)).toBe(expected));
+  // A tester: `SqFt "85 m2"` was refused as not a number, while `111 m²` converted.
+  it.each(['m2', 'M2', 'sqm', 'sq m', 'sq. m.', 'm^2', 'm²'])('%s is square metres', (unit) => {
+    expect(normalizeAreaUnit(unit)).toBe('sqm');
+  });
+  it.each(['sqft', 'sq ft', 'sq. ft.', 'ft2', 'ft²', 'ft^2'])('%s is square feet', (unit) => {
+    expect(normalizeAreaUnit(unit)).toBe('sqft');
+  });
+  it.each([
+    ['85 m2', 'm2'],
+    ['85m2', 'm2'],
+    ['85 m^2', 'm^2'],
+    ['85 sq. m.', 'sq. m.'],
+    ['85 ft2', 'ft2'],
+    ['85 sq. ft.', 'sq. ft.'],
+  ])('%j is 85 with its unit: the square is no digit of the number', (raw, suffix) => {
+    expect(parseNumber(raw)).toEqual({ ok: true, value: 85, suffix });
+  });
+  it.each(['85 x2', '85 m3', '85 m22', '12abc34'])(
+    '%j holds another digit after its number: refused',
+    (raw) => {
+      expect(parseNumber(raw).ok).toBe(false);
+    },
+  );
   it.each([
     [1, 'acre', 'sqft', 43_560],
     [1, 'ha', 'sqm', 10_000],
