@@ -896,3 +896,99 @@ describe('an element picked among repeated ones, and its companion from the same
     expect(out.listing).toMatchObject({ RentPrice: 2166, BuildingArea: 80 });
   });
 });
+
+// A tester's vendor CSVs (`mapping: { preset: mls-csv }`, a "List Price" column): a price's text
+// read whole, its period converted as the mapping's `period:` converts, a price on request unset.
+describe('a price column as vendors write it', () => {
+  const csv = compileMapping(inferCsvMapping(['MLS #', 'Class', 'List Price']));
+  const sale = (price: string) => csv.map({ 'MLS #': 'S1', Class: 'Residential', 'List Price': price });
+  const rent = (price: string) => csv.map({ 'MLS #': 'R1', Class: 'Residential Lease', 'List Price': price });
+  const messages = (out: ReturnType<typeof sale>) => out.problems.map((p) => `${p.reason}: ${p.message}`);
+
+  it.each([
+    ['$1.25m', 1_250_000, '$'],
+    ['£1.2m', 1_200_000, '£'],
+    ['1,25 Mio. €', 1_250_000, '€'],
+    ['€ 350.000,-', 350_000, '€'],
+    ['350.000,- €', 350_000, '€'],
+    ['EUR 350.000,--', 350_000, '€'],
+    ['€1.2M', 1_200_000, '€'],
+    ['$650k', 650_000, '$'],
+  ])('a sale at %j is %d in %s', (price, SalePrice, CurrencySymbol) => {
+    const out = sale(price);
+    expect(messages(out)).toEqual([]);
+    expect(out.listing).toMatchObject({ SalePrice, CurrencySymbol });
+  });
+
+  it.each([
+    ['$650 pw', 2816.67, 'week'],
+    ['$650/week', 2816.67, 'week'],
+    ['$650 per week', 2816.67, 'week'],
+    ['$650/wk', 2816.67, 'week'],
+    ['650 p/w', 2816.67, 'week'],
+    ['$30,000/yr', 2500, 'year'],
+    ['$30,000 p.a.', 2500, 'year'],
+  ])(
+    'a rent of %j is %d a month, its period kept as the mapping’s `period:` keeps it',
+    (price, RentPrice, period) => {
+      const out = rent(price);
+      expect(messages(out)).toEqual([]);
+      expect(out.listing.RentPrice).toBe(RentPrice);
+      expect(out.listing.CurrencySymbol).toBe('$');
+      expect(out.listing.ExtensionColumn).toContainEqual({ Key: 'RentPrice period', value: period });
+    },
+  );
+
+  it('a monthly rent is kept, with no period noted', () => {
+    for (const price of ['£900 pcm', '$900/mo', '$900 per month', '£900 p.c.m.']) {
+      const out = rent(price);
+      expect(out.listing.RentPrice, price).toBe(900);
+      expect(out.listing.ExtensionColumn, price).toBeUndefined();
+    }
+  });
+
+  it('a nightly rate, a period in a sale price, an unknown word are refused naming the field', () => {
+    expect(messages(rent('$95/night'))).toEqual([
+      'price_period: RentPrice "$95/night" is a rate per night: it is not a monthly rent, and is not made one (map the monthly rent, or leave the price out)',
+    ]);
+    expect(messages(sale('$650 pw'))).toEqual([
+      'price_period: SalePrice "$650 pw" is per week: only a rent or a fee is',
+    ]);
+    expect(messages(sale('£450,000 Guide Price'))).toEqual([
+      'not_a_number: SalePrice "£450,000 Guide Price" is not a number',
+    ]);
+    expect(messages(rent('650 p/x'))).toEqual(['not_a_number: RentPrice "650 p/x" is not a number']);
+    expect(sale('$650 pw').listing.SalePrice).toBeUndefined();
+  });
+
+  it('a period in the text that disagrees with the mapping’s is refused; one that agrees is read once', () => {
+    const weekly = (period: string, price: string) =>
+      compileMapping({ fields: { RentPrice: { from: 'rent', period } } }).map({ rent: price });
+    expect(weekly('month', '$650 pw').problems.map((p) => p.message)).toEqual([
+      'RentPrice "$650 pw" is per week, but the mapping gives its period as "month": which one is meant is not known',
+    ]);
+    expect(weekly('week', '$650 pw').listing.RentPrice).toBe(2816.67);
+    expect(weekly('month', '£900 pcm').listing.RentPrice).toBe(900);
+  });
+
+  it.each([
+    'POA',
+    'P.O.A.',
+    'Price on application',
+    'Price on request',
+    'Call for price',
+    'Contact agent for price',
+  ])('a price %j is on request: unset, with the fact the presets give, never a rejection', (price) => {
+    for (const out of [sale(price), rent(price)]) {
+      expect(out.problems).toEqual([]);
+      expect(out.listing.SalePrice).toBeUndefined();
+      expect(out.listing.RentPrice).toBeUndefined();
+      expect(out.listing.CurrencySymbol).toBe('$');
+      expect(out.listing.ExtensionColumn).toEqual([{ Key: 'Price', value: 'on request' }]);
+    }
+  });
+
+  it.each(['call', 'TBD soon', 'abc'])('any other word (%j) is still not a number', (price) => {
+    expect(sale(price).problems.map((p) => p.reason)).toEqual(['not_a_number']);
+  });
+});

@@ -1,4 +1,5 @@
 import { normalizeToken } from './normalize-token.ts';
+import { bareNumber, type DecimalComma, isUnsetText, parseText } from './parse-number.ts';
 
 const symbols = new Map<string, string>();
 
@@ -34,9 +35,13 @@ export function currencySymbol(value: string): string {
  */
 export function currencyOf(text: string): string | undefined {
   const trimmed = text.trim();
-  if (!/\d/.test(trimmed)) return trimmed === '' ? undefined : currencySymbol(trimmed);
-  const match = /^([^\d\s+\-.,]*)\s*[+-]?[\d.,'\s\u00a0\u202f]+?\s*([^\d\s.,]*)$/.exec(trimmed);
-  const mark = match ? match[1] || match[2] : '';
+  // A price on request names no currency (a price column mapped to CurrencySymbol gave `POA`).
+  if (!/\d/.test(trimmed))
+    return trimmed === '' || isPriceOnRequest(trimmed) ? undefined : currencySymbol(trimmed);
+  // Read as the price is (`readPrice`): what follows the number is a currency only where it is one
+  // (`1,25 Mio. €` is in €; `650 p/w` is in no currency, where `p/w` was taken as one).
+  const groups = PRICE.exec(trimmed)?.groups;
+  const mark = groups?.before ?? groups?.after;
   return mark ? currencySymbol(mark) : undefined;
 }
 
@@ -110,4 +115,153 @@ const PER_MONTH: Readonly<Record<string, number>> = {
 /** Factor turning an amount per `period` into an amount per month, or undefined when unknown. */
 export function perMonthFactor(period: string): number | undefined {
   return PER_MONTH[normalizeToken(period)];
+}
+
+/**
+ * A currency as a price writes it: a sign with up to three letters before it (`$`, `US$`, `A$`,
+ * `€`), an ISO 4217 code (`EUR`, `usd`), or a local symbol written without a sign (`kr`, `R`).
+ */
+const CURRENCY = `(?:\\p{Lu}{0,3}\\p{Sc}|(?:${Intl.supportedValuesOf('currency').join('|')}|kr|Kč|zł|Ft|Fr\\.|Rs\\.?|RM|Rp|R)(?![\\p{L}]))`;
+
+/** `k`, `M`, `Mio.`, `million`, `bn`: how a price is written short, multiplied by `PRICE_MAGNITUDES`. */
+const MAGNITUDE = '(?:thousand|k|millions?|mil|mio|mln|mn|mm|m|billions?|bn|b)\\.?(?![\\p{L}])';
+
+/**
+ * A period written after an amount (`$650 pw`, `£900 pcm`, `$30,000/yr`), by the word of
+ * `PER_MONTH` it stands for: the conversion is the mapping's `period:`.
+ */
+const PERIODS: Readonly<Record<string, string>> = {
+  week: 'p\\.?\\s?w\\.?|p/w|pwk|per\\s+week|a\\s+week|/\\s*(?:week|wk|w)|weekly',
+  month:
+    'p\\.?\\s?c\\.?\\s?m\\.?|p\\.?\\s?m\\.?|p/m|per\\s+(?:calendar\\s+)?month|a\\s+month|/\\s*(?:month|mth|mo|m)|monthly',
+  year: 'p\\.?\\s?a\\.?|p/a|per\\s+(?:annum|year)|a\\s+year|/\\s*(?:annum|year|yr|y|a)|yearly|annually',
+  fortnight: 'per\\s+fortnight|a\\s+fortnight|/\\s*fortnight|fortnightly',
+  quarter: 'per\\s+quarter|a\\s+quarter|/\\s*(?:quarter|qtr)|quarterly',
+  night: 'per\\s+night|a\\s+night|/\\s*(?:night|nt)|nightly|p\\.?\\s?n\\.?|p/n',
+  day: 'per\\s+day|a\\s+day|/\\s*day|daily|p\\.?\\s?d\\.?|p/d',
+};
+const PERIOD = Object.entries(PERIODS)
+  .map(([period, written]) => `(?<${period}>${written})`)
+  .join('|');
+
+/**
+ * A price text, whole: a currency before or after, the number, the German and Dutch "no cents"
+ * mark (`350.000,-`), a magnitude (`1,25 Mio.`), a period (`pw`). Nothing else: a word around the
+ * number is never dropped to read it (`$650 pw` was read as 650 a month, `$1.25m` as 1.25).
+ */
+const PRICE = new RegExp(
+  `^(?<before>${CURRENCY})?\\s*(?<number>[+-]?\\d[\\d.,'\\s\\u00a0\\u202f]*?)(?<noCents>[.,][-\\u2012-\\u2015]{1,2})?\\s*(?<magnitude>${MAGNITUDE})?\\s*(?<after>${CURRENCY})?\\s*(?:${PERIOD})?$`,
+  'iu',
+);
+
+/** A price on request, in the closed list of the ways feeds write one (dots and case aside). */
+const ON_REQUEST = new Set([
+  'poa',
+  'price on application',
+  'price on request',
+  'call for price',
+  'contact agent for price',
+]);
+
+/**
+ * Whether a price text says the price is on request (`POA`, `P.O.A.`, `Price on application`): the
+ * price is left unset and `PRICE_ON_REQUEST` says why, as the BLM, Kyero and OpenImmo presets do.
+ */
+export function isPriceOnRequest(text: string): boolean {
+  return (
+    text.length <= 30 && ON_REQUEST.has(text.toLowerCase().replace(/\./g, '').replace(/\s+/g, ' ').trim())
+  );
+}
+
+/** The fact a price on request adds, the one the Kyero and OpenImmo presets give. */
+export const PRICE_ON_REQUEST = { Key: 'Price', value: 'on request' } as const;
+
+export type PriceReading =
+  | { ok: true; value: number | undefined; period?: string }
+  | { ok: false; reason: string; why?: string };
+
+/** A comma before three final digits, after one to three: `1,250 Mio.` is 1.25 million or 1250 million. */
+const AMBIGUOUS_COMMA = /^[+-]?[1-9]\d{0,2},\d{3}$/;
+
+/**
+ * A price's text read whole (`PRICE`): `$1.25m` 1250000, `1,25 Mio. €` 1250000, `€ 350.000,-` 350000,
+ * `$650 pw` 650 with its period (`week`, a word of `perMonthFactor`). `periodic`: the amount may be
+ * per period (a rent, a fee); a sale price's text that names one is refused. Not ok, with `why` when
+ * the number alone does not say it (`notANumber` says the rest): never read by dropping text.
+ */
+export function readPrice(text: string, decimalComma: DecimalComma, periodic: boolean): PriceReading {
+  const bare = bareNumber(text, decimalComma);
+  if (bare !== undefined) return { ok: true, value: bare };
+  if (isUnsetText(text)) return { ok: true, value: undefined };
+  const groups = PRICE.exec(text.trim())?.groups;
+  if (groups === undefined || (groups.before && groups.after)) return notPrice;
+  const period = Object.keys(PERIODS).find((key) => groups[key] !== undefined);
+  const magnitude = groups.magnitude?.replace(/\.$/, '');
+  const digits = groups.number!.trim();
+  if (period !== undefined && !periodic)
+    return { ok: false, reason: 'price_period', why: `is per ${period}: only a rent or a fee is` };
+  if (period === 'night' || period === 'day')
+    return {
+      ok: false,
+      reason: 'price_period',
+      why: `is a rate per ${period}: it is not a monthly rent, and is not made one (map the monthly rent, or leave the price out)`,
+    };
+  let mode = decimalComma;
+  if (groups.noCents)
+    // `350.000,-`: the mark's separator is the decimal mark, so the dots group thousands.
+    mode = groups.noCents.startsWith(',');
+  else if (magnitude !== undefined) {
+    if (decimalComma === 'unsaid' && AMBIGUOUS_COMMA.test(digits))
+      return {
+        ok: false,
+        reason: 'not_a_number',
+        why: `is ${Number(digits.replace(',', '.'))} ${magnitude} or ${digits.replace(',', '')} ${magnitude}: say which with the feed's \`mapping.decimalComma\`, or write the number in full`,
+      };
+    // `1.150 million`: a magnitude says a dot is a decimal point.
+    if (decimalComma === 'unsaid') mode = false;
+  }
+  const parsed = parseText(digits, mode);
+  if (!parsed.ok || parsed.suffix !== '') return notPrice;
+  if (parsed.value === undefined || magnitude === undefined) return { ok: true, value: parsed.value, period };
+  const factor = priceMagnitude(magnitude, groups.before ?? groups.after, periodic);
+  if (typeof factor === 'string') return { ok: false, reason: 'not_a_number', why: factor };
+  // Rounded to cents: 1.15 × 1e6 is 1149999.9999999998 in binary floating point.
+  return { ok: true, value: Math.round(parsed.value * factor * 100) / 100, period };
+}
+
+const notPrice: PriceReading = { ok: false, reason: 'not_a_number' };
+
+/**
+ * A price's magnitudes, any case: a price is never in metres or millimetres, so `$1.25m` and `£1.2m`
+ * are millions (they were read as 1.25 and 1.2). `bn` and `B` are the English billion.
+ */
+const PRICE_MAGNITUDES: Readonly<Record<string, number>> = {
+  k: 1e3,
+  thousand: 1e3,
+  m: 1e6,
+  mm: 1e6,
+  mn: 1e6,
+  mln: 1e6,
+  mil: 1e6,
+  mio: 1e6,
+  million: 1e6,
+  millions: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  billion: 1e9,
+  billions: 1e9,
+};
+
+/**
+ * What a price's magnitude multiplies by, or why it is not read. A rent's `m` may be its month
+ * (`$1500 m`); `mil` is a million in US English and a thousand in Spanish and Portuguese
+ * (`350 mil €`, `R$ 350 mil`): read only in dollars, or with no currency written.
+ */
+function priceMagnitude(magnitude: string, currency: string | undefined, periodic: boolean): number | string {
+  const word = magnitude.toLowerCase();
+  if (word === 'm' && periodic)
+    return 'is a million or a month: write the number in full, or the period as pcm or /month';
+  if (word === 'mil' && currency !== undefined && !/^(?:US)?\$$|^USD$/i.test(currency))
+    return 'is a million in US English and a thousand in Spanish or Portuguese: write the number in full';
+  return PRICE_MAGNITUDES[word] ?? 'is not a number';
 }

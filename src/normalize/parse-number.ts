@@ -110,6 +110,16 @@ export function parseText(raw: string, decimalComma: DecimalComma): ParsedNumber
 
 const notNumber: ParsedNumber = { ok: false, reason: 'not_a_number' };
 
+/**
+ * The value of a number with nothing after its digits (`$1,250,000`, `1250000`, `€2.5`), by the
+ * shortcut alone: undefined for anything else, which a caller reads its own way (a price's text,
+ * money.ts `readPrice`, never drops what follows its number).
+ */
+export function bareNumber(raw: string, decimalComma: DecimalComma): number | undefined {
+  const quick = quickValue(raw, decimalComma);
+  return quick !== undefined && isDigit(raw.charCodeAt(raw.length - 1)) ? quick : undefined;
+}
+
 /** A unit squared with a digit: `m2`, `m^2`, `ft2`, `ft^2`. */
 const SQUARED = /^(?:m|ft)\^?2$/i;
 

@@ -3,7 +3,7 @@ import { convertArea, normalizeAreaUnit } from './area-units.ts';
 import { compilePath } from './field-path.ts';
 import { htmlToText } from './html-text.ts';
 import { absoluteMediaUrl as absoluteUrl } from './media-url.ts';
-import { currencyOf, currencySymbol, perMonthFactor } from './money.ts';
+import { currencyOf, currencySymbol, isPriceOnRequest, perMonthFactor, readPrice } from './money.ts';
 import { normalizeToken } from './normalize-token.ts';
 import { isAmbiguousDot, isUnsetText, numberValue, parseNumber, parseText } from './parse-number.ts';
 import { parseTimestamp } from './parse-timestamp.ts';
@@ -236,6 +236,123 @@ describe('area units', () => {
   ])('%d %s → %s', (value, from, to, expected) => expect(convertArea(value, from, to)).toBe(expected));
 });
 
+// A tester's vendor CSVs: `$1.25m` was published as 1.25, `€ 350.000,-` as 350, `$650 pw` as $650 a
+// month, `650 p/w` took `p/w` as its currency: a price's text is read whole, or refused.
+describe('readPrice', () => {
+  it.each([
+    ['$1.25m', 1_250_000],
+    ['£1.2m', 1_200_000],
+    ['€1.2M', 1_200_000],
+    ['$1.2M', 1_200_000],
+    ['1.2 million', 1_200_000],
+    ['1,25 Mio. €', 1_250_000],
+    ['1,2 Mio', 1_200_000],
+    ['1.5 Mio.', 1_500_000],
+    ['2 mil', 2_000_000],
+    ['$2 mil', 2_000_000],
+    ['$450K', 450_000],
+    ['450k', 450_000],
+    ['450 thousand', 450_000],
+    ['$1.2bn', 1_200_000_000],
+    ['€ 350.000,-', 350_000],
+    ['350.000,- €', 350_000],
+    ['EUR 350.000,--', 350_000],
+    ['1.250.000,-', 1_250_000],
+    ["CHF 1'250'000.–", 1_250_000],
+    ['$1,250,000', 1_250_000],
+    ['US$ 5,000', 5000],
+    ['250000 GBP', 250_000],
+    ['2 500 000 kr', 2_500_000],
+    ['649.000,00 €', 649_000],
+  ])('a sale price %j is %d', (text, value) => {
+    expect(readPrice(text, 'unsaid', false)).toEqual({ ok: true, value });
+  });
+  it.each([
+    ['$650 pw', 'week'],
+    ['$650/week', 'week'],
+    ['$650 per week', 'week'],
+    ['$650/wk', 'week'],
+    ['650 p/w', 'week'],
+    ['$30,000/yr', 'year'],
+    ['$30,000 pa', 'year'],
+    ['$30,000 p.a.', 'year'],
+    ['€30.000,- per annum', 'year'],
+    ['$30,000/year', 'year'],
+    ['$30,000 per year', 'year'],
+    ['£900 pcm', 'month'],
+    ['£900 p.c.m.', 'month'],
+    ['£900 pm', 'month'],
+    ['$900/mo', 'month'],
+    ['$900/month', 'month'],
+    ['$900 per month', 'month'],
+    ['$1,300 fortnightly', 'fortnight'],
+  ])('a rent %j names its period: %s', (text, period) => {
+    const reading = readPrice(text, 'unsaid', true);
+    expect(reading).toMatchObject({ ok: true, period });
+    expect(perMonthFactor(period)).toBeDefined();
+  });
+  it.each([
+    ['$95/night', 'is a rate per night: it is not a monthly rent'],
+    ['$95 per night', 'is a rate per night'],
+    ['$120/day', 'is a rate per day'],
+    ['$1500 m', 'is a million or a month'],
+  ])('a rent %j is refused: %s', (text, why) => {
+    const reading = readPrice(text, 'unsaid', true);
+    expect(reading.ok).toBe(false);
+    expect(!reading.ok && reading.why).toContain(why);
+  });
+  it.each([
+    ['$650 pw', 'price_period', 'is per week: only a rent or a fee is'],
+    ['$450,000/yr', 'price_period', 'is per year'],
+    ['€2 mil', 'not_a_number', 'a thousand in Spanish or Portuguese'],
+    ['R$ 350 mil', 'not_a_number', 'a thousand in Spanish or Portuguese'],
+    [
+      '1,250 Mio.',
+      'not_a_number',
+      "is 1.25 Mio or 1250 Mio: say which with the feed's `mapping.decimalComma`",
+    ],
+  ])('a sale price %j is refused (%s): %s', (text, reason, why) => {
+    const reading = readPrice(text, 'unsaid', false);
+    expect(reading).toMatchObject({ ok: false, reason });
+    expect(!reading.ok && reading.why).toContain(why);
+  });
+  it.each([
+    'call',
+    'TBD soon',
+    '£450,000 Guide Price',
+    '$450,000 ono',
+    'From $450,000',
+    '1,234 sqft',
+    '650 p/x',
+    '$1.2 zillion',
+    '$ 1,000 USD',
+    '450.000',
+  ])('%j is not a number: no word around a price is dropped to read it', (text) => {
+    expect(readPrice(text, 'unsaid', true)).toEqual({ ok: false, reason: 'not_a_number' });
+  });
+  it('reads a magnitude with the separators the feed says, and `1,250 Mio.` either way it says', () => {
+    expect(readPrice('1,250 Mio.', true, false)).toEqual({ ok: true, value: 1_250_000 });
+    expect(readPrice('1,250 Mio.', false, false)).toEqual({ ok: true, value: 1_250_000_000 });
+    expect(readPrice('€ 350.000,-', false, false)).toEqual({ ok: true, value: 350_000 });
+  });
+  it.each([
+    'POA',
+    'poa',
+    'P.O.A.',
+    'P.O.A',
+    'Price on application',
+    'PRICE ON REQUEST',
+    'Call for price',
+    'Contact agent for price',
+    ' price  on  request ',
+  ])('%j is a price on request', (text) => {
+    expect(isPriceOnRequest(text)).toBe(true);
+  });
+  it.each(['call', 'TBD', 'abc', 'on request soon', 'POA 450000'])('%j is no price on request', (text) => {
+    expect(isPriceOnRequest(text)).toBe(false);
+  });
+});
+
 describe('money', () => {
   it.each([
     ['EUR', '€'],
@@ -245,6 +362,22 @@ describe('money', () => {
     ['$', '$'],
     ['R$', 'R$'],
   ])('%s → %s', (code, symbol) => expect(currencySymbol(code)).toBe(symbol));
+  it.each([
+    ['1,25 Mio. €', '€'],
+    ['€ 350.000,-', '€'],
+    ['350.000,- €', '€'],
+    ['EUR 350.000,--', '€'],
+    ['€1.2M', '€'],
+    ['$650 pw', '$'],
+    ['650 p/w', undefined],
+    ['650 pcm', undefined],
+    ['$1.25m', '$'],
+    ['POA', undefined],
+    ['Price on application', undefined],
+    ['450,000', undefined],
+  ])('the currency of the price %j is %s (never a period, a magnitude or words)', (text, symbol) => {
+    expect(currencyOf(text)).toBe(symbol);
+  });
   it('per-month factors', () => {
     expect(perMonthFactor('Monthly')).toBe(1);
     expect(perMonthFactor('week')).toBeCloseTo(4.333, 3);
