@@ -73,8 +73,8 @@ const COORDINATE =
  * is a decimal mark, as no coordinate is 39676 (a tester: `39.676` held the listing as 39676 or
  * 39.676); a hemisphere gives the sign (`33.86 S` is -33.86, never 33.86: a reviewer; `S 33.86`,
  * `33.86 South` too: a tester). NaN for anything else: a hemisphere of the other axis, two of them, a
- * sign beside one, a unit or words around the number (no text is dropped to read a coordinate, as it
- * is around a price's number), degrees and minutes.
+ * sign beside one, a unit or words around the number (no text is dropped to read a coordinate, nor a
+ * price: money.ts `readPrice`), degrees and minutes.
  */
 export function coordinateOf(field: 'Latitude' | 'Longitude', text: string): number {
   const match = COORDINATE.exec(text);

@@ -50,7 +50,8 @@ export function parseNumber(raw: unknown, decimalComma: DecimalComma = false): P
 
 /**
  * Listing prices are often written short: `$1.2M`, `$450K`, `1.5 million`. The magnitude is applied
- * rather than dropped (which read `$1.2M` as 1.2). A lowercase `m` is not one: it is metres.
+ * rather than dropped (which read `$1.2M` as 1.2). A lowercase `m` is not one: it is metres (in a
+ * price, which is never in metres, it is: money.ts `readPrice`).
  */
 const MAGNITUDES: Readonly<Record<string, number>> = {
   K: 1e3,
