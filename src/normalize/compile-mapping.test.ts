@@ -954,9 +954,14 @@ describe('a price column as vendors write it', () => {
     expect(messages(sale('$650 pw'))).toEqual([
       'price_period: SalePrice "$650 pw" is per week: only a rent or a fee is',
     ]);
-    expect(messages(sale('£450,000 Guide Price'))).toEqual([
-      'not_a_number: SalePrice "£450,000 Guide Price" is not a number',
+    expect(messages(sale('£450,000 Guide Prize'))).toEqual([
+      'not_a_number: SalePrice "£450,000 Guide Prize" is not a number',
     ]);
+    // A qualifier of the closed list is read, and kept as the BLM preset keeps PRICE_QUALIFIER.
+    const guide = sale('£450,000 Guide Price');
+    expect(guide.problems).toEqual([]);
+    expect(guide.listing.SalePrice).toBe(450_000);
+    expect(guide.listing.ExtensionColumn).toEqual([{ Key: 'Price qualifier', value: 'Guide Price' }]);
     expect(messages(rent('650 p/x'))).toEqual(['not_a_number: RentPrice "650 p/x" is not a number']);
     expect(sale('$650 pw').listing.SalePrice).toBeUndefined();
   });

@@ -79,6 +79,12 @@ export function compileNumber({
       }
       const amount = scale * factor;
       set(out.listing, amount === 1 ? reading.value : Math.round(reading.value * amount * 100) / 100);
+      // `Guide Price £450,000`: the words kept as the BLM preset keeps its PRICE_QUALIFIER.
+      if (reading.qualifier !== undefined && onRequest) {
+        out.notes ??= [];
+        if (!out.notes.some((note) => note.Key === 'Price qualifier'))
+          out.notes.push({ Key: 'Price qualifier', value: reading.qualifier });
+      }
     } else writeNumber(value, out, scale * factor);
     // A price's own currency, checked against the listing's once every field is mapped: only a
     // price that was read (one that was not is its own problem; the next alternative may read one).

@@ -177,8 +177,63 @@ export function isPriceOnRequest(text: string): boolean {
 export const PRICE_ON_REQUEST = { Key: 'Price', value: 'on request' } as const;
 
 export type PriceReading =
-  | { ok: true; value: number | undefined; period?: string }
+  | { ok: true; value: number | undefined; period?: string; qualifier?: string }
   | { ok: false; reason: string; why?: string };
+
+/**
+ * The words a price is published with that leave its amount the asking price (`Guide Price
+ * £450,000`, `From $450,000`, `$450,000 ono`), in a closed list, as BLM's PRICE_QUALIFIER codes and
+ * sellers write them: read, and kept as the fact `Price qualifier` (the BLM preset's), never
+ * dropped. Any other word around the number is still refused.
+ */
+const QUALIFIER_WORDS = [
+  'guide price',
+  'guide',
+  'offers over',
+  'offers in excess of',
+  'offers in the region of',
+  'offers around',
+  'offers from',
+  'offers invited',
+  'oieo',
+  'oiro',
+  'ono',
+  'ovno',
+  'obo',
+  'or nearest offer',
+  'or best offer',
+  'from',
+  'asking price',
+  'asking',
+  'starting at',
+  'starting from',
+  'fixed price',
+  'neg',
+  'negotiable',
+  'firm',
+]
+  // `o.n.o.`, `O.I.R.O`: an abbreviation's letters may each take a dot.
+  .map((w) =>
+    /^[a-z]{3,4}$/.test(w) && w !== 'firm' && w !== 'from' ? [...w].join('\\.?') : w.replace(/ /g, '\\s+'),
+  )
+  .join('|');
+const LEADING_QUALIFIER = new RegExp(
+  `^(?<qualifier>${QUALIFIER_WORDS})\\.?\\s*[:\\-–]?\\s*(?<rest>.+)$`,
+  'iu',
+);
+const TRAILING_QUALIFIER = new RegExp(
+  `^(?<rest>.+?)\\s*[,(]?\\s*(?<qualifier>${QUALIFIER_WORDS})\\.?\\)?$`,
+  'iu',
+);
+
+/** A price read with its qualifier taken off either end, or undefined when it has none. */
+function qualified(text: string, decimalComma: DecimalComma, periodic: boolean): PriceReading | undefined {
+  const groups = (LEADING_QUALIFIER.exec(text) ?? TRAILING_QUALIFIER.exec(text))?.groups;
+  if (!groups?.rest || !groups.qualifier || !/\d/.test(groups.rest)) return undefined;
+  const reading = readPrice(groups.rest, decimalComma, periodic, false);
+  if (!reading.ok || reading.value === undefined) return reading.ok ? undefined : reading;
+  return { ...reading, qualifier: groups.qualifier.replace(/\s+/g, ' ') };
+}
 
 /** A comma before three final digits, after one to three: `1,250 Mio.` is 1.25 million or 1250 million. */
 const AMBIGUOUS_COMMA = /^[+-]?[1-9]\d{0,2},\d{3}$/;
@@ -189,12 +244,18 @@ const AMBIGUOUS_COMMA = /^[+-]?[1-9]\d{0,2},\d{3}$/;
  * per period (a rent, a fee); a sale price's text that names one is refused. Not ok, with `why` when
  * the number alone does not say it (`notANumber` says the rest): never read by dropping text.
  */
-export function readPrice(text: string, decimalComma: DecimalComma, periodic: boolean): PriceReading {
+export function readPrice(
+  text: string,
+  decimalComma: DecimalComma,
+  periodic: boolean,
+  qualifiers = true,
+): PriceReading {
   const bare = bareNumber(text, decimalComma);
   if (bare !== undefined) return { ok: true, value: bare };
   if (isUnsetText(text)) return { ok: true, value: undefined };
   const groups = PRICE.exec(text.trim())?.groups;
-  if (groups === undefined || (groups.before && groups.after)) return notPrice;
+  if (groups === undefined || (groups.before && groups.after))
+    return (qualifiers ? qualified(text.trim(), decimalComma, periodic) : undefined) ?? notPrice;
   const period = Object.keys(PERIODS).find((key) => groups[key] !== undefined);
   const magnitude = groups.magnitude?.replace(/\.$/, '');
   const digits = groups.number!.trim();

@@ -317,11 +317,23 @@ describe('readPrice', () => {
     expect(!reading.ok && reading.why).toContain(why);
   });
   it.each([
+    ['£450,000 Guide Price', 450_000, 'Guide Price'],
+    ['Guide Price: £450,000', 450_000, 'Guide Price'],
+    ['$450,000 ono', 450_000, 'ono'],
+    ['$450,000 (o.n.o.)', 450_000, 'o.n.o'],
+    ['From $450,000', 450_000, 'From'],
+    ['Offers over £1,200,000', 1_200_000, 'Offers over'],
+    ['OIEO £350,000', 350_000, 'OIEO'],
+    ['£1,200 pcm negotiable', 1200, 'negotiable'],
+  ])('%j is read with its qualifier, kept (never dropped)', (text, value, qualifier) => {
+    expect(readPrice(text, 'unsaid', true)).toMatchObject({ ok: true, value, qualifier });
+  });
+  it.each([
     'call',
     'TBD soon',
-    '£450,000 Guide Price',
-    '$450,000 ono',
-    'From $450,000',
+    'Guide Price',
+    'From $450,000 ono',
+    'About $450,000',
     '1,234 sqft',
     '650 p/x',
     '$1.2 zillion',
