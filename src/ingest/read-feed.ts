@@ -159,8 +159,8 @@ export async function* itemsOf(
           ? problemItem(feed, name, mapping, record, record.problem)
           : toItem(feed, name, mapping, record);
         // Memoized with what the report counts of it: the fields it lacked. Not one that dropped an
-        // image (the report keeps examples of those).
-        if (!Number.isNaN(fp) && item.kind === 'listing' && !item.droppedImages) {
+        // image or a fact (the report keeps examples of those, and a hint for the fact).
+        if (!Number.isNaN(fp) && item.kind === 'listing' && !item.droppedImages && !item.droppedFacts) {
           const unknownMask = unknownMaskOf(item.unknown);
           if (unknownMask !== -1) {
             item.fp = fp;
@@ -169,6 +169,8 @@ export async function* itemsOf(
           }
         }
         if (item.kind === 'rejected') hints = withRejectionHints(hints, feed, item.rejection);
+        else if (item.kind === 'listing' && item.droppedFacts)
+          hints = withFactHints(hints, feed, name, item.ref, item.droppedFacts);
         items.push(item);
       }
       if (items.length > 0) yield items;
@@ -264,6 +266,37 @@ function withRejectionHints(hints: MappingHint[], feed: IngestSpec, rejection: R
   for (const problem of rejection.problems ?? [rejection]) {
     const hint = presetRejectionHint(feed.id, feed.mapping, problem);
     if (hint && !out.some((h) => h.code === hint.code)) out = [...out, hint];
+  }
+  return out;
+}
+
+/**
+ * A fact left out because a value of it could not be read (`preise.warmmiete "2.210"` where the
+ * mapping does not say `decimalComma`): said once per fact, with the first record as the example.
+ * The listing itself is not held (compile-mapping.ts): only the fact is not sent.
+ */
+function withFactHints(
+  hints: MappingHint[],
+  feed: IngestSpec,
+  name: string,
+  ref: RecordRef,
+  dropped: NonNullable<Extract<FeedItem, { kind: 'listing' }>['droppedFacts']>,
+): MappingHint[] {
+  let out = hints;
+  for (const fact of dropped) {
+    if (out.some((h) => h.code === 'fact_left_out' && h.message.startsWith(`the fact "${fact.key}" `)))
+      continue;
+    const where = ref.row !== undefined ? `Row ${ref.row} of ${name}` : `Record ${ref.index + 1} of ${name}`;
+    const key = ref.key === undefined ? '' : ` (${feed.key} ${ref.key})`;
+    out = [
+      ...out,
+      {
+        field: 'ExtensionColumn',
+        code: 'fact_left_out',
+        message: `the fact "${fact.key}" is left out of the listings whose value it cannot read (the listings are synced without it), e.g. ${where}${key}: ${fact.message}`,
+        fix: `say how feed ${feed.id} writes decimals: \`mapping: { ${feed.mapping.preset ? `preset: ${feed.mapping.preset}, ` : ''}decimalComma: true }\` (a dot groups thousands: 2.210 is 2210) or \`decimalComma: false\` (a dot is a decimal point)`,
+      },
+    ];
   }
   return out;
 }
@@ -502,6 +535,7 @@ function listingItem(listing: Listing, ref: RecordRef, mapped: MappedRecord): Fe
   const item: FeedItem = { kind: 'listing', listing, ref };
   if (mapped.unknown !== undefined) item.unknown = mapped.unknown;
   if (mapped.droppedImages !== undefined) item.droppedImages = mapped.droppedImages;
+  if (mapped.droppedFacts !== undefined) item.droppedFacts = mapped.droppedFacts;
   return item;
 }
 

@@ -116,6 +116,8 @@ export type FeedItem =
       unknown?: readonly string[];
       /** Image URLs left out because they cannot be absolute http(s) URLs. */
       droppedImages?: string[];
+      /** Facts left out because a value could not be read (`2.210` with `decimalComma` unsaid): a hint. */
+      droppedFacts?: { key: string; path: string; value: string; message: string }[];
       /**
        * The record's fingerprint, when the run keeps a record memo and the listing may be memoized
        * (no unknown marker, no image dropped: nothing a report counts): see `record-memo.ts`.

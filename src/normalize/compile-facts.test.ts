@@ -37,6 +37,50 @@ describe('compileFact', () => {
     ]);
   });
 
+  it('reads a number with three digits after a dot as the mapping says (decimalComma); unsaid, it is left out and said', () => {
+    const rooms: FactRule = { from: 'f.rooms', as: 'number' };
+    const read = (decimalComma: boolean | 'unsaid', text: string) => {
+      const problems: unknown[] = [];
+      const value = compileFact(rooms, { decimalComma })({ f: { rooms: text } }, (p) => problems.push(p));
+      return { value, problems };
+    };
+    expect(read(true, '1.500').value).toBe('1500');
+    expect(read(false, '1.500').value).toBe('1.5');
+    expect(read('unsaid', '1.500')).toEqual({
+      value: undefined,
+      problems: [expect.objectContaining({ path: 'f.rooms', value: '1.500' })],
+    });
+    expect(read('unsaid', '4.50')).toEqual({ value: '4.5', problems: [] });
+  });
+
+  it('money: an amount with its currency, read as a price field reads it; words kept; 2.210 unsaid is left out and said', () => {
+    const rent: FactRule = { from: ['p.warm', 'cur'], as: 'money', suffix: ' a month' };
+    const read = (decimalComma: boolean | 'unsaid', warm: string, cur = 'EUR') => {
+      const problems: { path: string; value: string; message: string }[] = [];
+      const value = compileFact(rent, { decimalComma })({ p: { warm }, cur }, (p) => problems.push(p));
+      return { value, problems };
+    };
+    expect(read('unsaid', '1210.00').value).toBe('€1,210 a month');
+    expect(read('unsaid', '1.850,00').value).toBe('€1,850 a month');
+    expect(read('unsaid', '180,50').value).toBe('€180.50 a month');
+    expect(read(true, '2.210').value).toBe('€2,210 a month');
+    expect(read(false, '2.210').value).toBe('€2.21 a month');
+    expect(read('unsaid', '1210', 'CHF').value).toBe('CHF 1,210 a month');
+    expect(read('unsaid', 'nach Vereinbarung').value).toBe('nach Vereinbarung');
+    const refused = read('unsaid', '2.210');
+    expect(refused.value).toBeUndefined();
+    expect(refused.problems).toEqual([
+      {
+        path: 'p.warm',
+        value: '2.210',
+        message: expect.stringMatching(
+          /^p\.warm "2\.210" is 2210 or 2\.210: say which with .*mapping\.decimalComma/,
+        ),
+      },
+    ]);
+    expect(read('unsaid', 'N/A')).toEqual({ value: undefined, problems: [] });
+  });
+
   it('counts with singular and plural', () => {
     const parking: FactRule = {
       count: { garages: 'garage|garages', carports: 'carport|carports' },

@@ -182,7 +182,7 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
         out.listing.Longitude = undefined;
       }
       markers(out, record);
-      let entries = extensions(record);
+      let entries = extensions(record, out);
       // A note whose Key the feed's own extensions already carry (`Source status`) is not repeated.
       if (out.notes) {
         entries ??= [];
@@ -219,7 +219,7 @@ function checkPriceSigns(out: MappedRecord): void {
 function compileExtensions(
   mapping: MappingConfig,
   used: Set<string>,
-): (record: RawFields) => Entry[] | undefined {
+): (record: RawFields, out: MappedRecord) => Entry[] | undefined {
   // `null`: a preset's fact the feed dropped.
   const fields = Object.entries(mapping.extensions?.fields ?? {}).filter(
     (entry): entry is [string, string | FactRule] => entry[1] !== null,
@@ -233,7 +233,13 @@ function compileExtensions(
           column: /[.:]/.test(rule) ? undefined : propertyReader(rule.normalize('NFC')),
           fact: undefined,
         }
-      : { key, reader: undefined, column: undefined, fact: compileFact(rule) },
+      : {
+          key,
+          reader: undefined,
+          column: undefined,
+          // Numbers as the fields read them: a `2.210` no rule may read 1000× off (compile-facts.ts).
+          fact: compileFact(rule, { decimalComma: mapping.decimalComma ?? 'unsaid' }),
+        },
   );
   for (const [, rule] of fields)
     for (const path of typeof rule === 'string' ? [rule] : factPaths(rule)) markUsed(used, path);
@@ -244,12 +250,17 @@ function compileExtensions(
       pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern,
     );
   // Undefined rather than an empty array when the record has none: most records of most feeds.
-  return (record) => {
+  return (record, out) => {
     let entries: Entry[] | undefined;
     for (let i = 0; i < named.length; i++) {
       const { key, reader, column, fact } = named[i]!;
       if (fact) {
-        const value = fact(record);
+        // A value the fact cannot read leaves it out and is said (`droppedFacts`); the listing goes
+        // on: a side figure never holds the price, status and photos it is quoted beside.
+        const value = fact(record, (problem) => {
+          out.droppedFacts ??= [];
+          out.droppedFacts.push({ key, ...problem });
+        });
         if (value !== undefined) entries = withEntry(entries, { Key: key, value });
         continue;
       }

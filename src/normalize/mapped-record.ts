@@ -21,6 +21,11 @@ export interface MappedRecord {
   unknown?: readonly MarkerField[];
   /** ExtensionColumn entries the rules add (the period a rent was published in). */
   notes?: { Key: string; value: string }[];
+  /**
+   * Values an ExtensionColumn fact left out because it could not read them (`2.210` where the
+   * mapping does not say `decimalComma`), for the report: the fact is not sent, the listing is.
+   */
+  droppedFacts?: { key: string; path: string; value: string; message: string }[];
   /** Image URLs dropped because they cannot be absolute http(s) URLs, for the report. */
   droppedImages?: string[];
   /** The currency signs the prices carried (`£1,379,000`), held against the listing's CurrencySymbol. */

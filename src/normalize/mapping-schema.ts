@@ -117,6 +117,7 @@ export const FACT_FORMATS = [
   'range',
   'country',
   'number',
+  'money',
 ] as const;
 
 /**
@@ -148,7 +149,7 @@ export const factRuleSchema = z.strictObject({
   each: path.optional(),
   /** With `each`: only the items for which this holds (paths read inside the item). */
   itemWhen: conditions.optional(),
-  /** How the values read: `text` (default), `yesno`, `html`, `date`, `dateTime`, `openHouse` (date, start, end), `inspection` (REAXML), `range` (min, max, unit), `country` (ISO code), `number` (`3.00` → `3`). */
+  /** How the values read: `text` (default), `yesno`, `html`, `date`, `dateTime`, `openHouse` (date, start, end), `inspection` (REAXML), `range` (min, max, unit), `country` (ISO code), `number` (`3.00` → `3`), `money` (amount, currency: `€2,210`; numbers read as mapped fields read them, `mapping.decimalComma` included). */
   as: z.enum(FACT_FORMATS).optional(),
   /** Separator between the values of one text. Default `, `. */
   join: z.string().optional(),

@@ -134,6 +134,55 @@ describe('OpenImmo uebertragung umfang', () => {
     }
   });
 
+  it('money facts read as the price fields: 2.210 is left out (the listing kept, a hint naming the element) until decimalComma says; said, it is 2210', async () => {
+    const xml = await readFile(fixture('xml/openimmo.xml'), 'utf8');
+    const path = join(tmpdir(), `openimmo-fact-thousands-${process.pid}.xml`);
+    await writeFile(
+      path,
+      xml
+        .replace('<kaltmiete>2150.00</kaltmiete>', '<kaltmiete>1.850,00</kaltmiete>')
+        .replace('<warmmiete>2480.00</warmmiete>', '<warmmiete>2.210</warmmiete>')
+        .replace('<nebenkosten>330.00</nebenkosten>', '<nebenkosten>1.360</nebenkosten>'),
+    );
+    try {
+      const unsaid = await ingest(fixtureFeed('openimmo', { source: { path } }));
+      expect(unsaid.rejections).toEqual([]);
+      const house = unsaid.listings.find((l) => l.MLSNumber === 'H-202');
+      expect(house?.RentPrice).toBe(1850);
+      // Never €2.21 a month: the facts are left out, the listing is synced.
+      expect(extension(house, 'Rent incl. heating')).toBeUndefined();
+      expect(extension(house, 'Service charges')).toBeUndefined();
+      const hints = (unsaid.hints ?? []).filter((h) => h.code === 'fact_left_out');
+      expect(hints.map((h) => h.message)).toEqual([
+        expect.stringContaining('the fact "Rent incl. heating" is left out'),
+        expect.stringContaining('the fact "Service charges" is left out'),
+      ]);
+      expect(hints[0]?.message).toContain('preise.warmmiete "2.210" is 2210 or 2.210');
+      expect(hints[0]?.message).toContain('(MLSNumber H-202)');
+      expect(hints[0]?.fix).toContain('decimalComma: true');
+      const said = await ingest(
+        fixtureFeed('openimmo', { source: { path }, mapping: { preset: 'openimmo', decimalComma: true } }),
+      );
+      const saidHouse = said.listings.find((l) => l.MLSNumber === 'H-202');
+      expect(saidHouse?.RentPrice).toBe(1850);
+      expect(extension(saidHouse, 'Rent incl. heating')).toBe('€2,210 a month');
+      expect(extension(saidHouse, 'Service charges')).toBe('€1,360 a month');
+      expect(said.hints ?? []).toEqual([]);
+      const point = await ingest(
+        fixtureFeed('openimmo', { source: { path }, mapping: { preset: 'openimmo', decimalComma: false } }),
+      );
+      // The feed says a dot is a decimal point: its word is taken, as for the price fields.
+      expect(
+        extension(
+          point.listings.find((l) => l.MLSNumber === 'H-202'),
+          'Rent incl. heating',
+        ),
+      ).toBe('€2.21 a month');
+    } finally {
+      await rm(path);
+    }
+  });
+
   it('a TEIL file with no object (nothing changed) is an empty incremental run, not a failure', async () => {
     const xml = await readFile(fixture('xml/openimmo.xml'), 'utf8');
     const empty = xml

@@ -1,7 +1,5 @@
 import { formatDate, parseDate } from '../fact-dates.ts';
 import { type RawFields, scalarOf } from '../field-path.ts';
-import { currencySymbol } from '../money.ts';
-import { numberValue } from '../parse-number.ts';
 
 /**
  * OpenImmo's buyer facts as `$`-fields the `openimmo` preset puts in ExtensionColumn with English
@@ -309,22 +307,6 @@ const date = (text: string) => {
   return parsed ? formatDate(parsed.date) : text;
 };
 
-/**
- * A monthly amount of `preise` with its currency (`1210.00` → `€1,210 a month`): German feeds state
- * rents and charges per month. Text that is not an amount is kept as written.
- */
-function monthly(text: string, currency: string): string | undefined {
-  if (text === '') return undefined;
-  const value = numberValue(text);
-  if (value === undefined || Number.isNaN(value)) return text;
-  const amount = value.toLocaleString('en-US', {
-    minimumFractionDigits: Number.isInteger(value) ? 0 : 2,
-    maximumFractionDigits: 2,
-  });
-  const symbol = currencySymbol(currency);
-  return `${symbol}${/[A-Za-z]$/.test(symbol) ? ' ' : ''}${amount} a month`;
-}
-
 export function openImmoFacts(
   fields: RawFields,
   kind: string | undefined,
@@ -416,8 +398,7 @@ export function openImmoFacts(
       ].filter(Boolean),
     ),
     $office: textOf(contact.firma) || undefined,
-    $warmmiete: monthly(textOf(prices.warmmiete), currency),
-    $nebenkosten: monthly(textOf(prices.nebenkosten), currency),
-    $heizkosten: monthly(textOf(prices.heizkosten), currency),
+    // The currency of the amounts the preset's `money` facts read (`preise/warmmiete`…).
+    $currency: currency,
   };
 }
