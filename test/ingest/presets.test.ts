@@ -1,8 +1,12 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { feedConfigSchema } from '../../src/config/schema.ts';
 import { ingestFeed } from '../../src/ingest/index.ts';
 import type { Listing } from '../../src/normalize/listing-schema.ts';
 import { fixtureFeed } from '../helpers/fixture-feeds.ts';
+import { fixture } from './helpers.ts';
 
 /** The run's clock: days on market from list dates are counted to this day. */
 const now = new Date('2026-11-01T12:00:00Z');
@@ -76,6 +80,42 @@ describe('reaxml preset, every kind of record, no hand-written mapping', () => {
       PropertyType: 'Apartment',
       RentPrice: 6066.67, // 1400 a week
     });
+  });
+
+  it('a rent without its period is refused (unknown_period, held), never read as monthly; a feed that knows its period maps it', async () => {
+    const xml = await readFile(fixture('presets/reaxml/rental.xml'), 'utf8');
+    const path = join(tmpdir(), `reaxml-rent-no-period-${process.pid}.xml`);
+    await writeFile(path, xml.replace('<rent period="month">3100</rent>', '<rent display="yes">600</rent>'));
+    try {
+      const unsaid = await ingestFeed(fixtureFeed('reaxml-rental', { source: { path } }), {
+        state: {},
+        now: () => now,
+      });
+      expect(unsaid.rejections.map((r) => [r.key, r.field, r.value, r.reason])).toEqual([
+        ['AGT001-REN-202', 'RentPrice', '600', 'unknown_period'],
+      ]);
+      expect(unsaid.rejections[0]?.message).toContain('RentPrice "600" has an unknown period "not stated"');
+      expect([unsaid.held.length, unsaid.held.at(0)?.key]).toEqual([1, 'AGT001-REN-202']);
+      // The weekly one beside it is read as before.
+      expect(unsaid.listings.map((l) => [l.MLSNumber, l.RentPrice])).toEqual([['AGT001-REN-201', 2816.67]]);
+      const said = await ingestFeed(
+        fixtureFeed('reaxml-rental', {
+          source: { path },
+          mapping: {
+            preset: 'reaxml',
+            fields: {
+              Url: { template: 'https://agency.example/listing/{uniqueID}' },
+              RentPrice: { from: 'rent', periodFrom: 'rent.@period', period: 'week' },
+            },
+          },
+        }),
+        { state: {}, now: () => now },
+      );
+      expect(said.rejections).toEqual([]);
+      expect(said.listings.find((l) => l.MLSNumber === 'AGT001-REN-202')?.RentPrice).toBe(2600);
+    } finally {
+      await rm(path);
+    }
   });
 
   it('land, rural, commercialLand and business: no rooms is the unknown marker, not a rejection', async () => {

@@ -88,7 +88,16 @@ export const reaxml: MappingConfig = {
       },
     ],
     RentPrice: [
-      { from: 'rent', periodFrom: 'rent.@period', when: [{ path: '$tag', in: RENTALS() }, SHOWN('rent')] },
+      {
+        from: 'rent',
+        periodFrom: 'rent.@period',
+        when: [{ path: '$tag', in: RENTALS() }, SHOWN('rent'), { path: 'rent.@period', set: true }],
+      },
+      // A rent without its `period`: Australian rents are mostly weekly, some monthly, and the file
+      // does not say which, so it is never read as either (4.33× off): the record is refused as any
+      // rent of an unknown period is (`unknown_period`, held and reported). A feed that knows its
+      // period maps it: `RentPrice: { from: rent, periodFrom: rent.@period, period: week }`.
+      { from: 'rent', period: 'not stated', when: [{ path: '$tag', in: RENTALS() }, SHOWN('rent')] },
       {
         from: 'commercialRent',
         periodFrom: 'commercialRent.@period',
