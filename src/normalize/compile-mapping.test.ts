@@ -895,6 +895,25 @@ describe('an element picked among repeated ones, and its companion from the same
     expect(out.problems).toEqual([]);
     expect(out.listing).toMatchObject({ RentPrice: 2166, BuildingArea: 80 });
   });
+
+  it('an area repeated with its own unit attribute: two different areas are refused, one area in two units is read', () => {
+    const mapping: MappingConfig = {
+      fields: { ...base.fields, LotArea: { from: 'land.area', unitFrom: 'land.area.@unit', unit: 'm2' } },
+      areaUnit: 'Square Meters',
+    };
+    const lot = (...areas: [string, string][]) =>
+      map(
+        { ...good, land: { area: areas.map(([text, unit]) => ({ '#text': text, '@unit': unit })) } },
+        mapping,
+      );
+    const differ = lot(['300', 'squareMeter'], ['310', 'squareMeter']);
+    expect(differ.problems.map((p) => [p.field, p.value, p.reason])).toEqual([
+      ['LotArea', '300 | 310', 'conflicting'],
+    ]);
+    expect(lot(['300', 'squareMeter'], ['300', 'squareMeter']).listing.LotArea).toBe(300);
+    expect(lot(['0.4', 'hectare'], ['4000', 'squareMeter']).listing.LotArea).toBe(4000);
+    expect(lot(['1', 'acre'], ['1', 'hectare']).problems[0]?.reason).toBe('conflicting');
+  });
 });
 
 // A tester's vendor CSVs (`mapping: { preset: mls-csv }`, a "List Price" column): a price's text

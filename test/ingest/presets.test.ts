@@ -118,6 +118,35 @@ describe('reaxml preset, every kind of record, no hand-written mapping', () => {
     }
   });
 
+  it('a landDetails area repeated with different values is refused (never its first value); equal repeats agree', async () => {
+    const xml = await readFile(fixture('presets/reaxml/land.xml'), 'utf8');
+    const path = join(tmpdir(), `reaxml-two-areas-${process.pid}.xml`);
+    const areas = (a: string, b: string) =>
+      xml.replace(
+        '<area unit="hectare">0.65</area>',
+        `<area unit="squareMeter">${a}</area><area unit="squareMeter">${b}</area>`,
+      );
+    try {
+      await writeFile(path, areas('300', '310'));
+      const differ = await ingestFeed(fixtureFeed('reaxml-land', { source: { path } }), {
+        state: {},
+        now: () => now,
+      });
+      expect(differ.rejections.map((r) => [r.key, r.field, r.value, r.reason])).toEqual([
+        ['AGT001-LND-301', 'LotArea', '300 | 310', 'conflicting'],
+      ]);
+      await writeFile(path, areas('300', '300.0'));
+      const same = await ingestFeed(fixtureFeed('reaxml-land', { source: { path } }), {
+        state: {},
+        now: () => now,
+      });
+      expect(same.rejections).toEqual([]);
+      expect(same.listings.find((l) => l.MLSNumber === 'AGT001-LND-301')?.LotArea).toBe(300);
+    } finally {
+      await rm(path);
+    }
+  });
+
   it('land, rural, commercialLand and business: no rooms is the unknown marker, not a rejection', async () => {
     const land = await ingest('reaxml-land');
     expect(land.result.rejections).toEqual([]);
