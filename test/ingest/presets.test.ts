@@ -324,6 +324,36 @@ describe('zillow and listhub presets', () => {
     expect(rental.listing('ZR-1')).toMatchObject({ SaleType: 'for_rent', RentPrice: 2350, DepositFee: 2350 });
   });
 
+  it('listhub: a FullStreetAddress keeps its UnitNumber (as zillow), unless it already ends with it', async () => {
+    const sale = await readFile(fixture('presets/listhub/sale.xml'), 'utf8');
+    const lease = await readFile(fixture('presets/listhub/lease.xml'), 'utf8');
+    const salePath = join(tmpdir(), `listhub-unit-sale-${process.pid}.xml`);
+    const leasePath = join(tmpdir(), `listhub-unit-lease-${process.pid}.xml`);
+    await writeFile(
+      salePath,
+      sale.replace(
+        '<commons:FullStreetAddress>100 Sample Blvd</commons:FullStreetAddress>',
+        '<commons:FullStreetAddress>2110 Elm Street</commons:FullStreetAddress><commons:UnitNumber>4B</commons:UnitNumber>',
+      ),
+    );
+    await writeFile(
+      leasePath,
+      lease.replace(
+        '<commons:FullStreetAddress>5 Rental Row #2</commons:FullStreetAddress>',
+        '<commons:FullStreetAddress>5 Rental Row #2</commons:FullStreetAddress><commons:UnitNumber>2</commons:UnitNumber>',
+      ),
+    );
+    try {
+      const options = { state: {}, now: () => now };
+      const sold = await ingestFeed(fixtureFeed('listhub-sale', { source: { path: salePath } }), options);
+      expect(sold.listings.find((l) => l.MLSNumber === 'LS-1')?.Address).toBe('2110 Elm Street 4B');
+      const let_ = await ingestFeed(fixtureFeed('listhub-lease', { source: { path: leasePath } }), options);
+      expect(let_.listings.find((l) => l.MLSNumber === 'LL-1')?.Address).toBe('5 Rental Row #2');
+    } finally {
+      await Promise.all([rm(salePath), rm(leasePath)]);
+    }
+  });
+
   it('listhub: ParkingSpaces, days on market from ListingDate, Contingent, leases per period', async () => {
     const { result, listing } = await ingest('listhub-sale');
     expect(result.rejections).toEqual([]);

@@ -1,4 +1,4 @@
-import { type RawFields, scalarOf } from '../field-path.ts';
+import { compilePath, type RawFields, scalarOf } from '../field-path.ts';
 import { normalizeToken } from '../normalize-token.ts';
 import { numberValue } from '../parse-number.ts';
 import type { PresetHooks } from './preset-hook-types.ts';
@@ -34,6 +34,27 @@ const textOf = (value: unknown): string => {
   return scalar === undefined || scalar === null || typeof scalar === 'object' ? '' : String(scalar).trim();
 };
 
+const FULL_STREET = compilePath('Address.commons:FullStreetAddress');
+const UNIT_NUMBER = compilePath('Address.commons:UnitNumber');
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The `UnitNumber` to write after a `FullStreetAddress` (`2110 Elm Street` + `4B` → `2110 Elm
+ * Street 4B`, as the zillow preset writes its `StreetAddress` and `UnitNumber`), unless the full
+ * address already ends with it (`5 Rental Row #2` with unit `2` or `#2`).
+ */
+function unitAfterStreet(fields: RawFields): string | undefined {
+  const full = FULL_STREET(fields)
+    .map(textOf)
+    .find((t) => t !== '');
+  const unit = UNIT_NUMBER(fields)
+    .map(textOf)
+    .find((t) => t !== '');
+  if (full === undefined || unit === undefined) return undefined;
+  const bare = unit.replace(/^#\s*/, '');
+  return new RegExp(`(?:^|[\\s#])${escape(bare)}$`, 'i').test(full) ? undefined : unit;
+}
+
 /** `http://rets.org/xsd/Syndication/2008-03` → `2008-03`. */
 const SCHEMA = /Syndication\/(\d{4}-\d{2})/i;
 
@@ -56,7 +77,8 @@ function schemaOf(fields: RawFields): string | undefined {
  * that decides the unit of a `LotSize` without one, and the lot size whose unit no one can know
  * (`$lotUnstated`: a 2012-03 `LotSize` without `areaUnits`, or with `areaUnits="unknown"`), kept as
  * a fact instead of a guessed area; the homeowner association's fee among `Expenses/Expense`
- * (`$hoa`) and its `currencyPeriod` (`$hoaPeriod`; none is monthly), for HOAMonth. The first such
+ * (`$hoa`) and its `currencyPeriod` (`$hoaPeriod`; none is monthly), for HOAMonth; the unit number
+ * a `FullStreetAddress` lacks (`$unitAfterStreet`). The first such
  * expense with an amount wins; the others stay in the `Expenses` fact.
  */
 export function deriveListHubFields(fields: RawFields): RawFields {
@@ -70,6 +92,7 @@ export function deriveListHubFields(fields: RawFields): RawFields {
     ...fields,
     $schema: schema,
     $lotUnstated: unstated ? lot : undefined,
+    $unitAfterStreet: unitAfterStreet(fields),
   };
   for (const item of list(object(fields.Expenses)?.Expense)) {
     const expense = object(item);

@@ -84,7 +84,12 @@ export const listhub: MappingConfig = {
     // `ListingDate` is an xs:date (ISO): days on market from it when the feed gives no count.
     DaysOnMarket: [{ from: ['DaysOnMarket'] }, { daysSince: 'ListingDate' }],
     Address: [
-      { from: 'Address.commons:FullStreetAddress', when: ADDRESS_DISCLOSED() },
+      // With its unit (`2110 Elm Street 4B`, as zillow's), unless the full address already says it.
+      {
+        from: ['Address.commons:FullStreetAddress', '$unitAfterStreet'],
+        join: ' ',
+        when: [ADDRESS_DISCLOSED(), { path: 'Address.commons:FullStreetAddress', set: true }],
+      },
       {
         from: ['Address.commons:StreetNumber', 'Address.commons:StreetName', 'Address.commons:UnitNumber'],
         join: ' ',
