@@ -324,6 +324,29 @@ describe('zillow and listhub presets', () => {
     expect(rental.listing('ZR-1')).toMatchObject({ SaleType: 'for_rent', RentPrice: 2350, DepositFee: 2350 });
   });
 
+  it('zillow: a Leased rental is a rental that was let, as Rented: Sold, for_rent, its rent a RentPrice', async () => {
+    const xml = await readFile(fixture('presets/zillow/rental.xml'), 'utf8');
+    const path = join(tmpdir(), `zillow-leased-${process.pid}.xml`);
+    const options = { state: {}, now: () => now };
+    try {
+      for (const status of ['Leased', 'Rented']) {
+        await writeFile(path, xml.replace('<Status>For Rent</Status>', `<Status>${status}</Status>`));
+        const result = await ingestFeed(fixtureFeed('zillow-rental', { source: { path } }), options);
+        expect(result.rejections).toEqual([]);
+        const let_ = result.listings.find((l) => l.MLSNumber === 'ZR-1');
+        expect([status, let_?.Status, let_?.SaleType, let_?.RentPrice, let_?.SalePrice]).toEqual([
+          status,
+          'Sold',
+          'for_rent',
+          2350,
+          undefined,
+        ]);
+      }
+    } finally {
+      await rm(path);
+    }
+  });
+
   it('listhub: a FullStreetAddress keeps its UnitNumber (as zillow), unless it already ends with it', async () => {
     const sale = await readFile(fixture('presets/listhub/sale.xml'), 'utf8');
     const lease = await readFile(fixture('presets/listhub/lease.xml'), 'utf8');

@@ -1,6 +1,7 @@
 import type { MappingConfig } from '../mapping-schema.ts';
 
-const RENT = ['For Rent', 'Rented'];
+/** Statuses of a rental: for rent, or let (`Rented`, `Leased`: Sold on the platform, SaleType for_rent). */
+const RENT = ['For Rent', 'Rented', 'Leased'];
 /** Words a feed uses for "no" (`<DisplayAddress>No</DisplayAddress>`). */
 const NO = () => ['no', 'false', '0', 'n'];
 /**
@@ -29,7 +30,7 @@ export const zillow: MappingConfig = {
     Status: 'ListingDetails.Status',
     SaleType: {
       from: 'ListingDetails.Status',
-      map: { ForRent: 'for_rent', Rented: 'for_rent', '*': 'for_sale' },
+      map: { ForRent: 'for_rent', Rented: 'for_rent', Leased: 'for_rent', '*': 'for_sale' },
     },
     PropertyType: 'BasicDetails.PropertyType',
     CurrencySymbol: { const: '$' },
