@@ -36,7 +36,7 @@ const textOf = (value: unknown): string => {
 
 const FULL_STREET = compilePath('Address.commons:FullStreetAddress');
 const UNIT_NUMBER = compilePath('Address.commons:UnitNumber');
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The `UnitNumber` to write after a `FullStreetAddress` (`2110 Elm Street` + `4B` → `2110 Elm
@@ -52,7 +52,7 @@ function unitAfterStreet(fields: RawFields): string | undefined {
     .find((t) => t !== '');
   if (full === undefined || unit === undefined) return undefined;
   const bare = unit.replace(/^#\s*/, '');
-  return new RegExp(`(?:^|[\\s#])${escape(bare)}$`, 'i').test(full) ? undefined : unit;
+  return new RegExp(`(?:^|[\\s#])${escapeRegExp(bare)}$`, 'i').test(full) ? undefined : unit;
 }
 
 /** `http://rets.org/xsd/Syndication/2008-03` → `2008-03`. */

@@ -177,8 +177,8 @@ export function watermarkAfter(checkpoint: ResoCheckpoint, previous: number | un
   const after = previous === undefined ? reached : Math.max(previous, reached);
   // A record read twice (it moved while the pages were read): no later than its first timestamp,
   // even before the last watermark, so what the paging skipped after its old place is read next.
-  const floor = checkpoint.movedFloor ? Date.parse(checkpoint.movedFloor) : Number.NaN;
-  return new Date(floor < after ? floor : after).toISOString();
+  if (checkpoint.movedFloor === undefined) return new Date(after).toISOString();
+  return new Date(Math.min(Date.parse(checkpoint.movedFloor), after)).toISOString();
 }
 
 /**
