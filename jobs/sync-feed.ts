@@ -133,6 +133,8 @@ export function createSyncFeedProcessor(ctx: JobContext) {
           {
             dryRun: payload.dryRun ?? false,
             allowMassDelete: payload.allowMassDelete ?? false,
+            ...(payload.allowDeletes ? { allowDeletes: payload.allowDeletes } : {}),
+            ...(payload.allowMassReplace ? { allowMassReplace: true } : {}),
             forceFull: payload.forceFull ?? false,
             trigger: payload.trigger,
           },

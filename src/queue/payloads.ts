@@ -18,6 +18,15 @@ export const syncFeedPayloadSchema = z.strictObject({
   dryRun: z.boolean().optional(),
   /** Let this one run delete past the feed's `maxDeleteShare`. */
   allowMassDelete: z.boolean().optional(),
+  /**
+   * Let this run delete the listings a run held, and only those: `digest` is that run's
+   * `heldDeletesDigest`, `count` how many it held (said when they differ).
+   */
+  allowDeletes: z
+    .strictObject({ digest: z.string().regex(/^[0-9a-f]{64}$/), count: z.number().int().min(0) })
+    .optional(),
+  /** Let this run's replaces past `maxDeleteShare` through, and nothing else. */
+  allowMassReplace: z.boolean().optional(),
 });
 /** What a producer queues (`trigger` defaults to `manual`). */
 export type SyncFeedPayload = z.input<typeof syncFeedPayloadSchema>;

@@ -223,7 +223,9 @@ export type GuardName =
   | 'still-listed'
   | 'mass-replace'
   | 'platform-fills'
-  | 'incremental';
+  | 'incremental'
+  /** An override given for other held deletes than this run's (`SyncOptions.allowDeletes`). */
+  | 'override-mismatch';
 
 /** What a delete guard decided. `tripped` guards hold deletes back; `overridden` ones were waved through. */
 export interface GuardDecision {
@@ -325,6 +327,8 @@ export interface PlanPolicy {
   adoptFrom?: readonly string[];
   maxDeleteShare: number;
   allowMassDelete?: boolean;
+  /** Replaces past `maxDeleteShare` let through (guard `mass-replace`), deletes still guarded. */
+  allowMassReplace?: boolean;
   /** Incremental feeds only list changes: a listing missing from them is not gone. */
   mode: 'full' | 'incremental';
   /** Keys whose feed status says the listing is removed. */

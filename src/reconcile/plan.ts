@@ -254,12 +254,12 @@ function guardReplaces(
   const limit = Math.max(Math.floor(policy.maxDeleteShare * owned), REMOVED_FLOOR);
   if (count <= limit) return undefined;
   const what = `${count} listing(s) would be replaced to clear a value the feed no longer sends, more than ${limit} (maxDeleteShare ${policy.maxDeleteShare} of ${owned} owned`;
-  if (policy.allowMassDelete)
+  if (policy.allowMassDelete || policy.allowMassReplace)
     return {
       guard: 'mass-replace',
       tripped: false,
       overridden: true,
-      message: `${what}): allowed by --allow-mass-delete`,
+      message: `${what}): allowed by ${policy.allowMassDelete ? '--allow-mass-delete' : 'the override given for the replaces'}`,
     };
   const { keys, dropped } = updates.holdReplaces();
   // Held with nothing else to write: left as they are, counted with the unchanged.

@@ -18,6 +18,7 @@ import { DesiredIndex } from './desired-index.ts';
 import { fieldsOfMask, MARKER_MASK, mappedPricesMask, maskOfFields, ownFields } from './digest.ts';
 import { keepReading, ReadingNeedsRecords, reuseReading, urlReading } from './feed-reading.ts';
 import { SOURCE_FAILED } from './guards.ts';
+import { heldDeletesDigest } from './held-digest.ts';
 import { DEFAULT_HASH_KEY, type TagKeys, withTags } from './ownership.ts';
 import { PAGE_MEMO_BYTES_PER_LISTING, PAGE_MEMO_MAX_BYTES, PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
 import { keyOf, makePlan } from './plan.ts';
@@ -70,6 +71,7 @@ export function policyOf(
     ...(feed.adoptFrom && feed.adoptFrom.length > 0 ? { adoptFrom: feed.adoptFrom } : {}),
     maxDeleteShare: feed.maxDeleteShare,
     allowMassDelete: options.allowMassDelete ?? false,
+    ...(options.allowMassReplace ? { allowMassReplace: true } : {}),
     mode: ingest.mode,
     removals: ingest.removals,
     ...(ingest.present ? { present: ingest.present } : {}),
@@ -487,6 +489,8 @@ async function prepare(
     // at least those are read now.
     const described = Math.max(options.briefs ?? BRIEFS_KEPT, CHANGES_KEPT);
     let made = makePlan(desired, snapshot.listings, policy);
+    /** The policy the plan was last made under (a provider's still-listed keys kept). */
+    let planned: PlanPolicy = policy;
     // A RESO provider is asked about the listings gone from its read before they are deleted: those
     // it still lists were skipped by a read that moved, and are planned again as listed.
     const still =
@@ -495,8 +499,10 @@ async function prepare(
     if (still) {
       const decisions = [still.decision];
       // The plan again, with what the provider still lists (and what is not asked yet) kept.
-      const replan = () =>
-        makePlan(desired, snapshot.listings, { ...policy, present: withKeys(policy.present, still.listed) });
+      const replan = () => {
+        planned = { ...policy, present: withKeys(policy.present, still.listed) };
+        return makePlan(desired, snapshot.listings, planned);
+      };
       if (still.listed.size > 0) {
         made = replan();
         const unasked = goneUnasked(made, still.considered);
@@ -558,6 +564,20 @@ async function prepare(
         made = makePlan(desired, listings, policy);
       }
       summary = { ...summary, reused: { sha256: ingest.reused.sha256, recordsRead: true } };
+    }
+    // An override for the deletes a run held (the dashboard's button): given only when this plan
+    // holds those very listings, never whatever the feed dropped since (a tester's feed broke
+    // between the page and the click, and 54 listings went where 15 were named).
+    if (options.allowDeletes && made.heldDeletes.length > 0) {
+      const now = heldDeletesDigest(made.heldDeletes);
+      if (now === options.allowDeletes.digest)
+        made = makePlan(desired, snapshot.listings, { ...planned, allowMassDelete: true });
+      else
+        made.guards.push({
+          guard: 'override-mismatch',
+          tripped: true,
+          message: `the override was given for ${options.allowDeletes.count} held listing(s), but this run would hold ${made.heldDeletes.length} others (the feed changed since): none deleted; review them and allow again`,
+        });
     }
     const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;

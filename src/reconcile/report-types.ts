@@ -183,6 +183,11 @@ export interface RunReport {
   heldDeletes: number;
   /** The first deletes a guard held back, by key: what `--allow-mass-delete` would delete (absent when none). */
   heldDeleteKeys?: { key: string; id: number; reason: string }[];
+  /**
+   * Every held delete's key as one value (`heldDeletesDigest`): an override given for it lets a
+   * later run delete only these very listings (the dashboard's button). Absent when none was held.
+   */
+  heldDeletesDigest?: string;
   /** Listings gone from the feed marked Sold by this run (`gone.action: markSold`; counted in `updated` too). */
   markedSold: number;
   /**

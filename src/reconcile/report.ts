@@ -2,6 +2,7 @@ import type { Operation } from '../api/index.ts';
 import type { MappingHint } from '../normalize/index.ts';
 import { type ApplyResult, noWrites } from './apply.ts';
 import { changesOf } from './changes-of.ts';
+import { heldDeletesDigest } from './held-digest.ts';
 import type { Plan, PlanList } from './plan-types.ts';
 import { itemsOf } from './planned-creates.ts';
 import { duplicateDeletes } from './planned-deletes.ts';
@@ -228,6 +229,7 @@ function plannedCounts(plan: Plan): Partial<RunReport> {
     graceKeys: itemsOf(plan.grace, 0, HELD_KEPT),
     ...(plan.heldDeletes.length > 0
       ? {
+          heldDeletesDigest: heldDeletesDigest(plan.heldDeletes),
           heldDeleteKeys: itemsOf(plan.heldDeletes, 0, HELD_KEPT).map((d) => ({
             key: d.key,
             id: d.id,

@@ -71,6 +71,14 @@ export interface SyncOptions {
   dryRun?: boolean;
   /** Let a run delete more than `maxDeleteShare` of the feed's owned listings. */
   allowMassDelete?: boolean;
+  /**
+   * Let a run delete the listings an earlier run held, and only those: given when this run holds
+   * the same listings (their keys' `heldDeletesDigest`), else they stay held (guard
+   * `override-mismatch`). The dashboard's "allowing the deletes" button.
+   */
+  allowDeletes?: { digest: string; count: number };
+  /** Let a run's replaces past `maxDeleteShare` through (guard `mass-replace`), and nothing else. */
+  allowMassReplace?: boolean;
   /** Ignore validators and watermarks: fetch and compare everything. */
   forceFull?: boolean;
   /**

@@ -406,6 +406,30 @@ describe('syncFeed against the sandbox', () => {
       expect(forced).toMatchObject({ outcome: 'ok', deleted: 5 });
       expect(h.keys()).toEqual(next.map((l) => l.MLSNumber));
     });
+
+    it('an override for the held deletes of a run deletes those, and none when the feed dropped others since', async () => {
+      h = await startHarness();
+      await h.sync(h.feed(), listings(1, 10), {});
+      const next = listings(1, 5);
+      const guarded = await h.sync(h.feed(), next);
+      expect(guarded).toMatchObject({ outcome: 'guarded', heldDeletes: 5 });
+      expect(guarded.heldDeletesDigest).toMatch(/^[0-9a-f]{64}$/);
+      const allowed = { digest: guarded.heldDeletesDigest as string, count: guarded.heldDeletes };
+      // The feed broke further between the page and the click: 9 would go, 5 were allowed.
+      const worse = await h.sync(h.feed(), listings(1, 1), { allowDeletes: allowed });
+      expect(worse).toMatchObject({ outcome: 'guarded', deleted: 0, heldDeletes: 9 });
+      expect(worse.guards.find((g) => g.guard === 'override-mismatch')).toMatchObject({
+        tripped: true,
+        message: expect.stringContaining(
+          'the override was given for 5 held listing(s), but this run would hold 9 others',
+        ),
+      });
+      expect(h.keys()).toHaveLength(10);
+      // The same held set: exactly those five go.
+      const same = await h.sync(h.feed(), next, { allowDeletes: allowed });
+      expect(same).toMatchObject({ outcome: 'ok', deleted: 5 });
+      expect(h.keys()).toEqual(next.map((l) => l.MLSNumber));
+    });
   });
 
   it('saves validators only after a run that succeeded, and skips an unmodified feed without a call', async () => {

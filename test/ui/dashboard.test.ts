@@ -183,6 +183,27 @@ describe.skipIf(!redisAvailable)('the feed dashboard', () => {
       expect(await runsOf()).toBe(1);
     });
 
+    it('the deletes button allows the held deletes of that run only: its digest in the job, a forged value refused', async () => {
+      const digest = 'b'.repeat(64);
+      const guarded = Object.assign(fakeGuardedReport('listhub'), { heldDeletesDigest: digest });
+      await scene.service.state.recordRun('listhub', guarded);
+      const form = new URLSearchParams({ confirm: '1', allowDeletes: `${digest}:9` });
+      const post = (body: URLSearchParams) =>
+        fetch(`${scene.ui.url}/feeds/listhub/run`, {
+          method: 'POST',
+          headers: { ...AUTH, 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+          redirect: 'manual',
+        });
+      expect((await post(new URLSearchParams({ confirm: '1', allowDeletes: 'all' }))).status).toBe(400);
+      expect((await post(form)).status).toBe(303);
+      const jobs = (await scene.service.queue.getJobs(['waiting', 'active', 'completed', 'failed'])).filter(
+        (j) => j.data.feedId === 'listhub' && j.data.allowDeletes !== undefined,
+      );
+      expect(jobs.map((j) => j.data.allowDeletes)).toEqual([{ digest, count: 9 }]);
+      expect(jobs[0]?.data.allowMassDelete).toBeUndefined();
+    });
+
     it('filters the table by outcome and sorts it', async () => {
       await page.goto(`${scene.ui.url}/?outcome=partial`);
       expect(await page.locator('tr[data-feed-row] .feed-id').allTextContents()).toEqual(['acme']);

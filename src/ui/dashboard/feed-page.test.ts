@@ -122,13 +122,27 @@ describe('feedPage', () => {
   });
 
   it('offers the override only where it applies: a share guard, not a feed without listings', () => {
+    const digest = 'a'.repeat(64);
     const share = page({
       ...base,
       outcome: 'guarded',
       heldDeletes: 40,
+      heldDeletesDigest: digest,
       guards: [{ guard: 'max-delete-share', tripped: true, message: 'refusing: deleting 40 of 50 listings' }],
     });
-    expect(share).toContain('Run now, allowing the deletes');
+    expect(share).toContain('Run now, allowing these deletes');
+    // The override names the held deletes (their digest), never all deletes (a tester: 15 named, 54 gone).
+    expect(share).toContain(`name="allowDeletes" value="${digest}:40"`);
+    expect(share).not.toContain('allowMassDelete');
+    // A run saved before the digest: no button (it could only allow every delete).
+    const older = page({
+      ...base,
+      outcome: 'guarded',
+      heldDeletes: 40,
+      guards: share ? [{ guard: 'max-delete-share', tripped: true, message: 'x' }] : [],
+    });
+    expect(older).not.toContain('Run now, allowing');
+    expect(older).toContain('run the feed again to allow its deletes from here');
     const empty = page({
       ...base,
       outcome: 'guarded',
@@ -141,7 +155,7 @@ describe('feedPage', () => {
         },
       ],
     });
-    expect(empty).not.toContain('Run now, allowing the deletes');
+    expect(empty).not.toContain('Run now, allowing these deletes');
     expect(empty).toContain('No override applies: fix the feed');
     // Replaces held, no delete: the override is offered for them (a tester found no way to give it).
     const replaces = page({
@@ -151,8 +165,8 @@ describe('feedPage', () => {
       guards: [{ guard: 'mass-replace', tripped: true, message: '180 listing(s) would be replaced' }],
     });
     expect(replaces).toContain('Run now, allowing the replaces');
-    expect(replaces).toContain('name="allowMassDelete" value="1"');
-    expect(replaces).not.toContain('Run now, allowing the deletes');
+    expect(replaces).toContain('name="allowMassReplace" value="1"');
+    expect(replaces).not.toContain('Run now, allowing these deletes');
   });
 
   it('says when held keys have no listing on the platform, and when the failures shown are the first of more', () => {

@@ -72,6 +72,7 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
         g.guard === 'unkeyed-rejections' ||
         g.guard === 'adopt-from' ||
         g.guard === 'unframed-body' ||
+        g.guard === 'override-mismatch' ||
         g.guard === 'mass-replace'),
   );
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Guards</h3><ul class="guards">${run.guards.map(
@@ -88,13 +89,15 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
           }. If the feed really dropped these listings, run once with deletes allowed:</p>${
             readOnly
               ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
-              : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform?"><input type="hidden" name="allowMassDelete" value="1"><button type="submit" class="danger">Run now, allowing the deletes</button></form>`
+              : !run.heldDeletesDigest
+                ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its deletes from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
+                : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform? If the feed has changed since, none is deleted."><input type="hidden" name="allowDeletes" value="${run.heldDeletesDigest}:${run.heldDeletes}"><button type="submit" class="danger">Run now, allowing these deletes</button></form>`
           }`
         : tripped && run.guards.some((g) => g.tripped && g.guard === 'mass-replace')
           ? html`<p>Replaces were held back: the listings keep the values the feed no longer sends. If the feed really dropped them, run once with replaces allowed:</p>${
               readOnly
                 ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
-                : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Replace the held listings of ${feedId} on the platform, clearing the values the feed no longer sends (each gets a new ID)?"><input type="hidden" name="allowMassDelete" value="1"><button type="submit" class="danger">Run now, allowing the replaces</button></form>`
+                : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Replace the held listings of ${feedId} on the platform, clearing the values the feed no longer sends (each gets a new ID)?"><input type="hidden" name="allowMassReplace" value="1"><button type="submit" class="danger">Run now, allowing the replaces</button></form>`
             }`
           : ''
   }</section>`;

@@ -94,30 +94,47 @@ async function runNow(ctx: DashboardContext, req: Request, res: Response): Promi
   if (ctx.readOnly) return void res.status(403).send('read-only: set UI_USER and UI_PASSWORD to run feeds');
   if (crossSite(req)) return void res.status(403).send('cross-site request refused');
   const body = (req.body ?? {}) as Record<string, string>;
-  const allowMassDelete = body.allowMassDelete === '1';
+  // The deletes allowed are those a run held, named by its digest: never whatever the feed drops
+  // between the page and the click (a tester: 15 named, 54 deleted). The replaces, apart.
+  const allowDeletes = allowDeletesOf(body.allowDeletes);
+  if (body.allowDeletes !== undefined && !allowDeletes)
+    return void res.status(400).send('allowDeletes: not the held deletes of a run (digest:count)');
+  const allowMassReplace = body.allowMassReplace === '1';
+  const allowing = allowDeletes !== undefined || allowMassReplace;
   const last = await ctx.lastReport(feed.id);
-  if ((allowMassDelete || last?.outcome === 'guarded') && body.confirm !== '1')
-    return void ctx.send(res, feed.id, 'feeds', confirmPage(feed.id, allowMassDelete));
+  if ((allowing || last?.outcome === 'guarded') && body.confirm !== '1')
+    return void ctx.send(res, feed.id, 'feeds', confirmPage(feed.id, body));
   // A full compare: Run now must not end `skipped` because the feed file did not change.
   const jobId = await enqueueFeedSync(ctx.queue, {
     feedId: feed.id,
     trigger: 'manual',
     forceFull: true,
-    ...(allowMassDelete ? { allowMassDelete } : {}),
+    ...(allowDeletes ? { allowDeletes } : {}),
+    ...(allowMassReplace ? { allowMassReplace } : {}),
   });
   if (wantsJson(req)) return void res.status(202).json({ feedId: feed.id, jobId });
   res.redirect(303, `/feeds/${encodeURIComponent(feed.id)}`);
 }
 
+/** `DIGEST:COUNT`, the form's value for the held deletes of a run (`RunReport.heldDeletesDigest`). */
+function allowDeletesOf(value: string | undefined): { digest: string; count: number } | undefined {
+  const match = /^([0-9a-f]{64}):(\d{1,9})$/.exec(value ?? '');
+  return match ? { digest: match[1]!, count: Number(match[2]) } : undefined;
+}
+
 /** Without JavaScript, the confirmation is a page with the same form and `confirm=1`. */
-function confirmPage(feedId: string, allowMassDelete: boolean) {
-  const question = allowMassDelete
-    ? `Run ${feedId} now and let it delete the listings its delete guard held back?`
-    : `The last run of ${feedId} tripped a delete guard. Run it again now? Deletes stay held unless you allow them.`;
+function confirmPage(feedId: string, body: Record<string, string>) {
+  const deletes = allowDeletesOf(body.allowDeletes);
+  const replaces = body.allowMassReplace === '1';
+  const question = deletes
+    ? `Run ${feedId} now and let it delete the ${deletes.count} listings its delete guard held back? If the feed has changed since, it deletes none of them.`
+    : replaces
+      ? `Run ${feedId} now and let it replace the listings its replace guard held back?`
+      : `The last run of ${feedId} tripped a delete guard. Run it again now? Deletes stay held unless you allow them.`;
   return html`<h1>Confirm</h1><p>${question}</p>
 <form method="post" action="/feeds/${encodeURIComponent(feedId)}/run"><input type="hidden" name="confirm" value="1">${
-    allowMassDelete ? html`<input type="hidden" name="allowMassDelete" value="1">` : ''
-  }<button type="submit"${allowMassDelete ? html` class="danger"` : ''}>Yes, run now</button> <a href="/feeds/${encodeURIComponent(feedId)}">Cancel</a></form>`;
+    deletes ? html`<input type="hidden" name="allowDeletes" value="${body.allowDeletes ?? ''}">` : ''
+  }${replaces ? html`<input type="hidden" name="allowMassReplace" value="1">` : ''}<button type="submit"${deletes || replaces ? html` class="danger"` : ''}>Yes, run now</button> <a href="/feeds/${encodeURIComponent(feedId)}">Cancel</a></form>`;
 }
 
 /**
