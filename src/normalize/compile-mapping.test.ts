@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileMapping } from './compile-mapping.ts';
 import { inferCsvMapping } from './infer-csv-mapping.ts';
 import type { MappingConfig } from './mapping-schema.ts';
-import { resolveMapping } from './resolve-mapping.ts';
+import { mergeMappings, resolveMapping } from './resolve-mapping.ts';
 import { validateListing } from './validate-listing.ts';
 
 const base: MappingConfig = {
@@ -359,9 +359,83 @@ describe('inferCsvMapping', () => {
       BuildingArea: { from: 'Sq. Ft.', unit: 'sqft' },
       Images: { from: 'Photos', split: ['|', ';', '\n', ' '] },
       LotArea: [{ from: 'Lot Acres', unit: 'acres' }],
-      CurrencySymbol: [{ from: 'List Price' }, { const: '$' }],
+      CurrencySymbol: [{ from: 'List Price' }],
     });
+    // The dollar is a default, so a feed's own defaults win over it.
+    expect(mapping.defaults).toEqual({ CurrencySymbol: '$' });
     expect(mapping.extensions).toEqual({ unmapped: true });
+  });
+  it.each([
+    ['Contact Agent', 'on request'],
+    ['Auction', 'by auction'],
+    ['For Sale by Tender', 'by tender'],
+    ['Expressions of Interest', 'by expressions of interest'],
+    ['Preis auf Anfrage', 'on request'],
+    ['TBA', 'on request'],
+    ['0', 'on request'],
+    ['$0', 'on request'],
+  ])('a price %j publishes none: unset, the fact Price: %s, the listing synced', (text, says) => {
+    const out = compileMapping(inferCsvMapping(['MLS #', 'List Price'])).map({
+      'MLS #': 'A',
+      'List Price': text,
+    });
+    expect(out.problems).toEqual([]);
+    expect(out.listing.SalePrice).toBeUndefined();
+    expect(out.listing.ExtensionColumn).toEqual([{ Key: 'Price', value: says }]);
+  });
+  it.each([
+    ['$900,000+', 900_000, 'or more', undefined],
+    ['Offers above $900k', 900_000, 'Offers above', undefined],
+    ['Price guide $1,200,000', 1_200_000, 'Price guide', undefined],
+    ['Buyers guide $750,000', 750_000, 'Buyers guide', undefined],
+    ['Shared ownership £120,000', 120_000, 'Shared ownership', undefined],
+    ['VB 350.000 €', 350_000, 'VB', true],
+    ['350.000 € VHB', 350_000, 'VHB', true],
+    ['ab 299.000 €', 299_000, 'ab', true],
+    ['299.000 € Festpreis', 299_000, 'Festpreis', true],
+  ] as const)('a price %j is %d with the qualifier %j', (text, value, qualifier, decimalComma) => {
+    const mapping = compileMapping({
+      fields: { MLSNumber: 'id', SalePrice: 'price' },
+      ...(decimalComma ? { decimalComma } : {}),
+    });
+    const out = mapping.map({ id: 'A', price: text });
+    expect(out.problems).toEqual([]);
+    expect(out.listing.SalePrice).toBe(value);
+    expect(out.listing.ExtensionColumn).toEqual([{ Key: 'Price qualifier', value: qualifier }]);
+  });
+  it('a rent written $1,500/mo. or $2,100 mo is monthly; 850 € kalt keeps its word; About $450,000 is refused', () => {
+    const rent = compileMapping({ fields: { MLSNumber: 'id', RentPrice: 'rent' } });
+    expect(rent.map({ id: 'A', rent: '$1,500/mo.' }).listing.RentPrice).toBe(1500);
+    expect(rent.map({ id: 'A', rent: '$2,100 mo' }).listing.RentPrice).toBe(2100);
+    const cold = rent.map({ id: 'A', rent: '850 € kalt' });
+    expect(cold.listing.RentPrice).toBe(850);
+    expect(cold.listing.ExtensionColumn).toEqual([{ Key: 'Price qualifier', value: 'kalt' }]);
+    const sale = compileMapping({ fields: { MLSNumber: 'id', SalePrice: 'price' } });
+    for (const text of ['About $450,000', 'Abc 450', 'Frommage $5', '$450,000 - $500,000'])
+      expect(
+        sale.map({ id: 'A', price: text }).problems.map((p) => p.reason),
+        text,
+      ).toEqual(['not_a_number']);
+  });
+  it('reads the currency through a price qualifier, and takes the feed’s default currency over the dollar', () => {
+    const header = ['MLS #', 'List Price'];
+    const inferred = compileMapping(inferCsvMapping(header));
+    const uk = compileMapping(
+      mergeMappings(inferCsvMapping(header), { defaults: { CurrencySymbol: 'GBP' } }),
+    );
+    const at = (m: typeof inferred, price: string) => m.map({ 'MLS #': 'UK-1', 'List Price': price }).listing;
+    expect(at(inferred, 'Guide Price £450,000')).toMatchObject({ SalePrice: 450_000, CurrencySymbol: '£' });
+    expect(at(inferred, 'From €450,000')).toMatchObject({ SalePrice: 450_000, CurrencySymbol: '€' });
+    expect(at(inferred, 'POA').CurrencySymbol).toBe('$');
+    expect(at(uk, 'POA').CurrencySymbol).toBe('£');
+    expect(at(uk, '450000').CurrencySymbol).toBe('£');
+    // A feed in dollars: a qualified price in pounds is a mismatch, never published as dollars.
+    const usd = compileMapping({
+      fields: { MLSNumber: 'MLS #', SalePrice: 'List Price', CurrencySymbol: { const: 'USD' } },
+    });
+    expect(
+      usd.map({ 'MLS #': 'X', 'List Price': 'Guide Price £450,000' }).problems.map((p) => p.reason),
+    ).toContain('currency_mismatch');
   });
   it('reads a Living Area in the feed’s areaUnit, square feet only where the header says so', () => {
     expect(inferCsvMapping(['MLS #', 'Living Area']).fields?.BuildingArea).toEqual({ from: 'Living Area' });

@@ -3,7 +3,7 @@ import { isSet } from './field-path.ts';
 import { problem } from './field-problem.ts';
 import { MONEY_FIELDS } from './listing-schema.ts';
 import type { FieldWriter, MappedRecord } from './mapped-record.ts';
-import { isPriceOnRequest, PRICE_ON_REQUEST, perMonthFactor, priceSign, readPrice } from './money.ts';
+import { PRICE_ON_REQUEST, perMonthFactor, priceOnRequest, priceSign, readPrice } from './money.ts';
 
 const MONEY = new Set<string>(MONEY_FIELDS);
 /**
@@ -38,8 +38,8 @@ export function compileNumber({
     if (!isSet(value)) return;
     // A price on request (`POA`) is unset, and a fact says so: the BLM, Kyero and OpenImmo presets'
     // way. It held the listing off the chatbot as not a number.
-    if (onRequest && typeof value === 'string' && isPriceOnRequest(value))
-      return onRequestNote(out, field, value);
+    const unpublished = onRequest && typeof value === 'string' ? priceOnRequest(value) : undefined;
+    if (unpublished !== undefined) return onRequestNote(out, field, value, unpublished);
     let periodText = (periodOf?.(record, value) as string | undefined) ?? rule.period;
     let factor = 1;
     if (periodText !== undefined && isSet(periodText)) {
@@ -62,6 +62,8 @@ export function compileNumber({
             : problem(field, value, reading.reason, reading.why),
         );
       if (reading.value === undefined) return;
+      // A price of 0 publishes no price (the Kyero and OpenImmo presets' reading): never "$0".
+      if (reading.value === 0 && onRequest) return onRequestNote(out, field, value, 'on request');
       // A period in the text (`$650 pw`) converts as the mapping's `period:` does; where the mapping
       // gives one too, they agree or the record is refused (which is meant is not known).
       if (reading.period !== undefined) {
@@ -103,9 +105,10 @@ export function compileNumber({
   };
 }
 
-/** A price on request: left unset, the fact `Price: on request` added once. */
-function onRequestNote(out: MappedRecord, field: string, value: string): void {
+/** A price not published: left unset, the fact `Price: on request` (or `by auction`…) added once. */
+function onRequestNote(out: MappedRecord, field: string, value: unknown, says: string): void {
   if (out.raw) out.raw[field] = value;
   out.notes ??= [];
-  if (!out.notes.some((note) => note.Key === PRICE_ON_REQUEST.Key)) out.notes.push({ ...PRICE_ON_REQUEST });
+  if (!out.notes.some((note) => note.Key === PRICE_ON_REQUEST.Key))
+    out.notes.push({ Key: PRICE_ON_REQUEST.Key, value: says });
 }

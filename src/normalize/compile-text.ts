@@ -24,7 +24,12 @@ export function compileText(
     if (!isSet(value)) return;
     if (out.raw) out.raw[field] = value;
     const text = String(value).trim();
-    if (kind === 'currency') set(out.listing, currency(text));
+    // A price text that names no currency (`POA`, a bare number): the feed's default, if any.
+    if (kind === 'currency')
+      set(
+        out.listing,
+        currency(text) ?? (ctx.fallback === undefined ? undefined : currency(String(ctx.fallback))),
+      );
     else if (kind === 'url') set(out.listing, absoluteMediaUrl(text, ctx.baseUrl) ?? text);
     else if (rule.html) set(out.listing, htmlToText(text) || undefined);
     else set(out.listing, text);

@@ -162,7 +162,12 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
     ),
   );
   const moneyColumns = [column('currency'), price, sold, rent].filter((c): c is string => c !== undefined);
-  set('CurrencySymbol', [...moneyColumns.map((from) => ({ from })), { const: '$' }]);
+  // The dollar as a default, not a rule: a feed's own `defaults: { CurrencySymbol: GBP }` wins (a
+  // tester's UK listings on request showed `$` whatever the defaults said).
+  set(
+    'CurrencySymbol',
+    moneyColumns.map((from) => ({ from })),
+  );
 
   const full = column('bathsFull');
   const half = column('bathsHalf');
@@ -225,6 +230,7 @@ export function inferCsvMapping(headers: readonly string[]): MappingConfig {
   const exclude = headers.filter((header) => noise.has(tokenOf(header)));
   return {
     fields,
+    defaults: { CurrencySymbol: '$' },
     extensions: {
       unmapped: true,
       ...(exclude.length > 0 ? { exclude } : {}),

@@ -40,7 +40,8 @@ export function currencyOf(text: string): string | undefined {
     return trimmed === '' || isPriceOnRequest(trimmed) ? undefined : currencySymbol(trimmed);
   // Read as the price is (`readPrice`): what follows the number is a currency only where it is one
   // (`1,25 Mio. €` is in €; `650 p/w` is in no currency, where `p/w` was taken as one).
-  const groups = PRICE.exec(trimmed)?.groups;
+  // Through a qualifier (`Guide Price £450,000`): its currency is the price's (a tester's went out in $).
+  const groups = PRICE.exec(trimmed)?.groups ?? PRICE.exec(withoutQualifier(trimmed) ?? '')?.groups;
   const mark = groups?.before ?? groups?.after;
   return mark ? currencySymbol(mark) : undefined;
 }
@@ -133,7 +134,7 @@ const MAGNITUDE = '(?:thousand|k|millions?|mil|mio|mln|mn|mm|m|billions?|bn|b)\\
 const PERIODS: Readonly<Record<string, string>> = {
   week: 'p\\.?\\s?w\\.?|p/w|pwk|per\\s+week|a\\s+week|/\\s*(?:week|wk|w)|weekly',
   month:
-    'p\\.?\\s?c\\.?\\s?m\\.?|p\\.?\\s?m\\.?|p/m|per\\s+(?:calendar\\s+)?month|a\\s+month|/\\s*(?:month|mth|mo|m)|monthly',
+    'p\\.?\\s?c\\.?\\s?m\\.?|p\\.?\\s?m\\.?|p/m|per\\s+(?:calendar\\s+)?month|a\\s+month|/\\s*(?:month|mth|mo|m)\\.?|mth\\.?|mo\\.?|monthly',
   year: 'p\\.?\\s?a\\.?|p/a|per\\s+(?:annum|year)|a\\s+year|/\\s*(?:annum|year|yr|y|a)|yearly|annually',
   fortnight: 'per\\s+fortnight|a\\s+fortnight|/\\s*fortnight|fortnightly',
   quarter: 'per\\s+quarter|a\\s+quarter|/\\s*(?:quarter|qtr)|quarterly',
@@ -154,23 +155,49 @@ const PRICE = new RegExp(
   'iu',
 );
 
-/** A price on request, in the closed list of the ways feeds write one (dots and case aside). */
-const ON_REQUEST = new Set([
-  'poa',
-  'price on application',
-  'price on request',
-  'call for price',
-  'contact agent for price',
+/**
+ * A price not published, in the closed list of the ways feeds write one (dots and case aside), with
+ * what the fact `Price` says of it: on request (`POA`, `Contact Agent`, `Preis auf Anfrage`), by
+ * auction, by tender, or by expressions of interest (Australian and UK sales).
+ */
+const ON_REQUEST = new Map<string, string>([
+  ...[
+    'poa',
+    'price on application',
+    'price on request',
+    'price upon request',
+    'on request',
+    'upon request',
+    'call for price',
+    'contact agent for price',
+    'contact agent',
+    'contact the agent',
+    'price withheld',
+    'preis auf anfrage',
+    'auf anfrage',
+    'prix sur demande',
+    'precio a consultar',
+    'tba',
+    'tbc',
+  ].map((phrase) => [phrase, 'on request'] as const),
+  ...['auction', 'for auction', 'by auction', 'for sale by auction'].map((p) => [p, 'by auction'] as const),
+  ...['sale by tender', 'for sale by tender', 'tender', 'by tender'].map((p) => [p, 'by tender'] as const),
+  ...['expressions of interest', 'eoi'].map((p) => [p, 'by expressions of interest'] as const),
 ]);
 
 /**
- * Whether a price text says the price is on request (`POA`, `P.O.A.`, `Price on application`): the
- * price is left unset and `PRICE_ON_REQUEST` says why, as the BLM, Kyero and OpenImmo presets do.
+ * What a price text that publishes no price says (`POA` → `on request`, `Auction` → `by auction`),
+ * or undefined for any other text: the price is left unset and the fact `Price` says why, as the
+ * BLM, Kyero and OpenImmo presets do.
  */
+export function priceOnRequest(text: string): string | undefined {
+  if (text.length > 30) return undefined;
+  return ON_REQUEST.get(text.toLowerCase().replace(/\./g, '').replace(/\s+/g, ' ').trim());
+}
+
+/** Whether a price text publishes no price (`priceOnRequest`). */
 export function isPriceOnRequest(text: string): boolean {
-  return (
-    text.length <= 30 && ON_REQUEST.has(text.toLowerCase().replace(/\./g, '').replace(/\s+/g, ' ').trim())
-  );
+  return priceOnRequest(text) !== undefined;
 }
 
 /** The fact a price on request adds, the one the Kyero and OpenImmo presets give. */
@@ -188,18 +215,17 @@ export type PriceReading =
  */
 const QUALIFIER_WORDS = [
   'guide price',
+  'price guide',
+  "buyers'? guide",
+  "buyer's guide",
   'guide',
   'offers over',
+  'offers above',
   'offers in excess of',
   'offers in the region of',
   'offers around',
   'offers from',
   'offers invited',
-  'oieo',
-  'oiro',
-  'ono',
-  'ovno',
-  'obo',
   'or nearest offer',
   'or best offer',
   'from',
@@ -208,17 +234,27 @@ const QUALIFIER_WORDS = [
   'starting at',
   'starting from',
   'fixed price',
-  'neg',
+  'shared ownership',
   'negotiable',
+  'neg',
   'firm',
+  // German: Verhandlungsbasis (negotiable), ab (from), Festpreis (fixed), kalt/warm (a rent without
+  // or with heating).
+  'verhandlungsbasis',
+  'festpreis',
+  'kaltmiete',
+  'warmmiete',
+  'kalt',
+  'warm',
+  'ab',
+  '\\+',
 ]
-  // `o.n.o.`, `O.I.R.O`: an abbreviation's letters may each take a dot.
-  .map((w) =>
-    /^[a-z]{3,4}$/.test(w) && w !== 'firm' && w !== 'from' ? [...w].join('\\.?') : w.replace(/ /g, '\\s+'),
-  )
+  .map((w) => w.replace(/ /g, '\\s+'))
+  // `o.n.o.`, `O.I.R.O`, `VHB`: an abbreviation's letters may each take a dot.
+  .concat(['ono', 'ovno', 'obo', 'oieo', 'oiro', 'vb', 'vhb'].map((w) => [...w].join('\\.?')))
   .join('|');
 const LEADING_QUALIFIER = new RegExp(
-  `^(?<qualifier>${QUALIFIER_WORDS})\\.?\\s*[:\\-–]?\\s*(?<rest>.+)$`,
+  `^(?<qualifier>${QUALIFIER_WORDS})(?![\\p{L}])\\.?\\s*[:\\-–]?\\s*(?<rest>.+)$`,
   'iu',
 );
 const TRAILING_QUALIFIER = new RegExp(
@@ -226,13 +262,20 @@ const TRAILING_QUALIFIER = new RegExp(
   'iu',
 );
 
+/** A price text without its qualifier (`Guide Price £450,000` → `£450,000`), or undefined when it has none. */
+function withoutQualifier(text: string): string | undefined {
+  const groups = (LEADING_QUALIFIER.exec(text) ?? TRAILING_QUALIFIER.exec(text))?.groups;
+  return groups?.rest && groups.qualifier && /\d/.test(groups.rest) ? groups.rest : undefined;
+}
+
 /** A price read with its qualifier taken off either end, or undefined when it has none. */
 function qualified(text: string, decimalComma: DecimalComma, periodic: boolean): PriceReading | undefined {
   const groups = (LEADING_QUALIFIER.exec(text) ?? TRAILING_QUALIFIER.exec(text))?.groups;
   if (!groups?.rest || !groups.qualifier || !/\d/.test(groups.rest)) return undefined;
   const reading = readPrice(groups.rest, decimalComma, periodic, false);
   if (!reading.ok || reading.value === undefined) return reading.ok ? undefined : reading;
-  return { ...reading, qualifier: groups.qualifier.replace(/\s+/g, ' ') };
+  const qualifier = groups.qualifier.replace(/\s+/g, ' ');
+  return { ...reading, qualifier: qualifier === '+' ? 'or more' : qualifier };
 }
 
 /** A comma before three final digits, after one to three: `1,250 Mio.` is 1.25 million or 1250 million. */

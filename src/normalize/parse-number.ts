@@ -176,6 +176,9 @@ function clean(digits: string, decimalComma: DecimalComma): string {
     // One dot before anything but a group of three digits groups nothing: a decimal point, as the
     // coordinates of a German feed are written (`52.49876`), not 5249876.
     if (SINGLE_DOT_DECIMAL.test(digits) && !DOT_GROUPS.test(digits.replace(/^[+-]/, ''))) return digits;
+    // Dots that group thousands group three digits each: `4.500.00` is no number, not 450000.
+    const whole = digits.replace(/^[+-]/, '').split(',')[0] ?? '';
+    if (whole.includes('.') && !DOT_GROUPS.test(whole)) return 'NaN';
     return digits.replace(/\./g, '').replace(',', '.');
   }
   const decimal = DECIMAL_COMMA.exec(digits);
@@ -187,8 +190,10 @@ function clean(digits: string, decimalComma: DecimalComma): string {
   // A comma before four digits or more groups nothing: `1,2345` is a typo, not 12345.
   if (/,\d{4}/.test(digits)) return 'NaN';
   const dots = digits.split('.').length - 1;
-  // "1.250.000" without commas: dots are thousands separators.
-  if (dots > 1 && !digits.includes(',')) return digits.replace(/\./g, '');
+  // "1.250.000" without commas: dots are thousands separators, three digits to a group (a tester's
+  // `$4.500.00` was read 450000, `1.234.56` 123456: a typo is not a number, never a guess).
+  if (dots > 1 && !digits.includes(','))
+    return DOT_GROUPS.test(digits.replace(/^[+-]/, '')) ? digits.replace(/\./g, '') : 'NaN';
   return digits.replace(/,/g, '');
 }
 

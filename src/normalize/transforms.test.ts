@@ -62,6 +62,18 @@ describe('parseNumber', () => {
     expect(parseNumber('1.250', true)).toMatchObject({ ok: true, value: 1250 });
     expect(parseNumber('1,250.00', true).ok).toBe(false);
   });
+  // A tester's typos were read as plausible numbers (`$4.500.00` as 450000): dots that group
+  // thousands group three digits each, whatever the feed says of its decimals.
+  it.each(['$4.500.00', '450.000.0', '1.234.56', '$1.25.000', '$1.2.3', '1.2345.678'])(
+    '%j is no number',
+    (raw) => {
+      for (const mode of ['unsaid', false, true] as const)
+        expect(parseNumber(raw, mode).ok, String(mode)).toBe(false);
+      expect(parseNumber('1.250.000', 'unsaid')).toMatchObject({ ok: true, value: 1_250_000 });
+      expect(parseNumber('1.250.000,50', true)).toMatchObject({ ok: true, value: 1_250_000.5 });
+      expect(parseNumber('12,34,567', false)).toMatchObject({ ok: true, value: 1_234_567 });
+    },
+  );
   // A new user's European feed: `450.000` (a price) was read as 450 and `1.649` (square feet) as 1.649.
   it.each(['1.649', '450.000', '$450.000', '450.000 €', '-1.649', '1.649 sqft', '999.999', '1.000'])(
     "%j, where the feed does not say how it writes decimals ('unsaid'), is refused as either reading",

@@ -92,7 +92,7 @@ describe('feed-sync validate', () => {
     // No mapping and no currency column: an MLS export's dollars, as --explain says.
     expect(text.out).toContain('✓ tabs: 3 records: 3 valid, 0 rejected');
     expect(text.out).toContain('  listing fields and where they come from:\n    MLSNumber      ← "MLS#"\n');
-    expect(text.out).toContain('    CurrencySymbol ← "List Price", else constant "$"\n');
+    expect(text.out).toContain('    CurrencySymbol ← "List Price", else the default "$"\n');
     expect(text.out).toContain(
       '    SaleType       ← "Sale Type", mapped, else "Property Type", mapped, else "Status", mapped, else constant "for_sale"\n',
     );

@@ -17,10 +17,15 @@ export function problemTable(counts: readonly ProblemCount[]): string[] {
 
 /** `Bedrooms ← Beds`, `Url ← template https://…/{MLS #}`: each listing field and its source. */
 export function explainMapping(mapping: unknown): string[] {
-  const fields = (mapping as { fields?: Record<string, unknown> } | undefined)?.fields ?? {};
+  const { fields = {}, defaults = {} } =
+    (mapping as { fields?: Record<string, unknown>; defaults?: Record<string, unknown> } | undefined) ?? {};
   const entries = Object.entries(fields).filter(([, rule]) => rule !== null && rule !== undefined);
   const width = Math.max(0, ...entries.map(([field]) => field.length));
-  return entries.map(([field, rule]) => `    ${field.padEnd(width)} ← ${describeRule(rule)}`);
+  // A field's default is its last resort: said after its rule (`else the default "$"`).
+  return entries.map(
+    ([field, rule]) =>
+      `    ${field.padEnd(width)} ← ${describeRule(rule)}${defaults[field] === undefined ? '' : `, else the default ${JSON.stringify(defaults[field])}`}`,
+  );
 }
 
 /** `Class is not one of "Residential Lease", "Lease", … (11)`, short enough for a line. */
