@@ -311,10 +311,15 @@ export function readPrice(
       why: `is a rate per ${period}: it is not a monthly rent, and is not made one (map the monthly rent, or leave the price out)`,
     };
   let mode = decimalComma;
-  if (groups.noCents)
-    // `350.000,-`: the mark's separator is the decimal mark, so the dots group thousands.
-    mode = groups.noCents.startsWith(',');
-  else if (magnitude !== undefined) {
+  if (groups.noCents) {
+    // `350.000,-`, `CHF 2.500.-`: "no cents", so a whole number, grouped by one separator in
+    // threes or not at all (a reviewer: `€ 350.000.-` was read 350, `350,5,-` 350.5).
+    const whole = WHOLE_GROUPED.exec(digits);
+    if (whole === null || magnitude !== undefined) return notPrice;
+    const value = Number(digits.replace(/[.,'\s\u00a0\u202f]/g, ''));
+    return { ok: true, value, ...(period !== undefined ? { period } : {}) };
+  }
+  if (magnitude !== undefined) {
     if (decimalComma === 'unsaid' && AMBIGUOUS_COMMA.test(digits))
       return {
         ok: false,
@@ -334,6 +339,9 @@ export function readPrice(
 }
 
 const notPrice: PriceReading = { ok: false, reason: 'not_a_number' };
+
+/** A whole number, bare or grouped in threes by one separator: `350000`, `350.000`, `1'250'000`. */
+const WHOLE_GROUPED = /^\d+$|^\d{1,3}(?<sep>[.,'\s\u00a0\u202f])\d{3}(?:\k<sep>\d{3})*$/;
 
 /**
  * A price's magnitudes, any case: a price is never in metres or millimetres, so `$1.25m` and `£1.2m`
@@ -359,13 +367,13 @@ const PRICE_MAGNITUDES: Readonly<Record<string, number>> = {
 /**
  * What a price's magnitude multiplies by, or why it is not read. A rent's `m` may be its month
  * (`$1500 m`); `mil` is a million in US English and a thousand in Spanish and Portuguese
- * (`350 mil €`, `R$ 350 mil`): read only in dollars, or with no currency written.
+ * (`350 mil €`, `R$ 350 mil`): read only with the dollar written (`$2 mil`): a bare `350 mil` in a euro feed was read as a million (a reviewer).
  */
 function priceMagnitude(magnitude: string, currency: string | undefined, periodic: boolean): number | string {
   const word = magnitude.toLowerCase();
   if (word === 'm' && periodic)
     return 'is a million or a month: write the number in full, or the period as pcm or /month';
-  if (word === 'mil' && currency !== undefined && !/^(?:US)?\$$|^USD$/i.test(currency))
+  if (word === 'mil' && (currency === undefined || !/^(?:US)?\$$|^USD$/i.test(currency)))
     return 'is a million in US English and a thousand in Spanish or Portuguese: write the number in full';
   return PRICE_MAGNITUDES[word] ?? 'is not a number';
 }

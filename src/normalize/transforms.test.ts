@@ -260,7 +260,6 @@ describe('readPrice', () => {
     ['1,25 Mio. €', 1_250_000],
     ['1,2 Mio', 1_200_000],
     ['1.5 Mio.', 1_500_000],
-    ['2 mil', 2_000_000],
     ['$2 mil', 2_000_000],
     ['$450K', 450_000],
     ['450k', 450_000],
@@ -317,6 +316,7 @@ describe('readPrice', () => {
     ['$650 pw', 'price_period', 'is per week: only a rent or a fee is'],
     ['$450,000/yr', 'price_period', 'is per year'],
     ['€2 mil', 'not_a_number', 'a thousand in Spanish or Portuguese'],
+    ['350 mil', 'not_a_number', 'a thousand in Spanish or Portuguese'],
     ['R$ 350 mil', 'not_a_number', 'a thousand in Spanish or Portuguese'],
     [
       '1,250 Mio.',
@@ -327,6 +327,16 @@ describe('readPrice', () => {
     const reading = readPrice(text, 'unsaid', false);
     expect(reading).toMatchObject({ ok: false, reason });
     expect(!reading.ok && reading.why).toContain(why);
+  });
+  it('reads the no-cents mark on a whole number only, whatever its separator (a reviewer: `€ 350.000.-` was 350)', () => {
+    for (const mode of ['unsaid', false, true] as const) {
+      expect(readPrice('€ 350.000.-', mode, false), String(mode)).toEqual({ ok: true, value: 350_000 });
+      expect(readPrice('CHF 2.500.-', mode, false), String(mode)).toEqual({ ok: true, value: 2500 });
+      expect(readPrice('350,000,-', mode, false), String(mode)).toEqual({ ok: true, value: 350_000 });
+      expect(readPrice("CHF 1'250'000.–", mode, false), String(mode)).toEqual({ ok: true, value: 1_250_000 });
+      expect(readPrice('350,5,-', mode, false).ok, String(mode)).toBe(false);
+      expect(readPrice('350.000,000,-', mode, false).ok, String(mode)).toBe(false);
+    }
   });
   it.each([
     ['£450,000 Guide Price', 450_000, 'Guide Price'],

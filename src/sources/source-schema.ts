@@ -215,7 +215,9 @@ function mlsGridLimitProblems(
   url: string | undefined,
   reso: z.output<typeof resoOptionsSchema> | undefined,
 ): { path: string[]; message: string }[] {
-  if (reso?.provider !== 'mlsgrid' || !url || !/(^|\.)mlsgrid\.com$/i.test(new URL(url).hostname)) return [];
+  // An unparsable URL is the url rule's problem (a reviewer: `new URL` threw out of the refine).
+  if (reso?.provider !== 'mlsgrid' || !url || !URL.canParse(url)) return [];
+  if (!/(^|\.)mlsgrid\.com$/i.test(new URL(url).hostname)) return [];
   const profile = PROFILES.mlsgrid;
   const given = { ...reso.limits, perSecond: reso.limits?.perSecond ?? reso.requestsPerSecond };
   const problems: { path: string[]; message: string }[] = [];

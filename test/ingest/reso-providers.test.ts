@@ -67,6 +67,24 @@ feeds:
       { source: 'feed-sync.yaml' },
     );
 
+  it('an MLS Grid url that is no URL is the url rule’s error, with its place (a reviewer: the refine threw)', () => {
+    const bad = () =>
+      parseConfig(
+        `api: { baseUrl: http://127.0.0.1:1 }
+feeds:
+  - id: mls
+    chatbot: SN-1
+    source:
+      format: reso
+      url: api.mlsgrid.com/v2
+      reso: { provider: mlsgrid, originatingSystem: a, limits: { perSecond: 5 } }
+    mapping: { preset: reso }
+`,
+        { source: 'bad.yaml' },
+      );
+    expect(bad).toThrow(/bad\.yaml:\d+:\d+: feeds\[0\]\.source\.url: Invalid URL/);
+  });
+
   it("takes the issue's MLS Grid config as written", () => {
     const config = load(
       '{ provider: mlsgrid, originatingSystem: actris, mode: incremental, limits: { perSecond: 2, perHour: 7200, perDay: 40000 } }',
@@ -183,6 +201,8 @@ describe('MLS Grid', () => {
     expect(second.result.present?.has('L000001')).toBe(true);
     expect(second.result.present?.has('L000002')).toBe(false);
     expect(second.result.present?.size).toBe(4);
+    // The marker's removal is not made by its ListingKey: another listing's ListingId may be that.
+    expect([...second.result.removals]).not.toContain('ACT000002');
   });
 
   it('imports with MlgCanView eq true, then reads changes with MlgCanView false as deletions', async () => {

@@ -84,7 +84,9 @@ export function registerExplain(program: Command): void {
         ].filter(Boolean);
         if (failed.length > 0) throw new CliExit(`${failed.join(' and ')} could not be read (see above)`);
         // Read, but not whole or empty (a spent provider budget, no records): nothing to say of the key.
-        if (explanation.verdict.state === 'unknown') throw new CliExit(explanation.verdict.summary);
+        // (A platform not looked up, as a feed keyed by Url without an MLSNumber, exits 0 as it did.)
+        if (explanation.verdict.state === 'unknown' && explanation.platform.lookedUp)
+          throw new CliExit(explanation.verdict.summary);
       } finally {
         await history.close();
       }

@@ -121,6 +121,24 @@ describe('feedPage', () => {
     expect(page(base)).not.toContain('To fix in the config');
   });
 
+  it('says why nothing was applied: held deletes, another feed’s listings, or in sync (a tester read "matched" beside 54 held)', () => {
+    const held = page({
+      ...base,
+      outcome: 'guarded',
+      heldDeletes: 54,
+      changes: [],
+      guards: [{ guard: 'max-delete-share', tripped: true, message: 'refusing' }],
+    });
+    expect(held).toContain(
+      'Nothing applied: 54 delete(s) held back (guard max-delete-share: see Guards above).',
+    );
+    expect(held).not.toContain('already matched');
+    const foreign = page({ ...base, changes: [], unchanged: 0, foreign: 40, skippedCount: 40 });
+    expect(foreign).toContain('40 another feed&#39;s · 40 skipped');
+    expect(foreign).toContain('another feed&#39;s or skipped (80)');
+    expect(page({ ...base, changes: [], unchanged: 5 })).toContain('the chatbot already matched the feed');
+  });
+
   it('offers the override only where it applies: a share guard, not a feed without listings', () => {
     const digest = 'a'.repeat(64);
     const share = page({

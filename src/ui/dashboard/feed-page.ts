@@ -131,11 +131,32 @@ function changesSection(run: RunReport, feedId: string): Html {
   }
   const n = run.notApplied;
   const notApplied = new Set(n ? [...n.creates, ...n.updates, ...n.deletes] : []);
-  return html`<section class="card"><h3>${title} <span class="sub">${run.created} created · ${run.updated} updated · ${run.deleted} deleted · ${run.unchanged} unchanged</span></h3>${
+  // Listings of the chatbot the run left alone: another feed's (foreign), or skipped (a tester read
+  // "owned 0" and "no changes" on a feed whose every listing was another feed's).
+  const foreign = run.foreign ?? 0;
+  const skipped = run.skippedCount ?? run.skipped?.length ?? 0;
+  const besides = [
+    ...(foreign > 0 ? [`${foreign} another feed's`] : []),
+    ...(skipped > 0 ? [`${skipped} skipped`] : []),
+  ];
+  return html`<section class="card"><h3>${title} <span class="sub">${run.created} created · ${run.updated} updated · ${run.deleted} deleted · ${run.unchanged} unchanged${besides.map((b) => ` · ${b}`).join('')}</span></h3>${
     changes.length
       ? html`<table class="changes-table"><thead><tr><th>Listing</th><th>Change</th><th>Fields (old → new)</th></tr></thead><tbody>${changes.map((c) => changeRow(c, notApplied, feedId))}</tbody></table>`
-      : html`<p class="sub">No changes: the chatbot already matched the feed.</p>`
+      : html`<p class="sub">${noChangesText(run, foreign + skipped)}</p>`
   }${run.changesOmitted ? html`<p class="sub">… and ${run.changesOmitted} more.</p>` : ''}</section>`;
+}
+
+/**
+ * Why a run wrote nothing, truly: held back by a guard, the feed's listings another feed's, or in
+ * sync. "No changes: the chatbot already matched the feed" was said beside 54 held deletes (a tester).
+ */
+function noChangesText(run: RunReport, leftAlone: number): string {
+  const tripped = run.guards.filter((g) => g.tripped).map((g) => g.guard);
+  if (tripped.length > 0 || run.heldDeletes > 0)
+    return `Nothing applied${run.heldDeletes > 0 ? `: ${run.heldDeletes} delete(s) held back` : ''}${tripped.length > 0 ? ` (guard ${[...new Set(tripped)].join(', ')}: see Guards above)` : ''}.`;
+  if (leftAlone > 0 && run.unchanged === 0)
+    return `No changes: the chatbot's listings with this feed's keys are another feed's or skipped (${leftAlone}), so this feed writes none of them; \`feed-sync plan --feed ${run.feedId}\` says whose.`;
+  return 'No changes: the chatbot already matched the feed.';
 }
 
 /** What the run read beside its listings (removals, unknown markers, dropped images…), as the CLI's report says it. */

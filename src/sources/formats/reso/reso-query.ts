@@ -19,7 +19,7 @@ export function resourceUrl(endpoint: string, resource: string, query: string): 
   const withoutHash = endpoint.replace(/#.*$/, '');
   const mark = withoutHash.indexOf('?');
   const base = (mark < 0 ? withoutHash : withoutHash.slice(0, mark)).replace(/\/+$/, '');
-  const own = mark < 0 ? '' : withoutHash.slice(mark + 1);
+  const own = mark < 0 ? '' : withoutHash.slice(mark + 1).replace(/^&+|&+$/g, '');
   const joined = [own, query].filter((part) => part !== '').join('&');
   return `${base}/${resource}${joined === '' ? '' : `?${joined}`}`;
 }

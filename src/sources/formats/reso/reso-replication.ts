@@ -152,13 +152,17 @@ export class ResoReplication {
           return;
         }
       }
-      for (const fields of fresh)
-        if (profile.isDeletion(fields) && this.lacksKeyField(fields)) this.unmatchedMarkers++;
-      yield* batchOf(fresh, (fields) => ({
-        index: index++,
-        fields,
-        ...(profile.isDeletion(fields) ? { removed: true as const } : {}),
-      }));
+      // A marker without the key's field names no listing: its removal, by the key's fallback (its
+      // ListingKey), could be another listing's ListingId (a reviewer). Left out: the sweep decides.
+      const unmatched = fresh.filter((fields) => profile.isDeletion(fields) && this.lacksKeyField(fields));
+      this.unmatchedMarkers += unmatched.length;
+      const yielded = unmatched.length === 0 ? fresh : fresh.filter((fields) => !unmatched.includes(fields));
+      if (yielded.length > 0)
+        yield* batchOf(yielded, (fields) => ({
+          index: index++,
+          fields,
+          ...(profile.isDeletion(fields) ? { removed: true as const } : {}),
+        }));
       const read = positioned.filter((_, i) => !readAlready(this.queryFrom, positioned[i]!));
       const moved = profile.order === 'timestamp' ? this.movedFloor(read) : undefined;
       this.checkpoint = advanced(this.checkpoint, read, profile.order, page.nextLink, this.deps.now());
