@@ -67,7 +67,7 @@ export async function findRecords(
       if (byMlsNumber.length < MENTIONS_KEPT)
         byMlsNumber.push({ place: placeOf(record, name), url: item.ref.key ?? '' });
     // A broken row holds every listing whose key appears in its text, as a whole word (issue 19).
-    const broken = item.kind === 'rejected' ? item.broken : undefined;
+    const broken = item.kind === 'rejected' ? (item.broken ?? item.keyless) : undefined;
     if (broken && brokenRows.length < MENTIONS_KEPT && containsWord(broken.cells.join('\u0000'), key)) {
       brokenRows.push(broken);
       mentions.push(mentionOf(record, name, item.kind === 'rejected' ? item.rejection.message : ''));

@@ -100,6 +100,7 @@ export async function collectFeed<T>(
         as1252.record(item.rejection.row);
         rejections.add(item.rejection);
         if (item.broken) broken.add(item.broken);
+        else if (item.keyless) broken.addKeyless(item.keyless);
         // A rejected record with a readable key holds its listing (last record of a key wins).
         const { key } = item.rejection;
         if (key !== undefined)
@@ -214,6 +215,14 @@ class BrokenRows {
       this.#omitted++;
       return;
     }
+    this.#chars += chars;
+    this.#rows.push(row);
+  }
+
+  /** A keyless record's cells, while there is room; past it, dropped without stopping deletes. */
+  addKeyless(row: BrokenRow): void {
+    const chars = row.cells.reduce((sum, cell) => sum + cell.length, 0);
+    if (this.#rows.length >= BROKEN_ROWS_KEPT || this.#chars + chars > BROKEN_CELLS_CHARS) return;
     this.#chars += chars;
     this.#rows.push(row);
   }

@@ -502,7 +502,7 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
       message: `${where()}: ${text}`,
       problems,
     };
-    return { kind: 'rejected', rejection };
+    return { kind: 'rejected', rejection, keyless: keylessRow(record, where(), feed.key) };
   }
   const listing = acceptListing(mapped);
   if (listing !== undefined) return listingItem(listing, ref, mapped);
@@ -519,7 +519,26 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
   return {
     kind: 'rejected',
     rejection: { ...ref, ...first, message: `${label}: ${first.message}`, problems },
+    ...(key === undefined ? { keyless: keylessRow(record, where(), feed.key) } : {}),
   };
+}
+
+/** A record without its key, as the rows that hold listings are kept (`FeedItem.keyless`). */
+function keylessRow(record: RawRecord, where: string, keyField: string): BrokenRow {
+  const cells = new Set<string>();
+  for (const value of Object.values(record.fields)) {
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (text !== '') cells.add(ownCopy(text));
+    } else if (typeof value === 'number') cells.add(String(value));
+  }
+  const row: BrokenRow = {
+    index: record.index,
+    where: `${where.charAt(0).toLowerCase()}${where.slice(1)}, which has no ${keyField}`,
+    cells: [...cells],
+  };
+  if (record.row !== undefined) row.row = record.row;
+  return row;
 }
 
 /**

@@ -134,6 +134,12 @@ export type FeedItem =
       rejection: Rejection;
       /** Set when the format itself says the record is broken (fields that do not fit the header). */
       broken?: BrokenRow;
+      /**
+       * A record without its key: its cells, so a listing whose key appears in them is held rather
+       * than deleted as gone (a tester: a blank MLS cell beside a Url holding the key deleted it).
+       * Unlike a broken row's, kept only while there is room: one never stops other deletes.
+       */
+      keyless?: BrokenRow;
     };
 
 /**

@@ -138,9 +138,9 @@ function adoptFromGuard(input: GuardInput, decisions: GuardDecision[]): { held: 
 }
 
 /**
- * Rejected records without a readable key hold nothing: a well-formed row with an empty key cell
- * cannot be any listing, and a broken row holds exactly the listings whose keys appear in it (the
- * plan's `decideGone`). But a feed in which more than `maxDeleteShare` of the records have no key,
+ * Rejected records without a readable key hold only the listings whose keys appear in their cells
+ * (a row whose key cell is blank beside a Url that holds the key), as a broken row does (the plan's
+ * `decideGone`); one that names no listing holds nothing. But a feed in which more than `maxDeleteShare` of the records have no key,
  * or whose broken rows are too many to keep, is not trusted to say what is gone: its `gone` deletes
  * (and marks) are held until the rows are fixed or the run is overridden (`--allow-mass-delete`).
  */
@@ -174,7 +174,7 @@ function unkeyedOf(
   if (!untrusted) {
     // Said as this guard's verdict alone: the share guard after it may still hold them (a report
     // read "ok — deleting the 14" beside "max-delete-share: TRIPPED").
-    const message = `${what} (a keyless row holds nothing; a broken row only the listings whose keys appear in it): no reason to hold back ${lossVerb(deletes, gone)} the ${gone.length} listing(s) gone from the feed`;
+    const message = `${what} (a keyless or broken row holds only the listings whose keys appear in its cells): no reason to hold back ${lossVerb(deletes, gone)} the ${gone.length} listing(s) gone from the feed`;
     decisions.push({ guard: 'unkeyed-rejections', tripped: false, message });
     return none;
   }

@@ -176,6 +176,25 @@ describe('a feed reading', () => {
     expect((await run()).unchanged).toBe(20);
   });
 
+  it('holds a listing whose key a keyless row still names, and deletes the sold one beside it', async () => {
+    const { h, path, run } = await setup();
+    writeFileSync(path, feedText());
+    expect((await run()).created).toBe(20);
+    // Row of R-7: its MLS # blanked by the export, its remarks still naming it; R-9 sold and gone.
+    const keyless = row(7).replace(/^R-7,/, ',').replace('Remarks for 7', 'Remarks for R-7');
+    writeFileSync(
+      path,
+      feedText((i) => (i === 7 ? keyless : i === 9 ? '' : row(i))),
+    );
+    const next = await run();
+    expect(next.deleted).toBe(1);
+    expect(next.changes?.filter((c) => c.op === 'delete').map((c) => c.key)).toEqual(['R-9']);
+    expect(h.keys()).toContain('R-7');
+    expect(next.heldKeys?.find((k) => k.key === 'R-7')?.message).toMatch(
+      /key appears in row \d+ of feed\.csv, which has no MLSNumber/,
+    );
+  });
+
   it('reads the feed when more listings were edited on the platform than it compares again (UNREAD_KEPT), and repairs them all', async () => {
     const { h, path, run } = await setup();
     const count = UNREAD_KEPT + 1;

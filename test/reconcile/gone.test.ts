@@ -70,13 +70,21 @@ describe('a row without a key holds nothing: listings that leave the feed leave 
   it('more keyless rows than maxDeleteShare of the file is a broken export: gone deletes wait', async () => {
     await t.feed(rows(range(1, 10)));
     expect(await t.cli('sync', '--feed', 'gone-feed')).toBe(0);
-    // Six of the ten rows lost their MLS number: the export is broken, not six listings sold.
-    await t.feed(rows(range(1, 4)) + rows(range(5, 10)).replace(/^M-\d+/gm, ''));
+    // Six of the ten rows lost their MLS number and their URL: the export is broken, not six
+    // listings sold.
+    await t.feed(rows(range(1, 4)) + rows(range(5, 10)).replace(/M-\d+/g, ''));
     t.reset();
     expect(await t.cli('sync', '--feed', 'gone-feed')).toBe(3);
     expect(t.out()).toMatch(
       /guard unkeyed-rejections: TRIPPED — 6 of 10 record\(s\) \(60%\) have no readable key/,
     );
+    expect(keys()).toHaveLength(10);
+    // The key cell alone blank, the URL still naming each listing: each row holds its own, nothing
+    // to delete (a tester: a blank MLS cell deleted the listing as gone).
+    await t.feed(rows(range(1, 4)) + rows(range(5, 10)).replace(/^M-\d+/gm, ''));
+    t.reset();
+    expect(await t.cli('sync', '--feed', 'gone-feed')).toBe(4);
+    expect(t.out()).toMatch(/key appears in row \d+ of feed\.csv, which has no MLSNumber/);
     expect(keys()).toHaveLength(10);
   });
 });
