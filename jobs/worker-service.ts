@@ -218,6 +218,9 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
       closing ??= close();
       return closing;
     },
+    stopNow() {
+      shutdown.abort(new Error('worker stopped at once (a second signal)'));
+    },
   };
 }
 

@@ -91,11 +91,31 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
 
   await new Promise<void>((resolve) => {
     const stop = (signal: NodeJS.Signals) => {
-      logger.info({ signal }, 'stopping: no new jobs, running ones finish');
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      logger.info({ signal }, 'stopping: no new jobs, running ones finish (again to stop them now)');
+      // A second signal stops the running runs at once, each recorded as cancelled (a tester's
+      // second Ctrl-C left no report and no line); a third leaves at once.
+      let signals = 1;
+      const again = (next: NodeJS.Signals) => {
+        signals++;
+        if (signals === 2) {
+          logger.warn(
+            { signal: next },
+            'stopping the running runs now: each ends cancelled, its report saved; the next run writes the rest',
+          );
+          service.stopNow();
+          return;
+        }
+        logger.warn({ signal: next }, 'leaving at once: a running run is taken up by the next worker');
+        process.exit(130);
+      };
+      process.on('SIGTERM', again);
+      process.on('SIGINT', again);
       resolve();
     };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
   });
   stopWatching?.();
   // It beats on while the running jobs finish (`stopping`), and is removed once they have.

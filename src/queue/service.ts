@@ -40,4 +40,9 @@ export interface WorkerService {
   healthy(): Promise<{ ok: boolean; store: boolean; worker: boolean; missingSchedulers: string[] }>;
   /** Stop taking jobs, let the running ones stop (aborted after the grace period), close the store. */
   close(): Promise<void>;
+  /**
+   * Stop the running jobs now, as the grace period's end does: each run ends `cancelled` with its
+   * report saved (a second Ctrl-C). `close` still finishes the rest.
+   */
+  stopNow(): void;
 }

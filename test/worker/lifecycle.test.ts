@@ -94,6 +94,35 @@ describe.each(BACKENDS)('the worker against the sandbox, on $name', (backend) =>
   );
 
   it.skipIf(!backend.available)(
+    'a second signal (stopNow) stops the running run at once, its report saved as cancelled, within a long grace',
+    async () => {
+      sandbox = await startSandbox({ latencyMs: 25 });
+      const config = makeConfig([{}], { baseUrl: sandbox.url, concurrency: 2 });
+      const first = await startWorkerService({
+        config,
+        store: store!.store,
+        prefix: store!.prefix,
+        logger: silentLogger,
+        sync: realSync(400),
+        settings: { ...FAST, shutdownGraceMs: 60_000 },
+      });
+      services.push(first);
+      await enqueueFeedSync(first.queue, { feedId: 'feed1' });
+      await waitFor(() => sandbox!.listings('SN-1').length >= 4, 10_000, 'the apply to start');
+      const started = Date.now();
+      const closing = first.close();
+      first.stopNow();
+      await closing;
+      services.splice(services.indexOf(first), 1);
+      // Not the minute of grace: the run stopped at once, and said so in its report.
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(sandbox.listings('SN-1').length).toBeLessThan(400);
+      const next = await start(realSync(400), 1, { concurrency: 2 });
+      expect((await next.state.getFeed('feed1')).lastReport).toMatchObject({ outcome: 'cancelled' });
+    },
+  );
+
+  it.skipIf(!backend.available)(
     'SIGTERM during the snapshot records the run as cancelled, not failed: no retry, a repair run',
     async () => {
       // Slow pages: the shutdown lands while the run reads the listings.
