@@ -5,7 +5,13 @@ import { clientFromConfig } from '../src/api/index.ts';
 import type { Config } from '../src/config/index.ts';
 import { feedsAtOnce, type WorkerSettings, workerSettingsOf } from '../src/config/index.ts';
 import type { Logger } from '../src/logger.ts';
-import type { RunMetrics, SchedulerStatus, StoreChoice, WorkerService } from '../src/queue/index.ts';
+import type {
+  ConfigRefusal,
+  RunMetrics,
+  SchedulerStatus,
+  StoreChoice,
+  WorkerService,
+} from '../src/queue/index.ts';
 import { DEFAULT_PREFIX, enqueueConfigRun, enqueueSettingsPush, openQueueStore } from '../src/queue/index.ts';
 import type { RunFeed, RunReport } from '../src/reconcile/index.ts';
 import {
@@ -176,6 +182,7 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
   }
 
   let closing: Promise<void> | undefined;
+  let refusal: ConfigRefusal | undefined;
   async function close(): Promise<void> {
     shuttingDown = true;
     clearInterval(timer);
@@ -220,6 +227,10 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
     },
     stopNow() {
       shutdown.abort(new Error('worker stopped at once (a second signal)'));
+    },
+    configRefused: () => refusal,
+    noteConfigRefused(next) {
+      refusal = next;
     },
   };
 }

@@ -32,7 +32,7 @@ export {
 } from './payloads.ts';
 export { readEmbeddedState, type StateReader } from './read-embedded-state.ts';
 export { checkRedis, connectRedis, RedisUnavailableError } from './redis.ts';
-export type { RunMetrics, SchedulerStatus, WorkerService } from './service.ts';
+export type { ConfigRefusal, RunMetrics, SchedulerStatus, WorkerService } from './service.ts';
 export {
   describeStore,
   type QueueStore,

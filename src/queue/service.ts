@@ -45,4 +45,15 @@ export interface WorkerService {
    * report saved (a second Ctrl-C). `close` still finishes the rest.
    */
   stopNow(): void;
+  /** The config file's last change, when it was refused (the running config stays); undefined once one is applied. */
+  configRefused?(): ConfigRefusal | undefined;
+  /** Notes the config file's change refused, or (undefined) one applied. */
+  noteConfigRefused?(refusal: ConfigRefusal | undefined): void;
+}
+
+/** A config file change the worker refused: when, the file, and its problems, as the log says them. */
+export interface ConfigRefusal {
+  at: string;
+  file: string;
+  issues: string[];
 }

@@ -87,7 +87,11 @@ export function watchConfig(
  */
 export function reloadOnChange(
   file: string,
-  service: { config(): Config; applyConfig(next: Config): Promise<void> },
+  service: {
+    config(): Config;
+    applyConfig(next: Config): Promise<void>;
+    noteConfigRefused?(refusal: { at: string; file: string; issues: string[] } | undefined): void;
+  },
   logger: Logger,
   options: WatchOptions = {},
 ): () => void {
@@ -98,13 +102,17 @@ export function reloadOnChange(
       onValid: async (next) => {
         try {
           await service.applyConfig(next);
+          service.noteConfigRefused?.(undefined);
           logger.info({ file }, 'config reloaded and applied');
         } catch (error) {
           logger.error({ file, err: (error as Error).message }, 'config reloaded but not applied');
         }
       },
-      onInvalid: (error) =>
-        logger.error({ file, issues: error.issues }, 'config change refused: the running config stays'),
+      onInvalid: (error) => {
+        // Said on the dashboard too: an operator who saved a typo and looks there only saw "healthy".
+        service.noteConfigRefused?.({ at: new Date().toISOString(), file, issues: [...error.issues] });
+        logger.error({ file, issues: error.issues }, 'config change refused: the running config stays');
+      },
     },
     options,
   );

@@ -47,7 +47,11 @@ export function startUi(options: {
     health: () => options.service.healthy(),
     registry: metrics.registry,
     logger: options.logger,
-    dashboard: { state: options.service.state, getConfig: () => options.service.config() },
+    dashboard: {
+      state: options.service.state,
+      getConfig: () => options.service.config(),
+      configRefused: () => options.service.configRefused?.(),
+    },
   });
 }
 

@@ -27,7 +27,7 @@ export interface UiOptions {
   registry: Registry;
   logger: Logger;
   /** The feed dashboard's sources (run history, config); without them `/` shows no feed. */
-  dashboard?: Pick<DashboardOptions, 'state' | 'getConfig'>;
+  dashboard?: Pick<DashboardOptions, 'state' | 'getConfig' | 'configRefused'>;
 }
 
 export interface UiServer {
@@ -100,6 +100,7 @@ export async function serveUi(options: UiOptions): Promise<UiServer> {
       state: options.dashboard?.state ?? createMemoryStateStore(),
       getConfig: options.dashboard?.getConfig ?? (() => undefined),
       readOnly: !credentials,
+      ...(options.dashboard?.configRefused ? { configRefused: options.dashboard.configRefused } : {}),
     }),
   );
 

@@ -94,6 +94,11 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       );
       expect(await pending(service)).toEqual([]);
       expect(service.config().feeds[0]?.mapping.fields?.Url).toBe('Link');
+      // The dashboard says it too (a tester saw "all healthy" beside a refused change).
+      expect(service.configRefused?.()).toMatchObject({
+        file,
+        issues: [expect.stringContaining('wokrer: unknown key; did you mean worker?')],
+      });
       // Saved again as it was (an editor's second write): refused once, not logged twice (a tester).
       await save(file, configText({ a: 'Permalink', b: 'Link' }, 'wokrer: {}'));
       await new Promise((done) => setTimeout(done, 400));
@@ -102,6 +107,7 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       await save(file, configText({ a: 'Permalink', b: 'Link' }));
       await waitFor(async () => (await pending(service)).length > 0, 5000, 'the run of a');
       await waitFor(() => lines.some((l) => l.includes('config reloaded and applied')), 5000, 'the reload');
+      expect(service.configRefused?.()).toBeUndefined();
       expect(await pending(service)).toEqual(['a config']);
       const queued = lines.find((l) => l.includes('queued with trigger config'));
       expect(JSON.parse(queued ?? '{}')).toMatchObject({ runs: ['a (mapping changed)'] });

@@ -22,4 +22,27 @@ describe('html', () => {
     expect(text).toContain('<a href="/" aria-current="page">Feeds</a>');
     expect(text).toContain('read-only');
   });
+
+  it('a page says the config file’s last change was refused, with its problems, until one is applied', () => {
+    const refused = {
+      at: '2026-12-03T10:00:00.000Z',
+      file: 'feed-sync.yaml',
+      issues: ['feed-sync.yaml:3:1: wokrer: unknown key'],
+    };
+    const text = page({
+      title: 'Feeds',
+      section: 'feeds',
+      body: html`<p>x</p>`,
+      readOnly: false,
+      configRefused: refused,
+    });
+    expect(text).toContain("The config file's last change was refused");
+    expect(text).toContain(
+      'feed-sync.yaml, saved 2026-12-03 10:00 UTC: the worker runs on with the config it had',
+    );
+    expect(text).toContain('<code>feed-sync.yaml:3:1: wokrer: unknown key</code>');
+    expect(page({ title: 'Feeds', section: 'feeds', body: html`<p>x</p>`, readOnly: false })).not.toContain(
+      'refused',
+    );
+  });
 });

@@ -46,6 +46,8 @@ export interface PageOptions {
   section: 'feeds' | 'chatbots';
   body: Html;
   readOnly: boolean;
+  /** The config file's last change, refused: a banner on every page until one is applied. */
+  configRefused?: { at: string; file: string; issues: readonly string[] } | undefined;
 }
 
 /** The page frame: nav, the stylesheet and the small script (progressive enhancement). */
@@ -67,7 +69,11 @@ export function page(options: PageOptions): string {
   ${options.readOnly ? html`<span class="readonly" title="Set UI_USER and UI_PASSWORD to run feeds from here">read-only</span>` : ''}
 </header>
 <main>
-${options.body}
+${
+  options.configRefused
+    ? html`<section class="card card-alert config-refused"><h3>The config file's last change was refused</h3><p>${options.configRefused.file}, saved ${options.configRefused.at.slice(0, 16).replace('T', ' ')} UTC: the worker runs on with the config it had. Fix the file and save it again:</p><ul>${options.configRefused.issues.map((issue) => html`<li><code>${issue}</code></li>`)}</ul></section>`
+    : ''
+}${options.body}
 </main>
 </body>
 </html>`}`;

@@ -23,6 +23,8 @@ export interface DashboardOptions {
   /** How a listing's page is explained (issue 22). Default: read live, from the running config. */
   explainer?: ListingExplainer;
   now?: () => Date;
+  /** The config file's last change, when the worker refused it (a banner on every page). */
+  configRefused?: () => { at: string; file: string; issues: readonly string[] } | undefined;
 }
 
 /**
@@ -43,7 +45,15 @@ export function dashboardRouter(options: DashboardOptions): Router {
     now: options.now ?? (() => new Date()),
     feedsOf: () => options.getConfig()?.feeds ?? [],
     send: (res, title, section, body) =>
-      void res.type('html').send(page({ title, section, body, readOnly: options.readOnly })),
+      void res.type('html').send(
+        page({
+          title,
+          section,
+          body,
+          readOnly: options.readOnly,
+          configRefused: options.configRefused?.(),
+        }),
+      ),
     lastReport: async (feedId) => (await state.getFeed(feedId)).lastReport as RunReport | undefined,
     feedRow: async (feedId) => {
       const { lastReport, owned } = await state.getFeed(feedId);
