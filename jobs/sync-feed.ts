@@ -135,6 +135,7 @@ export function createSyncFeedProcessor(ctx: JobContext) {
             allowMassDelete: payload.allowMassDelete ?? false,
             ...(payload.allowDeletes ? { allowDeletes: payload.allowDeletes } : {}),
             ...(payload.allowMassReplace ? { allowMassReplace: true } : {}),
+            ...(payload.allowReplaces ? { allowReplaces: payload.allowReplaces } : {}),
             forceFull: payload.forceFull ?? false,
             trigger: payload.trigger,
           },

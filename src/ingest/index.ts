@@ -4,7 +4,7 @@
  * `collectFeed`) or item by item (`readFeed`).
  */
 export { HeldKeyColumns, HeldKeys } from './held-keys.ts';
-export { type CollectOptions, collectFeed, ingestFeed } from './ingest-feed.ts';
+export { BROKEN_ROWS_KEPT, type CollectOptions, collectFeed, ingestFeed } from './ingest-feed.ts';
 export {
   type FeedReadEnd,
   itemsOf,

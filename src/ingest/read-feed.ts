@@ -523,13 +523,20 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
   };
 }
 
-/** A record without its key, as the rows that hold listings are kept (`FeedItem.keyless`). */
+/** The longest cell of a keyless record kept (`keylessRow`). */
+const KEYLESS_CELL_CHARS = 300;
+
+/**
+ * A record without its key, as the rows that hold listings are kept (`FeedItem.keyless`): its short
+ * cells only (an id, a URL, a code: where a key is written), not its descriptions, so the room kept
+ * for them goes a long way.
+ */
 function keylessRow(record: RawRecord, where: string, keyField: string): BrokenRow {
   const cells = new Set<string>();
   for (const value of Object.values(record.fields)) {
     if (typeof value === 'string') {
       const text = value.trim();
-      if (text !== '') cells.add(ownCopy(text));
+      if (text !== '' && text.length <= KEYLESS_CELL_CHARS) cells.add(ownCopy(text));
     } else if (typeof value === 'number') cells.add(String(value));
   }
   const row: BrokenRow = {

@@ -27,6 +27,10 @@ export const syncFeedPayloadSchema = z.strictObject({
     .optional(),
   /** Let this run's replaces past `maxDeleteShare` through, and nothing else. */
   allowMassReplace: z.boolean().optional(),
+  /** Let this run replace the listings a run's guard `mass-replace` held, and only those (its `held`). */
+  allowReplaces: z
+    .strictObject({ digest: z.string().regex(/^[0-9a-f]{64}$/), count: z.number().int().min(0) })
+    .optional(),
 });
 /** What a producer queues (`trigger` defaults to `manual`). */
 export type SyncFeedPayload = z.input<typeof syncFeedPayloadSchema>;

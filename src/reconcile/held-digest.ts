@@ -12,6 +12,12 @@ export function heldDeletesDigest(held: DeleteList): string {
     const item = held.at(i);
     if (item) keys.push(item.key);
   }
-  keys.sort();
-  return createHash('sha256').update(keys.join('\n')).digest('hex');
+  return keysDigest(keys);
+}
+
+/** Keys as one value: the SHA-256 of them sorted, a line each (the replaces a guard held, too). */
+export function keysDigest(keys: readonly string[]): string {
+  return createHash('sha256')
+    .update([...keys].sort().join('\n'))
+    .digest('hex');
 }

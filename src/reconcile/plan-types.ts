@@ -233,6 +233,11 @@ export interface GuardDecision {
   tripped: boolean;
   overridden?: boolean;
   message: string;
+  /**
+   * What a tripped guard held, as one value (`keysDigest` of the keys) and a count: an override
+   * given for it lets a later run through only when it holds the same (the dashboard's button).
+   */
+  held?: { digest: string; count: number };
 }
 
 /** Everything a run would do, as plain data: printing it is the dry run, applying it is a loop over it. */
@@ -329,6 +334,8 @@ export interface PlanPolicy {
   allowMassDelete?: boolean;
   /** Replaces past `maxDeleteShare` let through (guard `mass-replace`), deletes still guarded. */
   allowMassReplace?: boolean;
+  /** `allowMassDelete` for the deletes alone: the replaces stay guarded (an override for held deletes). */
+  allowDeletesOnly?: boolean;
   /** Incremental feeds only list changes: a listing missing from them is not gone. */
   mode: 'full' | 'incremental';
   /** Keys whose feed status says the listing is removed. */

@@ -7,6 +7,7 @@ import { DesiredIndex } from './desired-index.ts';
 import { maskOfFields } from './digest.ts';
 import { DELETE_AT_ONCE, decideGone, keepsClock, type Leaving } from './gone-policy.ts';
 import { type AdoptedOwner, applyDeleteGuards, REMOVED_FLOOR } from './guards.ts';
+import { keysDigest } from './held-digest.ts';
 import { ownsListing } from './ownership.ts';
 import type {
   DesiredListing,
@@ -254,7 +255,7 @@ function guardReplaces(
   const limit = Math.max(Math.floor(policy.maxDeleteShare * owned), REMOVED_FLOOR);
   if (count <= limit) return undefined;
   const what = `${count} listing(s) would be replaced to clear a value the feed no longer sends, more than ${limit} (maxDeleteShare ${policy.maxDeleteShare} of ${owned} owned`;
-  if (policy.allowMassDelete || policy.allowMassReplace)
+  if ((policy.allowMassDelete && !policy.allowDeletesOnly) || policy.allowMassReplace)
     return {
       guard: 'mass-replace',
       tripped: false,
@@ -268,6 +269,7 @@ function guardReplaces(
   return {
     guard: 'mass-replace',
     tripped: true,
+    held: { digest: keysDigest(keys), count: keys.length },
     message: `${what}, or ${REMOVED_FLOOR}): held, each left as it is, or updated without the clear where the feed changed something else (${named}); a feed that blanked a column by mistake would wipe it from every listing. If the feed means it, --allow-mass-delete replaces them; unsetFields: keep never clears`,
   };
 }

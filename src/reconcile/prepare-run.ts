@@ -22,7 +22,7 @@ import { heldDeletesDigest } from './held-digest.ts';
 import { DEFAULT_HASH_KEY, type TagKeys, withTags } from './ownership.ts';
 import { PAGE_MEMO_BYTES_PER_LISTING, PAGE_MEMO_MAX_BYTES, PAGE_MEMO_REUSED_MAX_BYTES } from './page-memo.ts';
 import { keyOf, makePlan } from './plan.ts';
-import type { Plan, PlanPolicy } from './plan-types.ts';
+import type { GuardDecision, Plan, PlanPolicy } from './plan-types.ts';
 import { changesIn, type RecordStore, spillRecords } from './record-store.ts';
 import { soldRecordsOf } from './remote-entries.ts';
 import { changesAgainst, isUnread } from './remote-entry.ts';
@@ -145,6 +145,15 @@ export async function prepareRun(
     }
   }
   return prepareOnce(config, feed, client, deps, options, false);
+}
+
+/** An override given for other held deletes or replaces than this run's: they stay held. */
+function mismatch(what: 'deletes' | 'replaces', given: number, now: number): GuardDecision {
+  return {
+    guard: 'override-mismatch',
+    tripped: true,
+    message: `the override was given for ${given} held ${what}, and this run holds ${now}, not the same listings (the feed changed since): none of them ${what === 'deletes' ? 'deleted' : 'replaced'}; review them and allow again`,
+  };
 }
 
 async function prepareOnce(
@@ -568,17 +577,23 @@ async function prepare(
     // An override for the deletes a run held (the dashboard's button): given only when this plan
     // holds those very listings, never whatever the feed dropped since (a tester's feed broke
     // between the page and the click, and 54 listings went where 15 were named).
+    // The replaces, apart: the deletes' override lets no replace through (a tester's 11 blanked
+    // descriptions went with 8 allowed deletes), and theirs only the replaces it was given for.
+    const allowed: Partial<PlanPolicy> = {};
+    const mismatches: GuardDecision[] = [];
     if (options.allowDeletes && made.heldDeletes.length > 0) {
-      const now = heldDeletesDigest(made.heldDeletes);
-      if (now === options.allowDeletes.digest)
-        made = makePlan(desired, snapshot.listings, { ...planned, allowMassDelete: true });
-      else
-        made.guards.push({
-          guard: 'override-mismatch',
-          tripped: true,
-          message: `the override was given for ${options.allowDeletes.count} held listing(s), but this run would hold ${made.heldDeletes.length} others (the feed changed since): none deleted; review them and allow again`,
-        });
+      if (heldDeletesDigest(made.heldDeletes) === options.allowDeletes.digest)
+        Object.assign(allowed, { allowMassDelete: true, allowDeletesOnly: true });
+      else mismatches.push(mismatch('deletes', options.allowDeletes.count, made.heldDeletes.length));
     }
+    const heldReplaces = made.guards.find((g) => g.guard === 'mass-replace' && g.tripped)?.held;
+    if (options.allowReplaces && heldReplaces) {
+      if (heldReplaces.digest === options.allowReplaces.digest) allowed.allowMassReplace = true;
+      else mismatches.push(mismatch('replaces', options.allowReplaces.count, heldReplaces.count));
+    }
+    if (Object.keys(allowed).length > 0)
+      made = makePlan(desired, snapshot.listings, { ...planned, ...allowed });
+    made.guards.push(...mismatches);
     const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;
     const remoteCount = snapshot.listings.length;

@@ -79,6 +79,12 @@ export interface SyncOptions {
   allowDeletes?: { digest: string; count: number };
   /** Let a run's replaces past `maxDeleteShare` through (guard `mass-replace`), and nothing else. */
   allowMassReplace?: boolean;
+  /**
+   * Let a run replace the listings an earlier run's guard `mass-replace` held, and only those: given
+   * when this run holds the same (its decision's `held.digest`), else they stay held. The
+   * dashboard's "allowing the replaces" button.
+   */
+  allowReplaces?: { digest: string; count: number };
   /** Ignore validators and watermarks: fetch and compare everything. */
   forceFull?: boolean;
   /**

@@ -251,7 +251,7 @@ export function feedNotes(report: RunReport): string[] {
     );
   if (report.rejectedWithoutKey > 0)
     notes.push(
-      `${report.rejectedWithoutKey} rejected record(s) had no readable key: a row without a key holds no listing, a broken row only those whose keys appear in it (fix the rows above)`,
+      `${report.rejectedWithoutKey} rejected record(s) had no readable key: such a row, like a broken one, holds only the listings whose keys appear in its cells (fix the rows above)`,
     );
   if (report.duplicates)
     notes.push(

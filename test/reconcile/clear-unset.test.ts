@@ -360,6 +360,32 @@ describe('a replace, what a reviewer found', () => {
     expect(h.sandbox.listings('SN-1').every((l) => l.SalePrice === undefined)).toBe(true);
   });
 
+  it('the overrides a run held are apart: the deletes’ lets no replace through; the replaces’ only those it was given for', async () => {
+    h = await startHarness();
+    await h.sync(h.feed(), listings(1, 20));
+    // 6 gone (held by max-delete-share) and 10 prices blanked (held by mass-replace).
+    const next = listings(1, 14).map((l, i) => (i < 10 ? { ...l, SalePrice: undefined } : l));
+    const held = await h.sync(h.feed(), next);
+    expect(held).toMatchObject({ outcome: 'guarded', heldDeletes: 6, deleted: 0 });
+    const replaces = held.guards.find((g) => g.guard === 'mass-replace');
+    expect(replaces?.held).toMatchObject({ count: 10, digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const allowDeletes = { digest: held.heldDeletesDigest as string, count: 6 };
+    const deleted = await h.sync(h.feed(), next, { allowDeletes });
+    expect(deleted).toMatchObject({ deleted: 6 });
+    expect(deleted.replaced).toBeUndefined();
+    expect(deleted.guards.find((g) => g.guard === 'mass-replace')).toMatchObject({ tripped: true });
+    // One more price blanked since the page: the replaces' override is for 10, this run holds 11.
+    const more = next.map((l, i) => (i === 10 ? { ...l, SalePrice: undefined } : l));
+    const allowReplaces = replaces?.held as { digest: string; count: number };
+    const refused = await h.sync(h.feed(), more, { allowReplaces });
+    expect(refused.replaced).toBeUndefined();
+    expect(refused.guards.find((g) => g.guard === 'override-mismatch')?.message).toContain(
+      'the override was given for 10 held replaces, and this run holds 11',
+    );
+    const replaced = await h.sync(h.feed(), next, { allowReplaces });
+    expect(replaced).toMatchObject({ replaced: 10 });
+  });
+
   it('a column blanked on every listing is not the feed’s to clear (no listing sets it), but for the prices', async () => {
     h = await startHarness();
     await h.sync(h.feed(), listings(1, 3));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { FeedConfig } from '../../src/config/schema.ts';
+import { BROKEN_ROWS_KEPT, ingestFeed } from '../../src/ingest/index.ts';
 import { decodePool } from '../../src/reconcile/decode-pool.ts';
 import type { RunReport, SyncDeps } from '../../src/reconcile/index.ts';
 import { UNREAD_KEPT } from '../../src/reconcile/remote-entries.ts';
@@ -194,6 +195,23 @@ describe('a feed reading', () => {
       /key appears in row \d+ of feed\.csv, which has no MLSNumber/,
     );
   });
+
+  it('counts keyless rows past the room kept, as broken rows are: then nothing gone is deleted', async () => {
+    const { path, feed } = await setup();
+    const long = 'x'.repeat(400);
+    let text = HEADER;
+    for (let i = 1; i <= BROKEN_ROWS_KEPT + 1; i++)
+      text += row(i)
+        .replace(/^R-\d+,/, ',')
+        .replace(`Remarks for ${i}`, `${long} R-${i}`);
+    writeFileSync(path, text);
+    const result = await ingestFeed(feed, { state: {} });
+    expect(result.brokenRows).toHaveLength(BROKEN_ROWS_KEPT);
+    expect(result.brokenRowsOmitted).toBe(1);
+    // A description is not kept (the room goes to the cells a key is written in): the URL is.
+    expect(result.brokenRows?.[0]?.cells.some((cell) => cell.includes(long))).toBe(false);
+    expect(result.brokenRows?.[0]?.cells).toContain('https://img.example/1/1.jpg');
+  }, 60_000);
 
   it('reads the feed when more listings were edited on the platform than it compares again (UNREAD_KEPT), and repairs them all', async () => {
     const { h, path, run } = await setup();

@@ -35,7 +35,7 @@ describe('a row without a key holds nothing: listings that leave the feed leave 
     expect(t.out()).toContain('deleted 3');
     expect(t.out()).toMatch(/Row 45 of feed.csv: MLSNumber .*missing/);
     expect(t.out()).toContain(
-      '1 rejected record(s) had no readable key: a row without a key holds no listing',
+      '1 rejected record(s) had no readable key: such a row, like a broken one, holds only the listings whose keys appear in its cells',
     );
     expect(t.out()).toContain('guard unkeyed-rejections: ok — 1 of 44 record(s) (2.3%) have no readable key');
     expect(t.out()).toContain('no reason to hold back deleting the 3 listing(s) gone from the feed');

@@ -49,7 +49,7 @@ describe('a rejected record never costs its listing', () => {
     );
     expect(t.out()).not.toContain('not_a_number');
     expect(t.out()).toContain(
-      '1 rejected record(s) had no readable key: a row without a key holds no listing',
+      '1 rejected record(s) had no readable key: such a row, like a broken one, holds only the listings whose keys appear in its cells',
     );
     expect(stored('M-3')).toEqual(before);
     expect(stored('M-2')?.SalePrice).toBe(250_000);

@@ -421,7 +421,7 @@ describe('syncFeed against the sandbox', () => {
       expect(worse.guards.find((g) => g.guard === 'override-mismatch')).toMatchObject({
         tripped: true,
         message: expect.stringContaining(
-          'the override was given for 5 held listing(s), but this run would hold 9 others',
+          'the override was given for 5 held deletes, and this run holds 9, not the same listings',
         ),
       });
       expect(h.keys()).toHaveLength(10);

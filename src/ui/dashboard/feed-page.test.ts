@@ -134,8 +134,8 @@ describe('feedPage', () => {
     );
     expect(held).not.toContain('already matched');
     const foreign = page({ ...base, changes: [], unchanged: 0, foreign: 40, skippedCount: 40 });
-    expect(foreign).toContain('40 another feed&#39;s · 40 skipped');
-    expect(foreign).toContain('another feed&#39;s or skipped (80)');
+    expect(foreign).toContain('40 skipped (40 another feed&#39;s)');
+    expect(foreign).toContain('another feed&#39;s or skipped (40)');
     expect(page({ ...base, changes: [], unchanged: 5 })).toContain('the chatbot already matched the feed');
   });
 
@@ -176,15 +176,36 @@ describe('feedPage', () => {
     expect(empty).not.toContain('Run now, allowing these deletes');
     expect(empty).toContain('No override applies: fix the feed');
     // Replaces held, no delete: the override is offered for them (a tester found no way to give it).
+    const replaced = { digest: 'c'.repeat(64), count: 180 };
     const replaces = page({
       ...base,
       outcome: 'guarded',
       heldDeletes: 0,
-      guards: [{ guard: 'mass-replace', tripped: true, message: '180 listing(s) would be replaced' }],
+      guards: [
+        { guard: 'mass-replace', tripped: true, message: '180 listing(s) would be replaced', held: replaced },
+      ],
     });
-    expect(replaces).toContain('Run now, allowing the replaces');
-    expect(replaces).toContain('name="allowMassReplace" value="1"');
+    expect(replaces).toContain('Run now, allowing these replaces');
+    expect(replaces).toContain(`name="allowReplaces" value="${replaced.digest}:180"`);
     expect(replaces).not.toContain('Run now, allowing these deletes');
+    // Both held: a button each, each allowing its own (a tester: the deletes' one let replaces through).
+    const both = page({
+      ...base,
+      outcome: 'guarded',
+      heldDeletes: 10,
+      heldDeletesDigest: digest,
+      guards: [
+        { guard: 'max-delete-share', tripped: true, message: 'refusing' },
+        {
+          guard: 'mass-replace',
+          tripped: true,
+          message: '15 replaces',
+          held: { digest: replaced.digest, count: 15 },
+        },
+      ],
+    });
+    expect(both).toContain(`name="allowDeletes" value="${digest}:10"`);
+    expect(both).toContain(`name="allowReplaces" value="${replaced.digest}:15"`);
   });
 
   it('says when held keys have no listing on the platform, and when the failures shown are the first of more', () => {

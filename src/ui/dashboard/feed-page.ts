@@ -75,31 +75,41 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
         g.guard === 'override-mismatch' ||
         g.guard === 'mass-replace'),
   );
+  const replaces = run.guards.find((g) => g.tripped && g.guard === 'mass-replace');
+  const cli = html`<code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>`;
+  const readOnlyNote = html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run ${cli})</p>`;
+  // Each override names what it allows (the held keys' digest): the deletes' button lets no replace
+  // through, and neither acts on what the feed drops after the page was shown (a tester).
+  const deletesPart =
+    tripped && run.heldDeletes > 0
+      ? html`<p>${run.heldDeletes} deletes were held back${
+          run.heldDeleteKeys?.length
+            ? html`: ${run.heldDeleteKeys.map((d, i) => html`${i > 0 ? ', ' : ''}${keyLink(feedId, d.key)}`)}${run.heldDeletes > run.heldDeleteKeys.length ? ` and ${run.heldDeletes - run.heldDeleteKeys.length} more` : ''}`
+            : ''
+        }. If the feed really dropped these listings, run once with these deletes allowed:</p>${
+          readOnly
+            ? readOnlyNote
+            : !run.heldDeletesDigest
+              ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its deletes from here; or run ${cli})</p>`
+              : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform? If the feed has changed since, none is deleted."><input type="hidden" name="allowDeletes" value="${run.heldDeletesDigest}:${run.heldDeletes}"><button type="submit" class="danger">Run now, allowing these deletes</button></form>`
+        }`
+      : '';
+  const replacesPart = replaces
+    ? html`<p>${replaces.held ? `${replaces.held.count} replaces were` : 'Replaces were'} held back: the listings keep the values the feed no longer sends. If the feed really dropped them, run once with these replaces allowed:</p>${
+        readOnly
+          ? readOnlyNote
+          : !replaces.held
+            ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its replaces from here; or run ${cli})</p>`
+            : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Replace the ${replaces.held.count} held listings of ${feedId} on the platform, clearing the values the feed no longer sends (each gets a new ID)? If the feed has changed since, none is replaced."><input type="hidden" name="allowReplaces" value="${replaces.held.digest}:${replaces.held.count}"><button type="submit" class="danger">Run now, allowing these replaces</button></form>`
+      }`
+    : '';
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Guards</h3><ul class="guards">${run.guards.map(
     (g) =>
       html`<li class="${g.tripped ? 'tripped' : ''}"><b>${g.guard}</b>: ${g.tripped ? 'tripped' : g.overridden ? 'overridden' : 'ok'} — ${g.message}</li>`,
   )}</ul>${
     tripped && !overridable
       ? html`<p>No override applies: fix the feed (<code>feed-sync validate --feed ${feedId}</code> says what its records lack).</p>`
-      : tripped && run.heldDeletes > 0
-        ? html`<p>${run.heldDeletes} deletes were held back${
-            run.heldDeleteKeys?.length
-              ? html`: ${run.heldDeleteKeys.map((d, i) => html`${i > 0 ? ', ' : ''}${keyLink(feedId, d.key)}`)}${run.heldDeletes > run.heldDeleteKeys.length ? ` and ${run.heldDeletes - run.heldDeleteKeys.length} more` : ''}`
-              : ''
-          }. If the feed really dropped these listings, run once with deletes allowed:</p>${
-            readOnly
-              ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
-              : !run.heldDeletesDigest
-                ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its deletes from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
-                : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform? If the feed has changed since, none is deleted."><input type="hidden" name="allowDeletes" value="${run.heldDeletesDigest}:${run.heldDeletes}"><button type="submit" class="danger">Run now, allowing these deletes</button></form>`
-          }`
-        : tripped && run.guards.some((g) => g.tripped && g.guard === 'mass-replace')
-          ? html`<p>Replaces were held back: the listings keep the values the feed no longer sends. If the feed really dropped them, run once with replaces allowed:</p>${
-              readOnly
-                ? html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run <code>feed-sync sync --feed ${feedId} --allow-mass-delete</code>)</p>`
-                : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Replace the held listings of ${feedId} on the platform, clearing the values the feed no longer sends (each gets a new ID)?"><input type="hidden" name="allowMassReplace" value="1"><button type="submit" class="danger">Run now, allowing the replaces</button></form>`
-            }`
-          : ''
+      : html`${deletesPart}${replacesPart}`
   }</section>`;
 }
 
@@ -133,16 +143,15 @@ function changesSection(run: RunReport, feedId: string): Html {
   const notApplied = new Set(n ? [...n.creates, ...n.updates, ...n.deletes] : []);
   // Listings of the chatbot the run left alone: another feed's (foreign), or skipped (a tester read
   // "owned 0" and "no changes" on a feed whose every listing was another feed's).
+  // Another feed's listings are among the skipped ones (counted once: a tester read 60 + 60 of 60).
   const foreign = run.foreign ?? 0;
-  const skipped = run.skippedCount ?? run.skipped?.length ?? 0;
-  const besides = [
-    ...(foreign > 0 ? [`${foreign} another feed's`] : []),
-    ...(skipped > 0 ? [`${skipped} skipped`] : []),
-  ];
+  const skipped = Math.max(run.skippedCount ?? run.skipped?.length ?? 0, foreign);
+  const besides =
+    skipped > 0 ? [`${skipped} skipped${foreign > 0 ? ` (${foreign} another feed's)` : ''}`] : [];
   return html`<section class="card"><h3>${title} <span class="sub">${run.created} created · ${run.updated} updated · ${run.deleted} deleted · ${run.unchanged} unchanged${besides.map((b) => ` · ${b}`).join('')}</span></h3>${
     changes.length
       ? html`<table class="changes-table"><thead><tr><th>Listing</th><th>Change</th><th>Fields (old → new)</th></tr></thead><tbody>${changes.map((c) => changeRow(c, notApplied, feedId))}</tbody></table>`
-      : html`<p class="sub">${noChangesText(run, foreign + skipped)}</p>`
+      : html`<p class="sub">${noChangesText(run, skipped)}</p>`
   }${run.changesOmitted ? html`<p class="sub">… and ${run.changesOmitted} more.</p>` : ''}</section>`;
 }
 

@@ -99,8 +99,10 @@ async function runNow(ctx: DashboardContext, req: Request, res: Response): Promi
   const allowDeletes = allowDeletesOf(body.allowDeletes);
   if (body.allowDeletes !== undefined && !allowDeletes)
     return void res.status(400).send('allowDeletes: not the held deletes of a run (digest:count)');
-  const allowMassReplace = body.allowMassReplace === '1';
-  const allowing = allowDeletes !== undefined || allowMassReplace;
+  const allowReplaces = allowDeletesOf(body.allowReplaces);
+  if (body.allowReplaces !== undefined && !allowReplaces)
+    return void res.status(400).send('allowReplaces: not the held replaces of a run (digest:count)');
+  const allowing = allowDeletes !== undefined || allowReplaces !== undefined;
   const last = await ctx.lastReport(feed.id);
   if ((allowing || last?.outcome === 'guarded') && body.confirm !== '1')
     return void ctx.send(res, feed.id, 'feeds', confirmPage(feed.id, body));
@@ -110,7 +112,7 @@ async function runNow(ctx: DashboardContext, req: Request, res: Response): Promi
     trigger: 'manual',
     forceFull: true,
     ...(allowDeletes ? { allowDeletes } : {}),
-    ...(allowMassReplace ? { allowMassReplace } : {}),
+    ...(allowReplaces ? { allowReplaces } : {}),
   });
   if (wantsJson(req)) return void res.status(202).json({ feedId: feed.id, jobId });
   res.redirect(303, `/feeds/${encodeURIComponent(feed.id)}`);
@@ -125,16 +127,16 @@ function allowDeletesOf(value: string | undefined): { digest: string; count: num
 /** Without JavaScript, the confirmation is a page with the same form and `confirm=1`. */
 function confirmPage(feedId: string, body: Record<string, string>) {
   const deletes = allowDeletesOf(body.allowDeletes);
-  const replaces = body.allowMassReplace === '1';
+  const replaces = allowDeletesOf(body.allowReplaces);
   const question = deletes
     ? `Run ${feedId} now and let it delete the ${deletes.count} listings its delete guard held back? If the feed has changed since, it deletes none of them.`
     : replaces
-      ? `Run ${feedId} now and let it replace the listings its replace guard held back?`
+      ? `Run ${feedId} now and let it replace the ${replaces.count} listings its replace guard held back? If the feed has changed since, it replaces none of them.`
       : `The last run of ${feedId} tripped a delete guard. Run it again now? Deletes stay held unless you allow them.`;
   return html`<h1>Confirm</h1><p>${question}</p>
 <form method="post" action="/feeds/${encodeURIComponent(feedId)}/run"><input type="hidden" name="confirm" value="1">${
     deletes ? html`<input type="hidden" name="allowDeletes" value="${body.allowDeletes ?? ''}">` : ''
-  }${replaces ? html`<input type="hidden" name="allowMassReplace" value="1">` : ''}<button type="submit"${deletes || replaces ? html` class="danger"` : ''}>Yes, run now</button> <a href="/feeds/${encodeURIComponent(feedId)}">Cancel</a></form>`;
+  }${replaces ? html`<input type="hidden" name="allowReplaces" value="${body.allowReplaces ?? ''}">` : ''}<button type="submit"${deletes || replaces ? html` class="danger"` : ''}>Yes, run now</button> <a href="/feeds/${encodeURIComponent(feedId)}">Cancel</a></form>`;
 }
 
 /**
