@@ -523,26 +523,43 @@ function toItem(feed: IngestSpec, name: string, mapping: CompiledMapping, record
   };
 }
 
-/** The longest cell of a keyless record kept (`keylessRow`). */
+/** The longest cell of a keyless record read for the keys it names (`keylessRow`). */
 const KEYLESS_CELL_CHARS = 300;
 
 /**
- * A record without its key, as the rows that hold listings are kept (`FeedItem.keyless`): its short
- * cells only (an id, a URL, a code: where a key is written), not its descriptions, so the room kept
- * for them goes a long way.
+ * A record without its key, as the rows that hold listings are kept (`FeedItem.keyless`): the keys
+ * it names, matched exactly (`BrokenRow.exact`): a URL's or path's last segment (`…/l/TC-1007`,
+ * with and without its extension), and a cell that is an id of letters and digits (`A-1001`). Never
+ * a number alone, nor a word of a text: a draft row's beds, year or street (`12 Main St`) name no
+ * listing (a reviewer: keys 2, 3 and 12 were held by one draft row).
  */
 function keylessRow(record: RawRecord, where: string, keyField: string): BrokenRow {
   const cells = new Set<string>();
   for (const value of Object.values(record.fields)) {
-    if (typeof value === 'string') {
-      const text = value.trim();
-      if (text !== '' && text.length <= KEYLESS_CELL_CHARS) cells.add(ownCopy(text));
-    } else if (typeof value === 'number') cells.add(String(value));
+    if (typeof value !== 'string') continue;
+    const text = value.trim();
+    if (text === '' || text.length > KEYLESS_CELL_CHARS) continue;
+    if (text.includes('/')) {
+      const last =
+        text
+          .replace(/[?#].*$/, '')
+          .replace(/\/+$/, '')
+          .split('/')
+          .at(-1) ?? '';
+      if (last !== '' && !/\s/.test(last)) {
+        cells.add(ownCopy(last));
+        // `TC-1007.html` names TC-1007; a photo's `1.jpg` names no listing 1.
+        const bare = last.replace(/\.[a-z]{2,5}$/i, '');
+        if (bare !== last && bare !== '' && !/^\d+$/.test(bare)) cells.add(ownCopy(bare));
+      }
+    } else if (!/\s/.test(text) && text.length <= 40 && /\p{L}/u.test(text) && /\d/.test(text))
+      cells.add(ownCopy(text));
   }
   const row: BrokenRow = {
     index: record.index,
     where: `${where.charAt(0).toLowerCase()}${where.slice(1)}, which has no ${keyField}`,
     cells: [...cells],
+    exact: true,
   };
   if (record.row !== undefined) row.row = record.row;
   return row;

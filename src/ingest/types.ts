@@ -153,6 +153,11 @@ export interface BrokenRow {
   where: string;
   /** Its distinct non-empty cell values, trimmed, from every reading of the row. */
   cells: readonly string[];
+  /**
+   * The cells are keys as a whole (a keyless record's: `keylessRow`), matched exactly, never as
+   * words of a text: a draft row's `3` beds or `12 Main St` must not hold listings `3` and `12`.
+   */
+  exact?: true;
 }
 
 export interface DuplicateKey {

@@ -372,8 +372,6 @@ describe('inferCsvMapping', () => {
     ['Expressions of Interest', 'by expressions of interest'],
     ['Preis auf Anfrage', 'on request'],
     ['TBA', 'on request'],
-    ['0', 'on request'],
-    ['$0', 'on request'],
   ])('a price %j publishes none: unset, the fact Price: %s, the listing synced', (text, says) => {
     const out = compileMapping(inferCsvMapping(['MLS #', 'List Price'])).map({
       'MLS #': 'A',
@@ -382,6 +380,20 @@ describe('inferCsvMapping', () => {
     expect(out.problems).toEqual([]);
     expect(out.listing.SalePrice).toBeUndefined();
     expect(out.listing.ExtensionColumn).toEqual([{ Key: 'Price', value: says }]);
+  });
+  it('says a price is on request only where none is published (a reviewer: a POA rent beside a list price)', () => {
+    const both = compileMapping({ fields: { MLSNumber: 'id', SalePrice: 'price', RentPrice: 'rent' } });
+    const sale = both.map({ id: 'A', price: '$450,000', rent: 'POA' });
+    expect(sale.listing.SalePrice).toBe(450_000);
+    expect(sale.listing.ExtensionColumn).toBeUndefined();
+    // A price of 0 stays 0, as it was: no listing changes for it on upgrading.
+    expect(both.map({ id: 'A', price: '$450,000', rent: '0' }).listing).toMatchObject({
+      SalePrice: 450_000,
+      RentPrice: 0,
+    });
+    expect(both.map({ id: 'A', price: 'POA', rent: '' }).listing.ExtensionColumn).toEqual([
+      { Key: 'Price', value: 'on request' },
+    ]);
   });
   it.each([
     ['$900,000+', 900_000, 'or more', undefined],

@@ -25,7 +25,7 @@ import {
   type MappingConfig,
   type SingleRule,
 } from './mapping-schema.ts';
-import { signOf } from './money.ts';
+import { PRICE_ON_REQUEST, signOf } from './money.ts';
 import { normalizeMap } from './normalize-token.ts';
 import { resolveMapping } from './resolve-mapping.ts';
 import { compileMarkers } from './unknown-markers.ts';
@@ -176,6 +176,10 @@ export function compileMapping(config: MappingConfig, options: CompileOptions = 
       out.listing.AreaUnit = areaUnit;
       for (const write of writers) write(record, out);
       if (out.priceSigns) checkPriceSigns(out);
+      // `Price: on request` only where no price is published: a zero-filled or `POA` rent column
+      // beside a list price said it of a listing with one (a reviewer).
+      if (out.notes && (out.listing.SalePrice !== undefined || out.listing.RentPrice !== undefined))
+        out.notes = out.notes.filter((note) => note.Key !== PRICE_ON_REQUEST.Key);
       // Many MLS exports send 0,0 for "no coordinates": that is not a point in the Gulf of Guinea.
       if (out.listing.Latitude === 0 && out.listing.Longitude === 0) {
         out.listing.Latitude = undefined;

@@ -62,8 +62,6 @@ export function compileNumber({
             : problem(field, value, reading.reason, reading.why),
         );
       if (reading.value === undefined) return;
-      // A price of 0 publishes no price (the Kyero and OpenImmo presets' reading): never "$0".
-      if (reading.value === 0 && onRequest) return onRequestNote(out, field, value, 'on request');
       // A period in the text (`$650 pw`) converts as the mapping's `period:` does; where the mapping
       // gives one too, they agree or the record is refused (which is meant is not known).
       if (reading.period !== undefined) {

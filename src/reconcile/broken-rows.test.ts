@@ -47,6 +47,22 @@ describe('BrokenRowIndex', () => {
     expect(new BrokenRowIndex([]).find('ML1234')).toBeUndefined();
   });
 
+  it('a keyless record’s keys match exactly, never as words (a reviewer: beds 3 and `12 Main St` held listings 3 and 12)', () => {
+    const keyless = {
+      index: 5,
+      row: 6,
+      where: 'row 6 of f.csv, which has no MLSNumber',
+      cells: ['M-77', 'A-1'],
+      exact: true as const,
+    };
+    const both = new BrokenRowIndex([keyless, row(8, ['12 Main St'])]);
+    expect(both.find('M-77')?.where).toBe('row 6 of f.csv, which has no MLSNumber');
+    expect(both.find('M-7')).toBeUndefined();
+    expect(both.find('77')).toBeUndefined();
+    expect(both.find('12')?.row).toBe(9);
+    expect(new BrokenRowIndex([keyless]).find('12')).toBeUndefined();
+  });
+
   it('never matches across two cells', () => {
     const joined = new BrokenRowIndex([row(1, ['A', 'B'])]);
     expect(joined.find('A B')).toBeUndefined();

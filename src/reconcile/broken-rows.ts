@@ -16,10 +16,14 @@ export class BrokenRowIndex {
   readonly #rows: readonly { row: BrokenRow; text: string }[];
   /** Rows by each word of their text. */
   readonly #byWord = new Map<string, number[]>();
+  /** Keyless records' rows by the keys they name exactly (`BrokenRow.exact`). */
+  readonly #byKey = new Map<string, BrokenRow>();
 
   constructor(rows: readonly BrokenRow[]) {
+    for (const row of rows)
+      if (row.exact) for (const cell of row.cells) if (!this.#byKey.has(cell)) this.#byKey.set(cell, row);
     // Cells joined by a character no key has, so a match never spans two cells.
-    this.#rows = rows.map((row) => ({ row, text: row.cells.join('\u0000') }));
+    this.#rows = rows.filter((row) => !row.exact).map((row) => ({ row, text: row.cells.join('\u0000') }));
     this.#rows.forEach((row, i) => {
       for (const word of new Set(row.text.match(WORDS) ?? [])) {
         const list = this.#byWord.get(word);
@@ -30,11 +34,13 @@ export class BrokenRowIndex {
   }
 
   get size(): number {
-    return this.#rows.length;
+    return this.#rows.length + this.#byKey.size;
   }
 
-  /** The first broken row carrying `key`, if one does. */
+  /** The first broken row carrying `key`, if one does (a keyless record naming it exactly first). */
   find(key: string): BrokenRow | undefined {
+    const named = this.#byKey.get(key);
+    if (named !== undefined) return named;
     if (this.#rows.length === 0 || key === '') return undefined;
     const words = key.match(WORDS);
     // A key's longest word is the rarest: only the rows that have it can carry the key.

@@ -498,8 +498,28 @@ async function prepare(
     // at least those are read now.
     const described = Math.max(options.briefs ?? BRIEFS_KEPT, CHANGES_KEPT);
     let made = makePlan(desired, snapshot.listings, policy);
-    /** The policy the plan was last made under (a provider's still-listed keys kept). */
-    let planned: PlanPolicy = policy;
+    // An override for the deletes a run held (the dashboard's button): given only when this plan
+    // holds those very listings, never whatever the feed dropped since (a tester's feed broke
+    // between the page and the click, and 54 listings went where 15 were named). Decided on the
+    // first plan, so what it lets go is asked about at the provider below as any delete is (a
+    // reviewer: a RESO feed's 6 listings still listed went unasked). The replaces apart: the
+    // deletes' override lets no replace through, and theirs only the replaces it was given for.
+    const allowed: Partial<PlanPolicy> = {};
+    const mismatches: GuardDecision[] = [];
+    if (options.allowDeletes && made.heldDeletes.length > 0) {
+      if (heldDeletesDigest(made.heldDeletes) === options.allowDeletes.digest)
+        Object.assign(allowed, { allowMassDelete: true, allowDeletesOnly: true });
+      else mismatches.push(mismatch('deletes', options.allowDeletes.count, made.heldDeletes.length));
+    }
+    const heldReplaces = made.guards.find((g) => g.guard === 'mass-replace' && g.tripped)?.held;
+    if (options.allowReplaces && heldReplaces) {
+      if (heldReplaces.digest === options.allowReplaces.digest) allowed.allowMassReplace = true;
+      else mismatches.push(mismatch('replaces', options.allowReplaces.count, heldReplaces.count));
+    }
+    const base: PlanPolicy = { ...policy, ...allowed };
+    if (Object.keys(allowed).length > 0) made = makePlan(desired, snapshot.listings, base);
+    /** The policy the plan was last made under (the overrides, a provider's still-listed keys kept). */
+    let planned: PlanPolicy = base;
     // A RESO provider is asked about the listings gone from its read before they are deleted: those
     // it still lists were skipped by a read that moved, and are planned again as listed.
     const still =
@@ -509,7 +529,7 @@ async function prepare(
       const decisions = [still.decision];
       // The plan again, with what the provider still lists (and what is not asked yet) kept.
       const replan = () => {
-        planned = { ...policy, present: withKeys(policy.present, still.listed) };
+        planned = { ...base, present: withKeys(base.present, still.listed) };
         return makePlan(desired, snapshot.listings, planned);
       };
       if (still.listed.size > 0) {
@@ -570,29 +590,10 @@ async function prepare(
         listings.compareUnread?.((remote, ref) =>
           changesAgainst(remote, desired.listingAt(desired.keyAt(ref), ref), loader, true, clearable),
         );
-        made = makePlan(desired, listings, policy);
+        made = makePlan(desired, listings, planned);
       }
       summary = { ...summary, reused: { sha256: ingest.reused.sha256, recordsRead: true } };
     }
-    // An override for the deletes a run held (the dashboard's button): given only when this plan
-    // holds those very listings, never whatever the feed dropped since (a tester's feed broke
-    // between the page and the click, and 54 listings went where 15 were named).
-    // The replaces, apart: the deletes' override lets no replace through (a tester's 11 blanked
-    // descriptions went with 8 allowed deletes), and theirs only the replaces it was given for.
-    const allowed: Partial<PlanPolicy> = {};
-    const mismatches: GuardDecision[] = [];
-    if (options.allowDeletes && made.heldDeletes.length > 0) {
-      if (heldDeletesDigest(made.heldDeletes) === options.allowDeletes.digest)
-        Object.assign(allowed, { allowMassDelete: true, allowDeletesOnly: true });
-      else mismatches.push(mismatch('deletes', options.allowDeletes.count, made.heldDeletes.length));
-    }
-    const heldReplaces = made.guards.find((g) => g.guard === 'mass-replace' && g.tripped)?.held;
-    if (options.allowReplaces && heldReplaces) {
-      if (heldReplaces.digest === options.allowReplaces.digest) allowed.allowMassReplace = true;
-      else mismatches.push(mismatch('replaces', options.allowReplaces.count, heldReplaces.count));
-    }
-    if (Object.keys(allowed).length > 0)
-      made = makePlan(desired, snapshot.listings, { ...planned, ...allowed });
     made.guards.push(...mismatches);
     const plan = withBriefs(made, loader, described);
     const { drift, pages, pageSize, requestedPageSize, pagesKnown, pagesWritten } = snapshot;

@@ -9,6 +9,8 @@ export interface ConfigWatchHandlers {
   onValid(config: Config): Promise<void> | void;
   /** A changed file that does not: the running config stays. */
   onInvalid(error: ConfigError): void;
+  /** A changed file that validates to the running config (a refused change undone). */
+  onUnchanged?(): void;
 }
 
 export interface WatchOptions {
@@ -62,7 +64,8 @@ export function watchConfig(
       if (changes !== seen) return;
       refused = undefined;
       const text = JSON.stringify(config);
-      if (text === last) return;
+      // Saved back as it runs (a typo undone): nothing to apply, but the file is valid again.
+      if (text === last) return void handlers.onUnchanged?.();
       last = text;
       await handlers.onValid(config);
     });
@@ -108,6 +111,7 @@ export function reloadOnChange(
           logger.error({ file, err: (error as Error).message }, 'config reloaded but not applied');
         }
       },
+      onUnchanged: () => service.noteConfigRefused?.(undefined),
       onInvalid: (error) => {
         // Said on the dashboard too: an operator who saved a typo and looks there only saw "healthy".
         service.noteConfigRefused?.({ at: new Date().toISOString(), file, issues: [...error.issues] });

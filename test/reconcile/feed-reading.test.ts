@@ -181,8 +181,10 @@ describe('a feed reading', () => {
     const { h, path, run } = await setup();
     writeFileSync(path, feedText());
     expect((await run()).created).toBe(20);
-    // Row of R-7: its MLS # blanked by the export, its remarks still naming it; R-9 sold and gone.
-    const keyless = row(7).replace(/^R-7,/, ',').replace('Remarks for 7', 'Remarks for R-7');
+    // Row of R-7: its MLS # blanked by the export, its photo's URL still naming it; R-9 sold and gone.
+    const keyless = row(7)
+      .replace(/^R-7,/, ',')
+      .replace('https://img.example/7/1.jpg', 'https://img.example/R-7');
     writeFileSync(
       path,
       feedText((i) => (i === 7 ? keyless : i === 9 ? '' : row(i))),
@@ -208,9 +210,9 @@ describe('a feed reading', () => {
     const result = await ingestFeed(feed, { state: {} });
     expect(result.brokenRows).toHaveLength(BROKEN_ROWS_KEPT);
     expect(result.brokenRowsOmitted).toBe(1);
-    // A description is not kept (the room goes to the cells a key is written in): the URL is.
-    expect(result.brokenRows?.[0]?.cells.some((cell) => cell.includes(long))).toBe(false);
-    expect(result.brokenRows?.[0]?.cells).toContain('https://img.example/1/1.jpg');
+    // Only what names a key exactly is kept: the URL's last segment, not the description's words.
+    expect(result.brokenRows?.[0]?.cells).toEqual(['1.jpg']);
+    expect(result.brokenRows?.[0]?.exact).toBe(true);
   }, 60_000);
 
   it('reads the feed when more listings were edited on the platform than it compares again (UNREAD_KEPT), and repairs them all', async () => {

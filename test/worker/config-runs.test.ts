@@ -103,6 +103,11 @@ describe.each(BACKENDS)('a config change on $name', (backend) => {
       await save(file, configText({ a: 'Permalink', b: 'Link' }, 'wokrer: {}'));
       await new Promise((done) => setTimeout(done, 400));
       expect(lines.filter((l) => l.includes('config change refused'))).toHaveLength(1);
+      // The typo undone, the file as it runs: the refusal is no longer said (a reviewer).
+      await save(file, configText({ a: 'Link', b: 'Link' }));
+      await waitFor(() => service.configRefused?.() === undefined, 5000, 'the refusal cleared');
+      await save(file, configText({ a: 'Permalink', b: 'Link' }, 'wokrer: {}'));
+      await waitFor(() => service.configRefused?.() !== undefined, 5000, 'the refusal again');
 
       await save(file, configText({ a: 'Permalink', b: 'Link' }));
       await waitFor(async () => (await pending(service)).length > 0, 5000, 'the run of a');
