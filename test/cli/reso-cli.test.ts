@@ -57,12 +57,12 @@ async function setUp(records: number, reso: string, latencyMs = 0) {
   return { sandbox, odata, dir };
 }
 
-function start(
+/** `feed-sync ARGS --config feed-sync.yaml` in `cwd`, started: its output so far, and its end. */
+function spawnBin(
   cwd: string,
-  feed = 'mls',
-  command: 'sync' | 'plan' = 'sync',
+  args: string[],
 ): ChildProcess & { output: () => { out: string; err: string }; done: Promise<number | null> } {
-  const child = spawn(NODE, [BIN, command, '--feed', feed, '--config', join(cwd, 'feed-sync.yaml')], {
+  const child = spawn(NODE, [BIN, ...args, '--config', join(cwd, 'feed-sync.yaml')], {
     cwd,
     env: { ...process.env, MLSGRID_TOKEN: 'secret-mls-token' },
   });
@@ -75,22 +75,18 @@ function start(
   return Object.assign(child, { output: () => ({ out, err }), done });
 }
 
-/** `feed-sync ARGS -c feed-sync.yaml` in `cwd`, to its end. */
+function start(cwd: string, feed = 'mls', command: 'sync' | 'plan' = 'sync') {
+  return spawnBin(cwd, [command, '--feed', feed]);
+}
+
+/** `feed-sync ARGS --config feed-sync.yaml` in `cwd`, to its end. */
 async function runBin(
   cwd: string,
   args: string[],
 ): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(NODE, [BIN, ...args, '--config', join(cwd, 'feed-sync.yaml')], {
-    cwd,
-    env: { ...process.env, MLSGRID_TOKEN: 'secret-mls-token' },
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (err += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, out, err };
+  const child = spawnBin(cwd, args);
+  const code = await child.done;
+  return { code, ...child.output() };
 }
 
 const stateOf = async (folder: string) =>

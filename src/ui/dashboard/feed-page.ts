@@ -80,28 +80,36 @@ function guardSection(run: RunReport, feedId: string, readOnly: boolean): Html {
   const readOnlyNote = html`<p class="sub">(read-only: set UI_USER and UI_PASSWORD to act from here; or run ${cli})</p>`;
   // Each override names what it allows (the held keys' digest): the deletes' button lets no replace
   // through, and neither acts on what the feed drops after the page was shown (a tester).
+  const overrideForm = (
+    what: 'deletes' | 'replaces',
+    held: { digest: string; count: number } | undefined,
+    confirm: string,
+  ) =>
+    readOnly
+      ? readOnlyNote
+      : held === undefined
+        ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its ${what} from here; or run ${cli})</p>`
+        : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="${confirm}"><input type="hidden" name="${what === 'deletes' ? 'allowDeletes' : 'allowReplaces'}" value="${held.digest}:${held.count}"><button type="submit" class="danger">Run now, allowing these ${what}</button></form>`;
   const deletesPart =
     tripped && run.heldDeletes > 0
       ? html`<p>${run.heldDeletes} deletes were held back${
           run.heldDeleteKeys?.length
             ? html`: ${run.heldDeleteKeys.map((d, i) => html`${i > 0 ? ', ' : ''}${keyLink(feedId, d.key)}`)}${run.heldDeletes > run.heldDeleteKeys.length ? ` and ${run.heldDeletes - run.heldDeleteKeys.length} more` : ''}`
             : ''
-        }. If the feed really dropped these listings, run once with these deletes allowed:</p>${
-          readOnly
-            ? readOnlyNote
-            : !run.heldDeletesDigest
-              ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its deletes from here; or run ${cli})</p>`
-              : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Delete the ${run.heldDeletes} held listings of ${feedId} from the platform? If the feed has changed since, none is deleted."><input type="hidden" name="allowDeletes" value="${run.heldDeletesDigest}:${run.heldDeletes}"><button type="submit" class="danger">Run now, allowing these deletes</button></form>`
-        }`
+        }. If the feed really dropped these listings, run once with these deletes allowed:</p>${overrideForm(
+          'deletes',
+          run.heldDeletesDigest === undefined
+            ? undefined
+            : { digest: run.heldDeletesDigest, count: run.heldDeletes },
+          `Delete the ${run.heldDeletes} held listings of ${feedId} from the platform? If the feed has changed since, none is deleted.`,
+        )}`
       : '';
   const replacesPart = replaces
-    ? html`<p>${replaces.held ? `${replaces.held.count} replaces were` : 'Replaces were'} held back: the listings keep the values the feed no longer sends. If the feed really dropped them, run once with these replaces allowed:</p>${
-        readOnly
-          ? readOnlyNote
-          : !replaces.held
-            ? html`<p class="sub">(this run was saved by an older version: run the feed again to allow its replaces from here; or run ${cli})</p>`
-            : html`<form method="post" action="/feeds/${encodeURIComponent(feedId)}/run" class="run-now" data-feed="${feedId}" data-confirm="Replace the ${replaces.held.count} held listings of ${feedId} on the platform, clearing the values the feed no longer sends (each gets a new ID)? If the feed has changed since, none is replaced."><input type="hidden" name="allowReplaces" value="${replaces.held.digest}:${replaces.held.count}"><button type="submit" class="danger">Run now, allowing these replaces</button></form>`
-      }`
+    ? html`<p>${replaces.held ? `${replaces.held.count} replaces were` : 'Replaces were'} held back: the listings keep the values the feed no longer sends. If the feed really dropped them, run once with these replaces allowed:</p>${overrideForm(
+        'replaces',
+        replaces.held,
+        `Replace the ${replaces.held?.count ?? 0} held listings of ${feedId} on the platform, clearing the values the feed no longer sends (each gets a new ID)? If the feed has changed since, none is replaced.`,
+      )}`
     : '';
   return html`<section class="card${tripped ? ' card-alert' : ''}"><h3>Guards</h3><ul class="guards">${run.guards.map(
     (g) =>
