@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { clientFromConfig } from '../../src/api/index.ts';
 import type { Config, FeedConfig } from '../../src/config/schema.ts';
 import { silentLogger } from '../../src/logger.ts';
-import { type RunReport, saveRun, syncFeed } from '../../src/reconcile/index.ts';
+import { type RunReport, type SyncOptions, saveRun, syncFeed } from '../../src/reconcile/index.ts';
 import { feedNotes } from '../../src/render/index.ts';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.ts';
 import { createMemoryStateStore, type StateStore } from '../../src/state/state-store.ts';
@@ -33,7 +33,7 @@ interface Setup {
   sandbox: Sandbox;
   odata: ODataServer;
   /** One run at `at` (ms), its state saved as the CLI and the worker save it. */
-  sync(at: number, options?: { allowMassDelete?: boolean }): Promise<RunReport>;
+  sync(at: number, options?: SyncOptions): Promise<RunReport>;
   keys(): string[];
 }
 
@@ -346,5 +346,34 @@ describe('photos', () => {
     expect(String(s.sandbox.listings('SN-1').find((l) => l.MLSNumber === 'L000001')?.Images)).toContain(
       'new.jpg',
     );
+  });
+});
+
+// A reviewer's case: the dashboard's override for a run's held deletes let them go without asking
+// the provider, where --allow-mass-delete asks about every delete first.
+describe('an override for held deletes', () => {
+  it('asks the provider first, as any delete: those it still lists are kept', async () => {
+    const data = Array.from({ length: 10 }, (_, i) => resoRecord(i + 1));
+    let hide = false;
+    let calls = 0;
+    // The provider's main read leaves out 6 listings it still lists (the first query of each run).
+    const s = await setUp(() => (hide && calls++ === 0 ? data.slice(6) : data), {
+      provider: 'generic',
+      mode: 'full',
+    });
+    const sync = (options: SyncOptions = {}) => {
+      calls = 0;
+      return s.sync(T0, { forceFull: true, ...options });
+    };
+    expect(await sync()).toMatchObject({ created: 10 });
+    hide = true;
+    const guarded = await sync();
+    expect(guarded).toMatchObject({ outcome: 'guarded', heldDeletes: 6 });
+    const allowed = await sync({
+      allowDeletes: { digest: guarded.heldDeletesDigest as string, count: guarded.heldDeletes },
+    });
+    expect(allowed.deleted).toBe(0);
+    expect(allowed.guards.find((g) => g.guard === 'still-listed')?.message).toContain('still listed');
+    expect(s.keys()).toHaveLength(10);
   });
 });
