@@ -41,7 +41,7 @@ export function currencyOf(text: string): string | undefined {
   // Read as the price is (`readPrice`): what follows the number is a currency only where it is one
   // (`1,25 Mio. €` is in €; `650 p/w` is in no currency, where `p/w` was taken as one).
   // Through a qualifier (`Guide Price £450,000`): its currency is the price's (a tester's went out in $).
-  const groups = PRICE.exec(trimmed)?.groups ?? PRICE.exec(withoutQualifier(trimmed) ?? '')?.groups;
+  const groups = PRICE.exec(trimmed)?.groups ?? PRICE.exec(splitQualifier(trimmed)?.rest ?? '')?.groups;
   const mark = groups?.before ?? groups?.after;
   return mark ? currencySymbol(mark) : undefined;
 }
@@ -262,20 +262,20 @@ const TRAILING_QUALIFIER = new RegExp(
   'iu',
 );
 
-/** A price text without its qualifier (`Guide Price £450,000` → `£450,000`), or undefined when it has none. */
-function withoutQualifier(text: string): string | undefined {
+/** A price text split from its qualifier (`Guide Price £450,000` → `£450,000`, `Guide Price`), if it has one. */
+function splitQualifier(text: string): { rest: string; qualifier: string } | undefined {
   const groups = (LEADING_QUALIFIER.exec(text) ?? TRAILING_QUALIFIER.exec(text))?.groups;
-  return groups?.rest && groups.qualifier && /\d/.test(groups.rest) ? groups.rest : undefined;
+  if (!groups?.rest || !groups.qualifier || !/\d/.test(groups.rest)) return undefined;
+  return { rest: groups.rest, qualifier: groups.qualifier.replace(/\s+/g, ' ') };
 }
 
 /** A price read with its qualifier taken off either end, or undefined when it has none. */
 function qualified(text: string, decimalComma: DecimalComma, periodic: boolean): PriceReading | undefined {
-  const groups = (LEADING_QUALIFIER.exec(text) ?? TRAILING_QUALIFIER.exec(text))?.groups;
-  if (!groups?.rest || !groups.qualifier || !/\d/.test(groups.rest)) return undefined;
-  const reading = readPrice(groups.rest, decimalComma, periodic, false);
+  const split = splitQualifier(text);
+  if (split === undefined) return undefined;
+  const reading = readPrice(split.rest, decimalComma, periodic, false);
   if (!reading.ok || reading.value === undefined) return reading.ok ? undefined : reading;
-  const qualifier = groups.qualifier.replace(/\s+/g, ' ');
-  return { ...reading, qualifier: qualifier === '+' ? 'or more' : qualifier };
+  return { ...reading, qualifier: split.qualifier === '+' ? 'or more' : split.qualifier };
 }
 
 /** A comma before three final digits, after one to three: `1,250 Mio.` is 1.25 million or 1250 million. */

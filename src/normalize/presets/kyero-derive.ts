@@ -1,4 +1,5 @@
 import { type RawFields, scalarOf } from '../field-path.ts';
+import { PRICE_ON_REQUEST } from '../money.ts';
 import { isUnsetText, parseNumber } from '../parse-number.ts';
 import type { PresetHooks } from './preset-hook-types.ts';
 
@@ -65,7 +66,7 @@ export function deriveKyeroFields(fields: RawFields): RawFields {
   return {
     ...fields,
     $price: price === '' || onRequest ? undefined : kyeroInteger(price),
-    $priceOnRequest: onRequest ? 'on request' : undefined,
+    $priceOnRequest: onRequest ? PRICE_ON_REQUEST.value : undefined,
     $built: built.value,
     $builtText: built.note,
     $plot: plot.value,

@@ -1,4 +1,5 @@
 import type { FactRule, MappingConfig } from '../mapping-schema.ts';
+import { PRICE_ON_REQUEST } from '../money.ts';
 
 const SALE = { path: '$saleType', in: ['for_sale'] };
 const RENT = { path: '$saleType', in: ['for_rent'] };
@@ -94,7 +95,10 @@ export const openimmo: MappingConfig = {
         },
       },
       // A price on request (`<kaufpreis auf_anfrage="true"/>`): SalePrice is left unset, and this says why.
-      Price: { yes: { 'preise.kaufpreis.@auf_anfrage': 'on request' }, when: [SALE] },
+      [PRICE_ON_REQUEST.Key]: {
+        yes: { 'preise.kaufpreis.@auf_anfrage': PRICE_ON_REQUEST.value },
+        when: [SALE],
+      },
       'Property kind': '$kind',
       Title: 'freitexte.objekttitel',
       Rooms: { from: 'flaechen.anzahl_zimmer', as: 'number' },
